@@ -1,0 +1,275 @@
+/**
+ * Capture format v1 as typed objects: the records of docs/capture-format.md, one interface each.
+ * Importers, the writer, the generator and tests speak these; the ingest stores them as columns.
+ */
+import type { Bytes, Frame, Milliseconds } from './units'
+
+export const CAPTURE_FORMAT = 'heapscope-capture'
+/** The newest capture format version this build reads and writes. */
+export const CAPTURE_VERSION = 1
+
+export type Api = 'd3d12' | 'vulkan'
+
+export interface AdapterInfo {
+  name?: string
+  vram?: Bytes
+  resourceHeapTier?: number
+  uma?: boolean
+  [key: string]: unknown
+}
+
+export interface CaptureHeader {
+  format: typeof CAPTURE_FORMAT
+  version: number
+  api?: Api
+  app?: string
+  captured?: string
+  adapter?: AdapterInfo
+  budget?: Bytes
+  config?: Record<string, number | boolean>
+  /** Where an imported capture came from ("vma-json", "gpgmm-trace", …); absent for native captures. */
+  source?: string
+  [key: string]: unknown
+}
+
+export const BUFFER_USAGES = [
+  'Static',
+  'Dynamic',
+  'Volatile',
+  'UnorderedAccess',
+  'ByteAddressBuffer',
+  'SourceCopy',
+  'DrawIndirect',
+  'ShaderResource',
+  'KeepCPUAccessible',
+  'FastVRAM',
+  'Shared',
+  'AccelerationStructure',
+  'VertexBuffer',
+  'IndexBuffer',
+  'StructuredBuffer',
+  'ReservedResource',
+  'Uniform',
+] as const
+export type BufferUsage = (typeof BUFFER_USAGES)[number]
+
+export const TEXTURE_FLAGS = [
+  'ShaderResource',
+  'RenderTargetable',
+  'ResolveTargetable',
+  'DepthStencilTargetable',
+  'UAV',
+  'CPUReadback',
+  'ReservedResource',
+  'ImmediateCommit',
+  'Shared',
+  'Streamable',
+  'FastVRAM',
+  'NoTiling',
+  'Dynamic',
+] as const
+export type TextureFlag = (typeof TEXTURE_FLAGS)[number]
+
+export const TEXTURE_DIMS = ['2d', '2darray', '3d', 'cube', 'cubearray'] as const
+export type TextureDim = (typeof TEXTURE_DIMS)[number]
+
+export const BUFFER_STATES = ['default', 'single', 'multi'] as const
+export type BufferStateMode = (typeof BUFFER_STATES)[number]
+
+export const UPLOAD_VIAS = ['fast', 'fastConstant', 'staging'] as const
+export type UploadVia = (typeof UPLOAD_VIAS)[number]
+
+export const ACCESS_OPS = ['read', 'write', 'clear', 'discard', 'copy'] as const
+export type AccessOp = (typeof ACCESS_OPS)[number]
+
+export const HEAP_KINDS = ['default', 'upload', 'readback'] as const
+export type HeapKind = (typeof HEAP_KINDS)[number]
+
+/** Bit of a name in its list: usage and flag arrays are stored as one 32-bit mask. */
+export function maskOf<T extends string>(names: readonly T[], list: readonly string[] | undefined): number {
+  let mask = 0
+  if (!list) return mask
+  for (const name of list) {
+    const bit = names.indexOf(name as T)
+    if (bit >= 0) mask |= 1 << bit
+  }
+  return mask >>> 0
+}
+
+export function namesOf<T extends string>(names: readonly T[], mask: number): T[] {
+  const out: T[] = []
+  for (let bit = 0; bit < names.length; bit++) if (mask & (1 << bit)) out.push(names[bit])
+  return out
+}
+
+interface Named {
+  name?: string
+  tag?: string
+}
+
+export interface BufferDesc extends Named {
+  size: Bytes
+  usage?: BufferUsage[]
+  stride?: number
+  state?: BufferStateMode
+  heap?: 'default' | 'readback'
+  init?: boolean
+}
+
+export interface TextureDesc extends Named {
+  dim?: TextureDim
+  format?: string
+  width?: number
+  height?: number
+  depth?: number
+  mips?: number
+  samples?: number
+  flags?: TextureFlag[]
+  /** The driver's GetResourceAllocationInfo size, when the capture has it. */
+  size?: Bytes
+  align?: Bytes
+}
+
+export interface FrameRecord {
+  e: 'frame'
+  n: Frame
+  t?: Milliseconds
+}
+export interface GpuRecord {
+  e: 'gpu'
+  n: Frame
+}
+export interface BufferRecord extends BufferDesc {
+  e: 'buffer'
+  id: number
+}
+export interface TextureRecord extends TextureDesc {
+  e: 'texture'
+  id: number
+}
+export interface ReleaseRecord {
+  e: 'release'
+  id: number
+}
+export interface CommitRecord {
+  e: 'commit'
+  id: number
+  bytes: Bytes
+}
+export interface LockRecord {
+  e: 'lock'
+  id: number
+  bytes: Bytes
+}
+export interface UploadRecord {
+  e: 'upload'
+  via: UploadVia
+  bytes: Bytes
+  count?: number
+}
+export interface UseRecord {
+  e: 'use'
+  ids: number[]
+}
+export interface BudgetRecord {
+  e: 'budget'
+  bytes: Bytes
+}
+export interface GraphRecord {
+  e: 'graph'
+  name?: string
+}
+export type TransientRecord =
+  | ({ e: 'transient'; id: number; kind: 'buffer'; first: number; last: number } & BufferDesc)
+  | ({ e: 'transient'; id: number; kind: 'texture'; first: number; last: number } & TextureDesc)
+export interface EndGraphRecord {
+  e: 'endgraph'
+  passes: number
+}
+export interface HeapRecord {
+  e: 'heap'
+  id: number
+  size: Bytes
+  type?: HeapKind
+  name?: string
+}
+export type PlacedRecord =
+  | ({ e: 'placed'; id: number; heap: number; offset: Bytes; kind: 'buffer' } & BufferDesc)
+  | ({ e: 'placed'; id: number; heap: number; offset: Bytes; kind: 'texture' } & TextureDesc)
+export interface BarrierRecord {
+  e: 'barrier'
+  after: number
+  before?: number
+}
+export interface AccessRecord {
+  e: 'access'
+  id: number
+  op: AccessOp
+}
+export interface SubmitRecord {
+  e: 'submit'
+}
+export interface FreeRecord {
+  e: 'free'
+  id: number
+}
+
+export type CaptureRecord =
+  | FrameRecord
+  | GpuRecord
+  | BufferRecord
+  | TextureRecord
+  | ReleaseRecord
+  | CommitRecord
+  | LockRecord
+  | UploadRecord
+  | UseRecord
+  | BudgetRecord
+  | GraphRecord
+  | TransientRecord
+  | EndGraphRecord
+  | HeapRecord
+  | PlacedRecord
+  | BarrierRecord
+  | AccessRecord
+  | SubmitRecord
+  | FreeRecord
+
+export type RecordKind = CaptureRecord['e']
+
+/** Record kinds in a fixed order: the index is the kind's code in the capture store. Append only. */
+export const RECORD_KINDS = [
+  'frame',
+  'gpu',
+  'buffer',
+  'texture',
+  'release',
+  'commit',
+  'lock',
+  'upload',
+  'use',
+  'budget',
+  'graph',
+  'transient',
+  'endgraph',
+  'heap',
+  'placed',
+  'barrier',
+  'access',
+  'submit',
+  'free',
+] as const satisfies readonly RecordKind[]
+
+/** The warning kinds of the format, with their stable keys (as `report --json` prints them). */
+export const WARNING_KINDS = {
+  unknownRecord: 'a record with an unknown `e`',
+  releaseOfUnknownId: 'a release of an id that is not live',
+  duplicateId: 'a second create of a live id',
+  badSize: 'a negative or non-integer size',
+  frameNotIncreasing: 'a frame whose n does not increase',
+  transientOutsideGraph: 'a transient outside a graph',
+  truncatedLastLine: 'a truncated last line',
+  badField: 'a field of the wrong type, ignored',
+  missingField: 'a record without a required field, skipped',
+} as const
+export type WarningKind = keyof typeof WARNING_KINDS
