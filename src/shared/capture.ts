@@ -193,8 +193,9 @@ export interface HeapRecord {
   type?: HeapKind
   name?: string
 }
+/** A placed buffer's `heap` is the heap record's id; BufferDesc's heap kind does not apply. */
 export type PlacedRecord =
-  | ({ e: 'placed'; id: number; heap: number; offset: Bytes; kind: 'buffer' } & BufferDesc)
+  | ({ e: 'placed'; id: number; heap: number; offset: Bytes; kind: 'buffer' } & Omit<BufferDesc, 'heap'>)
   | ({ e: 'placed'; id: number; heap: number; offset: Bytes; kind: 'texture' } & TextureDesc)
 export interface BarrierRecord {
   e: 'barrier'
