@@ -1,0 +1,61 @@
+/**
+ * The importers of foreign formats behind one dispatcher. A format is detected by content, never by file name:
+ * each entry recognises its format from the first few KiB, and its importer returns null when the content is not
+ * its format after all, or throws an ImportError when it is but is broken.
+ */
+import { attemptToImportGpgmm, GPGMM_FORMAT, sniffGpgmm, type GpgmmImportOptions } from './gpgmm'
+import { decodeHead, SNIFF_BYTES, type ImportedCapture, type ImportSource } from './source'
+import { attemptToImportVma, sniffVma, VMA_FORMAT } from './vma'
+
+export { attemptToImportGpgmm, DEFAULT_FRAME_MICROS, type GpgmmImportOptions } from './gpgmm'
+export { ImportError, SNIFF_BYTES, type ImportedCapture, type ImportSource } from './source'
+export { attemptToImportVma } from './vma'
+
+export interface ImportOptions {
+  gpgmm?: GpgmmImportOptions
+}
+
+export interface Importer {
+  /** The format's name, as sniffFormat and ImportedCapture.format give it. */
+  name: string
+  /** Whether the first bytes of a file (at most SNIFF_BYTES, BOM included) look like this format. */
+  sniff(head: Uint8Array): boolean
+  import(source: ImportSource, options: ImportOptions): ImportedCapture | null
+}
+
+/** The importers, in the order they are tried. */
+export const IMPORTERS: readonly Importer[] = [
+  { name: VMA_FORMAT, sniff: (head) => sniffVma(decodeHead(head)), import: (source) => attemptToImportVma(source) },
+  {
+    name: GPGMM_FORMAT,
+    sniff: (head) => sniffGpgmm(decodeHead(head)),
+    import: (source, options) => attemptToImportGpgmm(source, options.gpgmm),
+  },
+  // Radeon Memory Visualizer traces (./rmv/) take their place here: { name: 'rmv', sniff, import }.
+]
+
+/** The format of a file from its first few KiB, or null when no importer recognises it. */
+export function sniffFormat(head: Uint8Array): string | null {
+  const bytes = head.subarray(0, SNIFF_BYTES)
+  for (const importer of IMPORTERS) if (importer.sniff(bytes)) return importer.name
+  return null
+}
+
+/**
+ * Import a foreign file by its content. The importers whose format the head shows go first; then the others,
+ * since some look past the head (a GPGMM trace whose first events are another library's).
+ */
+export function importCapture(source: ImportSource, options: ImportOptions = {}): ImportedCapture | null {
+  const head = source.bytes.subarray(0, SNIFF_BYTES)
+  const sniffed = IMPORTERS.filter((importer) => importer.sniff(head))
+  for (const importer of sniffed) {
+    const imported = importer.import(source, options)
+    if (imported) return imported
+  }
+  for (const importer of IMPORTERS) {
+    if (sniffed.includes(importer)) continue
+    const imported = importer.import(source, options)
+    if (imported) return imported
+  }
+  return null
+}
