@@ -129,7 +129,7 @@ export function miniFile(chunks: MiniChunkSpec[]): Uint8Array {
   hv.setInt32(16, 56, true)
   // 2024-03-05T06:07:08 as struct tm: seconds, minutes, hours, day, month from 0, years since 1900.
   ;[8, 7, 6, 5, 2, 124].forEach((x, i) => hv.setInt32(20 + 4 * i, x, true))
-  const parts = [head]
+  const parts: Uint8Array[] = [head]
   for (const c of chunks) {
     const h = new Uint8Array(16)
     const v = new DataView(h.buffer)

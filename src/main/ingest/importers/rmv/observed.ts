@@ -16,6 +16,7 @@ import {
   type TextureFlag,
 } from '../../../../shared/capture'
 import type { Bytes, Frame, Milliseconds } from '../../../../shared/units'
+import { RmvFormatError } from './errors'
 import { rmtFormatToDxgi } from './formats'
 import { PageTable } from './pages'
 import { clockToMs } from './trace'
@@ -99,6 +100,8 @@ export interface RmvObserved {
 }
 
 const PRESENT = 3
+/** 2^24 frames: 77 hours of 16.6 ms frames. */
+const MAX_FRAMES = 2 ** 24
 const UPDATE = 1
 
 /**
@@ -312,6 +315,12 @@ export function rmvToObserved(trace: RmvTrace, options: RmvObservedOptions = {})
   for (let i = 0; i < e.length; i++) if (e.kind[i] === TOKEN.misc && e.flags[i] === PRESENT) presents++
   const byMarkers = options.frameMarkers !== false && presents > 0
   const frameCount = byMarkers ? presents + 1 : Math.floor(trace.duration / bucketMs) + 1
+  if (frameCount > MAX_FRAMES) {
+    // Only a corrupt clock makes a trace this long: name the token that carries it.
+    let latest = 0
+    for (let i = 1; i < e.length; i++) if (e.clock[i] > e.clock[latest]) latest = i
+    throw new RmvFormatError(e.offset[latest] ?? 0, `a trace of at most ${MAX_FRAMES} frames of ${bucketMs} ms`, `${trace.duration} ms`)
+  }
   const frameStart = new Float64Array(frameCount)
   const usage: Record<HeapKind, Float64Array> = {
     default: new Float64Array(frameCount),
