@@ -1,0 +1,144 @@
+/**
+ * The fields a capture record can carry, and the scratch that holds one record's values while it is read.
+ * Both the NDJSON scanner (from bytes) and importers (from objects) fill a scratch; the store builder
+ * validates and stores it. One path, so every source gets the same checks and warnings.
+ */
+import { f64, type Column } from './columns'
+import type { StringTable } from './strings'
+
+export const FIELD_NAMES = [
+  'e',
+  'n',
+  't',
+  'id',
+  'size',
+  'usage',
+  'stride',
+  'state',
+  'heap',
+  'init',
+  'name',
+  'tag',
+  'dim',
+  'format',
+  'width',
+  'height',
+  'depth',
+  'mips',
+  'samples',
+  'flags',
+  'align',
+  'bytes',
+  'via',
+  'count',
+  'ids',
+  'first',
+  'last',
+  'kind',
+  'passes',
+  'type',
+  'offset',
+  'after',
+  'before',
+  'op',
+] as const
+export type FieldName = (typeof FIELD_NAMES)[number]
+export const F = Object.fromEntries(FIELD_NAMES.map((name, i) => [name, i])) as { [K in FieldName]: number }
+export const FIELD_COUNT = FIELD_NAMES.length
+
+/** What a field holds in the current record. */
+export const V = {
+  Absent: 0,
+  Number: 1,
+  /** A string: `str` holds its id in the string table. */
+  String: 2,
+  /** true/false: `str` holds 1/0. */
+  Bool: 3,
+  /** An array of strings: their ids are in `strList` between `listStart` and `listEnd`. */
+  Strings: 4,
+  /** An array of numbers, in `ids`. */
+  Numbers: 5,
+  /** null, an object, or a mixed array: present but of no usable type. */
+  Other: 6,
+} as const
+export type V = (typeof V)[keyof typeof V]
+
+export class RecordScratch {
+  readonly type = new Uint8Array(FIELD_COUNT)
+  readonly num = new Float64Array(FIELD_COUNT)
+  /** String id for V.String; 1/0 for V.Bool. */
+  readonly str = new Int32Array(FIELD_COUNT)
+  /** String ids of the current record's string arrays, concatenated; `listStart`/`listEnd` delimit each field's. */
+  strList = new Int32Array(64)
+  strListLength = 0
+  readonly listStart = new Int32Array(FIELD_COUNT)
+  readonly listEnd = new Int32Array(FIELD_COUNT)
+  readonly ids: Column<Float64Array> = f64(256)
+  /** Fields set in this record, to reset only those. */
+  private readonly touched = new Int32Array(FIELD_COUNT * 2)
+  private touchedLength = 0
+  /** Raw JSON of keys the format does not define (`"k":v,…`), kept so an export writes them back. */
+  extras: string | undefined = undefined
+
+  set(field: number, type: V): void {
+    if (this.type[field] === V.Absent) this.touched[this.touchedLength++] = field
+    this.type[field] = type
+  }
+
+  pushString(id: number): void {
+    if (this.strListLength === this.strList.length) {
+      const next = new Int32Array(this.strList.length * 2)
+      next.set(this.strList)
+      this.strList = next
+    }
+    this.strList[this.strListLength++] = id
+  }
+
+  reset(): void {
+    for (let i = 0; i < this.touchedLength; i++) this.type[this.touched[i]] = V.Absent
+    this.touchedLength = 0
+    this.strListLength = 0
+    this.ids.length = 0
+    this.extras = undefined
+  }
+
+  has(field: number): boolean {
+    return this.type[field] !== V.Absent
+  }
+
+  /** Fill from a record object (importers, tests): the same representation the scanner builds from bytes. */
+  fromObject(record: object, strings: StringTable): void {
+    this.reset()
+    let extras: string[] | undefined
+    for (const [key, value] of Object.entries(record)) {
+      const field = (F as Record<string, number>)[key]
+      if (field === undefined) {
+        if (value !== undefined) (extras ??= []).push(`${JSON.stringify(key)}:${JSON.stringify(value)}`)
+        continue
+      }
+      if (typeof value === 'number') {
+        this.set(field, V.Number)
+        this.num[field] = value
+      } else if (typeof value === 'string') {
+        this.set(field, V.String)
+        this.str[field] = strings.intern(value)
+      } else if (typeof value === 'boolean') {
+        this.set(field, V.Bool)
+        this.str[field] = value ? 1 : 0
+      } else if (Array.isArray(value) && value.every((v) => typeof v === 'number')) {
+        // an empty array lands here: read as no ids, or no usage bits
+        this.set(field, V.Numbers)
+        this.ids.length = 0
+        for (const v of value as number[]) this.ids.push(v)
+      } else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
+        this.set(field, V.Strings)
+        this.listStart[field] = this.strListLength
+        for (const v of value as string[]) this.pushString(strings.intern(v))
+        this.listEnd[field] = this.strListLength
+      } else if (value !== undefined) {
+        this.set(field, V.Other)
+      }
+    }
+    if (extras) this.extras = extras.join(',')
+  }
+}

@@ -1,0 +1,205 @@
+/**
+ * Loading a capture: bytes from a file or a stream of chunks, gunzipped when they start with the gzip magic,
+ * then either scanned as NDJSON or handed whole to the importer whose format the content matches.
+ * Progress is reported as bytes read of the total; a fatal fault keeps what came before it as a partial store.
+ */
+import { createReadStream } from 'node:fs'
+import { stat } from 'node:fs/promises'
+import { basename } from 'node:path'
+import { Readable } from 'node:stream'
+import { createGunzip } from 'node:zlib'
+import { CancelledError, CaptureError } from './errors'
+import { RecordScratch } from './fields'
+import { importCapture, sniffFormat } from './importers'
+import { NdjsonScanner } from './scanner'
+import { CaptureBuilder, type CaptureStore } from './store'
+
+export const DEFAULT_CHUNK_SIZE = 1 << 20
+/** Foreign formats are read whole; refuse more than this rather than exhaust memory. */
+export const MAX_IMPORT_BYTES = 1 << 30
+
+export interface LoadProgress {
+  /** Bytes of the source read so far (compressed bytes for gzip). */
+  bytesRead: number
+  totalBytes: number
+  records: number
+  warnings: number
+}
+
+export interface LoadOptions {
+  /** The name messages use. */
+  file: string
+  /** Size of the source, for progress; 0 when unknown. */
+  totalBytes?: number
+  signal?: AbortSignal
+  onProgress?: (progress: LoadProgress) => void
+  /** Minimum time between two progress calls. */
+  progressIntervalMs?: number
+  /** Accept bare records without a header (the `route` command). */
+  headerOptional?: boolean
+}
+
+export interface LoadResult {
+  store: CaptureStore
+  /** The fatal fault that stopped the load; the store then holds what came before it (`partial`). */
+  error?: CaptureError
+  /** The format read: 'heapscope-capture' or an importer's name. */
+  format: string
+  /** Importer notes (totals that disagree with the dump's own, fields not mapped, …). */
+  notes: string[]
+}
+
+const GZIP_0 = 0x1f
+const GZIP_1 = 0x8b
+
+export async function loadCaptureFile(
+  path: string,
+  options: Partial<LoadOptions> & { chunkSize?: number } = {},
+): Promise<LoadResult> {
+  const totalBytes = await stat(path).then(
+    (s) => s.size,
+    (err: Error) => {
+      throw new CaptureError(options.file ?? basename(path), 0, 0, 'a readable file', err.message)
+    },
+  )
+  const stream = createReadStream(path, { highWaterMark: options.chunkSize ?? DEFAULT_CHUNK_SIZE })
+  try {
+    return await loadCapture(stream, { file: basename(path), totalBytes, ...options })
+  } finally {
+    stream.destroy()
+  }
+}
+
+/** Load from any stream of byte chunks (a file stream, chunks sent by a renderer, a test's tiny slices). */
+export async function loadCapture(source: AsyncIterable<Uint8Array>, options: LoadOptions): Promise<LoadResult> {
+  const progress: LoadProgress = { bytesRead: 0, totalBytes: options.totalBytes ?? 0, records: 0, warnings: 0 }
+  const builder = new CaptureBuilder()
+  const interval = options.progressIntervalMs ?? 50
+  let lastReport = 0
+  const report = (force: boolean) => {
+    if (!options.onProgress) return
+    const now = performance.now()
+    if (!force && now - lastReport < interval) return
+    lastReport = now
+    progress.records = builder.recordCount
+    progress.warnings = builder.warningCount()
+    options.onProgress({ ...progress })
+  }
+
+  // Count raw bytes as they are read, whatever decompression follows.
+  async function* counted(): AsyncGenerator<Uint8Array> {
+    for await (const chunk of source) {
+      if (options.signal?.aborted) throw new CancelledError()
+      progress.bytesRead += chunk.length
+      yield chunk
+    }
+  }
+
+  const raw = counted()
+  const first = await raw.next()
+  if (first.done) {
+    throw new CaptureError(options.file, 0, 0, 'a capture header line', 'the file is empty')
+  }
+  const head = first.value
+  const gzip = head.length >= 2 && head[0] === GZIP_0 && head[1] === GZIP_1
+  async function* replayed(): AsyncGenerator<Uint8Array> {
+    yield head
+    yield* raw
+  }
+  const bytes: AsyncIterable<Uint8Array> = gzip ? gunzip(replayed(), options.file) : replayed()
+
+  const iterator = bytes[Symbol.asyncIterator]()
+  const firstPlain = await iterator.next()
+  if (firstPlain.done) throw new CaptureError(options.file, 0, 0, 'a capture header line', 'the file is empty')
+  async function* plain(): AsyncGenerator<Uint8Array> {
+    yield firstPlain.value
+    for (;;) {
+      const next = await iterator.next()
+      if (next.done) return
+      yield next.value
+    }
+  }
+
+  const foreign = sniffFormat(firstPlain.value)
+  if (foreign) return importWhole(foreign, plain(), builder, options, progress, report)
+
+  const scanner = new NdjsonScanner(builder, { file: options.file, headerOptional: options.headerOptional })
+  let error: CaptureError | undefined
+  try {
+    for await (const chunk of plain()) {
+      scanner.push(chunk)
+      report(false)
+    }
+    scanner.finish()
+  } catch (err) {
+    if (err instanceof CaptureError) error = err
+    else if (err instanceof CancelledError) throw err
+    else throw err
+  }
+  if (!error && scanner.lines === 0) {
+    error = new CaptureError(options.file, 0, 0, 'a capture header line', 'the file holds no lines')
+  }
+  report(true)
+  const store = builder.finish(options.file, progress.bytesRead, scanner.lines, error !== undefined)
+  return { store, error, format: 'heapscope-capture', notes: [] }
+}
+
+async function importWhole(
+  format: string,
+  chunks: AsyncIterable<Uint8Array>,
+  builder: CaptureBuilder,
+  options: LoadOptions,
+  progress: LoadProgress,
+  report: (force: boolean) => void,
+): Promise<LoadResult> {
+  const parts: Uint8Array[] = []
+  let length = 0
+  for await (const chunk of chunks) {
+    length += chunk.length
+    if (length > MAX_IMPORT_BYTES) {
+      throw new CaptureError(options.file, 0, length, `a ${format} file under ${MAX_IMPORT_BYTES} bytes`)
+    }
+    parts.push(chunk)
+    report(false)
+  }
+  const bytes = new Uint8Array(length)
+  let at = 0
+  for (const part of parts) {
+    bytes.set(part, at)
+    at += part.length
+  }
+  parts.length = 0
+  const imported = importCapture({ name: options.file, bytes })
+  if (!imported) throw new CaptureError(options.file, 0, 0, `a ${format} file`, 'its content does not match')
+  builder.header = imported.header
+  const scratch = new RecordScratch()
+  for (let i = 0; i < imported.records.length; i++) {
+    builder.line = i + 1
+    builder.offset = 0
+    scratch.fromObject(imported.records[i], builder.strings)
+    builder.add(scratch)
+  }
+  report(true)
+  const store = builder.finish(options.file, progress.bytesRead, imported.records.length, false)
+  return { store, format: imported.format, notes: imported.notes }
+}
+
+async function* gunzip(chunks: AsyncIterable<Uint8Array>, file: string): AsyncGenerator<Uint8Array> {
+  const inflate = createGunzip()
+  const input = Readable.from(chunks)
+  input.on('error', (err) => inflate.destroy(err))
+  input.pipe(inflate)
+  let out = 0
+  try {
+    for await (const chunk of inflate) {
+      out += (chunk as Buffer).length
+      yield chunk as Buffer
+    }
+  } catch (err) {
+    if (err instanceof CancelledError || err instanceof CaptureError) throw err
+    throw new CaptureError(file, 0, out, 'a complete gzip stream', (err as Error).message)
+  } finally {
+    input.destroy()
+    inflate.destroy()
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * Records back out of the store as objects: for the CLI commands that print per record, the writer, and
+ * a person looking at one resource. Never on a hot path over a whole capture in the app.
+ */
+import {
+  ACCESS_OPS,
+  BUFFER_STATES,
+  BUFFER_USAGES,
+  HEAP_KINDS,
+  namesOf,
+  TEXTURE_DIMS,
+  TEXTURE_FLAGS,
+  UPLOAD_VIAS,
+  type BufferDesc,
+  type CaptureRecord,
+  type TextureDesc,
+} from '../../shared/capture'
+import { BUFFER_ATTR, K, type CaptureStore } from './store'
+
+export function bufferDesc(store: CaptureStore, row: number): BufferDesc {
+  const b = store.buffers
+  const attrs = b.attrs.data[row]
+  const desc: BufferDesc = { size: b.size.data[row] }
+  const usage = namesOf(BUFFER_USAGES, b.usage.data[row])
+  if (usage.length) desc.usage = usage
+  if (b.stride.data[row]) desc.stride = b.stride.data[row]
+  if (attrs & BUFFER_ATTR.stateMask) desc.state = BUFFER_STATES[attrs & BUFFER_ATTR.stateMask]
+  if (attrs & BUFFER_ATTR.readback) desc.heap = 'readback'
+  if (attrs & BUFFER_ATTR.init) desc.init = true
+  const name = store.strings.get(b.name.data[row])
+  if (name !== undefined) desc.name = name
+  const tag = store.strings.get(b.tag.data[row])
+  if (tag !== undefined) desc.tag = tag
+  return desc
+}
+
+export function textureDesc(store: CaptureStore, row: number): TextureDesc {
+  const t = store.textures
+  const desc: TextureDesc = { dim: TEXTURE_DIMS[t.dim.data[row]] }
+  const format = store.strings.get(t.format.data[row])
+  if (format !== undefined) desc.format = format
+  desc.width = t.width.data[row]
+  desc.height = t.height.data[row]
+  if (t.depth.data[row] !== 1) desc.depth = t.depth.data[row]
+  if (t.mips.data[row] !== 1) desc.mips = t.mips.data[row]
+  if (t.samples.data[row] !== 1) desc.samples = t.samples.data[row]
+  const flags = namesOf(TEXTURE_FLAGS, t.flags.data[row])
+  if (flags.length) desc.flags = flags
+  const name = store.strings.get(t.name.data[row])
+  if (name !== undefined) desc.name = name
+  const tag = store.strings.get(t.tag.data[row])
+  if (tag !== undefined) desc.tag = tag
+  if (!Number.isNaN(t.size.data[row])) desc.size = t.size.data[row]
+  if (t.align.data[row] !== 0) desc.align = t.align.data[row]
+  return desc
+}
+
+/** The record at `index` as an object, unknown keys included. */
+export function recordAt(store: CaptureStore, index: number): CaptureRecord {
+  const record = baseRecordAt(store, index)
+  const extras = store.extras.get(index)
+  return extras === undefined ? record : { ...(JSON.parse(`{${extras}}`) as object), ...record }
+}
+
+function baseRecordAt(store: CaptureStore, index: number): CaptureRecord {
+  const kind = store.records.kind[index]
+  const ref = store.records.ref[index]
+  const ops = store.ops
+  switch (kind) {
+    case K.frame: {
+      const t = store.frames.t[ref]
+      return Number.isNaN(t) ? { e: 'frame', n: store.frames.n[ref] } : { e: 'frame', n: store.frames.n[ref], t }
+    }
+    case K.gpu:
+      return { e: 'gpu', n: ops[ref] }
+    case K.buffer:
+      return { e: 'buffer', id: store.buffers.id.data[ref], ...bufferDesc(store, ref) }
+    case K.texture:
+      return { e: 'texture', id: store.textures.id.data[ref], ...textureDesc(store, ref) }
+    case K.release:
+      return { e: 'release', id: ops[ref] }
+    case K.commit:
+      return { e: 'commit', id: ops[ref], bytes: ops[ref + 1] }
+    case K.lock:
+      return { e: 'lock', id: ops[ref], bytes: ops[ref + 1] }
+    case K.upload:
+      return { e: 'upload', via: UPLOAD_VIAS[ops[ref]], bytes: ops[ref + 1], count: ops[ref + 2] }
+    case K.use:
+      return { e: 'use', ids: Array.from(ops.subarray(ref + 1, ref + 1 + ops[ref])) }
+    case K.budget:
+      return { e: 'budget', bytes: ops[ref] }
+    case K.graph: {
+      const name = store.strings.get(ops[ref])
+      return name === undefined ? { e: 'graph' } : { e: 'graph', name }
+    }
+    case K.transient: {
+      const t = store.transients
+      const desc = t.desc.data[ref]
+      const common = { e: 'transient' as const, first: t.a.data[ref], last: t.b.data[ref] }
+      return t.kind.data[ref] === 0
+        ? { ...common, id: store.buffers.id.data[desc], kind: 'buffer', ...bufferDesc(store, desc) }
+        : { ...common, id: store.textures.id.data[desc], kind: 'texture', ...textureDesc(store, desc) }
+    }
+    case K.endgraph:
+      return { e: 'endgraph', passes: ops[ref] }
+    case K.heap: {
+      const name = store.strings.get(ops[ref + 3])
+      const heap = { e: 'heap' as const, id: ops[ref], size: ops[ref + 1], type: HEAP_KINDS[ops[ref + 2]] }
+      return name === undefined ? heap : { ...heap, name }
+    }
+    case K.placed: {
+      const p = store.placed
+      const desc = p.desc.data[ref]
+      const common = { e: 'placed' as const, heap: p.a.data[ref], offset: p.b.data[ref] }
+      if (p.kind.data[ref] === 1) {
+        return { ...common, id: store.textures.id.data[desc], kind: 'texture', ...textureDesc(store, desc) }
+      }
+      // a placed buffer's `heap` is the heap record's id, never the desc's heap kind
+      const { heap: _kind, ...buffer } = bufferDesc(store, desc)
+      return { ...common, id: store.buffers.id.data[desc], kind: 'buffer', ...buffer }
+    }
+    case K.barrier:
+      return Number.isNaN(ops[ref + 1])
+        ? { e: 'barrier', after: ops[ref] }
+        : { e: 'barrier', after: ops[ref], before: ops[ref + 1] }
+    case K.access:
+      return { e: 'access', id: ops[ref], op: ACCESS_OPS[ops[ref + 1]] }
+    case K.submit:
+      return { e: 'submit' }
+    case K.free:
+      return { e: 'free', id: ops[ref] }
+  }
+  throw new Error(`record ${index} has an unknown kind ${kind}`)
+}
+
+/** All records of a frame range [from, to) of frame indices, in order. */
+export function* recordsOf(store: CaptureStore, fromFrame = 0, toFrame = store.frames.length): Generator<CaptureRecord> {
+  if (store.frames.length === 0) return
+  const start = store.frames.firstRecord[fromFrame] ?? store.records.length
+  const end = toFrame >= store.frames.length ? store.records.length : store.frames.firstRecord[toFrame]
+  for (let i = start; i < end; i++) yield recordAt(store, i)
+}

@@ -1,0 +1,50 @@
+/**
+ * Capture format versions. A header names its version; older versions are upgraded step by step through
+ * UPGRADERS (from version v to v + 1) before the records are read; a newer version is refused.
+ * docs/CHANGELOG-formats.md lists what each version changed.
+ */
+import { CAPTURE_FORMAT, CAPTURE_VERSION, type CaptureHeader } from '../../shared/capture'
+
+export interface Upgrader {
+  /** Rewrites a header of version `from` into version `from + 1`. */
+  header(header: CaptureHeader): CaptureHeader
+  /** Rewrites one record object, or returns it unchanged. Records are only upgraded on the object path. */
+  record?(record: Record<string, unknown>): Record<string, unknown>
+}
+
+/** Keyed by the version they upgrade from. Version 1 is the first: nothing to upgrade yet. */
+export const UPGRADERS: Record<number, Upgrader> = {}
+
+export type HeaderCheck = { ok: true; header: CaptureHeader } | { ok: false; expected: string; detail: string }
+
+/** Check a parsed first line and bring it to the current version. */
+export function checkHeader(value: unknown): HeaderCheck {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { ok: false, expected: `a header object {"format":"${CAPTURE_FORMAT}","version":1,…}`, detail: 'not an object' }
+  }
+  const h = value as Record<string, unknown>
+  if (h.format !== CAPTURE_FORMAT) {
+    return {
+      ok: false,
+      expected: `"format":"${CAPTURE_FORMAT}" in the first line`,
+      detail: h.format === undefined ? 'the first line has no "format"' : `format is ${JSON.stringify(h.format)}`,
+    }
+  }
+  const version = h.version
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
+    return { ok: false, expected: 'an integer "version" ≥ 1', detail: `version is ${JSON.stringify(version)}` }
+  }
+  if (version > CAPTURE_VERSION) {
+    return {
+      ok: false,
+      expected: `version ${CAPTURE_VERSION} or older`,
+      detail: `this capture is format version ${version}, newer than this reader's version ${CAPTURE_VERSION}; update HeapScope`,
+    }
+  }
+  if (h.api !== undefined && h.api !== 'd3d12' && h.api !== 'vulkan') {
+    return { ok: false, expected: '"api": "d3d12" or "vulkan"', detail: `api is ${JSON.stringify(h.api)}` }
+  }
+  let header = h as CaptureHeader
+  for (let v = version; v < CAPTURE_VERSION; v++) header = { ...UPGRADERS[v].header(header), version: v + 1 }
+  return { ok: true, header }
+}

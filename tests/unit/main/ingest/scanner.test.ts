@@ -1,0 +1,174 @@
+import { describe, expect, it } from 'vitest'
+import { recordsOf } from '../../../../src/main/ingest/records'
+import { HEADER, bytesOf, lines, scan } from './helpers'
+
+const SAMPLE = [
+  { e: 'buffer', id: 7, size: 65536, usage: ['Static', 'VertexBuffer'], name: 'SM_Rock.VB', tag: 'Meshes' },
+  { e: 'frame', n: 1, t: 16.5 },
+  {
+    e: 'texture',
+    id: 8,
+    dim: '2d',
+    format: 'BC7_UNORM',
+    width: 2048,
+    height: 2048,
+    mips: 12,
+    flags: ['ShaderResource', 'Streamable'],
+    name: 'T_Rock_D',
+    tag: 'Textures',
+    size: 5592512,
+    align: 65536,
+  },
+  { e: 'use', ids: [7, 8] },
+  { e: 'upload', via: 'fastConstant', bytes: 1048576, count: 4096 },
+  { e: 'frame', n: 2 },
+  { e: 'release', id: 7 },
+  { e: 'gpu', n: 1 },
+  { e: 'budget', bytes: 12884901888 },
+  { e: 'graph', name: 'SceneRenderer' },
+  {
+    e: 'transient',
+    id: 1001,
+    kind: 'texture',
+    dim: '2d',
+    format: 'R16G16B16A16_FLOAT',
+    width: 1920,
+    height: 1080,
+    flags: ['ShaderResource', 'RenderTargetable'], // flags come back in the format's canonical order
+    first: 3,
+    last: 9,
+    name: 'SceneColor',
+  },
+  {
+    e: 'transient',
+    id: 1002,
+    kind: 'buffer',
+    size: 262144,
+    usage: ['UnorderedAccess', 'StructuredBuffer'],
+    stride: 16,
+    first: 5,
+    last: 6,
+    name: 'LightGrid',
+  },
+  { e: 'endgraph', passes: 40 },
+  { e: 'heap', id: 50, size: 67108864, type: 'default' },
+  { e: 'placed', id: 51, heap: 50, offset: 0, kind: 'buffer', size: 4096 },
+  { e: 'barrier', after: 51 },
+  { e: 'access', id: 51, op: 'write' },
+  { e: 'submit' },
+  { e: 'commit', id: 8, bytes: 65536 },
+  { e: 'lock', id: 8, bytes: 4096 },
+  { e: 'release', id: 51 },
+  { e: 'free', id: 50 },
+  { e: 'release', id: 8 },
+]
+
+describe('NDJSON scanner', () => {
+  it('reads every record kind back as it was written', () => {
+    const { store, error } = scan(lines(...SAMPLE))
+    expect(error).toBeUndefined()
+    expect(store.warnings.counts).toEqual({})
+    expect(store.records.length).toBe(SAMPLE.length)
+    const out = [...recordsOf(store)]
+    expect(out).toEqual(
+      SAMPLE.map((r) => {
+        const o: Record<string, unknown> = { ...r }
+        if (r.e === 'texture' || (r.e === 'transient' && r.kind === 'texture')) o.dim ??= '2d'
+        return o
+      }),
+    )
+    // records before the first frame record belong to an implicit frame 0
+    expect(Array.from(store.frames.n)).toEqual([0, 1, 2])
+    expect(Array.from(store.frames.firstRecord)).toEqual([0, 1, 5])
+    expect(store.hasUseRecords).toBe(true)
+    expect(store.hasGpuRecords).toBe(true)
+  })
+
+  it('gives the same store whatever the chunk size', () => {
+    const text = lines(...SAMPLE)
+    const whole = [...recordsOf(scan(text).store)]
+    for (const size of [1, 2, 3, 7, 64]) expect([...recordsOf(scan(text, size).store)]).toEqual(whole)
+  })
+
+  it('keeps unknown keys, CRLF line ends, blank lines and escaped names', () => {
+    const text = [
+      HEADER,
+      '',
+      '{"e":"buffer","id":1,"size":16,"name":"a \\"quoted\\" \\u00e9 name","extra":{"x":[1,{"y":null}]},"z":true}',
+      '   ',
+      '{"e":"buffer","id":2,"size":32,"name":"日本語"}',
+    ].join('\r\n')
+    const { store, error } = scan(text + '\r\n', 5)
+    expect(error).toBeUndefined()
+    const out = [...recordsOf(store)]
+    expect(out[0]).toEqual({ e: 'buffer', id: 1, size: 16, name: 'a "quoted" é name', extra: { x: [1, { y: null }] }, z: true })
+    expect(out[1]).toEqual({ e: 'buffer', id: 2, size: 32, name: '日本語' })
+    expect(store.lines).toBe(5)
+  })
+
+  it('keeps sizes beyond 32 bits exactly', () => {
+    const big = 2 ** 53 - 1
+    const { store } = scan(lines({ e: 'buffer', id: 1, size: big }, { e: 'buffer', id: 2, size: 6 * 2 ** 40 + 17 }))
+    expect(store.buffers.size.data[0]).toBe(big)
+    expect(store.buffers.size.data[1]).toBe(6 * 2 ** 40 + 17)
+  })
+
+  it('stops at a line that is not JSON, naming the line and the byte offset', () => {
+    const good = lines({ e: 'frame', n: 0 }, { e: 'buffer', id: 1, size: 16 }, { e: 'frame', n: 1 })
+    const text = good + '{"e":"buffer","id":2,"size":16,,}\n' + '{"e":"frame","n":2}\n'
+    for (const chunk of [1, 3, 1 << 20]) {
+      const { store, error } = scan(text, chunk)
+      expect(error).toBeDefined()
+      expect(error!.line).toBe(5)
+      // the second comma: offset of line 5 plus 30 bytes into the line
+      expect(error!.byteOffset).toBe(bytesOf(good).length + '{"e":"buffer","id":2,"size":16,'.length)
+      expect(error!.message).toContain('line 5')
+      expect(error!.message).toContain('a quoted key')
+      // what came before the fault is kept
+      expect(store.partial).toBe(true)
+      expect(store.records.length).toBe(3)
+    }
+  })
+
+  it('refuses a first line that is not a header, and a newer version', () => {
+    expect(scan('{"e":"frame","n":0}\n').error?.message).toMatch(/line 1.*not a valid header/)
+    const newer = scan('{"format":"heapscope-capture","version":99}\n').error
+    expect(newer?.message).toContain('version 99')
+    expect(newer?.message).toContain('version 1')
+    expect(scan('hello\n').error?.line).toBe(1)
+  })
+
+  it('reads bare records when the header is optional', () => {
+    const { store, error } = scan('{"e":"buffer","id":1,"size":1024}\n', 4, { headerOptional: true })
+    expect(error).toBeUndefined()
+    expect(store.buffers.size.data[0]).toBe(1024)
+  })
+
+  it('counts the warnings of the format and goes on', () => {
+    const text = lines(
+      { e: 'buffer', id: 1, size: 16 },
+      { e: 'buffer', id: 1, size: 32 }, // second create of a live id
+      { e: 'release', id: 9 }, // unknown id
+      { e: 'buffer', id: 2, size: -5 }, // negative size
+      { e: 'buffer', id: 3, size: 1.5 }, // non-integer size
+      { e: 'mystery' }, // unknown e
+      { e: 'frame', n: 4 },
+      { e: 'frame', n: 4 }, // n does not increase
+      { e: 'transient', id: 5, kind: 'buffer', size: 16, first: 0, last: 1 }, // outside a graph
+    )
+    const { store, error } = scan(text + '{"e":"buffer","id":7,"si')
+    expect(error).toBeUndefined()
+    expect(store.warnings.counts).toEqual({
+      duplicateId: 1,
+      releaseOfUnknownId: 1,
+      badSize: 2,
+      unknownRecord: 1,
+      frameNotIncreasing: 1,
+      transientOutsideGraph: 1,
+      truncatedLastLine: 1,
+    })
+    const truncated = store.warnings.samples.find((w) => w.kind === 'truncatedLastLine')!
+    expect(truncated.line).toBe(11)
+    expect(store.records.length).toBe(2)
+  })
+})
