@@ -1,0 +1,99 @@
+/**
+ * `heapscope check CAPTURE [--json]` (CLI.md): the aliasing checks over the capture's placed resources, in the
+ * model its header names (`"aliasing": "simple"` by default, or `"advanced"`), and for a Vulkan capture the
+ * usage rules the Vulkan model checks while it replays. The command-line parser reads the capture and maps the
+ * result to the exit status with checkExitCode.
+ */
+import type { CaptureHeader, CaptureRecord } from '../../shared/capture'
+import type { Frame } from '../../shared/units'
+import { AliasingChecker } from '../model/aliasing/checker'
+import type { Hazard } from '../model/aliasing/hazards'
+import type { AliasingModel, VulkanCaptureRecord } from '../model/vulkan/capture-types'
+import { resolveVulkanConfig, VULKAN_CONFIG_KEYS, type VulkanConfig } from '../model/vulkan/config'
+import { vulkanSetup } from '../model/vulkan/device'
+import { VULKAN_RULES, type VulkanRule } from '../model/vulkan/events'
+import { VulkanModel } from '../model/vulkan/model'
+
+/** Exactly the JSON `check --json` prints. */
+export interface CheckResult {
+  hazards: Hazard[]
+  /** Vulkan rule name → how many times it was broken; rules never broken are absent. */
+  warnings: Partial<Record<VulkanRule, number>>
+}
+
+export interface CheckOptions {
+  /** Overrides the header's `aliasing`. */
+  aliasing?: AliasingModel
+  /** Overrides the Vulkan config from the header. */
+  config?: VulkanConfig
+  /** Each Vulkan rule warning with its message, as found. */
+  onWarning?: (rule: VulkanRule, message: string, frame: Frame) => void
+}
+
+type AnyRecord = CaptureRecord | VulkanCaptureRecord
+
+function isRule(kind: string): kind is VulkanRule {
+  return (VULKAN_RULES as readonly string[]).includes(kind)
+}
+
+/** The Vulkan keys of the header's config; other keys belong to other models and are left alone. */
+function headerVulkanConfig(header: CaptureHeader | undefined): VulkanConfig {
+  const picked: Record<string, number | boolean> = {}
+  for (const [key, value] of Object.entries(header?.config ?? {})) if (Object.hasOwn(VULKAN_CONFIG_KEYS, key)) picked[key] = value
+  return resolveVulkanConfig(picked)
+}
+
+export async function runCheck(
+  records: AsyncIterable<AnyRecord> | Iterable<AnyRecord>,
+  header?: CaptureHeader,
+  options: CheckOptions = {},
+): Promise<CheckResult> {
+  const setup = vulkanSetup(header)
+  const aliasing = new AliasingChecker({ model: options.aliasing ?? setup.aliasing })
+  const warnings: Partial<Record<VulkanRule, number>> = {}
+  let vulkan: VulkanModel | null = null
+  if (header?.api === 'vulkan') {
+    vulkan = new VulkanModel(setup.device, options.config ?? headerVulkanConfig(header), {
+      warning(kind, message, frame) {
+        if (!isRule(kind)) return
+        warnings[kind] = (warnings[kind] ?? 0) + 1
+        options.onWarning?.(kind, message, frame)
+      },
+    })
+  }
+  const step = (record: AnyRecord) => {
+    aliasing.apply(record)
+    vulkan?.apply(record as VulkanCaptureRecord)
+  }
+  if (Symbol.iterator in records) for (const record of records) step(record)
+  else for await (const record of records) step(record)
+  // The last frame ends with the capture: its writes had to be flushed before its submit too.
+  vulkan?.onSubmit()
+  return { hazards: aliasing.hazards, warnings }
+}
+
+export function checkExitCode(result: CheckResult): 0 | 4 {
+  return result.hazards.length > 0 ? 4 : 0
+}
+
+/** The JSON of CLI.md, or a readable report: one line per hazard, then the warning counts. */
+export function formatCheck(result: CheckResult, json: boolean): string {
+  if (json) return JSON.stringify(result)
+  const lines: string[] = []
+  const n = result.hazards.length
+  lines.push(n === 0 ? 'No aliasing hazard found.' : `${n} aliasing hazard${n === 1 ? '' : 's'}:`)
+  const ruleWidth = Math.max(0, ...result.hazards.map((h) => h.rule.length))
+  for (const h of result.hazards) {
+    lines.push(
+      `  frame ${h.frame}  ${h.rule.padEnd(ruleWidth)}  heap ${h.heap} [${h.range[0]}, ${h.range[1]})  ` +
+        `resources ${h.resources.join(', ')}: ${h.message}`,
+    )
+  }
+  const kinds = VULKAN_RULES.filter((r) => result.warnings[r])
+  if (kinds.length) {
+    lines.push('Vulkan usage warnings:')
+    const width = Math.max(...kinds.map((k) => k.length))
+    for (const k of kinds) lines.push(`  ${k.padEnd(width)}  ${result.warnings[k]}`)
+  }
+  return lines.join('\n')
+}

@@ -1,0 +1,275 @@
+/**
+ * The CreatePlacedResource aliasing rules over `heap`, `placed`, `barrier`, `access`, `submit`, `free` (and
+ * `frame`, `release`) records, in either of the seed's two models (docs/aliasing.md says why each rule reads as
+ * it does, with the seed's sentences):
+ * - simple: a placed resource is created inactive; an aliasing barrier naming it in `after` activates it and
+ *   deactivates every placed resource sharing any of its bytes; a GPU access to an inactive resource is
+ *   `access-inactive`; a render target or depth-stencil accessed after its activation by anything but a clear,
+ *   a discard or a full copy is `rt-not-initialized`.
+ * - advanced: no active state; two accesses to different resources sharing bytes in one submit with no aliasing
+ *   barrier between them (one naming either resource) are `barrier-missing`; the first access to a render target
+ *   or depth-stencil after it was placed, or after another resource changed its bytes, must initialize it.
+ * Overlaps are linked when a resource is placed, so an access visits only the resources sharing its bytes.
+ */
+import { TEXTURE_FLAGS, maskOf, type AccessOp, type CaptureRecord, type TextureFlag } from '../../../shared/capture'
+import type { Bytes, Frame } from '../../../shared/units'
+import type { AliasingModel, VulkanCaptureRecord } from '../vulkan/capture-types'
+import { estimateTextureBytes } from '../vulkan/requirements'
+import { accessVerb, isInitialization, type Hazard, type HazardRule } from './hazards'
+
+const RENDER_TARGET = 1 << TEXTURE_FLAGS.indexOf('RenderTargetable')
+const DEPTH_STENCIL = 1 << TEXTURE_FLAGS.indexOf('DepthStencilTargetable')
+
+class Resident {
+  overlaps: Resident[] = []
+  active = false
+  /** The resource whose activation made this one inactive, -1 when none has (never activated yet). */
+  deactivatedBy = -1
+  deactivatedFrame: Frame = 0
+  /** An access-inactive was reported for the current inactive spell. */
+  inactiveReported = false
+  needsInit: boolean
+  /** Why it needs initialization, for the message: placed, activated, or its bytes reused by `initBy`. */
+  initCause: 'placed' | 'activated' | 'reused' = 'placed'
+  initFrame: Frame
+  initBy = -1
+  lastAccessSeq = -1
+  lastAccessSubmit = -1
+  lastAccessOp: AccessOp = 'read'
+  lastBarrierSeq = -1
+
+  constructor(
+    readonly id: number,
+    readonly heap: number,
+    readonly start: Bytes,
+    readonly end: Bytes,
+    readonly kind: 'buffer' | 'texture',
+    /** 1 render target, 2 depth-stencil, 0 neither. */
+    readonly target: 0 | 1 | 2,
+    readonly placedFrame: Frame,
+  ) {
+    this.needsInit = target !== 0
+    this.initFrame = placedFrame
+  }
+
+  label(): string {
+    return `${this.kind} ${this.id}`
+  }
+
+  targetLabel(): string {
+    return `${this.target === 2 ? 'depth-stencil' : 'render target'} ${this.id}`
+  }
+
+  initText(): string {
+    if (this.initCause === 'activated') return `after its activation at frame ${this.initFrame}`
+    if (this.initCause === 'reused') return `after ${this.initBy} used the same bytes at frame ${this.initFrame}`
+    return `since it was placed at frame ${this.initFrame}`
+  }
+}
+
+export interface AliasingCheckerOptions {
+  model?: AliasingModel
+  /** Called for each hazard as found; without it hazards collect in `hazards`. */
+  onHazard?: (hazard: Hazard) => void
+}
+
+export class AliasingChecker {
+  readonly model: AliasingModel
+  readonly hazards: Hazard[] = []
+  frame: Frame = 0
+  private readonly onHazard: (hazard: Hazard) => void
+  private heapSize = new Map<number, Bytes>()
+  private heapResidents = new Map<number, Resident[]>()
+  private residents = new Map<number, Resident>()
+  private seq = 0
+  private submit = 0
+  private globalBarrierSeq = -1
+
+  constructor(options: AliasingCheckerOptions = {}) {
+    this.model = options.model ?? 'simple'
+    this.onHazard = options.onHazard ?? ((h) => this.hazards.push(h))
+  }
+
+  /** Dispatch one record; kinds the checks do not read are ignored. */
+  apply(record: CaptureRecord | VulkanCaptureRecord): void {
+    switch (record.e) {
+      case 'frame':
+        return this.onFrame(record.n)
+      case 'heap':
+        return this.onHeap(record.id, record.size)
+      case 'placed': {
+        const size = placedSize(record)
+        const flags = record.kind === 'texture' ? maskOf<TextureFlag>(TEXTURE_FLAGS, record.flags) : 0
+        const target = flags & DEPTH_STENCIL ? 2 : flags & RENDER_TARGET ? 1 : 0
+        return this.onPlaced(record.id, record.heap, record.offset, size, record.kind, target)
+      }
+      case 'barrier':
+        return this.onBarrier((record as { after?: number | null }).after ?? undefined, record.before)
+      case 'access':
+        return this.onAccess(record.id, record.op)
+      case 'submit':
+        return this.onSubmit()
+      case 'free':
+        return this.onFree(record.id)
+      case 'release':
+        return this.remove(record.id)
+      default:
+        return
+    }
+  }
+
+  /** A new frame's work is a new ExecuteCommandLists: the previous frame's was submitted before it. */
+  onFrame(n: Frame): void {
+    this.frame = n
+    this.submit++
+  }
+
+  onSubmit(): void {
+    this.submit++
+  }
+
+  onHeap(id: number, size: Bytes): void {
+    if (this.heapResidents.has(id)) this.onFree(id)
+    this.heapSize.set(id, size)
+    this.heapResidents.set(id, [])
+  }
+
+  onPlaced(id: number, heap: number, offset: Bytes, size: Bytes, kind: 'buffer' | 'texture', target: 0 | 1 | 2): void {
+    if (this.residents.has(id)) this.remove(id)
+    const r = new Resident(id, heap, offset, offset + Math.max(size, 1), kind, target, this.frame)
+    let list = this.heapResidents.get(heap)
+    if (!list) {
+      list = []
+      this.heapResidents.set(heap, list)
+    }
+    for (const o of list) {
+      if (o.start < r.end && r.start < o.end) {
+        o.overlaps.push(r)
+        r.overlaps.push(o)
+      }
+    }
+    list.push(r)
+    this.residents.set(id, r)
+  }
+
+  /** `after` absent: a barrier naming no resource, which separates every access before it from every one after. */
+  onBarrier(after: number | undefined, before: number | undefined): void {
+    const seq = this.seq++
+    if (after === undefined && before === undefined) this.globalBarrierSeq = seq
+    const b = before === undefined ? undefined : this.residents.get(before)
+    if (b) b.lastBarrierSeq = seq
+    const x = after === undefined ? undefined : this.residents.get(after)
+    if (!x) return
+    x.lastBarrierSeq = seq
+    x.active = true
+    x.inactiveReported = false
+    if (x.target !== 0) {
+      x.needsInit = true
+      x.initCause = 'activated'
+      x.initFrame = this.frame
+    }
+    for (const o of x.overlaps) {
+      o.active = false
+      o.deactivatedBy = x.id
+      o.deactivatedFrame = this.frame
+      o.inactiveReported = false
+    }
+  }
+
+  onAccess(id: number, op: AccessOp): void {
+    const r = this.residents.get(id)
+    if (!r) return
+    const seq = this.seq++
+    if (this.model === 'simple') {
+      if (!r.active) {
+        if (!r.inactiveReported) this.reportInactive(r, op)
+        r.inactiveReported = true
+      } else this.checkInit(r, op)
+    } else {
+      for (const o of r.overlaps) {
+        if (o.lastAccessSubmit !== this.submit) continue
+        // Once per interleaving: o touched the bytes since r's own last access, and no barrier came after it.
+        if (o.lastAccessSeq <= r.lastAccessSeq && r.lastAccessSubmit === this.submit) continue
+        const barrier = Math.max(r.lastBarrierSeq, o.lastBarrierSeq, this.globalBarrierSeq)
+        if (o.lastAccessSeq > barrier) this.reportMissingBarrier(r, op, o)
+      }
+      this.checkInit(r, op)
+      if (op !== 'read') {
+        for (const o of r.overlaps) {
+          if (o.target === 0 || o.needsInit) continue
+          o.needsInit = true
+          o.initCause = 'reused'
+          o.initFrame = this.frame
+          o.initBy = r.id
+        }
+      }
+    }
+    r.lastAccessSeq = seq
+    r.lastAccessSubmit = this.submit
+    r.lastAccessOp = op
+  }
+
+  /** `free` of a heap destroys it and what is placed in it; of a placed resource, that resource. */
+  onFree(id: number): void {
+    const list = this.heapResidents.get(id)
+    if (!list) {
+      this.remove(id)
+      return
+    }
+    for (const r of list.slice()) this.remove(r.id)
+    this.heapResidents.delete(id)
+    this.heapSize.delete(id)
+  }
+
+  private remove(id: number): void {
+    const r = this.residents.get(id)
+    if (!r) return
+    this.residents.delete(id)
+    for (const o of r.overlaps) o.overlaps.splice(o.overlaps.indexOf(r), 1)
+    const list = this.heapResidents.get(r.heap)
+    if (list) list.splice(list.indexOf(r), 1)
+  }
+
+  private checkInit(r: Resident, op: AccessOp): void {
+    if (!r.needsInit) return
+    r.needsInit = false
+    if (isInitialization(op)) return
+    this.report('rt-not-initialized', [r.id], r.heap, r.start, r.end,
+      `${r.targetLabel()} ${accessVerb(op)} ${r.initText()} without a clear, discard or full copy first`)
+  }
+
+  private reportInactive(r: Resident, op: AccessOp): void {
+    const by = this.residents.get(r.deactivatedBy)
+    if (r.deactivatedBy >= 0 && by) {
+      this.report('access-inactive', [r.id, by.id], r.heap, Math.max(r.start, by.start), Math.min(r.end, by.end),
+        `${r.label()} ${accessVerb(op)} while inactive: ${by.id} was activated on the same bytes at frame ${r.deactivatedFrame}`)
+    } else if (r.deactivatedBy >= 0) {
+      this.report('access-inactive', [r.id, r.deactivatedBy], r.heap, r.start, r.end,
+        `${r.label()} ${accessVerb(op)} while inactive: ${r.deactivatedBy} was activated on the same bytes at frame ${r.deactivatedFrame}`)
+    } else {
+      this.report('access-inactive', [r.id], r.heap, r.start, r.end,
+        `${r.label()} ${accessVerb(op)} while inactive: no aliasing barrier has activated it since it was placed at frame ` +
+          `${r.placedFrame} (placed resources are created inactive)`)
+    }
+  }
+
+  private reportMissingBarrier(r: Resident, op: AccessOp, o: Resident): void {
+    this.report('barrier-missing', [r.id, o.id], r.heap, Math.max(r.start, o.start), Math.min(r.end, o.end),
+      `${r.label()} ${accessVerb(op)} after ${o.label()} was ${accessVerb(o.lastAccessOp)} on the same bytes in the same ` +
+        `submit at frame ${this.frame}, without an aliasing barrier between them`)
+  }
+
+  private report(rule: HazardRule, resources: number[], heap: number, start: Bytes, end: Bytes, message: string): void {
+    this.onHazard({ frame: this.frame, rule, resources, heap, range: [start, end], message })
+  }
+}
+
+/**
+ * Bytes a placed resource covers: the driver's size when the record has it (memoryRequirements, or a texture's
+ * `size`), a buffer's size, else a texture's linear estimate.
+ */
+export function placedSize(record: Extract<CaptureRecord, { e: 'placed' }> & { memoryRequirements?: { size: Bytes } }): Bytes {
+  if (record.memoryRequirements) return record.memoryRequirements.size
+  if (record.kind === 'buffer') return record.size
+  return record.size ?? estimateTextureBytes(record)
+}

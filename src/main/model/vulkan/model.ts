@@ -1,0 +1,1164 @@
+/**
+ * The Vulkan allocator model, as seeds/vulkan-memory-management.zh.txt lays a renderer's memory out
+ * (docs/vulkan-model.md restates each rule with its section): memory types chosen from memoryTypeBits and
+ * property flags, long-lived resources sub-allocated from large blocks (free list, best fit; buddy for
+ * textures as an option), large ones in their own VkDeviceMemory, dynamic uniform data bumped through per-frame
+ * linear blocks, uploads through a staging ring, releases deferred until the GPU finished their frame. It also
+ * checks the Vulkan usage rules of `heapscope check` on what the application bound and wrote itself.
+ * Pure and deterministic: the same records, device and config give the same placements.
+ */
+import { roundUp, roundUpPow2, type Bytes, type Frame } from '../../../shared/units'
+import type { ReleaseRecord, SubmitRecord, UploadRecord, LockRecord, FrameRecord, GpuRecord } from '../../../shared/capture'
+import {
+  DEVICE_LOCAL,
+  HOST_CACHED,
+  HOST_COHERENT,
+  HOST_VISIBLE,
+  type BindRecord,
+  type FlushRecord,
+  type MapRecord,
+  type UnmapRecord,
+  type VulkanBudgetRecord,
+  type VulkanBufferRecord,
+  type VulkanCaptureRecord,
+  type VulkanDeviceInfo,
+  type VulkanHeapRecord,
+  type VulkanPlacedRecord,
+  type VulkanTextureRecord,
+  type WriteRecord,
+} from './capture-types'
+import { TEXTURE_ALLOCATOR_BUDDY, defaultVulkanConfig, type VulkanConfig } from './config'
+import { BuddyBlock } from './buddy'
+import { FreeListBlock } from './free-list'
+import { LinearArena } from './linear'
+import { MemoryTypeSelector } from './memory-type'
+import { bufferNeeds, emptyNeeds, textureNeeds, UNIFORM_ALIGNMENT, USAGE_VOLATILE, type ResourceNeeds } from './requirements'
+import { StagingRing } from './staging-ring'
+import { maskOf, BUFFER_USAGES } from '../../../shared/capture'
+import {
+  VULKAN_PLACEMENTS,
+  type VulkanMemoryInfo,
+  type VulkanMemoryKind,
+  type VulkanPlacement,
+  type VulkanPlacementInfo,
+  type VulkanSink,
+} from './events'
+import { emptyTotals, type AllocationView, type HeapView, type MemoryView, type TypeView, type VulkanMemoryView } from './view'
+
+const P_DEDICATED = VULKAN_PLACEMENTS.indexOf('Dedicated')
+const P_FREE_LIST = VULKAN_PLACEMENTS.indexOf('FreeList')
+const P_BUDDY = VULKAN_PLACEMENTS.indexOf('Buddy')
+const P_LINEAR = VULKAN_PLACEMENTS.indexOf('Linear')
+const P_BOUND = VULKAN_PLACEMENTS.indexOf('Bound')
+
+/** Slot states. */
+const S_EMPTY = 0
+const S_LIVE = 1
+const S_PENDING = 2
+/** An `explicit` resource not bound (yet, or any more). */
+const S_UNBOUND = 3
+
+const KIND_BUFFER = 0
+const KIND_TEXTURE = 1
+
+class MemoryState {
+  used: Bytes = 0
+  freeList: FreeListBlock | null = null
+  buddy: BuddyBlock | null = null
+  /** Dedicated: the slot it holds. */
+  owner = -1
+  /** Application memory: slots bound to it. */
+  bound: number[] = []
+  mapEnd: Bytes = -1
+  /** Written, not yet flushed ranges of non-coherent memory, as sorted [start, end) pairs. */
+  dirty: number[] = []
+  dirtyFrame: Frame = 0
+
+  constructor(
+    readonly memory: number,
+    readonly kind: VulkanMemoryKind,
+    readonly type: number,
+    readonly heap: number,
+    readonly size: Bytes,
+    readonly captureId: number,
+  ) {}
+
+  clone(): MemoryState {
+    const c = new MemoryState(this.memory, this.kind, this.type, this.heap, this.size, this.captureId)
+    c.used = this.used
+    c.freeList = this.freeList ? this.freeList.clone() : null
+    c.buddy = this.buddy ? this.buddy.clone() : null
+    c.owner = this.owner
+    c.bound = this.bound.slice()
+    c.mapEnd = this.mapEnd
+    c.dirty = this.dirty.slice()
+    c.dirtyFrame = this.dirtyFrame
+    return c
+  }
+}
+
+/** Live and pending placements as columns, indexed by slot; a slot is the allocation handle inside blocks. */
+class Placements {
+  id = new Float64Array(64)
+  placement = new Uint8Array(64)
+  state = new Uint8Array(64)
+  kind = new Uint8Array(64)
+  linear = new Uint8Array(64)
+  estimated = new Uint8Array(64)
+  alignmentKnown = new Uint8Array(64)
+  memory = new Int32Array(64)
+  offset = new Float64Array(64)
+  size = new Float64Array(64)
+  requested = new Float64Array(64)
+  alignment = new Float64Array(64)
+  private top = 0
+  private recycled: number[] = []
+
+  take(): number {
+    const r = this.recycled.pop()
+    if (r !== undefined) return r
+    if (this.top === this.id.length) this.grow()
+    return this.top++
+  }
+
+  give(slot: number): void {
+    this.state[slot] = S_EMPTY
+    this.recycled.push(slot)
+  }
+
+  get length(): number {
+    return this.top
+  }
+
+  private grow(): void {
+    const cap = this.id.length * 2
+    const columns = this as unknown as Record<string, unknown>
+    for (const key of Object.keys(columns)) {
+      const a = columns[key]
+      if (ArrayBuffer.isView(a)) {
+        const b = new (a.constructor as new (n: number) => Float64Array)(cap)
+        b.set(a as Float64Array)
+        columns[key] = b
+      }
+    }
+  }
+
+  clone(): Placements {
+    const c = new Placements()
+    const from = this as unknown as Record<string, unknown>
+    const to = c as unknown as Record<string, unknown>
+    for (const key of Object.keys(from)) {
+      const a = from[key]
+      to[key] = ArrayBuffer.isView(a) ? (a as Float64Array).slice() : Array.isArray(a) ? a.slice() : a
+    }
+    return c
+  }
+}
+
+/** A growing FIFO of (value, frame) pairs; frames arrive in non-decreasing order. */
+class FrameQueue {
+  values: number[] = []
+  frames: Frame[] = []
+  head = 0
+
+  push(value: number, frame: Frame): void {
+    this.values.push(value)
+    this.frames.push(frame)
+  }
+
+  /** The oldest entry of a frame up to `completed`, taken off the queue; -1 when there is none. */
+  takeDue(completed: Frame): number {
+    if (this.head === this.values.length || this.frames[this.head] > completed) {
+      if (this.head > 1024 && this.head * 2 > this.values.length) {
+        this.values.splice(0, this.head)
+        this.frames.splice(0, this.head)
+        this.head = 0
+      }
+      return -1
+    }
+    return this.values[this.head++]
+  }
+
+  get size(): number {
+    return this.values.length - this.head
+  }
+
+  clone(): FrameQueue {
+    const c = new FrameQueue()
+    c.values = this.values.slice(this.head)
+    c.frames = this.frames.slice(this.head)
+    return c
+  }
+}
+
+export interface LiveAllocation extends VulkanPlacementInfo {
+  /** Released, waiting for the GPU to finish the release's frame. */
+  pendingFree: boolean
+}
+
+export class VulkanModel {
+  readonly device: VulkanDeviceInfo
+  readonly config: VulkanConfig
+  sink: VulkanSink
+  readonly selector: MemoryTypeSelector
+
+  /** The frame records now belong to. */
+  frame: Frame = 0
+  /** Every frame up to this one is finished on the GPU. */
+  completed: Frame = Number.NEGATIVE_INFINITY
+  liveMemoryCount = 0
+  /** Bytes released but not yet free, waiting for the GPU. */
+  pendingFreeBytes: Bytes = 0
+
+  /** Running totals: bytes of live VkDeviceMemory and bytes of it in use, per heap and per memory type. */
+  readonly heapAllocated: Float64Array
+  readonly heapUsed: Float64Array
+  readonly heapMemoryCount: Int32Array
+  readonly typeAllocated: Float64Array
+  readonly typeUsed: Float64Array
+  readonly typeMemoryCount: Int32Array
+  readonly typeAllocationCount: Int32Array
+  /** Per heap, NaN when unknown. */
+  readonly heapBudget: Float64Array
+
+  private sawGpu = false
+  private memories = new Map<number, MemoryState>()
+  private nextMemory = 0
+  private blocksByType: number[][]
+  private buddiesByType: number[][]
+  private appMemory = new Map<number, number>()
+  private linear: LinearArena | null = null
+  private linearType = -2
+  private staging: StagingRing | null = null
+  private stagingMemory = -1
+  private stagingType = -2
+  private slots = new Placements()
+  private liveSlot = new Map<number, number>()
+  private pendingSlots = new FrameQueue()
+  private pendingMemories = new FrameQueue()
+  private dirtyMemories = new Set<number>()
+  private readonly needs: ResourceNeeds = emptyNeeds()
+  private readonly placedInfo: VulkanPlacementInfo = {
+    id: 0,
+    placement: 'FreeList',
+    memory: 0,
+    type: 0,
+    heap: 0,
+    offset: 0,
+    size: 0,
+    requested: 0,
+    alignment: 1,
+    linear: true,
+    estimated: false,
+  }
+  private readonly memoryInfo: VulkanMemoryInfo = { memory: 0, kind: 'block', type: 0, heap: 0, size: 0, captureId: -1 }
+
+  constructor(device: VulkanDeviceInfo, config: VulkanConfig = defaultVulkanConfig(), sink: VulkanSink = {}) {
+    this.device = device
+    this.config = config
+    this.sink = sink
+    this.selector = new MemoryTypeSelector(device)
+    const heaps = device.memoryHeaps.length
+    const types = device.memoryTypes.length
+    this.heapAllocated = new Float64Array(heaps)
+    this.heapUsed = new Float64Array(heaps)
+    this.heapMemoryCount = new Int32Array(heaps)
+    this.heapBudget = new Float64Array(heaps).fill(Number.NaN)
+    device.memoryHeaps.forEach((h, i) => {
+      if (h.budget !== undefined) this.heapBudget[i] = h.budget
+    })
+    this.typeAllocated = new Float64Array(types)
+    this.typeUsed = new Float64Array(types)
+    this.typeMemoryCount = new Int32Array(types)
+    this.typeAllocationCount = new Int32Array(types)
+    this.blocksByType = Array.from({ length: types }, () => [])
+    this.buddiesByType = Array.from({ length: types }, () => [])
+  }
+
+  /** Dispatch one record. Records of kinds the model has nothing to do with are ignored. */
+  apply(record: VulkanCaptureRecord): void {
+    switch (record.e) {
+      case 'frame':
+        return this.onFrame(record)
+      case 'gpu':
+        return this.onGpu(record)
+      case 'buffer':
+        return this.onBuffer(record)
+      case 'texture':
+        return this.onTexture(record)
+      case 'release':
+        return this.onRelease(record)
+      case 'upload':
+        return this.onUpload(record)
+      case 'lock':
+        return this.onLock(record)
+      case 'budget':
+        return this.onBudget(record)
+      case 'heap':
+        return this.onHeap(record)
+      case 'placed':
+        return this.onPlaced(record)
+      case 'free':
+        return this.onFree(record)
+      case 'bind':
+        return this.onBind(record)
+      case 'map':
+        return this.onMap(record)
+      case 'unmap':
+        return this.onUnmap(record)
+      case 'write':
+        return this.onWrite(record)
+      case 'flush':
+        return this.onFlush(record)
+      case 'submit':
+        return this.onSubmit(record)
+      default:
+        return
+    }
+  }
+
+  // ---- frames and the GPU
+
+  onFrame(record: FrameRecord): void {
+    this.checkUnflushed('the end of frame')
+    this.frame = record.n
+    if (!this.sawGpu) this.advanceGpu(record.n - this.config.framesInFlight)
+  }
+
+  /** The first `gpu` record switches from the frames-in-flight rule to the capture's fences. */
+  onGpu(record: GpuRecord): void {
+    this.sawGpu = true
+    this.advanceGpu(record.n)
+  }
+
+  onSubmit(_record?: SubmitRecord): void {
+    this.checkUnflushed('a submit')
+  }
+
+  private advanceGpu(completed: Frame): void {
+    if (completed <= this.completed) return
+    this.completed = completed
+    for (let slot = this.pendingSlots.takeDue(completed); slot >= 0; slot = this.pendingSlots.takeDue(completed)) {
+      this.finishFree(slot)
+    }
+    for (let m = this.pendingMemories.takeDue(completed); m >= 0; m = this.pendingMemories.takeDue(completed)) {
+      const state = this.memories.get(m)
+      if (state) this.freeMemory(state)
+    }
+    const arena = this.linear
+    if (arena) {
+      for (let i = 0; i < arena.memory.length; i++) {
+        if (arena.cursor[i] > 0 && arena.lastFrame[i] <= completed) {
+          this.addUsed(this.memories.get(arena.memory[i]) as MemoryState, -arena.cursor[i])
+        }
+      }
+      arena.retire(completed)
+    }
+    if (this.staging) {
+      const freed = this.staging.retire(completed)
+      if (freed > 0) this.addUsed(this.memories.get(this.stagingMemory) as MemoryState, -freed)
+    }
+  }
+
+  // ---- resources the model places
+
+  onBuffer(record: VulkanBufferRecord): void {
+    const n = bufferNeeds(record, this.selector.allTypeBits, this.needs)
+    const volatile = (maskOf(BUFFER_USAGES, record.usage) & USAGE_VOLATILE) !== 0
+    this.create(record.id, KIND_BUFFER, n, record.explicit === true, volatile)
+  }
+
+  onTexture(record: VulkanTextureRecord): void {
+    const n = textureNeeds(record, this.selector.allTypeBits, this.needs)
+    this.create(record.id, KIND_TEXTURE, n, record.explicit === true, false)
+  }
+
+  private create(id: number, kind: number, n: ResourceNeeds, explicit: boolean, volatile: boolean): void {
+    if (this.liveSlot.has(id)) this.release(id)
+    if (!(n.size > 0)) return
+    const slot = this.slots.take()
+    const s = this.slots
+    s.id[slot] = id
+    s.kind[slot] = kind
+    s.linear[slot] = n.linear ? 1 : 0
+    s.estimated[slot] = n.estimated ? 1 : 0
+    s.alignmentKnown[slot] = n.alignmentKnown ? 1 : 0
+    s.requested[slot] = n.size
+    s.alignment[slot] = n.alignment
+    s.memory[slot] = -1
+    s.offset[slot] = 0
+    s.size[slot] = 0
+    if (explicit) {
+      s.state[slot] = S_UNBOUND
+      this.liveSlot.set(id, slot)
+      return
+    }
+    if (this.place(slot, n, volatile)) {
+      s.state[slot] = S_LIVE
+      this.liveSlot.set(id, slot)
+      this.emitPlaced(slot)
+    } else {
+      s.give(slot)
+    }
+  }
+
+  private place(slot: number, n: ResourceNeeds, volatile: boolean): boolean {
+    if (volatile && this.placeLinear(slot, n)) return true
+    const type = this.selector.select(n.typeBits, n.required, n.preferred)
+    if (type < 0) {
+      this.warn('no-memory-type', `${this.label(slot)}: no memory type in memoryTypeBits 0x${n.typeBits.toString(16)}`)
+      return false
+    }
+    if (this.selector.route === 'fallback') {
+      this.warn(
+        'memory-type-fallback',
+        `${this.label(slot)}: no memory type has the wanted flags ${flagText(n.required | n.preferred)}; took DEVICE_LOCAL type ${type}`,
+      )
+    }
+    const blockSize = this.blockSizeFor(type)
+    const large = n.dedicated > 0 || n.size >= this.config['vulkan.dedicatedMinSize'] || n.size > blockSize
+    if (!large) {
+      if (this.slots.kind[slot] === KIND_TEXTURE && this.config['vulkan.textureAllocator'] === TEXTURE_ALLOCATOR_BUDDY) {
+        if (this.placeBuddy(slot, type, n)) return true
+      } else if (this.placeFreeList(slot, type, n)) return true
+    }
+    return this.placeDedicated(slot, type, n)
+  }
+
+  private blockSizeFor(type: number): Bytes {
+    return Math.min(this.config['vulkan.blockSize'], this.device.memoryHeaps[this.device.memoryTypes[type].heapIndex].size)
+  }
+
+  private placeFreeList(slot: number, type: number, n: ResourceNeeds): boolean {
+    let best: MemoryState | null = null
+    let bestFit = Number.POSITIVE_INFINITY
+    for (const m of this.blocksByType[type]) {
+      const state = this.memories.get(m) as MemoryState
+      const fit = (state.freeList as FreeListBlock).bestFit(n.size, n.alignment, n.linear)
+      if (fit >= 0 && fit < bestFit) {
+        best = state
+        bestFit = fit
+      }
+    }
+    if (!best) {
+      const block = new FreeListBlock(this.blockSizeFor(type), this.device.bufferImageGranularity)
+      if (block.bestFit(n.size, n.alignment, n.linear) < 0) return false
+      best = this.createMemory('block', type, block.size, -1)
+      best.freeList = block
+      this.blocksByType[type].push(best.memory)
+    }
+    const offset = (best.freeList as FreeListBlock).allocate(slot, n.size, n.alignment, n.linear)
+    if (offset < 0) return false
+    this.settle(slot, P_FREE_LIST, best, offset, n.size)
+    return true
+  }
+
+  private placeBuddy(slot: number, type: number, n: ResourceNeeds): boolean {
+    let best: MemoryState | null = null
+    let bestOrder = Number.POSITIVE_INFINITY
+    for (const m of this.buddiesByType[type]) {
+      const state = this.memories.get(m) as MemoryState
+      const order = (state.buddy as BuddyBlock).fitOrder(n.size, n.alignment)
+      if (order >= 0 && order < bestOrder) {
+        best = state
+        bestOrder = order
+      }
+    }
+    if (!best) {
+      const heapSize = this.device.memoryHeaps[this.device.memoryTypes[type].heapIndex].size
+      let size = roundUpPow2(this.config['vulkan.blockSize'])
+      while (size > heapSize && size > 1) size /= 2
+      const minBlock = Math.max(this.config['vulkan.buddy.minBlock'], this.device.bufferImageGranularity)
+      const buddy = new BuddyBlock(size, minBlock)
+      if (buddy.fitOrder(n.size, n.alignment) < 0) return false
+      best = this.createMemory('buddy', type, buddy.size, -1)
+      best.buddy = buddy
+      this.buddiesByType[type].push(best.memory)
+    }
+    const buddy = best.buddy as BuddyBlock
+    const offset = buddy.allocate(slot, n.size, n.alignment)
+    if (offset < 0) return false
+    this.settle(slot, P_BUDDY, best, offset, buddy.sizeOfHandle(slot))
+    return true
+  }
+
+  private placeDedicated(slot: number, type: number, n: ResourceNeeds): boolean {
+    const state = this.createMemory('dedicated', type, n.size, -1)
+    state.owner = slot
+    this.settle(slot, P_DEDICATED, state, 0, n.size)
+    return true
+  }
+
+  private ensureLinear(): LinearArena | null {
+    if (this.linearType === -2) {
+      this.linearType = this.selector.select(this.selector.allTypeBits, HOST_VISIBLE | HOST_COHERENT, 0)
+      if (this.linearType >= 0) this.linear = new LinearArena(this.config['vulkan.linear.blockSize'])
+    }
+    return this.linear
+  }
+
+  /** Bump `count` pieces into this frame's linear blocks; the memory of the last piece, or -1 when they cannot go there. */
+  private bumpLinear(piece: Bytes, alignment: Bytes, count: number): number {
+    const arena = this.ensureLinear()
+    if (!arena || piece > arena.blockSize) return -1
+    let remaining = count
+    while (remaining > 0) {
+      const before = arena.inFlight
+      const placed = arena.bumpMany(piece, alignment, remaining, this.frame)
+      if (placed > 0) {
+        this.addUsed(this.memories.get(arena.currentMemory(this.frame)) as MemoryState, arena.inFlight - before)
+        remaining -= placed
+        continue
+      }
+      if (arena.takeReset(this.frame, this.completed) < 0) {
+        const state = this.createMemory('linear', this.linearType, arena.blockSize, -1)
+        arena.addBlock(state.memory, this.frame)
+      }
+    }
+    return arena.currentMemory(this.frame)
+  }
+
+  private placeLinear(slot: number, n: ResourceNeeds): boolean {
+    const arena = this.ensureLinear()
+    if (!arena || (n.typeBits & (1 << this.linearType)) === 0) return false
+    const alignment = Math.max(n.alignment, 1)
+    const piece = roundUp(n.size, alignment)
+    const memory = this.bumpLinear(piece, alignment, 1)
+    if (memory < 0) return false
+    const state = this.memories.get(memory) as MemoryState
+    const end = arena.cursor[arena.memory.indexOf(memory)]
+    const s = this.slots
+    s.placement[slot] = P_LINEAR
+    s.memory[slot] = memory
+    s.offset[slot] = end - piece
+    s.size[slot] = n.size
+    this.typeAllocationCount[state.type]++
+    return true
+  }
+
+  /** Record where a slot landed and count its bytes. */
+  private settle(slot: number, placement: number, state: MemoryState, offset: Bytes, size: Bytes): void {
+    const s = this.slots
+    s.placement[slot] = placement
+    s.memory[slot] = state.memory
+    s.offset[slot] = offset
+    s.size[slot] = size
+    this.addUsed(state, size)
+    this.typeAllocationCount[state.type]++
+  }
+
+  // ---- release
+
+  onRelease(record: ReleaseRecord): void {
+    this.release(record.id)
+  }
+
+  private release(id: number): void {
+    const slot = this.liveSlot.get(id)
+    if (slot === undefined) return
+    this.liveSlot.delete(id)
+    const s = this.slots
+    if (s.state[slot] === S_UNBOUND) {
+      s.give(slot)
+      return
+    }
+    if (s.placement[slot] === P_BOUND) {
+      // The application owns the memory: destroying the resource only unbinds it.
+      this.unbind(slot)
+      this.sink.freed?.(id, this.frame)
+      s.give(slot)
+      return
+    }
+    s.state[slot] = S_PENDING
+    if (s.placement[slot] !== P_LINEAR) this.pendingFreeBytes += s.size[slot]
+    this.pendingSlots.push(slot, this.frame)
+    this.sink.releasePending?.(id, this.frame)
+  }
+
+  private finishFree(slot: number): void {
+    const s = this.slots
+    const state = this.memories.get(s.memory[slot]) as MemoryState
+    const p = s.placement[slot]
+    if (p !== P_LINEAR) this.pendingFreeBytes -= s.size[slot]
+    this.typeAllocationCount[state.type]--
+    if (p === P_FREE_LIST) {
+      ;(state.freeList as FreeListBlock).release(slot)
+      this.addUsed(state, -s.size[slot])
+      this.dropIfEmpty(state)
+    } else if (p === P_BUDDY) {
+      ;(state.buddy as BuddyBlock).release(slot)
+      this.addUsed(state, -s.size[slot])
+      this.dropIfEmpty(state)
+    } else if (p === P_DEDICATED) {
+      this.addUsed(state, -s.size[slot])
+      this.freeMemory(state)
+    }
+    this.sink.freed?.(s.id[slot], this.frame)
+    s.give(slot)
+  }
+
+  /** Free an empty block unless it is one of the `vulkan.emptyBlocksKept` empty blocks of its type. */
+  private dropIfEmpty(state: MemoryState): void {
+    const block = state.freeList ?? state.buddy
+    if (!block || !block.isEmpty) return
+    const list = state.freeList ? this.blocksByType[state.type] : this.buddiesByType[state.type]
+    let empty = 0
+    for (const m of list) {
+      if (m === state.memory) continue
+      const other = this.memories.get(m) as MemoryState
+      if ((other.freeList ?? other.buddy)?.isEmpty) empty++
+    }
+    if (empty < this.config['vulkan.emptyBlocksKept']) return
+    list.splice(list.indexOf(state.memory), 1)
+    this.freeMemory(state)
+  }
+
+  // ---- per-frame traffic
+
+  onUpload(record: UploadRecord): void {
+    if (!(record.bytes > 0)) return
+    if (record.via === 'staging') {
+      this.stage(record.bytes)
+      return
+    }
+    const count = Math.max(1, Math.floor(record.count ?? 1))
+    const piece = roundUp(Math.ceil(record.bytes / count), UNIFORM_ALIGNMENT)
+    if (this.bumpLinear(piece, UNIFORM_ALIGNMENT, count) >= 0) this.sink.uploaded?.('linear', record.bytes, this.frame)
+    else this.overflow(record.bytes, this.linearType >= 0 ? this.linearType : this.stagingTypeIndex())
+  }
+
+  onLock(record: LockRecord): void {
+    if (record.bytes > 0) this.stage(record.bytes)
+  }
+
+  private stagingTypeIndex(): number {
+    if (this.stagingType === -2) this.stagingType = this.selector.select(this.selector.allTypeBits, HOST_VISIBLE, 0)
+    return this.stagingType
+  }
+
+  private stage(bytes: Bytes): void {
+    const type = this.stagingTypeIndex()
+    if (type < 0) return
+    if (!this.staging) {
+      const state = this.createMemory('staging', type, this.config['vulkan.staging.ringSize'], -1)
+      this.staging = new StagingRing(state.size)
+      this.stagingMemory = state.memory
+    }
+    const before = this.staging.usedBytes()
+    // Each region starts on a nonCoherentAtomSize boundary so it can be flushed on its own (seed §5.3).
+    if (this.staging.allocate(bytes, this.device.nonCoherentAtomSize, this.frame) >= 0) {
+      this.addUsed(this.memories.get(this.stagingMemory) as MemoryState, this.staging.usedBytes() - before)
+      this.sink.uploaded?.('staging', bytes, this.frame)
+      return
+    }
+    this.warn(
+      'staging-ring-full',
+      `staging of ${bytes} bytes at frame ${this.frame} does not fit the ${this.staging.size}-byte ring ` +
+        `(${this.staging.usedBytes()} bytes still in flight): a temporary allocation`,
+    )
+    this.overflow(bytes, type)
+  }
+
+  /** A temporary VkDeviceMemory for traffic its allocator cannot take, freed once the GPU finished this frame. */
+  private overflow(bytes: Bytes, type: number): void {
+    if (type < 0) return
+    const state = this.createMemory('dedicated', type, bytes, -1)
+    this.addUsed(state, bytes)
+    this.pendingMemories.push(state.memory, this.frame)
+    this.sink.uploaded?.('overflow', bytes, this.frame)
+  }
+
+  onBudget(record: VulkanBudgetRecord): void {
+    let heap = record.heap ?? -1
+    if (heap < 0) heap = Math.max(0, this.device.memoryHeaps.findIndex((h) => h.flags.includes('DEVICE_LOCAL')))
+    if (heap < this.heapBudget.length) this.heapBudget[heap] = record.bytes
+  }
+
+  // ---- application memory, binds, maps and flushes
+
+  onHeap(record: VulkanHeapRecord): void {
+    if (this.appMemory.has(record.id)) this.freeApp(record.id)
+    let type = record.memoryType ?? -1
+    if (!(type >= 0 && type < this.device.memoryTypes.length)) {
+      const all = this.selector.allTypeBits
+      type =
+        record.type === 'upload'
+          ? this.selector.select(all, HOST_VISIBLE | HOST_COHERENT, 0)
+          : record.type === 'readback'
+            ? this.selector.select(all, HOST_VISIBLE, HOST_CACHED)
+            : this.selector.select(all, 0, DEVICE_LOCAL)
+    }
+    if (type < 0 || !(record.size > 0)) return
+    const state = this.createMemory('app', type, record.size, record.id)
+    this.appMemory.set(record.id, state.memory)
+  }
+
+  onFree(record: { id: number }): void {
+    if (this.appMemory.has(record.id)) this.freeApp(record.id)
+    else this.release(record.id)
+  }
+
+  private freeApp(id: number): void {
+    const state = this.memories.get(this.appMemory.get(id) as number) as MemoryState
+    this.appMemory.delete(id)
+    for (const slot of state.bound.slice()) {
+      this.unbind(slot)
+      this.slots.state[slot] = S_UNBOUND
+    }
+    this.dirtyMemories.delete(state.memory)
+    this.freeMemory(state)
+  }
+
+  /** A `placed` record in a Vulkan capture: a resource created and bound to application memory at once. */
+  onPlaced(record: VulkanPlacedRecord): void {
+    const n =
+      record.kind === 'buffer'
+        ? bufferNeeds(record, this.selector.allTypeBits, this.needs)
+        : textureNeeds(record, this.selector.allTypeBits, this.needs)
+    this.create(record.id, record.kind === 'buffer' ? KIND_BUFFER : KIND_TEXTURE, n, true, false)
+    this.bind(record.id, record.heap, record.offset)
+  }
+
+  onBind(record: BindRecord): void {
+    this.bind(record.id, record.memory, record.offset)
+  }
+
+  private bind(id: number, memoryId: number, offset: Bytes): void {
+    const slot = this.liveSlot.get(id)
+    if (slot === undefined) {
+      this.warn('unknown-id', `bind of resource ${id} at frame ${this.frame}: no such resource`)
+      return
+    }
+    const memory = this.appMemory.get(memoryId)
+    if (memory === undefined) {
+      this.warn('unknown-id', `bind of ${this.label(slot)} at frame ${this.frame}: no memory ${memoryId}`)
+      return
+    }
+    const s = this.slots
+    if (s.state[slot] !== S_UNBOUND) {
+      this.warn('bind-twice', `${this.label(slot)} bound again at frame ${this.frame}: it already has memory`)
+      return
+    }
+    const state = this.memories.get(memory) as MemoryState
+    const size = s.requested[slot]
+    const alignment = s.alignment[slot]
+    const where = `${this.label(slot)} bound at offset ${offset} of memory ${memoryId} at frame ${this.frame}`
+    // An estimated alignment is a guess: only the driver's can make a bind wrong.
+    if (s.alignmentKnown[slot] && offset % alignment !== 0) {
+      this.warn('bind-misaligned', `${where}: not a multiple of its alignment ${alignment} (${offset} % ${alignment} = ${offset % alignment})`)
+    }
+    if (offset < 0 || offset + size > state.size) {
+      this.warn('bind-out-of-range', `${where}: [${offset}, ${offset + size}) ends past the memory's ${state.size} bytes`)
+    }
+    this.checkGranularity(slot, state, offset, size, memoryId)
+    s.state[slot] = S_LIVE
+    this.settle(slot, P_BOUND, state, offset, size)
+    state.bound.push(slot)
+    this.emitPlaced(slot)
+  }
+
+  /**
+   * Vulkan spec, Buffer-Image Granularity: a linear resource (a buffer or a linear image) and an optimal image
+   * bound to one VkDeviceMemory must not share a page of bufferImageGranularity bytes. Ranges that share bytes
+   * alias on purpose and are the aliasing checks' business, not this rule's.
+   */
+  private checkGranularity(slot: number, state: MemoryState, offset: Bytes, size: Bytes, memoryId: number): void {
+    const g = this.device.bufferImageGranularity
+    if (g <= 1) return
+    const s = this.slots
+    const end = offset + size
+    for (const other of state.bound) {
+      if (s.linear[other] === s.linear[slot]) continue
+      const o = s.offset[other]
+      const e = o + s.size[other]
+      if (o < end && offset < e) continue
+      const shared = e <= offset ? Math.floor((e - 1) / g) === Math.floor(offset / g) : Math.floor((end - 1) / g) === Math.floor(o / g)
+      if (!shared) continue
+      const [a, b] = e <= offset ? [other, slot] : [slot, other]
+      this.warn(
+        'granularity-conflict',
+        `${this.label(a)} [${s.offset[a]}, ${s.offset[a] + s.size[a]}) and ${this.label(b)} ` +
+          `[${s.offset[b]}, ${s.offset[b] + s.size[b]}) on memory ${memoryId} share a ${g}-byte page ` +
+          `(bufferImageGranularity) at frame ${this.frame}`,
+      )
+    }
+  }
+
+  private unbind(slot: number): void {
+    const s = this.slots
+    const state = this.memories.get(s.memory[slot]) as MemoryState
+    const i = state.bound.indexOf(slot)
+    if (i >= 0) state.bound.splice(i, 1)
+    this.addUsed(state, -s.size[slot])
+    this.typeAllocationCount[state.type]--
+    s.memory[slot] = -1
+  }
+
+  onMap(record: MapRecord): void {
+    const state = this.appState(record.memory, 'map')
+    if (!state) return
+    if (!this.hostVisible(state, `map of memory ${record.memory}`)) return
+    const offset = record.offset ?? 0
+    state.mapEnd = record.size === undefined ? state.size : offset + record.size
+  }
+
+  onUnmap(record: UnmapRecord): void {
+    const state = this.appState(record.memory, 'unmap')
+    if (state) state.mapEnd = -1
+  }
+
+  onWrite(record: WriteRecord): void {
+    const target = this.resolve(record, 'write')
+    if (!target) return
+    const [state, start, what] = target
+    if (!this.hostVisible(state, `write to ${what}`)) return
+    if (this.coherent(state) || !(record.size > 0)) return
+    if (state.dirty.length === 0) state.dirtyFrame = this.frame
+    addRange(state.dirty, start, start + record.size)
+    this.dirtyMemories.add(state.memory)
+  }
+
+  onFlush(record: FlushRecord): void {
+    const target = this.resolve(record, 'flush')
+    if (!target) return
+    const [state, start, what, slot] = target
+    if (!this.hostVisibleQuiet(state) || this.coherent(state)) return
+    let end: Bytes
+    if (record.size !== undefined) end = start + record.size
+    else if (slot >= 0) end = this.slots.offset[slot] + this.slots.requested[slot]
+    else end = state.mapEnd >= 0 ? state.mapEnd : state.size
+    const atom = this.device.nonCoherentAtomSize
+    // VkMappedMemoryRange: offset a multiple of the atom; size a multiple of it or reaching the memory's end.
+    const aligned = start % atom === 0 && (end === state.size || (end - start) % atom === 0)
+    if (!aligned) {
+      this.warn(
+        'flush-misaligned',
+        `flush of ${what} at frame ${this.frame}: memory range [${start}, ${end}) is not aligned to ` +
+          `nonCoherentAtomSize ${atom}`,
+      )
+    }
+    removeRange(state.dirty, start, end)
+    if (state.dirty.length === 0) this.dirtyMemories.delete(state.memory)
+  }
+
+  /** Written bytes of non-coherent memory the GPU may now read without a flush having covered them. */
+  private checkUnflushed(when: string): void {
+    if (this.dirtyMemories.size === 0) return
+    for (const memory of this.dirtyMemories) {
+      const state = this.memories.get(memory) as MemoryState
+      if (state.dirty.length === 0) continue
+      const ranges = []
+      for (let i = 0; i < state.dirty.length; i += 2) ranges.push(`[${state.dirty[i]}, ${state.dirty[i + 1]})`)
+      this.warn(
+        'flush-misaligned',
+        `${this.memoryLabel(state)} (type ${state.type}: HOST_VISIBLE without HOST_COHERENT): bytes ${ranges.join(' ')} ` +
+          `written at frame ${state.dirtyFrame} and not flushed with a range aligned to nonCoherentAtomSize ` +
+          `${this.device.nonCoherentAtomSize} before ${when}`,
+      )
+      state.dirty.length = 0
+    }
+    this.dirtyMemories.clear()
+  }
+
+  private appState(id: number, what: string): MemoryState | null {
+    const memory = this.appMemory.get(id)
+    if (memory === undefined) {
+      this.warn('unknown-id', `${what} of memory ${id} at frame ${this.frame}: no such memory`)
+      return null
+    }
+    return this.memories.get(memory) as MemoryState
+  }
+
+  /** The memory, the memory offset and a label of a `write`/`flush` target, and the slot for a resource. */
+  private resolve(record: WriteRecord | FlushRecord, what: string): [MemoryState, Bytes, string, number] | null {
+    if (record.memory !== undefined) {
+      const state = this.appState(record.memory, what)
+      return state ? [state, record.offset, `memory ${record.memory}`, -1] : null
+    }
+    const slot = record.id === undefined ? undefined : this.liveSlot.get(record.id)
+    if (slot === undefined || this.slots.state[slot] !== S_LIVE) {
+      this.warn('unknown-id', `${what} of resource ${record.id} at frame ${this.frame}: no such bound resource`)
+      return null
+    }
+    const state = this.memories.get(this.slots.memory[slot]) as MemoryState
+    return [state, this.slots.offset[slot] + record.offset, this.label(slot), slot]
+  }
+
+  private hostVisibleQuiet(state: MemoryState): boolean {
+    return (this.selector.flags[state.type] & HOST_VISIBLE) !== 0
+  }
+
+  private hostVisible(state: MemoryState, what: string): boolean {
+    if (this.hostVisibleQuiet(state)) return true
+    this.warn('map-not-host-visible', `${what} at frame ${this.frame}: memory type ${state.type} is not HOST_VISIBLE`)
+    return false
+  }
+
+  private coherent(state: MemoryState): boolean {
+    return (this.selector.flags[state.type] & HOST_COHERENT) !== 0
+  }
+
+  // ---- memory objects and totals
+
+  private createMemory(kind: VulkanMemoryKind, type: number, size: Bytes, captureId: number): MemoryState {
+    const state = new MemoryState(this.nextMemory++, kind, type, this.device.memoryTypes[type].heapIndex, size, captureId)
+    this.memories.set(state.memory, state)
+    this.liveMemoryCount++
+    this.heapAllocated[state.heap] += size
+    this.heapMemoryCount[state.heap]++
+    this.typeAllocated[type] += size
+    this.typeMemoryCount[type]++
+    const max = this.device.maxMemoryAllocationCount
+    if (this.liveMemoryCount > max) {
+      this.warn(
+        'alloc-count-exceeded',
+        `vkAllocateMemory of ${size} bytes (${kind}, type ${type}) at frame ${this.frame}: ` +
+          `${this.liveMemoryCount} live allocations, over maxMemoryAllocationCount ${max}`,
+      )
+    }
+    const info = this.memoryInfo
+    info.memory = state.memory
+    info.kind = kind
+    info.type = type
+    info.heap = state.heap
+    info.size = size
+    info.captureId = captureId
+    this.sink.memoryAllocated?.(info, this.frame)
+    return state
+  }
+
+  private freeMemory(state: MemoryState): void {
+    this.addUsed(state, -state.used)
+    this.memories.delete(state.memory)
+    this.liveMemoryCount--
+    this.heapAllocated[state.heap] -= state.size
+    this.heapMemoryCount[state.heap]--
+    this.typeAllocated[state.type] -= state.size
+    this.typeMemoryCount[state.type]--
+    this.sink.memoryFreed?.(state.memory, this.frame)
+  }
+
+  private addUsed(state: MemoryState, bytes: Bytes): void {
+    state.used += bytes
+    this.typeUsed[state.type] += bytes
+    this.heapUsed[state.heap] += bytes
+  }
+
+  private warn(kind: string, message: string): void {
+    this.sink.warning?.(kind, message, this.frame)
+  }
+
+  private label(slot: number): string {
+    return `${this.slots.kind[slot] === KIND_BUFFER ? 'buffer' : 'texture'} ${this.slots.id[slot]}`
+  }
+
+  private memoryLabel(state: MemoryState): string {
+    return state.captureId >= 0 ? `memory ${state.captureId}` : `${state.kind} memory #${state.memory}`
+  }
+
+  private emitPlaced(slot: number): void {
+    if (!this.sink.vulkanPlaced) return
+    this.fillInfo(slot, this.placedInfo)
+    this.sink.vulkanPlaced(this.placedInfo, this.frame)
+  }
+
+  private fillInfo(slot: number, info: VulkanPlacementInfo): VulkanPlacementInfo {
+    const s = this.slots
+    const state = this.memories.get(s.memory[slot]) as MemoryState
+    info.id = s.id[slot]
+    info.placement = VULKAN_PLACEMENTS[s.placement[slot]] as VulkanPlacement
+    info.memory = state.memory
+    info.type = state.type
+    info.heap = state.heap
+    info.offset = s.offset[slot]
+    info.size = s.size[slot]
+    info.requested = s.requested[slot]
+    info.alignment = s.alignment[slot]
+    info.linear = s.linear[slot] === 1
+    info.estimated = s.estimated[slot] === 1
+    return info
+  }
+
+  // ---- views
+
+  /** Where a live (or pending) resource is, or null. */
+  placementOf(id: number): VulkanPlacementInfo | null {
+    const slot = this.liveSlot.get(id)
+    if (slot === undefined || this.slots.state[slot] !== S_LIVE) return null
+    return this.fillInfo(slot, { ...this.placedInfo })
+  }
+
+  /** Every placement still holding bytes, released ones waiting for the GPU included, by memory and offset. */
+  liveAllocations(): LiveAllocation[] {
+    const out: LiveAllocation[] = []
+    const s = this.slots
+    for (let slot = 0; slot < s.length; slot++) {
+      const st = s.state[slot]
+      if (st !== S_LIVE && st !== S_PENDING) continue
+      const info = this.fillInfo(slot, { ...this.placedInfo }) as LiveAllocation
+      info.pendingFree = st === S_PENDING
+      out.push(info)
+    }
+    return out.sort((a, b) => a.memory - b.memory || a.offset - b.offset || a.id - b.id)
+  }
+
+  /** Live VkDeviceMemory objects in creation order. */
+  memoryObjects(): (VulkanMemoryInfo & { usedBytes: Bytes })[] {
+    return [...this.memories.values()]
+      .sort((a, b) => a.memory - b.memory)
+      .map((m) => ({
+        memory: m.memory,
+        kind: m.kind,
+        type: m.type,
+        heap: m.heap,
+        size: m.size,
+        captureId: m.captureId,
+        usedBytes: m.used,
+      }))
+  }
+
+  /** Free-list and buddy blocks with their allocator, for tests and the inspector. */
+  blocks(): { memory: number; type: number; freeList: FreeListBlock | null; buddy: BuddyBlock | null }[] {
+    return [...this.memories.values()]
+      .filter((m) => m.freeList || m.buddy)
+      .sort((a, b) => a.memory - b.memory)
+      .map((m) => ({ memory: m.memory, type: m.type, freeList: m.freeList, buddy: m.buddy }))
+  }
+
+  heapTotals(): HeapView[] {
+    const { heaps } = emptyTotals(this.device)
+    for (const h of heaps) {
+      h.allocatedBytes = this.heapAllocated[h.index]
+      h.usedBytes = this.heapUsed[h.index]
+      h.memoryCount = this.heapMemoryCount[h.index]
+      if (!Number.isNaN(this.heapBudget[h.index])) h.budget = this.heapBudget[h.index]
+    }
+    return heaps
+  }
+
+  typeTotals(): TypeView[] {
+    const { types } = emptyTotals(this.device)
+    for (const t of types) {
+      t.allocatedBytes = this.typeAllocated[t.index]
+      t.usedBytes = this.typeUsed[t.index]
+      t.memoryCount = this.typeMemoryCount[t.index]
+      t.allocationCount = this.typeAllocationCount[t.index]
+    }
+    return types
+  }
+
+  /** The whole memory picture, in the shape an imported VMA dump also has. */
+  view(): VulkanMemoryView {
+    const bySlotMemory = new Map<number, AllocationView[]>()
+    const s = this.slots
+    for (let slot = 0; slot < s.length; slot++) {
+      const st = s.state[slot]
+      if (st !== S_LIVE && st !== S_PENDING) continue
+      const list = bySlotMemory.get(s.memory[slot]) ?? []
+      list.push({
+        offset: s.offset[slot],
+        size: s.size[slot],
+        kind: s.kind[slot] === KIND_BUFFER ? 'buffer' : s.linear[slot] ? 'image-linear' : 'image-optimal',
+        id: s.id[slot],
+      })
+      bySlotMemory.set(s.memory[slot], list)
+    }
+    const memories: MemoryView[] = []
+    for (const m of [...this.memories.values()].sort((a, b) => a.memory - b.memory)) {
+      let allocations = bySlotMemory.get(m.memory) ?? []
+      if (m.kind === 'linear' && this.linear) {
+        // Volatile buffers are frame data too: the block is one bumped range.
+        const used = this.linear.cursor[this.linear.memory.indexOf(m.memory)]
+        allocations = used > 0 ? [{ offset: 0, size: used, kind: 'frame-data' }] : []
+      } else if (m.kind === 'staging' && this.staging) {
+        for (const [a, b] of this.staging.ranges()) allocations.push({ offset: a, size: b - a, kind: 'frame-data' })
+      } else if (m.kind === 'dedicated' && m.owner < 0 && m.used > 0) {
+        allocations.push({ offset: 0, size: m.used, kind: 'frame-data' })
+      }
+      allocations.sort((a, b) => a.offset - b.offset)
+      memories.push({ memory: m.memory, kind: m.kind, type: m.type, heap: m.heap, size: m.size, usedBytes: m.used, allocations })
+    }
+    return { device: this.device, heaps: this.heapTotals(), types: this.typeTotals(), memories }
+  }
+
+  /** A copy of the live state for a checkpoint; it reports to `sink` (none by default). */
+  clone(sink: VulkanSink = {}): VulkanModel {
+    const c = Object.create(VulkanModel.prototype) as VulkanModel
+    Object.assign(c, this)
+    const w = c as unknown as Record<string, unknown>
+    w.sink = sink
+    w.heapAllocated = this.heapAllocated.slice()
+    w.heapUsed = this.heapUsed.slice()
+    w.heapMemoryCount = this.heapMemoryCount.slice()
+    w.heapBudget = this.heapBudget.slice()
+    w.typeAllocated = this.typeAllocated.slice()
+    w.typeUsed = this.typeUsed.slice()
+    w.typeMemoryCount = this.typeMemoryCount.slice()
+    w.typeAllocationCount = this.typeAllocationCount.slice()
+    w.memories = new Map([...this.memories].map(([k, v]) => [k, v.clone()]))
+    w.blocksByType = this.blocksByType.map((l) => l.slice())
+    w.buddiesByType = this.buddiesByType.map((l) => l.slice())
+    w.appMemory = new Map(this.appMemory)
+    w.linear = this.linear ? this.linear.clone() : null
+    w.staging = this.staging ? this.staging.clone() : null
+    w.slots = this.slots.clone()
+    w.liveSlot = new Map(this.liveSlot)
+    w.pendingSlots = this.pendingSlots.clone()
+    w.pendingMemories = this.pendingMemories.clone()
+    w.dirtyMemories = new Set(this.dirtyMemories)
+    w.needs = emptyNeeds()
+    w.placedInfo = { ...this.placedInfo }
+    w.memoryInfo = { ...this.memoryInfo }
+    return c
+  }
+}
+
+function flagText(mask: number): string {
+  const names = ['DEVICE_LOCAL', 'HOST_VISIBLE', 'HOST_COHERENT', 'HOST_CACHED']
+  const out = names.filter((_, i) => mask & (1 << i))
+  return out.length ? out.join('|') : 'none'
+}
+
+/** Add [start, end) to sorted disjoint pairs, merging what touches. */
+export function addRange(pairs: number[], start: number, end: number): void {
+  if (end <= start) return
+  const out: number[] = []
+  let s = start
+  let e = end
+  let placed = false
+  for (let i = 0; i < pairs.length; i += 2) {
+    const a = pairs[i]
+    const b = pairs[i + 1]
+    if (b < s) out.push(a, b)
+    else if (a > e) {
+      if (!placed) {
+        out.push(s, e)
+        placed = true
+      }
+      out.push(a, b)
+    } else {
+      s = Math.min(s, a)
+      e = Math.max(e, b)
+    }
+  }
+  if (!placed) out.push(s, e)
+  pairs.length = 0
+  for (const v of out) pairs.push(v)
+}
+
+/** Remove [start, end) from sorted disjoint pairs. */
+export function removeRange(pairs: number[], start: number, end: number): void {
+  if (end <= start || pairs.length === 0) return
+  const out: number[] = []
+  for (let i = 0; i < pairs.length; i += 2) {
+    const a = pairs[i]
+    const b = pairs[i + 1]
+    if (b <= start || a >= end) out.push(a, b)
+    else {
+      if (a < start) out.push(a, start)
+      if (b > end) out.push(end, b)
+    }
+  }
+  pairs.length = 0
+  for (const v of out) pairs.push(v)
+}
