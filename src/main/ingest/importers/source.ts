@@ -184,7 +184,7 @@ export function findJsonSyntaxError(text: string): JsonSyntaxError | null {
   const scanString = (at: number): number => {
     let j = at + 1
     for (;;) {
-      if (j >= end) return fail(j, 'a closing \'"\'')
+      if (j >= end) return fail(j, 'a closing \'"\' (the text looks truncated)')
       const c = text.charCodeAt(j)
       if (c === 0x22) return j + 1
       if (c === 0x5c) {

@@ -95,13 +95,26 @@ export function decodeCString(bytes: Uint8Array): string {
  * Callers check that the token holds those bytes; this reads without allocating.
  */
 export function bitField(bytes: Uint8Array, at: number, hi: number, lo: number): number {
+  const width = hi - lo + 1
+  const shift = lo & 7
+  const first = at + (lo >>> 3)
+  if (width + shift <= 32) {
+    // Fits one 32-bit word: integer arithmetic on the bytes the field touches.
+    const span = (width + shift + 7) >>> 3
+    let word = bytes[first]
+    if (span > 1) word |= bytes[first + 1] << 8
+    if (span > 2) word |= bytes[first + 2] << 16
+    if (span > 3) word |= bytes[first + 3] << 24
+    word >>>= shift
+    return width === 32 ? word >>> 0 : word & ((2 ** width - 1) | 0)
+  }
   let value = 0
   let scale = 1
   let bit = lo
   while (bit <= hi) {
-    const shift = bit & 7
-    const take = Math.min(8 - shift, hi - bit + 1)
-    value += ((bytes[at + (bit >>> 3)] >>> shift) & ((1 << take) - 1)) * scale
+    const s = bit & 7
+    const take = Math.min(8 - s, hi - bit + 1)
+    value += ((bytes[at + (bit >>> 3)] >>> s) & ((1 << take) - 1)) * scale
     scale *= 1 << take
     bit += take
   }

@@ -100,8 +100,8 @@ export interface RmvObserved {
 }
 
 const PRESENT = 3
-/** 2^24 frames: 77 hours of 16.6 ms frames. */
-const MAX_FRAMES = 2 ** 24
+/** 2^21 frames: 9.7 hours of 16.6 ms frames. */
+const MAX_FRAMES = 2 ** 21
 const UPDATE = 1
 
 /**
@@ -250,8 +250,8 @@ function resolveNames(trace: RmvTrace): (string | undefined)[] {
 interface LiveHeap {
   info: RmvObservedHeap
   record: HeapRecord
-  /** HeapScope ids of resources placed in it. */
-  placed: Set<number>
+  /** Resources placed in it now. */
+  placed: Set<LiveResource>
 }
 
 interface LiveResource {
@@ -362,7 +362,7 @@ export function rmvToObserved(trace: RmvTrace, options: RmvObservedOptions = {})
   const unplace = (r: LiveResource): void => {
     if (r.placedId === undefined) return
     records.push({ e: 'release', id: r.placedId })
-    r.heap?.placed.delete(r.placedId)
+    r.heap?.placed.delete(r)
     r.placedId = undefined
     r.heap = undefined
   }
@@ -464,7 +464,7 @@ export function rmvToObserved(trace: RmvTrace, options: RmvObservedOptions = {})
         r.placedId = id
         r.heap = heap
         r.observed.id = id
-        heap.placed.add(id)
+        heap.placed.add(r)
         records.push(placedOf(id, heap.info.id, r.observed.offset, e.size[i], create, names[r.create]))
         break
       }
@@ -496,7 +496,7 @@ export function rmvToObserved(trace: RmvTrace, options: RmvObservedOptions = {})
   function freeHeap(heap: LiveHeap): void {
     if (heap.placed.size > 0) {
       warn('freeWithPlacedResources')
-      for (const r of liveResources.values()) if (r.heap === heap) unplace(r)
+      for (const r of [...heap.placed]) unplace(r)
     }
     heap.info.freed = frame
     bytesByKind[heap.info.type] -= heap.info.size

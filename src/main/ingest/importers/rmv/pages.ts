@@ -23,47 +23,67 @@ export class PageTable {
       .map((s) => ({ start: s.physicalAddress, end: s.physicalAddress + s.size, code: HEAP_CODES[s.heap] }))
   }
 
-  /** Physical address 0 means system memory; otherwise the local or invisible segment that holds the address. */
-  private codeOf(physical: number): number {
-    if (physical === 0) return HEAP_CODES.system
-    for (const s of this.segments) if (physical >= s.start && physical < s.end) return s.code
-    return 0
+  /**
+   * Heap code of a physical address, and how many pages from it stay in that heap (or, outside every segment,
+   * until the next segment starts). Physical address 0 means system memory, for the whole run.
+   */
+  private runAt(physical: number): { code: number; pages: number } {
+    if (physical === 0) return { code: HEAP_CODES.system, pages: Infinity }
+    let nextStart = Infinity
+    for (const s of this.segments) {
+      if (physical >= s.start && physical < s.end) return { code: s.code, pages: Math.ceil((s.end - physical) / PAGE) }
+      if (s.start > physical) nextStart = Math.min(nextStart, s.start)
+    }
+    return { code: 0, pages: Math.ceil((nextStart - physical) / PAGE) }
   }
 
   update(virtualAddress: number, physicalAddress: number, bytes: number, unmap: boolean): void {
-    const first = Math.floor(virtualAddress / PAGE)
-    const count = Math.ceil(bytes / PAGE)
-    let page = first
-    const last = first + count
+    let page = Math.floor(virtualAddress / PAGE)
+    const last = page + Math.ceil(bytes / PAGE)
     let physical = physicalAddress
+    const mapped = this.mapped
     while (page < last) {
       const key = Math.floor(page / LEAF_PAGES)
+      const leafEnd = (key + 1) * LEAF_PAGES
       let leaf = this.leaves.get(key)
       if (!leaf) {
         if (unmap) {
-          // Nothing mapped in this leaf: skip to the next one.
-          const next = (key + 1) * LEAF_PAGES
-          if (physical !== 0) physical += (Math.min(next, last) - page) * PAGE
-          page = Math.min(next, last)
+          // Nothing was ever mapped in this leaf.
+          page = Math.min(leafEnd, last)
           continue
         }
         leaf = new Uint8Array(LEAF_PAGES)
         this.leaves.set(key, leaf)
       }
-      const stop = Math.min(last, (key + 1) * LEAF_PAGES)
-      for (let j = page - key * LEAF_PAGES; page < stop; page++, j++) {
-        const old = leaf[j]
-        if (old !== 0) this.mapped[old - 1] -= PAGE
-        let code = 0
-        if (!unmap) {
-          code = this.codeOf(physical)
-          if (code === 0) this.unknownPages++
-          else this.mapped[code - 1] += PAGE
-        }
-        leaf[j] = code
-        // Pages mapped at physical 0 are system pages: the address does not advance.
-        if (physical !== 0) physical += PAGE
+      let stop = Math.min(last, leafEnd)
+      let code = 0
+      if (!unmap) {
+        const run = this.runAt(physical)
+        code = run.code
+        stop = Math.min(stop, page + run.pages)
       }
+      const from = page - key * LEAF_PAGES
+      const to = stop - key * LEAF_PAGES
+      // Take the pages out of the heaps they were mapped in, then map the run into one heap.
+      let local = 0
+      let invisible = 0
+      let system = 0
+      for (let j = from; j < to; j++) {
+        const old = leaf[j]
+        if (old === 1) local++
+        else if (old === 2) invisible++
+        else if (old === 3) system++
+      }
+      mapped[0] -= local * PAGE
+      mapped[1] -= invisible * PAGE
+      mapped[2] -= system * PAGE
+      leaf.fill(code, from, to)
+      const count = stop - page
+      if (code !== 0) mapped[code - 1] += count * PAGE
+      else if (!unmap) this.unknownPages += count
+      // Pages mapped at physical 0 are system pages: the address does not advance.
+      if (physical !== 0) physical += count * PAGE
+      page = stop
     }
   }
 }

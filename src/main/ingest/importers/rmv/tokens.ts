@@ -23,6 +23,12 @@ import {
 /** Clock ticks per unit of a token's delta field and of a timestamp's counter. */
 const TIMESTAMP_QUANTUM = 32
 
+// Token codes as plain constants: the hot loops compare against them per token.
+const T_TIMESTAMP = TOKEN.timestamp
+const T_USERDATA = TOKEN.userdata
+const T_TIME_DELTA = TOKEN.timeDelta
+const T_RESOURCE_CREATE = TOKEN.resourceCreate
+
 /** Fixed token sizes in bytes by type; -1 where the size depends on the token's bytes, 0 for the reserved type. */
 const FIXED_SIZE = [12, 14, 0, 18, -1, 2, 8, 17, 6, 10, 8, 7, 12, -1, -1, 5]
 
@@ -44,39 +50,37 @@ function fileOffset(src: StreamSource, pos: number): number {
   return src.pieceFileOffsets[i] + pos - src.pieceStreamOffsets[i]
 }
 
+function truncated(src: StreamSource, pos: number, size: number, what: string): RmvFormatError {
+  const left = src.bytes.length - pos
+  return new RmvFormatError(fileOffset(src, pos), `a complete ${what} (${size} bytes)`, `${left} bytes left in stream ${src.index}`)
+}
+
 /** Size of the token at `pos`, after checking it is a known token that the stream holds whole. */
 function tokenSize(src: StreamSource, pos: number, version: number): number {
   const b = src.bytes
   const end = b.length
   const type = b[pos] & 15
-  const need = (size: number, what: string): void => {
-    if (pos + size > end) {
-      throw new RmvFormatError(fileOffset(src, pos), `a complete ${what} (${size} bytes)`, `${end - pos} bytes left in stream ${src.index}`)
-    }
-  }
   let size = FIXED_SIZE[type]
-  if (type === TOKEN.userdata) {
-    need(4, 'userdata token header')
+  if (type === T_USERDATA) {
+    if (pos + 4 > end) throw truncated(src, pos, 4, 'userdata token header')
     size = 4 + bits(b, pos, 31, 12)
-  } else if (type === TOKEN.timeDelta) {
+  } else if (type === T_TIME_DELTA) {
     size = 1 + ((b[pos] >> 4) & 7)
-  } else if (type === TOKEN.resourceCreate) {
-    need(CREATE_HEADER_SIZE, 'resource create token header')
-    const resourceType = bits(b, pos, 53, 48)
-    if (resourceType === 14) need(CREATE_HEADER_SIZE + 3, 'descriptor pool description header')
+  } else if (type === T_RESOURCE_CREATE) {
+    if (pos + CREATE_HEADER_SIZE > end) throw truncated(src, pos, CREATE_HEADER_SIZE, 'resource create token header')
+    const resourceType = b[pos + 6] & 63
+    if (resourceType === 14 && pos + CREATE_HEADER_SIZE + 3 > end) {
+      throw truncated(src, pos, CREATE_HEADER_SIZE + 3, 'descriptor pool description header')
+    }
     const payload = descriptionSize(resourceType, version, b, pos)
     if (payload < 0) {
-      throw new RmvFormatError(
-        fileOffset(src, pos + 6),
-        `a resource type from 0 to ${RMV_RESOURCE_TYPES.length - 1}`,
-        `${resourceType}`,
-      )
+      throw new RmvFormatError(fileOffset(src, pos + 6), `a resource type from 0 to ${RMV_RESOURCE_TYPES.length - 1}`, `${resourceType}`)
     }
     size = CREATE_HEADER_SIZE + payload
   } else if (size === 0) {
     throw new RmvFormatError(fileOffset(src, pos), 'a known token type (0, 1 or 3 to 15)', `type ${type} (reserved)`)
   }
-  need(size, `${RMV_TOKEN_TYPES[type]} token`)
+  if (pos + size > end) throw truncated(src, pos, size, `${RMV_TOKEN_TYPES[type]} token`)
   return size
 }
 
@@ -90,7 +94,7 @@ function scanStream(src: StreamSource, counts: number[]): number {
     const type = b[pos] & 15
     pos += tokenSize(src, pos, version)
     counts[type]++
-    if (type !== TOKEN.timeDelta) rows++
+    if (type !== T_TIME_DELTA) rows++
   }
   return rows
 }
@@ -122,14 +126,14 @@ function prime(c: Cursor): boolean {
   while (c.pos < b.length) {
     const head = b[c.pos]
     const type = head & 15
-    if (type === TOKEN.timeDelta) {
+    if (type === T_TIME_DELTA) {
       const n = (head >> 4) & 7
       if (c.seen) c.clock += littleEndian(b, c.pos + 1, n) * TIMESTAMP_QUANTUM
       c.pos += 1 + n
       c.tokens++
       continue
     }
-    if (type === TOKEN.timestamp) {
+    if (type === T_TIMESTAMP) {
       c.nextClock = bits(b, c.pos, 63, 4) * TIMESTAMP_QUANTUM
       if (!c.seen) {
         c.seen = true
