@@ -1,0 +1,166 @@
+/**
+ * Every allocation the model holds (live resources, and released ones waiting for the GPU), one slot each in
+ * typed-array columns. Slots are recycled; ids map to the slot of their live allocation.
+ */
+import type { Bytes } from '../../../shared/units'
+
+/** What a slot is. */
+export const Kind = {
+  Buffer: 1,
+  Texture: 2,
+  /** Upload staging (lock, initial data, `upload` records): released when made, freed when the GPU is done. */
+  Staging: 3,
+  /** The old location of a block moved by defrag or of a renamed dynamic buffer. */
+  Moved: 4,
+  /** A FastConstantAllocator page. */
+  ConstantPage: 5,
+} as const
+
+/** Where its bytes are. */
+export const Loc = {
+  /** Nothing (a zero-size request). */
+  None: 0,
+  /** A block of a MemoryPool (`block` is the block index). */
+  Pool: 1,
+  /** A block of a BuddyPool (`block` is the order, `base` the block's offset). */
+  Buddy: 2,
+  Committed: 3,
+  Reserved: 4,
+} as const
+
+export const SlotState = { Free: 0, Live: 1, Pending: 2 } as const
+
+export const SlotFlag = { Estimated: 1, HighPriority: 2 } as const
+
+export class Allocations {
+  capacity = 0
+  count = 0
+  id = new Float64Array(0)
+  kind = new Uint8Array(0)
+  state = new Uint8Array(0)
+  loc = new Uint8Array(0)
+  placement = new Uint8Array(0)
+  heap = new Uint8Array(0)
+  flags = new Uint8Array(0)
+  /** Pool id (MemoryPool or BuddyPool), -1 for none. */
+  pool = new Int32Array(0)
+  block = new Int32Array(0)
+  /** Buddy block start. */
+  base = new Float64Array(0)
+  /** Where the request starts (after alignment inside its block). */
+  offset = new Float64Array(0)
+  /** Occupied bytes (reserved: the virtual size; their physical bytes are `committed`). */
+  size = new Float64Array(0)
+  requested = new Float64Array(0)
+  alignment = new Float64Array(0)
+  /** The alignment the pool honoured (the pool's own for placed strategies). */
+  poolAlignment = new Float64Array(0)
+  committed = new Float64Array(0)
+  /** Reserved: bytes the last commit asked for (clamped to the virtual size). */
+  commitRequested = new Float64Array(0)
+  created = new Float64Array(0)
+  /** Locked (defrag may not move it) until the GPU finished this frame; -1 when unlocked. */
+  lockFrame = new Float64Array(0)
+  /** Own residency object (committed DEFAULT and reserved resources), -1 otherwise. */
+  object = new Int32Array(0)
+  private freeSlots: number[] = []
+
+  alloc(): number {
+    const reused = this.freeSlots.pop()
+    const slot = reused !== undefined ? reused : this.count++
+    if (slot >= this.capacity) this.grow(Math.max(1024, this.capacity * 2))
+    this.pool[slot] = -1
+    this.block[slot] = -1
+    this.object[slot] = -1
+    this.lockFrame[slot] = -1
+    this.flags[slot] = 0
+    this.committed[slot] = 0
+    this.commitRequested[slot] = 0
+    this.base[slot] = 0
+    this.offset[slot] = 0
+    return slot
+  }
+
+  release(slot: number): void {
+    this.state[slot] = SlotState.Free
+    this.kind[slot] = 0
+    this.freeSlots.push(slot)
+  }
+
+  /** Physical bytes an allocation holds: committed bytes for reserved resources, its size otherwise. */
+  bytes(slot: number): Bytes {
+    return this.loc[slot] === Loc.Reserved ? this.committed[slot] : this.size[slot]
+  }
+
+  /** Requested bytes matching `bytes`. */
+  requestedBytes(slot: number): Bytes {
+    return this.loc[slot] === Loc.Reserved ? this.commitRequested[slot] : this.requested[slot]
+  }
+
+  clone(): Allocations {
+    const c = new Allocations()
+    c.capacity = this.capacity
+    c.count = this.count
+    c.id = this.id.slice()
+    c.kind = this.kind.slice()
+    c.state = this.state.slice()
+    c.loc = this.loc.slice()
+    c.placement = this.placement.slice()
+    c.heap = this.heap.slice()
+    c.flags = this.flags.slice()
+    c.pool = this.pool.slice()
+    c.block = this.block.slice()
+    c.base = this.base.slice()
+    c.offset = this.offset.slice()
+    c.size = this.size.slice()
+    c.requested = this.requested.slice()
+    c.alignment = this.alignment.slice()
+    c.poolAlignment = this.poolAlignment.slice()
+    c.committed = this.committed.slice()
+    c.commitRequested = this.commitRequested.slice()
+    c.created = this.created.slice()
+    c.lockFrame = this.lockFrame.slice()
+    c.object = this.object.slice()
+    c.freeSlots = this.freeSlots.slice()
+    return c
+  }
+
+  private grow(capacity: number): void {
+    const f64 = (a: Float64Array) => {
+      const b = new Float64Array(capacity)
+      b.set(a)
+      return b
+    }
+    const i32 = (a: Int32Array) => {
+      const b = new Int32Array(capacity)
+      b.set(a)
+      return b
+    }
+    const u8 = (a: Uint8Array) => {
+      const b = new Uint8Array(capacity)
+      b.set(a)
+      return b
+    }
+    this.id = f64(this.id)
+    this.kind = u8(this.kind)
+    this.state = u8(this.state)
+    this.loc = u8(this.loc)
+    this.placement = u8(this.placement)
+    this.heap = u8(this.heap)
+    this.flags = u8(this.flags)
+    this.pool = i32(this.pool)
+    this.block = i32(this.block)
+    this.base = f64(this.base)
+    this.offset = f64(this.offset)
+    this.size = f64(this.size)
+    this.requested = f64(this.requested)
+    this.alignment = f64(this.alignment)
+    this.poolAlignment = f64(this.poolAlignment)
+    this.committed = f64(this.committed)
+    this.commitRequested = f64(this.commitRequested)
+    this.created = f64(this.created)
+    this.lockFrame = f64(this.lockFrame)
+    this.object = i32(this.object)
+    this.capacity = capacity
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * FD3D12BuddyAllocator (seed §5.2): one pool split in power-of-two blocks of minBlock × 2^order. An allocation
+ * takes the lowest free block of the smallest order that fits, splitting larger ones (the right halves become
+ * free); a freed block merges with its free buddy, order after order. Free blocks are bitsets per order, so
+ * "lowest free block" is a word scan and cloning is one array copy.
+ */
+import type { Bytes, Frame } from '../../../shared/units'
+
+export class BuddyPool {
+  readonly id: number
+  name = ''
+  readonly minBlock: Bytes
+  readonly maxOrder: number
+  /** Bytes the pool holds: minBlock × 2^maxOrder. */
+  readonly size: Bytes
+  /** One bit per block of each order; `wordStart[order]` is where that order's words begin. */
+  bits: Uint32Array
+  private readonly wordStart: Int32Array
+  freeCount: Int32Array
+  used: Bytes = 0
+  pending: Bytes = 0
+  allocatedBlocks = 0
+  pendingBlocks = 0
+  lastUsedFrame: Frame
+  createdFrame: Frame
+  spare = false
+  /** Creation index within the family (the name's last part). */
+  index = -1
+
+  constructor(id: number, minBlock: Bytes, maxOrder: number, frame: Frame, init = true) {
+    this.id = id
+    this.minBlock = minBlock
+    this.maxOrder = maxOrder
+    this.size = minBlock * 2 ** maxOrder
+    this.wordStart = new Int32Array(maxOrder + 2)
+    let words = 0
+    for (let k = 0; k <= maxOrder; k++) {
+      this.wordStart[k] = words
+      words += Math.ceil(2 ** (maxOrder - k) / 32)
+    }
+    this.wordStart[maxOrder + 1] = words
+    this.bits = new Uint32Array(words)
+    this.freeCount = new Int32Array(maxOrder + 1)
+    this.lastUsedFrame = frame
+    this.createdFrame = frame
+    if (init) {
+      this.setBit(maxOrder, 0)
+      this.freeCount[maxOrder] = 1
+    }
+  }
+
+  /** The order of the smallest block holding `bytes`, or -1 when larger than the pool. */
+  orderFor(bytes: Bytes): number {
+    const units = Math.max(1, Math.ceil(bytes / this.minBlock))
+    let order = 0
+    while (2 ** order < units) order++
+    return order > this.maxOrder ? -1 : order
+  }
+
+  canAllocate(order: number): boolean {
+    for (let k = order; k <= this.maxOrder; k++) if (this.freeCount[k] > 0) return true
+    return false
+  }
+
+  /** Allocates a block of `order`; returns its offset in bytes, or -1. */
+  allocate(order: number): Bytes {
+    let k = order
+    while (k <= this.maxOrder && this.freeCount[k] === 0) k++
+    if (k > this.maxOrder) return -1
+    let index = this.lowestFree(k)
+    this.clearBit(k, index)
+    this.freeCount[k]--
+    // Split down to the requested order: the left half is kept, the right half becomes free.
+    while (k > order) {
+      k--
+      index *= 2
+      this.setBit(k, index + 1)
+      this.freeCount[k]++
+    }
+    const blockBytes = this.minBlock * 2 ** order
+    this.used += blockBytes
+    this.allocatedBlocks++
+    return index * blockBytes
+  }
+
+  deallocate(offset: Bytes, order: number): void {
+    const blockBytes = this.minBlock * 2 ** order
+    this.used -= blockBytes
+    this.allocatedBlocks--
+    let k = order
+    let index = offset / blockBytes
+    while (k < this.maxOrder) {
+      const buddy = index ^ 1
+      if (!this.testBit(k, buddy)) break
+      this.clearBit(k, buddy)
+      this.freeCount[k]--
+      index >>= 1
+      k++
+    }
+    this.setBit(k, index)
+    this.freeCount[k]++
+  }
+
+  /** Free blocks as [offset, size] pairs in offset order (for snapshots). */
+  freeBlocks(): [Bytes, Bytes][] {
+    const out: [Bytes, Bytes][] = []
+    for (let k = 0; k <= this.maxOrder; k++) {
+      const n = 2 ** (this.maxOrder - k)
+      const size = this.minBlock * 2 ** k
+      for (let i = 0; i < n; i++) if (this.testBit(k, i)) out.push([i * size, size])
+    }
+    return out.sort((a, b) => a[0] - b[0])
+  }
+
+  clone(): BuddyPool {
+    const c = new BuddyPool(this.id, this.minBlock, this.maxOrder, this.createdFrame, false)
+    c.name = this.name
+    c.bits = this.bits.slice()
+    c.freeCount = this.freeCount.slice()
+    c.used = this.used
+    c.pending = this.pending
+    c.allocatedBlocks = this.allocatedBlocks
+    c.pendingBlocks = this.pendingBlocks
+    c.lastUsedFrame = this.lastUsedFrame
+    c.spare = this.spare
+    c.index = this.index
+    return c
+  }
+
+  private lowestFree(order: number): number {
+    const start = this.wordStart[order]
+    const end = this.wordStart[order + 1]
+    for (let w = start; w < end; w++) {
+      const word = this.bits[w]
+      if (word !== 0) return (w - start) * 32 + (31 - Math.clz32(word & -word))
+    }
+    throw new Error(`buddy pool ${this.name}: order ${order} counted free blocks but has none`)
+  }
+
+  private testBit(order: number, index: number): boolean {
+    return (this.bits[this.wordStart[order] + (index >>> 5)] & (1 << (index & 31))) !== 0
+  }
+
+  private setBit(order: number, index: number): void {
+    this.bits[this.wordStart[order] + (index >>> 5)] |= 1 << (index & 31)
+  }
+
+  private clearBit(order: number, index: number): void {
+    this.bits[this.wordStart[order] + (index >>> 5)] &= ~(1 << (index & 31))
+  }
+}
+
+/** The largest order with minBlock × 2^order ≤ poolSize (at least 0). */
+export function maxOrderFor(minBlock: Bytes, poolSize: Bytes): number {
+  let order = 0
+  while (minBlock * 2 ** (order + 1) <= poolSize) order++
+  return order
+}

@@ -1,0 +1,292 @@
+/**
+ * Where a buffer request goes (seed §3.1–§3.2, §3.7, §5.1): its alignment, then the level-1 ladder, the level-2
+ * pool strategy and the last gate, each step recorded in a RouteTrace. Pure functions of the request and the
+ * config; the model does the allocation.
+ */
+import { BUFFER_USAGES } from '../../../shared/capture'
+import type { BufferStateMode } from '../../../shared/capture'
+import type { ModelConfig } from '../../../shared/model'
+import { KiB, lcm, roundUp } from '../../../shared/units'
+import type { Bytes } from '../../../shared/units'
+import { Step } from './route'
+import type { RouteTrace } from './route'
+
+const bit = (name: (typeof BUFFER_USAGES)[number]) => 1 << BUFFER_USAGES.indexOf(name)
+
+export const Usage = {
+  Static: bit('Static'),
+  Dynamic: bit('Dynamic'),
+  Volatile: bit('Volatile'),
+  UnorderedAccess: bit('UnorderedAccess'),
+  ByteAddressBuffer: bit('ByteAddressBuffer'),
+  DrawIndirect: bit('DrawIndirect'),
+  ShaderResource: bit('ShaderResource'),
+  Shared: bit('Shared'),
+  AccelerationStructure: bit('AccelerationStructure'),
+  StructuredBuffer: bit('StructuredBuffer'),
+  ReservedResource: bit('ReservedResource'),
+  Uniform: bit('Uniform'),
+} as const
+
+const USAGE_BITS = new Map<string, number>(BUFFER_USAGES.map((name, i) => [name, 1 << i]))
+
+/** Usage names to a mask without allocating. Unknown names are ignored. */
+export function usageMask(list: readonly string[] | undefined): number {
+  let mask = 0
+  if (!list) return mask
+  for (let i = 0; i < list.length; i++) mask |= USAGE_BITS.get(list[i]) ?? 0
+  return mask
+}
+
+/** Placement indices, as in PLACEMENTS. */
+export const P = {
+  Committed: 0,
+  SharedBufferPool: 1,
+  PlacedBufferPool: 2,
+  AccelerationStructurePool: 3,
+  TextureReadOnlyPool: 4,
+  TextureReadOnly4KPool: 5,
+  TextureRTPool: 6,
+  TextureUAVPool: 7,
+  Reserved: 8,
+  UploadSmallBlock: 9,
+  UploadBigBlock: 10,
+  ReadbackPool: 11,
+  Transient: 12,
+} as const
+
+/** Heap indices, as in HEAP_TYPES. */
+export const H = { DEFAULT: 0, UPLOAD: 1, READBACK: 2 } as const
+
+/** The pool families (FRHIPoolAllocator instances) of the model, by pool key. */
+export const Family = {
+  /** DEFAULT, shared strategy, no resource flags, GENERIC_READ */
+  SharedDefault: 0,
+  /** DEFAULT, shared strategy, ALLOW_UNORDERED_ACCESS, UNORDERED_ACCESS (single-state UAV buffers) */
+  SharedUav: 1,
+  /** DEFAULT, placed strategy (keyed by heap type and heap flags only) */
+  PlacedDefault: 2,
+  /** DEFAULT, shared strategy, RAYTRACING_ACCELERATION_STRUCTURE */
+  AccelerationStructure: 3,
+  /** READBACK, shared strategy, COPY_DEST */
+  SharedReadback: 4,
+  /** READBACK, placed strategy (alignment above 256) */
+  PlacedReadback: 5,
+  TextureReadOnly: 6,
+  TextureReadOnly4K: 7,
+  TextureRT: 8,
+  TextureUAV: 9,
+  UploadBigBlock: 10,
+} as const
+export const FAMILY_COUNT = 11
+
+/** Where the model must put the request. */
+export const Target = {
+  /** Pooled: `family` names the pool family. */
+  Pool: 0,
+  /** A committed resource on `heap`. */
+  Committed: 1,
+  Reserved: 2,
+  /** The UploadHeapAllocator's small-block (buddy) sub-allocator. */
+  UploadSmall: 3,
+} as const
+
+/** The D3D12 tile and the alignment of committed buffers, reserved resources and placed pools. */
+export const TILE = 64 * KiB
+/** kD3D12ManualSubAllocationAlignment: constant buffer views and uniform buffers align to it. */
+export const UNIFORM_ALIGNMENT = 256
+/** Alignment of acceleration-structure buffers (CreateRayTracingBuffer). */
+export const AS_ALIGNMENT = 256
+
+/** A decision, filled in place (one scratch object per model). */
+export interface BufferDecision {
+  target: number
+  placement: number
+  heap: number
+  family: number
+  /** Width: the size rounded up to 16 (RHI_RAW_VIEW_ALIGNMENT). */
+  width: Bytes
+  /** The desc's alignment after the ladder (64 KiB once the last gate sends it Committed). */
+  alignment: Bytes
+  /** Residency priority high: a committed acceleration structure or scratch buffer. */
+  highPriority: boolean
+}
+
+export function newBufferDecision(): BufferDecision {
+  return { target: 0, placement: 0, heap: 0, family: -1, width: 0, alignment: 16, highPriority: false }
+}
+
+export interface BufferRequest {
+  size: Bytes
+  usage: number
+  stride: number
+  state: BufferStateMode
+  readback: boolean
+  /** A ray-tracing scratch buffer (UnorderedAccess with the RayTracing tag or a name saying scratch). */
+  scratch: boolean
+}
+
+/** §3.1 GetResourceDescAndAlignment. */
+export function bufferAlignment(usage: number, stride: number): Bytes {
+  if (usage & Usage.ReservedResource) return TILE
+  if (stride > 0 && (usage & Usage.StructuredBuffer || !(usage & (Usage.ByteAddressBuffer | Usage.DrawIndirect)))) {
+    return lcm(stride, 16)
+  }
+  return 16
+}
+
+/** The UploadHeapAllocator's own ladder (AllocUploadResource): small block, big block or committed UPLOAD. */
+export function decideUpload(width: Bytes, config: ModelConfig, trace: RouteTrace | null, out: BufferDecision): void {
+  out.heap = H.UPLOAD
+  out.family = -1
+  const small = width <= config['upload.smallBlock.maxAllocation']
+  trace?.push(Step.UploadSmall, width, config['upload.smallBlock.maxAllocation'], small ? 1 : 0)
+  if (small) {
+    out.target = Target.UploadSmall
+    out.placement = P.UploadSmallBlock
+    return
+  }
+  const big = width <= config['upload.bigBlock.maxAllocation']
+  trace?.push(Step.UploadBig, width, config['upload.bigBlock.maxAllocation'], big ? 1 : 0)
+  if (big) {
+    out.target = Target.Pool
+    out.placement = P.UploadBigBlock
+    out.family = Family.UploadBigBlock
+  } else {
+    out.target = Target.Committed
+    out.placement = P.Committed
+    out.alignment = TILE
+  }
+}
+
+function committed(out: BufferDecision, heap: number): void {
+  out.target = Target.Committed
+  out.placement = P.Committed
+  out.heap = heap
+  out.family = -1
+  out.alignment = TILE
+}
+
+const STATE_CODE = { default: 0, single: 1, multi: 2 } as const
+
+/** The whole buffer ladder, §3.2 level 1 and level 2 and the last gate. */
+export function decideBuffer(req: BufferRequest, config: ModelConfig, trace: RouteTrace, out: BufferDecision): void {
+  const usage = req.usage
+  const width = roundUp(req.size, 16)
+  out.width = width
+  out.alignment = bufferAlignment(usage, req.stride)
+  out.highPriority = false
+  out.family = -1
+
+  // Level 1 (FD3D12Adapter::AllocateBuffer, FD3D12DefaultBufferAllocator::AllocDefaultResource).
+  const upload = (usage & (Usage.Dynamic | Usage.Volatile | Usage.Uniform)) !== 0
+  trace.push(Step.Upload, upload ? 1 : 0)
+  if (upload) {
+    if (usage & Usage.Uniform) {
+      out.alignment = UNIFORM_ALIGNMENT
+      trace.push(Step.UniformAlign, UNIFORM_ALIGNMENT)
+    }
+    decideUpload(width, config, trace, out)
+    return
+  }
+  trace.push(Step.Transient, 0)
+  const indirect = (usage & Usage.DrawIndirect) !== 0
+  const allowIndirect = config.allowPoolAllocateIndirectArgBuffers
+  trace.push(Step.Indirect, indirect ? 1 : 0, allowIndirect)
+  if (indirect && allowIndirect === 0) {
+    committed(out, H.DEFAULT)
+    return
+  }
+  const reserved = (usage & Usage.ReservedResource) !== 0
+  trace.push(Step.BufferReserved, reserved ? 1 : 0, roundUp(width, TILE))
+  if (reserved) {
+    out.target = Target.Reserved
+    out.placement = P.Reserved
+    out.heap = H.DEFAULT
+    out.alignment = TILE
+    return
+  }
+  trace.push(Step.Readback, req.readback ? 1 : 0)
+  const threshold = config['bufferPool.alignment']
+  const shared = (usage & Usage.Shared) !== 0
+  if (req.readback) {
+    const max = config['readbackPool.maxAllocation']
+    const over = width > max
+    trace.push(Step.ReadbackSize, width, max, over ? 1 : 0)
+    if (over) {
+      committed(out, H.READBACK)
+      return
+    }
+    const placed = out.alignment > threshold
+    trace.push(Step.StrategyAlignment, out.alignment, threshold, placed ? 1 : 0)
+    trace.push(Step.GateShared, shared ? 1 : 0)
+    if (shared) {
+      committed(out, H.READBACK)
+      return
+    }
+    if (placed && !gateAlignment(out, config['placedBufferPool.alignment'], trace, H.READBACK)) return
+    out.target = Target.Pool
+    out.placement = P.ReadbackPool
+    out.heap = H.READBACK
+    out.family = placed ? Family.PlacedReadback : Family.SharedReadback
+    return
+  }
+
+  // Level 2: GetResourceAllocationStrategy.
+  const as = (usage & Usage.AccelerationStructure) !== 0
+  if (as) {
+    out.alignment = AS_ALIGNMENT
+    trace.push(Step.AccelerationStructure, AS_ALIGNMENT)
+  }
+  const uav = (usage & Usage.UnorderedAccess) !== 0
+  let placed = out.alignment > threshold
+  trace.push(Step.StrategyAlignment, out.alignment, threshold, placed ? 1 : 0)
+  if (!placed) {
+    // Acceleration structures are created SingleState whatever the request says (CreateRayTracingBuffer).
+    const state = as ? 'single' : req.state
+    placed = state === 'multi' || (state === 'default' && uav)
+    trace.push(
+      Step.StrategyState,
+      STATE_CODE[state],
+      uav ? 1 : 0,
+      placed ? 1 : 0,
+      as ? P.AccelerationStructurePool : P.SharedBufferPool,
+    )
+  }
+  let family: number
+  if (placed) family = Family.PlacedDefault
+  else if (as) family = Family.AccelerationStructure
+  else family = uav ? Family.SharedUav : Family.SharedDefault
+
+  // The last gate (FD3D12PoolAllocator::AllocateResource).
+  const max = as && !placed ? config['asPool.maxAllocation'] : config['bufferPool.maxAllocation']
+  const over = width > max
+  trace.push(Step.GateSize, width, max, over ? 1 : 0, as && !placed ? 1 : 0)
+  out.highPriority = as || req.scratch
+  if (over) {
+    committed(out, H.DEFAULT)
+    return
+  }
+  trace.push(Step.GateShared, shared ? 1 : 0)
+  if (shared) {
+    committed(out, H.DEFAULT)
+    return
+  }
+  if (placed && !gateAlignment(out, config['placedBufferPool.alignment'], trace, H.DEFAULT)) return
+  out.target = Target.Pool
+  out.heap = H.DEFAULT
+  out.family = family
+  out.placement = placed
+    ? P.PlacedBufferPool
+    : family === Family.AccelerationStructure
+      ? P.AccelerationStructurePool
+      : P.SharedBufferPool
+}
+
+/** A placed pool cannot honour an alignment above its own: Committed instead. */
+function gateAlignment(out: BufferDecision, poolAlignment: Bytes, trace: RouteTrace, heap: number): boolean {
+  const over = out.alignment > poolAlignment
+  trace.push(Step.GateAlignment, out.alignment, poolAlignment, over ? 1 : 0)
+  if (over) committed(out, heap)
+  return !over
+}

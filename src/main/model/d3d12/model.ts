@@ -1,0 +1,1384 @@
+/**
+ * The D3D12 allocator model: Unreal Engine 5.8's D3D12 RHI routing every buffer and texture request (seed
+ * §3–§8), the pools it keeps, deferred release on frame fences, defrag and pool life, with residency (§9) and
+ * render-graph transients (§6) through their own modules. Pure and deterministic: the same records and config
+ * give the same placements, byte for byte.
+ *
+ * Methods mirror the capture records. Descs are read, never kept (callers may reuse one scratch object). A create
+ * returns the model's one scratch ModelPlacement, valid until the next call; `copy()` it to keep it. The sink's
+ * `placed` info object is reused the same way.
+ */
+import type { BufferDesc, BufferStateMode, TextureDesc, TransientRecord, UploadVia } from '../../../shared/capture'
+import { HEAP_TYPES, PLACEMENTS } from '../../../shared/model'
+import type { HeapType, ModelConfig, Placement } from '../../../shared/model'
+import { roundUp, roundUpPow2 } from '../../../shared/units'
+import type { Bytes, Frame } from '../../../shared/units'
+import type { ModelSink, PlacementInfo, ResidencyPriority } from '../events'
+import { Allocations, Kind, Loc, SlotFlag, SlotState } from './allocations'
+import { BuddyPool } from './buddy'
+import {
+  Buddy,
+  BudgetClass,
+  BuddyFamily,
+  buddySpecs,
+  DEFRAG_SIZE_FRACTION,
+  familySpecs,
+  PoolFamily,
+} from './families'
+import {
+  decideBuffer,
+  decideUpload,
+  Family,
+  H,
+  newBufferDecision,
+  P,
+  Target,
+  TILE,
+  Usage,
+  usageMask,
+} from './ladder'
+import type { BufferRequest } from './ladder'
+import { alignedOffset, alignedSize, BlockState, BlockTable, MemoryPool, NONE } from './memoryPool'
+import { ResidencyManager } from './residency'
+import { RouteTrace, Step } from './route'
+import {
+  decideTexture,
+  isRenderTarget,
+  newGeometry,
+  newTextureDecision,
+  readGeometry,
+  transientTextureLayout,
+} from './texture'
+import type { TextureGeometry } from './texture'
+import { F, ROW_FAST_CONSTANT_PAGE, TOTAL_ROWS, Totals } from './totals'
+import type { TotalRow } from './totals'
+import { TransientAllocator } from './transient'
+import type { TransientRequest } from './transient'
+import { FastAllocatorPages } from './upload'
+
+export interface D3D12ModelOptions {
+  /** The capture's adapter: its resource heap tier wins over the config's. */
+  adapter?: { resourceHeapTier?: number }
+  /** The local memory budget at the start (header `budget`); unlimited when absent. */
+  budget?: Bytes
+  /**
+   * true: the capture has `gpu` records and only they complete frames. false: frame n completes when frame
+   * n + framesInFlight begins. 'auto': the latter until the first gpuDone call, the former from then on (for a
+   * stream that cannot be looked at ahead).
+   */
+  explicitGpuFences?: boolean | 'auto'
+  /** true: `use` records name what each frame uses; false: every live residency object is used every frame. */
+  hasUseRecords?: boolean
+}
+
+/** A placement as a create (or endGraph) returns it. */
+export class ModelPlacement {
+  id = 0
+  placement: Placement = 'Committed'
+  heap: HeapType = 'DEFAULT'
+  /** Pool id, -1 when the request has no pool (committed, reserved, transient). */
+  pool = -1
+  /** "DEFAULT/SingleState/0"; transients name their heap; null for committed and reserved resources. */
+  poolName: string | null = null
+  offset: Bytes = 0
+  /** Occupied bytes, padding included (reserved: the virtual size rounded up to 64 KiB). */
+  size: Bytes = 0
+  requested: Bytes = 0
+  alignment: Bytes = 0
+  estimated = false
+  trace: RouteTrace
+
+  constructor(trace: RouteTrace) {
+    this.trace = trace
+  }
+
+  /** The ladder steps, rendered now. */
+  get route(): string[] {
+    return this.trace.render()
+  }
+
+  copy(): ModelPlacement {
+    const c = new ModelPlacement(this.trace.copy())
+    c.id = this.id
+    c.placement = this.placement
+    c.heap = this.heap
+    c.pool = this.pool
+    c.poolName = this.poolName
+    c.offset = this.offset
+    c.size = this.size
+    c.requested = this.requested
+    c.alignment = this.alignment
+    c.estimated = this.estimated
+    return c
+  }
+}
+
+export interface AllocationView {
+  id: number
+  kind: 'buffer' | 'texture'
+  placement: Placement
+  heap: HeapType
+  pool: number
+  poolName: string | null
+  offset: Bytes
+  size: Bytes
+  requested: Bytes
+  alignment: Bytes
+  estimated: boolean
+  createdFrame: Frame
+  /** Reserved resources: physical bytes committed. */
+  committed: Bytes
+  /** Defrag may not move it yet (initial data or a move in flight). */
+  locked: boolean
+}
+
+export interface BlockView {
+  offset: Bytes
+  size: Bytes
+  state: 'used' | 'free' | 'pending'
+  /** The resource id of a used or pending block; null for free blocks and the model's own (staging, pages). */
+  id: number | null
+}
+
+export interface PoolView {
+  pool: number
+  name: string
+  row: TotalRow
+  heap: HeapType
+  bytes: Bytes
+  used: Bytes
+  pending: Bytes
+  free: Bytes
+  /** Created ahead (async growth) and not taken yet. */
+  spare: boolean
+  createdFrame: Frame
+  blocks: BlockView[]
+}
+
+interface PendingTransient {
+  id: number
+  size: Bytes
+  alignment: Bytes
+  estimated: boolean
+  trace: RouteTrace
+}
+
+const GpuMode = { Implicit: 0, Explicit: 1, Auto: 2 } as const
+
+/** D3D12_CONSTANT_BUFFER_DATA_PLACEMENT_ALIGNMENT: constants are bump-allocated at 256 B. */
+const CONSTANT_ALIGNMENT = 256
+/** Staging alignment for buffer locks and initial data. */
+const STAGING_ALIGNMENT = 16
+/** Staging from `upload` records serves texture copies: D3D12_TEXTURE_DATA_PLACEMENT_ALIGNMENT. */
+const TEXTURE_STAGING_ALIGNMENT = 512
+
+export class D3D12Model {
+  readonly config: ModelConfig
+  /** Running totals per placement row and per heap (see totals.ts); read them at any time without allocating. */
+  totals: Totals
+
+  private sink: ModelSink
+  private residency: ResidencyManager
+  private transients: TransientAllocator
+  private readonly tier: 1 | 2
+  private readonly budgetStart: Bytes
+  private readonly hasUseRecords: boolean
+  private gpuMode: number
+
+  private blocks: BlockTable
+  private allocs: Allocations
+  private live: Map<number, number>
+  private families: PoolFamily[]
+  private buddies: BuddyFamily[]
+  private poolById: Map<number, MemoryPool | BuddyPool>
+  private fast: FastAllocatorPages
+  private constantSlot = NONE
+  private constantOffset: Bytes = 0
+
+  private frame: Frame = 0
+  private started = false
+  private completed: Frame = -1
+  private nextPoolId = 0
+  private nextObjectId = 0
+
+  private pendSlot = new Int32Array(1024)
+  private pendFrame = new Float64Array(1024)
+  private pendHead = 0
+  private pendTail = 0
+
+  private graphOpen = false
+  private graphTransients: PendingTransient[] = []
+  private transientHeapBytes: Map<number, Bytes>
+
+  private readonly trace = new RouteTrace()
+  private readonly result: ModelPlacement
+  private readonly bufferDecision = newBufferDecision()
+  private readonly textureDecision = newTextureDecision()
+  private readonly geometry: TextureGeometry = newGeometry()
+  private readonly request: BufferRequest = { size: 0, usage: 0, stride: 0, state: 'default', readback: false, scratch: false }
+  private readonly info: PlacementInfo = {
+    id: 0,
+    placement: 'Committed',
+    heap: 'DEFAULT',
+    pool: -1,
+    offset: 0,
+    size: 0,
+    requested: 0,
+    alignment: 0,
+  }
+  private poolScratch: MemoryPool | null = null
+  private blockScratch = NONE
+
+  constructor(config: ModelConfig, options: D3D12ModelOptions = {}, sink: ModelSink = {}) {
+    this.config = config
+    this.sink = sink
+    const tier = options.adapter?.resourceHeapTier
+    this.tier = tier === 1 || tier === 2 ? tier : config.resourceHeapTier === 1 ? 1 : 2
+    this.budgetStart = options.budget ?? Number.MAX_SAFE_INTEGER
+    this.hasUseRecords = options.hasUseRecords ?? false
+    const explicit = options.explicitGpuFences ?? false
+    this.gpuMode = explicit === 'auto' ? GpuMode.Auto : explicit ? GpuMode.Explicit : GpuMode.Implicit
+    this.totals = new Totals()
+    this.blocks = new BlockTable()
+    this.allocs = new Allocations()
+    this.live = new Map()
+    this.families = familySpecs(config).map((s) => new PoolFamily(s))
+    this.buddies = buddySpecs(config).map((s) => new BuddyFamily(s))
+    this.poolById = new Map()
+    this.fast = new FastAllocatorPages(config['fastAllocator.pageSize'])
+    this.transientHeapBytes = new Map()
+    this.result = new ModelPlacement(this.trace)
+    this.residency = new ResidencyManager(
+      {
+        enabled: config['residency.enabled'] === 1,
+        startResident: config['residency.startResident'] === 1,
+        budget: this.budgetStart,
+      },
+      sink,
+    )
+    this.transients = new TransientAllocator(
+      { minimumHeapSize: config['transient.minimumHeapSize'], gcLatency: config['transient.gcLatency'], resourceHeapTier: this.tier },
+      this.transientSink(),
+      this.residency,
+      () => this.nextObjectId++,
+    )
+  }
+
+  // ── Frames ────────────────────────────────────────────────────────────────────────────────────────────────
+
+  /** Frame `n` begins: the previous frame ends (residency, pool clean-up, defrag), then frames may complete. */
+  beginFrame(n: Frame): void {
+    if (n <= this.frame) {
+      if (n === this.frame && !this.started) {
+        this.started = true
+        return
+      }
+      this.sink.warning?.('frameNotIncreasing', `frame ${n} does not follow frame ${this.frame}`, this.frame)
+      return
+    }
+    this.endOfFrame(this.frame)
+    this.frame = n
+    this.started = true
+    if (this.gpuMode !== GpuMode.Explicit) this.advanceCompleted(n - this.config.framesInFlight)
+  }
+
+  /** The GPU finished frame `n` (a `gpu` record). */
+  gpuDone(n: Frame): void {
+    if (this.gpuMode === GpuMode.Auto) this.gpuMode = GpuMode.Explicit
+    this.advanceCompleted(n)
+  }
+
+  /** The capture ends: the last frame's residency is settled. */
+  endCapture(): void {
+    if (!this.hasUseRecords) this.residency.markAllUsed()
+    this.residency.endFrame(this.frame)
+  }
+
+  currentFrame(): Frame {
+    return this.frame
+  }
+
+  /** The last frame the GPU finished (-1 before any). */
+  completedFrame(): Frame {
+    return this.completed
+  }
+
+  // ── Buffers ───────────────────────────────────────────────────────────────────────────────────────────────
+
+  createBuffer(id: number, desc: BufferDesc): ModelPlacement {
+    const size = this.validSize(desc.size, id)
+    if (this.live.has(id)) this.replaceLive(id)
+    const req = this.request
+    req.size = size
+    req.usage = usageMask(desc.usage)
+    req.stride = desc.stride !== undefined && desc.stride > 0 ? Math.floor(desc.stride) : 0
+    req.state = stateMode(desc.state)
+    req.readback = desc.heap === 'readback'
+    req.scratch =
+      (req.usage & Usage.UnorderedAccess) !== 0 &&
+      (req.usage & Usage.AccelerationStructure) === 0 &&
+      (desc.tag === 'RayTracing' || (desc.name !== undefined && /scratch/i.test(desc.name)))
+    const trace = this.trace
+    trace.reset()
+    const d = this.bufferDecision
+    decideBuffer(req, this.config, trace, d)
+
+    const a = this.allocs
+    const slot = a.alloc()
+    a.id[slot] = id
+    a.kind[slot] = Kind.Buffer
+    a.state[slot] = SlotState.Live
+    a.placement[slot] = d.placement
+    a.heap[slot] = d.heap
+    a.requested[slot] = size
+    a.alignment[slot] = d.alignment
+    a.created[slot] = this.frame
+    if (d.width === 0) {
+      trace.push(Step.ZeroSize)
+      this.placeNothing(slot)
+    } else if (d.target === Target.Pool) {
+      this.placeInFamily(slot, d.family, d.width, d.alignment)
+    } else if (d.target === Target.UploadSmall) {
+      this.placeInBuddy(slot, Buddy.SmallBlock, d.width, d.alignment)
+    } else if (d.target === Target.Committed) {
+      const priority: ResidencyPriority = d.highPriority ? 'high' : 'normal'
+      if (d.highPriority) a.flags[slot] |= SlotFlag.HighPriority
+      this.placeCommitted(slot, roundUp(d.width, TILE), priority, desc.name)
+    } else {
+      this.placeReserved(slot, roundUp(d.width, TILE), 0, desc.name)
+    }
+    this.live.set(id, slot)
+    if (desc.init === true && d.heap !== H.UPLOAD && d.target !== Target.Reserved && d.width > 0) {
+      // Initial data: the block stays locked until the GPU finished the copy, and the copy needs staging.
+      a.lockFrame[slot] = this.frame
+      this.staging(d.width, STAGING_ALIGNMENT)
+    }
+    return this.emitPlaced(slot)
+  }
+
+  // ── Textures ──────────────────────────────────────────────────────────────────────────────────────────────
+
+  createTexture(id: number, desc: TextureDesc): ModelPlacement {
+    if (this.live.has(id)) this.replaceLive(id)
+    const g = readGeometry(desc, this.geometry)
+    const trace = this.trace
+    trace.reset()
+    const d = this.textureDecision
+    decideTexture(g, this.config, trace, d)
+    const a = this.allocs
+    const slot = a.alloc()
+    a.id[slot] = id
+    a.kind[slot] = Kind.Texture
+    a.state[slot] = SlotState.Live
+    a.placement[slot] = d.placement
+    a.heap[slot] = d.heap
+    a.requested[slot] = d.requested
+    a.alignment[slot] = d.alignment
+    a.created[slot] = this.frame
+    if (d.estimated) a.flags[slot] |= SlotFlag.Estimated
+    if (d.target === Target.Pool) this.placeInFamily(slot, d.family, d.requested, d.alignment)
+    else if (d.target === Target.Committed) this.placeCommitted(slot, d.size, 'normal', desc.name)
+    else this.placeReserved(slot, d.size, d.committed, desc.name)
+    this.live.set(id, slot)
+    return this.emitPlaced(slot)
+  }
+
+  // ── Release, commit, lock ─────────────────────────────────────────────────────────────────────────────────
+
+  /** The resource is released: its bytes are pending until the GPU finished this frame. */
+  release(id: number): void {
+    const slot = this.live.get(id)
+    if (slot === undefined) {
+      this.sink.warning?.('releaseOfUnknownId', `release of ${id}, which is not live`, this.frame)
+      return
+    }
+    this.live.delete(id)
+    this.releaseSlot(slot)
+    this.sink.releasePending?.(id, this.frame)
+  }
+
+  /** A reserved resource now has `bytes` committed, in whole 64 KiB tiles, never beyond its virtual size. */
+  commit(id: number, bytes: Bytes): void {
+    const slot = this.live.get(id)
+    const a = this.allocs
+    if (slot === undefined || a.loc[slot] !== Loc.Reserved) {
+      this.sink.warning?.('commitNotReserved', `commit for ${id}, which is not a live reserved resource`, this.frame)
+      return
+    }
+    let asked = Number.isFinite(bytes) && bytes > 0 ? bytes : 0
+    const virtualSize = a.size[slot]
+    if (asked > virtualSize) {
+      this.sink.warning?.(
+        'reservedGrow',
+        `reserved resource ${id} cannot grow beyond its creation size ${virtualSize}: commit of ${bytes} clamped`,
+        this.frame,
+      )
+      asked = virtualSize
+    }
+    const target = roundUp(asked, TILE)
+    const before = a.committed[slot]
+    const beforeAsked = a.commitRequested[slot]
+    this.totals.add(P.Reserved, H.DEFAULT, F.Heap, target - before)
+    this.totals.add(P.Reserved, H.DEFAULT, F.Occupied, target - before)
+    this.totals.add(P.Reserved, H.DEFAULT, F.Requested, asked - beforeAsked)
+    this.totals.add(P.Reserved, H.DEFAULT, F.Waste, target - before - (asked - beforeAsked))
+    a.committed[slot] = target
+    a.commitRequested[slot] = asked
+    this.residency.resizeObject(a.object[slot], target, this.frame)
+  }
+
+  /**
+   * A CPU write lock. A dynamic buffer is renamed: a new location from the upload allocator, the old one released.
+   * A texture takes staging from the FastAllocator; any other buffer from the UploadHeapAllocator.
+   */
+  lock(id: number, bytes: Bytes): void {
+    const slot = this.live.get(id)
+    if (slot === undefined) {
+      this.sink.warning?.('lockOfUnknownId', `lock of ${id}, which is not live`, this.frame)
+      return
+    }
+    const a = this.allocs
+    const size = Number.isFinite(bytes) && bytes > 0 ? bytes : 0
+    if (a.kind[slot] === Kind.Texture) this.fastUpload(size, 1)
+    else if (a.heap[slot] === H.UPLOAD && a.loc[slot] !== Loc.None) this.rename(slot)
+    else this.staging(size, STAGING_ALIGNMENT)
+  }
+
+  // ── Per-frame upload traffic ──────────────────────────────────────────────────────────────────────────────
+
+  /** `count` allocations totalling `bytes` from a per-frame allocator. */
+  upload(via: UploadVia, bytes: Bytes, count = 1): void {
+    if (!(bytes > 0)) return
+    const n = Math.max(1, Math.floor(Number.isFinite(count) ? count : 1))
+    const small = Math.floor(bytes / n)
+    const rest = bytes - small * n
+    // `rest` allocations of small + 1 bytes, then n − rest of `small` bytes: exactly `bytes` in `n` allocations.
+    this.uploadSome(via, small + 1, rest)
+    this.uploadSome(via, small, n - rest)
+  }
+
+  private uploadSome(via: UploadVia, size: Bytes, count: number): void {
+    if (size <= 0 || count <= 0) return
+    if (via === 'fast') this.fastUpload(size, count)
+    else if (via === 'fastConstant') this.constantUpload(size, count)
+    else for (let i = 0; i < count; i++) this.staging(size, TEXTURE_STAGING_ALIGNMENT)
+  }
+
+  // ── Residency ─────────────────────────────────────────────────────────────────────────────────────────────
+
+  /** GPU work of this frame referenced these resources. */
+  use(ids: readonly number[]): void {
+    const a = this.allocs
+    for (let i = 0; i < ids.length; i++) {
+      const slot = this.live.get(ids[i])
+      if (slot === undefined) continue
+      let object = a.object[slot]
+      if (object < 0 && a.loc[slot] === Loc.Pool) {
+        const pool = this.poolById.get(a.pool[slot])
+        if (pool instanceof MemoryPool) object = pool.object
+      }
+      if (object >= 0) this.residency.markUsed(object)
+    }
+  }
+
+  setBudget(bytes: Bytes): void {
+    this.residency.setBudget(bytes)
+  }
+
+  residencyManager(): ResidencyManager {
+    return this.residency
+  }
+
+  transientAllocator(): TransientAllocator {
+    return this.transients
+  }
+
+  // ── Render-graph transients ───────────────────────────────────────────────────────────────────────────────
+
+  beginGraph(name: string): void {
+    this.transients.beginGraph(name, this.frame)
+    this.graphOpen = true
+    this.graphTransients = []
+  }
+
+  /** A transient of the open graph; it is placed at endGraph. */
+  transient(record: TransientRecord): void {
+    if (!this.graphOpen) {
+      this.sink.warning?.('transientOutsideGraph', `transient ${record.id} outside a graph`, this.frame)
+      return
+    }
+    const trace = new RouteTrace(4)
+    trace.push(Step.Transient, 1)
+    let req: TransientRequest
+    let estimated = false
+    if (record.kind === 'buffer') {
+      const width = roundUp(this.validSize(record.size, record.id), 16)
+      const size = roundUp(width, TILE)
+      trace.push(Step.TransientBuffer, size)
+      req = {
+        id: record.id,
+        kind: 'buffer',
+        size,
+        alignment: TILE,
+        first: record.first,
+        last: record.last,
+        descKey: `b:${size}:${usageMask(record.usage)}:${record.stride ?? 0}`,
+        name: record.name,
+        rtds: false,
+        msaa: false,
+      }
+    } else {
+      const g = readGeometry(record, this.geometry)
+      const layout = transientTextureLayout(g)
+      estimated = g.driverSize === 0
+      trace.push(Step.TransientTexture, layout.alignment, layout.resourceAlignment, layout.size, estimated ? 1 : 0)
+      req = {
+        id: record.id,
+        kind: 'texture',
+        size: layout.size,
+        alignment: layout.alignment,
+        first: record.first,
+        last: record.last,
+        descKey: `t:${record.format ?? ''}:${g.dim}:${g.width}x${g.height}x${g.depth}x${g.slices}:${g.mips}:${g.samples}:${g.flags}`,
+        name: record.name,
+        rtds: isRenderTarget(g),
+        msaa: g.samples > 1,
+      }
+    }
+    this.transients.add(req)
+    this.graphTransients.push({ id: record.id, size: req.size, alignment: req.alignment, estimated, trace })
+  }
+
+  /** The graph ends: its transients are placed, in the order they were added. */
+  endGraph(passes: number): ModelPlacement[] {
+    const infos = this.transients.endGraph(passes, this.frame)
+    const pending = this.graphTransients
+    this.graphOpen = false
+    this.graphTransients = []
+    const out: ModelPlacement[] = []
+    for (let i = 0; i < infos.length; i++) {
+      const info = infos[i]
+      const t = pending[i]
+      const p = new ModelPlacement(t ? t.trace : new RouteTrace(1))
+      p.id = info.id
+      p.placement = 'Transient'
+      p.heap = 'DEFAULT'
+      p.pool = -1
+      p.poolName = `DEFAULT/TransientHeap/${info.heap}`
+      p.offset = info.offset
+      p.size = info.size
+      p.requested = t ? t.size : info.size
+      p.alignment = t ? t.alignment : TILE
+      p.estimated = t ? t.estimated : false
+      out.push(p)
+    }
+    return out
+  }
+
+  // ── Views ─────────────────────────────────────────────────────────────────────────────────────────────────
+
+  /** Live buffers and textures, in creation order. */
+  liveAllocations(): AllocationView[] {
+    const out: AllocationView[] = []
+    for (const slot of this.live.values()) out.push(this.view(slot))
+    return out
+  }
+
+  allocation(id: number): AllocationView | undefined {
+    const slot = this.live.get(id)
+    return slot === undefined ? undefined : this.view(slot)
+  }
+
+  /** Every pool with its blocks: memory pools, spares, buddy pools and FastAllocator pages. */
+  pools(): PoolView[] {
+    const out: PoolView[] = []
+    const b = this.blocks
+    const a = this.allocs
+    for (const fam of this.families) {
+      const pools = fam.pools()
+      if (fam.spare) pools.push(fam.spare)
+      for (const pool of pools) {
+        const blocks: BlockView[] = []
+        for (let k = pool.head; k !== NONE; k = b.next[k]) {
+          const owner = b.owner[k]
+          let state: BlockView['state'] = 'free'
+          let id: number | null = null
+          if (b.state[k] === BlockState.Allocated) {
+            state = a.state[owner] === SlotState.Pending ? 'pending' : 'used'
+            const kind = a.kind[owner]
+            id = kind === Kind.Buffer || kind === Kind.Texture ? a.id[owner] : null
+          }
+          blocks.push({ offset: b.offset[k], size: b.size[k], state, id })
+        }
+        out.push(this.poolView(pool.id, pool.name || `${fam.spec.name}/spare`, fam.spec.row, fam.spec.heap, pool, blocks))
+      }
+    }
+    const bySlotPool = new Map<number, number[]>()
+    for (let slot = 0; slot < a.count; slot++) {
+      if (a.state[slot] === SlotState.Free || a.loc[slot] !== Loc.Buddy) continue
+      const list = bySlotPool.get(a.pool[slot])
+      if (list) list.push(slot)
+      else bySlotPool.set(a.pool[slot], [slot])
+    }
+    for (const fam of this.buddies) {
+      const pools = fam.pools.slice()
+      if (fam.spare) pools.push(fam.spare)
+      for (const pool of pools) {
+        const blocks: BlockView[] = pool.freeBlocks().map(([offset, size]) => ({ offset, size, state: 'free' as const, id: null }))
+        for (const slot of bySlotPool.get(pool.id) ?? []) {
+          const kind = a.kind[slot]
+          blocks.push({
+            offset: a.base[slot],
+            size: a.size[slot],
+            state: a.state[slot] === SlotState.Pending ? 'pending' : 'used',
+            id: kind === Kind.Buffer || kind === Kind.Texture ? a.id[slot] : null,
+          })
+        }
+        blocks.sort((x, y) => x.offset - y.offset)
+        out.push(this.poolView(pool.id, pool.name || `${fam.spec.name}/spare`, fam.spec.row, fam.spec.heap, pool, blocks))
+      }
+    }
+    const pageSize = this.fast.pageSize
+    for (const page of this.fast.pages()) {
+      const used = page.busy ? page.used : 0
+      const blocks: BlockView[] = []
+      if (page.busy) blocks.push({ offset: 0, size: used, state: 'used', id: null })
+      if (pageSize - used > 0) blocks.push({ offset: used, size: pageSize - used, state: 'free', id: null })
+      out.push({
+        pool: page.id,
+        name: `UPLOAD/FastAllocator/${page.index}`,
+        row: 'FastAllocatorPage',
+        heap: 'UPLOAD',
+        bytes: pageSize,
+        used,
+        pending: 0,
+        free: pageSize - used,
+        spare: false,
+        createdFrame: page.createdFrame,
+        blocks,
+      })
+    }
+    return out
+  }
+
+  /** A deep copy that continues exactly as this model would, sending its events to `sink`. */
+  clone(sink: ModelSink): D3D12Model {
+    const c = Object.create(D3D12Model.prototype) as D3D12Model
+    const self = this as unknown as Record<string, unknown>
+    const copy = c as unknown as Record<string, unknown>
+    // Plain values and read-only scratch first; every mutable structure below is copied.
+    for (const key of Object.keys(self)) copy[key] = self[key]
+    c.sink = sink
+    c.totals = this.totals.clone()
+    c.blocks = this.blocks.clone()
+    c.allocs = this.allocs.clone()
+    c.live = new Map(this.live)
+    c.poolById = new Map()
+    const registerPool = (p: MemoryPool): MemoryPool => {
+      const q = p.clone()
+      c.poolById.set(q.id, q)
+      return q
+    }
+    const registerBuddy = (p: BuddyPool): BuddyPool => {
+      const q = p.clone()
+      c.poolById.set(q.id, q)
+      return q
+    }
+    c.families = this.families.map((f) => f.clone(registerPool))
+    c.buddies = this.buddies.map((f) => f.clone(registerBuddy))
+    c.fast = this.fast.clone()
+    c.pendSlot = this.pendSlot.slice()
+    c.pendFrame = this.pendFrame.slice()
+    c.graphTransients = this.graphTransients.map((t) => ({ ...t, trace: t.trace.copy() }))
+    c.transientHeapBytes = new Map(this.transientHeapBytes)
+    c.poolScratch = null
+    const scratch = c as unknown as {
+      trace: RouteTrace
+      result: ModelPlacement
+      bufferDecision: unknown
+      textureDecision: unknown
+      geometry: unknown
+      request: unknown
+      info: unknown
+    }
+    scratch.trace = new RouteTrace()
+    scratch.result = new ModelPlacement(scratch.trace)
+    scratch.bufferDecision = newBufferDecision()
+    scratch.textureDecision = newTextureDecision()
+    scratch.geometry = newGeometry()
+    scratch.request = { ...this.request }
+    scratch.info = { ...this.info }
+    c.residency = this.residency.clone(sink)
+    c.transients = this.transients.clone(c.transientSink(), c.residency, () => c.nextObjectId++)
+    return c
+  }
+
+  // ── Placing ───────────────────────────────────────────────────────────────────────────────────────────────
+
+  private placeNothing(slot: number): void {
+    const a = this.allocs
+    a.loc[slot] = Loc.None
+    a.size[slot] = 0
+    a.offset[slot] = 0
+    a.poolAlignment[slot] = a.alignment[slot]
+    this.totals.take(a.placement[slot], a.heap[slot], 0, a.requested[slot], false)
+  }
+
+  /** Into a pool of `family`: GetAlignedSize / GetAlignedOffset, best (or first) fit, growing the family. */
+  private placeInFamily(slot: number, family: number, size: Bytes, alignment: Bytes): void {
+    const fam = this.families[family]
+    const spec = fam.spec
+    const allocAlignment = spec.placed ? spec.poolAlignment : alignment
+    const blockSize = alignedSize(size, spec.poolAlignment, allocAlignment)
+    this.allocateInFamily(fam, blockSize, slot)
+    const pool = this.poolScratch!
+    const block = this.blockScratch
+    const a = this.allocs
+    a.loc[slot] = Loc.Pool
+    a.pool[slot] = pool.id
+    a.block[slot] = block
+    a.offset[slot] = alignedOffset(this.blocks.offset[block], spec.poolAlignment, allocAlignment)
+    a.size[slot] = blockSize
+    a.poolAlignment[slot] = allocAlignment
+    this.totals.take(spec.row, spec.heap, blockSize, a.requested[slot], true)
+  }
+
+  private allocateInFamily(fam: PoolFamily, size: Bytes, owner: number): void {
+    const slots = fam.slots
+    const order = fam.order
+    for (let i = 0; i < order.length; i++) {
+      const pool = slots[order[i]]
+      if (pool === null || pool.size - pool.used < size) continue
+      const block = pool.tryAllocate(this.blocks, size, owner)
+      if (block !== NONE) {
+        this.poolScratch = pool
+        this.blockScratch = block
+        return
+      }
+    }
+    const pool = this.growFamily(fam, size)
+    const block = pool.tryAllocate(this.blocks, size, owner)
+    if (block === NONE) throw new Error(`${pool.name}: a new pool of ${pool.size} cannot hold ${size}`)
+    this.poolScratch = pool
+    this.blockScratch = block
+  }
+
+  /**
+   * A new pool for a request that fits no existing one. Larger than the pool size: roundUpPow2(size) capped at
+   * the max allocation, made at once. Otherwise async families take their spare and make the next one ahead;
+   * the others create the pool at once.
+   */
+  private growFamily(fam: PoolFamily, size: Bytes): MemoryPool {
+    const spec = fam.spec
+    if (size > spec.poolSize) {
+      const poolSize = Math.max(roundUp(size, spec.poolAlignment), Math.min(roundUpPow2(size), spec.maxAllocation))
+      return this.activatePool(fam, this.newPool(fam, poolSize))
+    }
+    if (!spec.async) return this.activatePool(fam, this.newPool(fam, spec.poolSize))
+    const taken = fam.spare ?? this.newPool(fam, spec.poolSize)
+    fam.spare = null
+    this.activatePool(fam, taken)
+    const spare = this.newPool(fam, spec.poolSize)
+    spare.spare = true
+    fam.spare = spare
+    return taken
+  }
+
+  private newPool(fam: PoolFamily, size: Bytes): MemoryPool {
+    const spec = fam.spec
+    const pool = new MemoryPool(this.nextPoolId++, size, spec.poolAlignment, spec.order, this.frame, this.blocks)
+    this.poolById.set(pool.id, pool)
+    this.totals.pool(spec.row, spec.heap, size)
+    return pool
+  }
+
+  /** A pool enters service: it gets its slot (and name), its residency object, and is announced. */
+  private activatePool(fam: PoolFamily, pool: MemoryPool): MemoryPool {
+    const spec = fam.spec
+    const slot = fam.takeSlot()
+    fam.slots[slot] = pool
+    pool.slot = slot
+    pool.name = `${spec.name}/${slot}`
+    pool.spare = false
+    pool.lastUsedFrame = this.frame
+    if (spec.heap === H.DEFAULT) {
+      pool.object = this.nextObjectId++
+      this.residency.addObject(pool.object, pool.size, spec.priority, pool.name, this.frame)
+    }
+    this.sink.poolCreated?.(
+      { pool: pool.id, name: pool.name, placement: PLACEMENTS[spec.row], heap: HEAP_TYPES[spec.heap], bytes: pool.size },
+      this.frame,
+    )
+    return pool
+  }
+
+  private destroyPool(fam: PoolFamily, pool: MemoryPool): void {
+    const spec = fam.spec
+    fam.slots[pool.slot] = null
+    pool.dispose(this.blocks)
+    this.poolById.delete(pool.id)
+    this.totals.pool(spec.row, spec.heap, -pool.size)
+    if (pool.object !== NONE) this.residency.removeObject(pool.object, this.frame)
+    this.sink.poolDestroyed?.(pool.id, this.frame)
+  }
+
+  /** Into a buddy pool: the block of the smallest order holding the request (plus its alignment if 512 is not a multiple). */
+  private placeInBuddy(slot: number, buddy: number, size: Bytes, alignment: Bytes): void {
+    const fam = this.buddies[buddy]
+    const spec = fam.spec
+    const pad = spec.minBlock % alignment !== 0 ? alignment : 0
+    const order = fam.orderFor(size + pad)
+    if (order === NONE) {
+      // Larger than a whole buddy pool (only with an odd config): the big-block allocator takes it.
+      this.allocs.placement[slot] = P.UploadBigBlock
+      this.placeInFamily(slot, Family.UploadBigBlock, size, alignment)
+      return
+    }
+    let pool: BuddyPool | null = null
+    for (const p of fam.pools) {
+      if (p.canAllocate(order)) {
+        pool = p
+        break
+      }
+    }
+    if (pool === null) pool = this.growBuddy(fam)
+    const base = pool.allocate(order)
+    const blockBytes = spec.minBlock * 2 ** order
+    const a = this.allocs
+    a.loc[slot] = Loc.Buddy
+    a.pool[slot] = pool.id
+    a.block[slot] = order
+    a.base[slot] = base
+    a.offset[slot] = pad ? roundUp(base, alignment) : base
+    a.size[slot] = blockBytes
+    a.poolAlignment[slot] = pad ? alignment : spec.minBlock
+    this.totals.take(spec.row, spec.heap, blockBytes, a.requested[slot], true)
+  }
+
+  private growBuddy(fam: BuddyFamily): BuddyPool {
+    const taken = fam.spare ?? this.newBuddy(fam)
+    fam.spare = null
+    taken.spare = false
+    taken.index = fam.created++
+    taken.name = `${fam.spec.name}/${taken.index}`
+    taken.lastUsedFrame = this.frame
+    fam.pools.push(taken)
+    const row = fam.spec.row
+    if (row < PLACEMENTS.length) {
+      this.sink.poolCreated?.(
+        { pool: taken.id, name: taken.name, placement: PLACEMENTS[row], heap: HEAP_TYPES[fam.spec.heap], bytes: taken.size },
+        this.frame,
+      )
+    }
+    if (fam.spec.async) {
+      const spare = this.newBuddy(fam)
+      spare.spare = true
+      fam.spare = spare
+    }
+    return taken
+  }
+
+  private newBuddy(fam: BuddyFamily): BuddyPool {
+    const pool = new BuddyPool(this.nextPoolId++, fam.spec.minBlock, fam.spec.maxOrder, this.frame)
+    this.poolById.set(pool.id, pool)
+    this.totals.pool(fam.spec.row, fam.spec.heap, pool.size)
+    return pool
+  }
+
+  private placeCommitted(slot: number, size: Bytes, priority: ResidencyPriority, name: string | undefined): void {
+    const a = this.allocs
+    a.loc[slot] = Loc.Committed
+    a.size[slot] = size
+    a.offset[slot] = 0
+    a.poolAlignment[slot] = a.alignment[slot]
+    const heap = a.heap[slot]
+    this.totals.take(P.Committed, heap, size, a.requested[slot], false)
+    if (heap === H.DEFAULT) {
+      const object = this.nextObjectId++
+      a.object[slot] = object
+      this.residency.addObject(object, size, priority, `Committed ${name ?? `#${a.id[slot]}`}`, this.frame)
+    }
+  }
+
+  private placeReserved(slot: number, virtualSize: Bytes, committed: Bytes, name: string | undefined): void {
+    const a = this.allocs
+    a.loc[slot] = Loc.Reserved
+    a.size[slot] = virtualSize
+    a.offset[slot] = 0
+    a.poolAlignment[slot] = TILE
+    a.committed[slot] = committed
+    a.commitRequested[slot] = committed
+    this.totals.take(P.Reserved, H.DEFAULT, committed, committed, false)
+    const object = this.nextObjectId++
+    a.object[slot] = object
+    this.residency.addObject(object, committed, 'normal', `Reserved ${name ?? `#${a.id[slot]}`}`, this.frame)
+  }
+
+  /** The UploadHeapAllocator (AllocUploadResource): small block, big block or committed UPLOAD. */
+  private placeUpload(slot: number, size: Bytes, alignment: Bytes): void {
+    const d = this.bufferDecision
+    decideUpload(size, this.config, null, d)
+    const a = this.allocs
+    a.heap[slot] = H.UPLOAD
+    a.placement[slot] = d.placement
+    if (d.target === Target.UploadSmall) this.placeInBuddy(slot, Buddy.SmallBlock, size, alignment)
+    else if (d.target === Target.Pool) this.placeInFamily(slot, Family.UploadBigBlock, size, alignment)
+    else this.placeCommitted(slot, roundUp(size, TILE), 'normal', undefined)
+  }
+
+  /** Staging memory for one copy: taken now, released at once, free when the GPU finished this frame. */
+  private staging(bytes: Bytes, alignment: Bytes): void {
+    if (!(bytes > 0)) return
+    const a = this.allocs
+    const slot = a.alloc()
+    a.id[slot] = -1
+    a.kind[slot] = Kind.Staging
+    a.state[slot] = SlotState.Live
+    a.requested[slot] = bytes
+    a.alignment[slot] = alignment
+    a.created[slot] = this.frame
+    this.placeUpload(slot, bytes, alignment)
+    this.releaseSlot(slot)
+  }
+
+  /** FastAllocator: pages for what fits a page, the UploadHeapAllocator for larger requests. */
+  private fastUpload(size: Bytes, count: number): void {
+    if (!(size > 0) || count <= 0) return
+    if (size > this.fast.pageSize) {
+      for (let i = 0; i < count; i++) this.staging(size, STAGING_ALIGNMENT)
+      return
+    }
+    this.fast.allocate(size, count, this.frame, this.completed, this.totals, () => this.nextPoolId++)
+  }
+
+  /** FastConstantAllocator: 256-aligned bumps in 64 KiB pages from the UploadHeapAllocator; a full page is released. */
+  private constantUpload(bytes: Bytes, count: number): void {
+    const size = roundUp(bytes, CONSTANT_ALIGNMENT)
+    const page = this.config['fastConstant.pageSize']
+    if (size > page) {
+      for (let i = 0; i < count; i++) this.staging(size, CONSTANT_ALIGNMENT)
+      return
+    }
+    let left = count
+    while (left > 0) {
+      if (this.constantSlot === NONE) {
+        this.constantSlot = this.newConstantPage(page)
+        this.constantOffset = 0
+      }
+      const fit = Math.floor((page - this.constantOffset) / size)
+      if (fit === 0) {
+        this.releaseSlot(this.constantSlot)
+        this.constantSlot = NONE
+        continue
+      }
+      const n = Math.min(fit, left)
+      this.constantOffset += n * size
+      left -= n
+    }
+  }
+
+  private newConstantPage(page: Bytes): number {
+    const a = this.allocs
+    const slot = a.alloc()
+    a.id[slot] = -1
+    a.kind[slot] = Kind.ConstantPage
+    a.state[slot] = SlotState.Live
+    a.placement[slot] = ROW_FAST_CONSTANT_PAGE
+    a.heap[slot] = H.UPLOAD
+    a.requested[slot] = page
+    a.alignment[slot] = page
+    a.created[slot] = this.frame
+    this.placeInBuddy(slot, Buddy.FastConstantPages, page, page)
+    return slot
+  }
+
+  /** A dynamic buffer's lock: a fresh upload location; the old one is released like a moved block. */
+  private rename(slot: number): void {
+    const a = this.allocs
+    const fromPool = a.pool[slot]
+    const fromOffset = a.offset[slot]
+    this.detach(slot)
+    this.placeUpload(slot, roundUp(a.requested[slot], 16), a.alignment[slot])
+    this.sink.moved?.(a.id[slot], fromPool, fromOffset, a.pool[slot], a.offset[slot], a.size[slot], this.frame)
+  }
+
+  /**
+   * Hands a live allocation's location to a new internal slot, released at once (pending until the GPU is done),
+   * so the resource's own slot can take a new location. The resource stays live throughout.
+   */
+  private detach(slot: number): number {
+    const a = this.allocs
+    const old = a.alloc()
+    a.id[old] = -1
+    a.kind[old] = Kind.Moved
+    a.state[old] = SlotState.Live
+    a.loc[old] = a.loc[slot]
+    a.placement[old] = a.placement[slot]
+    a.heap[old] = a.heap[slot]
+    a.pool[old] = a.pool[slot]
+    a.block[old] = a.block[slot]
+    a.base[old] = a.base[slot]
+    a.offset[old] = a.offset[slot]
+    a.size[old] = a.size[slot]
+    a.requested[old] = a.requested[slot]
+    a.alignment[old] = a.alignment[slot]
+    a.poolAlignment[old] = a.poolAlignment[slot]
+    a.object[old] = a.object[slot]
+    a.created[old] = this.frame
+    if (a.loc[slot] === Loc.Pool) this.blocks.owner[a.block[slot]] = old
+    a.object[slot] = NONE
+    // The old location's bytes move from occupied to pending; the new location counts as occupied when placed.
+    this.releaseSlot(old)
+    return old
+  }
+
+  // ── Release and completion ────────────────────────────────────────────────────────────────────────────────
+
+  private releaseSlot(slot: number): void {
+    const a = this.allocs
+    a.state[slot] = SlotState.Pending
+    const bytes = a.bytes(slot)
+    this.totals.release(this.rowOf(slot), a.heap[slot], bytes, a.requestedBytes(slot))
+    const loc = a.loc[slot]
+    if (loc === Loc.Pool || loc === Loc.Buddy) {
+      const pool = this.poolById.get(a.pool[slot])!
+      pool.pending += a.size[slot]
+      pool.pendingBlocks++
+      pool.lastUsedFrame = this.frame
+    }
+    if (this.pendTail === this.pendSlot.length) this.growPending()
+    this.pendSlot[this.pendTail] = slot
+    this.pendFrame[this.pendTail] = this.frame
+    this.pendTail++
+  }
+
+  private completeSlot(slot: number): void {
+    const a = this.allocs
+    const loc = a.loc[slot]
+    const bytes = a.bytes(slot)
+    const row = this.rowOf(slot)
+    const heap = a.heap[slot]
+    if (loc === Loc.Pool) {
+      const pool = this.poolById.get(a.pool[slot]) as MemoryPool
+      pool.pending -= a.size[slot]
+      pool.pendingBlocks--
+      pool.deallocate(this.blocks, a.block[slot])
+      this.totals.free(row, heap, bytes, true)
+    } else if (loc === Loc.Buddy) {
+      const pool = this.poolById.get(a.pool[slot]) as BuddyPool
+      pool.pending -= a.size[slot]
+      pool.pendingBlocks--
+      pool.deallocate(a.base[slot], a.block[slot])
+      this.totals.free(row, heap, bytes, true)
+    } else {
+      this.totals.free(row, heap, bytes, false)
+      if (a.object[slot] !== NONE) this.residency.removeObject(a.object[slot], this.frame)
+    }
+    const kind = a.kind[slot]
+    if (kind === Kind.Buffer || kind === Kind.Texture) this.sink.freed?.(a.id[slot], this.frame)
+    a.release(slot)
+  }
+
+  private advanceCompleted(frame: Frame): void {
+    if (frame <= this.completed) return
+    this.completed = frame
+    while (this.pendHead < this.pendTail && this.pendFrame[this.pendHead] <= frame) {
+      this.completeSlot(this.pendSlot[this.pendHead])
+      this.pendHead++
+    }
+    if (this.pendHead === this.pendTail) {
+      this.pendHead = 0
+      this.pendTail = 0
+    }
+    this.fast.complete(frame, this.totals)
+  }
+
+  private growPending(): void {
+    const live = this.pendTail - this.pendHead
+    if (this.pendHead > 0 && live < this.pendSlot.length / 2) {
+      this.pendSlot.copyWithin(0, this.pendHead, this.pendTail)
+      this.pendFrame.copyWithin(0, this.pendHead, this.pendTail)
+    } else {
+      const slots = new Int32Array(this.pendSlot.length * 2)
+      const frames = new Float64Array(this.pendSlot.length * 2)
+      slots.set(this.pendSlot.subarray(this.pendHead, this.pendTail))
+      frames.set(this.pendFrame.subarray(this.pendHead, this.pendTail))
+      this.pendSlot = slots
+      this.pendFrame = frames
+    }
+    this.pendHead = 0
+    this.pendTail = live
+  }
+
+  // ── End of frame: residency, clean-up, defrag ─────────────────────────────────────────────────────────────
+
+  private endOfFrame(frame: Frame): void {
+    if (!this.hasUseRecords) this.residency.markAllUsed()
+    this.residency.endFrame(frame)
+    this.cleanUp()
+    this.defrag(frame)
+  }
+
+  /** CleanUpAllocations: pools empty since `pool.emptyFramesBeforeRelease` completed frames go; orders re-sort. */
+  private cleanUp(): void {
+    const lag = this.config['pool.emptyFramesBeforeRelease']
+    const completed = this.completed
+    for (const fam of this.families) {
+      for (const pool of fam.slots) {
+        if (pool !== null && pool.allocatedBlocks === 0 && pool.lastUsedFrame + lag <= completed) this.destroyPool(fam, pool)
+      }
+      fam.sortOrder()
+    }
+    for (const fam of this.buddies) {
+      let kept = 0
+      for (const pool of fam.pools) {
+        if (pool.allocatedBlocks === 0 && pool.lastUsedFrame + lag <= completed) {
+          this.poolById.delete(pool.id)
+          this.totals.pool(fam.spec.row, fam.spec.heap, -pool.size)
+          if (fam.spec.row < PLACEMENTS.length) this.sink.poolDestroyed?.(pool.id, this.frame)
+        } else {
+          fam.pools[kept++] = pool
+        }
+      }
+      fam.pools.length = kept
+    }
+    this.fast.cleanUp(completed, lag, this.totals)
+  }
+
+  /** §8.2: per budget class, each defrag-enabled family clears up to maxPoolsPerFrame pools, rotating. */
+  private defrag(frame: Frame): void {
+    const budget = this.config['defrag.maxCopyPerFrame']
+    const maxPools = this.config['defrag.maxPoolsPerFrame']
+    if (this.config['defrag.enabled'] !== 1 || maxPools <= 0 || budget <= 0) return
+    for (const cls of [BudgetClass.Buffers, BudgetClass.Textures]) {
+      let copied = 0
+      for (const fam of this.families) {
+        if (fam.spec.budgetClass !== cls || !fam.spec.defrag) continue
+        if (copied >= budget) break
+        copied = this.defragFamily(fam, budget, copied, maxPools, frame)
+      }
+    }
+  }
+
+  private defragFamily(fam: PoolFamily, budget: Bytes, copied: Bytes, maxPools: number, frame: Frame): Bytes {
+    const targets: MemoryPool[] = []
+    let candidates = 0
+    for (const pool of fam.slots) {
+      if (pool !== null && pool.used < pool.size) targets.push(pool)
+      const usage = pool ? pool.used / pool.size : 1
+      if (usage < DEFRAG_SIZE_FRACTION) candidates++
+    }
+    if (candidates === 0 || targets.length < 2) return copied
+    targets.sort((x, y) => x.used - y.used || x.slot - y.slot)
+    if (fam.lastDefragSlot >= fam.slots.length) fam.lastDefragSlot = 0
+    let cleared = 0
+    for (; fam.lastDefragSlot < fam.slots.length; fam.lastDefragSlot++) {
+      const pool = fam.slots[fam.lastDefragSlot]
+      const usage = pool ? pool.used / pool.size : 1
+      if (pool === null || usage >= DEFRAG_SIZE_FRACTION) continue
+      // Move into fuller pools, the fullest first.
+      const into: MemoryPool[] = []
+      for (let t = targets.length - 1; t >= 0 && targets[t] !== pool; t--) into.push(targets[t])
+      if (into.length === 0) continue
+      copied = this.tryClear(fam, pool, into, budget, copied, frame)
+      cleared++
+      if (copied >= budget || cleared >= maxPools) break
+    }
+    return copied
+  }
+
+  /** FRHIMemoryPool::TryClear: from the end of the pool backwards, move unlocked live blocks while under budget. */
+  private tryClear(fam: PoolFamily, pool: MemoryPool, into: MemoryPool[], budget: Bytes, copied: Bytes, frame: Frame): Bytes {
+    const b = this.blocks
+    const a = this.allocs
+    let block = pool.head
+    while (block !== NONE && b.next[block] !== NONE) block = b.next[block]
+    while (block !== NONE && copied < budget) {
+      const prev = b.prev[block]
+      const owner = b.owner[block]
+      if (
+        b.state[block] === BlockState.Allocated &&
+        a.state[owner] === SlotState.Live &&
+        (a.kind[owner] === Kind.Buffer || a.kind[owner] === Kind.Texture) &&
+        !(a.lockFrame[owner] >= 0 && a.lockFrame[owner] > this.completed)
+      ) {
+        const size = b.size[block]
+        for (const target of into) {
+          if (target.size - target.used < size) continue
+          const moved = target.tryAllocate(b, size, owner)
+          if (moved === NONE) continue
+          const fromOffset = a.offset[owner]
+          this.detachForMove(owner)
+          a.pool[owner] = target.id
+          a.block[owner] = moved
+          a.offset[owner] = alignedOffset(b.offset[moved], fam.spec.poolAlignment, a.poolAlignment[owner])
+          a.lockFrame[owner] = frame
+          this.totals.add(fam.spec.row, fam.spec.heap, F.PoolFree, -size)
+          copied += size
+          this.sink.moved?.(a.id[owner], pool.id, fromOffset, target.id, a.offset[owner], size, frame)
+          break
+        }
+      }
+      block = prev
+    }
+    return copied
+  }
+
+  /** The source block of a defrag move becomes an internal pending release; the resource's bytes stay occupied. */
+  private detachForMove(slot: number): void {
+    const a = this.allocs
+    const old = a.alloc()
+    a.id[old] = -1
+    a.kind[old] = Kind.Moved
+    a.state[old] = SlotState.Pending
+    a.loc[old] = Loc.Pool
+    a.placement[old] = a.placement[slot]
+    a.heap[old] = a.heap[slot]
+    a.pool[old] = a.pool[slot]
+    a.block[old] = a.block[slot]
+    a.offset[old] = a.offset[slot]
+    a.size[old] = a.size[slot]
+    a.requested[old] = a.requested[slot]
+    a.alignment[old] = a.alignment[slot]
+    a.poolAlignment[old] = a.poolAlignment[slot]
+    a.created[old] = this.frame
+    this.blocks.owner[a.block[slot]] = old
+    const pool = this.poolById.get(a.pool[slot]) as MemoryPool
+    pool.pending += a.size[slot]
+    pool.pendingBlocks++
+    pool.lastUsedFrame = this.frame
+    this.totals.add(a.placement[slot], a.heap[slot], F.Pending, a.size[slot])
+    if (this.pendTail === this.pendSlot.length) this.growPending()
+    this.pendSlot[this.pendTail] = old
+    this.pendFrame[this.pendTail] = this.frame
+    this.pendTail++
+  }
+
+  // ── Helpers ───────────────────────────────────────────────────────────────────────────────────────────────
+
+  /** The totals row of a slot: its placement, or the page row for the model's own pages. */
+  private rowOf(slot: number): number {
+    return this.allocs.placement[slot]
+  }
+
+  private emitPlaced(slot: number): ModelPlacement {
+    const a = this.allocs
+    const r = this.result
+    r.id = a.id[slot]
+    r.placement = PLACEMENTS[a.placement[slot]]
+    r.heap = HEAP_TYPES[a.heap[slot]]
+    r.offset = a.offset[slot]
+    r.size = a.size[slot]
+    r.requested = a.requested[slot]
+    r.alignment = a.alignment[slot]
+    r.estimated = (a.flags[slot] & SlotFlag.Estimated) !== 0
+    const loc = a.loc[slot]
+    if (loc === Loc.Pool || loc === Loc.Buddy) {
+      const pool = this.poolById.get(a.pool[slot])!
+      r.pool = pool.id
+      r.poolName = pool.name
+    } else {
+      r.pool = -1
+      r.poolName = null
+    }
+    if (this.sink.placed) {
+      const info = this.info
+      info.id = r.id
+      info.placement = r.placement
+      info.heap = r.heap
+      info.pool = r.pool
+      info.offset = r.offset
+      info.size = r.size
+      info.requested = r.requested
+      info.alignment = r.alignment
+      this.sink.placed(info, this.frame)
+    }
+    return r
+  }
+
+  private view(slot: number): AllocationView {
+    const a = this.allocs
+    const loc = a.loc[slot]
+    const pool = loc === Loc.Pool || loc === Loc.Buddy ? this.poolById.get(a.pool[slot]) : undefined
+    return {
+      id: a.id[slot],
+      kind: a.kind[slot] === Kind.Texture ? 'texture' : 'buffer',
+      placement: PLACEMENTS[a.placement[slot]],
+      heap: HEAP_TYPES[a.heap[slot]],
+      pool: pool ? pool.id : -1,
+      poolName: pool ? pool.name : null,
+      offset: a.offset[slot],
+      size: a.size[slot],
+      requested: a.requested[slot],
+      alignment: a.alignment[slot],
+      estimated: (a.flags[slot] & SlotFlag.Estimated) !== 0,
+      createdFrame: a.created[slot],
+      committed: loc === Loc.Reserved ? a.committed[slot] : 0,
+      locked: a.lockFrame[slot] >= 0 && a.lockFrame[slot] > this.completed,
+    }
+  }
+
+  private poolView(
+    id: number,
+    name: string,
+    row: number,
+    heap: number,
+    pool: MemoryPool | BuddyPool,
+    blocks: BlockView[],
+  ): PoolView {
+    return {
+      pool: id,
+      name,
+      row: TOTAL_ROWS[row],
+      heap: HEAP_TYPES[heap],
+      bytes: pool.size,
+      used: pool.used - pool.pending,
+      pending: pool.pending,
+      free: pool.size - pool.used,
+      spare: pool.spare,
+      createdFrame: pool.createdFrame,
+      blocks,
+    }
+  }
+
+  /** A second create of a live id: the first is released (the capture's ingest warns about it too). */
+  private replaceLive(id: number): void {
+    this.sink.warning?.('duplicateId', `create of ${id}, which is live: the earlier one is released`, this.frame)
+    this.release(id)
+  }
+
+  private validSize(size: Bytes, id: number): Bytes {
+    if (Number.isFinite(size) && size >= 0) return Math.floor(size)
+    this.sink.warning?.('badSize', `request ${id} has size ${size}: taken as 0`, this.frame)
+    return 0
+  }
+
+  /** Transient heaps are counted in the Transient row; everything else goes to the model's sink. */
+  private transientSink(): ModelSink {
+    return {
+      transientHeapCreated: (heap, bytes, frame) => {
+        this.transientHeapBytes.set(heap, bytes)
+        this.totals.pool(P.Transient, H.DEFAULT, bytes)
+        this.sink.transientHeapCreated?.(heap, bytes, frame)
+      },
+      transientHeapDestroyed: (heap, frame) => {
+        const bytes = this.transientHeapBytes.get(heap) ?? 0
+        this.transientHeapBytes.delete(heap)
+        this.totals.pool(P.Transient, H.DEFAULT, -bytes)
+        this.sink.transientHeapDestroyed?.(heap, frame)
+      },
+      transientPlaced: (info, frame) => this.sink.transientPlaced?.(info, frame),
+      warning: (kind, message, frame) => this.sink.warning?.(kind, message, frame),
+      residencyObjectCreated: (...args) => this.sink.residencyObjectCreated?.(...args),
+      residencyObjectDestroyed: (...args) => this.sink.residencyObjectDestroyed?.(...args),
+      madeResident: (...args) => this.sink.madeResident?.(...args),
+      evicted: (...args) => this.sink.evicted?.(...args),
+      overBudget: (...args) => this.sink.overBudget?.(...args),
+    }
+  }
+}
+
+function stateMode(state: string | undefined): BufferStateMode {
+  return state === 'single' || state === 'multi' ? state : 'default'
+}
+

@@ -1,0 +1,89 @@
+/**
+ * Running totals the analysis reads at every frame end: per placement (plus the two per-frame page allocators)
+ * and per heap type, six numbers each, kept current by every allocation, release, free and pool change. Plain
+ * Float64Arrays: reading them allocates nothing.
+ */
+import { HEAP_TYPES, PLACEMENTS } from '../../../shared/model'
+import type { Bytes } from '../../../shared/units'
+
+/** Rows of `byRow`: the placements, then the FastAllocator's pages and the FastConstantAllocator's page pools. */
+export const TOTAL_ROWS = [...PLACEMENTS, 'FastAllocatorPage', 'FastConstantPage'] as const
+export type TotalRow = (typeof TOTAL_ROWS)[number]
+export const ROW_FAST_PAGE = PLACEMENTS.length
+export const ROW_FAST_CONSTANT_PAGE = PLACEMENTS.length + 1
+
+/**
+ * Columns. heap = occupied + poolFree + pending for every row: what the heaps hold, split into bytes taken by
+ * live requests (alignment padding included), bytes free inside pools (spare pools included), and bytes whose
+ * release waits for the GPU. requested is what live requests asked for; alignmentWaste = occupied − requested.
+ */
+export const TOTAL_FIELDS = [
+  'heapBytes',
+  'occupiedBytes',
+  'requestedBytes',
+  'alignmentWasteBytes',
+  'poolFreeBytes',
+  'pendingFreeBytes',
+] as const
+export type TotalField = (typeof TOTAL_FIELDS)[number]
+export const F = { Heap: 0, Occupied: 1, Requested: 2, Waste: 3, PoolFree: 4, Pending: 5 } as const
+const FIELDS = TOTAL_FIELDS.length
+
+export class Totals {
+  /** [row * 6 + field] */
+  readonly byRow: Float64Array
+  /** [heap * 6 + field], heaps in HEAP_TYPES order */
+  readonly byHeap: Float64Array
+
+  constructor(byRow?: Float64Array, byHeap?: Float64Array) {
+    this.byRow = byRow ?? new Float64Array(TOTAL_ROWS.length * FIELDS)
+    this.byHeap = byHeap ?? new Float64Array(HEAP_TYPES.length * FIELDS)
+  }
+
+  add(row: number, heap: number, field: number, delta: Bytes): void {
+    this.byRow[row * FIELDS + field] += delta
+    this.byHeap[heap * FIELDS + field] += delta
+  }
+
+  /** A live request took `size` bytes for `requested`; `fromPool` when they come out of a pool's free bytes. */
+  take(row: number, heap: number, size: Bytes, requested: Bytes, fromPool: boolean): void {
+    this.add(row, heap, F.Occupied, size)
+    this.add(row, heap, F.Requested, requested)
+    this.add(row, heap, F.Waste, size - requested)
+    if (fromPool) this.add(row, heap, F.PoolFree, -size)
+    else this.add(row, heap, F.Heap, size)
+  }
+
+  /** A live request was released: its bytes wait for the GPU. */
+  release(row: number, heap: number, size: Bytes, requested: Bytes): void {
+    this.add(row, heap, F.Occupied, -size)
+    this.add(row, heap, F.Requested, -requested)
+    this.add(row, heap, F.Waste, requested - size)
+    this.add(row, heap, F.Pending, size)
+  }
+
+  /** Pending bytes are free: back into their pool, or out of the heap for a committed or reserved resource. */
+  free(row: number, heap: number, size: Bytes, toPool: boolean): void {
+    this.add(row, heap, F.Pending, -size)
+    if (toPool) this.add(row, heap, F.PoolFree, size)
+    else this.add(row, heap, F.Heap, -size)
+  }
+
+  /** A pool (or page) of `size` bytes was created (+) or destroyed (−). */
+  pool(row: number, heap: number, size: Bytes): void {
+    this.add(row, heap, F.Heap, size)
+    this.add(row, heap, F.PoolFree, size)
+  }
+
+  get(row: number, field: number): Bytes {
+    return this.byRow[row * FIELDS + field]
+  }
+
+  heap(heap: number, field: number): Bytes {
+    return this.byHeap[heap * FIELDS + field]
+  }
+
+  clone(): Totals {
+    return new Totals(this.byRow.slice(), this.byHeap.slice())
+  }
+}
