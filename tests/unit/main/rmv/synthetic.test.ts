@@ -270,6 +270,24 @@ describe('format details', () => {
     expect(bitField(b, 0, 7, 4)).toBe(0xa)
   })
 
+  it('reads a pipeline hash wider than a double', () => {
+    const t = token(7 + 19, 13, [
+      [39, 8, 9],
+      [53, 48, 12],
+      [56 + 71, 56 + 8, 0x0123456789abcdefn],
+      [56 + 135, 56 + 72, 0xfedcba9876543210n],
+      [56 + 143, 56 + 136, 0x21],
+    ])
+    const file = rdfFile([{ id: 'RmtData', header: streamHeader(1, 0, 1, 8, 12 + t.length), data: concat([timestamp(1, 1e6), t]) }])
+    expect(parseRmv(file).creates[0].description).toEqual({
+      type: 'pipeline',
+      createFlags: 0,
+      hash: '0123456789abcdeffedcba9876543210',
+      stageMask: 0x21,
+      ngg: false,
+    })
+  })
+
   it('reads the image layout of its format version', () => {
     // Width 4096 needs the 14-bit dimension of format 1.6: in the 13-bit layout of 1.5, the same bits mean other things.
     const image = (major: number, minor: number) => {

@@ -90,40 +90,51 @@ export function decodeCString(bytes: Uint8Array): string {
   return utf8.decode(end < 0 ? bytes : bytes.subarray(0, end))
 }
 
+/** Bits [hi:lo] for a field of at most 25 bits: it spans at most four bytes whatever its first bit. */
+function narrowField(bytes: Uint8Array, at: number, hi: number, lo: number): number {
+  const width = hi - lo + 1
+  const shift = lo & 7
+  const first = at + (lo >>> 3)
+  const span = (width + shift + 7) >>> 3
+  let word = bytes[first]
+  if (span > 1) word |= bytes[first + 1] << 8
+  if (span > 2) word |= bytes[first + 2] << 16
+  if (span > 3) word |= bytes[first + 3] << 24
+  return (word >>> shift) & ((1 << width) - 1)
+}
+
 /**
  * Bits [hi:lo] of the little-endian bit string that starts at bytes[at], as a double (exact up to 53 bits wide).
  * Callers check that the token holds those bytes; this reads without allocating.
  */
 export function bitField(bytes: Uint8Array, at: number, hi: number, lo: number): number {
   const width = hi - lo + 1
-  const shift = lo & 7
-  const first = at + (lo >>> 3)
-  if (width + shift <= 32) {
-    // Fits one 32-bit word: integer arithmetic on the bytes the field touches.
-    const span = (width + shift + 7) >>> 3
-    let word = bytes[first]
-    if (span > 1) word |= bytes[first + 1] << 8
-    if (span > 2) word |= bytes[first + 2] << 16
-    if (span > 3) word |= bytes[first + 3] << 24
-    word >>>= shift
-    return width === 32 ? word >>> 0 : word & ((2 ** width - 1) | 0)
+  if (width <= 25) return narrowField(bytes, at, hi, lo)
+  if (width === 32 && (lo & 7) === 0) {
+    const first = at + (lo >>> 3)
+    return (bytes[first] | (bytes[first + 1] << 8) | (bytes[first + 2] << 16) | (bytes[first + 3] << 24)) >>> 0
   }
+  // Wider fields in 24-bit pieces, low piece first.
   let value = 0
   let scale = 1
-  let bit = lo
-  while (bit <= hi) {
-    const s = bit & 7
-    const take = Math.min(8 - s, hi - bit + 1)
-    value += ((bytes[at + (bit >>> 3)] >>> s) & ((1 << take) - 1)) * scale
-    scale *= 1 << take
-    bit += take
+  for (let bit = lo; bit <= hi; bit += 24) {
+    const top = Math.min(hi, bit + 23)
+    value += narrowField(bytes, at, top, bit) * scale
+    scale *= 16777216
   }
   return value
 }
 
 /** Bits [hi:lo] as lowercase hex, for fields wider than 53 bits (hashes). */
 export function bitFieldHex(bytes: Uint8Array, at: number, hi: number, lo: number): string {
-  let value = 0n
-  for (let bit = hi; bit >= lo; bit--) value = (value << 1n) | BigInt((bytes[at + (bit >>> 3)] >>> (bit & 7)) & 1)
-  return value.toString(16).padStart(Math.ceil((hi - lo + 1) / 4), '0')
+  let hex = ''
+  // Whole nibbles from the top; a partial top nibble first when the width is not a multiple of 4.
+  let top = hi
+  const partial = (hi - lo + 1) % 4
+  if (partial !== 0) {
+    hex += narrowField(bytes, at, top, top - partial + 1).toString(16)
+    top -= partial
+  }
+  for (; top >= lo; top -= 4) hex += narrowField(bytes, at, top, top - 3).toString(16)
+  return hex
 }
