@@ -1,0 +1,292 @@
+import { describe, expect, it } from 'vitest'
+import { KiB, MiB } from '../../../../../src/shared/units'
+import { P } from '../../../../../src/main/model/d3d12/ladder'
+import { F } from '../../../../../src/main/model/d3d12/totals'
+import { buffer, checkInvariants, newModel, pool, recordingSink } from './helpers'
+
+describe('deferred release (§8.1)', () => {
+  it('keeps a released block pending until framesInFlight frames later when there are no gpu records', () => {
+    const m = newModel() // framesInFlight 2: frame n completes when frame n + 2 begins
+    expect(buffer(m, 1, 1024).offset).toBe(0)
+    m.beginFrame(1)
+    m.release(1)
+    expect(pool(m, 'DEFAULT/SingleState/0').blocks[0]).toEqual({ offset: 0, size: 1024, state: 'pending', id: 1 })
+    expect(m.totals.get(P.SharedBufferPool, F.Pending)).toBe(1024)
+    expect(buffer(m, 2, 1024).offset).toBe(1024) // the pending block is not reused
+    m.beginFrame(2) // completes frame 0 only
+    expect(buffer(m, 3, 1024).offset).toBe(2048)
+    m.beginFrame(3) // completes frame 1, the release's frame
+    expect(m.totals.get(P.SharedBufferPool, F.Pending)).toBe(0)
+    expect(buffer(m, 4, 1024).offset).toBe(0) // best fit: the freed 1 KiB block
+    checkInvariants(m)
+  })
+
+  it('waits for the gpu record of the release frame when the capture has them', () => {
+    const rec = recordingSink()
+    const m = newModel({}, { explicitGpuFences: true }, rec.sink)
+    buffer(m, 1, 1024)
+    m.beginFrame(1)
+    m.release(1)
+    for (let n = 2; n <= 6; n++) m.beginFrame(n) // frames alone complete nothing
+    expect(buffer(m, 2, 1024).offset).toBe(1024)
+    m.gpuDone(0)
+    expect(buffer(m, 3, 1024).offset).toBe(2048)
+    m.gpuDone(1)
+    expect(rec.freed).toEqual([{ id: 1, frame: 6 }])
+    expect(buffer(m, 4, 1024).offset).toBe(0)
+  })
+
+  it("switches from frame counting to gpu records at the first one in 'auto' mode", () => {
+    const m = newModel({}, { explicitGpuFences: 'auto' })
+    buffer(m, 1, 1024)
+    m.release(1)
+    m.beginFrame(2) // completes frame 0 by counting
+    expect(buffer(m, 2, 1024).offset).toBe(0)
+    m.release(2)
+    m.gpuDone(1) // from now on only gpu records complete frames
+    m.beginFrame(9)
+    expect(buffer(m, 3, 1024).offset).toBe(1024)
+    m.gpuDone(2)
+    expect(buffer(m, 4, 1024).offset).toBe(0)
+  })
+})
+
+describe('pool life (§8.2)', () => {
+  it('destroys a pool once the GPU finished 20 frames after its last release', () => {
+    const rec = recordingSink()
+    const m = newModel({}, { explicitGpuFences: true }, rec.sink)
+    const first = buffer(m, 1, 1024)
+    m.beginFrame(1)
+    m.release(1)
+    m.gpuDone(1) // the pool is empty; its last release was in frame 1
+    for (let n = 2; n <= 21; n++) {
+      m.beginFrame(n) // clean-up at the end of frame n − 1 sees frames up to n − 1 completed
+      m.gpuDone(n)
+    }
+    // End of frame 20 saw frame 20 completed: 1 + 20 > 20, the pool stays.
+    expect(rec.poolsDestroyed).toEqual([])
+    m.beginFrame(22) // end of frame 21 sees frame 21 completed: 1 + 20 ≤ 21
+    expect(rec.poolsDestroyed).toEqual([{ pool: first.pool, frame: 21 }])
+    expect(m.pools().map((p) => p.name)).toEqual(['DEFAULT/SingleState/spare'])
+    // The next buffer takes the spare into the freed slot 0, and a new spare is made.
+    const next = buffer(m, 2, 1024)
+    expect(next.poolName).toBe('DEFAULT/SingleState/0')
+    expect(next.pool).not.toBe(first.pool)
+    checkInvariants(m)
+  })
+
+  it('honours pool.emptyFramesBeforeRelease', () => {
+    const rec = recordingSink()
+    const m = newModel({ 'pool.emptyFramesBeforeRelease': 0 }, { explicitGpuFences: true }, rec.sink)
+    const p = buffer(m, 1, 1024)
+    m.release(1)
+    m.gpuDone(0)
+    m.beginFrame(1) // 0 + 0 ≤ 0
+    expect(rec.poolsDestroyed).toEqual([{ pool: p.pool, frame: 0 }])
+  })
+})
+
+// Small pools make the scenarios short: 1 MiB pools taking up to 512 KiB.
+const SMALL = { 'bufferPool.size': 1 * MiB, 'bufferPool.maxAllocation': 512 * KiB }
+
+describe('allocation order (§8.2)', () => {
+  function twoPools(over: Record<string, number>) {
+    const m = newModel({ ...SMALL, ...over }, { explicitGpuFences: true })
+    buffer(m, 1, 512 * KiB) // pool 0 [0, 512 KiB)
+    buffer(m, 2, 512 * KiB) // pool 0 [512 KiB, 1 MiB): full
+    buffer(m, 3, 512 * KiB) // pool 1 [0, 512 KiB)
+    buffer(m, 4, 256 * KiB) // pool 1 [512 KiB, 768 KiB)
+    m.release(1)
+    m.gpuDone(0) // pool 0 uses 512 KiB, pool 1 768 KiB
+    m.beginFrame(1) // clean-up sorts the allocation order
+    return m
+  }
+
+  it('puts new allocations in the fullest pool first where defrag is on', () => {
+    const m = twoPools({ 'defrag.maxPoolsPerFrame': 0 }) // defrag on, but no moves
+    const p = buffer(m, 5, 128 * KiB)
+    expect(p.poolName).toBe('DEFAULT/SingleState/1')
+    expect(p.offset).toBe(768 * KiB)
+  })
+
+  it('keeps the smallest, oldest pool first where defrag is off', () => {
+    const m = twoPools({ 'defrag.enabled': 0 })
+    const p = buffer(m, 5, 128 * KiB)
+    expect(p.poolName).toBe('DEFAULT/SingleState/0')
+    expect(p.offset).toBe(0)
+  })
+})
+
+describe('defrag (§8.2)', () => {
+  it('moves blocks from the end of the emptiest pool into the fullest until the copy budget is used', () => {
+    const rec = recordingSink()
+    const m = newModel({ ...SMALL, 'defrag.maxCopyPerFrame': 64 * KiB }, { explicitGpuFences: true }, rec.sink)
+    const a = buffer(m, 1, 512 * KiB) // pool 0 [0, 512 KiB)
+    buffer(m, 2, 512 * KiB) // pool 0 [512 KiB, 1 MiB)
+    m.release(2) // pending: pool 0 stays full for now
+    const c = buffer(m, 3, 128 * KiB) // pool 1 [0, 128 KiB)
+    buffer(m, 5, 64 * KiB) // pool 1 [128 KiB, 192 KiB)
+    expect([a.poolName, c.poolName]).toEqual(['DEFAULT/SingleState/0', 'DEFAULT/SingleState/1'])
+    m.beginFrame(1)
+    m.gpuDone(0) // B is free: pool 0 uses 512 KiB, pool 1 192 KiB
+    m.beginFrame(2) // end of frame 1: defrag
+    // E, the last block of the emptiest pool, moves to pool 0's best-fitting free block at 512 KiB. 64 KiB copied
+    // reaches the budget: C waits for the next frame.
+    expect(rec.moved).toEqual([
+      { id: 5, fromPool: c.pool, fromOffset: 128 * KiB, toPool: a.pool, toOffset: 512 * KiB, bytes: 64 * KiB, frame: 1 },
+    ])
+    expect(m.allocation(3)!.pool).toBe(c.pool)
+    // E's old block is pending until the GPU finished frame 1, where the copy runs; the new one is locked until then.
+    expect(pool(m, 'DEFAULT/SingleState/1').pending).toBe(64 * KiB)
+    expect(m.allocation(5)!.locked).toBe(true)
+    checkInvariants(m)
+    m.beginFrame(3) // end of frame 2: the rotation resumes at pool 1, C moves next, behind E
+    expect(rec.moved[1]).toEqual({
+      id: 3,
+      fromPool: c.pool,
+      fromOffset: 0,
+      toPool: a.pool,
+      toOffset: 576 * KiB,
+      bytes: 128 * KiB,
+      frame: 2,
+    })
+    m.gpuDone(2)
+    expect(pool(m, 'DEFAULT/SingleState/1').used).toBe(0)
+    checkInvariants(m)
+  })
+
+  it('never moves a block locked by its initial data until the GPU finished its creation frame', () => {
+    const rec = recordingSink()
+    const m = newModel(SMALL, { explicitGpuFences: true }, rec.sink)
+    buffer(m, 1, 512 * KiB)
+    buffer(m, 2, 256 * KiB)
+    buffer(m, 4, 256 * KiB) // pool 0 full
+    m.release(4) // frame 0
+    m.beginFrame(1)
+    const c = buffer(m, 3, 128 * KiB, ['Static'], { init: true }) // pool 1, locked until frame 1 is done
+    buffer(m, 5, 64 * KiB) // pool 1 behind C
+    m.gpuDone(0) // D's block is free in pool 0; C is still locked
+    expect(m.allocation(3)!.locked).toBe(true)
+    m.beginFrame(2) // end of frame 1: E moves, C may not
+    expect(rec.moved.map((x) => x.id)).toEqual([5])
+    expect(m.allocation(3)!.pool).toBe(c.pool)
+    m.gpuDone(1)
+    expect(m.allocation(3)!.locked).toBe(false)
+    m.beginFrame(3)
+    expect(rec.moved.map((x) => x.id)).toEqual([5, 3])
+    checkInvariants(m)
+  })
+
+  it('leaves the acceleration-structure pool alone', () => {
+    const rec = recordingSink()
+    const m = newModel({ 'asPool.size': 1 * MiB, 'asPool.maxAllocation': 512 * KiB }, { explicitGpuFences: true }, rec.sink)
+    buffer(m, 1, 512 * KiB, ['AccelerationStructure'])
+    buffer(m, 2, 512 * KiB, ['AccelerationStructure'])
+    buffer(m, 3, 64 * KiB, ['AccelerationStructure']) // a second pool
+    m.release(1)
+    m.beginFrame(1)
+    m.gpuDone(0)
+    m.beginFrame(2)
+    expect(rec.moved).toEqual([])
+  })
+})
+
+describe('reserved resources (§7)', () => {
+  it('commits whole 64 KiB tiles and never beyond the creation size', () => {
+    const rec = recordingSink()
+    const m = newModel({}, { explicitGpuFences: true }, rec.sink)
+    buffer(m, 1, 100000, ['ReservedResource']) // virtual: 128 KiB
+    const object = rec.objects.find((o) => o.label === 'Reserved #1')!
+    expect(object.bytes).toBe(0)
+    m.commit(1, 70000)
+    expect(m.allocation(1)!.committed).toBe(128 * KiB) // 70000 → 2 tiles
+    m.commit(1, 1)
+    expect(m.allocation(1)!.committed).toBe(64 * KiB)
+    expect(m.totals.get(P.Reserved, F.Heap)).toBe(64 * KiB)
+    expect(m.totals.get(P.Reserved, F.Waste)).toBe(64 * KiB - 1)
+    expect(m.residencyManager().objectInfo(object.object)!.bytes).toBe(64 * KiB)
+    m.commit(1, 200000)
+    expect(rec.warnings).toEqual(['reservedGrow'])
+    expect(m.allocation(1)!.committed).toBe(128 * KiB)
+    m.commit(99, 4096)
+    expect(rec.warnings).toEqual(['reservedGrow', 'commitNotReserved'])
+    m.release(1)
+    expect(m.totals.get(P.Reserved, F.Pending)).toBe(128 * KiB)
+    m.gpuDone(0)
+    expect(m.totals.get(P.Reserved, F.Heap)).toBe(0)
+    expect(m.residencyManager().has(object.object)).toBe(false)
+  })
+})
+
+describe('residency objects', () => {
+  it('registers pools and committed DEFAULT resources, not UPLOAD or READBACK memory', () => {
+    const rec = recordingSink()
+    const m = newModel({}, {}, rec.sink)
+    buffer(m, 1, 1024)
+    buffer(m, 2, 32 * MiB, ['Static'], { name: 'Big' })
+    buffer(m, 3, 1024, ['Dynamic'])
+    buffer(m, 4, 1 * MiB, ['Static'], { heap: 'readback' })
+    expect(rec.objects.map((o) => [o.label, o.bytes, o.priority])).toEqual([
+      ['DEFAULT/SingleState/0', 32 * MiB, 'normal'],
+      ['Committed Big', 32 * MiB, 'normal'],
+    ])
+  })
+
+  it('makes used objects resident and evicts the least recently used over the budget', () => {
+    const evicted: number[] = []
+    const resident: number[] = []
+    const m = newModel(
+      {},
+      { budget: 30 * MiB, hasUseRecords: true },
+      { evicted: (o) => evicted.push(o), madeResident: (o) => resident.push(o) },
+    )
+    buffer(m, 1, 20 * MiB, ['Static', 'Shared']) // committed: residency object 0
+    buffer(m, 2, 20 * MiB, ['Static', 'Shared']) // object 1
+    m.use([1])
+    m.beginFrame(1)
+    expect(resident).toEqual([0])
+    m.use([2])
+    m.beginFrame(2) // 40 MiB resident > 30 MiB: object 0 was not used in frame 1
+    expect(resident).toEqual([0, 1])
+    expect(evicted).toEqual([0])
+  })
+
+  it('counts every live object as used when the capture has no use records', () => {
+    const resident: number[] = []
+    const m = newModel({}, {}, { madeResident: (o) => resident.push(o) })
+    buffer(m, 1, 1024)
+    buffer(m, 2, 20 * MiB, ['Static', 'Shared'])
+    m.beginFrame(1)
+    expect(resident.sort()).toEqual([0, 1])
+  })
+})
+
+describe('render-graph transients', () => {
+  it('places transients at endGraph with their request sizes and counts the heaps in the Transient row', () => {
+    const m = newModel()
+    m.beginGraph('Scene')
+    m.transient({ e: 'transient', id: 100, kind: 'texture', format: 'R16G16B16A16_FLOAT', width: 1920, height: 1080, flags: ['RenderTargetable'], first: 0, last: 3 })
+    m.transient({ e: 'transient', id: 101, kind: 'buffer', size: 100000, first: 4, last: 5 })
+    const placed = m.endGraph(6)
+    expect(placed.map((p) => [p.id, p.placement, p.alignment, p.size])).toEqual([
+      // 64 bpp in 64 KiB tiles of 128×64: 15 × 17 = 255 tiles = 16320 KiB
+      [100, 'Transient', 64 * KiB, 16320 * KiB],
+      // 100000 B rounded up to 64 KiB
+      [101, 'Transient', 64 * KiB, 128 * KiB],
+    ])
+    expect(placed[0].route).toEqual([
+      'transient? yes → Transient',
+      'texture: alignment max(64 KiB, 64 KiB) = 64 KiB, size 16320 KiB (estimated)',
+    ])
+    expect(placed[1].poolName).toMatch(/^DEFAULT\/TransientHeap\/\d+$/)
+    expect(m.totals.get(P.Transient, F.Heap)).toBe(128 * MiB) // one heap of transient.minimumHeapSize
+    expect(m.liveAllocations()).toEqual([])
+  })
+
+  it('warns about a transient outside a graph', () => {
+    const rec = recordingSink()
+    const m = newModel({}, {}, rec.sink)
+    m.transient({ e: 'transient', id: 1, kind: 'buffer', size: 1024, first: 0, last: 0 })
+    expect(rec.warnings).toEqual(['transientOutsideGraph'])
+  })
+})

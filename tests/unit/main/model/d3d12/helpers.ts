@@ -1,0 +1,105 @@
+/** Shared helpers for the D3D12 model tests. */
+import { expect } from 'vitest'
+import type { BufferDesc, TextureDesc } from '../../../../../src/shared/capture'
+import { resolveConfig } from '../../../../../src/shared/model'
+import type { ModelConfig } from '../../../../../src/shared/model'
+import { KiB } from '../../../../../src/shared/units'
+import type { ModelSink } from '../../../../../src/main/model/events'
+import { D3D12Model } from '../../../../../src/main/model/d3d12/model'
+import type { D3D12ModelOptions, ModelPlacement, PoolView } from '../../../../../src/main/model/d3d12/model'
+import { F, TOTAL_ROWS } from '../../../../../src/main/model/d3d12/totals'
+
+export function config(over: Record<string, number> = {}): ModelConfig {
+  return resolveConfig(over)
+}
+
+export function newModel(over: Record<string, number> = {}, options: D3D12ModelOptions = {}, sink: ModelSink = {}): D3D12Model {
+  return new D3D12Model(config(over), options, sink)
+}
+
+export function buffer(m: D3D12Model, id: number, size: number, usage: BufferDesc['usage'] = ['Static'], extra: Partial<BufferDesc> = {}): ModelPlacement {
+  return m.createBuffer(id, { size, usage, ...extra }).copy()
+}
+
+export function texture(m: D3D12Model, id: number, desc: TextureDesc): ModelPlacement {
+  return m.createTexture(id, desc).copy()
+}
+
+/** A sink that records warnings and events by kind. */
+export function recordingSink() {
+  const warnings: string[] = []
+  const moved: { id: number; fromPool: number; fromOffset: number; toPool: number; toOffset: number; bytes: number; frame: number }[] = []
+  const poolsCreated: { pool: number; name: string; bytes: number; frame: number }[] = []
+  const poolsDestroyed: { pool: number; frame: number }[] = []
+  const objects: { object: number; bytes: number; priority: string; label: string }[] = []
+  const freed: { id: number; frame: number }[] = []
+  const sink: ModelSink = {
+    warning: (kind) => warnings.push(kind),
+    moved: (id, fromPool, fromOffset, toPool, toOffset, bytes, frame) =>
+      moved.push({ id, fromPool, fromOffset, toPool, toOffset, bytes, frame }),
+    poolCreated: (info, frame) => poolsCreated.push({ pool: info.pool, name: info.name, bytes: info.bytes, frame }),
+    poolDestroyed: (pool, frame) => poolsDestroyed.push({ pool, frame }),
+    residencyObjectCreated: (object, bytes, priority, label) => objects.push({ object, bytes, priority, label }),
+    freed: (id, frame) => freed.push({ id, frame }),
+  }
+  return { sink, warnings, moved, poolsCreated, poolsDestroyed, objects, freed }
+}
+
+export function pool(m: D3D12Model, name: string): PoolView {
+  const p = m.pools().find((x) => x.name === name)
+  if (!p) throw new Error(`no pool ${name}; pools: ${m.pools().map((x) => x.name).join(', ')}`)
+  return p
+}
+
+/** Pools whose allocations align to the pool's own alignment (placed strategies), with that alignment. */
+export function placedAlignment(name: string): number {
+  if (name.includes('TextureReadOnly4K')) return 4 * KiB
+  if (name.includes('MultiState') || name.includes('Texture')) return 64 * KiB
+  return 0
+}
+
+/**
+ * The structural invariants of every pool: blocks tile the pool from 0 without gap or overlap, used + pending +
+ * free = size, every live allocation lies inside a block of its pool at an offset honouring its alignment, and the
+ * totals agree with the pools.
+ */
+export function checkInvariants(m: D3D12Model): void {
+  const pools = m.pools()
+  const byId = new Map(pools.map((p) => [p.pool, p]))
+  for (const p of pools) {
+    let at = 0
+    let used = 0
+    let pending = 0
+    for (const b of p.blocks) {
+      expect(b.offset, `${p.name}: block at ${b.offset} should start at ${at}`).toBe(at)
+      expect(b.size).toBeGreaterThan(0)
+      at += b.size
+      if (b.state === 'used') used += b.size
+      if (b.state === 'pending') pending += b.size
+    }
+    if (!p.name.startsWith('UPLOAD/FastAllocator')) {
+      expect(at, `${p.name}: blocks cover the pool`).toBe(p.bytes)
+      expect(used, `${p.name}: used`).toBe(p.used)
+      expect(pending, `${p.name}: pending`).toBe(p.pending)
+    }
+    expect(p.used + p.pending + p.free, `${p.name}: used + pending + free = size`).toBe(p.bytes)
+  }
+  for (const a of m.liveAllocations()) {
+    if (a.pool < 0) continue
+    const p = byId.get(a.pool)!
+    expect(p, `allocation ${a.id} in a live pool`).toBeDefined()
+    const block = p.blocks.find((b) => b.id === a.id)
+    expect(block, `allocation ${a.id} owns a block of ${p.name}`).toBeDefined()
+    expect(a.offset).toBeGreaterThanOrEqual(block!.offset)
+    expect(a.offset + a.requested).toBeLessThanOrEqual(block!.offset + block!.size)
+    const placed = placedAlignment(p.name)
+    expect(a.offset % (placed || a.alignment), `allocation ${a.id} at ${a.offset} in ${p.name}`).toBe(0)
+  }
+  // Totals: every pool row's heap bytes split into occupied, free and pending.
+  for (let row = 0; row < TOTAL_ROWS.length; row++) {
+    const heap = m.totals.get(row, F.Heap)
+    const sum = m.totals.get(row, F.Occupied) + m.totals.get(row, F.PoolFree) + m.totals.get(row, F.Pending)
+    expect(sum, `${TOTAL_ROWS[row]}: heap = occupied + free + pending`).toBe(heap)
+    expect(m.totals.get(row, F.Waste)).toBe(m.totals.get(row, F.Occupied) - m.totals.get(row, F.Requested))
+  }
+}
