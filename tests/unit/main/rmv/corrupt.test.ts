@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { parseRmv, RmvFormatError } from '../../../../src/main/ingest/importers/rmv'
+import { importRmv, parseRmv, RmvFormatError } from '../../../../src/main/ingest/importers/rmv'
+import { ImportError } from '../../../../src/main/ingest/importers/source'
 
 const sample = new Uint8Array(readFileSync(new URL('../../../fixtures/real/rmv-sample-trace-rx6600.rmv', import.meta.url)))
 // RDF header of the sample: chunk index at 464370, 9 entries of 64 bytes; the file is 464946 bytes.
@@ -88,6 +89,17 @@ describe('truncated and corrupted traces', () => {
     const error = failure(bytes)
     expect(error.offset).toBe(276)
     expect(error.message).toMatch(/zstd-compressed and no zstd decoder was given/)
+  })
+
+  it('reaches the importers as an ImportError that names the file and byte', () => {
+    const bytes = patched((b) => (b[32_929] = (b[32_929] & 0xf0) | 2))
+    expect(() => importRmv({ name: 'broken.rmv', bytes })).toThrow(ImportError)
+    expect(() => importRmv({ name: 'broken.rmv', bytes })).toThrow(/^broken\.rmv: byte 32929: RMV trace/)
+    expect(importRmv({ name: 'x.rmv', bytes: new TextEncoder().encode('{}') })).toBeNull()
+    const imported = importRmv({ name: 'sample.rmv', bytes: sample })
+    // 2028 frames + 489 heaps + 720 placed + 470 releases + 468 frees = 4175 records.
+    expect(imported?.records).toHaveLength(4175)
+    expect(imported?.format).toBe('rmv')
   })
 
   it('never escapes as another error: random truncation and flipped bytes (property)', () => {

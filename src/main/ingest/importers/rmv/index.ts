@@ -20,6 +20,7 @@ export {
   type RmvResidencyEvent,
 } from './observed'
 export { rmtFormatName, rmtFormatToDxgi } from './formats'
+export { RMV_FORMAT, sniffRmv, importRmv } from './importer'
 export * from './types'
 
 /** Reads an .rmv trace as observed data, or null when the bytes are not an RMV trace (by content, not name). */
