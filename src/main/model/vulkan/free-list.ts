@@ -148,7 +148,7 @@ export class FreeListBlock {
   segments(): Segment[] {
     const out: Segment[] = []
     for (let s = this.head; s !== NONE; s = this.next[s]) {
-      out.push({ offset: this.off[s], size: this.len[s], owner: this.owner[s], linear: this.lin[s] === 1 })
+      out.push({ offset: this.off[s], size: this.len[s], owner: this.owner[s], linear: this.owner[s] >= 0 && this.lin[s] === 1 })
     }
     return out
   }

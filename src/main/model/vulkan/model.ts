@@ -320,7 +320,7 @@ export class VulkanModel {
   // ---- frames and the GPU
 
   onFrame(record: FrameRecord): void {
-    this.checkUnflushed('the end of frame')
+    if (this.dirtyMemories.size) this.checkUnflushed(`the end of frame ${this.frame}`)
     this.frame = record.n
     if (!this.sawGpu) this.advanceGpu(record.n - this.config.framesInFlight)
   }
@@ -774,11 +774,11 @@ export class VulkanModel {
       if (o < end && offset < e) continue
       const shared = e <= offset ? Math.floor((e - 1) / g) === Math.floor(offset / g) : Math.floor((end - 1) / g) === Math.floor(o / g)
       if (!shared) continue
-      const [a, b] = e <= offset ? [other, slot] : [slot, other]
+      const mine = `${this.label(slot)} [${offset}, ${end})`
+      const theirs = `${this.label(other)} [${o}, ${e})`
       this.warn(
         'granularity-conflict',
-        `${this.label(a)} [${s.offset[a]}, ${s.offset[a] + s.size[a]}) and ${this.label(b)} ` +
-          `[${s.offset[b]}, ${s.offset[b] + s.size[b]}) on memory ${memoryId} share a ${g}-byte page ` +
+        `${e <= offset ? theirs : mine} and ${e <= offset ? mine : theirs} on memory ${memoryId} share a ${g}-byte page ` +
           `(bufferImageGranularity) at frame ${this.frame}`,
       )
     }

@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest'
+import { checkExitCode, formatCheck, runCheck } from '../../../../src/main/cli/check'
+import type { CaptureHeader, CaptureRecord } from '../../../../src/shared/capture'
+import type { VulkanCaptureHeader, VulkanCaptureRecord } from '../../../../src/main/model/vulkan/capture-types'
+
+const d3d12: CaptureHeader = { format: 'heapscope-capture', version: 1, api: 'd3d12' }
+
+const cliExample: CaptureRecord[] = [
+  { e: 'frame', n: 12 },
+  { e: 'heap', id: 50, size: 65536, type: 'default' },
+  { e: 'placed', id: 51, heap: 50, offset: 0, kind: 'texture', size: 65536, flags: ['ShaderResource'] },
+  { e: 'placed', id: 52, heap: 50, offset: 0, kind: 'texture', size: 65536, flags: ['ShaderResource'] },
+  { e: 'barrier', after: 51 },
+  { e: 'access', id: 51, op: 'write' },
+  { e: 'barrier', after: 52, before: 51 },
+  { e: 'access', id: 52, op: 'write' },
+  { e: 'access', id: 51, op: 'read' },
+]
+
+describe('heapscope check', () => {
+  it('prints exactly the JSON of CLI.md', async () => {
+    const result = await runCheck(cliExample, d3d12)
+    expect(formatCheck(result, true)).toBe(
+      '{"hazards":[{"frame":12,"rule":"access-inactive","resources":[51,52],"heap":50,"range":[0,65536],' +
+        '"message":"texture 51 read while inactive: 52 was activated on the same bytes at frame 12"}],"warnings":{}}',
+    )
+    expect(checkExitCode(result)).toBe(4)
+  })
+
+  it('reads records from an async source too, and exits 0 on a clean capture', async () => {
+    async function* source(): AsyncGenerator<CaptureRecord> {
+      for (const r of cliExample.slice(0, -1)) yield r
+    }
+    const result = await runCheck(source(), d3d12)
+    expect(result).toEqual({ hazards: [], warnings: {} })
+    expect(checkExitCode(result)).toBe(0)
+    expect(formatCheck(result, false)).toBe('No aliasing hazard found.')
+  })
+
+  it('follows the header\'s aliasing model, or the caller\'s', async () => {
+    const twoInOneSubmit: CaptureRecord[] = [
+      ...cliExample.slice(0, 4),
+      { e: 'access', id: 51, op: 'write' },
+      { e: 'access', id: 52, op: 'write' },
+    ]
+    const advanced = await runCheck(twoInOneSubmit, { ...d3d12, aliasing: 'advanced' } as CaptureHeader)
+    expect(advanced.hazards.map((h) => h.rule)).toEqual(['barrier-missing'])
+    const simple = await runCheck(twoInOneSubmit, d3d12)
+    expect(simple.hazards.map((h) => h.rule)).toEqual(['access-inactive', 'access-inactive'])
+    const overridden = await runCheck(twoInOneSubmit, d3d12, { aliasing: 'advanced' })
+    expect(overridden.hazards.map((h) => h.rule)).toEqual(['barrier-missing'])
+  })
+
+  it('counts the Vulkan rules of a Vulkan capture, and gives each message to whoever asks', async () => {
+    const header: VulkanCaptureHeader = {
+      format: 'heapscope-capture',
+      version: 1,
+      minor: 1,
+      api: 'vulkan',
+      vulkan: {
+        memoryHeaps: [{ size: 1 << 30, flags: ['DEVICE_LOCAL'] }, { size: 1 << 30, flags: [] }],
+        memoryTypes: [
+          { heapIndex: 0, propertyFlags: ['DEVICE_LOCAL'] },
+          { heapIndex: 1, propertyFlags: ['HOST_VISIBLE'] },
+        ],
+        maxMemoryAllocationCount: 2,
+        bufferImageGranularity: 1024,
+        nonCoherentAtomSize: 64,
+      },
+    }
+    const records: VulkanCaptureRecord[] = [
+      { e: 'frame', n: 3 },
+      { e: 'heap', id: 50, size: 65536, memoryType: 0 },
+      { e: 'heap', id: 60, size: 4096, memoryType: 1 },
+      { e: 'heap', id: 70, size: 4096, memoryType: 1 }, // a third memory: over the limit of 2
+      { e: 'placed', id: 7, heap: 50, offset: 100, kind: 'buffer', size: 1000, memoryRequirements: { size: 1000, alignment: 256, memoryTypeBits: 1 } },
+      { e: 'placed', id: 8, heap: 50, offset: 65000, kind: 'buffer', size: 1000, memoryRequirements: { size: 1000, alignment: 8, memoryTypeBits: 1 } },
+      { e: 'placed', id: 9, heap: 50, offset: 1536, kind: 'texture', memoryRequirements: { size: 512, alignment: 512, memoryTypeBits: 1 } },
+      { e: 'write', memory: 60, offset: 0, size: 10 }, // never flushed: reported when the capture ends
+    ]
+    const messages: string[] = []
+    const result = await runCheck(records, header, { onWarning: (rule, message) => messages.push(`${rule}: ${message}`) })
+    expect(result).toEqual({
+      hazards: [],
+      warnings: { 'alloc-count-exceeded': 1, 'bind-misaligned': 1, 'bind-out-of-range': 1, 'granularity-conflict': 1, 'flush-misaligned': 1 },
+    })
+    expect(messages).toEqual([
+      'alloc-count-exceeded: vkAllocateMemory of 4096 bytes (app, type 1) at frame 3: 3 live allocations, over maxMemoryAllocationCount 2',
+      'bind-misaligned: buffer 7 bound at offset 100 of memory 50 at frame 3: not a multiple of its alignment 256 (100 % 256 = 100)',
+      "bind-out-of-range: buffer 8 bound at offset 65000 of memory 50 at frame 3: [65000, 66000) ends past the memory's 65536 bytes",
+      // Buffer 7 [100, 1100) ends on page 1 (1099 / 1024), where texture 9 [1536, 2048) starts.
+      'granularity-conflict: buffer 7 [100, 1100) and texture 9 [1536, 2048) on memory 50 share a 1024-byte page (bufferImageGranularity) at frame 3',
+      'flush-misaligned: memory 60 (type 1: HOST_VISIBLE without HOST_COHERENT): bytes [0, 10) written at frame 3 and not ' +
+        'flushed with a range aligned to nonCoherentAtomSize 64 before a submit',
+    ])
+    expect(checkExitCode(result)).toBe(0)
+    expect(formatCheck(result, false)).toBe(
+      [
+        'No aliasing hazard found.',
+        'Vulkan usage warnings:',
+        '  alloc-count-exceeded  1',
+        '  bind-misaligned       1',
+        '  bind-out-of-range     1',
+        '  granularity-conflict  1',
+        '  flush-misaligned      1',
+      ].join('\n'),
+    )
+  })
+
+  it('does not run the Vulkan rules on a D3D12 capture', async () => {
+    const records: VulkanCaptureRecord[] = [
+      { e: 'heap', id: 50, size: 65536 },
+      { e: 'placed', id: 7, heap: 50, offset: 100, kind: 'buffer', size: 1000, memoryRequirements: { size: 1000, alignment: 256, memoryTypeBits: 1 } },
+    ]
+    expect((await runCheck(records, d3d12)).warnings).toEqual({})
+  })
+
+  it('lists hazards one per line in the readable form', async () => {
+    const result = await runCheck(cliExample, d3d12)
+    expect(formatCheck(result, false)).toBe(
+      [
+        '1 aliasing hazard:',
+        '  frame 12  access-inactive  heap 50 [0, 65536)  resources 51, 52: texture 51 read while inactive: 52 was ' +
+          'activated on the same bytes at frame 12',
+      ].join('\n'),
+    )
+  })
+})
