@@ -19,6 +19,7 @@ describe('the RX 6600 sample trace', () => {
     // GpuMemSegment chunk, three 24-byte entries: local 0x10000000 at 0, invisible 0x1ef000000 at 0x10000000,
     // system 0xffa49a000.
     expect(trace.heapSizes).toEqual({ local: 268_435_456, invisible: 8_304_721_920, system: 68_623_638_528 })
+    expect(trace.adapter.heapSizes).toEqual(trace.heapSizes)
     expect(trace.segments[1]).toEqual({ heap: 'invisible', physicalAddress: 268_435_456, size: 8_304_721_920 })
   })
 

@@ -68,7 +68,7 @@ export function parseRmv(bytes: Uint8Array, options: ParseRmvOptions = {}): RmvT
     container: container.kind,
     containerVersion: container.version,
     created: container.mini?.created,
-    adapter: info.adapter,
+    adapter: { ...info.adapter, heapSizes },
     segments: info.segments,
     heapSizes,
     api,

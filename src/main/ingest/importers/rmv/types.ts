@@ -122,6 +122,8 @@ export interface RmvAdapter {
   memoryBusWidth?: number
   /** MB/s as the adapter chunk states it. */
   memoryBandwidth?: number
+  /** Memory per heap, from the trace's segments (the same as RmvTrace.heapSizes). */
+  heapSizes?: Record<RmvHeap, Bytes>
 }
 
 /** A physical memory segment: the trace's heaps. */
