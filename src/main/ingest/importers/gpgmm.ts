@@ -27,6 +27,7 @@ import {
   ImportError,
   ImportNotes,
   parseJsonSlice,
+  peekObjectString,
   skipJsonString,
   skipJsonValue,
   skipSpace,
@@ -90,7 +91,7 @@ export function attemptToImportGpgmm(source: ImportSource, options: GpgmmImportO
   const collector = new EventCollector(source.name, text, options)
   let scan: ScanResult
   try {
-    scan = scanTraceEvents(source.name, text, (value, at) => collector.add(value, at))
+    scan = scanTraceEvents(source.name, text, collector)
   } catch (err) {
     if (!ours && err instanceof ImportError) return null
     throw err
@@ -110,7 +111,13 @@ interface ScanResult {
   other: Record<string, unknown>
 }
 
-function scanTraceEvents(file: string, text: TextUnits, onEvent: (value: unknown, at: number) => void): ScanResult {
+interface EventSink {
+  /** Whether an event of this name is read; the others are stepped over without being parsed. */
+  wants(name: string): boolean
+  add(value: unknown, at: number): void
+}
+
+function scanTraceEvents(file: string, text: TextUnits, sink: EventSink): ScanResult {
   const u = text.units
   const end = text.length
   const result: ScanResult = { form: 'object', unterminated: false, other: {} }
@@ -131,9 +138,11 @@ function scanTraceEvents(file: string, text: TextUnits, onEvent: (value: unknown
       }
       if (u[i] !== 0x7b) fail(i, 'an event object')
       const close = skipJsonValue(u, i)
-      // a truncated event is parsed anyway, so the error names the exact place where the text stops
-      const event = parseJsonSlice(file, text, i, close < 0 ? end : close, 'an event')
-      onEvent(event, i)
+      const name = close < 0 ? undefined : peekObjectString(u, i, close, 'name')
+      if (name === undefined || sink.wants(name)) {
+        // a truncated event is parsed anyway, so the error names the exact place where the text stops
+        sink.add(parseJsonSlice(file, text, i, close < 0 ? end : close, 'an event'), i)
+      }
       i = skipSpace(u, close)
       if (u[i] === 0x2c) {
         i = skipSpace(u, i + 1)
@@ -212,7 +221,7 @@ interface TraceEvent {
   at: number
 }
 
-class EventCollector {
+class EventCollector implements EventSink {
   readonly events: TraceEvent[] = []
   readonly threads = new Map<string, string>()
   processName: string | undefined
@@ -228,6 +237,16 @@ class EventCollector {
   ) {
     this.frameMarkers = new Set(options.frameMarkers ?? FRAME_MARKERS)
     this.submitMarkers = new Set(options.submitMarkers ?? SUBMIT_MARKERS)
+  }
+
+  wants(name: string): boolean {
+    return (
+      GPGMM_NAMES.has(name) ||
+      name === 'process_name' ||
+      name === 'thread_name' ||
+      this.frameMarkers.has(name) ||
+      this.submitMarkers.has(name)
+    )
   }
 
   add(value: unknown, at: number): void {
@@ -441,14 +460,10 @@ class TraceReplay {
       // readback staging buffer, everything else Static in the default pools
       const usage: BufferUsage[] = heapType === HEAP_UPLOAD ? ['Dynamic'] : heapType === HEAP_READBACK ? [] : ['Static']
       usage.push(...d3d12BufferUsage(flags))
-      record = compact<BufferRecord>({
-        e: 'buffer',
-        id,
-        size,
-        usage,
-        heap: heapType === HEAP_READBACK ? 'readback' : undefined,
-        tag: heapName,
-      })
+      const buffer: BufferRecord = { e: 'buffer', id, size, usage }
+      if (heapType === HEAP_READBACK) buffer.heap = 'readback'
+      buffer.tag = heapName
+      record = buffer
     } else if (dimension === DIMENSION_TEXTURE1D || dimension === DIMENSION_TEXTURE2D || dimension === DIMENSION_TEXTURE3D) {
       record = this.texture(event, id, desc, flags, heapType, heapName)
     } else {

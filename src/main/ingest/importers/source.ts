@@ -451,3 +451,50 @@ export class ImportNotes {
     return out
   }
 }
+
+/**
+ * The value of a top-level string member `key` of the JSON object that starts at `start` and ends before `end`, read
+ * straight from the units: undefined when the member is absent, not a string, escaped or not ASCII. Lets a scanner
+ * pass over an object it has no use for without parsing it.
+ */
+export function peekObjectString(units: Uint8Array | Uint16Array, start: number, end: number, key: string): string | undefined {
+  let depth = 0
+  let keyNext = false
+  for (let j = start; j < end; j++) {
+    const c = units[j]
+    if (c === 0x7b || c === 0x5b) {
+      depth++
+      keyNext = depth === 1
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--
+    } else if (c === 0x2c) {
+      keyNext = depth === 1
+    } else if (c === 0x22) {
+      const close = skipJsonString(units, j)
+      if (close < 0 || close > end) return undefined
+      if (keyNext && depth === 1 && close - j - 2 === key.length && unitsEqual(units, j + 1, key)) {
+        let k = skipSpace(units, close)
+        if (units[k] !== 0x3a) return undefined
+        k = skipSpace(units, k + 1)
+        if (units[k] !== 0x22) return undefined
+        const valueEnd = skipJsonString(units, k)
+        if (valueEnd < 0 || valueEnd > end) return undefined
+        let value = ''
+        for (let v = k + 1; v < valueEnd - 1; v++) {
+          const u = units[v]
+          if (u === 0x5c || u >= 0x80) return undefined
+          value += String.fromCharCode(u)
+        }
+        return value
+      }
+      keyNext = false
+      j = close - 1
+    }
+  }
+  return undefined
+}
+
+function unitsEqual(units: Uint8Array | Uint16Array, at: number, text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (units[at + i] !== text.charCodeAt(i)) return false
+  return true
+}

@@ -399,19 +399,24 @@ class DumpReader {
     this.tally.allocationBytes += size
     this.tally.allocationMin = Math.min(this.tally.allocationMin, size)
     this.tally.allocationMax = Math.max(this.tally.allocationMax, size)
+    // fields assigned one by one, in a fixed order, with no undefined ones: one object per allocation, no copies
     let record: PlacedRecord
     if (isTextureType(type)) {
       const flags = this.d3d12 ? d3d12TextureFlags(usage) : vulkanImageFlags(usage)
       if (type === 'IMAGE_LINEAR' || allocation.Layout === D3D12_LAYOUT_ROW_MAJOR) flags.push('NoTiling')
-      const dim = type === 'TEXTURE3D' ? '3d' : type === 'TEXTURE2D' ? '2d' : undefined
-      record = compact<PlacedRecord>({ e: 'placed', id, heap, offset, kind: 'texture', size, dim, flags, name, tag: pool.label })
+      record = { e: 'placed', id, heap, offset, kind: 'texture', size }
+      if (type === 'TEXTURE3D') record.dim = '3d'
+      else if (type === 'TEXTURE2D') record.dim = '2d'
+      record.flags = flags
     } else {
       if (type !== 'BUFFER' && type !== 'UNKNOWN') {
         this.notes.add('unknownType', `${path}.Type "${type}" is not a type the writers use; placed as a buffer`)
       }
       const usageNames = type === 'UNKNOWN' ? [] : this.d3d12 ? d3d12BufferUsage(usage) : vulkanBufferUsage(usage)
-      record = compact<PlacedRecord>({ e: 'placed', id, heap, offset, kind: 'buffer', size, usage: usageNames, name, tag: pool.label })
+      record = { e: 'placed', id, heap, offset, kind: 'buffer', size, usage: usageNames }
     }
+    if (name !== undefined) record.name = name
+    record.tag = pool.label
     this.records.push(record)
   }
 
