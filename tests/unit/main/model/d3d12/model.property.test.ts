@@ -1,0 +1,252 @@
+/**
+ * Invariants over random request streams: pools never overlap blocks and always add up, offsets honour their
+ * alignment, releases give back exactly what was taken, and a clone continues exactly as the original.
+ */
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import type { BufferUsage, TextureFlag, TextureDim } from '../../../../../src/shared/capture'
+import { KiB, MiB } from '../../../../../src/shared/units'
+import type { ModelSink } from '../../../../../src/main/model/events'
+import type { D3D12Model, ModelPlacement } from '../../../../../src/main/model/d3d12/model'
+import { F, TOTAL_ROWS } from '../../../../../src/main/model/d3d12/totals'
+import { routeLine } from '../../../../../src/main/cli/route'
+import { checkInvariants, newModel } from './helpers'
+
+/** Small pools so a few dozen requests cross pool boundaries, grow, defrag and destroy pools. */
+const SMALL_POOLS = {
+  'bufferPool.size': 1 * MiB,
+  'bufferPool.maxAllocation': 512 * KiB,
+  'asPool.size': 1 * MiB,
+  'asPool.maxAllocation': 512 * KiB,
+  'texturePool.readOnly.size': 4 * MiB,
+  'texturePool.readOnly.maxAllocation': 4 * MiB,
+  'texturePool.readOnly4K.size': 256 * KiB,
+  'texturePool.readOnly4K.maxAllocation': 256 * KiB,
+  'upload.smallBlock.poolSize': 256 * KiB,
+  'upload.bigBlock.poolSize': 1 * MiB,
+  'upload.bigBlock.maxAllocation': 2 * MiB,
+  'fastAllocator.pageSize': 256 * KiB,
+  'pool.emptyFramesBeforeRelease': 3,
+  'defrag.maxCopyPerFrame': 256 * KiB,
+  'transient.minimumHeapSize': 4 * MiB,
+  'transient.gcLatency': 2,
+}
+
+type Op =
+  | { k: 'buffer'; size: number; usage: BufferUsage[]; stride: number; state: 'default' | 'single' | 'multi'; readback: boolean; init: boolean }
+  | { k: 'texture'; dim: TextureDim; format: string; width: number; height: number; depth: number; mips: number; samples: number; flags: TextureFlag[] }
+  | { k: 'release'; pick: number }
+  | { k: 'frame' }
+  | { k: 'gpu' }
+  | { k: 'lock'; pick: number; bytes: number }
+  | { k: 'commit'; pick: number; bytes: number }
+  | { k: 'upload'; via: 'fast' | 'fastConstant' | 'staging'; bytes: number; count: number }
+  | { k: 'graph'; sizes: number[] }
+
+const size = fc.oneof(
+  { weight: 5, arbitrary: fc.integer({ min: 0, max: 4096 }) },
+  { weight: 4, arbitrary: fc.integer({ min: 4097, max: 600 * KiB }) },
+  { weight: 1, arbitrary: fc.integer({ min: 600 * KiB, max: 3 * MiB }) },
+)
+const usages: BufferUsage[] = ['Dynamic', 'UnorderedAccess', 'StructuredBuffer', 'ByteAddressBuffer', 'DrawIndirect', 'Shared', 'AccelerationStructure', 'ReservedResource', 'Uniform']
+const flags: TextureFlag[] = ['RenderTargetable', 'UAV', 'CPUReadback', 'ReservedResource', 'ImmediateCommit', 'Shared']
+
+const op: fc.Arbitrary<Op> = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      k: fc.constant('buffer' as const),
+      size,
+      // Mostly plain buffers, with one or two special usages now and then.
+      usage: fc.oneof({ weight: 3, arbitrary: fc.constant([] as BufferUsage[]) }, { weight: 2, arbitrary: fc.subarray(usages, { maxLength: 2 }) }),
+      stride: fc.constantFrom(0, 0, 4, 12, 16, 20, 100),
+      state: fc.constantFrom('default' as const, 'single' as const, 'multi' as const),
+      readback: fc.constantFrom(false, false, false, true),
+      init: fc.boolean(),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      k: fc.constant('texture' as const),
+      dim: fc.constantFrom('2d' as const, '2d' as const, '2darray' as const, 'cube' as const, '3d' as const),
+      format: fc.constantFrom('R8_UNORM', 'R8G8B8A8_UNORM', 'R16G16B16A16_FLOAT', 'BC1_UNORM', 'BC7_UNORM', 'R32G32B32A32_FLOAT', 'NV12'),
+      width: fc.integer({ min: 1, max: 2048 }),
+      height: fc.integer({ min: 1, max: 1024 }),
+      depth: fc.integer({ min: 1, max: 8 }),
+      mips: fc.integer({ min: 1, max: 12 }),
+      samples: fc.constantFrom(1, 1, 1, 4),
+      flags: fc.oneof({ weight: 3, arbitrary: fc.constant([] as TextureFlag[]) }, { weight: 1, arbitrary: fc.subarray(flags, { maxLength: 2 }) }),
+    }),
+  },
+  { weight: 4, arbitrary: fc.record({ k: fc.constant('release' as const), pick: fc.nat() }) },
+  { weight: 3, arbitrary: fc.record({ k: fc.constant('frame' as const) }) },
+  { weight: 2, arbitrary: fc.record({ k: fc.constant('gpu' as const) }) },
+  { weight: 1, arbitrary: fc.record({ k: fc.constant('lock' as const), pick: fc.nat(), bytes: fc.integer({ min: 0, max: 300 * KiB }) }) },
+  { weight: 1, arbitrary: fc.record({ k: fc.constant('commit' as const), pick: fc.nat(), bytes: fc.integer({ min: 0, max: 4 * MiB }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      k: fc.constant('upload' as const),
+      via: fc.constantFrom('fast' as const, 'fastConstant' as const, 'staging' as const),
+      bytes: fc.integer({ min: 0, max: 600 * KiB }),
+      count: fc.integer({ min: 1, max: 40 }),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ k: fc.constant('graph' as const), sizes: fc.array(fc.integer({ min: 1, max: 2 * MiB }), { maxLength: 5 }) }) },
+)
+
+/** Drives a model (or several in lockstep) through ops; ids are dense, releases pick among the live ones. */
+class Driver {
+  live: number[] = []
+  nextId = 1
+  frame = 0
+  gpu = -1
+  out: string[] = []
+
+  constructor(readonly explicit: boolean) {}
+
+  apply(models: D3D12Model[], o: Op): void {
+    const lines = models.map((m) => this.applyOne(m, o))
+    this.out.push(...lines[0])
+    for (let i = 1; i < lines.length; i++) expect(lines[i]).toEqual(lines[0])
+    this.advance(o)
+  }
+
+  private applyOne(m: D3D12Model, o: Op): string[] {
+    const line = (p: ModelPlacement) => routeLine(p)
+    const pick = (n: number) => this.live[n % this.live.length]
+    switch (o.k) {
+      case 'buffer':
+        return [line(m.createBuffer(this.nextId, { size: o.size, usage: o.usage, stride: o.stride, state: o.state, heap: o.readback ? 'readback' : 'default', init: o.init }))]
+      case 'texture':
+        return [line(m.createTexture(this.nextId, { dim: o.dim, format: o.format, width: o.width, height: o.height, depth: o.depth, mips: o.mips, samples: o.samples, flags: o.flags }))]
+      case 'release':
+        if (this.live.length > 0) m.release(pick(o.pick))
+        return []
+      case 'frame':
+        m.beginFrame(this.frame + 1)
+        return []
+      case 'gpu':
+        if (this.explicit && this.gpu < this.frame - 1) m.gpuDone(this.gpu + 1)
+        return []
+      case 'lock':
+        if (this.live.length > 0) m.lock(pick(o.pick), o.bytes)
+        return []
+      case 'commit':
+        if (this.live.length > 0) m.commit(pick(o.pick), o.bytes)
+        return []
+      case 'upload':
+        m.upload(o.via, o.bytes, o.count)
+        return []
+      case 'graph': {
+        m.beginGraph('g')
+        o.sizes.forEach((s, i) => m.transient({ e: 'transient', id: 1_000_000 + i, kind: 'buffer', size: s, first: i, last: i + 1 }))
+        return m.endGraph(o.sizes.length + 1).map(line)
+      }
+    }
+  }
+
+  private advance(o: Op): void {
+    if (o.k === 'buffer' || o.k === 'texture') this.live.push(this.nextId++)
+    else if (o.k === 'release' && this.live.length > 0) this.live.splice(o.pick % this.live.length, 1)
+    else if (o.k === 'frame') this.frame++
+    else if (o.k === 'gpu' && this.explicit && this.gpu < this.frame - 1) this.gpu++
+  }
+}
+
+const quiet: ModelSink = {}
+
+describe('D3D12 model properties', () => {
+  it('keeps every pool consistent after every request: no overlap, used + free = size, aligned offsets', () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 60 }), fc.boolean(), (ops, explicit) => {
+        const m = newModel(SMALL_POOLS, { explicitGpuFences: explicit }, quiet)
+        const d = new Driver(explicit)
+        for (const o of ops) {
+          d.apply([m], o)
+          checkInvariants(m)
+        }
+      }),
+      { numRuns: 400 },
+    )
+  })
+
+  it('gives back exactly what was taken: after every release completes, nothing is occupied or pending', () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 60 }), fc.boolean(), (ops, explicit) => {
+        const m = newModel(SMALL_POOLS, { explicitGpuFences: explicit }, quiet)
+        const d = new Driver(explicit)
+        for (const o of ops) d.apply([m], o)
+        for (const id of d.live) m.release(id)
+        // Let every frame complete.
+        const last = d.frame + 10
+        if (explicit) m.gpuDone(last)
+        m.beginFrame(last + 10)
+        if (explicit) m.gpuDone(last + 10)
+        for (let row = 0; row < TOTAL_ROWS.length; row++) {
+          if (TOTAL_ROWS[row] === 'FastAllocatorPage' || TOTAL_ROWS[row] === 'FastConstantPage') continue
+          expect(m.totals.get(row, F.Occupied), TOTAL_ROWS[row]).toBe(0)
+          expect(m.totals.get(row, F.Requested), TOTAL_ROWS[row]).toBe(0)
+          expect(m.totals.get(row, F.Pending), TOTAL_ROWS[row]).toBe(0)
+          expect(m.totals.get(row, F.PoolFree), TOTAL_ROWS[row]).toBe(m.totals.get(row, F.Heap))
+        }
+        expect(m.liveAllocations()).toEqual([])
+        for (const p of m.pools()) {
+          if (p.name.startsWith('UPLOAD/FastConstantPages') || p.name.startsWith('UPLOAD/FastAllocator')) continue
+          expect(p.used + p.pending, p.name).toBe(0)
+          expect(p.blocks.length, `${p.name} coalesced into one free block`).toBe(1)
+        }
+        checkInvariants(m)
+      }),
+      { numRuns: 400 },
+    )
+  })
+
+  it('continues a clone exactly as the original: same placements, pools, allocations, totals and events', () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 40 }), fc.array(op, { maxLength: 40 }), fc.boolean(), (prefix, suffix, explicit) => {
+        const events: string[][] = [[], []]
+        const sink = (i: number): ModelSink => ({
+          placed: (info, frame) => events[i].push(`placed ${JSON.stringify(info)} ${frame}`),
+          freed: (id, frame) => events[i].push(`freed ${id} ${frame}`),
+          moved: (...args) => events[i].push(`moved ${args.join(' ')}`),
+          poolCreated: (info, frame) => events[i].push(`pool ${JSON.stringify(info)} ${frame}`),
+          poolDestroyed: (pool, frame) => events[i].push(`poolDestroyed ${pool} ${frame}`),
+          madeResident: (...args) => events[i].push(`resident ${args.join(' ')}`),
+          evicted: (...args) => events[i].push(`evicted ${args.join(' ')}`),
+          transientHeapCreated: (...args) => events[i].push(`theap ${args.join(' ')}`),
+          warning: (kind, _m, frame) => events[i].push(`warning ${kind} ${frame}`),
+        })
+        const original = newModel(SMALL_POOLS, { explicitGpuFences: explicit, budget: 8 * MiB }, sink(0))
+        const d = new Driver(explicit)
+        for (const o of prefix) d.apply([original], o)
+        const copy = original.clone(sink(1))
+        events[0].length = 0
+        for (const o of suffix) d.apply([original, copy], o)
+        original.endCapture()
+        copy.endCapture()
+        expect(events[1]).toEqual(events[0])
+        expect(copy.pools()).toEqual(original.pools())
+        expect(copy.liveAllocations()).toEqual(original.liveAllocations())
+        expect(Array.from(copy.totals.byRow)).toEqual(Array.from(original.totals.byRow))
+        expect(Array.from(copy.totals.byHeap)).toEqual(Array.from(original.totals.byHeap))
+        expect(copy.residencyManager().totals()).toEqual(original.residencyManager().totals())
+      }),
+      { numRuns: 400 },
+    )
+  })
+
+  it('is deterministic: the same stream gives the same placements byte for byte', () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 60 }), (ops) => {
+        const a = newModel(SMALL_POOLS)
+        const b = newModel(SMALL_POOLS)
+        const d = new Driver(false)
+        for (const o of ops) d.apply([a, b], o)
+        expect(b.pools()).toEqual(a.pools())
+      }),
+      { numRuns: 200 },
+    )
+  })
+})
