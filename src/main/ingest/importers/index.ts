@@ -31,7 +31,8 @@ export const IMPORTERS: readonly Importer[] = [
     sniff: (head) => sniffGpgmm(decodeHead(head)),
     import: (source, options) => attemptToImportGpgmm(source, options.gpgmm),
   },
-  // Radeon Memory Visualizer traces (./rmv/) take their place here: { name: 'rmv', sniff, import }.
+  // ── Radeon Memory Visualizer traces (./rmv/) take their place here, e.g.
+  // { name: RMV_FORMAT, sniff: sniffRmv, import: (source) => importRmv(source) } from './rmv' ──
 ]
 
 /** The format of a file from its first few KiB, or null when no importer recognises it. */

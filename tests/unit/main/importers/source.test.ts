@@ -8,6 +8,7 @@ import {
   ImportError,
   ImportNotes,
   parseJsonSlice,
+  peekObjectString,
   skipJsonValue,
   textUnits,
 } from '../../../../src/main/ingest/importers/source'
@@ -163,6 +164,33 @@ describe('skipJsonValue', () => {
     expect(skipJsonValue(units, 40)).toBe(43)
     expect(skipJsonValue(utf8('{"a": [1, 2'), 0)).toBe(-1)
     expect(skipJsonValue(utf8('"abc'), 0)).toBe(-1)
+  })
+})
+
+describe('peekObjectString', () => {
+  const peek = (text: string, key = 'name') => {
+    const units = utf8(text)
+    return peekObjectString(units, 0, units.length, key)
+  }
+
+  it('reads a top-level string member, not one nested deeper', () => {
+    expect(peek('{"name": "Heap", "ph": "N"}')).toBe('Heap')
+    expect(peek('{"args": {"name": "inner", "x": ["name"]}, "cat": "a,b", "name" : "outer"}')).toBe('outer')
+    // a value that looks like the key is not the key
+    expect(peek('{"ph": "name", "id": 1}')).toBeUndefined()
+    expect(peek('{"ph": "i"}')).toBeUndefined()
+  })
+
+  it('gives up on what it cannot read from raw units', () => {
+    expect(peek('{"name": "a\\"b"}')).toBeUndefined()
+    expect(peek('{"name": "décor"}')).toBeUndefined()
+    expect(peek('{"name": 12}')).toBeUndefined()
+    expect(peek('{"name": "unterminated')).toBeUndefined()
+  })
+
+  it('reads UTF-16 units the same way', () => {
+    const units = textUnits(utf16('{"tid": 1, "name": "ResourceAllocation"}', 'le')).units
+    expect(peekObjectString(units, 0, units.length, 'name')).toBe('ResourceAllocation')
   })
 })
 
