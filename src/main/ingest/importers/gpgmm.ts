@@ -123,7 +123,11 @@ function scanTraceEvents(file: string, text: TextUnits, sink: EventSink): ScanRe
   const result: ScanResult = { form: 'object', unterminated: false, other: {} }
   const fail = (at: number, expected: string): never => {
     const found = at >= end ? 'the end of the file (it looks truncated)' : `'${text.slice(at, at + 1)}'`
-    throw new ImportError(file, `expected ${expected}, found ${found}`, { offset: text.byteOffset(at), line: text.lineAt(at) })
+    throw new ImportError(file, `expected ${expected}, found ${found}`, {
+      offset: text.byteOffset(at),
+      line: text.lineAt(at),
+      expected,
+    })
   }
   const readEvents = (open: number, bare: boolean): number => {
     let i = skipSpace(u, open + 1)
@@ -274,7 +278,11 @@ class EventCollector implements EventSink {
   }
 
   fail(at: number, expected: string): never {
-    throw new ImportError(this.file, `expected ${expected}`, { offset: this.text.byteOffset(at), line: this.text.lineAt(at) })
+    throw new ImportError(this.file, `expected ${expected}`, {
+      offset: this.text.byteOffset(at),
+      line: this.text.lineAt(at),
+      expected,
+    })
   }
 }
 
@@ -696,15 +704,17 @@ class TraceReplay {
 
   private integer(value: unknown, event: TraceEvent, field: string): number {
     if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-      this.fail(event, `a non-negative integer ${field}, found ${JSON.stringify(value) ?? 'nothing'}`)
+      this.fail(event, `a non-negative integer ${field}`, JSON.stringify(value) ?? 'nothing')
     }
     return value as number
   }
 
-  private fail(event: TraceEvent, expected: string): never {
-    throw new ImportError(this.file, `the ${event.name} event: expected ${expected}`, {
+  private fail(event: TraceEvent, expected: string, found?: string): never {
+    const what = `the ${event.name} event: expected ${expected}${found === undefined ? '' : `, found ${found}`}`
+    throw new ImportError(this.file, what, {
       offset: this.text.byteOffset(event.at),
       line: this.text.lineAt(event.at),
+      expected,
     })
   }
 }

@@ -28,6 +28,8 @@ export interface ImportErrorPlace {
   offset?: number
   /** 1-based line number. */
   line?: number
+  /** What should have been there. */
+  expected?: string
 }
 
 /** The content is the importer's format but broken. The message names the file, the place and what was expected. */
@@ -35,6 +37,7 @@ export class ImportError extends Error {
   readonly file: string
   readonly offset?: number
   readonly line?: number
+  readonly expected?: string
 
   constructor(file: string, what: string, place: ImportErrorPlace = {}) {
     const where: string[] = []
@@ -45,6 +48,7 @@ export class ImportError extends Error {
     this.file = file
     this.offset = place.offset
     this.line = place.line
+    this.expected = place.expected
   }
 }
 
@@ -363,6 +367,7 @@ export function parseJsonSlice(file: string, text: TextUnits, start: number, end
     throw new ImportError(file, `${what} is not valid JSON: expected ${fault.expected}, found ${fault.found}`, {
       offset: text.byteOffset(unit),
       line: text.lineAt(unit),
+      expected: fault.expected,
     })
   }
 }

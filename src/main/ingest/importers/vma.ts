@@ -469,7 +469,7 @@ class DumpReader {
   }
 
   private fail(path: string, expected: string, found: unknown): never {
-    throw new ImportError(this.file, `${path}: expected ${expected}, found ${describe(found)}`)
+    throw new ImportError(this.file, `${path}: expected ${expected}, found ${describe(found)}`, { expected: `${path}: ${expected}` })
   }
 }
 

@@ -326,6 +326,7 @@ describe('synthetic GPGMM traces', () => {
     const at = new TextDecoder().decode(bytes).indexOf('{"name":"ResourceAllocator.CreateResource"')
     const error = catchImport(() => importGpgmm(bytes))
     expect(error.offset).toBe(at)
+    expect(error.expected).toBe('a non-negative integer resourceDescriptor.Width')
     expect(error.message).toContain('expected a non-negative integer resourceDescriptor.Width, found "wide"')
   })
 

@@ -144,7 +144,7 @@ describe('parseJsonSlice', () => {
     const text = textUnits(bytes)
     const error = catchError(() => parseJsonSlice('f.json', text, 0, text.length, 'the dump'))
     expect(error).toBeInstanceOf(ImportError)
-    expect(error).toMatchObject({ file: 'f.json', offset: 18, line: 2 })
+    expect(error).toMatchObject({ file: 'f.json', offset: 18, line: 2, expected: "':' after a key" })
     expect(error.message).toBe("f.json: line 2, byte 18: the dump is not valid JSON: expected ':' after a key, found '2'")
   })
 
