@@ -28,7 +28,7 @@ export function importRmv(source: ImportSource, options: ParseRmvOptions & RmvOb
     ]
     return { header: observed.header, records: observed.records, format: RMV_FORMAT, notes }
   } catch (error) {
-    if (error instanceof RmvFormatError) throw new ImportError(source.name, error.message, { offset: error.offset })
+    if (error instanceof RmvFormatError) throw new ImportError(source.name, error.message, { offset: error.offset, expected: error.expected })
     throw error
   }
 }
