@@ -56,18 +56,29 @@ export interface GpgmmImportOptions {
 }
 
 const CREATE_RESOURCE = 'ResourceAllocator.CreateResource'
-const CREATE_HEAP = 'Heap.CreateHeap'
-const HEAP = 'Heap'
-const RESOURCE_ALLOCATION = 'ResourceAllocation'
-const RESIDENCY_MANAGER = 'ResidencyManager'
-const RESOURCE_ALLOCATOR = 'ResourceAllocator'
-const GPGMM_NAMES = new Set([CREATE_RESOURCE, CREATE_HEAP, HEAP, RESOURCE_ALLOCATION, RESIDENCY_MANAGER, RESOURCE_ALLOCATOR])
+
+type GpgmmKind = 'createResource' | 'createHeap' | 'heap' | 'allocation' | 'residencyManager' | 'allocator'
+
+/** GPGMM's event names, of its releases up to 2022 and of the later ones that name objects by interface. */
+const GPGMM_KINDS = new Map<string, GpgmmKind>([
+  [CREATE_RESOURCE, 'createResource'],
+  ['Heap.CreateHeap', 'createHeap'],
+  ['Heap.CreateResidencyHeap', 'createHeap'],
+  ['Heap', 'heap'],
+  ['IHeap', 'heap'],
+  ['ResourceAllocation', 'allocation'],
+  ['IResourceAllocation', 'allocation'],
+  ['ResidencyManager', 'residencyManager'],
+  ['IResidencyManager', 'residencyManager'],
+  ['ResourceAllocator', 'allocator'],
+  ['IResourceAllocator', 'allocator'],
+])
 
 const HEAD_ARRAY = /^\s*\[\s*(?:[{\]]|$)/
 const HEAD_OBJECT = /^\s*\{/
 const HEAD_TRACE_EVENTS = /"traceEvents"\s*:\s*\[/
 const HEAD_GPGMM =
-  /"name"\s*:\s*"(?:ResourceAllocator(?:\.CreateResource)?|ResidencyManager(?:\.\w+)?|ResourceAllocation|Heap\.CreateHeap)"|"GPGMM_/
+  /"name"\s*:\s*"(?:I?ResourceAllocator(?:\.CreateResource)?|I?ResidencyManager(?:\.\w+)?|I?ResourceAllocation|Heap\.Create(?:Residency)?Heap)"|"GPGMM_/
 
 /** A Chrome trace-event JSON file, either form (an object with traceEvents, or a bare array of events). */
 export function looksLikeTraceEvents(head: string): boolean {
@@ -215,6 +226,7 @@ function scanTraceEvents(file: string, text: TextUnits, sink: EventSink): ScanRe
 
 interface TraceEvent {
   name: string
+  kind: GpgmmKind | undefined
   ph: string
   ts: number
   tid: string
@@ -245,7 +257,7 @@ class EventCollector implements EventSink {
 
   wants(name: string): boolean {
     return (
-      GPGMM_NAMES.has(name) ||
+      GPGMM_KINDS.has(name) ||
       name === 'process_name' ||
       name === 'thread_name' ||
       this.frameMarkers.has(name) ||
@@ -269,12 +281,13 @@ class EventCollector implements EventSink {
       }
       return
     }
-    const gpgmm = GPGMM_NAMES.has(name)
-    if (!gpgmm && !this.frameMarkers.has(name) && !this.submitMarkers.has(name)) return
-    if (gpgmm) this.sawGpgmm = true
+    const kind = GPGMM_KINDS.get(name)
+    if (!kind && !this.frameMarkers.has(name) && !this.submitMarkers.has(name)) return
+    if (kind) this.sawGpgmm = true
     if (typeof value.ts !== 'number' || !Number.isFinite(value.ts)) this.fail(at, `a numeric "ts" in the ${name} event`)
     if (this.pid === undefined) this.pid = value.pid
-    this.events.push({ name, ph, ts: value.ts, tid: String(value.tid), pid: value.pid, id: objectId(value), args, at })
+    const tid = String(value.tid)
+    this.events.push({ name, kind, ph, ts: value.ts, tid, pid: value.pid, id: objectId(value), args, at })
   }
 
   fail(at: number, expected: string): never {
@@ -409,21 +422,22 @@ class TraceReplay {
       if (this.mode === 'submit-markers') this.beginFrame(event.ts)
       return
     }
-    switch (name) {
-      case CREATE_RESOURCE:
+    switch (event.kind) {
+      case 'createResource':
+        // the same name is also a duration event around the call, without the arguments
         if (ph === 'i' || ph === 'I') this.createResource(event)
         return
-      case CREATE_HEAP:
+      case 'createHeap':
         if ((ph === 'i' || ph === 'I') && isObject(event.args?.Heap)) this.heapDescs.set(event.tid, event.args.Heap)
         return
-      case HEAP:
+      case 'heap':
         return this.heapEvent(event)
-      case RESOURCE_ALLOCATION:
+      case 'allocation':
         return this.allocationEvent(event)
-      case RESIDENCY_MANAGER:
+      case 'residencyManager':
         if (ph === 'O') this.residencyManager(snapshotOf(event))
         return
-      case RESOURCE_ALLOCATOR:
+      case 'allocator':
         if (ph === 'O') this.resourceAllocator(snapshotOf(event))
         return
     }

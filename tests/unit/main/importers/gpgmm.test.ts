@@ -238,6 +238,27 @@ describe('synthetic GPGMM traces', () => {
     expect(of(result.records, 'release')).toEqual([{ e: 'release', id: 2 }])
   })
 
+  it('reads the later GPGMM names (objects by interface, CreateResidencyHeap) and ignores the call’s duration events', () => {
+    const heapDesc = { SizeInBytes: 8388608, Properties: { Type: 2, CPUPageProperty: 0, MemoryPoolPreference: 0 }, Alignment: 65536, Flags: 0 }
+    const result = importGpgmm(
+      trace([
+        { name: 'ResourceAllocator.CreateResource', ph: 'B', ts: 9, tid: 1, pid: 7 },
+        create(10, bufferDesc(65536), 2),
+        { name: 'Heap.CreateResidencyHeap', ph: 'i', ts: 11, tid: 1, pid: 7, args: { Heap: heapDesc } },
+        object('IHeap', 'N', '0xh', 12),
+        object('IHeap', 'O', '0xh', 13, 1, { SizeInBytes: 8388608, Alignment: 65536, HeapSegment: 1, Flags: 0 }),
+        object('IResourceAllocation', 'N', '0xa', 14),
+        { name: 'ResourceAllocator.CreateResource', ph: 'E', ts: 15, tid: 1, pid: 7 },
+        object('IResourceAllocation', 'D', '0xa', 20),
+        object('IHeap', 'D', '0xh', 30),
+      ]),
+    )
+    expect(result.records.map((r) => r.e)).toEqual(['frame', 'buffer', 'heap', 'release', 'free'])
+    expect(of(result.records, 'heap')).toEqual([{ e: 'heap', id: 2, size: 8388608, type: 'upload' }])
+    expect((of(result.records, 'buffer')[0] as BufferRecord & Gpgmm).gpgmm).toEqual({ heap: 2, allocation: '0xa' })
+    expect(result.notes).toEqual([])
+  })
+
   it('matches allocations to requests per thread, in time order, though threads are written one after the other', () => {
     // thread 2's buffer is written after thread 1's but its events come first in time
     const result = importGpgmm(
