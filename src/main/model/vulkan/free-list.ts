@@ -34,8 +34,11 @@ export class FreeListBlock {
   private slots = 0
   private recycled: number[] = []
   private head = 0
-  /** Free segment slots sorted by (size, offset). */
-  private bySize: number[] = []
+  /** Free segment slots sorted by (size, offset), the first `freeCount` entries. */
+  private bySize = new Int32Array(16)
+  private freeCount = 0
+  /** The last find(), so an allocate() right after a fitting test does not search again. */
+  private foundFor = { size: -1, alignment: -1, linear: false, slot: NONE }
   private segmentOf = new Map<number, number>()
 
   constructor(size: Bytes, granularity: Bytes, capacity = 16) {
@@ -54,7 +57,7 @@ export class FreeListBlock {
     this.next[s] = NONE
     this.prev[s] = NONE
     this.head = s
-    this.bySize.push(s)
+    this.insertFree(s)
   }
 
   get free(): Bytes {
@@ -67,7 +70,7 @@ export class FreeListBlock {
 
   /** The largest free segment, an upper bound of what one request can take. */
   get largestFree(): Bytes {
-    return this.bySize.length ? this.len[this.bySize[this.bySize.length - 1]] : 0
+    return this.freeCount ? this.len[this.bySize[this.freeCount - 1]] : 0
   }
 
   /**
@@ -81,7 +84,9 @@ export class FreeListBlock {
 
   /** Place `size` bytes for `handle`; the offset, or -1 when no free segment fits. */
   allocate(handle: number, size: Bytes, alignment: Bytes, linear: boolean): Bytes {
-    const s = this.find(size, alignment, linear)
+    const f = this.foundFor
+    const s = f.size === size && f.alignment === alignment && f.linear === linear ? f.slot : this.find(size, alignment, linear)
+    f.size = -1
     if (s === NONE) return -1
     const start = this.startIn(s, alignment, linear)
     const segStart = this.off[s]
@@ -119,6 +124,7 @@ export class FreeListBlock {
     let s = this.segmentOf.get(handle)
     if (s === undefined) return false
     this.segmentOf.delete(handle)
+    this.foundFor.size = -1
     this.used -= this.len[s]
     this.allocationCount--
     this.owner[s] = NONE
@@ -154,7 +160,7 @@ export class FreeListBlock {
   }
 
   freeSegmentCount(): number {
-    return this.bySize.length
+    return this.freeCount
   }
 
   clone(): FreeListBlock {
@@ -168,6 +174,7 @@ export class FreeListBlock {
     c.lin = this.lin.slice()
     c.recycled = this.recycled.slice()
     c.bySize = this.bySize.slice()
+    c.foundFor = { size: -1, alignment: -1, linear: false, slot: NONE }
     c.segmentOf = new Map(this.segmentOf)
     return c
   }
@@ -200,11 +207,19 @@ export class FreeListBlock {
   }
 
   private find(size: Bytes, alignment: Bytes, linear: boolean): number {
-    if (size <= 0) return NONE
+    const f = this.foundFor
+    f.size = size
+    f.alignment = alignment
+    f.linear = linear
+    f.slot = NONE
+    if (size <= 0 || size > this.largestFree) return NONE
     const bySize = this.bySize
-    for (let i = this.lowerBound(size, 0); i < bySize.length; i++) {
+    for (let i = this.lowerBound(size, 0); i < this.freeCount; i++) {
       const s = bySize[i]
-      if (this.fitsIn(s, size, alignment, linear)) return s
+      if (this.fitsIn(s, size, alignment, linear)) {
+        f.slot = s
+        return s
+      }
     }
     return NONE
   }
@@ -213,7 +228,7 @@ export class FreeListBlock {
   private lowerBound(size: Bytes, offset: Bytes): number {
     const bySize = this.bySize
     let lo = 0
-    let hi = bySize.length
+    let hi = this.freeCount
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
       const m = bySize[mid]
@@ -224,12 +239,21 @@ export class FreeListBlock {
   }
 
   private insertFree(s: number): void {
-    this.bySize.splice(this.lowerBound(this.len[s], this.off[s]), 0, s)
+    if (this.freeCount === this.bySize.length) {
+      const grown = new Int32Array(this.bySize.length * 2)
+      grown.set(this.bySize)
+      this.bySize = grown
+    }
+    const i = this.lowerBound(this.len[s], this.off[s])
+    this.bySize.copyWithin(i + 1, i, this.freeCount)
+    this.bySize[i] = s
+    this.freeCount++
   }
 
   private removeFree(s: number): void {
     const i = this.lowerBound(this.len[s], this.off[s])
-    this.bySize.splice(i, 1)
+    this.bySize.copyWithin(i, i + 1, this.freeCount)
+    this.freeCount--
   }
 
   private newSlot(): number {

@@ -430,14 +430,13 @@ export class VulkanModel {
   }
 
   private placeFreeList(slot: number, type: number, n: ResourceNeeds): boolean {
+    // The first block, in creation order, with a free segment that fits; the best fit within it.
     let best: MemoryState | null = null
-    let bestFit = Number.POSITIVE_INFINITY
     for (const m of this.blocksByType[type]) {
       const state = this.memories.get(m) as MemoryState
-      const fit = (state.freeList as FreeListBlock).bestFit(n.size, n.alignment, n.linear)
-      if (fit >= 0 && fit < bestFit) {
+      if ((state.freeList as FreeListBlock).bestFit(n.size, n.alignment, n.linear) >= 0) {
         best = state
-        bestFit = fit
+        break
       }
     }
     if (!best) {
