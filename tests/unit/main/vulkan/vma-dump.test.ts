@@ -1,8 +1,12 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { attemptToImportVma } from '../../../../src/main/ingest/importers/vma'
+import { runCheck } from '../../../../src/main/cli/check'
+import { vulkanSetup } from '../../../../src/main/model/vulkan/device'
 import { vmaDumpView, vmaDumpDevice, VmaDumpError } from '../../../../src/main/model/vulkan/vma-dump'
 import { VulkanModel } from '../../../../src/main/model/vulkan/model'
 import type { VulkanCaptureRecord } from '../../../../src/main/model/vulkan/capture-types'
-import { readVmaDump, recorder } from './helpers'
+import { readVmaDump, recorder, VMA_DUMP_PATH } from './helpers'
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -103,5 +107,24 @@ describe('a replayed capture of the dump looks like the dump', () => {
       { offset: 0, size: 65536, kind: 'image-optimal' },
       { offset: 65536, size: 768, kind: 'buffer' },
     ])
+  })
+})
+
+describe('the real dump through the importer, replayed', () => {
+  it('gives the device, totals and check result of the dump itself', async () => {
+    const imported = attemptToImportVma({ name: 'vma-dump-rx6600xt.json', bytes: readFileSync(VMA_DUMP_PATH) })
+    expect(imported).not.toBeNull()
+    const { header, records } = imported as NonNullable<typeof imported>
+    const setup = vulkanSetup(header)
+    expect(setup.problems).toEqual([])
+    expect(setup.defaulted).toBe(false)
+    expect(setup.device.memoryTypes).toEqual(view.device.memoryTypes)
+    const rec = recorder()
+    const model = new VulkanModel(setup.device, undefined, rec.sink)
+    for (const r of records) model.apply(r)
+    expect(rec.warnings).toEqual([])
+    // Type 0: 34 memories, 83918848 bytes, 39781532 in use, as MemoryInfo."Heap 1".MemoryPools."Type 0".Stats says.
+    expect(model.view().types).toEqual(view.types)
+    expect(await runCheck(records, header)).toEqual({ hazards: [], warnings: {} })
   })
 })
