@@ -76,9 +76,9 @@ export function checkExitCode(result: CheckResult): 0 | 4 {
   return result.hazards.length > 0 ? 4 : 0
 }
 
-/** The JSON of CLI.md, or a readable report: one line per hazard, then the warning counts. */
+/** The JSON of CLI.md on one line, or a readable report: one line per hazard, then the warning counts. */
 export function formatCheck(result: CheckResult, json: boolean): string {
-  if (json) return JSON.stringify(result)
+  if (json) return `${JSON.stringify(result)}\n`
   const lines: string[] = []
   const n = result.hazards.length
   lines.push(n === 0 ? 'No aliasing hazard found.' : `${n} aliasing hazard${n === 1 ? '' : 's'}:`)
@@ -95,5 +95,5 @@ export function formatCheck(result: CheckResult, json: boolean): string {
     const width = Math.max(...kinds.map((k) => k.length))
     for (const k of kinds) lines.push(`  ${k.padEnd(width)}  ${result.warnings[k]}`)
   }
-  return lines.join('\n')
+  return `${lines.join('\n')}\n`
 }

@@ -22,7 +22,7 @@ describe('heapscope check', () => {
     const result = await runCheck(cliExample, d3d12)
     expect(formatCheck(result, true)).toBe(
       '{"hazards":[{"frame":12,"rule":"access-inactive","resources":[51,52],"heap":50,"range":[0,65536],' +
-        '"message":"texture 51 read while inactive: 52 was activated on the same bytes at frame 12"}],"warnings":{}}',
+        '"message":"texture 51 read while inactive: 52 was activated on the same bytes at frame 12"}],"warnings":{}}\n',
     )
     expect(checkExitCode(result)).toBe(4)
   })
@@ -34,7 +34,7 @@ describe('heapscope check', () => {
     const result = await runCheck(source(), d3d12)
     expect(result).toEqual({ hazards: [], warnings: {} })
     expect(checkExitCode(result)).toBe(0)
-    expect(formatCheck(result, false)).toBe('No aliasing hazard found.')
+    expect(formatCheck(result, false)).toBe('No aliasing hazard found.\n')
   })
 
   it('follows the header\'s aliasing model, or the caller\'s', async () => {
@@ -103,6 +103,7 @@ describe('heapscope check', () => {
         '  bind-out-of-range     1',
         '  granularity-conflict  1',
         '  flush-misaligned      1',
+        '',
       ].join('\n'),
     )
   })
@@ -122,6 +123,7 @@ describe('heapscope check', () => {
         '1 aliasing hazard:',
         '  frame 12  access-inactive  heap 50 [0, 65536)  resources 51, 52: texture 51 read while inactive: 52 was ' +
           'activated on the same bytes at frame 12',
+        '',
       ].join('\n'),
     )
   })
