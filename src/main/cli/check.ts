@@ -49,7 +49,7 @@ export async function runCheck(
   options: CheckOptions = {},
 ): Promise<CheckResult> {
   const setup = vulkanSetup(header)
-  const aliasing = new AliasingChecker({ model: options.aliasing ?? setup.aliasing })
+  const aliasing = new AliasingChecker({ model: options.aliasing ?? setup.aliasing, api: header?.api ?? 'd3d12' })
   const warnings: Partial<Record<VulkanRule, number>> = {}
   let vulkan: VulkanModel | null = null
   if (header?.api === 'vulkan') {

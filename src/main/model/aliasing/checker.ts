@@ -11,8 +11,18 @@
  *   or depth-stencil after it was placed, or after another resource changed its bytes, must initialize it.
  * Overlaps are linked when a resource is placed, so an access visits only the resources sharing its bytes.
  */
-import { TEXTURE_FLAGS, maskOf, type AccessOp, type CaptureRecord, type TextureFlag } from '../../../shared/capture'
-import type { Bytes, Frame } from '../../../shared/units'
+import { TEXTURE_FLAGS, maskOf, type AccessOp, type Api, type CaptureRecord, type TextureDesc, type TextureFlag } from '../../../shared/capture'
+import { KiB, type Bytes, type Frame } from '../../../shared/units'
+import {
+  canBe4KAligned,
+  estimateTextureSize,
+  MSAA_ALIGNMENT,
+  newGeometry,
+  newVerdict,
+  readGeometry,
+  SMALL_ALIGNMENT,
+} from '../d3d12/texture'
+import { FourK } from '../d3d12/route'
 import type { AliasingModel, VulkanCaptureRecord } from '../vulkan/capture-types'
 import { estimateTextureBytes } from '../vulkan/requirements'
 import { accessVerb, isInitialization, type Hazard, type HazardRule } from './hazards'
@@ -69,12 +79,15 @@ class Resident {
 
 export interface AliasingCheckerOptions {
   model?: AliasingModel
+  /** How a texture without a size is estimated: D3D12's tiled layout (default) or Vulkan's linear sum. */
+  api?: Api
   /** Called for each hazard as found; without it hazards collect in `hazards`. */
   onHazard?: (hazard: Hazard) => void
 }
 
 export class AliasingChecker {
   readonly model: AliasingModel
+  readonly api: Api
   readonly hazards: Hazard[] = []
   frame: Frame = 0
   private readonly onHazard: (hazard: Hazard) => void
@@ -87,6 +100,7 @@ export class AliasingChecker {
 
   constructor(options: AliasingCheckerOptions = {}) {
     this.model = options.model ?? 'simple'
+    this.api = options.api ?? 'd3d12'
     this.onHazard = options.onHazard ?? ((h) => this.hazards.push(h))
   }
 
@@ -98,7 +112,7 @@ export class AliasingChecker {
       case 'heap':
         return this.onHeap(record.id, record.size)
       case 'placed': {
-        const size = placedSize(record)
+        const size = placedSize(record, this.api)
         const flags = record.kind === 'texture' ? maskOf<TextureFlag>(TEXTURE_FLAGS, record.flags) : 0
         const target = flags & DEPTH_STENCIL ? 2 : flags & RENDER_TARGET ? 1 : 0
         return this.onPlaced(record.id, record.heap, record.offset, size, record.kind, target)
@@ -266,10 +280,25 @@ export class AliasingChecker {
 
 /**
  * Bytes a placed resource covers: the driver's size when the record has it (memoryRequirements, or a texture's
- * `size`), a buffer's size, else a texture's linear estimate.
+ * `size`), a buffer's size, else a texture's estimate for the capture's API.
  */
-export function placedSize(record: Extract<CaptureRecord, { e: 'placed' }> & { memoryRequirements?: { size: Bytes } }): Bytes {
+export function placedSize(
+  record: Extract<CaptureRecord, { e: 'placed' }> & { memoryRequirements?: { size: Bytes } },
+  api: Api = 'd3d12',
+): Bytes {
   if (record.memoryRequirements) return record.memoryRequirements.size
   if (record.kind === 'buffer') return record.size
-  return record.size ?? estimateTextureBytes(record)
+  if (record.size !== undefined) return record.size
+  return api === 'vulkan' ? estimateTextureBytes(record) : d3d12TextureSize(record)
+}
+
+const geometry = newGeometry()
+const verdict = newVerdict()
+
+/** MODEL.md §4.1 alignment (4 KiB when it can be, 4 MiB for MSAA, else 64 KiB) and the D3D12 model's estimate. */
+export function d3d12TextureSize(desc: TextureDesc): Bytes {
+  const g = readGeometry(desc, geometry)
+  const alignment =
+    canBe4KAligned(g, verdict).verdict === FourK.Yes ? SMALL_ALIGNMENT : g.samples > 1 ? MSAA_ALIGNMENT : 64 * KiB
+  return estimateTextureSize(g, alignment)
 }

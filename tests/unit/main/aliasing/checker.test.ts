@@ -3,8 +3,8 @@ import { AliasingChecker } from '../../../../src/main/model/aliasing/checker'
 import type { CaptureRecord } from '../../../../src/shared/capture'
 import type { AliasingModel } from '../../../../src/main/model/vulkan/capture-types'
 
-function check(model: AliasingModel, records: CaptureRecord[]) {
-  const checker = new AliasingChecker({ model })
+function check(model: AliasingModel, records: CaptureRecord[], api: 'd3d12' | 'vulkan' = 'd3d12') {
+  const checker = new AliasingChecker({ model, api })
   for (const r of records) checker.apply(r)
   return checker.hazards
 }
@@ -263,5 +263,26 @@ describe('advanced model: rt-not-initialized', () => {
 
   it('never reports access-inactive: the advanced model has no active state', () => {
     expect(check('advanced', [...setup, { e: 'access', id: 51, op: 'read' }, { e: 'frame', n: 13 }, { e: 'access', id: 52, op: 'read' }])).toEqual([])
+  })
+})
+
+describe('the bytes of a placed texture without a size', () => {
+  // 100×100 RGBA8: D3D12 can align it to 4 KiB (32×32-texel tiles, 4 × 4 = 16 tiles ≤ 16), so it covers
+  // 16 × 4096 = 65536 bytes; Vulkan's linear estimate is 100 × 100 × 4 = 40000 bytes.
+  const records: CaptureRecord[] = [
+    { e: 'heap', id: 1, size: 131072 },
+    { e: 'placed', id: 2, heap: 1, offset: 0, kind: 'texture', format: 'R8G8B8A8_UNORM', width: 100, height: 100 },
+    { e: 'placed', id: 3, heap: 1, offset: 40960, kind: 'buffer', size: 4096 },
+    { e: 'barrier', after: 3 },
+    { e: 'barrier', after: 2 },
+    { e: 'access', id: 3, op: 'read' },
+  ]
+
+  it('is the D3D12 model\'s estimate in a D3D12 capture', () => {
+    expect(check('simple', records).map((h) => [h.resources, h.range])).toEqual([[[3, 2], [40960, 45056]]])
+  })
+
+  it('is the linear estimate in a Vulkan capture', () => {
+    expect(check('simple', records, 'vulkan')).toEqual([])
   })
 })
