@@ -164,3 +164,72 @@ export class Allocations {
     this.capacity = capacity
   }
 }
+
+/** Ids below this are looked up in a flat table; larger, negative or fractional ids in a Map. */
+const DIRECT_LIMIT = 1 << 24
+
+/**
+ * Resource id → slot of its live allocation. Captures number resources densely, so a flat Int32Array (slot + 1,
+ * 0 for none) answers most look-ups; a Map with many deletions is several times slower on this hot path.
+ */
+export class IdMap {
+  private direct = new Int32Array(1024)
+  private far = new Map<number, number>()
+  size = 0
+
+  get(id: number): number | undefined {
+    if (id >= 0 && id < DIRECT_LIMIT && Number.isInteger(id)) {
+      const v = id < this.direct.length ? this.direct[id] : 0
+      return v === 0 ? undefined : v - 1
+    }
+    return this.far.get(id)
+  }
+
+  has(id: number): boolean {
+    return this.get(id) !== undefined
+  }
+
+  set(id: number, slot: number): void {
+    if (id >= 0 && id < DIRECT_LIMIT && Number.isInteger(id)) {
+      if (id >= this.direct.length) {
+        let n = this.direct.length
+        while (n <= id) n *= 2
+        const grown = new Int32Array(n)
+        grown.set(this.direct)
+        this.direct = grown
+      }
+      if (this.direct[id] === 0) this.size++
+      this.direct[id] = slot + 1
+      return
+    }
+    if (!this.far.has(id)) this.size++
+    this.far.set(id, slot)
+  }
+
+  delete(id: number): void {
+    if (id >= 0 && id < DIRECT_LIMIT && Number.isInteger(id)) {
+      if (id < this.direct.length && this.direct[id] !== 0) {
+        this.direct[id] = 0
+        this.size--
+      }
+      return
+    }
+    if (this.far.delete(id)) this.size--
+  }
+
+  /** Every live slot (in no particular order). */
+  slots(): number[] {
+    const out: number[] = []
+    for (let id = 0; id < this.direct.length; id++) if (this.direct[id] !== 0) out.push(this.direct[id] - 1)
+    for (const slot of this.far.values()) out.push(slot)
+    return out
+  }
+
+  clone(): IdMap {
+    const c = new IdMap()
+    c.direct = this.direct.slice()
+    c.far = new Map(this.far)
+    c.size = this.size
+    return c
+  }
+}

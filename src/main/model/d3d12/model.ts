@@ -14,7 +14,7 @@ import type { HeapType, ModelConfig, Placement } from '../../../shared/model'
 import { roundUp, roundUpPow2 } from '../../../shared/units'
 import type { Bytes, Frame } from '../../../shared/units'
 import type { ModelSink, PlacementInfo, ResidencyPriority } from '../events'
-import { Allocations, Kind, Loc, SlotFlag, SlotState } from './allocations'
+import { Allocations, IdMap, Kind, Loc, SlotFlag, SlotState } from './allocations'
 import { BuddyPool } from './buddy'
 import {
   Buddy,
@@ -187,10 +187,10 @@ export class D3D12Model {
 
   private blocks: BlockTable
   private allocs: Allocations
-  private live: Map<number, number>
+  private live: IdMap
   private families: PoolFamily[]
   private buddies: BuddyFamily[]
-  private poolById: Map<number, MemoryPool | BuddyPool>
+  private poolById: PoolRegistry
   private fast: FastAllocatorPages
   private constantSlot = NONE
   private constantOffset: Bytes = 0
@@ -241,10 +241,10 @@ export class D3D12Model {
     this.totals = new Totals()
     this.blocks = new BlockTable()
     this.allocs = new Allocations()
-    this.live = new Map()
+    this.live = new IdMap()
     this.families = familySpecs(config).map((s) => new PoolFamily(s))
     this.buddies = buddySpecs(config).map((s) => new BuddyFamily(s))
-    this.poolById = new Map()
+    this.poolById = new PoolRegistry()
     this.fast = new FastAllocatorPages(config['fastAllocator.pageSize'])
     this.transientHeapBytes = new Map()
     this.result = new ModelPlacement(this.trace)
@@ -577,11 +577,10 @@ export class D3D12Model {
 
   // ── Views ─────────────────────────────────────────────────────────────────────────────────────────────────
 
-  /** Live buffers and textures, in creation order. */
+  /** Live buffers and textures, by creation frame, then id. */
   liveAllocations(): AllocationView[] {
-    const out: AllocationView[] = []
-    for (const slot of this.live.values()) out.push(this.view(slot))
-    return out
+    const out = this.live.slots().map((slot) => this.view(slot))
+    return out.sort((x, y) => x.createdFrame - y.createdFrame || x.id - y.id)
   }
 
   allocation(id: number): AllocationView | undefined {
@@ -672,8 +671,8 @@ export class D3D12Model {
     c.totals = this.totals.clone()
     c.blocks = this.blocks.clone()
     c.allocs = this.allocs.clone()
-    c.live = new Map(this.live)
-    c.poolById = new Map()
+    c.live = this.live.clone()
+    c.poolById = new PoolRegistry()
     const registerPool = (p: MemoryPool): MemoryPool => {
       const q = p.clone()
       c.poolById.set(q.id, q)
@@ -748,7 +747,7 @@ export class D3D12Model {
     const order = fam.order
     for (let i = 0; i < order.length; i++) {
       const pool = slots[order[i]]
-      if (pool === null || pool.size - pool.used < size) continue
+      if (pool === null || pool.size - pool.used < size || pool.largestFree(this.blocks) < size) continue
       const block = pool.tryAllocate(this.blocks, size, owner)
       if (block !== NONE) {
         this.poolScratch = pool
@@ -1375,6 +1374,23 @@ export class D3D12Model {
       evicted: (...args) => this.sink.evicted?.(...args),
       overBudget: (...args) => this.sink.overBudget?.(...args),
     }
+  }
+}
+
+/** Pools by id: ids are dense over the replay, so an array (a hole once a pool is destroyed). */
+class PoolRegistry {
+  private items: (MemoryPool | BuddyPool | undefined)[] = []
+
+  get(id: number): MemoryPool | BuddyPool | undefined {
+    return this.items[id]
+  }
+
+  set(id: number, pool: MemoryPool | BuddyPool): void {
+    this.items[id] = pool
+  }
+
+  delete(id: number): void {
+    this.items[id] = undefined
   }
 }
 
