@@ -39,7 +39,9 @@ function isRule(kind: string): kind is VulkanRule {
 /** The Vulkan keys of the header's config; other keys belong to other models and are left alone. */
 function headerVulkanConfig(header: CaptureHeader | undefined): VulkanConfig {
   const picked: Record<string, number | boolean> = {}
-  for (const [key, value] of Object.entries(header?.config ?? {})) if (Object.hasOwn(VULKAN_CONFIG_KEYS, key)) picked[key] = value
+  for (const [key, value] of Object.entries(header?.config ?? {})) {
+    if (Object.hasOwn(VULKAN_CONFIG_KEYS, key)) picked[key] = value
+  }
   return resolveVulkanConfig(picked)
 }
 

@@ -11,7 +11,15 @@
  *   or depth-stencil after it was placed, or after another resource changed its bytes, must initialize it.
  * Overlaps are linked when a resource is placed, so an access visits only the resources sharing its bytes.
  */
-import { TEXTURE_FLAGS, maskOf, type AccessOp, type Api, type CaptureRecord, type TextureDesc, type TextureFlag } from '../../../shared/capture'
+import {
+  TEXTURE_FLAGS,
+  maskOf,
+  type AccessOp,
+  type Api,
+  type CaptureRecord,
+  type TextureDesc,
+  type TextureFlag,
+} from '../../../shared/capture'
 import { KiB, type Bytes, type Frame } from '../../../shared/units'
 import {
   canBe4KAligned,
@@ -248,29 +256,32 @@ export class AliasingChecker {
     if (!r.needsInit) return
     r.needsInit = false
     if (isInitialization(op)) return
-    this.report('rt-not-initialized', [r.id], r.heap, r.start, r.end,
-      `${r.targetLabel()} ${accessVerb(op)} ${r.initText()} without a clear, discard or full copy first`)
+    const message = `${r.targetLabel()} ${accessVerb(op)} ${r.initText()} without a clear, discard or full copy first`
+    this.report('rt-not-initialized', [r.id], r.heap, r.start, r.end, message)
   }
 
   private reportInactive(r: Resident, op: AccessOp): void {
-    const by = this.residents.get(r.deactivatedBy)
-    if (r.deactivatedBy >= 0 && by) {
-      this.report('access-inactive', [r.id, by.id], r.heap, Math.max(r.start, by.start), Math.min(r.end, by.end),
-        `${r.label()} ${accessVerb(op)} while inactive: ${by.id} was activated on the same bytes at frame ${r.deactivatedFrame}`)
-    } else if (r.deactivatedBy >= 0) {
-      this.report('access-inactive', [r.id, r.deactivatedBy], r.heap, r.start, r.end,
-        `${r.label()} ${accessVerb(op)} while inactive: ${r.deactivatedBy} was activated on the same bytes at frame ${r.deactivatedFrame}`)
-    } else {
-      this.report('access-inactive', [r.id], r.heap, r.start, r.end,
-        `${r.label()} ${accessVerb(op)} while inactive: no aliasing barrier has activated it since it was placed at frame ` +
-          `${r.placedFrame} (placed resources are created inactive)`)
+    const what = `${r.label()} ${accessVerb(op)} while inactive`
+    if (r.deactivatedBy < 0) {
+      const message =
+        `${what}: no aliasing barrier has activated it since it was placed at frame ${r.placedFrame} ` +
+        '(placed resources are created inactive)'
+      this.report('access-inactive', [r.id], r.heap, r.start, r.end, message)
+      return
     }
+    const message = `${what}: ${r.deactivatedBy} was activated on the same bytes at frame ${r.deactivatedFrame}`
+    // The activating resource may be gone since; then its bytes are unknown and the whole range is named.
+    const by = this.residents.get(r.deactivatedBy)
+    const start = by ? Math.max(r.start, by.start) : r.start
+    const end = by ? Math.min(r.end, by.end) : r.end
+    this.report('access-inactive', [r.id, r.deactivatedBy], r.heap, start, end, message)
   }
 
   private reportMissingBarrier(r: Resident, op: AccessOp, o: Resident): void {
-    this.report('barrier-missing', [r.id, o.id], r.heap, Math.max(r.start, o.start), Math.min(r.end, o.end),
-      `${r.label()} ${accessVerb(op)} after ${o.label()} was ${accessVerb(o.lastAccessOp)} on the same bytes in the same ` +
-        `submit at frame ${this.frame}, without an aliasing barrier between them`)
+    const message =
+      `${r.label()} ${accessVerb(op)} after ${o.label()} was ${accessVerb(o.lastAccessOp)} on the same bytes in the ` +
+      `same submit at frame ${this.frame}, without an aliasing barrier between them`
+    this.report('barrier-missing', [r.id, o.id], r.heap, Math.max(r.start, o.start), Math.min(r.end, o.end), message)
   }
 
   private report(rule: HazardRule, resources: number[], heap: number, start: Bytes, end: Bytes, message: string): void {

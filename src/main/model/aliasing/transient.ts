@@ -46,7 +46,8 @@ export function synthesizeTransientRecords(
     for (const r of list) {
       if (heapsMade.has(r.heap)) continue
       heapsMade.add(r.heap)
-      out.push({ e: 'heap', id: r.heap, size: options.heapSizes?.get(r.heap) ?? (heapEnd.get(r.heap) as Bytes), type: 'default' })
+      const size = options.heapSizes?.get(r.heap) ?? (heapEnd.get(r.heap) as Bytes)
+      out.push({ e: 'heap', id: r.heap, size, type: 'default' })
     }
     const firstPass = Math.min(...list.map((r) => r.first))
     const lastPass = Math.max(...list.map((r) => r.last))
@@ -96,7 +97,10 @@ function placedRecord(r: TransientRectangle): CaptureRecord {
 }
 
 /** Both models' hazards for a layout: none for a correct transient allocator. */
-export function checkTransientLayout(rectangles: readonly TransientRectangle[], options: TransientCheckOptions = {}): Hazard[] {
+export function checkTransientLayout(
+  rectangles: readonly TransientRectangle[],
+  options: TransientCheckOptions = {},
+): Hazard[] {
   const records = synthesizeTransientRecords(rectangles, options)
   const simple = new AliasingChecker({ model: 'simple' })
   const advanced = new AliasingChecker({ model: 'advanced' })

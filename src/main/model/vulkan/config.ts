@@ -20,7 +20,9 @@ export const VULKAN_CONFIG_KEYS = {
     default: 128 * MiB,
     kind: 'bytes',
     min: 1,
-    help: 'smallest request given its own VkDeviceMemory (the seed is silent: half a block, so any sub-allocated request fits a new block)',
+    help:
+      'smallest request given its own VkDeviceMemory (the seed is silent: half a block, so any sub-allocated ' +
+      'request fits a new block)',
   },
   'vulkan.textureAllocator': {
     default: TEXTURE_ALLOCATOR_FREE_LIST,

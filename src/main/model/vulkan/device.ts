@@ -94,7 +94,8 @@ type Loose = Record<string, unknown>
 
 function byIndex(list: unknown[]): Loose[] {
   const items = list.map((x, i) => ({ item: (typeof x === 'object' && x !== null ? x : {}) as Loose, i }))
-  items.sort((a, b) => (typeof a.item.index === 'number' ? a.item.index : a.i) - (typeof b.item.index === 'number' ? b.item.index : b.i))
+  const at = (x: { item: Loose; i: number }) => (typeof x.item.index === 'number' ? x.item.index : x.i)
+  items.sort((a, b) => at(a) - at(b))
   return items.map((x) => x.item)
 }
 

@@ -85,7 +85,8 @@ export class FreeListBlock {
   /** Place `size` bytes for `handle`; the offset, or -1 when no free segment fits. */
   allocate(handle: number, size: Bytes, alignment: Bytes, linear: boolean): Bytes {
     const f = this.foundFor
-    const s = f.size === size && f.alignment === alignment && f.linear === linear ? f.slot : this.find(size, alignment, linear)
+    const cached = f.size === size && f.alignment === alignment && f.linear === linear
+    const s = cached ? f.slot : this.find(size, alignment, linear)
     f.size = -1
     if (s === NONE) return -1
     const start = this.startIn(s, alignment, linear)
@@ -154,7 +155,8 @@ export class FreeListBlock {
   segments(): Segment[] {
     const out: Segment[] = []
     for (let s = this.head; s !== NONE; s = this.next[s]) {
-      out.push({ offset: this.off[s], size: this.len[s], owner: this.owner[s], linear: this.owner[s] >= 0 && this.lin[s] === 1 })
+      const owner = this.owner[s]
+      out.push({ offset: this.off[s], size: this.len[s], owner, linear: owner >= 0 && this.lin[s] === 1 })
     }
     return out
   }
@@ -183,7 +185,7 @@ export class FreeListBlock {
     return Math.floor(offset / this.granularity)
   }
 
-  /** Where a request would start in free segment `s`: aligned, and moved to the next page past a neighbour of the other kind. */
+  /** Where a request would start in free segment `s`: aligned, moved to the next page past a neighbour of the other kind. */
   private startIn(s: number, alignment: Bytes, linear: boolean): Bytes {
     let start = roundUp(this.off[s], alignment)
     const p = this.prev[s]

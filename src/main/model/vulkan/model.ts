@@ -8,7 +8,16 @@
  * Pure and deterministic: the same records, device and config give the same placements.
  */
 import { roundUp, roundUpPow2, type Bytes, type Frame } from '../../../shared/units'
-import type { ReleaseRecord, SubmitRecord, UploadRecord, LockRecord, FrameRecord, GpuRecord } from '../../../shared/capture'
+import {
+  BUFFER_USAGES,
+  maskOf,
+  type FrameRecord,
+  type GpuRecord,
+  type LockRecord,
+  type ReleaseRecord,
+  type SubmitRecord,
+  type UploadRecord,
+} from '../../../shared/capture'
 import {
   DEVICE_LOCAL,
   HOST_CACHED,
@@ -34,7 +43,6 @@ import { LinearArena } from './linear'
 import { MemoryTypeSelector } from './memory-type'
 import { bufferNeeds, emptyNeeds, textureNeeds, UNIFORM_ALIGNMENT, USAGE_VOLATILE, type ResourceNeeds } from './requirements'
 import { StagingRing } from './staging-ring'
-import { maskOf, BUFFER_USAGES } from '../../../shared/capture'
 import {
   VULKAN_PLACEMENTS,
   type VulkanMemoryInfo,
@@ -43,7 +51,14 @@ import {
   type VulkanPlacementInfo,
   type VulkanSink,
 } from './events'
-import { emptyTotals, type AllocationView, type HeapView, type MemoryView, type TypeView, type VulkanMemoryView } from './view'
+import {
+  emptyTotals,
+  type AllocationView,
+  type HeapView,
+  type MemoryView,
+  type TypeView,
+  type VulkanMemoryView,
+} from './view'
 
 const P_DEDICATED = VULKAN_PLACEMENTS.indexOf('Dedicated')
 const P_FREE_LIST = VULKAN_PLACEMENTS.indexOf('FreeList')
@@ -412,7 +427,8 @@ export class VulkanModel {
     if (this.selector.route === 'fallback') {
       this.warn(
         'memory-type-fallback',
-        `${this.label(slot)}: no memory type has the wanted flags ${flagText(n.required | n.preferred)}; took DEVICE_LOCAL type ${type}`,
+        `${this.label(slot)}: no memory type has the wanted flags ${flagText(n.required | n.preferred)}; ` +
+          `took DEVICE_LOCAL type ${type}`,
       )
     }
     const blockSize = this.blockSizeFor(type)
@@ -744,7 +760,8 @@ export class VulkanModel {
     const where = `${this.label(slot)} bound at offset ${offset} of memory ${memoryId} at frame ${this.frame}`
     // An estimated alignment is a guess: only the driver's can make a bind wrong.
     if (s.alignmentKnown[slot] && offset % alignment !== 0) {
-      this.warn('bind-misaligned', `${where}: not a multiple of its alignment ${alignment} (${offset} % ${alignment} = ${offset % alignment})`)
+      const rest = offset % alignment
+      this.warn('bind-misaligned', `${where}: not a multiple of its alignment ${alignment} (${offset} % ${alignment} = ${rest})`)
     }
     if (offset < 0 || offset + size > state.size) {
       this.warn('bind-out-of-range', `${where}: [${offset}, ${offset + size}) ends past the memory's ${state.size} bytes`)
@@ -771,7 +788,9 @@ export class VulkanModel {
       const o = s.offset[other]
       const e = o + s.size[other]
       if (o < end && offset < e) continue
-      const shared = e <= offset ? Math.floor((e - 1) / g) === Math.floor(offset / g) : Math.floor((end - 1) / g) === Math.floor(o / g)
+      // The earlier one's last page against the later one's first page.
+      const shared =
+        e <= offset ? Math.floor((e - 1) / g) === Math.floor(offset / g) : Math.floor((end - 1) / g) === Math.floor(o / g)
       if (!shared) continue
       const mine = `${this.label(slot)} [${offset}, ${end})`
       const theirs = `${this.label(other)} [${o}, ${e})`
@@ -1075,7 +1094,8 @@ export class VulkanModel {
         allocations.push({ offset: 0, size: m.used, kind: 'frame-data' })
       }
       allocations.sort((a, b) => a.offset - b.offset)
-      memories.push({ memory: m.memory, kind: m.kind, type: m.type, heap: m.heap, size: m.size, usedBytes: m.used, allocations })
+      const { memory, kind, type, heap, size } = m
+      memories.push({ memory, kind, type, heap, size, usedBytes: m.used, allocations })
     }
     return { device: this.device, heaps: this.heapTotals(), types: this.typeTotals(), memories }
   }

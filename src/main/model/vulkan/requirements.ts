@@ -93,7 +93,11 @@ export function bufferNeeds(rec: BufferLike, allTypeBits: number, out: ResourceN
   return out
 }
 
-export function textureNeeds(rec: TextureDesc & VulkanResourceFields, allTypeBits: number, out: ResourceNeeds): ResourceNeeds {
+export function textureNeeds(
+  rec: TextureDesc & VulkanResourceFields,
+  allTypeBits: number,
+  out: ResourceNeeds,
+): ResourceNeeds {
   const mr = rec.memoryRequirements
   if (mr) {
     out.size = mr.size

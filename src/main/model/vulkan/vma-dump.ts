@@ -60,14 +60,18 @@ export function vmaDumpDevice(dump: unknown): VulkanDeviceInfo {
     const path = `MemoryInfo.${key}`
     const heapIndex = indexOf(key, 'Heap', path)
     const h = object(value, path)
-    const heap: VulkanMemoryHeap = { size: integer(h.Size, `${path}.Size`), flags: known<MemoryHeapFlag>(MEMORY_HEAP_FLAGS, h.Flags) }
+    const heap: VulkanMemoryHeap = {
+      size: integer(h.Size, `${path}.Size`),
+      flags: known<MemoryHeapFlag>(MEMORY_HEAP_FLAGS, h.Flags),
+    }
     if (h.Budget !== undefined) {
       const b = object(h.Budget, `${path}.Budget`)
       if (b.BudgetBytes !== undefined) heap.budget = integer(b.BudgetBytes, `${path}.Budget.BudgetBytes`)
       if (b.UsageBytes !== undefined) heap.usage = integer(b.UsageBytes, `${path}.Budget.UsageBytes`)
     }
     heaps[heapIndex] = heap
-    for (const [typeKey, typeValue] of Object.entries(h.MemoryPools === undefined ? {} : object(h.MemoryPools, `${path}.MemoryPools`))) {
+    const pools = h.MemoryPools === undefined ? {} : object(h.MemoryPools, `${path}.MemoryPools`)
+    for (const [typeKey, typeValue] of Object.entries(pools)) {
       const typePath = `${path}.MemoryPools.${typeKey}`
       types[indexOf(typeKey, 'Type', typePath)] = {
         heapIndex,
@@ -106,10 +110,18 @@ export function vmaDumpView(dump: unknown): VulkanMemoryView {
   const { heaps, types } = emptyTotals(device)
   const memories: MemoryView[] = []
 
-  const add = (type: number, kind: VulkanMemoryKind, size: Bytes, usedBytes: Bytes, allocations: AllocationView[], pool?: string) => {
+  const add = (
+    type: number,
+    kind: VulkanMemoryKind,
+    size: Bytes,
+    usedBytes: Bytes,
+    allocations: AllocationView[],
+    pool?: string,
+  ) => {
     if (type >= types.length) throw new VmaDumpError(`a pool of "Type ${type}", which MemoryInfo does not list`)
     const heap = device.memoryTypes[type].heapIndex
-    memories.push({ memory: memories.length, kind, type, heap, size, usedBytes, ...(pool !== undefined ? { pool } : {}), allocations })
+    const named = pool !== undefined ? { pool } : {}
+    memories.push({ memory: memories.length, kind, type, heap, size, usedBytes, ...named, allocations })
     heaps[heap].allocatedBytes += size
     heaps[heap].usedBytes += usedBytes
     heaps[heap].memoryCount++

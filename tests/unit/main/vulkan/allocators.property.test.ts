@@ -11,7 +11,12 @@ type Op = { kind: 'alloc'; size: number; alignLog: number; linear: boolean } | {
 
 const ops = fc.array(
   fc.oneof(
-    fc.record({ kind: fc.constant('alloc' as const), size: fc.integer({ min: 1, max: 20000 }), alignLog: fc.integer({ min: 0, max: 12 }), linear: fc.boolean() }),
+    fc.record({
+      kind: fc.constant('alloc' as const),
+      size: fc.integer({ min: 1, max: 20000 }),
+      alignLog: fc.integer({ min: 0, max: 12 }),
+      linear: fc.boolean(),
+    }),
     fc.record({ kind: fc.constant('free' as const), pick: fc.nat() }),
   ),
   { maxLength: 120 },
@@ -151,27 +156,52 @@ describe('staging ring invariants', () => {
 })
 
 describe('model invariants over random captures', () => {
+  const id = fc.integer({ min: 1, max: 40 })
+  const buffer = fc.record({
+    e: fc.constant('buffer' as const),
+    id,
+    size: fc.integer({ min: 1, max: 300000 }),
+    alignLog: fc.integer({ min: 0, max: 12 }),
+    usage: fc.constantFrom([], ['Volatile'], ['Dynamic'], ['Uniform']),
+  })
+  const texture = fc.record({
+    e: fc.constant('texture' as const),
+    id,
+    size: fc.integer({ min: 1, max: 700000 }),
+    alignLog: fc.integer({ min: 0, max: 16 }),
+    tiling: fc.constantFrom('linear' as const, 'optimal' as const),
+  })
+  const upload = fc.record({
+    e: fc.constant('upload' as const),
+    via: fc.constantFrom('fast' as const, 'fastConstant' as const, 'staging' as const),
+    bytes: fc.integer({ min: 1, max: 80000 }),
+  })
   const record = fc.oneof(
-    { weight: 4, arbitrary: fc.record({ e: fc.constant('buffer' as const), id: fc.integer({ min: 1, max: 40 }), size: fc.integer({ min: 1, max: 300000 }), alignLog: fc.integer({ min: 0, max: 12 }), usage: fc.constantFrom([], ['Volatile'], ['Dynamic'], ['Uniform']) }) },
-    { weight: 3, arbitrary: fc.record({ e: fc.constant('texture' as const), id: fc.integer({ min: 1, max: 40 }), size: fc.integer({ min: 1, max: 700000 }), alignLog: fc.integer({ min: 0, max: 16 }), tiling: fc.constantFrom('linear' as const, 'optimal' as const) }) },
-    { weight: 3, arbitrary: fc.record({ e: fc.constant('release' as const), id: fc.integer({ min: 1, max: 40 }) }) },
+    { weight: 4, arbitrary: buffer },
+    { weight: 3, arbitrary: texture },
+    { weight: 3, arbitrary: fc.record({ e: fc.constant('release' as const), id }) },
     { weight: 2, arbitrary: fc.record({ e: fc.constant('frame' as const) }) },
-    { weight: 1, arbitrary: fc.record({ e: fc.constant('upload' as const), via: fc.constantFrom('fast' as const, 'fastConstant' as const, 'staging' as const), bytes: fc.integer({ min: 1, max: 80000 }) }) },
+    { weight: 1, arbitrary: upload },
   )
 
   it('live allocations of one memory never overlap, totals are the sums, and everything is freed in the end', () => {
     fc.assert(
       fc.property(fc.array(record, { maxLength: 150 }), fc.constantFrom(0, 1), (list, textureAllocator) => {
         const rec = recorder()
-        const model = new VulkanModel(testDevice(), testConfig({ 'vulkan.textureAllocator': textureAllocator, 'vulkan.emptyBlocksKept': 0 }), rec.sink)
+        const config = testConfig({ 'vulkan.textureAllocator': textureAllocator, 'vulkan.emptyBlocksKept': 0 })
+        const model = new VulkanModel(testDevice(), config, rec.sink)
         let frame = 0
         const ids = new Set<number>()
         const toRecord = (r: (typeof list)[number]): VulkanCaptureRecord => {
           switch (r.e) {
-            case 'buffer':
-              return { e: 'buffer', id: r.id, size: r.size, usage: r.usage as never, memoryRequirements: { size: r.size, alignment: 2 ** r.alignLog, memoryTypeBits: 0xf } }
-            case 'texture':
-              return { e: 'texture', id: r.id, tiling: r.tiling, memoryRequirements: { size: r.size, alignment: 2 ** r.alignLog, memoryTypeBits: 0xf } }
+            case 'buffer': {
+              const memoryRequirements = { size: r.size, alignment: 2 ** r.alignLog, memoryTypeBits: 0xf }
+              return { e: 'buffer', id: r.id, size: r.size, usage: r.usage as never, memoryRequirements }
+            }
+            case 'texture': {
+              const memoryRequirements = { size: r.size, alignment: 2 ** r.alignLog, memoryTypeBits: 0xf }
+              return { e: 'texture', id: r.id, tiling: r.tiling, memoryRequirements }
+            }
             case 'frame':
               return { e: 'frame', n: ++frame }
             default:
@@ -186,14 +216,16 @@ describe('model invariants over random captures', () => {
           for (let i = 1; i < live.length; i++) {
             const a = live[i - 1]
             const b = live[i]
-            if (a.memory === b.memory) expect(a.offset + a.size, `${a.id} and ${b.id} overlap`).toBeLessThanOrEqual(b.offset)
+            if (a.memory !== b.memory) continue
+            expect(a.offset + a.size, `${a.id} and ${b.id} overlap`).toBeLessThanOrEqual(b.offset)
           }
           for (const a of live) expect(a.offset % a.alignment).toBe(0)
           // bufferImageGranularity 1024: a linear and an optimal resource of one memory never share a page.
           for (const a of live) {
             for (const b of live) {
               if (a.memory !== b.memory || a.linear === b.linear || a.offset >= b.offset) continue
-              expect(Math.floor((a.offset + a.size - 1) / 1024), `${a.id} and ${b.id} share a page`).toBeLessThan(Math.floor(b.offset / 1024))
+              const lastPage = Math.floor((a.offset + a.size - 1) / 1024)
+              expect(lastPage, `${a.id} and ${b.id} share a page`).toBeLessThan(Math.floor(b.offset / 1024))
             }
           }
           const memories = model.memoryObjects()
