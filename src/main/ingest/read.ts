@@ -10,7 +10,7 @@ import { Readable } from 'node:stream'
 import { createGunzip } from 'node:zlib'
 import { CancelledError, CaptureError } from './errors'
 import { RecordScratch } from './fields'
-import { importCapture, sniffFormat } from './importers'
+import { importCapture, SNIFF_BYTES, sniffFormat } from './importers'
 import { NdjsonScanner } from './scanner'
 import { CaptureBuilder, type CaptureStore } from './store'
 
@@ -108,11 +108,21 @@ export async function loadCapture(source: AsyncIterable<Uint8Array>, options: Lo
   }
   const bytes: AsyncIterable<Uint8Array> = gzip ? gunzip(replayed(), options.file) : replayed()
 
+  // Gather the first few KiB to tell the format by content, whatever the chunk size.
   const iterator = bytes[Symbol.asyncIterator]()
-  const firstPlain = await iterator.next()
-  if (firstPlain.done) throw new CaptureError(options.file, 0, 0, 'a capture header line', 'the file is empty')
+  const headChunks: Uint8Array[] = []
+  let headLength = 0
+  while (headLength < SNIFF_BYTES) {
+    const next = await iterator.next()
+    if (next.done) break
+    headChunks.push(next.value)
+    headLength += next.value.length
+  }
+  if (headLength === 0) throw new CaptureError(options.file, 0, 0, 'a capture header line', 'the file is empty')
+  const headBytes = new Uint8Array(headLength)
+  headChunks.reduce((at, chunk) => (headBytes.set(chunk, at), at + chunk.length), 0)
   async function* plain(): AsyncGenerator<Uint8Array> {
-    yield firstPlain.value
+    yield* headChunks
     for (;;) {
       const next = await iterator.next()
       if (next.done) return
@@ -120,7 +130,7 @@ export async function loadCapture(source: AsyncIterable<Uint8Array>, options: Lo
     }
   }
 
-  const foreign = sniffFormat(firstPlain.value)
+  const foreign = sniffFormat(headBytes)
   if (foreign) return importWhole(foreign, plain(), builder, options, progress, report)
 
   const scanner = new NdjsonScanner(builder, { file: options.file, headerOptional: options.headerOptional })

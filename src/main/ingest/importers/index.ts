@@ -5,6 +5,7 @@
  */
 import { attemptToImportGpgmm, GPGMM_FORMAT, sniffGpgmm, type GpgmmImportOptions } from './gpgmm'
 import { decodeHead, SNIFF_BYTES, type ImportedCapture, type ImportSource } from './source'
+import { importRmv, RMV_FORMAT, sniffRmv } from './rmv'
 import { attemptToImportVma, sniffVma, VMA_FORMAT } from './vma'
 
 export { attemptToImportGpgmm, DEFAULT_FRAME_MICROS, type GpgmmImportOptions } from './gpgmm'
@@ -31,8 +32,7 @@ export const IMPORTERS: readonly Importer[] = [
     sniff: (head) => sniffGpgmm(decodeHead(head)),
     import: (source, options) => attemptToImportGpgmm(source, options.gpgmm),
   },
-  // ── Radeon Memory Visualizer traces (./rmv/) take their place here, e.g.
-  // { name: RMV_FORMAT, sniff: sniffRmv, import: (source) => importRmv(source) } from './rmv' ──
+  { name: RMV_FORMAT, sniff: sniffRmv, import: (source) => importRmv(source) },
 ]
 
 /** The format of a file from its first few KiB, or null when no importer recognises it. */

@@ -1,0 +1,56 @@
+import { resolve } from 'node:path'
+import vue from '@vitejs/plugin-vue'
+import { defineConfig } from 'electron-vite'
+import type { Plugin } from 'vite'
+
+/** The packaged app's Content-Security-Policy, set in the built page only (the dev server injects styles). */
+const CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  "font-src 'self'",
+  "connect-src 'self' ws://127.0.0.1:*",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ')
+
+function contentSecurityPolicy(): Plugin {
+  return {
+    name: 'heapscope-csp',
+    apply: 'build',
+    transformIndexHtml: (html) =>
+      html.replace('<head>', `<head>\n    <meta http-equiv="Content-Security-Policy" content="${CSP}" />`),
+  }
+}
+
+export default defineConfig({
+  main: {
+    build: {
+      rollupOptions: {
+        input: {
+          index: resolve('src/main/index.ts'),
+          host: resolve('src/main/host/serve.ts'),
+          engineWorker: resolve('src/main/engine/worker.ts'),
+          cli: resolve('src/main/cli/run.ts'),
+        },
+      },
+    },
+  },
+  preload: {
+    build: {
+      rollupOptions: {
+        input: { index: resolve('src/preload/index.ts') },
+        // a sandboxed preload must be CommonJS
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: 'src/renderer',
+    build: {
+      rollupOptions: { input: { index: resolve('src/renderer/index.html') } },
+    },
+    plugins: [vue(), contentSecurityPolicy()],
+  },
+})

@@ -1,0 +1,192 @@
+/**
+ * `heapscope`: the engine headless, for terminals and CI jobs (docs: CLI.md). Output on stdout, diagnostics
+ * on stderr. Exit status: 0 done, 1 bad usage, 2 the input could not be read, 3 a diff threshold crossed,
+ * 4 a hazard found by `check`.
+ */
+import { createWriteStream } from 'node:fs'
+import { basename } from 'node:path'
+import { createGzip } from 'node:zlib'
+import { Command, CommanderError, Option } from 'commander'
+import { CONFIG_KEYS, ConfigError, parseConfigPairs, resolveConfig } from '../../shared/model'
+import { formatCount } from '../../shared/units'
+import { CaptureError } from '../ingest/errors'
+import { ImportError } from '../ingest/importers'
+import { loadCapture, loadCaptureFile, type LoadProgress, type LoadResult } from '../ingest/read'
+import { recordsOf } from '../ingest/records'
+import { checkExitCode, formatCheck, runCheck } from './check'
+import { runGen, SCENARIOS } from './gen'
+import { buildReport, formatReport } from './report'
+import { runRoute } from './route'
+
+export const EXIT = { ok: 0, usage: 1, input: 2, threshold: 3, hazard: 4 } as const
+
+class ExitError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/** A progress bar on stderr, only on a terminal. */
+function progressBar(label: string): ((p: LoadProgress) => void) | undefined {
+  if (!process.stderr.isTTY) return undefined
+  return (p) => {
+    const width = 30
+    const fraction = p.totalBytes > 0 ? Math.min(1, p.bytesRead / p.totalBytes) : 0
+    const filled = Math.round(fraction * width)
+    process.stderr.write(
+      `\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(fraction * 100).toFixed(0)}% ${formatCount(p.records)} records`,
+    )
+  }
+}
+
+function clearProgress(): void {
+  if (process.stderr.isTTY) process.stderr.write('\r\x1b[K')
+}
+
+/** Read a capture (or an importable file, or stdin for "-"); unreadable input ends with exit 2. */
+async function read(file: string, options: { headerOptional?: boolean } = {}): Promise<LoadResult> {
+  const name = file === '-' ? 'stdin' : basename(file)
+  const onProgress = progressBar(name)
+  try {
+    const result =
+      file === '-'
+        ? await loadCapture(process.stdin, { file: name, onProgress, ...options })
+        : await loadCaptureFile(file, { onProgress, ...options })
+    clearProgress()
+    return result
+  } catch (err) {
+    clearProgress()
+    if (err instanceof CaptureError || err instanceof ImportError) throw new ExitError(EXIT.input, err.message)
+    throw err
+  }
+}
+
+function configFrom(pairs: string[], header?: LoadResult['store']['header']) {
+  try {
+    return resolveConfig(header?.config as Record<string, number> | undefined, parseConfigPairs(pairs))
+  } catch (err) {
+    if (err instanceof ConfigError) throw new ExitError(EXIT.usage, err.message)
+    throw err
+  }
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value]
+
+function writeLine(line: string): void {
+  process.stdout.write(`${line}\n`)
+}
+
+export function buildProgram(): Command {
+  const program = new Command()
+  program
+    .name('heapscope')
+    .description('GPU memory profiler: replays D3D12 and Vulkan resource captures through allocator models')
+    .version('0.1.0')
+    .showHelpAfterError()
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) })
+    .addHelpText(
+      'after',
+      `\nExit status: 0 done, 1 bad usage, 2 the input could not be read, 3 a diff threshold was crossed, 4 check found a hazard.\nConfig keys (--config KEY=VALUE): ${Object.keys(CONFIG_KEYS).join(', ')}`,
+    )
+
+  program
+    .command('route')
+    .description('place every request through the D3D12 model; one JSON line per placement, in input order')
+    .argument('[file]', 'capture records (a header line is optional); - or nothing reads stdin', '-')
+    .option('--config <key=value>', 'override a model config key (repeatable)', collect, [])
+    .action(async (file: string, opts: { config: string[] }) => {
+      const result = await read(file, { headerOptional: true })
+      const config = configFrom(opts.config, result.store.header)
+      await runRoute(recordsOf(result.store), { config, header: result.store.header }, writeLine)
+      if (result.error) throw new ExitError(EXIT.input, result.error.message)
+    })
+
+  program
+    .command('report')
+    .description('replay a whole capture and print its figures')
+    .argument('<capture>', 'a capture or an importable file (gzip or not)')
+    .option('--config <key=value>', 'override a model config key (repeatable)', collect, [])
+    .option('--json', 'one JSON object')
+    .action(async (file: string, opts: { config: string[]; json?: boolean }) => {
+      const result = await read(file)
+      configFrom(opts.config, result.store.header)
+      const report = buildReport(result)
+      process.stdout.write(opts.json ? `${JSON.stringify(report)}\n` : formatReport(report))
+      if (result.error) throw new ExitError(EXIT.input, result.error.message)
+    })
+
+  program
+    .command('gen')
+    .description('write a synthetic capture of a realistic workload (deterministic for a seed)')
+    .argument('[scenario]', 'a scenario name (see --list)')
+    .option('--list', 'name the scenarios')
+    .addOption(new Option('--frames <n>', 'frames to generate').argParser((v) => Number(v)))
+    .addOption(new Option('--seed <s>', 'random seed').argParser((v) => Number(v)))
+    .option('-o, --output <file>', 'write to a file (.gz: gzip-compressed) instead of stdout')
+    .action(async (scenario: string | undefined, opts: { list?: boolean; frames?: number; seed?: number; output?: string }) => {
+      if (opts.list || !scenario) {
+        for (const s of SCENARIOS) writeLine(`${s.name.padEnd(12)} ${s.description} (default ${s.defaultFrames} frames)`)
+        if (!opts.list) throw new ExitError(EXIT.usage, 'gen needs a scenario')
+        return
+      }
+      if (!SCENARIOS.some((s) => s.name === scenario)) {
+        throw new ExitError(EXIT.usage, `unknown scenario "${scenario}"; valid: ${SCENARIOS.map((s) => s.name).join(', ')}`)
+      }
+      const file = opts.output ? createWriteStream(opts.output) : undefined
+      const gzip = opts.output?.endsWith('.gz') ? createGzip({ level: 6 }) : undefined
+      if (gzip && file) gzip.pipe(file)
+      const out: NodeJS.WritableStream = gzip ?? file ?? process.stdout
+      const write = (chunk: string) =>
+        out.write(chunk) ? undefined : new Promise<void>((resolve) => out.once('drain', () => resolve()))
+      try {
+        await runGen(scenario, { frames: opts.frames, seed: opts.seed }, write)
+      } catch (err) {
+        throw new ExitError(EXIT.usage, (err as Error).message)
+      }
+      if (out !== process.stdout) {
+        await new Promise<void>((resolve, reject) => {
+          file!.once('finish', () => resolve())
+          file!.once('error', reject)
+          out.end()
+        })
+      }
+    })
+
+  program
+    .command('check')
+    .description('run the aliasing and API-usage checks over a capture')
+    .argument('<capture>', 'a capture')
+    .option('--json', 'one JSON object')
+    .action(async (file: string, opts: { json?: boolean }) => {
+      const result = await read(file)
+      const check = await runCheck(recordsOf(result.store), result.store.header)
+      process.stdout.write(formatCheck(check, opts.json ?? false))
+      if (result.error) throw new ExitError(EXIT.input, result.error.message)
+      const code = checkExitCode(check)
+      if (code !== EXIT.ok) throw new ExitError(code, '')
+    })
+
+  return program
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram()
+  try {
+    await program.parseAsync(argv, { from: 'user' })
+    return EXIT.ok
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      return err.exitCode === 0 ? EXIT.ok : EXIT.usage
+    }
+    if (err instanceof ExitError) {
+      if (err.message) process.stderr.write(`heapscope: ${err.message}\n`)
+      return err.code
+    }
+    process.stderr.write(`heapscope: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)
+    return EXIT.input
+  }
+}

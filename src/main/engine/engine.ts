@@ -1,0 +1,193 @@
+/**
+ * The engine: the only place that holds captures. It loads (from a file path or from chunks fed to it),
+ * keeps each loaded run, and answers queries. `LocalEngine` runs in the calling thread (CLI, tests, and the
+ * worker's own side); hosts use it through `WorkerEngine`, which runs it in a worker thread.
+ */
+import { basename } from 'node:path'
+import type { LoadErrorInfo, LoadOutcome, LoadProgress, RunSummary, SeriesAnswer, SeriesQuery } from '../../shared/ipc'
+import { liveSeries, querySeries, type RunSeries } from '../analysis/series'
+import { CancelledError, CaptureError } from '../ingest/errors'
+import { ImportError } from '../ingest/importers'
+import { loadCapture, loadCaptureFile, type LoadResult } from '../ingest/read'
+import type { CaptureStore } from '../ingest/store'
+
+export type LoadSource =
+  | { kind: 'file'; path: string; name?: string }
+  /** Bytes arrive through `feed`; `bytes` is the total for progress. */
+  | { kind: 'stream'; name: string; bytes: number }
+
+export interface Engine {
+  load(loadId: string, source: LoadSource, onProgress?: (progress: LoadProgress) => void): Promise<LoadOutcome>
+  /** Give a stream load its next chunk, or null at the end. False when the load has already ended. */
+  feed(loadId: string, chunk: Uint8Array | null): Promise<boolean>
+  cancel(loadId: string): Promise<void>
+  close(runId: string): Promise<void>
+  summary(runId: string): Promise<RunSummary>
+  series(query: SeriesQuery): Promise<SeriesAnswer>
+  dispose(): Promise<void>
+}
+
+export interface Run {
+  id: string
+  store: CaptureStore
+  series: RunSeries
+  summary: RunSummary
+}
+
+export class EngineError extends Error {}
+
+/** Chunks handed over one at a time: `push` resolves when the reader has taken the chunk. */
+class ChunkQueue implements AsyncIterable<Uint8Array> {
+  private waiting: ((chunk: Uint8Array | null) => void) | undefined
+  private pending: { chunk: Uint8Array | null; taken: (accepted: boolean) => void }[] = []
+  closed = false
+
+  push(chunk: Uint8Array | null): Promise<boolean> {
+    if (this.closed) return Promise.resolve(false)
+    return new Promise((taken) => {
+      if (this.waiting) {
+        const w = this.waiting
+        this.waiting = undefined
+        w(chunk)
+        taken(true)
+      } else this.pending.push({ chunk, taken })
+    })
+  }
+
+  /** The reader stopped: refuse what is queued and what comes. */
+  close(): void {
+    this.closed = true
+    for (const p of this.pending) p.taken(false)
+    this.pending = []
+    this.waiting?.(null)
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
+    for (;;) {
+      let chunk: Uint8Array | null
+      const next = this.pending.shift()
+      if (next) {
+        chunk = next.chunk
+        next.taken(true)
+      } else {
+        if (this.closed) return
+        chunk = await new Promise<Uint8Array | null>((resolve) => (this.waiting = resolve))
+      }
+      if (chunk === null) return
+      yield chunk
+    }
+  }
+}
+
+function errorInfo(err: unknown, file: string): LoadErrorInfo {
+  if (err instanceof CaptureError) {
+    return { file: err.file, message: err.message, line: err.line, byteOffset: err.byteOffset, expected: err.expected }
+  }
+  if (err instanceof ImportError) {
+    return { file, message: err.message, line: err.line ?? 0, byteOffset: err.offset ?? 0, expected: '' }
+  }
+  const message = err instanceof Error ? err.message : String(err)
+  return { file, message: `${file}: ${message}`, line: 0, byteOffset: 0, expected: '' }
+}
+
+export function summarize(runId: string, result: LoadResult): RunSummary {
+  const { store } = result
+  const header = store.header
+  return {
+    runId,
+    file: store.file,
+    format: result.format,
+    api: header.api ?? 'd3d12',
+    app: typeof header.app === 'string' ? header.app : undefined,
+    adapter: typeof header.adapter?.name === 'string' ? header.adapter.name : undefined,
+    frames: store.frames.length,
+    firstFrame: store.frames.length ? store.frames.n[0] : 0,
+    lastFrame: store.frames.length ? store.frames.n[store.frames.length - 1] : 0,
+    records: store.records.length,
+    sourceBytes: store.sourceBytes,
+    partial: store.partial,
+    warnings: { ...store.warnings.counts },
+    warningSamples: store.warnings.samples.map((w) => ({ ...w })),
+    notes: result.notes,
+  }
+}
+
+export class LocalEngine implements Engine {
+  private readonly runs = new Map<string, Run>()
+  private readonly loads = new Map<string, { abort: AbortController; queue?: ChunkQueue }>()
+  private nextRun = 1
+
+  async load(loadId: string, source: LoadSource, onProgress?: (p: LoadProgress) => void): Promise<LoadOutcome> {
+    if (this.loads.has(loadId)) throw new EngineError(`load ${loadId} is already running`)
+    const abort = new AbortController()
+    const queue = source.kind === 'stream' ? new ChunkQueue() : undefined
+    this.loads.set(loadId, { abort, queue })
+    const name = source.kind === 'file' ? (source.name ?? basename(source.path)) : source.name
+    const progress = onProgress && ((p: Omit<LoadProgress, 'loadId'>) => onProgress({ loadId, ...p }))
+    try {
+      const options = { file: name, signal: abort.signal, onProgress: progress }
+      const result =
+        source.kind === 'file'
+          ? await loadCaptureFile(source.path, options)
+          : await loadCapture(queue!, { ...options, totalBytes: source.bytes })
+      if (abort.signal.aborted) throw new CancelledError()
+      if (result.store.records.length === 0 && result.error) return { ok: false, error: errorInfo(result.error, name) }
+      const run = this.addRun(result)
+      return result.error
+        ? { ok: true, summary: run.summary, error: errorInfo(result.error, name) }
+        : { ok: true, summary: run.summary }
+    } catch (err) {
+      if (err instanceof CancelledError) {
+        return { ok: false, cancelled: true, error: { ...errorInfo(err, name), message: `${name}: load cancelled` } }
+      }
+      return { ok: false, error: errorInfo(err, name) }
+    } finally {
+      queue?.close()
+      this.loads.delete(loadId)
+    }
+  }
+
+  /** Keep a loaded store as a run (the CLI and tests hand stores in directly). */
+  addRun(result: LoadResult): Run {
+    const id = `run-${this.nextRun++}`
+    const run: Run = { id, store: result.store, series: liveSeries(result.store), summary: summarize(id, result) }
+    this.runs.set(id, run)
+    return run
+  }
+
+  async feed(loadId: string, chunk: Uint8Array | null): Promise<boolean> {
+    const load = this.loads.get(loadId)
+    if (!load?.queue) return false
+    return load.queue.push(chunk)
+  }
+
+  async cancel(loadId: string): Promise<void> {
+    const load = this.loads.get(loadId)
+    if (!load) return
+    load.abort.abort()
+    load.queue?.close()
+  }
+
+  async close(runId: string): Promise<void> {
+    this.runs.delete(runId)
+  }
+
+  run(runId: string): Run {
+    const run = this.runs.get(runId)
+    if (!run) throw new EngineError(`no run ${runId}`)
+    return run
+  }
+
+  async summary(runId: string): Promise<RunSummary> {
+    return this.run(runId).summary
+  }
+
+  async series(query: SeriesQuery): Promise<SeriesAnswer> {
+    return querySeries(this.run(query.runId).series, query)
+  }
+
+  async dispose(): Promise<void> {
+    for (const load of this.loads.values()) load.abort.abort()
+    this.runs.clear()
+  }
+}

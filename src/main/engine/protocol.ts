@@ -1,0 +1,29 @@
+/** Messages between a WorkerEngine and its worker thread. */
+import type { LoadProgress } from '../../shared/ipc'
+
+export type EngineMethod = 'load' | 'feed' | 'cancel' | 'close' | 'summary' | 'series' | 'dispose'
+
+export interface EngineCall {
+  id: number
+  method: EngineMethod
+  args: unknown[]
+}
+
+export type EngineReply =
+  | { id: number; ok: true; value: unknown }
+  | { id: number; ok: false; error: string }
+  | { event: 'progress'; progress: LoadProgress }
+
+/** Array buffers in a value that can be moved rather than copied (typed arrays that own their whole buffer). */
+export function transferables(value: unknown, out: ArrayBuffer[] = [], depth = 0): ArrayBuffer[] {
+  if (depth > 4 || value === null || typeof value !== 'object') return out
+  if (ArrayBuffer.isView(value)) {
+    const buffer = value.buffer
+    if (buffer instanceof ArrayBuffer && value.byteOffset === 0 && value.byteLength === buffer.byteLength) {
+      if (!out.includes(buffer)) out.push(buffer)
+    }
+    return out
+  }
+  for (const v of Object.values(value)) transferables(v, out, depth + 1)
+  return out
+}

@@ -1,0 +1,187 @@
+/**
+ * The browser host: the same app in a browser tab. HTTP serves the built renderer; a WebSocket carries the
+ * Api (the same handlers as Electron's ipcMain). It listens on 127.0.0.1 only and requires a random token:
+ * the page is opened as /?token=…, which sets a same-site cookie for its assets; the socket must present the
+ * token and come from the page's own origin. Messages have a size limit.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { extname, join, normalize, sep } from 'node:path'
+import { WebSocketServer, type WebSocket } from 'ws'
+import { EVENTS, type LoadProgress } from '../../shared/ipc'
+import { decodeMessage, encodeMessage } from '../../shared/wire'
+import type { Handlers } from './handlers'
+import { MAX_CHUNK_BYTES, type HandlerName } from './schemas'
+
+export const MAX_MESSAGE_BYTES = MAX_CHUNK_BYTES + 64 * 1024
+const COOKIE = 'heapscope_token'
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.json': 'application/json',
+}
+
+export interface BrowserHostOptions {
+  /** The built renderer (index.html and assets). */
+  rendererDir: string
+  handlers: Handlers
+  port?: number
+  /** Fixed token (tests); random otherwise. */
+  token?: string
+}
+
+export interface BrowserHost {
+  url: string
+  port: number
+  token: string
+  /** Push load progress to every connected page. */
+  progress(progress: LoadProgress): void
+  close(): Promise<void>
+}
+
+function sameToken(a: string | undefined, b: string): boolean {
+  if (!a) return false
+  const x = Buffer.from(a)
+  const y = Buffer.from(b)
+  return x.length === y.length && timingSafeEqual(x, y)
+}
+
+function cookieToken(req: IncomingMessage): string | undefined {
+  const header = req.headers.cookie
+  if (!header) return undefined
+  for (const part of header.split(';')) {
+    const [k, v] = part.trim().split('=')
+    if (k === COOKIE) return v
+  }
+  return undefined
+}
+
+export function contentSecurityPolicy(port: number): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data: blob:",
+    "font-src 'self'",
+    `connect-src 'self' ws://127.0.0.1:${port}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ')
+}
+
+export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
+  const token = options.token ?? randomBytes(24).toString('base64url')
+  const sockets = new Set<WebSocket>()
+  let port = 0
+
+  const refuse = (res: ServerResponse, status: number, text: string) => {
+    res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' })
+    res.end(text)
+  }
+
+  const serveFile = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`)
+    const host = req.headers.host
+    if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) return refuse(res, 421, 'wrong host')
+    if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'method not allowed')
+    const queryToken = url.searchParams.get('token') ?? undefined
+    const authorized = sameToken(queryToken, token) || sameToken(cookieToken(req), token)
+    if (!authorized) return refuse(res, 403, 'HeapScope: open the address printed by `npm start` (it carries the token)')
+    const path = url.pathname === '/' ? '/index.html' : decodeURIComponent(url.pathname)
+    const file = normalize(join(options.rendererDir, path))
+    if (!file.startsWith(normalize(options.rendererDir) + sep)) return refuse(res, 404, 'not found')
+    let body: Buffer
+    try {
+      body = await readFile(file)
+    } catch {
+      return refuse(res, 404, 'not found')
+    }
+    const headers: Record<string, string> = {
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'no-store',
+      'referrer-policy': 'no-referrer',
+    }
+    if (extname(file) === '.html') {
+      headers['content-security-policy'] = contentSecurityPolicy(port)
+      headers['set-cookie'] = `${COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict`
+    }
+    res.writeHead(200, headers)
+    res.end(req.method === 'HEAD' ? undefined : body)
+  }
+
+  const server: Server = createServer((req, res) => {
+    serveFile(req, res).catch((err: unknown) => refuse(res, 500, String(err)))
+  })
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES })
+
+  server.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`)
+    const origin = req.headers.origin
+    const okOrigin = origin === `http://127.0.0.1:${port}` || origin === `http://localhost:${port}`
+    const okToken = sameToken(url.searchParams.get('token') ?? undefined, token) || sameToken(cookieToken(req), token)
+    if (url.pathname !== '/api' || !okOrigin || !okToken) {
+      socket.write('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n')
+      socket.destroy()
+      return
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req))
+  })
+
+  wss.on('connection', (ws: WebSocket) => {
+    sockets.add(ws)
+    ws.on('close', () => sockets.delete(ws))
+    ws.on('message', (data, isBinary) => {
+      if (!isBinary) return ws.close(1003, 'binary messages only')
+      let call: { id: number; method: string; payload: unknown }
+      try {
+        call = decodeMessage(data as Buffer) as typeof call
+      } catch {
+        return ws.close(1007, 'malformed message')
+      }
+      const handler = Object.hasOwn(options.handlers, call.method)
+        ? options.handlers[call.method as HandlerName]
+        : undefined
+      const reply = (message: unknown) => {
+        if (ws.readyState === ws.OPEN) ws.send(encodeMessage(message))
+      }
+      if (typeof call.id !== 'number' || !handler) {
+        return reply({ id: call.id, ok: false, error: `unknown method ${String(call.method).slice(0, 64)}` })
+      }
+      handler(call.payload).then(
+        (value) => reply({ id: call.id, ok: true, value }),
+        (err: unknown) => reply({ id: call.id, ok: false, error: err instanceof Error ? err.message : String(err) }),
+      )
+    })
+  })
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve())
+  })
+  port = (server.address() as AddressInfo).port
+
+  return {
+    url: `http://127.0.0.1:${port}/?token=${token}`,
+    port,
+    token,
+    progress(progress) {
+      const message = encodeMessage({ event: EVENTS.progress, payload: progress })
+      for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(message)
+    },
+    async close() {
+      for (const ws of sockets) ws.terminate()
+      await new Promise<void>((resolve) => wss.close(() => resolve()))
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    },
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * The host's handlers: one function per Api method, the same for the Electron main process and the browser
+ * host. Each validates its payload, then asks the engine. Transport code (ipcMain, the WebSocket) only routes.
+ */
+import type { AppInfo, LoadOutcome, LoadProgress } from '../../shared/ipc'
+import type { Engine } from '../engine/engine'
+import type { FileRegistry } from './files'
+import { parsePayload, PayloadError, type HandlerName } from './schemas'
+
+export interface HostContext {
+  engine: () => Engine
+  files: FileRegistry
+  info: () => AppInfo
+  /** The native open dialog, where the host has one: the chosen path, or null. */
+  showOpenDialog?: () => Promise<string | null>
+  /** Called with each file a load succeeded on (recent files). */
+  opened?: (path: string) => void
+  progress: (progress: LoadProgress) => void
+}
+
+export type Handlers = Record<HandlerName, (payload: unknown) => Promise<unknown>>
+
+export function createHandlers(ctx: HostContext): Handlers {
+  const uploads = new Map<string, Promise<LoadOutcome>>()
+
+  const openPath = async (path: string, loadId: string): Promise<LoadOutcome> => {
+    const outcome = await ctx.engine().load(loadId, { kind: 'file', path }, ctx.progress)
+    if (outcome.ok) ctx.opened?.(path)
+    return outcome
+  }
+
+  return {
+    appInfo: async (payload) => {
+      parsePayload('appInfo', payload)
+      return ctx.info()
+    },
+    openCapture: async (payload) => {
+      const { fileId, loadId } = parsePayload('openCapture', payload)
+      const path = ctx.files.path(fileId)
+      if (!path) throw new PayloadError('openCapture', `no file ${fileId} was offered to open`)
+      return openPath(path, loadId)
+    },
+    openCaptureDialog: async (payload) => {
+      const loadId = parsePayload('openCaptureDialog', payload)
+      if (!ctx.showOpenDialog) return null
+      const path = await ctx.showOpenDialog()
+      if (!path) return null
+      ctx.files.add(path, 'dialog')
+      return openPath(path, loadId)
+    },
+    beginUpload: async (payload) => {
+      const { loadId, name, bytes } = parsePayload('beginUpload', payload)
+      if (uploads.has(loadId)) throw new PayloadError('beginUpload', `upload ${loadId} is already open`)
+      const outcome = ctx.engine().load(loadId, { kind: 'stream', name, bytes }, ctx.progress)
+      uploads.set(loadId, outcome)
+      // a load that ends early (a fault on line 5) is still collected by endUpload
+      outcome.catch(() => undefined)
+    },
+    uploadChunk: async (payload) => {
+      const { loadId, data } = parsePayload('uploadChunk', payload)
+      if (!uploads.has(loadId)) throw new PayloadError('uploadChunk', `no upload ${loadId}`)
+      return ctx.engine().feed(loadId, data)
+    },
+    endUpload: async (payload) => {
+      const loadId = parsePayload('endUpload', payload)
+      const outcome = uploads.get(loadId)
+      if (!outcome) throw new PayloadError('endUpload', `no upload ${loadId}`)
+      await ctx.engine().feed(loadId, null)
+      try {
+        return await outcome
+      } finally {
+        uploads.delete(loadId)
+      }
+    },
+    cancelLoad: async (payload) => {
+      await ctx.engine().cancel(parsePayload('cancelLoad', payload))
+    },
+    closeRun: async (payload) => {
+      await ctx.engine().close(parsePayload('closeRun', payload))
+    },
+    series: async (payload) => {
+      const query = parsePayload('series', payload)
+      return ctx.engine().series(query as Parameters<Engine['series']>[0])
+    },
+  }
+}

@@ -1,0 +1,144 @@
+import { createPinia, setActivePinia } from 'pinia'
+import { beforeEach, describe, expect, it } from 'vitest'
+import type { Api, AppInfo, LoadOutcome, LoadProgress, RunSummary, SeriesQuery } from '../../../src/shared/ipc'
+import { SERIES } from '../../../src/shared/ipc'
+import { setApi } from '../../../src/renderer/src/api'
+import { UPLOAD_CHUNK_BYTES, useRunsStore } from '../../../src/renderer/src/stores/runs'
+
+function summary(runId: string, frames: number, extra: Partial<RunSummary> = {}): RunSummary {
+  return {
+    runId,
+    file: `${runId}.hscap`,
+    format: 'heapscope-capture',
+    api: 'd3d12',
+    frames,
+    firstFrame: 0,
+    lastFrame: frames - 1,
+    records: frames * 10,
+    sourceBytes: 1000,
+    partial: false,
+    warnings: {},
+    warningSamples: [],
+    notes: [],
+    ...extra,
+  }
+}
+
+/** A host that answers from scripted outcomes and records what it was asked. */
+class FakeHost implements Api {
+  calls: string[] = []
+  closed: string[] = []
+  chunks: number[] = []
+  outcomes: LoadOutcome[] = []
+  progressListeners = new Set<(p: LoadProgress) => void>()
+  info: AppInfo = {
+    host: 'browser',
+    version: 'test',
+    nativeDialogs: false,
+    captures: [{ fileId: 'demo', name: 'demo.hscap.gz', origin: 'demo' }],
+    openAtStart: 'demo',
+    formats: [],
+  }
+  async appInfo() {
+    return this.info
+  }
+  async openCapture(request: { fileId: string; loadId: string }) {
+    this.calls.push(`open ${request.fileId}`)
+    for (const l of this.progressListeners) {
+      l({ loadId: request.loadId, bytesRead: 50, totalBytes: 100, records: 5, warnings: 0 })
+    }
+    return this.outcomes.shift()!
+  }
+  async openCaptureDialog() {
+    return null
+  }
+  async beginUpload(begin: { name: string; bytes: number }) {
+    this.calls.push(`upload ${begin.name} ${begin.bytes}`)
+  }
+  async uploadChunk(chunk: { data: Uint8Array }) {
+    this.chunks.push(chunk.data.byteLength)
+    return true
+  }
+  async endUpload() {
+    return this.outcomes.shift()!
+  }
+  async cancelLoad() {}
+  async closeRun(runId: string) {
+    this.closed.push(runId)
+  }
+  async series(query: SeriesQuery) {
+    const n = Math.min(query.to - query.from, query.resolution)
+    const ramp = Float64Array.from({ length: n }, (_, i) => i * 100)
+    return {
+      runId: query.runId,
+      start: Float64Array.from({ length: n }, (_, i) => i),
+      frame: Float64Array.from({ length: n }, (_, i) => i),
+      width: 1,
+      series: {
+        [SERIES.liveRequested]: { min: ramp, max: ramp, mean: ramp },
+        [SERIES.liveCount]: { min: ramp, max: ramp, mean: ramp },
+      },
+    }
+  }
+  onProgress(listener: (p: LoadProgress) => void) {
+    this.progressListeners.add(listener)
+    return () => this.progressListeners.delete(listener)
+  }
+}
+
+describe('runs store', () => {
+  let host: FakeHost
+  beforeEach(() => {
+    setActivePinia(createPinia())
+    host = new FakeHost()
+    setApi(host)
+  })
+
+  it('opens the capture the host offers at start and fetches its timeline', async () => {
+    host.outcomes.push({ ok: true, summary: summary('run-1', 300) })
+    const runs = useRunsStore()
+    await runs.init()
+    expect(host.calls).toEqual(['open demo'])
+    expect(runs.current?.frames).toBe(300)
+    expect(runs.timeline?.frame.length).toBe(300)
+    expect(runs.timeline?.requested[299]).toBe(29900)
+    expect(runs.loading).toBeNull()
+  })
+
+  it('keeps the capture on screen when the next one fails, and offers the partial run', async () => {
+    host.outcomes.push({ ok: true, summary: summary('run-1', 300) })
+    const runs = useRunsStore()
+    await runs.init()
+    const error = { file: 'bad.hscap', message: 'bad.hscap: line 5, byte offset 150: expected a quoted key', line: 5, byteOffset: 150, expected: 'a quoted key' }
+    host.outcomes.push({ ok: true, summary: summary('run-2', 1, { partial: true }), error })
+    await runs.open('demo')
+    expect(runs.current?.runId).toBe('run-1')
+    expect(runs.error?.line).toBe(5)
+    expect(runs.partial?.runId).toBe('run-2')
+    await runs.dismissError()
+    expect(host.closed).toEqual(['run-2'])
+    expect(runs.error).toBeNull()
+    expect(runs.current?.runId).toBe('run-1')
+  })
+
+  it('replaces the run on screen and closes the previous one in the engine', async () => {
+    host.outcomes.push({ ok: true, summary: summary('run-1', 300) }, { ok: true, summary: summary('run-2', 40) })
+    const runs = useRunsStore()
+    await runs.init()
+    await runs.open('demo')
+    expect(runs.current?.runId).toBe('run-2')
+    expect(host.closed).toEqual(['run-1'])
+  })
+
+  it('uploads a dropped file in chunks of at most UPLOAD_CHUNK_BYTES', async () => {
+    host.info = { ...host.info, openAtStart: undefined }
+    const runs = useRunsStore()
+    await runs.init()
+    host.outcomes.push({ ok: true, summary: summary('run-9', 10) })
+    const size = UPLOAD_CHUNK_BYTES * 2 + 123
+    await runs.upload(new File([new Uint8Array(size)], 'big.hscap'))
+    expect(host.calls).toEqual([`upload big.hscap ${size}`])
+    expect(host.chunks).toEqual([UPLOAD_CHUNK_BYTES, UPLOAD_CHUNK_BYTES, 123])
+    expect(runs.current?.runId).toBe('run-9')
+  })
+})
