@@ -25,7 +25,7 @@ function random(): number {
 }
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]
 /** Log-uniform in [lo, hi]. */
-const logSize = (lo: number, hi: number) => Math.floor(Math.exp(Math.log(lo) + random() * (Math.log(hi) - Math.log(lo))))
+const logSize = (lo: number, hi: number) => Math.floor(lo * Math.exp(random() * Math.log(hi / lo)))
 
 const BUFFER_KINDS: { usage: BufferUsage[]; stride: number; weight: number; lo: number; hi: number }[] = [
   { usage: ['Static', 'VertexBuffer'], stride: 0, weight: 30, lo: 256, hi: 1 * MiB },
@@ -40,7 +40,11 @@ const BUFFER_KINDS: { usage: BufferUsage[]; stride: number; weight: number; lo: 
 const BUFFER_TABLE = BUFFER_KINDS.flatMap((k) => Array<(typeof BUFFER_KINDS)[number]>(k.weight).fill(k))
 const FORMATS = ['BC7_UNORM', 'BC1_UNORM', 'BC5_UNORM', 'R8G8B8A8_UNORM', 'R16G16B16A16_FLOAT', 'R8_UNORM']
 const SIDES = [16, 32, 32, 64, 64, 64, 128, 128, 128, 128, 256, 256, 256, 512, 512, 1024]
-const RT_FLAGS: TextureFlag[][] = [['RenderTargetable', 'ShaderResource'], ['UAV', 'ShaderResource'], ['ShaderResource']]
+const RT_FLAGS: TextureFlag[][] = [
+  ['RenderTargetable', 'ShaderResource'],
+  ['UAV', 'ShaderResource'],
+  ['ShaderResource'],
+]
 
 const model = new D3D12Model(defaultConfig(), { budget: 8 * 1024 * MiB }, {})
 // One scratch desc per kind, reused for every request as the capture store's reader does.
@@ -94,17 +98,19 @@ const seconds = (performance.now() - start) / 1000
 const cpu = process.cpuUsage(cpuStart)
 const cpuSeconds = (cpu.user + cpu.system) / 1e6
 
-console.log(`D3D12 model: ${formatCount(REQUESTS)} requests over ${formatCount(frame)} frames in ${seconds.toFixed(2)} s`)
+console.log(
+  `D3D12 model: ${formatCount(REQUESTS)} requests over ${formatCount(frame)} frames in ${seconds.toFixed(2)} s`,
+)
 console.log(`  ${formatCount(REQUESTS / seconds)} placements/s (${formatCount(REQUESTS / cpuSeconds)} per CPU second)`)
 console.log(`  live at the end: ${formatCount(model.liveAllocations().length)} resources`)
 for (let h = 0; h < HEAP_TYPES.length; h++) {
   const held = model.totals.heap(h, F.Heap)
   const occupied = model.totals.heap(h, F.Occupied)
   const waste = model.totals.heap(h, F.Waste)
-  console.log(
-    `  ${HEAP_TYPES[h].padEnd(8)} heap ${formatBytes(held).padStart(10)}  occupied ${formatBytes(occupied).padStart(10)}` +
-      `  alignment waste ${formatBytes(waste).padStart(10)}  pending ${formatBytes(model.totals.heap(h, F.Pending)).padStart(10)}`,
-  )
+  const pending = model.totals.heap(h, F.Pending)
+  const b = (n: number) => formatBytes(n).padStart(10)
+  const name = HEAP_TYPES[h].padEnd(8)
+  console.log(`  ${name} heap ${b(held)}  occupied ${b(occupied)}  alignment waste ${b(waste)}  pending ${b(pending)}`)
 }
 console.log(`  DEFAULT heap peak (sampled per frame): ${formatBytes(peak)}`)
 for (let row = 0; row < TOTAL_ROWS.length; row++) {

@@ -75,9 +75,19 @@ export function familySpecs(config: ModelConfig): FamilySpec[] {
   const shared = config['bufferPool.alignment']
   const placed = config['placedBufferPool.alignment']
   const defaultBuffers = { defrag, async: true, budgetClass: BudgetClass.Buffers }
+  const readbackSize = READBACK_POOL_SIZE
+  const readbackMax = config['readbackPool.maxAllocation']
+  const placedOnly = { placed: true }
+  // A pool must have some size even while the RT/UAV pools are off (they are never used then).
+  const rtuavSize = Math.max(TILE, config['texturePool.rtuav.size'])
+  const rtuavMax = config['texturePool.rtuav.maxAllocation']
   const out: FamilySpec[] = [
-    spec(Family.SharedDefault, 'DEFAULT/SingleState', P.SharedBufferPool, H.DEFAULT, bufferSize, shared, bufferMax, defaultBuffers),
-    spec(Family.SharedUav, 'DEFAULT/SingleState+UAV', P.SharedBufferPool, H.DEFAULT, bufferSize, shared, bufferMax, defaultBuffers),
+    spec(Family.SharedDefault, 'DEFAULT/SingleState', P.SharedBufferPool, H.DEFAULT, bufferSize, shared, bufferMax, {
+      ...defaultBuffers,
+    }),
+    spec(Family.SharedUav, 'DEFAULT/SingleState+UAV', P.SharedBufferPool, H.DEFAULT, bufferSize, shared, bufferMax, {
+      ...defaultBuffers,
+    }),
     spec(Family.PlacedDefault, 'DEFAULT/MultiState', P.PlacedBufferPool, H.DEFAULT, bufferSize, placed, bufferMax, {
       ...defaultBuffers,
       placed: true,
@@ -92,8 +102,8 @@ export function familySpecs(config: ModelConfig): FamilySpec[] {
       config['asPool.maxAllocation'],
       { priority: 'high' },
     ),
-    spec(Family.SharedReadback, 'READBACK/SingleState', P.ReadbackPool, H.READBACK, READBACK_POOL_SIZE, shared, config['readbackPool.maxAllocation']),
-    spec(Family.PlacedReadback, 'READBACK/MultiState', P.ReadbackPool, H.READBACK, READBACK_POOL_SIZE, placed, config['readbackPool.maxAllocation'], {
+    spec(Family.SharedReadback, 'READBACK/SingleState', P.ReadbackPool, H.READBACK, readbackSize, shared, readbackMax),
+    spec(Family.PlacedReadback, 'READBACK/MultiState', P.ReadbackPool, H.READBACK, readbackSize, placed, readbackMax, {
       placed: true,
     }),
     spec(
@@ -116,12 +126,8 @@ export function familySpecs(config: ModelConfig): FamilySpec[] {
       config['texturePool.readOnly4K.maxAllocation'],
       { placed: true },
     ),
-    spec(Family.TextureRT, 'DEFAULT/TextureRT', P.TextureRTPool, H.DEFAULT, Math.max(TILE, config['texturePool.rtuav.size']), TILE, config['texturePool.rtuav.maxAllocation'], {
-      placed: true,
-    }),
-    spec(Family.TextureUAV, 'DEFAULT/TextureUAV', P.TextureUAVPool, H.DEFAULT, Math.max(TILE, config['texturePool.rtuav.size']), TILE, config['texturePool.rtuav.maxAllocation'], {
-      placed: true,
-    }),
+    spec(Family.TextureRT, 'DEFAULT/TextureRT', P.TextureRTPool, H.DEFAULT, rtuavSize, TILE, rtuavMax, placedOnly),
+    spec(Family.TextureUAV, 'DEFAULT/TextureUAV', P.TextureUAVPool, H.DEFAULT, rtuavSize, TILE, rtuavMax, placedOnly),
     spec(
       Family.UploadBigBlock,
       'UPLOAD/BigBlock',

@@ -215,7 +215,14 @@ export class D3D12Model {
   private readonly bufferDecision = newBufferDecision()
   private readonly textureDecision = newTextureDecision()
   private readonly geometry: TextureGeometry = newGeometry()
-  private readonly request: BufferRequest = { size: 0, usage: 0, stride: 0, state: 'default', readback: false, scratch: false }
+  private readonly request: BufferRequest = {
+    size: 0,
+    usage: 0,
+    stride: 0,
+    state: 'default',
+    readback: false,
+    scratch: false,
+  }
   private readonly info: PlacementInfo = {
     id: 0,
     placement: 'Committed',
@@ -257,14 +264,17 @@ export class D3D12Model {
       sink,
     )
     this.transients = new TransientAllocator(
-      { minimumHeapSize: config['transient.minimumHeapSize'], gcLatency: config['transient.gcLatency'], resourceHeapTier: this.tier },
+      {
+        minimumHeapSize: config['transient.minimumHeapSize'],
+        gcLatency: config['transient.gcLatency'],
+        resourceHeapTier: this.tier,
+      },
       this.transientSink(),
       this.residency,
       () => this.nextObjectId++,
     )
   }
 
-  // ── Frames ────────────────────────────────────────────────────────────────────────────────────────────────
 
   /** Frame `n` begins: the previous frame ends (residency, pool clean-up, defrag), then frames may complete. */
   beginFrame(n: Frame): void {
@@ -303,7 +313,6 @@ export class D3D12Model {
     return this.completed
   }
 
-  // ── Buffers ───────────────────────────────────────────────────────────────────────────────────────────────
 
   createBuffer(id: number, desc: BufferDesc): ModelPlacement {
     const size = this.validSize(desc.size, id)
@@ -356,7 +365,6 @@ export class D3D12Model {
     return this.emitPlaced(slot)
   }
 
-  // ── Textures ──────────────────────────────────────────────────────────────────────────────────────────────
 
   createTexture(id: number, desc: TextureDesc): ModelPlacement {
     if (this.live.has(id)) this.replaceLive(id)
@@ -383,7 +391,6 @@ export class D3D12Model {
     return this.emitPlaced(slot)
   }
 
-  // ── Release, commit, lock ─────────────────────────────────────────────────────────────────────────────────
 
   /** The resource is released: its bytes are pending until the GPU finished this frame. */
   release(id: number): void {
@@ -444,7 +451,6 @@ export class D3D12Model {
     else this.staging(size, STAGING_ALIGNMENT)
   }
 
-  // ── Per-frame upload traffic ──────────────────────────────────────────────────────────────────────────────
 
   /** `count` allocations totalling `bytes` from a per-frame allocator. */
   upload(via: UploadVia, bytes: Bytes, count = 1): void {
@@ -464,7 +470,6 @@ export class D3D12Model {
     else for (let i = 0; i < count; i++) this.staging(size, TEXTURE_STAGING_ALIGNMENT)
   }
 
-  // ── Residency ─────────────────────────────────────────────────────────────────────────────────────────────
 
   /** GPU work of this frame referenced these resources. */
   use(ids: readonly number[]): void {
@@ -493,7 +498,6 @@ export class D3D12Model {
     return this.transients
   }
 
-  // ── Render-graph transients ───────────────────────────────────────────────────────────────────────────────
 
   beginGraph(name: string): void {
     this.transients.beginGraph(name, this.frame)
@@ -539,7 +543,9 @@ export class D3D12Model {
         alignment: layout.alignment,
         first: record.first,
         last: record.last,
-        descKey: `t:${record.format ?? ''}:${g.dim}:${g.width}x${g.height}x${g.depth}x${g.slices}:${g.mips}:${g.samples}:${g.flags}`,
+        descKey:
+          `t:${record.format ?? ''}:${g.dim}:${g.width}x${g.height}x${g.depth}x${g.slices}` +
+          `:${g.mips}:${g.samples}:${g.flags}`,
         name: record.name,
         rtds: isRenderTarget(g),
         msaa: g.samples > 1,
@@ -575,7 +581,6 @@ export class D3D12Model {
     return out
   }
 
-  // ── Views ─────────────────────────────────────────────────────────────────────────────────────────────────
 
   /** Live buffers and textures, by creation frame, then id. */
   liveAllocations(): AllocationView[] {
@@ -609,7 +614,7 @@ export class D3D12Model {
           }
           blocks.push({ offset: b.offset[k], size: b.size[k], state, id })
         }
-        out.push(this.poolView(pool.id, pool.name || `${fam.spec.name}/spare`, fam.spec.row, fam.spec.heap, pool, blocks))
+        out.push(this.poolView(fam.spec.name, fam.spec.row, fam.spec.heap, pool, blocks))
       }
     }
     const bySlotPool = new Map<number, number[]>()
@@ -623,7 +628,9 @@ export class D3D12Model {
       const pools = fam.pools.slice()
       if (fam.spare) pools.push(fam.spare)
       for (const pool of pools) {
-        const blocks: BlockView[] = pool.freeBlocks().map(([offset, size]) => ({ offset, size, state: 'free' as const, id: null }))
+        const blocks: BlockView[] = pool
+          .freeBlocks()
+          .map(([offset, size]) => ({ offset, size, state: 'free' as const, id: null }))
         for (const slot of bySlotPool.get(pool.id) ?? []) {
           const kind = a.kind[slot]
           blocks.push({
@@ -634,7 +641,7 @@ export class D3D12Model {
           })
         }
         blocks.sort((x, y) => x.offset - y.offset)
-        out.push(this.poolView(pool.id, pool.name || `${fam.spec.name}/spare`, fam.spec.row, fam.spec.heap, pool, blocks))
+        out.push(this.poolView(fam.spec.name, fam.spec.row, fam.spec.heap, pool, blocks))
       }
     }
     const pageSize = this.fast.pageSize
@@ -712,7 +719,6 @@ export class D3D12Model {
     return c
   }
 
-  // ── Placing ───────────────────────────────────────────────────────────────────────────────────────────────
 
   private placeNothing(slot: number): void {
     const a = this.allocs
@@ -804,10 +810,8 @@ export class D3D12Model {
       pool.object = this.nextObjectId++
       this.residency.addObject(pool.object, pool.size, spec.priority, pool.name, this.frame)
     }
-    this.sink.poolCreated?.(
-      { pool: pool.id, name: pool.name, placement: PLACEMENTS[spec.row], heap: HEAP_TYPES[spec.heap], bytes: pool.size },
-      this.frame,
-    )
+    const info = { pool: pool.id, name: pool.name, placement: PLACEMENTS[spec.row], heap: HEAP_TYPES[spec.heap] }
+    this.sink.poolCreated?.({ ...info, bytes: pool.size }, this.frame)
     return pool
   }
 
@@ -821,7 +825,7 @@ export class D3D12Model {
     this.sink.poolDestroyed?.(pool.id, this.frame)
   }
 
-  /** Into a buddy pool: the block of the smallest order holding the request (plus its alignment if 512 is not a multiple). */
+  /** Into a buddy pool: the smallest block holding the request (plus its alignment, if minBlock is not a multiple). */
   private placeInBuddy(slot: number, buddy: number, size: Bytes, alignment: Bytes): void {
     const fam = this.buddies[buddy]
     const spec = fam.spec
@@ -864,10 +868,8 @@ export class D3D12Model {
     fam.pools.push(taken)
     const row = fam.spec.row
     if (row < PLACEMENTS.length) {
-      this.sink.poolCreated?.(
-        { pool: taken.id, name: taken.name, placement: PLACEMENTS[row], heap: HEAP_TYPES[fam.spec.heap], bytes: taken.size },
-        this.frame,
-      )
+      const info = { pool: taken.id, name: taken.name, placement: PLACEMENTS[row], heap: HEAP_TYPES[fam.spec.heap] }
+      this.sink.poolCreated?.({ ...info, bytes: taken.size }, this.frame)
     }
     if (fam.spec.async) {
       const spare = this.newBuddy(fam)
@@ -1031,7 +1033,6 @@ export class D3D12Model {
     return old
   }
 
-  // ── Release and completion ────────────────────────────────────────────────────────────────────────────────
 
   private releaseSlot(slot: number): void {
     const a = this.allocs
@@ -1109,7 +1110,6 @@ export class D3D12Model {
     this.pendTail = live
   }
 
-  // ── End of frame: residency, clean-up, defrag ─────────────────────────────────────────────────────────────
 
   private endOfFrame(frame: Frame): void {
     if (!this.hasUseRecords) this.residency.markAllUsed()
@@ -1124,7 +1124,8 @@ export class D3D12Model {
     const completed = this.completed
     for (const fam of this.families) {
       for (const pool of fam.slots) {
-        if (pool !== null && pool.allocatedBlocks === 0 && pool.lastUsedFrame + lag <= completed) this.destroyPool(fam, pool)
+        if (pool === null || pool.allocatedBlocks > 0) continue
+        if (pool.lastUsedFrame + lag <= completed) this.destroyPool(fam, pool)
       }
       fam.sortOrder()
     }
@@ -1187,7 +1188,14 @@ export class D3D12Model {
   }
 
   /** FRHIMemoryPool::TryClear: from the end of the pool backwards, move unlocked live blocks while under budget. */
-  private tryClear(fam: PoolFamily, pool: MemoryPool, into: MemoryPool[], budget: Bytes, copied: Bytes, frame: Frame): Bytes {
+  private tryClear(
+    fam: PoolFamily,
+    pool: MemoryPool,
+    into: MemoryPool[],
+    budget: Bytes,
+    copied: Bytes,
+    frame: Frame,
+  ): Bytes {
     const b = this.blocks
     const a = this.allocs
     let block = pool.head
@@ -1253,7 +1261,6 @@ export class D3D12Model {
     this.pendTail++
   }
 
-  // ── Helpers ───────────────────────────────────────────────────────────────────────────────────────────────
 
   /** The totals row of a slot: its placement, or the page row for the model's own pages. */
   private rowOf(slot: number): number {
@@ -1317,17 +1324,10 @@ export class D3D12Model {
     }
   }
 
-  private poolView(
-    id: number,
-    name: string,
-    row: number,
-    heap: number,
-    pool: MemoryPool | BuddyPool,
-    blocks: BlockView[],
-  ): PoolView {
+  private poolView(family: string, row: number, heap: number, pool: MemoryPool | BuddyPool, blocks: BlockView[]) {
     return {
-      pool: id,
-      name,
+      pool: pool.id,
+      name: pool.name || `${family}/spare`,
       row: TOTAL_ROWS[row],
       heap: HEAP_TYPES[heap],
       bytes: pool.size,
@@ -1337,7 +1337,7 @@ export class D3D12Model {
       spare: pool.spare,
       createdFrame: pool.createdFrame,
       blocks,
-    }
+    } satisfies PoolView
   }
 
   /** A second create of a live id: the first is released (the capture's ingest warns about it too). */

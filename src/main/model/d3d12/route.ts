@@ -175,7 +175,10 @@ function renderStep(code: number, a: Float64Array, o: number): string {
     case Step.UniformAlign:
       return `Uniform: alignment ${align(a0)}`
     case Step.UploadSmall:
-      return `size ${exactBytes(a0)} ≤ upload.smallBlock.maxAllocation ${exactBytes(a1)}? ${a2 ? 'yes → UploadSmallBlock' : 'no'}`
+      return (
+        `size ${exactBytes(a0)} ≤ upload.smallBlock.maxAllocation ${exactBytes(a1)}? ` +
+        (a2 ? 'yes → UploadSmallBlock' : 'no')
+      )
     case Step.UploadBig:
       return (
         `size ${exactBytes(a0)} ≤ upload.bigBlock.maxAllocation ${exactBytes(a1)}? ` +
@@ -189,7 +192,8 @@ function renderStep(code: number, a: Float64Array, o: number): string {
         ? 'DrawIndirect and allowPoolAllocateIndirectArgBuffers = 0? no (it is 1: pooled)'
         : 'DrawIndirect and allowPoolAllocateIndirectArgBuffers = 0? yes → Committed, alignment 64 KiB'
     case Step.BufferReserved:
-      return a0 ? `ReservedResource? yes → Reserved, virtual size ${exactBytes(a1)} (64 KiB tiles)` : 'ReservedResource? no'
+      if (!a0) return 'ReservedResource? no'
+      return `ReservedResource? yes → Reserved, virtual size ${exactBytes(a1)} (64 KiB tiles)`
     case Step.Readback:
       return a0 ? 'heap readback? yes → READBACK buffer pool' : 'heap readback? no'
     case Step.ReadbackSize:
@@ -203,7 +207,8 @@ function renderStep(code: number, a: Float64Array, o: number): string {
       return `alignment ${align(a0)} > ${align(a1)}? ${a2 ? 'yes → PlacedBufferPool' : 'no'}`
     case Step.StrategyState: {
       const what = `state ${STATES[a0]}${a1 ? ' with UnorderedAccess' : ''}`
-      return `${what}: multi, or default with UnorderedAccess? ${a2 ? 'yes → PlacedBufferPool' : `no → ${PLACEMENT_NAMES[a3]}`}`
+      const answer = a2 ? 'yes → PlacedBufferPool' : `no → ${PLACEMENT_NAMES[a3]}`
+      return `${what}: multi, or default with UnorderedAccess? ${answer}`
     }
     case Step.GateSize:
       return `size ${exactBytes(a0)} > ${GATE_KEYS[a3]} ${exactBytes(a1)}? ${a2 ? 'yes → Committed' : 'no'}`
@@ -214,11 +219,15 @@ function renderStep(code: number, a: Float64Array, o: number): string {
     case Step.ZeroSize:
       return 'size 0: nothing allocated'
     case Step.CpuReadback:
-      return a0 ? `CPUReadback? yes → Committed READBACK buffer, copyable footprint ${exactBytes(a1)}` : 'CPUReadback? no'
+      if (!a0) return 'CPUReadback? no'
+      return `CPUReadback? yes → Committed READBACK buffer, copyable footprint ${exactBytes(a1)}`
     case Step.TextureReserved:
       if (!a0) return 'ReservedResource? no'
       if (!a1) return 'ReservedResource? yes, but not 2d/3d: pooled as usual'
-      return `ReservedResource (2d/3d)? yes → Reserved, virtual size ${exactBytes(a2)}${a3 ? ', ImmediateCommit commits all of it' : ''}`
+      return (
+        `ReservedResource (2d/3d)? yes → Reserved, virtual size ${exactBytes(a2)}` +
+        (a3 ? ', ImmediateCommit commits all of it' : '')
+      )
     case Step.FourK:
       return `4 KiB alignable? ${fourK(a0, a1, a2, a3, a4)}`
     case Step.TextureAlignment:

@@ -187,7 +187,8 @@ const shape = new Int32Array(3)
 /** The tile shape in texels for a tile of `tileBytes` (4 KiB or 64 KiB), MSAA shrinking it as Get4KTileShape does. */
 function tileShape(g: TextureGeometry, tileBytes: Bytes): Int32Array {
   const c = bppClass(g.bits)
-  const table = g.dim === '3d' ? (tileBytes === SMALL_ALIGNMENT ? SHAPE_4K_3D : SHAPE_64K_3D) : tileBytes === SMALL_ALIGNMENT ? SHAPE_4K_2D : SHAPE_64K_2D
+  const small = tileBytes === SMALL_ALIGNMENT
+  const table = g.dim === '3d' ? (small ? SHAPE_4K_3D : SHAPE_64K_3D) : small ? SHAPE_4K_2D : SHAPE_64K_2D
   let w = table[c][0]
   let h = table[c][1]
   const d = table[c][2]
@@ -240,12 +241,12 @@ export function canBe4KAligned(g: TextureGeometry, out: FourKVerdict): FourKVerd
     out.count = g.samples
   } else {
     const s = tileShape(g, SMALL_ALIGNMENT)
-    const tiles =
-      Math.ceil(g.width / s[0]) * Math.ceil(g.height / s[1]) * Math.ceil(depthOrArraySize(g) / (g.dim === '3d' ? s[2] : 1))
+    const td = g.dim === '3d' ? s[2] : 1
+    const tiles = Math.ceil(g.width / s[0]) * Math.ceil(g.height / s[1]) * Math.ceil(depthOrArraySize(g) / td)
     out.count = tiles
     out.tileWidth = s[0]
     out.tileHeight = s[1]
-    out.tileDepth = g.dim === '3d' ? s[2] : 1
+    out.tileDepth = td
     out.verdict = tiles <= MAX_4K_TILES ? FourK.Yes : FourK.Tiles
   }
   return out
@@ -332,7 +333,17 @@ export interface TextureDecision {
 }
 
 export function newTextureDecision(): TextureDecision {
-  return { target: 0, placement: 0, heap: 0, family: -1, alignment: TILE, requested: 0, size: 0, estimated: false, committed: 0 }
+  return {
+    target: 0,
+    placement: 0,
+    heap: 0,
+    family: -1,
+    alignment: TILE,
+    requested: 0,
+    size: 0,
+    estimated: false,
+    committed: 0,
+  }
 }
 
 const verdict = newVerdict()
@@ -478,7 +489,11 @@ function committedTexture(g: TextureGeometry, out: TextureDecision, trace: Route
 }
 
 /** A transient texture's placement size and alignment (seed §6.2): max(64 KiB, the resource's alignment). */
-export function transientTextureLayout(g: TextureGeometry): { size: Bytes; alignment: Bytes; resourceAlignment: Bytes } {
+export function transientTextureLayout(g: TextureGeometry): {
+  size: Bytes
+  alignment: Bytes
+  resourceAlignment: Bytes
+} {
   const natural = g.samples > 1 ? MSAA_ALIGNMENT : TILE
   const resourceAlignment = g.driverAlign > 0 ? g.driverAlign : natural
   const size = g.driverSize > 0 ? g.driverSize : estimateTextureSize(g, natural)

@@ -75,10 +75,13 @@ describe('buffer ladders and pools', () => {
     const pooled = buffer(newModel(), 1, 4096, ['DrawIndirect', 'UnorderedAccess'], { stride: 20 })
     expect(pooled.placement).toBe('PlacedBufferPool') // default state with UAV
     expect(pooled.alignment).toBe(16) // DrawIndirect: the stride does not count
-    const committed = buffer(newModel({ allowPoolAllocateIndirectArgBuffers: 0 }), 1, 4096, ['DrawIndirect', 'UnorderedAccess'])
+    const off = newModel({ allowPoolAllocateIndirectArgBuffers: 0 })
+    const committed = buffer(off, 1, 4096, ['DrawIndirect', 'UnorderedAccess'])
     expect(committed.placement).toBe('Committed')
     expect(committed.size).toBe(64 * KiB)
-    expect(committed.route[2]).toBe('DrawIndirect and allowPoolAllocateIndirectArgBuffers = 0? yes → Committed, alignment 64 KiB')
+    expect(committed.route[2]).toBe(
+      'DrawIndirect and allowPoolAllocateIndirectArgBuffers = 0? yes → Committed, alignment 64 KiB',
+    )
   })
 
   it('places buffers with alignment above 256 in the placed pool at 64 KiB granularity', () => {

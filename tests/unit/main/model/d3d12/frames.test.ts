@@ -179,7 +179,8 @@ describe('defrag (§8.2)', () => {
 
   it('leaves the acceleration-structure pool alone', () => {
     const rec = recordingSink()
-    const m = newModel({ 'asPool.size': 1 * MiB, 'asPool.maxAllocation': 512 * KiB }, { explicitGpuFences: true }, rec.sink)
+    const small = { 'asPool.size': 1 * MiB, 'asPool.maxAllocation': 512 * KiB }
+    const m = newModel(small, { explicitGpuFences: true }, rec.sink)
     buffer(m, 1, 512 * KiB, ['AccelerationStructure'])
     buffer(m, 2, 512 * KiB, ['AccelerationStructure'])
     buffer(m, 3, 64 * KiB, ['AccelerationStructure']) // a second pool
@@ -265,7 +266,8 @@ describe('render-graph transients', () => {
   it('places transients at endGraph with their request sizes and counts the heaps in the Transient row', () => {
     const m = newModel()
     m.beginGraph('Scene')
-    m.transient({ e: 'transient', id: 100, kind: 'texture', format: 'R16G16B16A16_FLOAT', width: 1920, height: 1080, flags: ['RenderTargetable'], first: 0, last: 3 })
+    const format = 'R16G16B16A16_FLOAT'
+    m.transient({ e: 'transient', id: 100, kind: 'texture', format, width: 1920, height: 1080, first: 0, last: 3 })
     m.transient({ e: 'transient', id: 101, kind: 'buffer', size: 100000, first: 4, last: 5 })
     const placed = m.endGraph(6)
     expect(placed.map((p) => [p.id, p.placement, p.alignment, p.size])).toEqual([

@@ -13,11 +13,21 @@ export function config(over: Record<string, number> = {}): ModelConfig {
   return resolveConfig(over)
 }
 
-export function newModel(over: Record<string, number> = {}, options: D3D12ModelOptions = {}, sink: ModelSink = {}): D3D12Model {
+export function newModel(
+  over: Record<string, number> = {},
+  options: D3D12ModelOptions = {},
+  sink: ModelSink = {},
+): D3D12Model {
   return new D3D12Model(config(over), options, sink)
 }
 
-export function buffer(m: D3D12Model, id: number, size: number, usage: BufferDesc['usage'] = ['Static'], extra: Partial<BufferDesc> = {}): ModelPlacement {
+export function buffer(
+  m: D3D12Model,
+  id: number,
+  size: number,
+  usage: BufferDesc['usage'] = ['Static'],
+  extra: Partial<BufferDesc> = {},
+): ModelPlacement {
   return m.createBuffer(id, { size, usage, ...extra }).copy()
 }
 
@@ -28,7 +38,8 @@ export function texture(m: D3D12Model, id: number, desc: TextureDesc): ModelPlac
 /** A sink that records warnings and events by kind. */
 export function recordingSink() {
   const warnings: string[] = []
-  const moved: { id: number; fromPool: number; fromOffset: number; toPool: number; toOffset: number; bytes: number; frame: number }[] = []
+  type Move = { id: number; fromPool: number; fromOffset: number; toPool: number; toOffset: number; bytes: number }
+  const moved: (Move & { frame: number })[] = []
   const poolsCreated: { pool: number; name: string; bytes: number; frame: number }[] = []
   const poolsDestroyed: { pool: number; frame: number }[] = []
   const objects: { object: number; bytes: number; priority: string; label: string }[] = []

@@ -33,8 +33,26 @@ const SMALL_POOLS = {
 }
 
 type Op =
-  | { k: 'buffer'; size: number; usage: BufferUsage[]; stride: number; state: 'default' | 'single' | 'multi'; readback: boolean; init: boolean }
-  | { k: 'texture'; dim: TextureDim; format: string; width: number; height: number; depth: number; mips: number; samples: number; flags: TextureFlag[] }
+  | {
+      k: 'buffer'
+      size: number
+      usage: BufferUsage[]
+      stride: number
+      state: 'default' | 'single' | 'multi'
+      readback: boolean
+      init: boolean
+    }
+  | {
+      k: 'texture'
+      dim: TextureDim
+      format: string
+      width: number
+      height: number
+      depth: number
+      mips: number
+      samples: number
+      flags: TextureFlag[]
+    }
   | { k: 'release'; pick: number }
   | { k: 'frame' }
   | { k: 'gpu' }
@@ -48,7 +66,21 @@ const size = fc.oneof(
   { weight: 4, arbitrary: fc.integer({ min: 4097, max: 600 * KiB }) },
   { weight: 1, arbitrary: fc.integer({ min: 600 * KiB, max: 3 * MiB }) },
 )
-const usages: BufferUsage[] = ['Dynamic', 'UnorderedAccess', 'StructuredBuffer', 'ByteAddressBuffer', 'DrawIndirect', 'Shared', 'AccelerationStructure', 'ReservedResource', 'Uniform']
+const usages: BufferUsage[] = [
+  'Dynamic',
+  'UnorderedAccess',
+  'StructuredBuffer',
+  'ByteAddressBuffer',
+  'DrawIndirect',
+  'Shared',
+  'AccelerationStructure',
+  'ReservedResource',
+  'Uniform',
+]
+const formats = ['R8_UNORM', 'R8G8B8A8_UNORM', 'R16G16B16A16_FLOAT', 'BC1_UNORM', 'BC7_UNORM', 'R32G32B32A32_FLOAT', 'NV12']
+/** Mostly none, now and then one or two of `names`. */
+const some = <T>(names: T[], weight: number) =>
+  fc.oneof({ weight, arbitrary: fc.constant([] as T[]) }, { weight: 1, arbitrary: fc.subarray(names, { maxLength: 2 }) })
 const flags: TextureFlag[] = ['RenderTargetable', 'UAV', 'CPUReadback', 'ReservedResource', 'ImmediateCommit', 'Shared']
 
 const op: fc.Arbitrary<Op> = fc.oneof(
@@ -58,7 +90,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
       k: fc.constant('buffer' as const),
       size,
       // Mostly plain buffers, with one or two special usages now and then.
-      usage: fc.oneof({ weight: 3, arbitrary: fc.constant([] as BufferUsage[]) }, { weight: 2, arbitrary: fc.subarray(usages, { maxLength: 2 }) }),
+      usage: some(usages, 2),
       stride: fc.constantFrom(0, 0, 4, 12, 16, 20, 100),
       state: fc.constantFrom('default' as const, 'single' as const, 'multi' as const),
       readback: fc.constantFrom(false, false, false, true),
@@ -70,20 +102,26 @@ const op: fc.Arbitrary<Op> = fc.oneof(
     arbitrary: fc.record({
       k: fc.constant('texture' as const),
       dim: fc.constantFrom('2d' as const, '2d' as const, '2darray' as const, 'cube' as const, '3d' as const),
-      format: fc.constantFrom('R8_UNORM', 'R8G8B8A8_UNORM', 'R16G16B16A16_FLOAT', 'BC1_UNORM', 'BC7_UNORM', 'R32G32B32A32_FLOAT', 'NV12'),
+      format: fc.constantFrom(...formats),
       width: fc.integer({ min: 1, max: 2048 }),
       height: fc.integer({ min: 1, max: 1024 }),
       depth: fc.integer({ min: 1, max: 8 }),
       mips: fc.integer({ min: 1, max: 12 }),
       samples: fc.constantFrom(1, 1, 1, 4),
-      flags: fc.oneof({ weight: 3, arbitrary: fc.constant([] as TextureFlag[]) }, { weight: 1, arbitrary: fc.subarray(flags, { maxLength: 2 }) }),
+      flags: some(flags, 3),
     }),
   },
   { weight: 4, arbitrary: fc.record({ k: fc.constant('release' as const), pick: fc.nat() }) },
   { weight: 3, arbitrary: fc.record({ k: fc.constant('frame' as const) }) },
   { weight: 2, arbitrary: fc.record({ k: fc.constant('gpu' as const) }) },
-  { weight: 1, arbitrary: fc.record({ k: fc.constant('lock' as const), pick: fc.nat(), bytes: fc.integer({ min: 0, max: 300 * KiB }) }) },
-  { weight: 1, arbitrary: fc.record({ k: fc.constant('commit' as const), pick: fc.nat(), bytes: fc.integer({ min: 0, max: 4 * MiB }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ k: fc.constant('lock' as const), pick: fc.nat(), bytes: fc.integer({ min: 0, max: 300 * KiB }) }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ k: fc.constant('commit' as const), pick: fc.nat(), bytes: fc.integer({ min: 0, max: 4 * MiB }) }),
+  },
   {
     weight: 1,
     arbitrary: fc.record({
@@ -93,7 +131,13 @@ const op: fc.Arbitrary<Op> = fc.oneof(
       count: fc.integer({ min: 1, max: 40 }),
     }),
   },
-  { weight: 1, arbitrary: fc.record({ k: fc.constant('graph' as const), sizes: fc.array(fc.integer({ min: 1, max: 2 * MiB }), { maxLength: 5 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      k: fc.constant('graph' as const),
+      sizes: fc.array(fc.integer({ min: 1, max: 2 * MiB }), { maxLength: 5 }),
+    }),
+  },
 )
 
 /** Drives a model (or several in lockstep) through ops; ids are dense, releases pick among the live ones. */
@@ -118,9 +162,20 @@ class Driver {
     const pick = (n: number) => this.live[n % this.live.length]
     switch (o.k) {
       case 'buffer':
-        return [line(m.createBuffer(this.nextId, { size: o.size, usage: o.usage, stride: o.stride, state: o.state, heap: o.readback ? 'readback' : 'default', init: o.init }))]
+        return [
+          line(
+            m.createBuffer(this.nextId, {
+              size: o.size,
+              usage: o.usage,
+              stride: o.stride,
+              state: o.state,
+              heap: o.readback ? 'readback' : 'default',
+              init: o.init,
+            }),
+          ),
+        ]
       case 'texture':
-        return [line(m.createTexture(this.nextId, { dim: o.dim, format: o.format, width: o.width, height: o.height, depth: o.depth, mips: o.mips, samples: o.samples, flags: o.flags }))]
+        return [line(m.createTexture(this.nextId, { ...o }))]
       case 'release':
         if (this.live.length > 0) m.release(pick(o.pick))
         return []
@@ -141,7 +196,9 @@ class Driver {
         return []
       case 'graph': {
         m.beginGraph('g')
-        o.sizes.forEach((s, i) => m.transient({ e: 'transient', id: 1_000_000 + i, kind: 'buffer', size: s, first: i, last: i + 1 }))
+        o.sizes.forEach((size, i) =>
+          m.transient({ e: 'transient', id: 1_000_000 + i, kind: 'buffer', size, first: i, last: i + 1 }),
+        )
         return m.endGraph(o.sizes.length + 1).map(line)
       }
     }

@@ -50,13 +50,15 @@ describe('4 KiB alignment (CanBe4KAligned)', () => {
   }
 
   it('counts every array slice and cube face of the top mip (GetTilesNeeded takes DepthOrArraySize)', () => {
-    expect(canBe4KAligned(geometry({ dim: 'cube', format: 'R8G8B8A8_UNORM', width: 32, height: 32 }), newVerdict()).count).toBe(6)
-    const cube64 = canBe4KAligned(geometry({ dim: 'cube', format: 'R8G8B8A8_UNORM', width: 64, height: 64 }), newVerdict())
+    const verdict = (desc: TextureDesc) => canBe4KAligned(geometry(desc), newVerdict())
+    const rgba = 'R8G8B8A8_UNORM'
+    expect(verdict({ dim: 'cube', format: rgba, width: 32, height: 32 }).count).toBe(6)
+    const cube64 = verdict({ dim: 'cube', format: rgba, width: 64, height: 64 })
     expect(cube64).toMatchObject({ verdict: FourK.Tiles, count: 24 }) // 2 × 2 tiles × 6 faces
-    const array = canBe4KAligned(geometry({ dim: '2darray', format: 'R8G8B8A8_UNORM', width: 64, height: 64, depth: 4 }), newVerdict())
+    const array = verdict({ dim: '2darray', format: rgba, width: 64, height: 64, depth: 4 })
     expect(array).toMatchObject({ verdict: FourK.Yes, count: 16 })
     // 3d: 4 KiB tiles of 16×16×16 for 8 bpp, 2 × 2 × 2 of them.
-    const volume = canBe4KAligned(geometry({ dim: '3d', format: 'R8_UNORM', width: 32, height: 32, depth: 32 }), newVerdict())
+    const volume = verdict({ dim: '3d', format: 'R8_UNORM', width: 32, height: 32, depth: 32 })
     expect(volume).toEqual({ verdict: FourK.Yes, count: 8, tileWidth: 16, tileHeight: 16, tileDepth: 16 })
   })
 
@@ -75,20 +77,22 @@ describe('size estimates', () => {
   it('pads each mip to tiles and packs the mips smaller than a tile', () => {
     // 128×128 RGBA8, 8 mips, 4 KiB tiles of 32×32: mip 0 16 tiles, mip 1 (64²) 4, mip 2 (32²) 1, then mips 3..7
     // (16² … 1²) pack into 1024 + 256 + 64 + 16 + 4 = 1364 B: one tile. 22 tiles = 88 KiB.
-    expect(estimateTextureSize(geometry({ format: 'R8G8B8A8_UNORM', width: 128, height: 128, mips: 8 }), 4 * KiB)).toBe(88 * KiB)
+    const size = (desc: TextureDesc, alignment: number) => estimateTextureSize(geometry(desc), alignment)
+    expect(size({ format: 'R8G8B8A8_UNORM', width: 128, height: 128, mips: 8 }, 4 * KiB)).toBe(88 * KiB)
     // BC7 2048², 12 mips, 64 KiB tiles of 256×256 texels: 64 + 16 + 4 + 1 tiles, then mips 4..11 (128² … 1²) pack
     // into 16384 + 4096 + 1024 + 256 + 64 + 16 + 16 + 16 = 21872 B: one tile. 86 tiles = 5504 KiB.
-    expect(estimateTextureSize(geometry({ format: 'BC7_UNORM', width: 2048, height: 2048, mips: 12 }), 64 * KiB)).toBe(5504 * KiB)
+    expect(size({ format: 'BC7_UNORM', width: 2048, height: 2048, mips: 12 }, 64 * KiB)).toBe(5504 * KiB)
     // A cube of 64² RGBA8 with 64 KiB tiles (128×128): each face is a packed 16 KiB tail, one tile: 6 × 64 KiB.
-    expect(estimateTextureSize(geometry({ dim: 'cube', format: 'R8G8B8A8_UNORM', width: 64, height: 64 }), 64 * KiB)).toBe(384 * KiB)
+    expect(size({ dim: 'cube', format: 'R8G8B8A8_UNORM', width: 64, height: 64 }, 64 * KiB)).toBe(384 * KiB)
     // NV12 1920×1088: the luma plane (8 bpp, 64 KiB tiles of 256×256) is 8 × 5 = 40 tiles, the chroma plane of
     // half the height 8 × 3 = 24 tiles: 64 tiles = 4 MiB.
-    expect(estimateTextureSize(geometry({ format: 'NV12', width: 1920, height: 1088 }), 64 * KiB)).toBe(4 * MiB)
+    expect(size({ format: 'NV12', width: 1920, height: 1088 }, 64 * KiB)).toBe(4 * MiB)
   })
 
   it('shrinks the 64 KiB tile for MSAA and rounds the total up to 4 MiB', () => {
     // 4 samples: the 128×128 RGBA8 tile becomes 64×64 texels. 1920×1080: 30 × 17 = 510 tiles = 31.875 MiB → 32 MiB.
-    expect(estimateTextureSize(geometry({ format: 'R8G8B8A8_UNORM', width: 1920, height: 1080, samples: 4 }), 4 * MiB)).toBe(32 * MiB)
+    const msaa = geometry({ format: 'R8G8B8A8_UNORM', width: 1920, height: 1080, samples: 4 })
+    expect(estimateTextureSize(msaa, 4 * MiB)).toBe(32 * MiB)
   })
 
   it('computes the copyable footprint with 256 B row pitch and 512 B subresource placement', () => {
@@ -102,7 +106,8 @@ describe('size estimates', () => {
 describe('texture ladder', () => {
   it('sends MSAA textures (4 MiB alignment) to Committed', () => {
     const m = newModel()
-    const rt = texture(m, 1, { format: 'R8G8B8A8_UNORM', width: 1920, height: 1080, samples: 4, flags: ['RenderTargetable'] })
+    const rtDesc: TextureDesc = { format: 'R8G8B8A8_UNORM', width: 1920, height: 1080, samples: 4, flags: ['RenderTargetable'] }
+    const rt = texture(m, 1, rtDesc)
     expect(rt.placement).toBe('Committed')
     expect(rt.alignment).toBe(4 * MiB)
     expect(rt.size).toBe(32 * MiB)
@@ -120,18 +125,20 @@ describe('texture ladder', () => {
     expect(off.route).toContain('RenderTargetable|DepthStencilTargetable? yes, texturePool.rtuav.size 0 → Committed')
     // 64 KiB tiles of 128×128: 15 × 9 = 135 tiles = 8640 KiB.
     expect(off.size).toBe(8640 * KiB)
-    const on = texture(newModel({ 'texturePool.rtuav.size': 64 * MiB, 'texturePool.rtuav.maxAllocation': 64 * MiB }), 1, desc)
+    const pooled = { 'texturePool.rtuav.size': 64 * MiB, 'texturePool.rtuav.maxAllocation': 64 * MiB }
+    const on = texture(newModel(pooled), 1, desc)
     expect(on.placement).toBe('TextureRTPool')
     expect(on.poolName).toBe('DEFAULT/TextureRT/0')
     expect(on.size).toBe(8640 * KiB)
-    const uav = texture(newModel({ 'texturePool.rtuav.size': 64 * MiB, 'texturePool.rtuav.maxAllocation': 64 * MiB }), 2, {
+    const uav = texture(newModel(pooled), 2, {
       format: 'R32_FLOAT',
       width: 512,
       height: 512,
       flags: ['UAV'],
     })
     expect(uav.placement).toBe('TextureUAVPool')
-    expect(texture(newModel(), 3, { format: 'R32_FLOAT', width: 512, height: 512, flags: ['UAV'] }).placement).toBe('Committed')
+    const unpooled = texture(newModel(), 3, { format: 'R32_FLOAT', width: 512, height: 512, flags: ['UAV'] })
+    expect(unpooled.placement).toBe('Committed')
   })
 
   it('sends Shared and oversized textures to Committed with 64 KiB alignment and layout', () => {
@@ -175,7 +182,8 @@ describe('texture ladder', () => {
     expect(lazy.placement).toBe('Reserved')
     expect(lazy.size).toBe(4 * MiB)
     expect(m.allocation(1)!.committed).toBe(0)
-    texture(m, 2, { dim: '3d', format: 'R8_UNORM', width: 64, height: 32, depth: 32, flags: ['ReservedResource', 'ImmediateCommit'] })
+    const flags: TextureDesc['flags'] = ['ReservedResource', 'ImmediateCommit']
+    texture(m, 2, { dim: '3d', format: 'R8_UNORM', width: 64, height: 32, depth: 32, flags })
     // 3d 8 bpp 64 KiB tile is 64×32×32: one tile.
     expect(m.allocation(2)!.committed).toBe(64 * KiB)
     expect(m.totals.get(8, 0)).toBe(64 * KiB) // Reserved row, heap bytes: committed bytes only

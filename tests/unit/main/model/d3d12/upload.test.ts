@@ -75,7 +75,8 @@ describe('UploadHeapAllocator', () => {
     expect([first.offset, first.size]).toEqual([0, 1024])
     m.lock(1, 1000)
     // The 1 KiB block at 1024 was left free by the first split.
-    expect(rec.moved).toEqual([{ id: 1, fromPool: first.pool, fromOffset: 0, toPool: first.pool, toOffset: 1024, bytes: 1024, frame: 0 }])
+    const move = { id: 1, fromPool: first.pool, fromOffset: 0, toPool: first.pool, toOffset: 1024, bytes: 1024, frame: 0 }
+    expect(rec.moved).toEqual([move])
     expect(m.totals.get(P.UploadSmallBlock, F.Occupied)).toBe(1024)
     expect(m.totals.get(P.UploadSmallBlock, F.Pending)).toBe(1024)
     m.gpuDone(0)
