@@ -1,0 +1,10 @@
+/** Every scenario `heapscope gen` knows, in the order `gen --list` shows them. */
+import type { Scenario } from '../scenario'
+import { budgetDrop } from './budget-drop'
+import { deferred } from './deferred'
+import { demo } from './demo'
+import { leak } from './leak'
+import { raytracing } from './raytracing'
+import { streaming } from './streaming'
+
+export const SCENARIO_LIST: readonly Scenario[] = [deferred, streaming, raytracing, leak, budgetDrop, demo]
