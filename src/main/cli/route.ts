@@ -12,6 +12,11 @@ export interface RouteOptions {
   config: ModelConfig
   /** The capture's header, when read apart from the records (a header line among the records is used too). */
   header?: CaptureHeader
+  /**
+   * Whether the capture has `gpu` records, when the caller knows (a loaded store does). Unknown: frames complete
+   * framesInFlight later until the first `gpu` record, by the records from then on.
+   */
+  gpuRecords?: boolean
 }
 
 /** The JSON line of one placement, fields in CLI.md order. */
@@ -41,8 +46,7 @@ export async function runRoute(
       model = new D3D12Model(options.config, {
         adapter: header?.adapter,
         budget: header?.budget,
-        // A stream cannot be looked at ahead: frames complete framesInFlight later until a `gpu` record shows up.
-        explicitGpuFences: 'auto',
+        explicitGpuFences: options.gpuRecords ?? 'auto',
         hasUseRecords: true,
       })
     }

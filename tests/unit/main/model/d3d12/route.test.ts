@@ -79,6 +79,24 @@ describe('route', () => {
     expect(JSON.parse(written[0]).size).toBe(65536)
   })
 
+  it('completes frames by gpu records when the caller says the capture has them', async () => {
+    const records = [
+      { e: 'buffer', id: 1, size: 1024, usage: ['Static'] },
+      { e: 'release', id: 1 },
+      { e: 'frame', n: 3 }, // would complete frame 1 by counting
+      { e: 'buffer', id: 2, size: 1024, usage: ['Static'] },
+      { e: 'gpu', n: 0 },
+      { e: 'buffer', id: 3, size: 1024, usage: ['Static'] },
+    ] as unknown as CaptureRecord[]
+    const offsets = async (gpuRecords?: boolean) => {
+      const lines: string[] = []
+      await runRoute(records, { config: config(), gpuRecords }, (line) => lines.push(line))
+      return lines.map((l) => JSON.parse(l).offset)
+    }
+    expect(await offsets(true)).toEqual([0, 1024, 0]) // 1's block is free only once gpu 0 arrives
+    expect(await offsets()).toEqual([0, 0, 1024]) // unknown: counting until the first gpu record
+  })
+
   it('follows the config: indirect-argument buffers committed when pooling them is off', async () => {
     const lines: string[] = []
     const records = [{ e: 'buffer', id: 1, size: 64, usage: ['DrawIndirect'] }] as unknown as CaptureRecord[]
