@@ -1352,7 +1352,7 @@ export class D3D12Model {
     return 0
   }
 
-  /** Transient heaps are counted in the Transient row; everything else goes to the model's sink. */
+  /** The transient allocator's events: heaps are counted in the Transient row, all go on to the model's sink. */
   private transientSink(): ModelSink {
     return {
       transientHeapCreated: (heap, bytes, frame) => {
@@ -1368,11 +1368,6 @@ export class D3D12Model {
       },
       transientPlaced: (info, frame) => this.sink.transientPlaced?.(info, frame),
       warning: (kind, message, frame) => this.sink.warning?.(kind, message, frame),
-      residencyObjectCreated: (...args) => this.sink.residencyObjectCreated?.(...args),
-      residencyObjectDestroyed: (...args) => this.sink.residencyObjectDestroyed?.(...args),
-      madeResident: (...args) => this.sink.madeResident?.(...args),
-      evicted: (...args) => this.sink.evicted?.(...args),
-      overBudget: (...args) => this.sink.overBudget?.(...args),
     }
   }
 }
