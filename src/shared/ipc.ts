@@ -50,6 +50,11 @@ export interface AppInfo {
 
 export interface LoadProgress {
   loadId: string
+  /** Reading the file, then replaying it through the model. */
+  phase: 'reading' | 'replaying'
+  /** Replaying: frames replayed of all frames. */
+  framesDone?: number
+  frames?: number
   bytesRead: Bytes
   totalBytes: Bytes
   records: number
@@ -81,6 +86,8 @@ export interface RunSummary {
   warnings: Partial<Record<WarningKind, number>>
   warningSamples: { kind: WarningKind; line: number; offset: number; message: string }[]
   notes: string[]
+  /** The per-frame series this run has. */
+  series: SeriesInfo[]
 }
 
 export type LoadOutcome =
@@ -104,12 +111,24 @@ export interface UploadChunk {
   data: Uint8Array
 }
 
-/** Per-frame series a run offers. */
+/**
+ * Per-frame series a run offers, named by a dotted path: `heap.DEFAULT.heapBytes`,
+ * `placement.SharedBufferPool.occupiedBytes`, `tag.Textures.occupiedBytes`, `residency.residentBytes`, …
+ * A run's summary lists the ones it has.
+ */
 export const SERIES = {
   liveRequested: 'requested.live',
   liveCount: 'resources.live',
 } as const
-export type SeriesName = (typeof SERIES)[keyof typeof SERIES]
+export type SeriesName = string
+
+export interface SeriesInfo {
+  name: SeriesName
+  label: string
+  unit: 'bytes' | 'count' | 'flag'
+  /** For grouping in a legend: 'heap', 'placement', 'tag', 'residency', 'transient', 'upload', 'resources'. */
+  group: string
+}
 
 export interface SeriesQuery {
   runId: string
@@ -135,7 +154,7 @@ export interface SeriesAnswer {
   frame: Float64Array
   /** Frames per bucket (the last may hold fewer). */
   width: number
-  series: Partial<Record<SeriesName, SeriesBuckets>>
+  series: Record<SeriesName, SeriesBuckets>
 }
 
 export type Unsubscribe = () => void

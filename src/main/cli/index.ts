@@ -15,7 +15,9 @@ import { loadCapture, loadCaptureFile, type LoadProgress, type LoadResult } from
 import { recordsOf } from '../ingest/records'
 import { checkExitCode, formatCheck, runCheck } from './check'
 import { runGen, SCENARIOS } from './gen'
-import { buildReport, formatReport } from './report'
+import { buildRunReport } from '../analysis/report'
+import { Replay } from '../analysis/replay'
+import { formatReport } from './report'
 import { runRoute } from './route'
 
 export const EXIT = { ok: 0, usage: 1, input: 2, threshold: 3, hazard: 4 } as const
@@ -113,8 +115,9 @@ export function buildProgram(): Command {
     .option('--json', 'one JSON object')
     .action(async (file: string, opts: { config: string[]; json?: boolean }) => {
       const result = await read(file)
-      configFrom(opts.config, result.store.header)
-      const report = buildReport(result)
+      const config = configFrom(opts.config, result.store.header)
+      const replay = await Replay.run(result.store, { config })
+      const report = buildRunReport(result, replay)
       process.stdout.write(opts.json ? `${JSON.stringify(report)}\n` : formatReport(report))
       if (result.error) throw new ExitError(EXIT.input, result.error.message)
     })

@@ -1,87 +1,70 @@
-/**
- * `heapscope report`: the figures of a whole capture. This form counts what the capture holds (frames,
- * records, warnings, resources); the replay's heap figures join it as the analysis provides them.
- */
+/** `heapscope report`: readable tables of a run's figures (the JSON form is the RunReport itself). */
 import { formatBytes, formatCount } from '../../shared/units'
-import { K } from '../ingest/store'
-import type { LoadResult } from '../ingest/read'
-import { liveSeries } from '../analysis/series'
-import { SERIES } from '../../shared/ipc'
+import type { RunReport } from '../analysis/report'
 
-export interface Report {
-  file: string
-  format: string
-  frames: number
-  records: number
-  partial: boolean
-  error?: string
-  warnings: Record<string, number>
-  resources: { created: number; released: number; named: number; liveAtEnd: number }
-  requested: { peakFrame: number; peakBytes: number; endBytes: number }
+function table(title: string, rows: string[][]): string {
+  if (rows.length === 0) return ''
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)))
+  const lines = rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  '))
+  return `${title}\n${lines.map((l) => `  ${l}`).join('\n')}\n`
 }
 
-export function buildReport(result: LoadResult): Report {
-  const { store } = result
-  let created = 0
-  let released = 0
-  let named = 0
-  const { kind, ref } = store.records
-  for (let i = 0; i < store.records.length; i++) {
-    const k = kind[i]
-    const r = ref[i]
-    if (k === K.buffer) {
-      created++
-      if (store.buffers.name.data[r] !== 0) named++
-    } else if (k === K.texture) {
-      created++
-      if (store.textures.name.data[r] !== 0) named++
-    } else if (k === K.transient || k === K.placed) {
-      const table = k === K.transient ? store.transients : store.placed
-      const desc = table.desc.data[r]
-      created++
-      const nameId = table.kind.data[r] === 0 ? store.buffers.name.data[desc] : store.textures.name.data[desc]
-      if (nameId !== 0) named++
-      // transients are gone after their graph
-      if (k === K.transient) released++
-    } else if (k === K.release) released++
-  }
-  const series = liveSeries(store)
-  const live = series.columns[SERIES.liveRequested]
-  let peakFrame = 0
-  for (let f = 1; f < live.length; f++) if (live[f] > live[peakFrame]) peakFrame = f
-  return {
-    file: store.file,
-    format: result.format,
-    frames: store.frames.length,
-    records: store.records.length,
-    partial: store.partial,
-    ...(result.error ? { error: result.error.message } : {}),
-    warnings: { ...store.warnings.counts } as Record<string, number>,
-    resources: { created, released, named, liveAtEnd: series.columns[SERIES.liveCount].at(-1) ?? 0 },
-    requested: {
-      peakFrame: store.frames.length ? store.frames.n[peakFrame] : 0,
-      peakBytes: live.length ? live[peakFrame] : 0,
-      endBytes: live.at(-1) ?? 0,
-    },
-  }
-}
-
-export function formatReport(report: Report): string {
-  const rows: [string, string][] = [
-    ['file', report.file],
-    ['format', report.format],
-    ['frames', formatCount(report.frames)],
-    ['records', formatCount(report.records)],
-    ['partial', report.partial ? `yes (${report.error})` : 'no'],
-    ['resources created', formatCount(report.resources.created)],
-    ['resources released', formatCount(report.resources.released)],
-    ['resources named', formatCount(report.resources.named)],
-    ['resources live at end', formatCount(report.resources.liveAtEnd)],
-    ['peak requested', `${formatBytes(report.requested.peakBytes)} at frame ${report.requested.peakFrame}`],
-    ['requested at end', formatBytes(report.requested.endBytes)],
-  ]
+export function formatReport(report: RunReport): string {
+  const out: string[] = []
+  out.push(
+    table('capture', [
+      ['file', report.file],
+      ['format', `${report.format} (${report.api})`],
+      ['frames', formatCount(report.frames)],
+      ['records', formatCount(report.records)],
+      ['partial', report.partial ? `yes: ${report.error ?? ''}` : 'no'],
+    ]),
+  )
+  out.push(
+    table('resources', [
+      ['created', formatCount(report.resources.created)],
+      ['released', formatCount(report.resources.released)],
+      ['named', formatCount(report.resources.named)],
+      ['alive at end', formatCount(report.resources.liveAtEnd)],
+    ]),
+  )
+  out.push(
+    table('heaps', [
+      ['', 'peak', 'end'],
+      ...Object.entries(report.heaps).map(([heap, v]) => [heap, formatBytes(v.peakBytes), formatBytes(v.endBytes)]),
+      ['all (peak frame ' + report.peak.frame + ')', formatBytes(report.peak.bytes), ''],
+    ]),
+  )
+  out.push(
+    table('by placement', [
+      ['', 'peak', 'end', 'live'],
+      ...Object.entries(report.byPlacement).map(([p, v]) => [p, formatBytes(v.peakBytes), formatBytes(v.endBytes), formatCount(v.count)]),
+    ]),
+  )
+  out.push(
+    table('waste at end', [
+      ['alignment', formatBytes(report.waste.alignmentBytes)],
+      ['free in pools', formatBytes(report.waste.poolFreeBytes)],
+      ['pending free', formatBytes(report.waste.pendingFreeBytes)],
+    ]),
+  )
+  out.push(
+    table('residency', [
+      ['budget at end', formatBytes(report.residency.budgetBytes)],
+      ['evictions', `${formatCount(report.residency.evictions)} (${formatBytes(report.residency.evictedBytes)})`],
+      ['made resident', formatCount(report.residency.makeResident)],
+      ['over-budget frames', formatCount(report.residency.overBudgetFrames)],
+    ]),
+  )
+  out.push(
+    table('transients', [
+      ['graph executions', formatCount(report.transient.graphs)],
+      ['heaps created', formatCount(report.transient.heaps)],
+      ['aliasing saving', formatBytes(report.transient.aliasingSavingsBytes)],
+      ['placed-resource cache hit rate', `${(report.transient.placedCacheHitRate * 100).toFixed(1)}%`],
+    ]),
+  )
   const warnings = Object.entries(report.warnings)
-  if (warnings.length) for (const [k, n] of warnings) rows.push([`warning ${k}`, formatCount(n)])
-  const width = Math.max(...rows.map(([k]) => k.length))
-  return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n') + '\n'
+  if (warnings.length) out.push(table('warnings', warnings.map(([k, n]) => [k, formatCount(n)])))
+  return out.join('\n')
 }

@@ -5,7 +5,8 @@
  */
 import { basename } from 'node:path'
 import type { LoadErrorInfo, LoadOutcome, LoadProgress, RunSummary, SeriesAnswer, SeriesQuery } from '../../shared/ipc'
-import { liveSeries, querySeries, type RunSeries } from '../analysis/series'
+import { Replay } from '../analysis/replay'
+import { resolveConfig, type ModelConfig } from '../../shared/model'
 import { CancelledError, CaptureError } from '../ingest/errors'
 import { ImportError } from '../ingest/importers'
 import { loadCapture, loadCaptureFile, type LoadResult } from '../ingest/read'
@@ -30,7 +31,8 @@ export interface Engine {
 export interface Run {
   id: string
   store: CaptureStore
-  series: RunSeries
+  config: ModelConfig
+  replay: Replay
   summary: RunSummary
 }
 
@@ -109,6 +111,7 @@ export function summarize(runId: string, result: LoadResult): RunSummary {
     warnings: { ...store.warnings.counts },
     warningSamples: store.warnings.samples.map((w) => ({ ...w })),
     notes: result.notes,
+    series: [],
   }
 }
 
@@ -123,21 +126,33 @@ export class LocalEngine implements Engine {
     const queue = source.kind === 'stream' ? new ChunkQueue() : undefined
     this.loads.set(loadId, { abort, queue })
     const name = source.kind === 'file' ? (source.name ?? basename(source.path)) : source.name
-    const progress = onProgress && ((p: Omit<LoadProgress, 'loadId'>) => onProgress({ loadId, ...p }))
+    const reading = onProgress && ((p: Omit<LoadProgress, 'loadId' | 'phase'>) => onProgress({ loadId, phase: 'reading', ...p }))
     try {
-      const options = { file: name, signal: abort.signal, onProgress: progress }
+      const options = { file: name, signal: abort.signal, onProgress: reading }
       const result =
         source.kind === 'file'
           ? await loadCaptureFile(source.path, options)
           : await loadCapture(queue!, { ...options, totalBytes: source.bytes })
       if (abort.signal.aborted) throw new CancelledError()
       if (result.store.records.length === 0 && result.error) return { ok: false, error: errorInfo(result.error, name) }
-      const run = this.addRun(result)
+      const run = await this.addRun(result, {
+        signal: abort.signal,
+        onProgress: (p) =>
+          onProgress?.({
+            loadId,
+            phase: 'replaying',
+            bytesRead: result.store.sourceBytes,
+            totalBytes: result.store.sourceBytes,
+            records: result.store.records.length,
+            warnings: 0,
+            ...p,
+          }),
+      })
       return result.error
         ? { ok: true, summary: run.summary, error: errorInfo(result.error, name) }
         : { ok: true, summary: run.summary }
     } catch (err) {
-      if (err instanceof CancelledError) {
+      if (err instanceof CancelledError || abort.signal.aborted) {
         return { ok: false, cancelled: true, error: { ...errorInfo(err, name), message: `${name}: load cancelled` } }
       }
       return { ok: false, error: errorInfo(err, name) }
@@ -147,10 +162,20 @@ export class LocalEngine implements Engine {
     }
   }
 
-  /** Keep a loaded store as a run (the CLI and tests hand stores in directly). */
-  addRun(result: LoadResult): Run {
+  /** Replay a loaded store through the model and keep it as a run (the CLI and tests hand stores in directly). */
+  async addRun(
+    result: LoadResult,
+    options: {
+      config?: Record<string, string | number | boolean>
+      signal?: AbortSignal
+      onProgress?: (p: { framesDone: number; frames: number }) => void
+    } = {},
+  ): Promise<Run> {
+    const config = resolveConfig(result.store.header.config, options.config)
+    const replay = await Replay.run(result.store, { config, signal: options.signal, onProgress: options.onProgress })
     const id = `run-${this.nextRun++}`
-    const run: Run = { id, store: result.store, series: liveSeries(result.store), summary: summarize(id, result) }
+    const summary = { ...summarize(id, result), series: replay.series.list() }
+    const run: Run = { id, store: result.store, config, replay, summary }
     this.runs.set(id, run)
     return run
   }
@@ -183,7 +208,7 @@ export class LocalEngine implements Engine {
   }
 
   async series(query: SeriesQuery): Promise<SeriesAnswer> {
-    return querySeries(this.run(query.runId).series, query)
+    return this.run(query.runId).replay.series.query(query)
   }
 
   async dispose(): Promise<void> {

@@ -20,6 +20,7 @@ function summary(runId: string, frames: number, extra: Partial<RunSummary> = {})
     warnings: {},
     warningSamples: [],
     notes: [],
+    series: [],
     ...extra,
   }
 }
@@ -45,7 +46,7 @@ class FakeHost implements Api {
   async openCapture(request: { fileId: string; loadId: string }) {
     this.calls.push(`open ${request.fileId}`)
     for (const l of this.progressListeners) {
-      l({ loadId: request.loadId, bytesRead: 50, totalBytes: 100, records: 5, warnings: 0 })
+      l({ loadId: request.loadId, phase: 'reading', bytesRead: 50, totalBytes: 100, records: 5, warnings: 0 })
     }
     return this.outcomes.shift()!
   }

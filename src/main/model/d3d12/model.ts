@@ -197,6 +197,8 @@ export class D3D12Model {
 
   private frame: Frame = 0
   private started = false
+  /** finishFrame() ran for the current frame. */
+  private frameFinished = false
   private completed: Frame = -1
   private nextPoolId = 0
   private nextObjectId = 0
@@ -286,7 +288,8 @@ export class D3D12Model {
       this.sink.warning?.('frameNotIncreasing', `frame ${n} does not follow frame ${this.frame}`, this.frame)
       return
     }
-    this.endOfFrame(this.frame)
+    if (!this.frameFinished) this.endOfFrame(this.frame)
+    this.frameFinished = false
     this.frame = n
     this.started = true
     if (this.gpuMode !== GpuMode.Explicit) this.advanceCompleted(n - this.config.framesInFlight)
@@ -298,8 +301,19 @@ export class D3D12Model {
     this.advanceCompleted(n)
   }
 
+  /**
+   * The current frame's work is done: residency settles, empty pools age out, defrag runs. The analysis calls it
+   * to read a frame's totals before the next frame begins; otherwise beginFrame does it.
+   */
+  finishFrame(): void {
+    if (this.frameFinished) return
+    this.endOfFrame(this.frame)
+    this.frameFinished = true
+  }
+
   /** The capture ends: the last frame's residency is settled. */
   endCapture(): void {
+    if (this.frameFinished) return
     if (!this.hasUseRecords) this.residency.markAllUsed()
     this.residency.endFrame(this.frame)
   }

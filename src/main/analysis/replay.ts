@@ -1,0 +1,596 @@
+/**
+ * The replay: a loaded capture through the D3D12 model, once, folded into per-frame series (per heap type, per
+ * placement, per tag; residency; transients; upload traffic), residency events, a summary per graph execution,
+ * and checkpoints of the model every so many records, so a snapshot at any frame replays a bounded stretch
+ * from the checkpoint before it, never from frame 0.
+ */
+import type { BufferDesc, TextureDesc, TransientRecord } from '../../shared/capture'
+import { HEAP_TYPES, PLACEMENTS, type ModelConfig } from '../../shared/model'
+import type { SeriesInfo } from '../../shared/ipc'
+import { SERIES } from '../../shared/ipc'
+import type { Bytes } from '../../shared/units'
+import { f64, u8, type Column } from '../ingest/columns'
+import { bufferDesc, recordAt, textureDesc } from '../ingest/records'
+import { K, type CaptureStore } from '../ingest/store'
+import type { ModelSink } from '../model/events'
+import { D3D12Model } from '../model/d3d12/model'
+import { TOTAL_FIELDS, TOTAL_ROWS } from '../model/d3d12/totals'
+import { SeriesTable } from './seriesTable'
+
+/** A checkpoint every this many records (at the next frame boundary) bounds a snapshot's replay. */
+export const CHECKPOINT_RECORDS = 50_000
+
+export const RESIDENCY_EVENT = { makeResident: 0, evict: 1, overBudget: 2 } as const
+
+const FIELD_LABEL: Record<(typeof TOTAL_FIELDS)[number], string> = {
+  heapBytes: 'heap bytes',
+  occupiedBytes: 'occupied',
+  requestedBytes: 'requested',
+  alignmentWasteBytes: 'alignment waste',
+  poolFreeBytes: 'free in pools',
+  pendingFreeBytes: 'pending free',
+}
+
+export const seriesName = {
+  heap: (heap: string, field: string) => `heap.${heap}.${field}`,
+  placement: (placement: string, field: string) => `placement.${placement}.${field}`,
+  tag: (tag: string, field: 'occupiedBytes' | 'requestedBytes' | 'count') => `tag.${tag}.${field}`,
+  manual: (heap: string, field: 'heapBytes' | 'placedBytes') => `manual.${heap}.${field}`,
+}
+
+export const RESIDENCY_SERIES = {
+  resident: 'residency.residentBytes',
+  budget: 'residency.budgetBytes',
+  evictedBytes: 'residency.evictedBytes',
+  evictions: 'residency.evictions',
+  madeResidentBytes: 'residency.madeResidentBytes',
+  makeResident: 'residency.makeResident',
+  overBudget: 'residency.overBudget',
+} as const
+
+export const TRANSIENT_SERIES = {
+  heapBytes: 'transient.heapBytes',
+  requestedBytes: 'transient.requestedBytes',
+  highWaterBytes: 'transient.highWaterBytes',
+  savingBytes: 'transient.savingBytes',
+  executions: 'transient.executions',
+} as const
+
+export const UPLOAD_SERIES = {
+  bytes: 'upload.bytes',
+  lockBytes: 'upload.lockBytes',
+} as const
+
+export const TOTAL_SERIES = {
+  heapBytes: 'total.heapBytes',
+  occupiedBytes: 'total.occupiedBytes',
+  requestedBytes: 'total.requestedBytes',
+} as const
+
+/** One row per graph execution. */
+export class GraphExecutions {
+  readonly frame = f64()
+  readonly name = f64()
+  readonly passes = f64()
+  readonly resources = f64()
+  readonly heaps = f64()
+  readonly heapBytes = f64()
+  readonly requestedBytes = f64()
+  readonly occupiedBytes = f64()
+  readonly highWaterBytes = f64()
+  readonly savingBytes = f64()
+  readonly overlaps = f64()
+  readonly cacheHits = f64()
+  readonly cacheMisses = f64()
+  get length(): number {
+    return this.frame.length
+  }
+}
+
+export class ResidencyEvents {
+  readonly frame = f64()
+  readonly kind: Column<Uint8Array> = u8()
+  readonly object = f64()
+  readonly bytes = f64()
+  get length(): number {
+    return this.frame.length
+  }
+}
+
+interface Checkpoint {
+  /** Frame index whose records come next. */
+  frame: number
+  model: D3D12Model
+  /** Live resource ids and the index of the record that created each. */
+  liveIds: Float64Array
+  liveRecords: Float64Array
+}
+
+export interface ReplayProgress {
+  framesDone: number
+  frames: number
+}
+
+export interface ReplayOptions {
+  config: ModelConfig
+  checkpointRecords?: number
+  signal?: AbortSignal
+  onProgress?: (progress: ReplayProgress) => void
+}
+
+const NO_SINK: ModelSink = {}
+
+function modelFor(store: CaptureStore, config: ModelConfig, sink: ModelSink): D3D12Model {
+  return new D3D12Model(
+    config,
+    {
+      adapter: store.header.adapter,
+      budget: typeof store.header.budget === 'number' ? store.header.budget : undefined,
+      explicitGpuFences: store.hasGpuRecords,
+      hasUseRecords: store.hasUseRecords,
+    },
+    sink,
+  )
+}
+
+/**
+ * Send one record to the model. Descs are built per record; the model does not keep them.
+ * Returns the record's tag (string id) for creates, 0 otherwise.
+ */
+function apply(store: CaptureStore, model: D3D12Model, index: number): void {
+  const kind = store.records.kind[index]
+  const ref = store.records.ref[index]
+  const ops = store.ops
+  switch (kind) {
+    case K.frame:
+      model.beginFrame(store.frames.n[ref])
+      return
+    case K.gpu:
+      model.gpuDone(ops[ref])
+      return
+    case K.buffer:
+      model.createBuffer(store.buffers.id.data[ref], bufferDesc(store, ref) as BufferDesc)
+      return
+    case K.texture:
+      model.createTexture(store.textures.id.data[ref], textureDesc(store, ref) as TextureDesc)
+      return
+    case K.release:
+      model.release(ops[ref])
+      return
+    case K.commit:
+      model.commit(ops[ref], ops[ref + 1])
+      return
+    case K.lock:
+      model.lock(ops[ref], ops[ref + 1])
+      return
+    case K.upload:
+      model.upload((['fast', 'fastConstant', 'staging'] as const)[ops[ref]], ops[ref + 1], ops[ref + 2])
+      return
+    case K.use:
+      model.use(ops.subarray(ref + 1, ref + 1 + ops[ref]) as unknown as number[])
+      return
+    case K.budget:
+      model.setBudget(ops[ref])
+      return
+    case K.graph:
+      model.beginGraph(store.strings.get(ops[ref]) ?? '')
+      return
+    case K.transient:
+      model.transient(recordAt(store, index) as TransientRecord)
+      return
+    case K.endgraph:
+      model.endGraph(ops[ref])
+      return
+  }
+}
+
+/** The id a create record makes, or NaN. */
+function createdId(store: CaptureStore, index: number): number {
+  const kind = store.records.kind[index]
+  const ref = store.records.ref[index]
+  if (kind === K.buffer) return store.buffers.id.data[ref]
+  if (kind === K.texture) return store.textures.id.data[ref]
+  return NaN
+}
+
+function tagOf(store: CaptureStore, index: number): number {
+  const kind = store.records.kind[index]
+  const ref = store.records.ref[index]
+  if (kind === K.buffer) return store.buffers.tag.data[ref]
+  if (kind === K.texture) return store.textures.tag.data[ref]
+  return 0
+}
+
+export class Replay {
+  readonly store: CaptureStore
+  readonly config: ModelConfig
+  readonly series: SeriesTable
+  readonly graphs = new GraphExecutions()
+  readonly residencyEvents = new ResidencyEvents()
+  /** Transient placed-resource cache hits and misses over the run. */
+  cacheHits = 0
+  cacheMisses = 0
+  /** Transient heaps created over the run. */
+  transientHeaps = 0
+  private readonly checkpoints: Checkpoint[] = []
+  private final: D3D12Model | undefined
+
+  private constructor(store: CaptureStore, config: ModelConfig) {
+    this.store = store
+    this.config = config
+    this.series = new SeriesTable(store.frames.n)
+  }
+
+  static async run(store: CaptureStore, options: ReplayOptions): Promise<Replay> {
+    const replay = new Replay(store, options.config)
+    await replay.play(options)
+    return replay
+  }
+
+  private async play(options: ReplayOptions): Promise<void> {
+    const store = this.store
+    const frames = store.frames.length
+    const series = this.series
+    const every = options.checkpointRecords ?? CHECKPOINT_RECORDS
+
+    // Per-tag bookkeeping: id → tag, occupied and requested bytes of live resources.
+    const tagIndex = new Map<number, number>() // string id → tag slot
+    const tagNames: string[] = []
+    const tagOcc: number[] = []
+    const tagReq: number[] = []
+    const tagCount: number[] = []
+    const liveTag = new Map<number, { tag: number; size: Bytes; requested: Bytes; record: number }>()
+    let currentTag = 0
+    let currentRecord = 0
+    const slotOf = (tagId: number): number => {
+      let slot = tagIndex.get(tagId)
+      if (slot === undefined) {
+        slot = tagNames.length
+        tagIndex.set(tagId, slot)
+        tagNames.push(store.strings.get(tagId) ?? '(untagged)')
+        tagOcc.push(0)
+        tagReq.push(0)
+        tagCount.push(0)
+      }
+      return slot
+    }
+
+    let frame = 0
+    const events = this.residencyEvents
+    let frameEvicted = 0
+    let frameEvictions = 0
+    let frameMadeBytes = 0
+    let frameMade = 0
+    let frameOverBudget = 0
+    const sink: ModelSink = {
+      placed: (info) => {
+        if (info.placement === 'Transient') return
+        const slot = slotOf(currentTag)
+        const previous = liveTag.get(info.id)
+        if (previous) {
+          tagOcc[previous.tag] -= previous.size
+          tagReq[previous.tag] -= previous.requested
+          tagCount[previous.tag]--
+        }
+        liveTag.set(info.id, { tag: slot, size: info.size, requested: info.requested, record: currentRecord })
+        tagOcc[slot] += info.size
+        tagReq[slot] += info.requested
+        tagCount[slot]++
+      },
+      releasePending: (id) => {
+        const live = liveTag.get(id)
+        if (!live) return
+        liveTag.delete(id)
+        tagOcc[live.tag] -= live.size
+        tagReq[live.tag] -= live.requested
+        tagCount[live.tag]--
+      },
+      madeResident: (object, bytes) => {
+        events.frame.push(frame)
+        events.kind.push(RESIDENCY_EVENT.makeResident)
+        events.object.push(object)
+        events.bytes.push(bytes)
+        frameMade++
+        frameMadeBytes += bytes
+      },
+      evicted: (object, bytes) => {
+        events.frame.push(frame)
+        events.kind.push(RESIDENCY_EVENT.evict)
+        events.object.push(object)
+        events.bytes.push(bytes)
+        frameEvictions++
+        frameEvicted += bytes
+      },
+      overBudget: (_frame, resident) => {
+        events.frame.push(frame)
+        events.kind.push(RESIDENCY_EVENT.overBudget)
+        events.object.push(-1)
+        events.bytes.push(resident)
+        frameOverBudget = 1
+      },
+      transientHeapCreated: () => {
+        this.transientHeaps++
+      },
+    }
+    const model = modelFor(store, options.config, sink)
+
+    // Columns written every frame.
+    const info = (name: string, label: string, unit: SeriesInfo['unit'], group: string): SeriesInfo => ({
+      name,
+      label,
+      unit,
+      group,
+    })
+    const heapColumns = HEAP_TYPES.map((heap) =>
+      TOTAL_FIELDS.map((field) => series.column(info(seriesName.heap(heap, field), `${heap} ${FIELD_LABEL[field]}`, 'bytes', 'heap'))),
+    )
+    const rowColumns = TOTAL_ROWS.map((row) =>
+      TOTAL_FIELDS.map((field) =>
+        series.column(info(seriesName.placement(row, field), `${row} ${FIELD_LABEL[field]}`, 'bytes', 'placement')),
+      ),
+    )
+    const total = {
+      heap: series.column(info(TOTAL_SERIES.heapBytes, 'all heaps: heap bytes', 'bytes', 'heap')),
+      occupied: series.column(info(TOTAL_SERIES.occupiedBytes, 'all heaps: occupied', 'bytes', 'heap')),
+      requested: series.column(info(TOTAL_SERIES.requestedBytes, 'all heaps: requested', 'bytes', 'heap')),
+    }
+    const liveRequested = series.column(info(SERIES.liveRequested, 'live requested bytes', 'bytes', 'resources'))
+    const liveCount = series.column(info(SERIES.liveCount, 'live resources', 'count', 'resources'))
+    const res = {
+      resident: series.column(info(RESIDENCY_SERIES.resident, 'resident bytes', 'bytes', 'residency')),
+      budget: series.column(info(RESIDENCY_SERIES.budget, 'budget', 'bytes', 'residency')),
+      evictedBytes: series.column(info(RESIDENCY_SERIES.evictedBytes, 'evicted bytes', 'bytes', 'residency')),
+      evictions: series.column(info(RESIDENCY_SERIES.evictions, 'evictions', 'count', 'residency')),
+      madeBytes: series.column(info(RESIDENCY_SERIES.madeResidentBytes, 'made resident bytes', 'bytes', 'residency')),
+      made: series.column(info(RESIDENCY_SERIES.makeResident, 'made resident', 'count', 'residency')),
+      overBudget: series.column(info(RESIDENCY_SERIES.overBudget, 'over budget', 'flag', 'residency')),
+    }
+    const tr = {
+      heapBytes: series.column(info(TRANSIENT_SERIES.heapBytes, 'transient heaps', 'bytes', 'transient')),
+      requested: series.column(info(TRANSIENT_SERIES.requestedBytes, 'transient requests', 'bytes', 'transient')),
+      highWater: series.column(info(TRANSIENT_SERIES.highWaterBytes, 'transient high-water', 'bytes', 'transient')),
+      saving: series.column(info(TRANSIENT_SERIES.savingBytes, 'aliasing saving', 'bytes', 'transient')),
+      executions: series.column(info(TRANSIENT_SERIES.executions, 'graph executions', 'count', 'transient')),
+    }
+    const up = {
+      bytes: series.column(info(UPLOAD_SERIES.bytes, 'upload traffic', 'bytes', 'upload')),
+      lock: series.column(info(UPLOAD_SERIES.lockBytes, 'lock staging', 'bytes', 'upload')),
+    }
+    // Application heaps and placed resources (manual heaps, imported dumps): outside the model's pools.
+    const manualHeap = HEAP_TYPES.map((heap) =>
+      series.column(info(seriesName.manual(heap, 'heapBytes'), `${heap} application heaps`, 'bytes', 'heap')),
+    )
+    const manualPlaced = HEAP_TYPES.map((heap) =>
+      series.column(info(seriesName.manual(heap, 'placedBytes'), `${heap} placed in application heaps`, 'bytes', 'heap')),
+    )
+    const manualHeaps = new Map<number, { type: number; size: Bytes }>()
+    const manualLive = new Map<number, { type: number; size: Bytes }>()
+    const manualBytes = [0, 0, 0]
+    const manualPlacedBytes = [0, 0, 0]
+    const tagColumns: Float64Array[][] = []
+
+    const totals = model.totals
+    const FIELDS = TOTAL_FIELDS.length
+    const residency = model.residencyManager()
+    const transient = model.transientAllocator()
+    const { kind: kinds, ref: refs } = store.records
+    let lastCheckpointRecord = -Infinity
+
+    for (frame = 0; frame < frames; frame++) {
+      const start = store.frames.firstRecord[frame]
+      const end = frame + 1 < frames ? store.frames.firstRecord[frame + 1] : store.records.length
+      if (start - lastCheckpointRecord >= every) {
+        this.checkpoints.push(this.checkpoint(frame, model, liveTag))
+        lastCheckpointRecord = start
+      }
+      let uploadBytes = 0
+      let lockBytes = 0
+      let frameTransientRequested = 0
+      let frameHighWater = 0
+      let frameSaving = 0
+      let frameExecutions = 0
+      const frameHeaps = new Set<number>()
+      let frameHeapBytes = 0
+      for (let i = start; i < end; i++) {
+        const k = kinds[i]
+        currentRecord = i
+        if (k === K.buffer || k === K.texture) currentTag = tagOf(store, i)
+        else if (k === K.upload) uploadBytes += store.ops[refs[i] + 1]
+        else if (k === K.lock) lockBytes += store.ops[refs[i] + 1]
+        else if (k === K.heap) {
+          const r = refs[i]
+          const entry = { type: store.ops[r + 2], size: store.ops[r + 1] }
+          manualHeaps.set(store.ops[r], entry)
+          manualBytes[entry.type] += entry.size
+          continue
+        } else if (k === K.free) {
+          const h = manualHeaps.get(store.ops[refs[i]])
+          if (h) {
+            manualHeaps.delete(store.ops[refs[i]])
+            manualBytes[h.type] -= h.size
+          }
+          continue
+        } else if (k === K.placed) {
+          const r = refs[i]
+          const desc = store.placed.desc.data[r]
+          const isBuffer = store.placed.kind.data[r] === 0
+          const id = isBuffer ? store.buffers.id.data[desc] : store.textures.id.data[desc]
+          const size = isBuffer ? store.buffers.size.data[desc] : store.textures.size.data[desc]
+          const h = manualHeaps.get(store.placed.a.data[r])
+          const entry = { type: h?.type ?? 0, size: Number.isNaN(size) ? 0 : size }
+          manualLive.set(id, entry)
+          manualPlacedBytes[entry.type] += entry.size
+          continue
+        } else if (k === K.release) {
+          const placed = manualLive.get(store.ops[refs[i]])
+          if (placed) {
+            manualLive.delete(store.ops[refs[i]])
+            manualPlacedBytes[placed.type] -= placed.size
+            continue
+          }
+        }
+        apply(store, model, i)
+        if (k === K.endgraph) {
+          const layout = transient.lastLayout()
+          if (layout) {
+            const g = this.graphs
+            g.frame.push(frame)
+            g.name.push(0)
+            g.passes.push(layout.passes)
+            g.resources.push(layout.resources.length)
+            g.heaps.push(layout.heaps.length)
+            g.heapBytes.push(layout.heapBytes)
+            g.requestedBytes.push(layout.requestedBytes)
+            g.occupiedBytes.push(layout.occupiedBytes)
+            g.highWaterBytes.push(layout.highWaterBytes)
+            g.savingBytes.push(layout.saving)
+            g.overlaps.push(layout.overlapCount)
+            g.cacheHits.push(layout.cacheHits)
+            g.cacheMisses.push(layout.cacheMisses)
+            this.cacheHits += layout.cacheHits
+            this.cacheMisses += layout.cacheMisses
+            frameTransientRequested += layout.requestedBytes
+            frameHighWater += layout.highWaterBytes
+            frameSaving += layout.saving
+            frameExecutions++
+            for (let h = 0; h < layout.heaps.length; h++) {
+              if (!frameHeaps.has(layout.heaps.id[h])) {
+                frameHeaps.add(layout.heaps.id[h])
+                frameHeapBytes += layout.heaps.size[h]
+              }
+            }
+          }
+        }
+      }
+      frameEvicted = 0
+      frameEvictions = 0
+      frameMadeBytes = 0
+      frameMade = 0
+      frameOverBudget = 0
+      model.finishFrame()
+
+      // Sample the frame.
+      for (let h = 0; h < HEAP_TYPES.length; h++) {
+        for (let f = 0; f < FIELDS; f++) heapColumns[h][f][frame] = totals.byHeap[h * FIELDS + f]
+      }
+      for (let row = 0; row < TOTAL_ROWS.length; row++) {
+        for (let f = 0; f < FIELDS; f++) rowColumns[row][f][frame] = totals.byRow[row * FIELDS + f]
+      }
+      let heapSum = 0
+      let occSum = 0
+      let reqSum = 0
+      for (let h = 0; h < HEAP_TYPES.length; h++) {
+        heapSum += totals.byHeap[h * FIELDS] + manualBytes[h]
+        occSum += totals.byHeap[h * FIELDS + 1] + manualPlacedBytes[h]
+        reqSum += totals.byHeap[h * FIELDS + 2] + manualPlacedBytes[h]
+        manualHeap[h][frame] = manualBytes[h]
+        manualPlaced[h][frame] = manualPlacedBytes[h]
+      }
+      total.heap[frame] = heapSum
+      total.occupied[frame] = occSum
+      total.requested[frame] = reqSum
+      let liveReq = 0
+      for (let t = 0; t < tagNames.length; t++) {
+        if (!tagColumns[t]) {
+          const name = tagNames[t]
+          tagColumns[t] = [
+            series.column(info(seriesName.tag(name, 'occupiedBytes'), `${name} occupied`, 'bytes', 'tag')),
+            series.column(info(seriesName.tag(name, 'requestedBytes'), `${name} requested`, 'bytes', 'tag')),
+            series.column(info(seriesName.tag(name, 'count'), `${name} resources`, 'count', 'tag')),
+          ]
+        }
+        tagColumns[t][0][frame] = tagOcc[t]
+        tagColumns[t][1][frame] = tagReq[t]
+        tagColumns[t][2][frame] = tagCount[t]
+        liveReq += tagReq[t]
+      }
+      liveRequested[frame] = liveReq + manualPlacedBytes[0] + manualPlacedBytes[1] + manualPlacedBytes[2]
+      liveCount[frame] = liveTag.size + manualLive.size
+      res.resident[frame] = residency.residentBytes()
+      res.budget[frame] = Math.min(residency.budget(), Number.MAX_SAFE_INTEGER)
+      res.evictedBytes[frame] = frameEvicted
+      res.evictions[frame] = frameEvictions
+      res.madeBytes[frame] = frameMadeBytes
+      res.made[frame] = frameMade
+      res.overBudget[frame] = frameOverBudget
+      tr.heapBytes[frame] = frameHeapBytes
+      tr.requested[frame] = frameTransientRequested
+      tr.highWater[frame] = frameHighWater
+      tr.saving[frame] = frameSaving
+      tr.executions[frame] = frameExecutions
+      up.bytes[frame] = uploadBytes
+      up.lock[frame] = lockBytes
+
+      if ((frame & 255) === 255) {
+        options.onProgress?.({ framesDone: frame + 1, frames })
+        if (options.signal?.aborted) throw new Error('replay cancelled')
+        await Promise.resolve()
+      }
+    }
+    model.endCapture()
+    this.final = model
+    options.onProgress?.({ framesDone: frames, frames })
+    // Keep the columns people look at even when zero; drop placements and tags that never held anything.
+    series.dropEmpty((name) => !name.startsWith('placement.') && !name.startsWith('manual.') && !name.startsWith('tag.'))
+  }
+
+  private checkpoint(
+    frame: number,
+    model: D3D12Model,
+    live: Map<number, { record: number }>,
+  ): Checkpoint {
+    const liveIds = new Float64Array(live.size)
+    const liveRecords = new Float64Array(live.size)
+    let i = 0
+    for (const [id, entry] of live) {
+      liveIds[i] = id
+      liveRecords[i] = entry.record
+      i++
+    }
+    return { frame, model: model.clone(NO_SINK), liveIds, liveRecords }
+  }
+
+  /** The model after frame index `frame` (its records applied and the frame finished), and the live creates. */
+  modelAt(frame: number): { model: D3D12Model; created: Map<number, number> } {
+    const target = Math.max(0, Math.min(this.store.frames.length - 1, frame))
+    let cp = this.checkpoints[0]
+    for (const c of this.checkpoints) if (c.frame <= target) cp = c
+    const model = cp.model.clone(NO_SINK)
+    const created = new Map<number, number>()
+    for (let i = 0; i < cp.liveIds.length; i++) created.set(cp.liveIds[i], cp.liveRecords[i])
+    const store = this.store
+    for (let f = cp.frame; f <= target; f++) {
+      const start = store.frames.firstRecord[f]
+      const end = f + 1 < store.frames.length ? store.frames.firstRecord[f + 1] : store.records.length
+      for (let i = start; i < end; i++) {
+        const k = store.records.kind[i]
+        if (k === K.heap || k === K.free || k === K.placed) continue
+        if (k === K.release) created.delete(store.ops[store.records.ref[i]])
+        apply(store, model, i)
+        const id = createdId(store, i)
+        if (!Number.isNaN(id)) created.set(id, i)
+      }
+      model.finishFrame()
+    }
+    return { model, created }
+  }
+
+  /** Checkpoints held, and the most records a snapshot replays. */
+  checkpointStats(): { count: number; maxRecords: number } {
+    let max = 0
+    const cps = this.checkpoints
+    for (let c = 0; c < cps.length; c++) {
+      const start = this.store.frames.firstRecord[cps[c].frame]
+      const end = c + 1 < cps.length ? this.store.frames.firstRecord[cps[c + 1].frame] : this.store.records.length
+      max = Math.max(max, end - start)
+    }
+    return { count: cps.length, maxRecords: max }
+  }
+
+  /** The model at the end of the capture. */
+  finalModel(): D3D12Model {
+    return this.final!
+  }
+}
+
+export const PLACEMENT_ROWS = PLACEMENTS

@@ -1,0 +1,57 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { SeriesTable } from '../../../../src/main/analysis/seriesTable'
+
+function table(values: number[]): SeriesTable {
+  const t = new SeriesTable(Float64Array.from(values, (_, i) => 100 + i))
+  t.column({ name: 's', label: 's', unit: 'bytes', group: 'g' }).set(values)
+  return t
+}
+
+describe('series table', () => {
+  it('buckets a range into min, max and mean', () => {
+    const t = table([5, 1, 7, 3, 9, 2, 8])
+    const a = t.query({ runId: 'r', series: ['s'], from: 1, to: 7, resolution: 3 })
+    // frames 1..6 in buckets of 2: [1,7] [3,9] [2,8]
+    expect(a.width).toBe(2)
+    expect(Array.from(a.start)).toEqual([1, 3, 5])
+    expect(Array.from(a.frame)).toEqual([101, 103, 105])
+    expect(Array.from(a.series.s.min)).toEqual([1, 3, 2])
+    expect(Array.from(a.series.s.max)).toEqual([7, 9, 8])
+    expect(Array.from(a.series.s.mean)).toEqual([4, 6, 5])
+  })
+
+  it('answers with at most `resolution` buckets and matches a direct scan (pyramid vs brute force)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: -1e9, max: 1e12 }), { minLength: 1, maxLength: 300 }),
+        fc.nat(),
+        fc.nat(),
+        fc.integer({ min: 1, max: 50 }),
+        (values, x, y, resolution) => {
+          const from = x % values.length
+          const to = from + 1 + (y % (values.length - from))
+          const a = table(values).query({ runId: 'r', series: ['s'], from, to, resolution })
+          if (a.start.length > resolution) return false
+          for (let b = 0; b < a.start.length; b++) {
+            const s = a.start[b]
+            const e = Math.min(to, s + a.width)
+            const slice = values.slice(s, e)
+            if (a.series.s.min[b] !== Math.min(...slice)) return false
+            if (a.series.s.max[b] !== Math.max(...slice)) return false
+            const mean = slice.reduce((p, v) => p + v, 0) / slice.length
+            if (Math.abs(a.series.s.mean[b] - mean) > Math.abs(mean) * 1e-12 + 1e-6) return false
+          }
+          return a.start[0] === from
+        },
+      ),
+      { numRuns: 400 },
+    )
+  })
+
+  it('clamps the range and ignores unknown series', () => {
+    const a = table([1, 2, 3]).query({ runId: 'r', series: ['s', 'nope'], from: -5, to: 99, resolution: 10 })
+    expect(Array.from(a.series.s.max)).toEqual([1, 2, 3])
+    expect(a.series.nope).toBeUndefined()
+  })
+})
