@@ -257,11 +257,8 @@ export class Replay {
 
     let frame = 0
     const events = this.residencyEvents
-    let frameEvicted = 0
-    let frameEvictions = 0
-    let frameMadeBytes = 0
-    let frameMade = 0
-    let frameOverBudget = 0
+    // what the residency manager did in the frame being finished
+    const tick = { evicted: 0, evictions: 0, madeBytes: 0, made: 0, overBudget: 0 }
     const sink: ModelSink = {
       placed: (info) => {
         if (info.placement === 'Transient') return
@@ -290,23 +287,23 @@ export class Replay {
         events.kind.push(RESIDENCY_EVENT.makeResident)
         events.object.push(object)
         events.bytes.push(bytes)
-        frameMade++
-        frameMadeBytes += bytes
+        tick.made++
+        tick.madeBytes += bytes
       },
       evicted: (object, bytes) => {
         events.frame.push(frame)
         events.kind.push(RESIDENCY_EVENT.evict)
         events.object.push(object)
         events.bytes.push(bytes)
-        frameEvictions++
-        frameEvicted += bytes
+        tick.evictions++
+        tick.evicted += bytes
       },
       overBudget: (_frame, resident) => {
         events.frame.push(frame)
         events.kind.push(RESIDENCY_EVENT.overBudget)
         events.object.push(-1)
         events.bytes.push(resident)
-        frameOverBudget = 1
+        tick.overBudget = 1
       },
       transientHeapCreated: () => {
         this.transientHeaps++
@@ -462,11 +459,7 @@ export class Replay {
           }
         }
       }
-      frameEvicted = 0
-      frameEvictions = 0
-      frameMadeBytes = 0
-      frameMade = 0
-      frameOverBudget = 0
+      tick.evicted = tick.evictions = tick.madeBytes = tick.made = tick.overBudget = 0
       model.finishFrame()
 
       // Sample the frame.
@@ -508,11 +501,11 @@ export class Replay {
       liveCount[frame] = liveTag.size + manualLive.size
       res.resident[frame] = residency.residentBytes()
       res.budget[frame] = Math.min(residency.budget(), Number.MAX_SAFE_INTEGER)
-      res.evictedBytes[frame] = frameEvicted
-      res.evictions[frame] = frameEvictions
-      res.madeBytes[frame] = frameMadeBytes
-      res.made[frame] = frameMade
-      res.overBudget[frame] = frameOverBudget
+      res.evictedBytes[frame] = tick.evicted
+      res.evictions[frame] = tick.evictions
+      res.madeBytes[frame] = tick.madeBytes
+      res.made[frame] = tick.made
+      res.overBudget[frame] = tick.overBudget
       tr.heapBytes[frame] = frameHeapBytes
       tr.requested[frame] = frameTransientRequested
       tr.highWater[frame] = frameHighWater

@@ -103,7 +103,11 @@ export function buildProgram(): Command {
     .action(async (file: string, opts: { config: string[] }) => {
       const result = await read(file, { headerOptional: true })
       const config = configFrom(opts.config, result.store.header)
-      await runRoute(recordsOf(result.store), { config, header: result.store.header }, writeLine)
+      await runRoute(
+        recordsOf(result.store),
+        { config, header: result.store.header, gpuRecords: result.store.hasGpuRecords },
+        writeLine,
+      )
       if (result.error) throw new ExitError(EXIT.input, result.error.message)
     })
 
