@@ -7,7 +7,6 @@
 import type { TextureDim, TextureFlag } from '../../shared/capture'
 import { KiB, MiB, roundUp, roundUpPow2 } from '../../shared/units'
 import {
-  BYTE_ADDRESS,
   DYNAMIC_VERTEX,
   MESH_INDEX32,
   MESH_VERTEX,
@@ -41,6 +40,7 @@ const NANITE_POOL = new BufferClass({
   stride: 4,
   tag: 'Nanite',
 })
+const NANITE_HIERARCHY = new BufferClass({ usage: ['Static', 'UnorderedAccess', 'ShaderResource', 'ByteAddressBuffer'], stride: 4, tag: 'Nanite' })
 const GPU_SCENE = new BufferClass({ usage: ['Static', 'UnorderedAccess', 'ShaderResource', 'ByteAddressBuffer'], stride: 4, tag: 'SceneRender' })
 const LANDSCAPE_VERTEX = new BufferClass({ usage: ['Static', 'VertexBuffer'], init: true, tag: 'Landscape' })
 const LUMEN_CARDS = new BufferClass({ usage: ['Static', 'UnorderedAccess', 'ShaderResource', 'StructuredBuffer'], stride: 16, tag: 'Lumen' })
@@ -156,7 +156,7 @@ export class SceneServices {
       this.naniteId = out.buffer(NANITE_POOL, 1024 * MiB, 'Nanite.StreamingManager.ClusterPageData')
       this.keep(this.naniteId, false)
       this.commitNanite(out, 64 * MiB)
-      this.keep(out.buffer(BYTE_ADDRESS, 8 * MiB, 'Nanite.StreamingManager.Hierarchy'), false)
+      this.keep(out.buffer(NANITE_HIERARCHY, 8 * MiB, 'Nanite.StreamingManager.Hierarchy'), false)
     }
     for (const [name, size] of [['EyeAdaptation.Readback', 16], ['Nanite.StreamingRequests.Readback', 384 * KiB], ['GPUScene.Feedback.Readback', 32 * KiB], ['Lumen.SceneFeedback.Readback', 64 * KiB]] as const) {
       if (!o.nanite && name.startsWith('Nanite')) continue
@@ -256,7 +256,8 @@ export class SceneServices {
 
   /**
    * One frame of traffic: uniform buffers replaced, upload allocators, the Nanite pool's commits, readbacks,
-   * locks, a screenshot now and then. `textureUploadBytes`: mips the texture streamer uploaded this frame.
+   * locks, a screenshot now and then. `textureUploadBytes`: mips the texture streamer uploaded this frame, in
+   * `textureUploads` textures.
    */
   frame(out: CaptureWriter, frame: number, textureUploadBytes: number, textureUploads: number): void {
     const rng = this.rng
@@ -308,10 +309,15 @@ export class SceneServices {
       this.screenshot = { id, frame }
     }
 
+    // Streamed mips arrive through async texture creation, which takes its staging from the upload heap
+    // allocator (§4.6); buffer initial data and locks too.
+    stagingBytes += roundUp(Math.round(textureUploadBytes), 512)
+    stagingCount += textureUploads
     const constants = Math.max(64 * KiB, Math.round(rng.around(o.constantBytes, o.constantBytes / 6) / 256) * 256)
     out.upload('fastConstant', constants, Math.round(constants / rng.range(180, 320)))
-    const fastBytes = roundUp(Math.round(textureUploadBytes + rng.range(0.2, 1.5) * MiB), 256)
-    out.upload('fast', fastBytes, textureUploads + rng.int(8, 40))
+    // Render-thread texture updates (virtual texture tiles, UI) and GPU scene uploads go through FastAllocator pages.
+    const fastCount = rng.int(8, 40)
+    out.upload('fast', roundUp(Math.round(fastCount * rng.range(12, 48) * KiB), 256), fastCount)
     if (stagingBytes > 0) out.upload('staging', stagingBytes, stagingCount)
   }
 }

@@ -91,7 +91,7 @@ export function textureAllocation(shape: TextureShape): AllocationInfo {
     const w = Math.ceil(Math.max(1, Math.floor(shape.width / 2 ** mip)) / block)
     const h = Math.ceil(Math.max(1, Math.floor(shape.height / 2 ** mip)) / block)
     const d = is3d ? Math.max(1, Math.floor(shape.depth / 2 ** mip)) : 1
-    if (w < tw && h < th && d < td) {
+    if (w < tw && h < th && (!is3d || d < td)) {
       // The packed mip tail: this mip and every smaller one share one tile.
       perSlice += tileBytes
       break

@@ -2,6 +2,7 @@
  * Capture records to NDJSON text: one line per record, keys in the order the capture format shows them, fields
  * that hold the format's default left out, and a sink that batches lines into large chunks for a byte stream.
  */
+import { isAscii } from 'node:buffer'
 import type { CaptureHeader, CaptureRecord } from '../../shared/capture'
 
 // Quotes, backslashes and control characters need escapes; surrogates go the slow way too, so a lone half
@@ -268,12 +269,11 @@ const LINE_FEED = 10
 /**
  * Lines built as UTF-8 bytes, from pre-encoded fragments, integers and strings, and handed to a sink as text one
  * chunk at a time. For writers of millions of records: no string per line, no JSON.stringify, one decode per
- * chunk (a plain copy while the chunk is ASCII).
+ * chunk (a plain copy when the chunk is ASCII).
  */
 export class LineBuilder {
   private bytes: Buffer
   private pos = 0
-  private ascii = true
 
   constructor(private readonly sink: Pick<NdjsonSink, 'lines' | 'flush' | 'chunkSize'>) {
     this.bytes = Buffer.allocUnsafe(sink.chunkSize + 64 * 1024)
@@ -345,10 +345,7 @@ export class LineBuilder {
   /** Text copied as UTF-8 (already JSON where it has to be). */
   text(value: string): void {
     this.ensure(value.length * 3)
-    const written = this.bytes.write(value, this.pos, 'utf8')
-    // Only ASCII takes one byte per UTF-16 unit.
-    if (written !== value.length) this.ascii = false
-    this.pos += written
+    this.pos += this.bytes.write(value, this.pos, 'utf8')
   }
 
   private asciiText(value: string): void {
@@ -370,9 +367,10 @@ export class LineBuilder {
   }
 
   private emit(): void | Promise<void> {
-    const chunk = this.bytes.toString(this.ascii ? 'latin1' : 'utf8', 0, this.pos)
+    // ASCII (nearly every chunk) decodes as a plain copy; anything else as UTF-8.
+    const ascii = isAscii(this.bytes.subarray(0, this.pos))
+    const chunk = this.bytes.toString(ascii ? 'latin1' : 'utf8', 0, this.pos)
     this.pos = 0
-    this.ascii = true
     return this.sink.lines(chunk)
   }
 }
