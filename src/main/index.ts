@@ -6,7 +6,6 @@
 import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell } from 'electron'
 import { dirname, join, resolve, sep } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { EVENTS } from '../shared/ipc'
 import { createHostContext } from './host/context'
 import { bindIpc } from './host/electronIpc'
 import { createHandlers } from './host/handlers'
@@ -32,7 +31,8 @@ const context = createHostContext({
   workerPath: join(here, 'engineWorker.js').replace(`app.asar${sep}`, `app.asar.unpacked${sep}`),
   args: captureArgs(process.argv),
   nativeDialogs: true,
-  progress: (progress) => window?.webContents.send(EVENTS.progress, progress),
+  push: (event, payload) => window?.webContents.send(event, payload),
+  settingsPath: join(app.getPath('userData'), 'settings.json'),
   engineRestarted: (error) => {
     if (window) dialog.showErrorBox('HeapScope', `The engine stopped (${error.message}). Open the capture again.`)
   },

@@ -1,6 +1,14 @@
 /** Exposes the Api, and nothing else, to the sandboxed renderer as `window.api`. */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron'
-import { CHANNELS, EVENTS, type Api, type LoadProgress } from '../shared/ipc'
+import { CHANNELS, EVENTS, type Api, type LoadProgress, type MenuCommand, type PlaybackFrame } from '../shared/ipc'
+
+function subscribe<T extends unknown[]>(channel: string, listener: (...args: T) => void): () => void {
+  const handler = (_event: IpcRendererEvent, ...args: unknown[]) => listener(...(args as T))
+  ipcRenderer.on(channel, handler)
+  return () => {
+    ipcRenderer.removeListener(channel, handler)
+  }
+}
 
 const api = {
   appInfo: () => ipcRenderer.invoke(CHANNELS.appInfo),
@@ -11,14 +19,26 @@ const api = {
   endUpload: (loadId) => ipcRenderer.invoke(CHANNELS.endUpload, loadId),
   cancelLoad: (loadId) => ipcRenderer.invoke(CHANNELS.cancelLoad, loadId),
   closeRun: (runId) => ipcRenderer.invoke(CHANNELS.closeRun, runId),
+  rerun: (request) => ipcRenderer.invoke(CHANNELS.rerun, request),
+  runConfig: (runId) => ipcRenderer.invoke(CHANNELS.runConfig, runId),
+  report: (runId) => ipcRenderer.invoke(CHANNELS.report, runId),
   series: (query) => ipcRenderer.invoke(CHANNELS.series, query),
-  onProgress(listener) {
-    const handler = (_event: IpcRendererEvent, progress: LoadProgress) => listener(progress)
-    ipcRenderer.on(EVENTS.progress, handler)
-    return () => {
-      ipcRenderer.removeListener(EVENTS.progress, handler)
-    }
-  },
+  snapshot: (query) => ipcRenderer.invoke(CHANNELS.snapshot, query),
+  resources: (query) => ipcRenderer.invoke(CHANNELS.resources, query),
+  resource: (query) => ipcRenderer.invoke(CHANNELS.resource, query),
+  transients: (query) => ipcRenderer.invoke(CHANNELS.transients, query),
+  residencyEvents: (query) => ipcRenderer.invoke(CHANNELS.residencyEvents, query),
+  compareSeries: (query) => ipcRenderer.invoke(CHANNELS.compareSeries, query),
+  resourceDiff: (query) => ipcRenderer.invoke(CHANNELS.resourceDiff, query),
+  leaks: (query) => ipcRenderer.invoke(CHANNELS.leaks, query),
+  startPlayback: (request) => ipcRenderer.invoke(CHANNELS.startPlayback, request),
+  ackPlayback: (playbackId, frame) => ipcRenderer.invoke(CHANNELS.ackPlayback, { playbackId, frame }),
+  stopPlayback: (playbackId) => ipcRenderer.invoke(CHANNELS.stopPlayback, playbackId),
+  settings: () => ipcRenderer.invoke(CHANNELS.settings),
+  updateSettings: (patch) => ipcRenderer.invoke(CHANNELS.updateSettings, patch),
+  onProgress: (listener) => subscribe<[LoadProgress]>(EVENTS.progress, listener),
+  onPlayback: (listener) => subscribe<[PlaybackFrame]>(EVENTS.playback, listener),
+  onMenu: (listener) => subscribe<[MenuCommand, string | undefined]>(EVENTS.menu, listener),
 } satisfies Api
 
 export type PreloadApi = typeof api

@@ -16,13 +16,31 @@ export const CHANNELS = {
   endUpload: 'upload:end',
   cancelLoad: 'capture:cancel',
   closeRun: 'run:close',
+  rerun: 'run:rerun',
+  runConfig: 'run:config',
+  report: 'run:report',
   series: 'series:get',
-} as const satisfies Record<Exclude<keyof Api, 'onProgress'>, string>
+  snapshot: 'snapshot:get',
+  resources: 'resources:page',
+  resource: 'resources:details',
+  transients: 'transients:get',
+  residencyEvents: 'residency:events',
+  compareSeries: 'compare:series',
+  resourceDiff: 'compare:resources',
+  leaks: 'leaks:get',
+  startPlayback: 'playback:start',
+  ackPlayback: 'playback:ack',
+  stopPlayback: 'playback:stop',
+  settings: 'settings:get',
+  updateSettings: 'settings:update',
+} as const satisfies Record<Exclude<keyof Api, 'onProgress' | 'onPlayback' | 'onMenu'>, string>
 export type InvokeMethod = keyof typeof CHANNELS
 
 /** Channels the host pushes on. */
 export const EVENTS = {
   progress: 'capture:progress',
+  playback: 'playback:frame',
+  menu: 'menu:command',
 } as const
 
 /** A file the host lets the renderer open by id: a shipped demo, a recent file, a command-line argument. */
@@ -157,6 +175,339 @@ export interface SeriesAnswer {
   series: Record<SeriesName, SeriesBuckets>
 }
 
+/** One live resource at a frame, as the inspector's table shows it. */
+export interface ResourceRow {
+  id: number
+  name: string
+  tag: string
+  kind: 'buffer' | 'texture'
+  placement: string
+  heap: string
+  /** "DEFAULT/SingleState/0", or null for committed and reserved resources. */
+  pool: string | null
+  offset: Bytes
+  occupied: Bytes
+  requested: Bytes
+  /** occupied − requested: alignment and rounding. */
+  waste: Bytes
+  /** The capture's frame number the resource was created in. */
+  created: number
+  /** Frames alive at the snapshot's frame. */
+  age: number
+  /** The texture size was estimated, not given by the capture. */
+  estimated: boolean
+}
+
+export const RESOURCE_SORT_KEYS = [
+  'id',
+  'name',
+  'tag',
+  'kind',
+  'placement',
+  'heap',
+  'pool',
+  'offset',
+  'occupied',
+  'requested',
+  'waste',
+  'created',
+  'age',
+] as const
+export type ResourceSortKey = (typeof RESOURCE_SORT_KEYS)[number]
+
+export interface ResourceFilter {
+  placement?: string[]
+  heap?: string[]
+  tag?: string[]
+  /** Case-insensitive substring of the name. */
+  name?: string
+}
+
+export interface ResourceQuery {
+  runId: string
+  /** Frame index. */
+  frame: number
+  sort?: ResourceSortKey
+  descending?: boolean
+  filter?: ResourceFilter
+  offset: number
+  limit: number
+}
+
+export interface ResourcePage {
+  runId: string
+  frame: number
+  /** Rows matching the filter. */
+  total: number
+  offset: number
+  rows: ResourceRow[]
+  /** Distinct values present at this frame, for filter menus. */
+  facets: { placement: string[]; heap: string[]; tag: string[] }
+}
+
+/** A pool's blocks, in offset order, as columns. */
+export interface PoolMap {
+  pool: number
+  name: string
+  placement: string
+  heap: string
+  bytes: Bytes
+  used: Bytes
+  pending: Bytes
+  free: Bytes
+  /** Created ahead (async growth) and not taken yet. */
+  spare: boolean
+  offset: Float64Array
+  size: Float64Array
+  /** 0 free, 1 used, 2 pending free (released, waiting for the GPU). */
+  state: Uint8Array
+  /** Resource id of a used or pending block; NaN for free blocks and the allocator's own (staging, pages). */
+  id: Float64Array
+}
+
+export const BLOCK_STATE = { free: 0, used: 1, pending: 2 } as const
+
+export interface SnapshotQuery {
+  runId: string
+  frame: number
+}
+
+export interface Snapshot {
+  runId: string
+  frame: number
+  frameNumber: number
+  liveCount: number
+  pools: PoolMap[]
+  residency: { residentBytes: Bytes; budgetBytes: Bytes; objects: number; residentObjects: number }
+  /** Graph executions in this frame. */
+  graphs: number
+}
+
+export interface ResourceDetails {
+  runId: string
+  frame: number
+  row: ResourceRow
+  /** The create record as the capture has it (buffer or texture fields). */
+  desc: Record<string, unknown>
+  /** Frame number of its release, or null when still alive at the end of the capture. */
+  releasedFrame: number | null
+  /** The model's ladder for this request, step by step, with the numbers that decided it. */
+  route: string[]
+  /** Frames it stayed resident, was evicted, … when its residency object is known. */
+  residencyObject: number | null
+}
+
+export interface TransientQuery {
+  runId: string
+  frame: number
+}
+
+/** One graph execution: heaps, and each resource as a rectangle offset × pass range. */
+export interface TransientExecution {
+  execution: number
+  name: string
+  passes: number
+  heaps: { id: Float64Array; size: Float64Array; highWater: Float64Array }
+  resources: {
+    id: Float64Array
+    heap: Float64Array
+    offset: Float64Array
+    size: Float64Array
+    first: Int32Array
+    last: Int32Array
+    texture: Uint8Array
+    cacheHit: Uint8Array
+    name: string[]
+  }
+  /** Pairs of resource indices (a, b) sharing bytes, flattened. */
+  overlaps: Int32Array
+  requestedBytes: Bytes
+  highWaterBytes: Bytes
+  savingBytes: Bytes
+  cacheHits: number
+  cacheMisses: number
+}
+
+export interface TransientAnswer {
+  runId: string
+  frame: number
+  executions: TransientExecution[]
+}
+
+export const RESIDENCY_EVENT_KINDS = ['makeResident', 'evict', 'overBudget'] as const
+
+export interface ResidencyEventsQuery {
+  runId: string
+  from: number
+  to: number
+  /** Most events returned; `truncated` says when there were more. */
+  limit: number
+}
+
+export interface ResidencyEventsAnswer {
+  runId: string
+  /** Frame index of each event. */
+  frame: Float64Array
+  /** Index into RESIDENCY_EVENT_KINDS. */
+  kind: Uint8Array
+  object: Float64Array
+  bytes: Float64Array
+  truncated: boolean
+}
+
+/** `heapscope report --json`'s figures of a run. */
+export interface RunReport {
+  file: string
+  format: string
+  api: 'd3d12' | 'vulkan'
+  frames: number
+  records: number
+  partial: boolean
+  error?: string
+  warnings: Record<string, number>
+  resources: { created: number; released: number; named: number; liveAtEnd: number }
+  peak: { frame: number; bytes: Bytes }
+  heaps: Record<string, { peakBytes: Bytes; endBytes: Bytes }>
+  byPlacement: Record<string, { peakBytes: Bytes; endBytes: Bytes; count: number }>
+  waste: { alignmentBytes: Bytes; poolFreeBytes: Bytes; pendingFreeBytes: Bytes }
+  residency: { budgetBytes: Bytes; evictions: number; evictedBytes: Bytes; makeResident: number; overBudgetFrames: number }
+  transient: { graphs: number; heaps: number; aliasingSavingsBytes: Bytes; placedCacheHitRate: number }
+}
+
+export interface ConfigEntry {
+  key: string
+  default: number
+  /** The capture header's value, when it sets one. */
+  capture?: number
+  /** The value this run was replayed with. */
+  value: number
+  kind: 'bytes' | 'count' | 'bool' | 'enum'
+  seed?: string
+  help: string
+  values?: readonly number[]
+}
+
+export interface RerunRequest {
+  runId: string
+  loadId: string
+  /** Keys to override (values as the CLI's --config takes them: 64MiB, true, 2). */
+  config: Record<string, string | number | boolean>
+}
+
+export interface CompareSeriesQuery {
+  runA: string
+  runB: string
+  series: SeriesName[]
+  /** Frame index range in A's frames; B is aligned by frame index. */
+  from: number
+  to: number
+  resolution: number
+}
+
+export interface CompareSeriesAnswer {
+  a: SeriesAnswer
+  b: SeriesAnswer
+  /** B − A of the bucket maxima, per series. */
+  delta: Record<SeriesName, Float64Array>
+}
+
+export interface ResourceDiffQuery {
+  runA: string
+  runB: string
+  /** Frame indices to compare at (default: the last frame of each). */
+  frameA?: number
+  frameB?: number
+  status?: ('onlyA' | 'onlyB' | 'changed')[]
+  offset: number
+  limit: number
+}
+
+export interface ResourceDiffEntry {
+  status: 'onlyA' | 'onlyB' | 'changed'
+  /** How A and B were matched: by name, or by desc when names differ or are absent. */
+  match: 'name' | 'desc' | null
+  name: string
+  a: ResourceRow | null
+  b: ResourceRow | null
+  /** What differs for 'changed': 'placement', 'size', 'heap', 'pool'. */
+  changes: string[]
+}
+
+export interface ResourceDiffAnswer {
+  total: number
+  counts: { onlyA: number; onlyB: number; changed: number; same: number }
+  entries: ResourceDiffEntry[]
+}
+
+export interface LeakQuery {
+  runId: string
+  /** Frame indices A < B: resources created after A and still alive at B. */
+  from: number
+  to: number
+  offset: number
+  limit: number
+}
+
+export interface LeakAnswer {
+  total: number
+  totalBytes: Bytes
+  /** Live occupied bytes at B minus at A. */
+  growthBytes: Bytes
+  rows: ResourceRow[]
+}
+
+export interface PlaybackRequest {
+  runId: string
+  /** Chosen by the renderer, to match the frames it receives. */
+  playbackId: string
+  /** Frame index to start from, and one past the last. */
+  from: number
+  to: number
+  /** Frames per second wanted. */
+  fps: number
+}
+
+/** One frame of playback: what changed since the previous frame sent (frames skipped included). */
+export interface PlaybackFrame {
+  playbackId: string
+  frame: number
+  frameNumber: number
+  /** Frames skipped since the previous one sent, because the renderer had not acknowledged it. */
+  skipped: number
+  created: ResourceRow[]
+  /** More creates than sent: the inspector should page again. */
+  createdTruncated: boolean
+  released: number[]
+  liveCount: number
+  heapBytes: Record<string, Bytes>
+  residentBytes: Bytes
+}
+
+export type MenuCommand =
+  | 'open'
+  | 'openRecent'
+  | 'compareWith'
+  | 'export'
+  | 'closeRun'
+  | 'theme:light'
+  | 'theme:dark'
+  | 'theme:system'
+  | 'language:en'
+  | 'language:zh-CN'
+  | 'zoom:in'
+  | 'zoom:out'
+  | 'zoom:reset'
+  | 'about'
+  | 'help:format'
+
+export interface Settings {
+  version: number
+  theme: 'light' | 'dark' | 'system'
+  language: 'en' | 'zh-CN'
+  /** Config overrides last used for what-if runs. */
+  configOverrides: Record<string, string>
+}
+
 export type Unsubscribe = () => void
 
 /** What the renderer can ask of a host. Both hosts implement exactly this. */
@@ -175,6 +526,26 @@ export interface Api {
   endUpload(loadId: string): Promise<LoadOutcome>
   cancelLoad(loadId: string): Promise<void>
   closeRun(runId: string): Promise<void>
+  /** The same capture replayed under other config values: a new run (the "what if"). */
+  rerun(request: RerunRequest): Promise<LoadOutcome>
+  runConfig(runId: string): Promise<ConfigEntry[]>
+  report(runId: string): Promise<RunReport>
   series(query: SeriesQuery): Promise<SeriesAnswer>
+  snapshot(query: SnapshotQuery): Promise<Snapshot>
+  resources(query: ResourceQuery): Promise<ResourcePage>
+  resource(query: { runId: string; frame: number; id: number }): Promise<ResourceDetails | null>
+  transients(query: TransientQuery): Promise<TransientAnswer>
+  residencyEvents(query: ResidencyEventsQuery): Promise<ResidencyEventsAnswer>
+  compareSeries(query: CompareSeriesQuery): Promise<CompareSeriesAnswer>
+  resourceDiff(query: ResourceDiffQuery): Promise<ResourceDiffAnswer>
+  leaks(query: LeakQuery): Promise<LeakAnswer>
+  startPlayback(request: PlaybackRequest): Promise<void>
+  /** The renderer has drawn this frame: the next one may come. */
+  ackPlayback(playbackId: string, frame: number): Promise<void>
+  stopPlayback(playbackId: string): Promise<void>
+  settings(): Promise<Settings>
+  updateSettings(patch: Partial<Omit<Settings, 'version'>>): Promise<Settings>
   onProgress(listener: (progress: LoadProgress) => void): Unsubscribe
+  onPlayback(listener: (frame: PlaybackFrame) => void): Unsubscribe
+  onMenu(listener: (command: MenuCommand, arg?: string) => void): Unsubscribe
 }

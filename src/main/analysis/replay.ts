@@ -5,8 +5,8 @@
  * from the checkpoint before it, never from frame 0.
  */
 import type { BufferDesc, TextureDesc, TransientRecord } from '../../shared/capture'
-import { HEAP_TYPES, PLACEMENTS, type ModelConfig } from '../../shared/model'
-import type { SeriesInfo } from '../../shared/ipc'
+import { HEAP_TYPES, type ModelConfig } from '../../shared/model'
+import type { SeriesInfo, TransientExecution } from '../../shared/ipc'
 import { SERIES } from '../../shared/ipc'
 import type { Bytes } from '../../shared/units'
 import { f64, u8, type Column } from '../ingest/columns'
@@ -15,6 +15,7 @@ import { K, type CaptureStore } from '../ingest/store'
 import type { ModelSink } from '../model/events'
 import { D3D12Model } from '../model/d3d12/model'
 import { TOTAL_FIELDS, TOTAL_ROWS } from '../model/d3d12/totals'
+import type { TransientLayout } from '../model/d3d12/transient'
 import { SeriesTable } from './seriesTable'
 
 /** A checkpoint every this many records (at the next frame boundary) bounds a snapshot's replay. */
@@ -137,7 +138,7 @@ function modelFor(store: CaptureStore, config: ModelConfig, sink: ModelSink): D3
  * Send one record to the model. Descs are built per record; the model does not keep them.
  * Returns the record's tag (string id) for creates, 0 otherwise.
  */
-function apply(store: CaptureStore, model: D3D12Model, index: number): void {
+export function applyRecord(store: CaptureStore, model: D3D12Model, index: number): void {
   const kind = store.records.kind[index]
   const ref = store.records.ref[index]
   const ops = store.ops
@@ -426,7 +427,7 @@ export class Replay {
             continue
           }
         }
-        apply(store, model, i)
+        applyRecord(store, model, i)
         if (k === K.endgraph) {
           const layout = transient.lastLayout()
           if (layout) {
@@ -543,8 +544,14 @@ export class Replay {
     return { frame, model: model.clone(NO_SINK), liveIds, liveRecords }
   }
 
-  /** The model after frame index `frame` (its records applied and the frame finished), and the live creates. */
-  modelAt(frame: number): { model: D3D12Model; created: Map<number, number> } {
+  /**
+   * The model after frame index `frame` (its records applied and the frame finished), the live creates, and,
+   * through `onLayout`, the transient layout of each graph execution in that frame.
+   */
+  modelAt(
+    frame: number,
+    onLayout?: (execution: TransientExecution) => void,
+  ): { model: D3D12Model; created: Map<number, number> } {
     const target = Math.max(0, Math.min(this.store.frames.length - 1, frame))
     let cp = this.checkpoints[0]
     for (const c of this.checkpoints) if (c.frame <= target) cp = c
@@ -559,9 +566,13 @@ export class Replay {
         const k = store.records.kind[i]
         if (k === K.heap || k === K.free || k === K.placed) continue
         if (k === K.release) created.delete(store.ops[store.records.ref[i]])
-        apply(store, model, i)
+        applyRecord(store, model, i)
         const id = createdId(store, i)
         if (!Number.isNaN(id)) created.set(id, i)
+        if (k === K.endgraph && f === target && onLayout) {
+          const layout = model.transientAllocator().lastLayout()
+          if (layout) onLayout(executionOf(layout))
+        }
       }
       model.finishFrame()
     }
@@ -586,4 +597,31 @@ export class Replay {
   }
 }
 
-export const PLACEMENT_ROWS = PLACEMENTS
+/** A transient layout as it crosses IPC: columns copied out of the allocator's reused buffers. */
+export function executionOf(layout: TransientLayout): TransientExecution {
+  const r = layout.resources
+  const h = layout.heaps
+  return {
+    execution: layout.execution,
+    name: layout.name,
+    passes: layout.passes,
+    heaps: { id: h.id.slice(0, h.length), size: h.size.slice(0, h.length), highWater: h.highWater.slice(0, h.length) },
+    resources: {
+      id: r.id.slice(0, r.length),
+      heap: r.heap.slice(0, r.length),
+      offset: r.offset.slice(0, r.length),
+      size: r.size.slice(0, r.length),
+      first: r.first.slice(0, r.length),
+      last: r.last.slice(0, r.length),
+      texture: r.texture.slice(0, r.length),
+      cacheHit: r.cacheHit.slice(0, r.length),
+      name: r.name.slice(0, r.length).map((n) => n ?? ''),
+    },
+    overlaps: layout.overlaps.slice(0, layout.overlapCount * 2),
+    requestedBytes: layout.requestedBytes,
+    highWaterBytes: layout.highWaterBytes,
+    savingBytes: layout.saving,
+    cacheHits: layout.cacheHits,
+    cacheMisses: layout.cacheMisses,
+  }
+}

@@ -4,7 +4,39 @@
  * worker's own side); hosts use it through `WorkerEngine`, which runs it in a worker thread.
  */
 import { basename } from 'node:path'
-import type { LoadErrorInfo, LoadOutcome, LoadProgress, RunSummary, SeriesAnswer, SeriesQuery } from '../../shared/ipc'
+import type {
+  CompareSeriesAnswer,
+  CompareSeriesQuery,
+  ConfigEntry,
+  LeakAnswer,
+  LeakQuery,
+  LoadErrorInfo,
+  LoadOutcome,
+  LoadProgress,
+  PlaybackFrame,
+  PlaybackRequest,
+  ResidencyEventsAnswer,
+  ResidencyEventsQuery,
+  ResourceDetails,
+  ResourceDiffAnswer,
+  ResourceDiffQuery,
+  ResourcePage,
+  ResourceQuery,
+  RunReport,
+  RunSummary,
+  SeriesAnswer,
+  SeriesQuery,
+  Snapshot,
+  SnapshotQuery,
+  TransientAnswer,
+  TransientQuery,
+} from '../../shared/ipc'
+import { CONFIG_KEY_NAMES, CONFIG_KEYS } from '../../shared/model'
+import { compareSeries, leaks, resourceDiff } from '../analysis/compare'
+import { Playback } from '../analysis/playback'
+import { buildRunReport } from '../analysis/report'
+import { TOTAL_SERIES } from '../analysis/replay'
+import { Snapshots } from '../analysis/snapshot'
 import { Replay } from '../analysis/replay'
 import { resolveConfig, type ModelConfig } from '../../shared/model'
 import { CancelledError, CaptureError } from '../ingest/errors'
@@ -22,17 +54,41 @@ export interface Engine {
   /** Give a stream load its next chunk, or null at the end. False when the load has already ended. */
   feed(loadId: string, chunk: Uint8Array | null): Promise<boolean>
   cancel(loadId: string): Promise<void>
+  /** The capture of `runId` replayed under other config values, as a new run. */
+  rerun(
+    loadId: string,
+    runId: string,
+    config: Record<string, string | number | boolean>,
+    onProgress?: (progress: LoadProgress) => void,
+  ): Promise<LoadOutcome>
   close(runId: string): Promise<void>
   summary(runId: string): Promise<RunSummary>
+  runConfig(runId: string): Promise<ConfigEntry[]>
+  report(runId: string): Promise<RunReport>
   series(query: SeriesQuery): Promise<SeriesAnswer>
+  snapshot(query: SnapshotQuery): Promise<Snapshot>
+  resources(query: ResourceQuery): Promise<ResourcePage>
+  resource(query: { runId: string; frame: number; id: number }): Promise<ResourceDetails | null>
+  transients(query: TransientQuery): Promise<TransientAnswer>
+  residencyEvents(query: ResidencyEventsQuery): Promise<ResidencyEventsAnswer>
+  compareSeries(query: CompareSeriesQuery): Promise<CompareSeriesAnswer>
+  resourceDiff(query: ResourceDiffQuery): Promise<ResourceDiffAnswer>
+  leaks(query: LeakQuery): Promise<LeakAnswer>
+  startPlayback(request: PlaybackRequest, onFrame: (frame: PlaybackFrame) => void): Promise<void>
+  ackPlayback(playbackId: string, frame: number): Promise<void>
+  stopPlayback(playbackId: string): Promise<void>
   dispose(): Promise<void>
 }
 
 export interface Run {
   id: string
   store: CaptureStore
+  result: LoadResult
   config: ModelConfig
+  /** The overrides this run was replayed with, on top of the capture's config. */
+  overrides: Record<string, string | number | boolean>
   replay: Replay
+  snapshots: Snapshots
   summary: RunSummary
 }
 
@@ -171,13 +227,50 @@ export class LocalEngine implements Engine {
       onProgress?: (p: { framesDone: number; frames: number }) => void
     } = {},
   ): Promise<Run> {
-    const config = resolveConfig(result.store.header.config, options.config)
+    const overrides = options.config ?? {}
+    const config = resolveConfig(result.store.header.config, overrides)
     const replay = await Replay.run(result.store, { config, signal: options.signal, onProgress: options.onProgress })
     const id = `run-${this.nextRun++}`
     const summary = { ...summarize(id, result), series: replay.series.list() }
-    const run: Run = { id, store: result.store, config, replay, summary }
+    const run: Run = { id, store: result.store, result, config, overrides, replay, snapshots: new Snapshots(replay), summary }
     this.runs.set(id, run)
     return run
+  }
+
+  async rerun(
+    loadId: string,
+    runId: string,
+    config: Record<string, string | number | boolean>,
+    onProgress?: (p: LoadProgress) => void,
+  ): Promise<LoadOutcome> {
+    const source = this.run(runId)
+    const abort = new AbortController()
+    this.loads.set(loadId, { abort })
+    const name = source.store.file
+    try {
+      const run = await this.addRun(source.result, {
+        config,
+        signal: abort.signal,
+        onProgress: (p) =>
+          onProgress?.({
+            loadId,
+            phase: 'replaying',
+            bytesRead: source.store.sourceBytes,
+            totalBytes: source.store.sourceBytes,
+            records: source.store.records.length,
+            warnings: 0,
+            ...p,
+          }),
+      })
+      return { ok: true, summary: run.summary }
+    } catch (err) {
+      if (abort.signal.aborted) {
+        return { ok: false, cancelled: true, error: { ...errorInfo(err, name), message: `${name}: replay cancelled` } }
+      }
+      return { ok: false, error: errorInfo(err, name) }
+    } finally {
+      this.loads.delete(loadId)
+    }
   }
 
   async feed(loadId: string, chunk: Uint8Array | null): Promise<boolean> {
@@ -195,6 +288,12 @@ export class LocalEngine implements Engine {
 
   async close(runId: string): Promise<void> {
     this.runs.delete(runId)
+    for (const [id, playback] of this.playbacks) {
+      if (playback.runId === runId) {
+        playback.playback.stop()
+        this.playbacks.delete(id)
+      }
+    }
   }
 
   run(runId: string): Run {
@@ -207,12 +306,117 @@ export class LocalEngine implements Engine {
     return this.run(runId).summary
   }
 
+  async runConfig(runId: string): Promise<ConfigEntry[]> {
+    const run = this.run(runId)
+    const captured = (run.store.header.config ?? {}) as Record<string, unknown>
+    return CONFIG_KEY_NAMES.map((key) => {
+      const info = CONFIG_KEYS[key]
+      const capture = typeof captured[key] === 'number' ? (captured[key] as number) : undefined
+      return {
+        key,
+        default: info.default,
+        ...(capture === undefined ? {} : { capture }),
+        value: run.config[key],
+        kind: info.kind,
+        seed: 'seed' in info ? info.seed : undefined,
+        help: info.help,
+        ...('values' in info ? { values: info.values } : {}),
+      }
+    })
+  }
+
+  async report(runId: string): Promise<RunReport> {
+    const run = this.run(runId)
+    return buildRunReport(run.result, run.replay)
+  }
+
   async series(query: SeriesQuery): Promise<SeriesAnswer> {
     return this.run(query.runId).replay.series.query(query)
   }
 
+  async snapshot(query: SnapshotQuery): Promise<Snapshot> {
+    return this.run(query.runId).snapshots.snapshot(query.runId, query.frame)
+  }
+
+  async resources(query: ResourceQuery): Promise<ResourcePage> {
+    return this.run(query.runId).snapshots.resources(query)
+  }
+
+  async resource(query: { runId: string; frame: number; id: number }): Promise<ResourceDetails | null> {
+    return this.run(query.runId).snapshots.details(query.runId, query.frame, query.id)
+  }
+
+  async transients(query: TransientQuery): Promise<TransientAnswer> {
+    const snapshots = this.run(query.runId).snapshots
+    const executions = snapshots.transients(query.frame)
+    return { runId: query.runId, frame: snapshots.state(query.frame).frame, executions }
+  }
+
+  async residencyEvents(query: ResidencyEventsQuery): Promise<ResidencyEventsAnswer> {
+    const events = this.run(query.runId).replay.residencyEvents
+    const from = Math.max(0, Math.floor(query.from))
+    const to = Math.floor(query.to)
+    const limit = Math.max(0, Math.min(1_000_000, Math.floor(query.limit)))
+    // events are in frame order: binary search the start
+    const frames = events.frame.data
+    let lo = 0
+    let hi = events.length
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (frames[mid] < from) lo = mid + 1
+      else hi = mid
+    }
+    let end = lo
+    while (end < events.length && frames[end] < to) end++
+    const count = Math.min(limit, end - lo)
+    return {
+      runId: query.runId,
+      frame: events.frame.data.slice(lo, lo + count),
+      kind: events.kind.data.slice(lo, lo + count),
+      object: events.object.data.slice(lo, lo + count),
+      bytes: events.bytes.data.slice(lo, lo + count),
+      truncated: end - lo > count,
+    }
+  }
+
+  async compareSeries(query: CompareSeriesQuery): Promise<CompareSeriesAnswer> {
+    return compareSeries(this.run(query.runA), this.run(query.runB), query)
+  }
+
+  async resourceDiff(query: ResourceDiffQuery): Promise<ResourceDiffAnswer> {
+    return resourceDiff(this.run(query.runA), this.run(query.runB), query)
+  }
+
+  async leaks(query: LeakQuery): Promise<LeakAnswer> {
+    const run = this.run(query.runId)
+    return leaks(run, query, run.replay.series.get(TOTAL_SERIES.occupiedBytes))
+  }
+
+  private readonly playbacks = new Map<string, { runId: string; playback: Playback }>()
+
+  async startPlayback(request: PlaybackRequest, onFrame: (frame: PlaybackFrame) => void): Promise<void> {
+    await this.stopPlayback(request.playbackId)
+    const run = this.run(request.runId)
+    const playback = new Playback(run.replay, request, onFrame, () => this.playbacks.delete(request.playbackId))
+    this.playbacks.set(request.playbackId, { runId: request.runId, playback })
+    playback.start()
+  }
+
+  async ackPlayback(playbackId: string, frame: number): Promise<void> {
+    this.playbacks.get(playbackId)?.playback.ack(frame)
+  }
+
+  async stopPlayback(playbackId: string): Promise<void> {
+    const entry = this.playbacks.get(playbackId)
+    if (!entry) return
+    entry.playback.stop()
+    this.playbacks.delete(playbackId)
+  }
+
   async dispose(): Promise<void> {
     for (const load of this.loads.values()) load.abort.abort()
+    for (const { playback } of this.playbacks.values()) playback.stop()
+    this.playbacks.clear()
     this.runs.clear()
   }
 }

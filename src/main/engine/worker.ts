@@ -1,6 +1,6 @@
 /** The engine's worker thread: a LocalEngine answering the calls of a WorkerEngine. */
 import { parentPort } from 'node:worker_threads'
-import type { LoadProgress, SeriesQuery } from '../../shared/ipc'
+import type { LoadProgress, PlaybackFrame, PlaybackRequest } from '../../shared/ipc'
 import { LocalEngine, type LoadSource } from './engine'
 import { transferables, type EngineCall, type EngineReply } from './protocol'
 
@@ -9,24 +9,22 @@ if (!port) throw new Error('the engine worker must run in a worker thread')
 const engine = new LocalEngine()
 
 const post = (reply: EngineReply) => port.postMessage(reply, transferables(reply))
+const progress = (p: LoadProgress) => post({ event: 'progress', progress: p })
+const playback = (frame: PlaybackFrame) => post({ event: 'playback', frame })
 
-async function dispatch(call: EngineCall): Promise<unknown> {
+function dispatch(call: EngineCall): Promise<unknown> {
   const a = call.args
   switch (call.method) {
     case 'load':
-      return engine.load(a[0] as string, a[1] as LoadSource, (progress: LoadProgress) => post({ event: 'progress', progress }))
-    case 'feed':
-      return engine.feed(a[0] as string, a[1] as Uint8Array | null)
-    case 'cancel':
-      return engine.cancel(a[0] as string)
-    case 'close':
-      return engine.close(a[0] as string)
-    case 'summary':
-      return engine.summary(a[0] as string)
-    case 'series':
-      return engine.series(a[0] as SeriesQuery)
-    case 'dispose':
-      return engine.dispose()
+      return engine.load(a[0] as string, a[1] as LoadSource, progress)
+    case 'rerun':
+      return engine.rerun(a[0] as string, a[1] as string, a[2] as Record<string, string>, progress)
+    case 'startPlayback':
+      return engine.startPlayback(a[0] as PlaybackRequest, playback)
+    default: {
+      const method = engine[call.method] as (...args: unknown[]) => Promise<unknown>
+      return method.apply(engine, a)
+    }
   }
 }
 

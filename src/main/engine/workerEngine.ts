@@ -4,15 +4,18 @@
  * message and `onExit` tells the host, which can start a new engine.
  */
 import { Worker } from 'node:worker_threads'
-import type { LoadOutcome, LoadProgress, RunSummary, SeriesAnswer, SeriesQuery } from '../../shared/ipc'
+import type { LoadOutcome, LoadProgress, PlaybackFrame, PlaybackRequest } from '../../shared/ipc'
 import type { Engine, LoadSource } from './engine'
 import { transferables, type EngineCall, type EngineMethod, type EngineReply } from './protocol'
+
+type Forwarded = Omit<Engine, 'load' | 'rerun' | 'feed' | 'startPlayback' | 'dispose'>
 
 export class WorkerEngine implements Engine {
   private readonly worker: Worker
   private nextId = 1
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>()
   private readonly progress = new Map<string, (p: LoadProgress) => void>()
+  private readonly playback = new Map<string, (f: PlaybackFrame) => void>()
   private exited: Error | undefined
   onExit: ((error: Error) => void) | undefined
 
@@ -26,7 +29,8 @@ export class WorkerEngine implements Engine {
 
   private receive(reply: EngineReply): void {
     if ('event' in reply) {
-      this.progress.get(reply.progress.loadId)?.(reply.progress)
+      if (reply.event === 'progress') this.progress.get(reply.progress.loadId)?.(reply.progress)
+      else this.playback.get(reply.frame.playbackId)?.(reply.frame)
       return
     }
     const call = this.pending.get(reply.id)
@@ -54,6 +58,10 @@ export class WorkerEngine implements Engine {
     })
   }
 
+  private forward<M extends keyof Forwarded>(method: M) {
+    return ((...args: unknown[]) => this.call(method, args)) as unknown as Forwarded[M]
+  }
+
   async load(loadId: string, source: LoadSource, onProgress?: (p: LoadProgress) => void): Promise<LoadOutcome> {
     if (onProgress) this.progress.set(loadId, onProgress)
     try {
@@ -63,24 +71,48 @@ export class WorkerEngine implements Engine {
     }
   }
 
+  async rerun(
+    loadId: string,
+    runId: string,
+    config: Record<string, string | number | boolean>,
+    onProgress?: (p: LoadProgress) => void,
+  ): Promise<LoadOutcome> {
+    if (onProgress) this.progress.set(loadId, onProgress)
+    try {
+      return await this.call<LoadOutcome>('rerun', [loadId, runId, config])
+    } finally {
+      this.progress.delete(loadId)
+    }
+  }
+
   feed(loadId: string, chunk: Uint8Array | null): Promise<boolean> {
     return this.call('feed', [loadId, chunk], chunk ? transferables(chunk) : [])
   }
 
-  cancel(loadId: string): Promise<void> {
-    return this.call('cancel', [loadId])
+  async startPlayback(request: PlaybackRequest, onFrame: (frame: PlaybackFrame) => void): Promise<void> {
+    this.playback.set(request.playbackId, onFrame)
+    await this.call('startPlayback', [request])
   }
 
-  close(runId: string): Promise<void> {
-    return this.call('close', [runId])
-  }
+  readonly cancel = this.forward('cancel')
+  readonly close = this.forward('close')
+  readonly summary = this.forward('summary')
+  readonly runConfig = this.forward('runConfig')
+  readonly report = this.forward('report')
+  readonly series = this.forward('series')
+  readonly snapshot = this.forward('snapshot')
+  readonly resources = this.forward('resources')
+  readonly resource = this.forward('resource')
+  readonly transients = this.forward('transients')
+  readonly residencyEvents = this.forward('residencyEvents')
+  readonly compareSeries = this.forward('compareSeries')
+  readonly resourceDiff = this.forward('resourceDiff')
+  readonly leaks = this.forward('leaks')
+  readonly ackPlayback = this.forward('ackPlayback')
 
-  summary(runId: string): Promise<RunSummary> {
-    return this.call('summary', [runId])
-  }
-
-  series(query: SeriesQuery): Promise<SeriesAnswer> {
-    return this.call('series', [query])
+  async stopPlayback(playbackId: string): Promise<void> {
+    this.playback.delete(playbackId)
+    await this.call('stopPlayback', [playbackId])
   }
 
   async dispose(): Promise<void> {

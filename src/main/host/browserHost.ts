@@ -10,7 +10,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { extname, join, normalize, sep } from 'node:path'
 import { WebSocketServer, type WebSocket } from 'ws'
-import { EVENTS, type LoadProgress } from '../../shared/ipc'
 import { decodeMessage, encodeMessage } from '../../shared/wire'
 import type { Handlers } from './handlers'
 import { MAX_CHUNK_BYTES, type HandlerName } from './schemas'
@@ -42,8 +41,8 @@ export interface BrowserHost {
   url: string
   port: number
   token: string
-  /** Push load progress to every connected page. */
-  progress(progress: LoadProgress): void
+  /** Push an event (load progress, playback frames, …) to every connected page. */
+  push(event: string, payload: unknown): void
   close(): Promise<void>
 }
 
@@ -174,8 +173,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     url: `http://127.0.0.1:${port}/?token=${token}`,
     port,
     token,
-    progress(progress) {
-      const message = encodeMessage({ event: EVENTS.progress, payload: progress })
+    push(event, payload) {
+      const message = encodeMessage({ event, payload })
       for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(message)
     },
     async close() {

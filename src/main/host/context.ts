@@ -1,9 +1,10 @@
 /** What both hosts set up alike: the engine (restarted if it dies), the files on offer, the app info. */
-import type { AppInfo, LoadProgress } from '../../shared/ipc'
+import { EVENTS, type AppInfo } from '../../shared/ipc'
 import type { Engine } from '../engine/engine'
 import { WorkerEngine } from '../engine/workerEngine'
 import { demoCaptures, FileRegistry } from './files'
 import type { HostContext } from './handlers'
+import { SettingsStore } from './settings'
 
 export const VERSION = '0.1.0'
 
@@ -20,7 +21,10 @@ export interface HostSetup {
   /** Files named on the command line; the first is opened at start. */
   args: string[]
   nativeDialogs: boolean
-  progress: (progress: LoadProgress) => void
+  /** Send an event to the renderer(s): load progress, playback frames, menu commands. */
+  push: (event: (typeof EVENTS)[keyof typeof EVENTS], payload: unknown) => void
+  /** Where settings persist; in memory when absent. */
+  settingsPath?: string
   /** Told when the engine died and a new one took its place. */
   engineRestarted?: (error: Error) => void
 }
@@ -41,10 +45,13 @@ export function createHostContext(setup: HostSetup): HostContext & { dispose(): 
     }
     return engine
   }
+  const settings = new SettingsStore(setup.settingsPath)
   return {
     engine: getEngine,
     files,
-    progress: setup.progress,
+    progress: (progress) => setup.push(EVENTS.progress, progress),
+    playback: (frame) => setup.push(EVENTS.playback, frame),
+    settings,
     info: () => ({
       host: setup.host,
       version: VERSION,

@@ -2,7 +2,7 @@
  * The host's handlers: one function per Api method, the same for the Electron main process and the browser
  * host. Each validates its payload, then asks the engine. Transport code (ipcMain, the WebSocket) only routes.
  */
-import type { AppInfo, LoadOutcome, LoadProgress } from '../../shared/ipc'
+import type { AppInfo, LoadOutcome, LoadProgress, PlaybackFrame, Settings } from '../../shared/ipc'
 import type { Engine } from '../engine/engine'
 import type { FileRegistry } from './files'
 import { parsePayload, PayloadError, type HandlerName } from './schemas'
@@ -16,6 +16,9 @@ export interface HostContext {
   /** Called with each file a load succeeded on (recent files). */
   opened?: (path: string) => void
   progress: (progress: LoadProgress) => void
+  playback: (frame: PlaybackFrame) => void
+  /** The app's settings, persisted by the host. */
+  settings: { get(): Settings; update(patch: Partial<Omit<Settings, 'version'>>): Settings }
 }
 
 export type Handlers = Record<HandlerName, (payload: unknown) => Promise<unknown>>
@@ -78,9 +81,31 @@ export function createHandlers(ctx: HostContext): Handlers {
     closeRun: async (payload) => {
       await ctx.engine().close(parsePayload('closeRun', payload))
     },
-    series: async (payload) => {
-      const query = parsePayload('series', payload)
-      return ctx.engine().series(query as Parameters<Engine['series']>[0])
+    rerun: async (payload) => {
+      const { runId, loadId, config } = parsePayload('rerun', payload)
+      return ctx.engine().rerun(loadId, runId, config, ctx.progress)
     },
+    runConfig: async (payload) => ctx.engine().runConfig(parsePayload('runConfig', payload)),
+    report: async (payload) => ctx.engine().report(parsePayload('report', payload)),
+    series: async (payload) => ctx.engine().series(parsePayload('series', payload)),
+    snapshot: async (payload) => ctx.engine().snapshot(parsePayload('snapshot', payload)),
+    resources: async (payload) => ctx.engine().resources(parsePayload('resources', payload)),
+    resource: async (payload) => ctx.engine().resource(parsePayload('resource', payload)),
+    transients: async (payload) => ctx.engine().transients(parsePayload('transients', payload)),
+    residencyEvents: async (payload) => ctx.engine().residencyEvents(parsePayload('residencyEvents', payload)),
+    compareSeries: async (payload) => ctx.engine().compareSeries(parsePayload('compareSeries', payload)),
+    resourceDiff: async (payload) => ctx.engine().resourceDiff(parsePayload('resourceDiff', payload)),
+    leaks: async (payload) => ctx.engine().leaks(parsePayload('leaks', payload)),
+    startPlayback: async (payload) => ctx.engine().startPlayback(parsePayload('startPlayback', payload), ctx.playback),
+    ackPlayback: async (payload) => {
+      const { playbackId, frame } = parsePayload('ackPlayback', payload)
+      await ctx.engine().ackPlayback(playbackId, frame)
+    },
+    stopPlayback: async (payload) => ctx.engine().stopPlayback(parsePayload('stopPlayback', payload)),
+    settings: async (payload) => {
+      parsePayload('settings', payload)
+      return ctx.settings.get()
+    },
+    updateSettings: async (payload) => ctx.settings.update(parsePayload('updateSettings', payload)),
   }
 }

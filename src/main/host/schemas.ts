@@ -3,12 +3,16 @@
  * buggy renderer can only name files the host offered, and cannot send huge strings or arrays.
  */
 import { z } from 'zod'
+import { RESOURCE_SORT_KEYS } from '../../shared/ipc'
 
 export const MAX_CHUNK_BYTES = 16 * 1024 * 1024
 
 const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_.:-]+$/, 'letters, digits and _ . : - only')
 const bytes = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)
 const frameIndex = z.number().int().min(0).max(2 ** 32)
+// series names carry tags, which are free text: any printable string
+const seriesName = z.string().min(1).max(200).regex(/^[^\u0000-\u001f]+$/)
+const label = z.string().max(128)
 
 export const schemas = {
   appInfo: z.undefined().or(z.null()),
@@ -27,10 +31,93 @@ export const schemas = {
   series: z
     .object({
       runId: id,
-      series: z.array(z.string().min(1).max(160).regex(/^[\w.:/ -]+$/)).min(1).max(64),
+      series: z.array(seriesName).min(1).max(64),
       from: frameIndex,
       to: frameIndex,
       resolution: z.number().int().min(1).max(100_000),
+    })
+    .strict(),
+  rerun: z
+    .object({
+      runId: id,
+      loadId: id,
+      config: z.record(z.string().max(80), z.union([z.string().max(64), z.number(), z.boolean()])).refine(
+        (c) => Object.keys(c).length <= 64,
+        'at most 64 keys',
+      ),
+    })
+    .strict(),
+  runConfig: id,
+  report: id,
+  snapshot: z.object({ runId: id, frame: frameIndex }).strict(),
+  resources: z
+    .object({
+      runId: id,
+      frame: frameIndex,
+      sort: z.enum(RESOURCE_SORT_KEYS).optional(),
+      descending: z.boolean().optional(),
+      filter: z
+        .object({
+          placement: z.array(label).max(32).optional(),
+          heap: z.array(label).max(8).optional(),
+          tag: z.array(label).max(256).optional(),
+          name: z.string().max(256).optional(),
+        })
+        .strict()
+        .optional(),
+      offset: z.number().int().min(0).max(2 ** 32),
+      limit: z.number().int().min(0).max(5000),
+    })
+    .strict(),
+  resource: z.object({ runId: id, frame: frameIndex, id: z.number().finite() }).strict(),
+  transients: z.object({ runId: id, frame: frameIndex }).strict(),
+  residencyEvents: z
+    .object({ runId: id, from: frameIndex, to: frameIndex, limit: z.number().int().min(0).max(1_000_000) })
+    .strict(),
+  compareSeries: z
+    .object({
+      runA: id,
+      runB: id,
+      series: z.array(seriesName).min(1).max(64),
+      from: frameIndex,
+      to: frameIndex,
+      resolution: z.number().int().min(1).max(100_000),
+    })
+    .strict(),
+  resourceDiff: z
+    .object({
+      runA: id,
+      runB: id,
+      frameA: frameIndex.optional(),
+      frameB: frameIndex.optional(),
+      status: z.array(z.enum(['onlyA', 'onlyB', 'changed'])).max(3).optional(),
+      offset: z.number().int().min(0).max(2 ** 32),
+      limit: z.number().int().min(0).max(5000),
+    })
+    .strict(),
+  leaks: z
+    .object({
+      runId: id,
+      from: frameIndex,
+      to: frameIndex,
+      offset: z.number().int().min(0).max(2 ** 32),
+      limit: z.number().int().min(0).max(5000),
+    })
+    .strict(),
+  startPlayback: z
+    .object({ runId: id, playbackId: id, from: frameIndex, to: frameIndex, fps: z.number().min(0.5).max(240) })
+    .strict(),
+  ackPlayback: z.object({ playbackId: id, frame: frameIndex }).strict(),
+  stopPlayback: id,
+  settings: z.undefined().or(z.null()),
+  updateSettings: z
+    .object({
+      theme: z.enum(['light', 'dark', 'system']).optional(),
+      language: z.enum(['en', 'zh-CN']).optional(),
+      configOverrides: z
+        .record(z.string().max(80), z.string().max(64))
+        .refine((c) => Object.keys(c).length <= 64, 'at most 64 keys')
+        .optional(),
     })
     .strict(),
 } as const

@@ -38,7 +38,7 @@ async function main(): Promise<void> {
     workerPath: join(here, 'engineWorker.js'),
     args: files,
     nativeDialogs: false,
-    progress: (p) => started.host?.progress(p),
+    push: (event, payload) => started.host?.push(event, payload),
     engineRestarted: (error) => console.error(`heapscope: the engine stopped (${error.message}); starting a new one`),
   })
   const host = await startBrowserHost({ rendererDir: dir, handlers: createHandlers(context), port })

@@ -1,9 +1,10 @@
 import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it } from 'vitest'
-import type { Api, AppInfo, LoadOutcome, LoadProgress, RunSummary, SeriesQuery } from '../../../src/shared/ipc'
+import type { AppInfo, LoadOutcome, LoadProgress, RunSummary, SeriesQuery } from '../../../src/shared/ipc'
 import { SERIES } from '../../../src/shared/ipc'
 import { setApi } from '../../../src/renderer/src/api'
 import { UPLOAD_CHUNK_BYTES, useRunsStore } from '../../../src/renderer/src/stores/runs'
+import { FakeApiBase } from './fakeApi'
 
 function summary(runId: string, frames: number, extra: Partial<RunSummary> = {}): RunSummary {
   return {
@@ -26,7 +27,7 @@ function summary(runId: string, frames: number, extra: Partial<RunSummary> = {})
 }
 
 /** A host that answers from scripted outcomes and records what it was asked. */
-class FakeHost implements Api {
+class FakeHost extends FakeApiBase {
   calls: string[] = []
   closed: string[] = []
   chunks: number[] = []
@@ -40,34 +41,28 @@ class FakeHost implements Api {
     openAtStart: 'demo',
     formats: [],
   }
-  async appInfo() {
-    return this.info
-  }
-  async openCapture(request: { fileId: string; loadId: string }) {
+  override appInfo = async () => this.info
+  override openCapture = async (request: { fileId: string; loadId: string }) => {
     this.calls.push(`open ${request.fileId}`)
     for (const l of this.progressListeners) {
       l({ loadId: request.loadId, phase: 'reading', bytesRead: 50, totalBytes: 100, records: 5, warnings: 0 })
     }
     return this.outcomes.shift()!
   }
-  async openCaptureDialog() {
-    return null
-  }
-  async beginUpload(begin: { name: string; bytes: number }) {
+  override openCaptureDialog = async () => null
+  override beginUpload = async (begin: { name: string; bytes: number }) => {
     this.calls.push(`upload ${begin.name} ${begin.bytes}`)
   }
-  async uploadChunk(chunk: { data: Uint8Array }) {
+  override uploadChunk = async (chunk: { data: Uint8Array }) => {
     this.chunks.push(chunk.data.byteLength)
     return true
   }
-  async endUpload() {
-    return this.outcomes.shift()!
-  }
-  async cancelLoad() {}
-  async closeRun(runId: string) {
+  override endUpload = async () => this.outcomes.shift()!
+  override cancelLoad = async () => undefined
+  override closeRun = async (runId: string) => {
     this.closed.push(runId)
   }
-  async series(query: SeriesQuery) {
+  override series = async (query: SeriesQuery) => {
     const n = Math.min(query.to - query.from, query.resolution)
     const ramp = Float64Array.from({ length: n }, (_, i) => i * 100)
     return {
@@ -81,9 +76,11 @@ class FakeHost implements Api {
       },
     }
   }
-  onProgress(listener: (p: LoadProgress) => void) {
+  override onProgress = (listener: (p: LoadProgress) => void) => {
     this.progressListeners.add(listener)
-    return () => this.progressListeners.delete(listener)
+    return () => {
+      this.progressListeners.delete(listener)
+    }
   }
 }
 

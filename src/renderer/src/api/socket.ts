@@ -3,7 +3,15 @@
  * stores cannot tell which host they talk to. Calls are matched to replies by id; pushes are dispatched to
  * listeners. The page's token (from its address) authorizes the socket.
  */
-import { CHANNELS, EVENTS, type Api, type InvokeMethod, type LoadProgress } from '../../../shared/ipc'
+import {
+  CHANNELS,
+  EVENTS,
+  type Api,
+  type InvokeMethod,
+  type LoadProgress,
+  type MenuCommand,
+  type PlaybackFrame,
+} from '../../../shared/ipc'
 import { decodeMessage, encodeMessage } from '../../../shared/wire'
 
 type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string }
@@ -14,6 +22,8 @@ export function createSocketApi(location: Location = window.location): Api {
   const url = `ws://${location.host}/api?token=${encodeURIComponent(token)}`
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>()
   const progress = new Set<(p: LoadProgress) => void>()
+  const playback = new Set<(f: PlaybackFrame) => void>()
+  const menu = new Set<(command: MenuCommand, arg?: string) => void>()
   let nextId = 1
   let socket: Promise<WebSocket> | undefined
 
@@ -33,6 +43,11 @@ export function createSocketApi(location: Location = window.location): Api {
         const message = decodeMessage(event.data) as Reply | Push
         if ('event' in message) {
           if (message.event === EVENTS.progress) for (const l of progress) l(message.payload as LoadProgress)
+          else if (message.event === EVENTS.playback) for (const l of playback) l(message.payload as PlaybackFrame)
+          else if (message.event === EVENTS.menu) {
+            const { command, arg } = message.payload as { command: MenuCommand; arg?: string }
+            for (const l of menu) l(command, arg)
+          }
           return
         }
         const call = pending.get(message.id)
@@ -62,12 +77,32 @@ export function createSocketApi(location: Location = window.location): Api {
     endUpload: (loadId) => invoke('endUpload', loadId),
     cancelLoad: (loadId) => invoke('cancelLoad', loadId),
     closeRun: (runId) => invoke('closeRun', runId),
+    rerun: (request) => invoke('rerun', request),
+    runConfig: (runId) => invoke('runConfig', runId),
+    report: (runId) => invoke('report', runId),
     series: (query) => invoke('series', query),
-    onProgress(listener) {
-      progress.add(listener)
-      return () => {
-        progress.delete(listener)
-      }
-    },
+    snapshot: (query) => invoke('snapshot', query),
+    resources: (query) => invoke('resources', query),
+    resource: (query) => invoke('resource', query),
+    transients: (query) => invoke('transients', query),
+    residencyEvents: (query) => invoke('residencyEvents', query),
+    compareSeries: (query) => invoke('compareSeries', query),
+    resourceDiff: (query) => invoke('resourceDiff', query),
+    leaks: (query) => invoke('leaks', query),
+    startPlayback: (request) => invoke('startPlayback', request),
+    ackPlayback: (playbackId, frame) => invoke('ackPlayback', { playbackId, frame }),
+    stopPlayback: (playbackId) => invoke('stopPlayback', playbackId),
+    settings: () => invoke('settings'),
+    updateSettings: (patch) => invoke('updateSettings', patch),
+    onProgress: (listener) => listen(progress, listener),
+    onPlayback: (listener) => listen(playback, listener),
+    onMenu: (listener) => listen(menu, listener),
+  }
+}
+
+function listen<T>(set: Set<T>, listener: T): () => void {
+  set.add(listener)
+  return () => {
+    set.delete(listener)
   }
 }

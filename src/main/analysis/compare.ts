@@ -1,0 +1,176 @@
+/**
+ * Comparing runs: two captures, or one capture under two configs. Series aligned by frame index with their
+ * deltas; resources only in A, only in B, and in both with another placement or size (matched by name, then by
+ * desc); and leak candidates within one run: created after frame A, still alive at frame B.
+ */
+import type {
+  CompareSeriesAnswer,
+  CompareSeriesQuery,
+  LeakAnswer,
+  LeakQuery,
+  ResourceDiffAnswer,
+  ResourceDiffEntry,
+  ResourceDiffQuery,
+  ResourceRow,
+} from '../../shared/ipc'
+import { recordLine } from '../ingest/ndjson-writer'
+import { recordAt } from '../ingest/records'
+import type { Replay } from './replay'
+import type { ResourceTable, Snapshots } from './snapshot'
+
+export interface ComparedRun {
+  replay: Replay
+  snapshots: Snapshots
+}
+
+export function compareSeries(a: ComparedRun, b: ComparedRun, query: CompareSeriesQuery): CompareSeriesAnswer {
+  const base = { series: query.series, from: query.from, to: query.to, resolution: query.resolution }
+  const answerA = a.replay.series.query({ runId: query.runA, ...base })
+  // B over the same frame indices, bucketed the same way (B may be shorter: its missing buckets are NaN)
+  const answerB = b.replay.series.query({ runId: query.runB, ...base, to: Math.min(query.to, b.replay.store.frames.length) })
+  const delta: Record<string, Float64Array> = {}
+  for (const name of query.series) {
+    const sa = answerA.series[name]
+    const sb = answerB.series[name]
+    const d = new Float64Array(answerA.start.length).fill(NaN)
+    for (let i = 0; i < d.length; i++) {
+      const va = sa ? sa.max[i] : 0
+      const vb = sb && i < sb.max.length ? sb.max[i] : NaN
+      d[i] = vb - va
+    }
+    delta[name] = d
+  }
+  return { a: answerA, b: answerB, delta }
+}
+
+/** A desc without identity (id, name): what "the same request" means when names do not match. */
+function descKey(replay: Replay, record: number): string {
+  if (record < 0) return ''
+  const r = recordAt(replay.store, record) as unknown as Record<string, unknown>
+  const { id: _id, name: _name, ...rest } = r
+  return recordLine(rest as never)
+}
+
+interface Keyed {
+  index: number
+  name: string
+  key: string
+}
+
+function keyed(run: ComparedRun, table: ResourceTable): Keyed[] {
+  const out: Keyed[] = []
+  for (let i = 0; i < table.length; i++) {
+    out.push({ index: i, name: table.text.name[i], key: descKey(run.replay, table.createRecord[i]) })
+  }
+  return out
+}
+
+function changes(a: ResourceRow, b: ResourceRow): string[] {
+  const out: string[] = []
+  if (a.placement !== b.placement) out.push('placement')
+  if (a.heap !== b.heap) out.push('heap')
+  if (a.occupied !== b.occupied) out.push('size')
+  if (a.requested !== b.requested) out.push('requested')
+  return out
+}
+
+/** Match A's live resources against B's: by name first (in creation order among equal names), then by desc. */
+export function resourceDiff(a: ComparedRun, b: ComparedRun, query: ResourceDiffQuery): ResourceDiffAnswer {
+  const frameA = query.frameA ?? a.replay.store.frames.length - 1
+  const frameB = query.frameB ?? b.replay.store.frames.length - 1
+  const tableA = a.snapshots.table(frameA)
+  const tableB = b.snapshots.table(frameB)
+  const listA = keyed(a, tableA)
+  const listB = keyed(b, tableB)
+  const matchedB = new Uint8Array(listB.length)
+  const matchA = new Int32Array(listA.length).fill(-1)
+  const how: ('name' | 'desc' | null)[] = new Array(listA.length).fill(null)
+
+  const byName = new Map<string, number[]>()
+  listB.forEach((e, i) => {
+    if (!e.name) return
+    const list = byName.get(e.name)
+    if (list) list.push(i)
+    else byName.set(e.name, [i])
+  })
+  listA.forEach((e, i) => {
+    if (!e.name) return
+    const candidates = byName.get(e.name)
+    const j = candidates?.shift()
+    if (j !== undefined) {
+      matchA[i] = j
+      matchedB[j] = 1
+      how[i] = 'name'
+    }
+  })
+  const byKey = new Map<string, number[]>()
+  listB.forEach((e, i) => {
+    if (matchedB[i]) return
+    const list = byKey.get(e.key)
+    if (list) list.push(i)
+    else byKey.set(e.key, [i])
+  })
+  listA.forEach((e, i) => {
+    if (matchA[i] >= 0) return
+    const j = byKey.get(e.key)?.shift()
+    if (j !== undefined) {
+      matchA[i] = j
+      matchedB[j] = 1
+      how[i] = 'desc'
+    }
+  })
+
+  const entries: ResourceDiffEntry[] = []
+  const counts = { onlyA: 0, onlyB: 0, changed: 0, same: 0 }
+  const wanted = new Set(query.status ?? ['onlyA', 'onlyB', 'changed'])
+  listA.forEach((e, i) => {
+    const rowA = tableA.row(e.index)
+    if (matchA[i] < 0) {
+      counts.onlyA++
+      if (wanted.has('onlyA')) entries.push({ status: 'onlyA', match: null, name: e.name, a: rowA, b: null, changes: [] })
+      return
+    }
+    const rowB = tableB.row(listB[matchA[i]].index)
+    const diff = changes(rowA, rowB)
+    if (diff.length === 0) {
+      counts.same++
+      return
+    }
+    counts.changed++
+    if (wanted.has('changed')) entries.push({ status: 'changed', match: how[i], name: e.name, a: rowA, b: rowB, changes: diff })
+  })
+  listB.forEach((e, j) => {
+    if (matchedB[j]) return
+    counts.onlyB++
+    if (wanted.has('onlyB')) {
+      entries.push({ status: 'onlyB', match: null, name: e.name, a: null, b: tableB.row(e.index), changes: [] })
+    }
+  })
+  const offset = Math.max(0, Math.floor(query.offset))
+  const limit = Math.max(0, Math.min(5000, Math.floor(query.limit)))
+  return { total: entries.length, counts, entries: entries.slice(offset, offset + limit) }
+}
+
+/** Resources created after frame index `from` and still alive at frame index `to`, biggest first. */
+export function leaks(run: ComparedRun, query: LeakQuery, occupiedSeries: Float64Array | undefined): LeakAnswer {
+  const frames = run.replay.store.frames
+  const from = Math.max(0, Math.min(frames.length - 1, Math.floor(query.from)))
+  const to = Math.max(from, Math.min(frames.length - 1, Math.floor(query.to)))
+  const table = run.snapshots.table(to)
+  const after = frames.n[from]
+  const order = table.order('occupied', true)
+  const rows: ResourceRow[] = []
+  let total = 0
+  let totalBytes = 0
+  const offset = Math.max(0, Math.floor(query.offset))
+  const limit = Math.max(0, Math.min(5000, Math.floor(query.limit)))
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k]
+    if (table.created[i] <= after) continue
+    if (total >= offset && rows.length < limit) rows.push(table.row(i))
+    total++
+    totalBytes += table.occupied[i]
+  }
+  const growth = occupiedSeries ? occupiedSeries[to] - occupiedSeries[from] : 0
+  return { total, totalBytes, growthBytes: growth, rows }
+}

@@ -1,0 +1,35 @@
+/** A host for renderer tests: every Api method fails unless a test gives it an answer. */
+import type { Api } from '../../../src/shared/ipc'
+
+const notFaked = (method: string) => () => Promise.reject(new Error(`${method} is not faked in this test`))
+
+export class FakeApiBase implements Api {
+  appInfo: Api['appInfo'] = notFaked('appInfo')
+  openCapture: Api['openCapture'] = notFaked('openCapture')
+  openCaptureDialog: Api['openCaptureDialog'] = notFaked('openCaptureDialog')
+  beginUpload: Api['beginUpload'] = notFaked('beginUpload')
+  uploadChunk: Api['uploadChunk'] = notFaked('uploadChunk')
+  endUpload: Api['endUpload'] = notFaked('endUpload')
+  cancelLoad: Api['cancelLoad'] = notFaked('cancelLoad')
+  closeRun: Api['closeRun'] = notFaked('closeRun')
+  rerun: Api['rerun'] = notFaked('rerun')
+  runConfig: Api['runConfig'] = notFaked('runConfig')
+  report: Api['report'] = notFaked('report')
+  series: Api['series'] = notFaked('series')
+  snapshot: Api['snapshot'] = notFaked('snapshot')
+  resources: Api['resources'] = notFaked('resources')
+  resource: Api['resource'] = notFaked('resource')
+  transients: Api['transients'] = notFaked('transients')
+  residencyEvents: Api['residencyEvents'] = notFaked('residencyEvents')
+  compareSeries: Api['compareSeries'] = notFaked('compareSeries')
+  resourceDiff: Api['resourceDiff'] = notFaked('resourceDiff')
+  leaks: Api['leaks'] = notFaked('leaks')
+  startPlayback: Api['startPlayback'] = notFaked('startPlayback')
+  ackPlayback: Api['ackPlayback'] = notFaked('ackPlayback')
+  stopPlayback: Api['stopPlayback'] = notFaked('stopPlayback')
+  settings: Api['settings'] = notFaked('settings')
+  updateSettings: Api['updateSettings'] = notFaked('updateSettings')
+  onProgress: Api['onProgress'] = () => () => undefined
+  onPlayback: Api['onPlayback'] = () => () => undefined
+  onMenu: Api['onMenu'] = () => () => undefined
+}
