@@ -10,8 +10,12 @@ export const MAX_CHUNK_BYTES = 16 * 1024 * 1024
 const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_.:-]+$/, 'letters, digits and _ . : - only')
 const bytes = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)
 const frameIndex = z.number().int().min(0).max(2 ** 32)
-// series names carry tags, which are free text: any printable string
-const seriesName = z.string().min(1).max(200).regex(/^[^\u0000-\u001f]+$/)
+// series names carry tags, which are free text: any string without control characters
+const seriesName = z
+  .string()
+  .min(1)
+  .max(200)
+  .refine((s) => ![...s].some((c) => c.charCodeAt(0) < 0x20), 'no control characters')
 const label = z.string().max(128)
 
 export const schemas = {
