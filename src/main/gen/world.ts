@@ -20,7 +20,7 @@ export interface WorldOptions {
   streamingPool: number
   /** Mip chains reallocated per frame at most. */
   updatesPerFrame: number
-  /** Cells loaded per frame at most after the first frame. */
+  /** Cells loaded per frame at most once the world around the start is in (during the loading screen, 4). */
   cellsPerFrame: number
   /** Distance, per metre of a mesh's size, at which its textures want full resolution; each doubling drops a mip. */
   fullResolutionDistance: number
@@ -32,7 +32,12 @@ const NO_ID = -1
 const MAX_LODS = 5
 const BUFFERS_PER_LOD = 5
 const MIN_RESIDENT_MIPS = 7
+const LOADING_CELLS_PER_FRAME = 4
+const MAX_UPLOAD_PER_FRAME = 48 * 1024 * 1024
 const STREAMABLE: TextureClass[] = []
+// Whole-scene shadow caches of stationary lights: a depth target each, a cube for point lights.
+const SPOT_SHADOW = textureClass('D32_FLOAT', ['DepthStencilTargetable', 'ShaderResource'], 'Shadows')
+const POINT_SHADOW = textureClass('D16_UNORM', ['DepthStencilTargetable', 'ShaderResource'], 'Shadows', 'cube')
 
 function streamableClass(format: string): TextureClass {
   for (const cls of STREAMABLE) if (cls.kind.format === format) return cls
@@ -46,6 +51,8 @@ interface Cell {
   x: number
   y: number
   meshes: number[]
+  /** Cached shadow maps of the cell's stationary lights: committed depth targets, drawn while the cell is. */
+  shadowMaps: number[]
   /** Distance from the camera at this frame, metres. */
   distance: number
   visible: boolean
@@ -83,6 +90,7 @@ export class StreamingWorld {
   private loadedCount = 0
   private cursor = 0
   private frame = 0
+  private loading = true
   private readonly textureScore: Float64Array
   private readonly order: Int32Array
   /** Loaded textures whose resident mips differ from the wanted ones, as of the last evaluation. */
@@ -131,15 +139,23 @@ export class StreamingWorld {
     return n
   }
 
-  /** One frame: move, load and unload cells, stream mips. `first`: the loading screen, everything at once. */
-  step(out: CaptureWriter, dt: number, first: boolean): void {
+  /**
+   * One frame: move, load and unload cells, stream mips. Until the cells around the start are all in, the
+   * world is behind a loading screen: the camera waits and cells and mips stream in at a loading pace.
+   */
+  step(out: CaptureWriter, dt: number): void {
     this.uploadedBytes = 0
     this.updates = 0
-    this.move(dt)
+    if (!this.loading) this.move(dt)
     // World Partition re-evaluates its streaming sources every few frames, the texture streamer in between.
     const tick = this.frame++ & 3
-    if (first || tick === 0) this.streamCells(out, first)
-    this.streamTextures(out, first, tick === 2)
+    if (this.loading || tick === 0) this.streamCells(out)
+    this.streamTextures(out, this.loading || tick === 2)
+  }
+
+  /** Whether the loading screen is still up. */
+  get isLoading(): boolean {
+    return this.loading
   }
 
   private move(dt: number): void {
@@ -155,7 +171,7 @@ export class StreamingWorld {
     this.cameraY += Math.sin(this.heading) * v * dt
   }
 
-  private streamCells(out: CaptureWriter, first: boolean): void {
+  private streamCells(out: CaptureWriter): void {
     const { cellSize, loadRadius } = this.options
     const cx0 = Math.floor(this.cameraX / cellSize)
     const cy0 = Math.floor(this.cameraY / cellSize)
@@ -174,7 +190,8 @@ export class StreamingWorld {
       // In the view frustum (about 130° with the margin for shadow casters), or the cell around the camera.
       cell.visible = cell.distance < cellSize * 0.75 || (dx * cosH + dy * sinH) / cell.distance > 0.4
     }
-    let budget = first ? Infinity : this.options.cellsPerFrame
+    const perFrame = this.loading ? LOADING_CELLS_PER_FRAME : this.options.cellsPerFrame
+    let budget = perFrame
     // Nearest missing cells first, within the load radius.
     for (let ring = 0; ring <= reach && budget > 0; ring++) {
       for (let cx = cx0 - ring; cx <= cx0 + ring && budget > 0; cx++) {
@@ -191,6 +208,8 @@ export class StreamingWorld {
         }
       }
     }
+    // Nothing left to load within the radius: the loading screen comes down.
+    if (this.loading && budget === perFrame) this.loading = false
   }
 
   private loadCell(out: CaptureWriter, x: number, y: number, distance: number): void {
@@ -207,11 +226,23 @@ export class StreamingWorld {
       meshes.push(mesh)
       this.acquireMesh(out, mesh)
     }
-    this.cells.set(cellKey(x, y), { key: cellKey(x, y), x, y, meshes, distance, visible: true })
+    const shadowMaps: number[] = []
+    const lights = rng.weighted([3, 4, 2, 1])
+    for (let i = 0; i < lights; i++) {
+      const point = rng.chance(0.4)
+      const name = `ShadowDepthCache.${point ? 'PointLight' : 'SpotLight'}_${x}_${y}_${i}`
+      shadowMaps.push(
+        point
+          ? out.texture(POINT_SHADOW, 512, 512, 1, 1, name, rng.chance(0.5))
+          : out.texture(SPOT_SHADOW, rng.chance(0.7) ? 1024 : 2048, rng.chance(0.7) ? 1024 : 2048, 1, 1, name, rng.chance(0.5)),
+      )
+    }
+    this.cells.set(cellKey(x, y), { key: cellKey(x, y), x, y, meshes, shadowMaps, distance, visible: true })
   }
 
   private unloadCell(out: CaptureWriter, cell: Cell): void {
     this.cells.delete(cell.key)
+    for (const id of cell.shadowMaps) out.release(id)
     for (const mesh of cell.meshes) this.releaseMesh(out, mesh)
   }
 
@@ -299,9 +330,9 @@ export class StreamingWorld {
     this.updates++
   }
 
-  private streamTextures(out: CaptureWriter, first: boolean, evaluate: boolean): void {
+  private streamTextures(out: CaptureWriter, evaluate: boolean): void {
     const { streamingPool, fullResolutionDistance, updatesPerFrame, cellSize } = this.options
-    if (first || evaluate) {
+    if (evaluate) {
       const stamp = ++this.stamp
       const wanted = this.textureWanted
       const score = this.textureScore
@@ -336,18 +367,20 @@ export class StreamingWorld {
         if (wanted[t] !== this.textureMips[t]) this.pendingUpdates++
       }
     }
-    // The loading screen waits for streaming; afterwards the streamer spreads its work over frames, resuming
-    // its walk over the loaded textures where it stopped.
-    let budget = first ? Infinity : updatesPerFrame
+    // The streamer spreads its work over frames, resuming its walk over the loaded textures where it stopped:
+    // so many reallocations a frame (four times as many behind the loading screen), and no more new mips than
+    // its temporary memory allows (r.Streaming.MaxTempMemoryAllowed); dropping mips uploads nothing.
+    let budget = this.loading ? updatesPerFrame * 4 : updatesPerFrame
     const count = this.loadedCount
     for (let k = 0; k < count && budget > 0 && this.pendingUpdates > 0; k++) {
       if (this.cursor >= this.loadedCount) this.cursor = 0
       const t = this.loaded[this.cursor++]
-      if (this.textureWanted[t] !== this.textureMips[t]) {
-        this.allocateMips(out, t, this.textureWanted[t])
-        this.pendingUpdates--
-        budget--
-      }
+      const wanted = this.textureWanted[t]
+      if (wanted === this.textureMips[t]) continue
+      if (wanted > this.textureMips[t] && this.uploadedBytes >= MAX_UPLOAD_PER_FRAME) continue
+      this.allocateMips(out, t, wanted)
+      this.pendingUpdates--
+      budget--
     }
   }
 
@@ -396,6 +429,10 @@ export class StreamingWorld {
     const meshCount = this.library.meshes.length
     for (const cell of this.cells.values()) {
       if (!cell.visible) continue
+      for (const id of cell.shadowMaps) {
+        ids[n++] = id
+        if (n === batch) flush()
+      }
       const lodFromDistance = Math.max(0, Math.floor(Math.log2(Math.max(1, cell.distance / 40))))
       for (const mesh of cell.meshes) {
         const asset = this.library.meshes[mesh]

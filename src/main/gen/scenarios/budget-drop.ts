@@ -54,7 +54,7 @@ export const budgetDrop: Scenario = {
       // DXGI reports the new budget when the other application's allocations land.
       if (n === drop) out.budget(3 * GiB)
       if (n === recover) out.budget(4.5 * GiB)
-      world.step(out, 1 / 60, n === 1)
+      world.step(out, 1 / 60)
       services.resizeScene(out, 6000 + world.loadedCells * 600, 50000 + world.loadedCells * 8000)
       particles.frame(out, n)
       evolveFeatures(features, rng, world.loadedCells)

@@ -55,7 +55,7 @@ export const deferred: Scenario = {
     for (let n = 1; n <= frames; n++) {
       clock.frame(out, n, n > 1 && world.updates > 6 ? rng.range(0.5, 3) : 0)
       if (n === 1) services.start(out, res, 20000, 200000)
-      world.step(out, 1 / 60, n === 1)
+      world.step(out, 1 / 60)
       // Each loaded cell adds primitives and many more instances (foliage, instanced meshes).
       services.resizeScene(out, 8000 + world.loadedCells * 700, 60000 + world.loadedCells * 9000)
       if (n > 1 && rng.chance(1 / 1500)) {

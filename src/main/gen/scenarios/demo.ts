@@ -22,7 +22,7 @@ export const demo: Scenario = {
   *run(out, { frames, seed }) {
     const rng = scenarioRng(seed, 51)
     let res = resolution(1280, 720, 100)
-    const budget = 1.25 * GiB
+    const budget = 1.6 * GiB
     out.header(captureHeader('HeapScopeDemo-Win64-Shipping', ADAPTERS.rtx3050Laptop, budget, seed))
     const library = new AssetLibrary(seed, { meshesPerBase: 2, textureScale: 2 })
     const world = new StreamingWorld(library, seed, {
@@ -59,8 +59,8 @@ export const demo: Scenario = {
       clock.frame(out, n, n > 1 && world.updates > 3 ? rng.range(0.5, 2) : 0)
       clock.gpu(out, n)
       if (n === 1) services.start(out, res, 4000, 20000)
-      if (n === drop) out.budget(Math.round(budget * 0.6))
-      if (n === recover) out.budget(Math.round(budget * 0.85))
+      if (n === drop) out.budget(1 * GiB)
+      if (n === recover) out.budget(2 * GiB)
       if (n === Math.floor(frames / 2)) {
         // Dynamic resolution steps down once: the history targets are recreated at the new size.
         res = resolution(1280, 720, 83)
@@ -68,7 +68,7 @@ export const demo: Scenario = {
         services.resize(out, res)
       }
       rt.beginFrame(n)
-      world.step(out, 1 / 60, n === 1)
+      world.step(out, 1 / 60)
       const meshes = world.loadedMeshes
       services.resizeScene(out, 2000 + meshes * 30, 10000 + meshes * 300)
       rt.frame(out, n, meshes * 6, meshes * 2)

@@ -48,7 +48,7 @@ export const leak: Scenario = {
     for (let n = 1; n <= frames; n++) {
       clock.frame(out, n)
       if (n === 1) services.start(out, res, 8000, 60000)
-      world.step(out, 1 / 60, n === 1)
+      world.step(out, 1 / 60)
       particles.frame(out, n)
       evolveFeatures(features, rng, world.loadedCells)
       renderer.lite(out, features)

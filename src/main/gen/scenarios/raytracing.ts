@@ -51,7 +51,7 @@ export const raytracing: Scenario = {
       clock.frame(out, n, n > 1 && world.updates > 6 ? rng.range(0.5, 3) : 0)
       if (n === 1) services.start(out, res, 20000, 150000)
       rt.beginFrame(n)
-      world.step(out, 1 / 60, n === 1)
+      world.step(out, 1 / 60)
       const meshes = world.loadedMeshes
       services.resizeScene(out, 6000 + meshes * 40, 50000 + meshes * 600)
       // Instances in the TLAS: each loaded mesh placed a dozen times on average; a few segments per mesh.
