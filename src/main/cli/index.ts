@@ -18,6 +18,8 @@ import { runGen, SCENARIOS } from './gen'
 import { buildRunReport } from '../analysis/report'
 import { Replay } from '../analysis/replay'
 import { formatReport } from './report'
+import { buildDiff, formatDiff } from './diff'
+import { Snapshots } from '../analysis/snapshot'
 import { runRoute } from './route'
 
 export const EXIT = { ok: 0, usage: 1, input: 2, threshold: 3, hazard: 4 } as const
@@ -125,6 +127,47 @@ export function buildProgram(): Command {
       process.stdout.write(opts.json ? `${JSON.stringify(report)}\n` : formatReport(report))
       if (result.error) throw new ExitError(EXIT.input, result.error.message)
     })
+
+  program
+    .command('diff')
+    .description('compare two runs: two captures, or one capture under two configs (--config-a, --config-b)')
+    .argument('<a>', 'capture A')
+    .argument('[b]', 'capture B (default: A again, for two configs)')
+    .option('--config <key=value>', 'override a model config key for both runs (repeatable)', collect, [])
+    .option('--config-a <key=value>', 'override a model config key for run A (repeatable)', collect, [])
+    .option('--config-b <key=value>', 'override a model config key for run B (repeatable)', collect, [])
+    .option('--json', 'one JSON object')
+    .addOption(
+      new Option('--fail-on-growth <percent>', 'exit 3 when the peak heap bytes grow by more than PERCENT').argParser((v) => {
+        const n = Number(v)
+        if (!Number.isFinite(n) || n < 0) throw new ExitError(EXIT.usage, `--fail-on-growth expects a percentage, got "${v}"`)
+        return n
+      }),
+    )
+    .action(
+      async (
+        fileA: string,
+        fileB: string | undefined,
+        opts: { config: string[]; configA: string[]; configB: string[]; json?: boolean; failOnGrowth?: number },
+      ) => {
+        const resultA = await read(fileA)
+        const resultB = fileB === undefined || fileB === fileA ? resultA : await read(fileB)
+        const side = async (result: LoadResult, pairs: string[]) => {
+          const config = configFrom([...opts.config, ...pairs], result.store.header)
+          const replay = await Replay.run(result.store, { config })
+          return { replay, snapshots: new Snapshots(replay), report: buildRunReport(result, replay) }
+        }
+        const a = await side(resultA, opts.configA)
+        const b = await side(resultB, opts.configB)
+        const diff = buildDiff(a, b)
+        process.stdout.write(opts.json ? `${JSON.stringify(diff)}\n` : formatDiff(diff))
+        for (const result of [resultA, resultB]) if (result.error) throw new ExitError(EXIT.input, result.error.message)
+        if (opts.failOnGrowth !== undefined && diff.peakGrowthPercent > opts.failOnGrowth) {
+          const growth = Number.isFinite(diff.peakGrowthPercent) ? `${diff.peakGrowthPercent.toFixed(2)}%` : 'from zero'
+          throw new ExitError(EXIT.threshold, `peak heap bytes grew ${growth}, more than ${opts.failOnGrowth}%`)
+        }
+      },
+    )
 
   program
     .command('gen')
