@@ -90,7 +90,7 @@ export class Playback {
           this.created.delete(id)
           if (!this.pendingCreated.delete(id)) this.pendingReleased.add(id)
         }
-        applyRecord(store, this.model, i)
+        applyRecord(store, this.model, i, this.replay.descs)
         if (k === K.buffer || k === K.texture) {
           const table = k === K.buffer ? store.buffers : store.textures
           const id = table.id.data[store.records.ref[i]]

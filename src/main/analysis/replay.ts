@@ -4,14 +4,24 @@
  * and checkpoints of the model every so many records, so a snapshot at any frame replays a bounded stretch
  * from the checkpoint before it, never from frame 0.
  */
-import type { BufferDesc, TextureDesc, TransientRecord } from '../../shared/capture'
+import {
+  BUFFER_STATES,
+  BUFFER_USAGES,
+  namesOf,
+  TEXTURE_DIMS,
+  TEXTURE_FLAGS,
+  type BufferDesc,
+  type BufferUsage,
+  type TextureDesc,
+  type TextureFlag,
+  type TransientRecord,
+} from '../../shared/capture'
 import { HEAP_TYPES, type ModelConfig } from '../../shared/model'
 import type { SeriesInfo, TransientExecution } from '../../shared/ipc'
 import { SERIES } from '../../shared/ipc'
 import type { Bytes } from '../../shared/units'
 import { f64, u8, type Column } from '../ingest/columns'
-import { bufferDesc, recordAt, textureDesc } from '../ingest/records'
-import { K, type CaptureStore } from '../ingest/store'
+import { BUFFER_ATTR, K, type CaptureStore } from '../ingest/store'
 import type { ModelSink } from '../model/events'
 import { D3D12Model } from '../model/d3d12/model'
 import { TOTAL_FIELDS, TOTAL_ROWS } from '../model/d3d12/totals'
@@ -129,16 +139,121 @@ function modelFor(store: CaptureStore, config: ModelConfig, sink: ModelSink): D3
       budget: typeof store.header.budget === 'number' ? store.header.budget : undefined,
       explicitGpuFences: store.hasGpuRecords,
       hasUseRecords: store.hasUseRecords,
+      transientPlacements: false,
     },
     sink,
   )
 }
 
 /**
- * Send one record to the model. Descs are built per record; the model does not keep them.
- * Returns the record's tag (string id) for creates, 0 otherwise.
+ * Descs for the model, built into reused objects of one shape each (the model reads a desc and never keeps it),
+ * with usage and flag name lists cached per mask: a replay of millions of records allocates almost nothing.
  */
-export function applyRecord(store: CaptureStore, model: D3D12Model, index: number): void {
+export class DescScratch {
+  private readonly usageLists = new Map<number, BufferUsage[]>()
+  private readonly flagLists = new Map<number, TextureFlag[]>()
+  readonly buffer: BufferDesc & { name?: string; tag?: string } = {
+    size: 0,
+    usage: undefined,
+    stride: 0,
+    state: 'default',
+    heap: 'default',
+    init: false,
+    name: undefined,
+    tag: undefined,
+  }
+  readonly texture: TextureDesc = {
+    dim: '2d',
+    format: undefined,
+    width: 1,
+    height: 1,
+    depth: 1,
+    mips: 1,
+    samples: 1,
+    flags: undefined,
+    size: undefined,
+    align: undefined,
+    name: undefined,
+    tag: undefined,
+  }
+  private readonly transientBuffer = { e: 'transient' as const, id: 0, kind: 'buffer' as const, first: 0, last: 0, ...this.buffer }
+  private readonly transientTexture = { e: 'transient' as const, id: 0, kind: 'texture' as const, first: 0, last: 0, ...this.texture }
+
+  constructor(private readonly store: CaptureStore) {}
+
+  private usage(mask: number): BufferUsage[] | undefined {
+    if (mask === 0) return undefined
+    let list = this.usageLists.get(mask)
+    if (!list) this.usageLists.set(mask, (list = namesOf(BUFFER_USAGES, mask)))
+    return list
+  }
+
+  private flags(mask: number): TextureFlag[] | undefined {
+    if (mask === 0) return undefined
+    let list = this.flagLists.get(mask)
+    if (!list) this.flagLists.set(mask, (list = namesOf(TEXTURE_FLAGS, mask)))
+    return list
+  }
+
+  bufferAt(row: number, out: BufferDesc = this.buffer): BufferDesc {
+    const b = this.store.buffers
+    const strings = this.store.strings
+    const attrs = b.attrs.data[row]
+    out.size = b.size.data[row]
+    out.usage = this.usage(b.usage.data[row])
+    out.stride = b.stride.data[row]
+    out.state = BUFFER_STATES[attrs & BUFFER_ATTR.stateMask]
+    out.heap = attrs & BUFFER_ATTR.readback ? 'readback' : 'default'
+    out.init = (attrs & BUFFER_ATTR.init) !== 0
+    out.name = strings.get(b.name.data[row])
+    out.tag = strings.get(b.tag.data[row])
+    return out
+  }
+
+  textureAt(row: number, out: TextureDesc = this.texture): TextureDesc {
+    const t = this.store.textures
+    const strings = this.store.strings
+    const size = t.size.data[row]
+    const align = t.align.data[row]
+    out.dim = TEXTURE_DIMS[t.dim.data[row]]
+    out.format = strings.get(t.format.data[row])
+    out.width = t.width.data[row]
+    out.height = t.height.data[row]
+    out.depth = t.depth.data[row]
+    out.mips = t.mips.data[row]
+    out.samples = t.samples.data[row]
+    out.flags = this.flags(t.flags.data[row])
+    out.size = Number.isNaN(size) ? undefined : size
+    out.align = align === 0 ? undefined : align
+    out.name = strings.get(t.name.data[row])
+    out.tag = strings.get(t.tag.data[row])
+    return out
+  }
+
+  transientAt(row: number): TransientRecord {
+    const t = this.store.transients
+    const desc = t.desc.data[row]
+    if (t.kind.data[row] === 0) {
+      const out = this.transientBuffer
+      this.bufferAt(desc, out)
+      out.id = this.store.buffers.id.data[desc]
+      out.first = t.a.data[row]
+      out.last = t.b.data[row]
+      return out
+    }
+    const out = this.transientTexture
+    this.textureAt(desc, out)
+    out.id = this.store.textures.id.data[desc]
+    out.first = t.a.data[row]
+    out.last = t.b.data[row]
+    return out
+  }
+}
+
+const UPLOAD_VIAS = ['fast', 'fastConstant', 'staging'] as const
+
+/** Send one record to the model. */
+export function applyRecord(store: CaptureStore, model: D3D12Model, index: number, descs: DescScratch): void {
   const kind = store.records.kind[index]
   const ref = store.records.ref[index]
   const ops = store.ops
@@ -150,10 +265,10 @@ export function applyRecord(store: CaptureStore, model: D3D12Model, index: numbe
       model.gpuDone(ops[ref])
       return
     case K.buffer:
-      model.createBuffer(store.buffers.id.data[ref], bufferDesc(store, ref) as BufferDesc)
+      model.createBuffer(store.buffers.id.data[ref], descs.bufferAt(ref))
       return
     case K.texture:
-      model.createTexture(store.textures.id.data[ref], textureDesc(store, ref) as TextureDesc)
+      model.createTexture(store.textures.id.data[ref], descs.textureAt(ref))
       return
     case K.release:
       model.release(ops[ref])
@@ -165,7 +280,7 @@ export function applyRecord(store: CaptureStore, model: D3D12Model, index: numbe
       model.lock(ops[ref], ops[ref + 1])
       return
     case K.upload:
-      model.upload((['fast', 'fastConstant', 'staging'] as const)[ops[ref]], ops[ref + 1], ops[ref + 2])
+      model.upload(UPLOAD_VIAS[ops[ref]], ops[ref + 1], ops[ref + 2])
       return
     case K.use:
       model.use(ops.subarray(ref + 1, ref + 1 + ops[ref]) as unknown as number[])
@@ -177,7 +292,7 @@ export function applyRecord(store: CaptureStore, model: D3D12Model, index: numbe
       model.beginGraph(store.strings.get(ops[ref]) ?? '')
       return
     case K.transient:
-      model.transient(recordAt(store, index) as TransientRecord)
+      model.transient(descs.transientAt(ref))
       return
     case K.endgraph:
       model.endGraph(ops[ref])
@@ -214,12 +329,15 @@ export class Replay {
   /** Transient heaps created over the run. */
   transientHeaps = 0
   private readonly checkpoints: Checkpoint[] = []
+  /** Reused desc objects for the model (snapshots and playback replay through them too). */
+  descs: DescScratch
   private final: D3D12Model | undefined
 
   private constructor(store: CaptureStore, config: ModelConfig) {
     this.store = store
     this.config = config
     this.series = new SeriesTable(store.frames.n)
+    this.descs = new DescScratch(store)
   }
 
   static async run(store: CaptureStore, options: ReplayOptions): Promise<Replay> {
@@ -311,6 +429,8 @@ export class Replay {
       },
     }
     const model = modelFor(store, options.config, sink)
+    const descs = new DescScratch(store)
+    this.descs = descs
 
     // Columns written every frame.
     const info = (name: string, label: string, unit: SeriesInfo['unit'], group: string): SeriesInfo => ({
@@ -427,7 +547,7 @@ export class Replay {
             continue
           }
         }
-        applyRecord(store, model, i)
+        applyRecord(store, model, i, this.descs)
         if (k === K.endgraph) {
           const layout = transient.lastLayout()
           if (layout) {
@@ -566,7 +686,7 @@ export class Replay {
         const k = store.records.kind[i]
         if (k === K.heap || k === K.free || k === K.placed) continue
         if (k === K.release) created.delete(store.ops[store.records.ref[i]])
-        applyRecord(store, model, i)
+        applyRecord(store, model, i, this.descs)
         const id = createdId(store, i)
         if (!Number.isNaN(id)) created.set(id, i)
         if (k === K.endgraph && f === target && onLayout) {

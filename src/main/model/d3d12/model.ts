@@ -69,6 +69,11 @@ export interface D3D12ModelOptions {
   explicitGpuFences?: boolean | 'auto'
   /** true: `use` records name what each frame uses; false: every live residency object is used every frame. */
   hasUseRecords?: boolean
+  /**
+   * false: endGraph returns no placements and transients keep no route (a replay that only reads totals and
+   * layouts allocates nothing per transient for them). Default true.
+   */
+  transientPlacements?: boolean
 }
 
 /** A placement as a create (or endGraph) returns it. */
@@ -183,6 +188,7 @@ export class D3D12Model {
   private readonly tier: 1 | 2
   private readonly budgetStart: Bytes
   private readonly hasUseRecords: boolean
+  private readonly transientPlacements: boolean
   private gpuMode: number
 
   private blocks: BlockTable
@@ -245,6 +251,7 @@ export class D3D12Model {
     this.tier = tier === 1 || tier === 2 ? tier : config.resourceHeapTier === 1 ? 1 : 2
     this.budgetStart = options.budget ?? Number.MAX_SAFE_INTEGER
     this.hasUseRecords = options.hasUseRecords ?? false
+    this.transientPlacements = options.transientPlacements ?? true
     const explicit = options.explicitGpuFences ?? false
     this.gpuMode = explicit === 'auto' ? GpuMode.Auto : explicit ? GpuMode.Explicit : GpuMode.Implicit
     this.totals = new Totals()
@@ -525,14 +532,14 @@ export class D3D12Model {
       this.sink.warning?.('transientOutsideGraph', `transient ${record.id} outside a graph`, this.frame)
       return
     }
-    const trace = new RouteTrace(4)
-    trace.push(Step.Transient, 1)
+    const trace = this.transientPlacements ? new RouteTrace(4) : null
+    trace?.push(Step.Transient, 1)
     let req: TransientRequest
     let estimated = false
     if (record.kind === 'buffer') {
       const width = roundUp(this.validSize(record.size, record.id), 16)
       const size = roundUp(width, TILE)
-      trace.push(Step.TransientBuffer, size)
+      trace?.push(Step.TransientBuffer, size)
       req = {
         id: record.id,
         kind: 'buffer',
@@ -549,7 +556,7 @@ export class D3D12Model {
       const g = readGeometry(record, this.geometry)
       const layout = transientTextureLayout(g)
       estimated = g.driverSize === 0
-      trace.push(Step.TransientTexture, layout.alignment, layout.resourceAlignment, layout.size, estimated ? 1 : 0)
+      trace?.push(Step.TransientTexture, layout.alignment, layout.resourceAlignment, layout.size, estimated ? 1 : 0)
       req = {
         id: record.id,
         kind: 'texture',
@@ -566,7 +573,7 @@ export class D3D12Model {
       }
     }
     this.transients.add(req)
-    this.graphTransients.push({ id: record.id, size: req.size, alignment: req.alignment, estimated, trace })
+    if (trace) this.graphTransients.push({ id: record.id, size: req.size, alignment: req.alignment, estimated, trace })
   }
 
   /** The graph ends: its transients are placed, in the order they were added. */
@@ -576,6 +583,7 @@ export class D3D12Model {
     this.graphOpen = false
     this.graphTransients = []
     const out: ModelPlacement[] = []
+    if (!this.transientPlacements) return out
     for (let i = 0; i < infos.length; i++) {
       const info = infos[i]
       const t = pending[i]
