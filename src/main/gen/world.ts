@@ -32,6 +32,8 @@ const NO_ID = -1
 const MAX_LODS = 5
 const BUFFERS_PER_LOD = 5
 const MIN_RESIDENT_MIPS = 7
+/** 4^-k for the mips a chain can drop. */
+const QUARTER_POWERS = Float64Array.from({ length: 16 }, (_, k) => 4 ** -k)
 const LOADING_CELLS_PER_FRAME = 4
 const MAX_UPLOAD_PER_FRAME = 48 * 1024 * 1024
 const STREAMABLE: TextureClass[] = []
@@ -84,6 +86,7 @@ export class StreamingWorld {
   private readonly textureWanted: Int8Array
   private readonly textureStamp: Int32Array
   private readonly fullMips: Int8Array
+  private readonly fullBytes: Float64Array
   /** Loaded textures as a dense list, and each one's place in it. */
   private readonly loaded: Int32Array
   private readonly loadedAt: Int32Array
@@ -103,7 +106,11 @@ export class StreamingWorld {
   /** Bytes the streamer uploaded this frame (new mips), and how many chains it reallocated. */
   uploadedBytes = 0
   updates = 0
-  private readonly useIds = new Float64Array(4096)
+  /** What the frame draws, as ids, and whether it has to be collected again. */
+  private drawn = new Float64Array(1024)
+  private drawnCount = 0
+  private drawnExtra = 0
+  private drawnDirty = true
 
   constructor(
     private readonly library: AssetLibrary,
@@ -120,6 +127,7 @@ export class StreamingWorld {
     this.textureWanted = new Int8Array(n)
     this.textureStamp = new Int32Array(n)
     this.fullMips = Int8Array.from(library.textures, (t) => t.mips)
+    this.fullBytes = Float64Array.from(library.textures, (t) => t.bytes)
     this.loaded = new Int32Array(n)
     this.loadedAt = new Int32Array(n)
     this.textureScore = new Float64Array(n)
@@ -147,9 +155,10 @@ export class StreamingWorld {
     this.uploadedBytes = 0
     this.updates = 0
     if (!this.loading) this.move(dt)
-    // World Partition re-evaluates its streaming sources every few frames, the texture streamer in between.
-    const tick = this.frame++ & 3
-    if (this.loading || tick === 0) this.streamCells(out)
+    // World Partition re-evaluates its streaming sources every few frames, the texture streamer its wanted mips
+    // every eight (it walks its textures incrementally; at 60 frames a second that is every 133 ms).
+    const tick = this.frame++ & 7
+    if (this.loading || (tick & 3) === 0) this.streamCells(out)
     this.streamTextures(out, this.loading || tick === 2)
   }
 
@@ -172,6 +181,8 @@ export class StreamingWorld {
   }
 
   private streamCells(out: CaptureWriter): void {
+    // Distances and the view change: LODs and visible cells with them.
+    this.drawnDirty = true
     const { cellSize, loadRadius } = this.options
     const cx0 = Math.floor(this.cameraX / cellSize)
     const cy0 = Math.floor(this.cameraY / cellSize)
@@ -213,6 +224,7 @@ export class StreamingWorld {
   }
 
   private loadCell(out: CaptureWriter, x: number, y: number, distance: number): void {
+    this.drawnDirty = true
     const rng = new Prng(hash32(this.seed, x, y))
     // Biomes change over regions of 4×4 cells.
     const region = hash32(this.seed ^ 0xb10e, Math.floor(x / 4), Math.floor(y / 4))
@@ -241,6 +253,7 @@ export class StreamingWorld {
   }
 
   private unloadCell(out: CaptureWriter, cell: Cell): void {
+    this.drawnDirty = true
     this.cells.delete(cell.key)
     for (const id of cell.shadowMaps) out.release(id)
     for (const mesh of cell.meshes) this.releaseMesh(out, mesh)
@@ -306,9 +319,8 @@ export class StreamingWorld {
 
   /** Texel bytes of a texture's top `mips` mips (a chain of fewer mips is the full chain of a smaller texture). */
   private chainBytes(index: number, mips: number): number {
-    const asset = this.library.textures[index]
     // Each mip dropped divides the chain by four.
-    return asset.bytes / Math.pow(4, asset.mips - mips)
+    return this.fullBytes[index] * QUARTER_POWERS[this.fullMips[index] - mips]
   }
 
   private allocateMips(out: CaptureWriter, index: number, mips: number): void {
@@ -319,6 +331,15 @@ export class StreamingWorld {
     const old = this.textureIds[index]
     const oldMips = this.textureMips[index]
     this.textureIds[index] = out.texture(streamableClass(asset.format), width, height, 1, mips, asset.name, asset.driver)
+    if (old !== NO_ID && !this.drawnDirty) {
+      // The drawn list names each texture once: the new chain takes the old one's place.
+      for (let i = this.drawnExtra; i < this.drawnCount; i++) {
+        if (this.drawn[i] === old) {
+          this.drawn[i] = this.textureIds[index]
+          break
+        }
+      }
+    }
     if (old !== NO_ID) {
       out.release(old)
       this.residentTextureBytes -= this.chainBytes(index, oldMips)
@@ -377,7 +398,8 @@ export class StreamingWorld {
       const t = this.loaded[this.cursor++]
       const wanted = this.textureWanted[t]
       if (wanted === this.textureMips[t]) continue
-      if (wanted > this.textureMips[t] && this.uploadedBytes >= MAX_UPLOAD_PER_FRAME) continue
+      // Out of upload memory for this frame: the rest waits for the next one.
+      if (wanted > this.textureMips[t] && this.uploadedBytes >= MAX_UPLOAD_PER_FRAME) break
       this.allocateMips(out, t, wanted)
       this.pendingUpdates--
       budget--
@@ -411,28 +433,39 @@ export class StreamingWorld {
   }
 
   /**
-   * Writes `use` records for what this frame draws: the LOD each visible mesh shows and its textures, one
-   * record per command list batch of about `batch` ids, after `extra` (render targets, scene buffers).
+   * Writes `use` records for what this frame draws: `extra` (render targets, scene buffers), then the LOD each
+   * visible mesh shows with its textures and the visible cells' shadow maps, one record per command list
+   * batch of about `batch` ids. The list is rebuilt only when what is drawn changed.
    */
   use(out: CaptureWriter, extra: ArrayLike<number>, extraCount: number, batch = 96): void {
+    if (!this.drawnDirty && extraCount === this.drawnExtra) {
+      for (let i = 0; i < extraCount; i++) {
+        if (this.drawn[i] !== extra[i]) {
+          this.drawnDirty = true
+          break
+        }
+      }
+    } else this.drawnDirty = true
+    if (this.drawnDirty) this.collectDrawn(extra, extraCount)
+    for (let at = 0; at < this.drawnCount; at += batch) out.use(this.drawn, Math.min(batch, this.drawnCount - at), at)
+  }
+
+  private collectDrawn(extra: ArrayLike<number>, extraCount: number): void {
     const stamp = ++this.stamp
-    const ids = this.useIds
     let n = 0
-    const flush = (): void => {
-      if (n > 0) out.use(ids, n)
-      n = 0
+    const add = (id: number): void => {
+      if (n === this.drawn.length) {
+        const grown = new Float64Array(n * 2)
+        grown.set(this.drawn)
+        this.drawn = grown
+      }
+      this.drawn[n++] = id
     }
-    for (let i = 0; i < extraCount; i++) {
-      ids[n++] = extra[i]
-      if (n === batch) flush()
-    }
+    for (let i = 0; i < extraCount; i++) add(extra[i])
     const meshCount = this.library.meshes.length
     for (const cell of this.cells.values()) {
       if (!cell.visible) continue
-      for (const id of cell.shadowMaps) {
-        ids[n++] = id
-        if (n === batch) flush()
-      }
+      for (const id of cell.shadowMaps) add(id)
       const lodFromDistance = Math.max(0, Math.floor(Math.log2(Math.max(1, cell.distance / 40))))
       for (const mesh of cell.meshes) {
         const asset = this.library.meshes[mesh]
@@ -440,21 +473,17 @@ export class StreamingWorld {
           this.useStamp[mesh] = stamp
           const lod = Math.min(asset.lods.length - 1, lodFromDistance)
           const at = (mesh * MAX_LODS + lod) * BUFFERS_PER_LOD
-          for (let b = 0; b < BUFFERS_PER_LOD; b++) {
-            const id = this.meshIds[at + b]
-            if (id === NO_ID) continue
-            ids[n++] = id
-            if (n === batch) flush()
-          }
+          for (let b = 0; b < BUFFERS_PER_LOD; b++) if (this.meshIds[at + b] !== NO_ID) add(this.meshIds[at + b])
         }
         for (const t of asset.textures) {
           if (this.useStamp[meshCount + t] === stamp || this.textureIds[t] === NO_ID) continue
           this.useStamp[meshCount + t] = stamp
-          ids[n++] = this.textureIds[t]
-          if (n === batch) flush()
+          add(this.textureIds[t])
         }
       }
     }
-    flush()
+    this.drawnCount = n
+    this.drawnExtra = extraCount
+    this.drawnDirty = false
   }
 }

@@ -294,14 +294,11 @@ export class CaptureWriter {
     this.end()
   }
 
-  /** The first `count` ids of `ids`. */
-  use(ids: ArrayLike<number>, count: number): void {
+  /** `count` ids of `ids` from `offset`. */
+  use(ids: ArrayLike<number>, count: number, offset = 0): void {
     const b = this.b
     b.raw(F.use)
-    for (let i = 0; i < count; i++) {
-      if (i > 0) b.char(44)
-      b.number(ids[i])
-    }
+    b.integers(ids, count, offset)
     b.raw(F.useEnd)
     this.end()
   }

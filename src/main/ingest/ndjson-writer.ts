@@ -265,6 +265,28 @@ export function fragment(text: string): Uint8Array {
 }
 
 const LINE_FEED = 10
+/** "00" to "99": two digits per division. */
+const DIGIT_PAIRS = fragment(Array.from({ length: 100 }, (_, i) => (i < 10 ? '0' : '') + i).join(''))
+
+/** Writes a non-negative safe integer's digits at `pos`; returns the position after them. */
+function writeInteger(bytes: Uint8Array, pos: number, value: number): number {
+  let digits = 1
+  for (let p = 10; p <= value; p *= 10) digits++
+  const end = pos + digits
+  let at = end
+  while (value >= 100) {
+    const q = Math.floor(value / 100)
+    const pair = (value - q * 100) * 2
+    bytes[--at] = DIGIT_PAIRS[pair + 1]
+    bytes[--at] = DIGIT_PAIRS[pair]
+    value = q
+  }
+  if (value >= 10) {
+    bytes[at - 1] = DIGIT_PAIRS[value * 2 + 1]
+    bytes[at - 2] = DIGIT_PAIRS[value * 2]
+  } else bytes[at - 1] = 48 + value
+  return end
+}
 
 /**
  * Lines built as UTF-8 bytes, from pre-encoded fragments, integers and strings, and handed to a sink as text one
@@ -302,24 +324,21 @@ export class LineBuilder {
   number(value: number): void {
     if (value >= 0 && value <= Number.MAX_SAFE_INTEGER && Math.floor(value) === value) {
       this.ensure(16)
-      const bytes = this.bytes
-      if (value < 10) {
-        bytes[this.pos++] = 48 + value
-        return
-      }
-      let digits = 1
-      for (let p = 10; p <= value; p *= 10) digits++
-      let at = this.pos + digits
-      this.pos = at
-      while (value >= 10) {
-        const q = Math.floor(value / 10)
-        bytes[--at] = 48 + (value - q * 10)
-        value = q
-      }
-      bytes[at - 1] = 48 + value
+      this.pos = writeInteger(this.bytes, this.pos, value)
       return
     }
     this.asciiText(jsonNumber(value))
+  }
+
+  /** `count` numbers (ids) from `offset`, separated by commas: the inside of a JSON array. */
+  integers(values: ArrayLike<number>, count: number, offset = 0): void {
+    this.ensure(count * 17)
+    for (let i = 0; i < count; i++) {
+      if (i > 0) this.bytes[this.pos++] = 44
+      const value = values[offset + i]
+      if (value >= 0 && value <= Number.MAX_SAFE_INTEGER && Math.floor(value) === value) this.pos = writeInteger(this.bytes, this.pos, value)
+      else this.asciiText(jsonNumber(value))
+    }
   }
 
   /** A JSON string literal. Printable ASCII is copied as it is; anything else goes through jsonString. */
