@@ -21,6 +21,7 @@ import type { SeriesInfo, TransientExecution } from '../../shared/ipc'
 import { SERIES } from '../../shared/ipc'
 import type { Bytes } from '../../shared/units'
 import { f64, u8, type Column } from '../ingest/columns'
+import { useIdsOf } from '../ingest/records'
 import { BUFFER_ATTR, K, type CaptureStore } from '../ingest/store'
 import type { ModelSink } from '../model/events'
 import { D3D12Model } from '../model/d3d12/model'
@@ -283,7 +284,7 @@ export function applyRecord(store: CaptureStore, model: D3D12Model, index: numbe
       model.upload(UPLOAD_VIAS[ops[ref]], ops[ref + 1], ops[ref + 2])
       return
     case K.use:
-      model.use(ops.subarray(ref + 1, ref + 1 + ops[ref]) as unknown as number[])
+      model.use(useIdsOf(store, ref) as unknown as number[])
       return
     case K.budget:
       model.setBudget(ops[ref])

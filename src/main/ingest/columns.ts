@@ -1,13 +1,33 @@
 /**
  * Growable typed-array columns: the capture store keeps one per field. Capacity grows by half again (not
  * doubling) so a 20-million-record capture does not briefly hold twice its size; `trim()` drops the slack.
+ * The columns of one table grow together (`Table.row`) and are written through `data`, so the hot path makes
+ * one capacity check per row, not one per cell.
  */
 type TypedArray = Float64Array | Uint32Array | Int32Array | Uint16Array | Uint8Array
 type TypedArrayCtor<T extends TypedArray> = { new (length: number): T; BYTES_PER_ELEMENT: number }
 
+/**
+ * How far through its input a load is, from 0 (unknown) to 1. A column or table that grows projects its final
+ * size from it, so a large capture reaches its size in a few steps instead of many half-again copies.
+ */
+export interface LoadShare {
+  fraction: number
+}
+
+/** The capacity to grow to from `capacity` holding `length`: half again, or the projected size if larger. */
+function grownCapacity(capacity: number, length: number, share: LoadShare | undefined): number {
+  let next = Math.max(1024, Math.ceil(capacity * 1.5))
+  const fraction = share?.fraction ?? 0
+  // a kind seen mostly early (textures at level load) would be projected far too large: at most four times
+  if (fraction > 0 && fraction < 1) next = Math.max(next, Math.min(length * 4, Math.ceil((length / fraction) * 1.03)))
+  return next
+}
+
 export class Column<T extends TypedArray> {
   data: T
   length = 0
+  share: LoadShare | undefined
   private readonly ctor: TypedArrayCtor<T>
 
   constructor(ctor: TypedArrayCtor<T>, capacity = 1024) {
@@ -35,16 +55,27 @@ export class Column<T extends TypedArray> {
   }
 
   private grow(min: number): void {
-    let capacity = Math.max(1024, Math.ceil(this.data.length * 1.5))
+    let capacity = grownCapacity(this.data.length, this.length, this.share)
     while (capacity < min) capacity = Math.ceil(capacity * 1.5)
+    this.resize(capacity)
+  }
+
+  /** Reallocate to `capacity` values, keeping the first `length`. */
+  resize(capacity: number): void {
     const next = new this.ctor(capacity)
-    next.set(this.data.subarray(0, this.length) as never)
+    next.set(this.data.subarray(0, Math.min(this.length, capacity)) as never)
     this.data = next
   }
 
-  /** Drop unused capacity; returns the exact-length array. */
+  /**
+   * Drop unused capacity; returns the exact-length array. Slack under 1/32 of the length is kept behind an
+   * exact-length view rather than copied away (a copy would briefly hold the column twice).
+   */
   trim(): T {
-    if (this.data.length !== this.length) this.data = this.data.slice(0, this.length) as T
+    const slack = this.data.length - this.length
+    if (slack > 0) {
+      this.data = (slack <= this.length >> 5 ? this.data.subarray(0, this.length) : this.data.slice(0, this.length)) as T
+    }
     return this.data
   }
 
@@ -63,3 +94,34 @@ export const u32 = (capacity?: number) => new Column(Uint32Array, capacity)
 export const i32 = (capacity?: number) => new Column(Int32Array, capacity)
 export const u16 = (capacity?: number) => new Column(Uint16Array, capacity)
 export const u8 = (capacity?: number) => new Column(Uint8Array, capacity)
+
+/** Columns with one row count. Cells of a new row are written through each column's `data`. */
+export abstract class Table {
+  length = 0
+  share: LoadShare | undefined
+  private capacity = 0
+
+  abstract columns(): Column<never>[]
+
+  /** The index of a new row, with room made for it in every column. */
+  row(): number {
+    if (this.length === this.capacity) this.grow()
+    return this.length++
+  }
+
+  private grow(): void {
+    this.capacity = grownCapacity(this.capacity, this.length, this.share)
+    for (const c of this.columns()) {
+      c.length = this.length
+      c.resize(this.capacity)
+    }
+  }
+
+  /** Drop the slack: every column exactly `length` long. */
+  trim(): void {
+    for (const c of this.columns()) {
+      c.length = this.length
+      c.trim()
+    }
+  }
+}

@@ -63,8 +63,12 @@ export const V = {
 } as const
 export type V = (typeof V)[keyof typeof V]
 
+/** `type` is cleared for every record as five 8-byte words, so its length is rounded up to 40. */
+const TYPE_BYTES = 40
+if (FIELD_COUNT > TYPE_BYTES) throw new Error('RecordScratch.type is too short for the fields')
+
 export class RecordScratch {
-  readonly type = new Uint8Array(FIELD_COUNT)
+  readonly type = new Uint8Array(TYPE_BYTES)
   readonly num = new Float64Array(FIELD_COUNT)
   /** String id for V.String; 1/0 for V.Bool. */
   readonly str = new Int32Array(FIELD_COUNT)
@@ -74,14 +78,12 @@ export class RecordScratch {
   readonly listStart = new Int32Array(FIELD_COUNT)
   readonly listEnd = new Int32Array(FIELD_COUNT)
   readonly ids: Column<Float64Array> = f64(256)
-  /** Fields set in this record, to reset only those. */
-  private readonly touched = new Int32Array(FIELD_COUNT * 2)
-  private touchedLength = 0
+  /** `type` as words: five stores clear it, cheaper than tracking which fields a record set. */
+  private readonly typeWords = new Float64Array(this.type.buffer)
   /** Raw JSON of keys the format does not define (`"k":v,…`), kept so an export writes them back. */
   extras: string | undefined = undefined
 
   set(field: number, type: V): void {
-    if (this.type[field] === V.Absent) this.touched[this.touchedLength++] = field
     this.type[field] = type
   }
 
@@ -95,8 +97,12 @@ export class RecordScratch {
   }
 
   reset(): void {
-    for (let i = 0; i < this.touchedLength; i++) this.type[this.touched[i]] = V.Absent
-    this.touchedLength = 0
+    const words = this.typeWords
+    words[0] = 0
+    words[1] = 0
+    words[2] = 0
+    words[3] = 0
+    words[4] = 0
     this.strListLength = 0
     this.ids.length = 0
     this.extras = undefined

@@ -137,6 +137,7 @@ export async function loadCapture(source: AsyncIterable<Uint8Array>, options: Lo
   let error: CaptureError | undefined
   try {
     for await (const chunk of plain()) {
+      if (progress.totalBytes > 0) builder.share.fraction = Math.min(1, progress.bytesRead / progress.totalBytes)
       scanner.push(chunk)
       report(false)
     }

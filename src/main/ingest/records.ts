@@ -55,6 +55,12 @@ export function textureDesc(store: CaptureStore, row: number): TextureDesc {
   return desc
 }
 
+/** The ids of the `use` record whose `ref` is given, without copying. */
+export function useIdsOf(store: CaptureStore, ref: number): Uint32Array | Float64Array {
+  const first = store.ops[ref + 1]
+  return store.useIds.subarray(first, first + store.ops[ref])
+}
+
 /** The record at `index` as an object, unknown keys included. */
 export function recordAt(store: CaptureStore, index: number): CaptureRecord {
   const record = baseRecordAt(store, index)
@@ -86,7 +92,7 @@ function baseRecordAt(store: CaptureStore, index: number): CaptureRecord {
     case K.upload:
       return { e: 'upload', via: UPLOAD_VIAS[ops[ref]], bytes: ops[ref + 1], count: ops[ref + 2] }
     case K.use:
-      return { e: 'use', ids: Array.from(ops.subarray(ref + 1, ref + 1 + ops[ref])) }
+      return { e: 'use', ids: Array.from(useIdsOf(store, ref)) }
     case K.budget:
       return { e: 'budget', bytes: ops[ref] }
     case K.graph: {

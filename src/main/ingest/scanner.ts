@@ -1,11 +1,18 @@
 /**
- * The NDJSON scanner: capture bytes in, builder calls out. It reads JSON straight from the byte chunks
- * (no line strings, no objects per record): known keys go into a RecordScratch, strings are interned from
- * their bytes, unknown keys are validated and kept raw. Any line that is not JSON stops the load with its
- * line number and byte offset; a broken last line without a newline is a warning (a capture cut short).
+ * The NDJSON scanner: capture bytes in, builder calls out. It reads JSON straight from the byte chunks in one
+ * pass (no line strings, no objects per record, no search for each line's end ahead of the parse): known keys
+ * go into a RecordScratch, the format's words are matched by table, other strings are interned from their
+ * bytes, unknown keys are validated and kept raw. Any line that is not JSON stops the load with its line number
+ * and byte offset; a broken last line without a newline is a warning (a capture cut short).
+ *
+ * Chunks are copied behind what is left of the line before, into a buffer of our own with some bytes of room
+ * after the data. Each run of bytes handed to the parse ends with a line feed, and every loop of the parse stops
+ * at a line feed (a control character, never part of a JSON token), so no loop needs a bound check and a fault
+ * found at a line feed is the line ending too early. Keys, words and repeated names are compared four bytes at
+ * a time through a DataView; a compare may look a few bytes past the line's end, never past the room.
  */
 import { CaptureError } from './errors'
-import { FIELD_NAMES, RecordScratch, V } from './fields'
+import { F, FIELD_NAMES, RecordScratch, V } from './fields'
 import type { CaptureBuilder } from './store'
 import { HASH_PRIME, HASH_SEED } from './strings'
 import { checkHeader } from './versions'
@@ -22,41 +29,81 @@ const MINUS = 0x2d
 const DOT = 0x2e
 const NEWLINE = 0x0a
 const CR = 0x0d
+const SPACE = 0x20
+const TAB = 0x09
 const MAX_DEPTH = 256
+/** Bytes of room after the data: more than any four-byte compare reads past a line feed. */
+const ROOM = 64
+/** Words compared four bytes at a time are shorter than this, so their compares stay within the room. */
+const MAX_WORD = ROOM - 8
 
 const decoder = new TextDecoder('utf-8')
+const encoder = new TextEncoder()
 // Number('1e22') is exact; Math.pow need not be.
 const POW10 = Array.from({ length: 23 }, (_, i) => Number(`1e${i}`))
 
-/** Known keys grouped by byte length, for a compare-only lookup. */
-const KEYS_BY_LENGTH: { bytes: Uint8Array; field: number }[][] = []
-FIELD_NAMES.forEach((name, field) => {
-  const bytes = new TextEncoder().encode(name)
-  ;(KEYS_BY_LENGTH[bytes.length] ??= []).push({ bytes, field })
-})
+/** The low `n` bytes (0…4) of a little-endian 32-bit word. */
+const lowBytes = (n: number) => (n >= 4 ? -1 : (1 << (8 * n)) - 1)
 
-/** Fields whose strings are free text, interned by hash; the others hold one of the format's words. */
-const HASHED_FIELD = new Uint8Array(FIELD_NAMES.length)
-for (const name of ['name', 'tag', 'format'] as const) HASHED_FIELD[FIELD_NAMES.indexOf(name)] = 1
-
-function keyField(buf: Uint8Array, start: number, end: number): number {
-  const candidates = KEYS_BY_LENGTH[end - start]
-  if (candidates === undefined) return -1
-  outer: for (let c = 0; c < candidates.length; c++) {
-    const bytes = candidates[c].bytes
-    for (let i = 0; i < bytes.length; i++) if (bytes[i] !== buf[start + i]) continue outer
-    return candidates[c].field
-  }
-  return -1
+/** Bytes packed little-endian into 32-bit words, as DataView.getInt32(at, true) reads them. */
+function packed(bytes: Uint8Array): Int32Array {
+  const words = new Int32Array(Math.ceil(bytes.length / 4))
+  bytes.forEach((b, i) => (words[i >> 2] |= b << (8 * (i & 3))))
+  return words
 }
 
-/** Thrown inside a line; turned into a CaptureError with the line's position. */
+/**
+ * Known keys by a hash of their first three bytes (a key of one or two bytes continues with its closing quote
+ * and colon), then checked with the key's closing quote as one or two four-byte compares.
+ */
+const KEY_SLOT = new Int8Array(1 << 12).fill(-1)
+const keySlot = (first3: number) => Math.imul(first3, 0x9e3779b1) >>> 20
+/** The key and its closing quote: first four bytes, the next four, and their masks. */
+const KEY_W0 = new Int32Array(FIELD_NAMES.length)
+const KEY_M0 = new Int32Array(FIELD_NAMES.length)
+const KEY_W1 = new Int32Array(FIELD_NAMES.length)
+const KEY_M1 = new Int32Array(FIELD_NAMES.length)
+const KEY_LENGTH = new Uint8Array(FIELD_NAMES.length)
+FIELD_NAMES.forEach((name, field) => {
+  const quoted = encoder.encode(`${name}"`)
+  if (quoted.length > 8) throw new Error(`field "${name}" is longer than the key compare allows`)
+  const lead = encoder.encode(`${name}":`)
+  const slot = keySlot(lead[0] | (lead[1] << 8) | (lead[2] << 16))
+  if (KEY_SLOT[slot] >= 0) throw new Error(`fields "${name}" and "${FIELD_NAMES[KEY_SLOT[slot]]}" share a key slot`)
+  KEY_SLOT[slot] = field
+  const words = packed(quoted)
+  KEY_W0[field] = words[0]
+  KEY_M0[field] = lowBytes(quoted.length)
+  KEY_W1[field] = words[1] ?? 0
+  KEY_M1[field] = lowBytes(Math.max(0, quoted.length - 4))
+  KEY_LENGTH[field] = name.length
+})
+
+/** How a field's value is read. */
+const WORD = 1
+const TEXT = 2
+const NUMBERS = 3
+const VALUE_KIND = new Uint8Array(FIELD_NAMES.length)
+for (const name of ['e', 'state', 'heap', 'dim', 'via', 'kind', 'type', 'op', 'usage', 'flags'] as const) {
+  VALUE_KIND[F[name]] = WORD
+}
+for (const name of ['name', 'tag', 'format'] as const) VALUE_KIND[F[name]] = TEXT
+VALUE_KIND[F.ids] = NUMBERS
+
+/** Thrown inside a line; turned into a CaptureError with the line's number and the absolute offset. */
 class SyntaxFault {
   constructor(
     readonly at: number,
     readonly expected: string,
     readonly detail?: string,
   ) {}
+}
+
+/** The fault of a string that stopped at the control byte at q before its closing quote. */
+function stringFault(buf: Uint8Array, q: number): SyntaxFault {
+  const c = buf[q]
+  if (c === NEWLINE || (c === CR && buf[q + 1] === NEWLINE)) return new SyntaxFault(q, 'the closing quote of a string')
+  return new SyntaxFault(q, 'no control characters inside a string')
 }
 
 export interface ScannerOptions {
@@ -75,73 +122,101 @@ export class NdjsonScanner {
   bytes = 0
   lines = 0
   private sawHeader = false
-  private carry = new Uint8Array(0)
-  private carryLength = 0
-  /** Parse state for the line in hand. */
-  private buf: Uint8Array = new Uint8Array(0)
+  /** The bytes not parsed yet (a line begun, then the chunk), with room after them. */
+  private buf = new Uint8Array(1 << 16)
+  private view = new DataView(this.buf.buffer)
+  private length = 0
+  /** The absolute offset of buf[0]. */
+  private base = 0
+  /** The end of the run being parsed (after its last line feed), and where the current line starts. */
   private end = 0
-  private lineOffset = 0
+  private lineStart = 0
+
+  /**
+   * The strings the builder interned before the first record (the format's words), chained by their first two
+   * bytes, each with its text and closing quote packed for four-byte compares.
+   */
+  private readonly wordHead = new Int32Array(1 << 10)
+  private readonly wordNext: Int32Array
+  private readonly wordLength: Int32Array
+  private readonly wordAt: Int32Array
+  private readonly wordText: Int32Array
+  /** The last string id of each free-text field, and the name that came after each name last time. */
+  private readonly lastText = new Int32Array(FIELD_NAMES.length)
+  private nameAfter = new Int32Array(1 << 12)
 
   constructor(builder: CaptureBuilder, options: ScannerOptions) {
     this.builder = builder
     this.file = options.file
     this.headerOptional = options.headerOptional ?? false
     const strings = builder.strings
-    for (let id = 1; id < strings.size; id++) {
-      const bytes = new TextEncoder().encode(strings.get(id))
-      ;(this.knownByLength[bytes.length] ??= []).push({ bytes, id })
+    const count = strings.size
+    this.wordNext = new Int32Array(count)
+    this.wordLength = new Int32Array(count)
+    this.wordAt = new Int32Array(count)
+    const texts: Int32Array[] = []
+    let at = 0
+    for (let id = 1; id < count; id++) {
+      const bytes = strings.bytes(id)
+      const plain = bytes.every((b) => b >= 0x20 && b !== QUOTE && b !== BACKSLASH)
+      if (bytes.length < 2 || bytes.length >= MAX_WORD || !plain) continue
+      const quoted = new Uint8Array(bytes.length + 1)
+      quoted.set(bytes)
+      quoted[bytes.length] = QUOTE
+      const text = packed(quoted)
+      texts.push(text)
+      this.wordAt[id] = at
+      this.wordLength[id] = bytes.length
+      at += text.length
+    }
+    this.wordText = new Int32Array(at)
+    at = 0
+    for (const text of texts) {
+      this.wordText.set(text, at)
+      at += text.length
+    }
+    // chained in reverse so that each chain tries the earlier words first
+    for (let id = count - 1; id >= 1; id--) {
+      if (this.wordLength[id] === 0) continue
+      const first2 = this.wordText[this.wordAt[id]] & 0xffff
+      const slot = wordSlot(first2)
+      this.wordNext[id] = this.wordHead[slot]
+      this.wordHead[slot] = id
     }
   }
 
-  /** The strings interned before the first record, by byte length. */
-  private readonly knownByLength: { bytes: Uint8Array; id: number }[][] = []
-
-  push(input: Uint8Array): void {
-    // One array class on the hot path: Node Buffers are read through a plain Uint8Array view.
-    const chunk = input.constructor === Uint8Array ? input : new Uint8Array(input.buffer, input.byteOffset, input.length)
-    let start = 0
-    const chunkOffset = this.bytes
+  push(chunk: Uint8Array): void {
+    const from = this.length
+    const need = from + chunk.length + ROOM
+    if (need > this.buf.length) {
+      const next = new Uint8Array(Math.max(need, this.buf.length * 2))
+      next.set(this.buf.subarray(0, from))
+      this.buf = next
+      this.view = new DataView(next.buffer)
+    }
+    this.buf.set(chunk, from)
+    this.length = from + chunk.length
     this.bytes += chunk.length
-    if (this.carryLength > 0) {
-      const nl = chunk.indexOf(NEWLINE)
-      if (nl < 0) {
-        this.appendCarry(chunk, 0, chunk.length)
-        return
-      }
-      this.appendCarry(chunk, 0, nl)
-      const length = this.carryLength
-      this.carryLength = 0
-      this.line(this.carry, 0, length, chunkOffset + nl - length)
-      start = nl + 1
-    }
-    for (;;) {
-      const nl = chunk.indexOf(NEWLINE, start)
-      if (nl < 0) break
-      this.line(chunk, start, nl, chunkOffset + start)
-      start = nl + 1
-    }
-    if (start < chunk.length) this.appendCarry(chunk, start, chunk.length)
-  }
-
-  private appendCarry(chunk: Uint8Array, start: number, end: number): void {
-    const need = this.carryLength + (end - start)
-    if (need > this.carry.length) {
-      const next = new Uint8Array(Math.max(need, this.carry.length * 2, 4096))
-      next.set(this.carry.subarray(0, this.carryLength))
-      this.carry = next
-    }
-    this.carry.set(chunk.subarray(start, end), this.carryLength)
-    this.carryLength = need
+    const last = chunk.lastIndexOf(NEWLINE)
+    if (last < 0) return
+    const end = from + last + 1
+    this.parse(end)
+    // what follows the last line feed moves to the front
+    this.buf.copyWithin(0, end, this.length)
+    this.base += end
+    this.length -= end
   }
 
   /** The input is complete: read a last line that has no newline. */
   finish(): void {
-    if (this.carryLength === 0) return
-    const length = this.carryLength
-    this.carryLength = 0
-    const offset = this.bytes - length
+    const length = this.length
+    if (length === 0) return
+    const offset = this.base
+    this.length = 0
+    // the line feed the parse stops at; there is room for it after the data
+    this.buf[length] = NEWLINE
     try {
-      this.line(this.carry, 0, length, offset)
+      this.parse(length + 1)
     } catch (err) {
       if (!(err instanceof CaptureError) || !this.sawHeader) throw err
       this.builder.line = this.lines
@@ -150,178 +225,284 @@ export class NdjsonScanner {
     }
   }
 
-  private line(buf: Uint8Array, start: number, end: number, offset: number): void {
-    this.lines++
-    if (end > start && buf[end - 1] === CR) end--
-    this.buf = buf
+  /** Parse the whole lines in buf[0, end); buf[end - 1] is a line feed. */
+  private parse(end: number): void {
+    const buf = this.buf
     this.end = end
-    this.lineOffset = offset
+    let p = 0
     try {
-      if (!this.sawHeader) this.header(start)
-      else this.record(start)
+      while (p < end) {
+        this.lines++
+        this.lineStart = p
+        let c = buf[p]
+        while (c === SPACE || c === TAB || c === CR) c = buf[++p]
+        if (c === NEWLINE) {
+          p++
+          continue
+        }
+        if (!this.sawHeader) p = this.header(p)
+        else if (c === LBRACE) p = this.record(buf, p)
+        else p = this.notAnObject(p)
+        p++
+      }
     } catch (err) {
       if (err instanceof SyntaxFault) {
-        throw new CaptureError(this.file, this.lines, offset + (err.at - start), err.expected, err.detail)
+        throw new CaptureError(this.file, this.lines, this.base + err.at, err.expected, err.detail)
       }
       throw err
     }
   }
 
-  private header(start: number): void {
-    let p = this.ws(start)
-    if (this.lines === 1 && p + 2 < this.end && this.buf[p] === 0xef && this.buf[p + 1] === 0xbb && this.buf[p + 2] === 0xbf) {
+  /** The end of the line at p (after optional whitespace); returns the line feed's position. */
+  private lineEnd(p: number, expected: string): number {
+    const q = this.ws(p)
+    if (this.buf[q] !== NEWLINE) throw new SyntaxFault(q, expected)
+    return q
+  }
+
+  private header(p: number): number {
+    const buf = this.buf
+    if (this.lines === 1 && buf[p] === 0xef && buf[p + 1] === 0xbb && buf[p + 2] === 0xbf) {
       p = this.ws(p + 3)
+      if (buf[p] === NEWLINE) return p // blank lines before the header
     }
-    if (p === this.end) return // blank lines before the header
     const valueEnd = this.skipValue(p, 0)
-    if (this.ws(valueEnd) !== this.end) throw new SyntaxFault(this.ws(valueEnd), 'the end of the line after the header')
-    const value: unknown = JSON.parse(decoder.decode(this.buf.subarray(p, valueEnd)))
+    const nl = this.lineEnd(valueEnd, 'the end of the line after the header')
+    const value: unknown = JSON.parse(decoder.decode(buf.subarray(p, valueEnd)))
     const isRecord = typeof value === 'object' && value !== null && 'e' in value && !('format' in value)
     if (isRecord && this.headerOptional) {
       this.sawHeader = true
-      this.record(start)
-      return
+      return this.record(buf, p)
     }
     const check = checkHeader(value)
     if (!check.ok) throw new SyntaxFault(p, check.expected, `the first line is not a valid header: ${check.detail}`)
     this.builder.header = check.header
     this.sawHeader = true
+    return nl
   }
 
-  private record(start: number): void {
-    const buf = this.buf
-    const end = this.end
+  private notAnObject(p: number): number {
+    const nl = this.lineEnd(this.skipValue(p, 0), 'the end of the line')
+    this.builder.line = this.lines
+    this.builder.offset = this.base + this.lineStart
+    this.builder.warn('unknownRecord', 'a line that is JSON but not an object')
+    return nl
+  }
+
+  /**
+   * One record: the object at p, which opens with `{`. The hot loop reads keys and the common values (plain
+   * strings, non-negative integers, arrays of them) inline; anything else goes through value(). Returns the
+   * position of the line feed that ends the line.
+   */
+  private record(buf: Uint8Array, p: number): number {
+    const view = this.view
     const r = this.r
     r.reset()
-    let p = start
-    let c = 0
-    while (p < end && ((c = buf[p]) === 0x20 || c === 0x09)) p++
-    if (p === end) return // blank line
-    if (c !== LBRACE) {
-      const valueEnd = this.skipValue(p, 0)
-      if (this.ws(valueEnd) !== end) throw new SyntaxFault(this.ws(valueEnd), 'the end of the line')
-      this.builder.line = this.lines
-      this.builder.offset = this.lineOffset
-      this.builder.warn('unknownRecord', 'a line that is JSON but not an object')
-      return
-    }
-    p++
-    while (p < end && ((c = buf[p]) === 0x20 || c === 0x09 || c === CR)) p++
-    if (p < end && c === RBRACE) {
-      p++
+    const type = r.type
+    const num = r.num
+    const str = r.str
+    let c = buf[++p]
+    while (c === SPACE || c === TAB || c === CR) c = buf[++p]
+    if (c === RBRACE) {
+      c = buf[++p]
     } else {
-      // The hot loop: keys and the common values (plain strings, integers) are read inline.
       for (;;) {
-        if (p >= end || buf[p] !== QUOTE) throw new SyntaxFault(p, 'a quoted key')
+        if (c !== QUOTE) throw new SyntaxFault(p, 'a quoted key')
         const keyStart = p + 1
         let q = keyStart
-        for (;;) {
-          if (q >= end) throw new SyntaxFault(q, 'the closing quote of a key')
-          c = buf[q]
-          if (c === QUOTE || c === BACKSLASH || c < 0x20) break
-          q++
+        const w = view.getInt32(q, true)
+        let field = KEY_SLOT[keySlot(w & 0xffffff)]
+        if (field >= 0) {
+          if ((w & KEY_M0[field]) === KEY_W0[field] && (view.getInt32(q + 4, true) & KEY_M1[field]) === KEY_W1[field]) {
+            p = q + KEY_LENGTH[field] + 1
+          } else field = -1
         }
-        let field: number
-        if (c === QUOTE) {
-          field = keyField(buf, keyStart, q)
-          p = q + 1
-        } else {
-          p = this.stringEnd(keyStart - 1)
-          field = this.escapedKeyField(keyStart - 1, p)
-        }
-        while (p < end && ((c = buf[p]) === 0x20 || c === 0x09 || c === CR)) p++
-        if (p >= end || c !== COLON) throw new SyntaxFault(p, '":" after the key')
-        p++
-        while (p < end && ((c = buf[p]) === 0x20 || c === 0x09 || c === CR)) p++
-        if (p >= end) throw new SyntaxFault(p, 'a value')
         if (field < 0) {
-          const valueEnd = this.skipValue(p, 1)
-          const member = decoder.decode(buf.subarray(keyStart - 1, valueEnd))
-          r.extras = r.extras === undefined ? member : `${r.extras},${member}`
-          p = valueEnd
+          for (;;) {
+            c = buf[q]
+            if (c === QUOTE || c === BACKSLASH || c < 0x20) break
+            q++
+          }
+          if (c === QUOTE) p = q + 1
+          else if (c === BACKSLASH) {
+            p = this.stringEnd(keyStart - 1)
+            field = this.escapedKeyField(keyStart - 1, p)
+          } else throw stringFault(buf, q)
+        }
+        c = buf[p]
+        while (c === SPACE || c === TAB || c === CR) c = buf[++p]
+        if (c !== COLON) throw new SyntaxFault(p, '":" after the key')
+        c = buf[++p]
+        while (c === SPACE || c === TAB || c === CR) c = buf[++p]
+        if (field < 0) {
+          p = this.extra(keyStart - 1, p)
         } else if (c === QUOTE) {
-          // a string: names, tags and formats are interned by hash; other fields hold one of the format's words
+          const kind = VALUE_KIND[field]
           q = p + 1
-          if (HASHED_FIELD[field] === 1) {
-            let h = HASH_SEED
-            for (;;) {
-              if (q >= end) throw new SyntaxFault(q, 'the closing quote of a string')
-              c = buf[q]
-              if (c === QUOTE || c === BACKSLASH || c < 0x20) break
-              h = Math.imul(h ^ c, HASH_PRIME)
-              q++
+          let id = 0
+          if (kind === WORD) {
+            id = this.word(q)
+            if (id > 0) p = q + this.wordLength[id] + 1
+            else p = this.value(field, p)
+          } else if (kind === TEXT) {
+            // Free text (names, tags, formats). A render graph names its resources in the same order every
+            // frame, and runs of records share a tag or a format: the string predicted from the one before is
+            // compared first; otherwise it is hashed while looking for its closing quote, and interned.
+            const strings = this.builder.strings
+            const isName = field === F.name
+            const previous = this.lastText[field]
+            const predicted = isName ? (previous < this.nameAfter.length ? this.nameAfter[previous] : 0) : previous
+            if (predicted > 0 && strings.matchesQuoted(predicted, buf, view, q, this.end)) {
+              id = predicted
+              p = q + strings.byteLength(id) + 1
+            } else {
+              let h = HASH_SEED
+              for (;;) {
+                c = buf[q]
+                if (c === QUOTE || c === BACKSLASH || c < 0x20) break
+                h = Math.imul(h ^ c, HASH_PRIME)
+                q++
+              }
+              if (c === QUOTE) {
+                id = strings.internHashed(buf, p + 1, q, h >>> 0)
+                p = q + 1
+                if (isName) this.follow(previous, id)
+              } else p = this.value(field, p)
             }
-            if (c === QUOTE) {
-              r.set(field, V.String)
-              r.str[field] = this.builder.strings.internHashed(buf, p + 1, q, h >>> 0)
-              p = q + 1
-            } else p = this.value(field, p)
-          } else {
-            for (;;) {
-              if (q >= end) throw new SyntaxFault(q, 'the closing quote of a string')
-              c = buf[q]
-              if (c === QUOTE || c === BACKSLASH || c < 0x20) break
-              q++
-            }
-            if (c === QUOTE) {
-              r.set(field, V.String)
-              r.str[field] = this.known(p + 1, q)
-              p = q + 1
-            } else p = this.value(field, p)
+            // only strings read from plain bytes are predicted: they hold no quote, backslash or control byte
+            this.lastText[field] = id
+          } else p = this.value(field, p)
+          if (id > 0) {
+            type[field] = V.String
+            str[field] = id
           }
         } else if (c >= 0x30 && c <= 0x39) {
           // a non-negative integer of up to 15 digits; anything else goes through number()
           let v = c - 0x30
           q = p + 1
-          if (c !== 0x30) {
-            while (q < end && (c = buf[q]) >= 0x30 && c <= 0x39) {
+          c = buf[q]
+          if (v !== 0) {
+            while (c >= 0x30 && c <= 0x39) {
               v = v * 10 + (c - 0x30)
-              q++
+              c = buf[++q]
             }
           }
-          c = q < end ? buf[q] : 0
           if (q - p > 15 || c === DOT || c === 0x65 || c === 0x45 || (c >= 0x30 && c <= 0x39)) {
             p = this.value(field, p)
           } else {
-            r.set(field, V.Number)
-            r.num[field] = v
+            type[field] = V.Number
+            num[field] = v
             p = q
           }
+        } else if (c === LBRACKET) {
+          const kind = VALUE_KIND[field]
+          p = kind === NUMBERS ? this.numbers(field, p) : kind === WORD ? this.words(field, p) : this.array(field, p)
         } else {
           p = this.value(field, p)
         }
-        while (p < end && ((c = buf[p]) === 0x20 || c === 0x09 || c === CR)) p++
-        if (p < end && c === COMMA) {
-          p++
-          while (p < end && ((c = buf[p]) === 0x20 || c === 0x09 || c === CR)) p++
+        c = buf[p]
+        while (c === SPACE || c === TAB || c === CR) c = buf[++p]
+        if (c === COMMA) {
+          c = buf[++p]
+          while (c === SPACE || c === TAB || c === CR) c = buf[++p]
           continue
         }
-        if (p < end && c === RBRACE) {
-          p++
+        if (c === RBRACE) {
+          c = buf[++p]
           break
         }
         throw new SyntaxFault(p, '"," or "}" after a value')
       }
     }
-    while (p < end && ((c = buf[p]) === 0x20 || c === 0x09 || c === CR)) p++
-    if (p !== end) throw new SyntaxFault(p, 'the end of the line after the record')
-    this.builder.line = this.lines
-    this.builder.offset = this.lineOffset
-    this.builder.add(r)
+    while (c === SPACE || c === TAB || c === CR) c = buf[++p]
+    if (c !== NEWLINE) throw new SyntaxFault(p, 'the end of the line after the record')
+    const builder = this.builder
+    builder.line = this.lines
+    builder.offset = this.base + this.lineStart
+    builder.add(r)
+    return p
   }
 
-  /** Id of a string the builder interned before the first record (the format's words), else intern it. */
-  private known(start: number, end: number): number {
-    const candidates = this.knownByLength[end - start]
-    if (candidates !== undefined) {
-      const buf = this.buf
-      outer: for (let c = 0; c < candidates.length; c++) {
-        const bytes = candidates[c].bytes
-        for (let i = 0; i < bytes.length; i++) if (bytes[i] !== buf[start + i]) continue outer
-        return candidates[c].id
+  private follow(previous: number, id: number): void {
+    if (previous >= this.nameAfter.length) {
+      let size = this.nameAfter.length * 2
+      while (size <= previous) size *= 2
+      const next = new Int32Array(size)
+      next.set(this.nameAfter)
+      this.nameAfter = next
+    }
+    this.nameAfter[previous] = id
+  }
+
+  /** A key the format does not define: its member is validated and kept as raw JSON. */
+  private extra(keyQuote: number, p: number): number {
+    const valueEnd = this.skipValue(p, 1)
+    const member = decoder.decode(this.buf.subarray(keyQuote, valueEnd))
+    const r = this.r
+    r.extras = r.extras === undefined ? member : `${r.extras},${member}`
+    return valueEnd
+  }
+
+  /**
+   * The id of the builder's word whose text and closing quote start at `start`, or 0. A candidate is compared
+   * four bytes at a time; a line feed differs from every byte of a word, so a word never matches across one.
+   */
+  private word(start: number): number {
+    const view = this.view
+    const text = this.wordText
+    const first = view.getInt32(start, true)
+    let id = this.wordHead[wordSlot(first & 0xffff)]
+    while (id !== 0) {
+      const at = this.wordAt[id]
+      const length = this.wordLength[id]
+      // the word and its quote: whole groups of four, then the rest under a mask
+      const groups = (length + 1) >> 2
+      const rest = (length + 1) & 3
+      let g = 0
+      if (groups > 0 && first === text[at]) {
+        g = 1
+        while (g < groups && view.getInt32(start + 4 * g, true) === text[at + g]) g++
+      }
+      if (g === groups && (rest === 0 || (view.getInt32(start + 4 * g, true) & lowBytes(rest)) === text[at + g])) {
+        return id
+      }
+      id = this.wordNext[id]
+    }
+    return 0
+  }
+
+  /** An array of the format's words (`usage`, `flags`), each found in one pass; anything else goes through array(). */
+  private words(field: number, open: number): number {
+    const buf = this.buf
+    const r = this.r
+    const lengths = this.wordLength
+    const listStart = r.strListLength
+    let p = open + 1
+    let c = buf[p]
+    while (c === SPACE || c === TAB || c === CR) c = buf[++p]
+    if (c !== RBRACKET) {
+      for (;;) {
+        const id = c === QUOTE ? this.word(p + 1) : 0
+        if (id === 0) {
+          r.strListLength = listStart
+          return this.array(field, open)
+        }
+        r.pushString(id)
+        c = buf[(p += lengths[id] + 2)]
+        while (c === SPACE || c === TAB || c === CR) c = buf[++p]
+        if (c === COMMA) {
+          c = buf[++p]
+          while (c === SPACE || c === TAB || c === CR) c = buf[++p]
+          continue
+        }
+        if (c === RBRACKET) break
+        throw new SyntaxFault(p, '"," or "]" in an array')
       }
     }
-    return this.builder.strings.internBytes(this.buf, start, end)
+    r.set(field, V.Strings)
+    r.listStart[field] = listStart
+    r.listEnd[field] = r.strListLength
+    return p + 1
   }
 
   private escapedKeyField(quoteStart: number, afterQuote: number): number {
@@ -337,7 +518,7 @@ export class NdjsonScanner {
     if (c === QUOTE) {
       const q = this.stringEnd(p)
       r.set(field, V.String)
-      r.str[field] = this.strEscaped || HASHED_FIELD[field] === 1 ? this.internString(p, q) : this.known(p + 1, q - 1)
+      r.str[field] = this.strEscaped ? this.internString(p, q) : this.stringId(field, p + 1, q - 1)
       return q
     }
     if (c === MINUS || (c >= 0x30 && c <= 0x39)) {
@@ -358,6 +539,58 @@ export class NdjsonScanner {
     return q
   }
 
+  /** A plain (unescaped) string's id, by the field's way of reading strings. */
+  private stringId(field: number, start: number, end: number): number {
+    const id = VALUE_KIND[field] === WORD ? this.word(start) : 0
+    return id > 0 ? id : this.builder.strings.internBytes(this.buf, start, end)
+  }
+
+  /** An array of non-negative integers (`ids`), read inline; anything else goes through array(). */
+  private numbers(field: number, open: number): number {
+    const buf = this.buf
+    const r = this.r
+    const ids = r.ids
+    let data = ids.data
+    let length = 0
+    let p = open + 1
+    let c = buf[p]
+    while (c === SPACE || c === TAB || c === CR) c = buf[++p]
+    if (c !== RBRACKET) {
+      for (;;) {
+        if (c < 0x30 || c > 0x39) return this.array(field, open)
+        const start = p
+        let v = c - 0x30
+        c = buf[++p]
+        if (v !== 0) {
+          while (c >= 0x30 && c <= 0x39) {
+            v = v * 10 + (c - 0x30)
+            c = buf[++p]
+          }
+        }
+        if (p - start > 15 || c === DOT || c === 0x65 || c === 0x45 || (c >= 0x30 && c <= 0x39)) {
+          return this.array(field, open)
+        }
+        if (length === data.length) {
+          ids.length = length
+          ids.reserve(1)
+          data = ids.data
+        }
+        data[length++] = v
+        while (c === SPACE || c === TAB || c === CR) c = buf[++p]
+        if (c === COMMA) {
+          c = buf[++p]
+          while (c === SPACE || c === TAB || c === CR) c = buf[++p]
+          continue
+        }
+        if (c === RBRACKET) break
+        throw new SyntaxFault(p, '"," or "]" in an array')
+      }
+    }
+    ids.length = length
+    r.set(field, V.Numbers)
+    return p + 1
+  }
+
   private array(field: number, open: number): number {
     const buf = this.buf
     const r = this.r
@@ -373,7 +606,7 @@ export class NdjsonScanner {
       for (;;) {
         if (buf[p] !== QUOTE) return this.mixedArray(field, open)
         const q = this.stringEnd(p)
-        r.pushString(this.strEscaped ? this.internString(p, q) : this.known(p + 1, q - 1))
+        r.pushString(this.strEscaped ? this.internString(p, q) : this.stringId(field, p + 1, q - 1))
         p = this.ws(q)
         if (buf[p] === COMMA) {
           p = this.ws(p + 1)
@@ -418,7 +651,6 @@ export class NdjsonScanner {
    */
   private number(p: number): number {
     const buf = this.buf
-    const end = this.end
     const start = p
     let neg = false
     if (buf[p] === MINUS) {
@@ -426,45 +658,42 @@ export class NdjsonScanner {
       p++
     }
     let c = buf[p]
-    if (p >= end || c < 0x30 || c > 0x39) throw new SyntaxFault(p, 'a digit')
+    if (c < 0x30 || c > 0x39) throw new SyntaxFault(p, 'a digit')
     let mantissa = 0
     let digits = 0
     if (c === 0x30) {
-      p++
+      c = buf[++p]
     } else {
-      while (p < end) {
-        c = buf[p]
-        if (c < 0x30 || c > 0x39) break
+      while (c >= 0x30 && c <= 0x39) {
         mantissa = mantissa * 10 + (c - 0x30)
         digits++
-        p++
+        c = buf[++p]
       }
     }
     let scale = 0
-    c = p < end ? buf[p] : 0
     if (c === DOT) {
-      p++
-      const fracStart = p
-      while (p < end) {
-        c = buf[p]
-        if (c < 0x30 || c > 0x39) break
+      const fracStart = ++p
+      c = buf[p]
+      while (c >= 0x30 && c <= 0x39) {
         mantissa = mantissa * 10 + (c - 0x30)
-        p++
+        c = buf[++p]
       }
       if (p === fracStart) throw new SyntaxFault(p, 'a digit after the decimal point')
       scale = p - fracStart
       digits += scale
-      c = p < end ? buf[p] : 0
     }
     let exponent = 0
     if (c === 0x65 || c === 0x45) {
-      p++
+      c = buf[++p]
       let expNeg = false
-      if (buf[p] === 0x2b || buf[p] === MINUS) expNeg = buf[p++] === MINUS
+      if (c === 0x2b || c === MINUS) {
+        expNeg = c === MINUS
+        c = buf[++p]
+      }
       const expStart = p
-      while (p < end && buf[p] >= 0x30 && buf[p] <= 0x39) {
-        exponent = exponent * 10 + (buf[p] - 0x30)
-        p++
+      while (c >= 0x30 && c <= 0x39) {
+        exponent = exponent * 10 + (c - 0x30)
+        c = buf[++p]
       }
       if (p === expStart) throw new SyntaxFault(p, 'a digit in the exponent')
       if (expNeg) exponent = -exponent
@@ -488,11 +717,9 @@ export class NdjsonScanner {
   /** Position after the closing quote of the string opening at p (validated); sets strHash and strEscaped. */
   private stringEnd(p: number): number {
     const buf = this.buf
-    const end = this.end
     let q = p + 1
     let h = HASH_SEED
     for (;;) {
-      if (q >= end) throw new SyntaxFault(q, 'the closing quote of a string')
       const c = buf[q]
       if (c === QUOTE) {
         this.strHash = h >>> 0
@@ -500,7 +727,7 @@ export class NdjsonScanner {
         return q + 1
       }
       if (c === BACKSLASH) return this.escapedStringEnd(q)
-      if (c < 0x20) throw new SyntaxFault(q, 'no control characters inside a string')
+      if (c < 0x20) throw stringFault(buf, q)
       h = Math.imul(h ^ c, HASH_PRIME)
       q++
     }
@@ -508,9 +735,7 @@ export class NdjsonScanner {
 
   private escapedStringEnd(q: number): number {
     const buf = this.buf
-    const end = this.end
     for (;;) {
-      if (q >= end) throw new SyntaxFault(q, 'the closing quote of a string')
       const c = buf[q]
       if (c === QUOTE) {
         this.strEscaped = true
@@ -519,10 +744,11 @@ export class NdjsonScanner {
       if (c === BACKSLASH) {
         const e = buf[q + 1]
         if (e === 0x75) {
+          // each digit is checked before the next is read: a line feed stops the check
           for (let i = 2; i < 6; i++) {
             const h = buf[q + i]
             const hex = (h >= 0x30 && h <= 0x39) || (h >= 0x41 && h <= 0x46) || (h >= 0x61 && h <= 0x66)
-            if (q + i >= end || !hex) throw new SyntaxFault(q + i, 'four hex digits after \\u')
+            if (!hex) throw new SyntaxFault(q + i, 'four hex digits after \\u')
           }
           q += 6
           continue
@@ -542,7 +768,7 @@ export class NdjsonScanner {
         q += 2
         continue
       }
-      if (c < 0x20) throw new SyntaxFault(q, 'no control characters inside a string')
+      if (c < 0x20) throw stringFault(buf, q)
       q++
     }
   }
@@ -559,20 +785,14 @@ export class NdjsonScanner {
 
   private ws(p: number): number {
     const buf = this.buf
-    const end = this.end
-    while (p < end) {
-      const c = buf[p]
-      if (c !== 0x20 && c !== 0x09 && c !== CR) break
-      p++
-    }
+    let c = buf[p]
+    while (c === SPACE || c === TAB || c === CR) c = buf[++p]
     return p
   }
 
   /** Validate any JSON value at p; returns the position after it. */
   private skipValue(p: number, depth: number): number {
     const buf = this.buf
-    const end = this.end
-    if (p >= end) throw new SyntaxFault(p, 'a value')
     if (depth > MAX_DEPTH) throw new SyntaxFault(p, `at most ${MAX_DEPTH} levels of nesting`)
     const c = buf[p]
     if (c === QUOTE) return this.stringEnd(p)
@@ -609,12 +829,17 @@ export class NdjsonScanner {
     if (this.literal(p, 'true')) return p + 4
     if (this.literal(p, 'false')) return p + 5
     if (this.literal(p, 'null')) return p + 4
-    throw new SyntaxFault(p, 'a JSON value (string, number, object, array, true, false or null)')
+    throw new SyntaxFault(p, c === NEWLINE ? 'a value' : 'a JSON value (string, number, object, array, true, false or null)')
   }
 
+  /** Compares byte by byte and stops at the first difference, so it never reads past a line feed. */
   private literal(p: number, word: string): boolean {
-    if (p + word.length > this.end) return false
     for (let i = 0; i < word.length; i++) if (this.buf[p + i] !== word.charCodeAt(i)) return false
     return true
   }
+}
+
+/** A word's chain: its first two bytes, low five bits each. */
+function wordSlot(first2: number): number {
+  return ((first2 & 31) << 5) | ((first2 >> 8) & 31)
 }

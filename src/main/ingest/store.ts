@@ -4,8 +4,10 @@
  * Every record is one row of `records` (its kind and a `ref`). Creates point at a row of their desc table
  * (buffers, textures, transients, placed); every other kind points at its operands in `ops`:
  *   gpu [n] · release [id] · commit [id, bytes] · lock [id, bytes] · upload [via, bytes, count] ·
- *   use [count, id…] · budget [bytes] · graph [name] · endgraph [passes] · heap [id, size, type, name] ·
+ *   use [count, first] · budget [bytes] · graph [name] · endgraph [passes] · heap [id, size, type, name] ·
  *   barrier [after, before|NaN] · access [id, op] · submit [] · free [id]
+ * A `use` record's ids are `useIds[first, first + count)` (see useIdsOf in records.ts): 32-bit while every id
+ * fits, since a frame can reference thousands of resources; 64-bit floats once one does not.
  * Frames are rows of `frames`, with the index of their first record, so a frame range is a record range.
  */
 import {
@@ -21,7 +23,7 @@ import {
   type CaptureHeader,
   type WarningKind,
 } from '../../shared/capture'
-import { Column, f64, u16, u32, u8 } from './columns'
+import { Column, f64, Table, u16, u32, u8, type LoadShare } from './columns'
 import { F, V, type RecordScratch } from './fields'
 import { IdSet } from './idset'
 import { StringTable } from './strings'
@@ -46,41 +48,35 @@ export interface StoreWarnings {
   samples: WarningSample[]
 }
 
-export class BufferTable {
-  readonly id = f64()
-  readonly size = f64()
-  readonly usage = u32()
-  readonly stride = u32()
-  readonly attrs = u8()
-  readonly name = u32()
-  readonly tag = u32()
-  get length(): number {
-    return this.id.length
-  }
+export class BufferTable extends Table {
+  readonly id = f64(0)
+  readonly size = f64(0)
+  readonly usage = u32(0)
+  readonly stride = u32(0)
+  readonly attrs = u8(0)
+  readonly name = u32(0)
+  readonly tag = u32(0)
   columns(): Column<never>[] {
     return [this.id, this.size, this.usage, this.stride, this.attrs, this.name, this.tag] as Column<never>[]
   }
 }
 
-export class TextureTable {
-  readonly id = f64()
+export class TextureTable extends Table {
+  readonly id = f64(0)
   /** Driver size, NaN when the capture does not give it. */
-  readonly size = f64()
+  readonly size = f64(0)
   /** Driver alignment, 0 when the capture does not give it. */
-  readonly align = f64()
-  readonly dim = u8()
-  readonly format = u32()
-  readonly width = u32()
-  readonly height = u32()
-  readonly depth = u32()
-  readonly mips = u16()
-  readonly samples = u16()
-  readonly flags = u32()
-  readonly name = u32()
-  readonly tag = u32()
-  get length(): number {
-    return this.id.length
-  }
+  readonly align = f64(0)
+  readonly dim = u8(0)
+  readonly format = u32(0)
+  readonly width = u32(0)
+  readonly height = u32(0)
+  readonly depth = u32(0)
+  readonly mips = u16(0)
+  readonly samples = u16(0)
+  readonly flags = u32(0)
+  readonly name = u32(0)
+  readonly tag = u32(0)
   columns(): Column<never>[] {
     return [
       this.id,
@@ -101,19 +97,24 @@ export class TextureTable {
 }
 
 /** Transients and placed resources: their desc is a row of the buffer or texture table. */
-export class AttachedTable {
+export class AttachedTable extends Table {
   /** 0 buffer, 1 texture. */
-  readonly kind = u8()
-  readonly desc = u32()
+  readonly kind = u8(0)
+  readonly desc = u32(0)
   /** Transients: first pass; placed: heap id. */
-  readonly a = f64()
+  readonly a = f64(0)
   /** Transients: last pass; placed: heap offset. */
-  readonly b = f64()
-  get length(): number {
-    return this.kind.length
-  }
+  readonly b = f64(0)
   columns(): Column<never>[] {
     return [this.kind, this.desc, this.a, this.b] as Column<never>[]
+  }
+}
+
+class RecordTable extends Table {
+  readonly kind = u8(0)
+  readonly ref = u32(0)
+  columns(): Column<never>[] {
+    return [this.kind, this.ref] as Column<never>[]
   }
 }
 
@@ -128,6 +129,8 @@ export interface CaptureStore {
   readonly transients: AttachedTable
   readonly placed: AttachedTable
   readonly ops: Float64Array
+  /** The ids of `use` records, 32-bit while they all fit. */
+  readonly useIds: Uint32Array | Float64Array
   /** Unknown keys of a record (raw JSON members), by record index. */
   readonly extras: Map<number, string>
   readonly warnings: StoreWarnings
@@ -159,22 +162,44 @@ class NameCodes {
   }
 }
 
+// Record kinds as constants, so the builder's switch compiles to a jump table.
+const FRAME = K.frame
+const GPU = K.gpu
+const BUFFER = K.buffer
+const TEXTURE = K.texture
+const RELEASE = K.release
+const COMMIT = K.commit
+const LOCK = K.lock
+const UPLOAD = K.upload
+const USE = K.use
+const BUDGET = K.budget
+const GRAPH = K.graph
+const TRANSIENT = K.transient
+const ENDGRAPH = K.endgraph
+const HEAP = K.heap
+const PLACED = K.placed
+const BARRIER = K.barrier
+const ACCESS = K.access
+const SUBMIT = K.submit
+const FREE = K.free
+
 /**
  * Receives validated records. The scanner and importers fill a RecordScratch and call `add`; the builder
  * checks required fields and types, ids and frame order, counts warnings, and appends to the columns.
  */
 export class CaptureBuilder {
   readonly strings = new StringTable()
-  readonly recKind = u8(1 << 18)
-  readonly recRef = u32(1 << 18)
-  readonly frameN = f64()
-  readonly frameT = f64()
-  readonly frameFirst = u32()
+  private readonly records = new RecordTable()
+  readonly frameN = f64(64)
+  readonly frameT = f64(64)
+  readonly frameFirst = u32(64)
   readonly buffers = new BufferTable()
   readonly textures = new TextureTable()
   readonly transients = new AttachedTable()
   readonly placed = new AttachedTable()
-  readonly ops = f64(1 << 18)
+  private readonly ops = f64(1 << 12)
+  private useIds: Column<Uint32Array> | Column<Float64Array> = u32(1 << 12)
+  private wideUseIds = false
   readonly extras = new Map<number, string>()
   readonly warnings: StoreWarnings = { counts: {}, samples: [] }
   header: CaptureHeader = { format: 'heapscope-capture', version: 1 }
@@ -189,6 +214,7 @@ export class CaptureBuilder {
   private inGraph = false
   private hasUse = false
   private hasGpu = false
+  private warningTotal = 0
   private readonly kindOf: NameCodes
   private readonly usageBit: NameCodes
   private readonly flagBit: NameCodes
@@ -201,7 +227,13 @@ export class CaptureBuilder {
   private readonly idOfTexture: number
   private readonly idOfReadback: number
 
+  /** How far through its input the load is: the columns grow toward their projected size. */
+  readonly share: LoadShare = { fraction: 0 }
+
   constructor() {
+    for (const table of [this.records, this.buffers, this.textures, this.transients, this.placed]) table.share = this.share
+    this.ops.share = this.share
+    this.useIds.share = this.share
     const s = this.strings
     this.kindOf = new NameCodes(s, RECORD_KINDS)
     this.usageBit = new NameCodes(s, BUFFER_USAGES)
@@ -217,22 +249,21 @@ export class CaptureBuilder {
   }
 
   get recordCount(): number {
-    return this.recKind.length
+    return this.records.length
   }
 
   warn(kind: WarningKind, message: string): void {
     const counts = this.warnings.counts
     const n = (counts[kind] ?? 0) + 1
     counts[kind] = n
+    this.warningTotal++
     if (n <= SAMPLES_PER_KIND) {
       this.warnings.samples.push({ kind, line: this.line, offset: this.offset, message: message || WARNING_KINDS[kind] })
     }
   }
 
   warningCount(): number {
-    let n = 0
-    for (const v of Object.values(this.warnings.counts)) n += v ?? 0
-    return n
+    return this.warningTotal
   }
 
   /** Validate one record held in `r` and append it. Returns false when it was skipped with a warning. */
@@ -242,62 +273,58 @@ export class CaptureBuilder {
       return false
     }
     const kind = this.kindOf.get(r.str[F.e])
-    if (kind < 0) {
-      this.warn('unknownRecord', `unknown record kind "${this.strings.get(r.str[F.e])}"`)
-      return false
-    }
     switch (kind) {
-      case K.frame:
+      case FRAME:
         return this.addFrame(r)
-      case K.gpu: {
+      case GPU: {
         const n = this.int(r, F.n, 'gpu', 'n')
         if (n === undefined) return false
         this.hasGpu = true
-        return this.pushOps(kind, r, n)
+        return this.pushOps1(kind, r, n)
       }
-      case K.buffer:
+      case BUFFER:
         return this.addBuffer(r)
-      case K.texture:
+      case TEXTURE:
         return this.addTexture(r)
-      case K.release: {
+      case RELEASE: {
         const id = this.int(r, F.id, 'release', 'id')
         if (id === undefined) return false
         if (!this.live.delete(id)) {
           this.warn('releaseOfUnknownId', `release of id ${id}, which is not live`)
           return false
         }
-        return this.pushOps(kind, r, id)
+        return this.pushOps1(kind, r, id)
       }
-      case K.commit:
-      case K.lock: {
-        const what = kind === K.commit ? 'commit' : 'lock'
+      case COMMIT:
+      case LOCK: {
+        const what = kind === COMMIT ? 'commit' : 'lock'
         const id = this.int(r, F.id, what, 'id')
         const bytes = this.size(r, F.bytes, what, 'bytes', true)
         if (id === undefined || bytes === undefined) return false
-        return this.pushOps(kind, r, id, bytes)
+        return this.pushOps2(kind, r, id, bytes)
       }
-      case K.upload: {
+      case UPLOAD: {
         const via = this.enumOf(r, F.via, this.viaOf, 'upload', 'via', UPLOAD_VIAS, true)
         const bytes = this.size(r, F.bytes, 'upload', 'bytes', true)
         const count = r.has(F.count) ? this.int(r, F.count, 'upload', 'count') : 1
         if (via === undefined || bytes === undefined || count === undefined) return false
-        return this.pushOps(kind, r, via, bytes, count)
+        return this.pushOps3(kind, r, via, bytes, count)
       }
-      case K.use:
+      case USE:
         return this.addUse(r)
-      case K.budget: {
+      case BUDGET: {
         const bytes = this.size(r, F.bytes, 'budget', 'bytes', true)
         if (bytes === undefined) return false
-        return this.pushOps(kind, r, bytes)
+        return this.pushOps1(kind, r, bytes)
       }
-      case K.graph: {
+      case GRAPH: {
         if (this.inGraph) this.closeGraph()
         this.inGraph = true
-        return this.pushOps(kind, r, r.type[F.name] === V.String ? r.str[F.name] : 0)
+        return this.pushOps1(kind, r, r.type[F.name] === V.String ? r.str[F.name] : 0)
       }
-      case K.transient:
+      case TRANSIENT:
         return this.addTransient(r)
-      case K.endgraph: {
+      case ENDGRAPH: {
         const passes = this.int(r, F.passes, 'endgraph', 'passes')
         if (passes === undefined) return false
         if (!this.inGraph) {
@@ -305,9 +332,9 @@ export class CaptureBuilder {
           return false
         }
         this.closeGraph()
-        return this.pushOps(kind, r, passes)
+        return this.pushOps1(kind, r, passes)
       }
-      case K.heap: {
+      case HEAP: {
         const id = this.int(r, F.id, 'heap', 'id')
         const size = this.size(r, F.size, 'heap', 'size', true)
         if (id === undefined || size === undefined) return false
@@ -318,35 +345,44 @@ export class CaptureBuilder {
           return false
         }
         this.liveHeaps.add(id)
-        return this.pushOps(kind, r, id, size, type, r.type[F.name] === V.String ? r.str[F.name] : 0)
+        this.pushRecord(kind, this.ops.length, r)
+        const ops = this.ops
+        ops.reserve(4)
+        ops.data[ops.length++] = id
+        ops.data[ops.length++] = size
+        ops.data[ops.length++] = type
+        ops.data[ops.length++] = r.type[F.name] === V.String ? r.str[F.name] : 0
+        return true
       }
-      case K.placed:
+      case PLACED:
         return this.addPlaced(r)
-      case K.barrier: {
+      case BARRIER: {
         const after = this.int(r, F.after, 'barrier', 'after')
         if (after === undefined) return false
         const before = r.has(F.before) ? this.int(r, F.before, 'barrier', 'before') : NaN
         if (before === undefined) return false
-        return this.pushOps(kind, r, after, before)
+        return this.pushOps2(kind, r, after, before)
       }
-      case K.access: {
+      case ACCESS: {
         const id = this.int(r, F.id, 'access', 'id')
         const op = this.enumOf(r, F.op, this.opOf, 'access', 'op', ACCESS_OPS, true)
         if (id === undefined || op === undefined) return false
-        return this.pushOps(kind, r, id, op)
+        return this.pushOps2(kind, r, id, op)
       }
-      case K.submit:
-        return this.pushOps(kind, r)
-      case K.free: {
+      case SUBMIT:
+        this.pushRecord(kind, this.ops.length, r)
+        return true
+      case FREE: {
         const id = this.int(r, F.id, 'free', 'id')
         if (id === undefined) return false
         if (!this.liveHeaps.delete(id)) {
           this.warn('releaseOfUnknownId', `free of heap ${id}, which is not live`)
           return false
         }
-        return this.pushOps(kind, r, id)
+        return this.pushOps1(kind, r, id)
       }
     }
+    this.warn('unknownRecord', `unknown record kind "${this.strings.get(r.str[F.e])}"`)
     return false
   }
 
@@ -356,14 +392,36 @@ export class CaptureBuilder {
   }
 
   private pushRecord(kind: number, ref: number, r: RecordScratch): void {
-    const index = this.recKind.push(kind)
-    this.recRef.push(ref)
+    const records = this.records
+    const index = records.row()
+    records.kind.data[index] = kind
+    records.ref.data[index] = ref
     if (r.extras !== undefined) this.extras.set(index, r.extras)
   }
 
-  private pushOps(kind: number, r: RecordScratch, ...values: number[]): boolean {
-    this.pushRecord(kind, this.ops.length, r)
-    for (const v of values) this.ops.push(v)
+  private pushOps1(kind: number, r: RecordScratch, a: number): boolean {
+    const ops = this.ops
+    this.pushRecord(kind, ops.length, r)
+    ops.push(a)
+    return true
+  }
+
+  private pushOps2(kind: number, r: RecordScratch, a: number, b: number): boolean {
+    const ops = this.ops
+    this.pushRecord(kind, ops.length, r)
+    ops.reserve(2)
+    ops.data[ops.length++] = a
+    ops.data[ops.length++] = b
+    return true
+  }
+
+  private pushOps3(kind: number, r: RecordScratch, a: number, b: number, c: number): boolean {
+    const ops = this.ops
+    this.pushRecord(kind, ops.length, r)
+    ops.reserve(3)
+    ops.data[ops.length++] = a
+    ops.data[ops.length++] = b
+    ops.data[ops.length++] = c
     return true
   }
 
@@ -378,7 +436,7 @@ export class CaptureBuilder {
     const t = r.type[F.t] === V.Number ? r.num[F.t] : NaN
     // Records before the first frame record belong to frame 0: an implicit frame 0 when the first frame is
     // later, or frame 0 itself starting at record 0.
-    let first = this.recKind.length
+    let first = this.records.length
     if (frames === 0 && first > 0) {
       if (n > 0) {
         this.frameN.push(0)
@@ -393,61 +451,64 @@ export class CaptureBuilder {
     return true
   }
 
-  private addBufferDesc(r: RecordScratch, what: string, id: number): number | undefined {
+  private addBufferDesc(r: RecordScratch, what: string, id: number): number {
+    const type = r.type
     const size = this.size(r, F.size, what, 'size', true)
-    if (size === undefined) return undefined
-    const stride = r.has(F.stride) ? this.int(r, F.stride, what, 'stride') : 0
-    if (stride === undefined) return undefined
+    if (size === undefined) return -1
+    const stride = type[F.stride] !== V.Absent ? this.int(r, F.stride, what, 'stride') : 0
+    if (stride === undefined) return -1
     let attrs = 0
-    if (r.has(F.state)) {
+    if (type[F.state] !== V.Absent) {
       const state = this.enumOf(r, F.state, this.stateOf, what, 'state', BUFFER_STATES, false)
-      if (state === undefined) return undefined
+      if (state === undefined) return -1
       attrs |= state
     }
-    if (r.type[F.heap] === V.String) {
+    if (type[F.heap] === V.String) {
       if (r.str[F.heap] === this.idOfReadback) attrs |= BUFFER_ATTR.readback
       else if (this.heapKindOf.get(r.str[F.heap]) !== 0) {
         this.warn('badField', `${what} ${id}: heap "${this.strings.get(r.str[F.heap])}" is neither default nor readback`)
       }
     }
-    if (r.type[F.init] === V.Bool && r.str[F.init] === 1) attrs |= BUFFER_ATTR.init
+    if (type[F.init] === V.Bool && r.str[F.init] === 1) attrs |= BUFFER_ATTR.init
     const b = this.buffers
-    const row = b.id.push(id)
-    b.size.push(size)
-    b.usage.push(this.mask(r, F.usage, this.usageBit))
-    b.stride.push(Math.min(stride, 0xffffffff))
-    b.attrs.push(attrs)
-    b.name.push(r.type[F.name] === V.String ? r.str[F.name] : 0)
-    b.tag.push(r.type[F.tag] === V.String ? r.str[F.tag] : 0)
+    const row = b.row()
+    b.id.data[row] = id
+    b.size.data[row] = size
+    b.usage.data[row] = this.mask(r, F.usage, this.usageBit)
+    b.stride.data[row] = Math.min(stride, 0xffffffff)
+    b.attrs.data[row] = attrs
+    b.name.data[row] = type[F.name] === V.String ? r.str[F.name] : 0
+    b.tag.data[row] = type[F.tag] === V.String ? r.str[F.tag] : 0
     return row
   }
 
-  private addTextureDesc(r: RecordScratch, what: string, id: number): number | undefined {
-    const size = r.has(F.size) ? this.size(r, F.size, what, 'size', false) : NaN
-    const align = r.has(F.align) ? this.size(r, F.align, what, 'align', false) : 0
-    if (size === undefined || align === undefined) return undefined
-    const dim = r.has(F.dim) ? this.enumOf(r, F.dim, this.dimOf, what, 'dim', TEXTURE_DIMS, false) : 0
+  private addTextureDesc(r: RecordScratch, what: string, id: number): number {
+    const type = r.type
+    const size = type[F.size] !== V.Absent ? this.size(r, F.size, what, 'size', false) : NaN
+    const align = type[F.align] !== V.Absent ? this.size(r, F.align, what, 'align', false) : 0
+    if (size === undefined || align === undefined) return -1
+    const dim = type[F.dim] !== V.Absent ? this.enumOf(r, F.dim, this.dimOf, what, 'dim', TEXTURE_DIMS, false) : 0
     const width = this.dimension(r, F.width, what, 'width', 0xffffffff)
     const height = this.dimension(r, F.height, what, 'height', 0xffffffff)
     const depth = this.dimension(r, F.depth, what, 'depth', 0xffffffff)
     const mips = this.dimension(r, F.mips, what, 'mips', 0xffff)
     const samples = this.dimension(r, F.samples, what, 'samples', 0xffff)
-    if (dim === undefined || width === undefined || height === undefined || depth === undefined) return undefined
-    if (mips === undefined || samples === undefined) return undefined
+    if (dim === undefined || width < 0 || height < 0 || depth < 0 || mips < 0 || samples < 0) return -1
     const t = this.textures
-    const row = t.id.push(id)
-    t.size.push(size)
-    t.align.push(align)
-    t.dim.push(dim)
-    t.format.push(r.type[F.format] === V.String ? r.str[F.format] : 0)
-    t.width.push(width)
-    t.height.push(height)
-    t.depth.push(depth)
-    t.mips.push(mips)
-    t.samples.push(samples)
-    t.flags.push(this.mask(r, F.flags, this.flagBit))
-    t.name.push(r.type[F.name] === V.String ? r.str[F.name] : 0)
-    t.tag.push(r.type[F.tag] === V.String ? r.str[F.tag] : 0)
+    const row = t.row()
+    t.id.data[row] = id
+    t.size.data[row] = size
+    t.align.data[row] = align
+    t.dim.data[row] = dim
+    t.format.data[row] = type[F.format] === V.String ? r.str[F.format] : 0
+    t.width.data[row] = width
+    t.height.data[row] = height
+    t.depth.data[row] = depth
+    t.mips.data[row] = mips
+    t.samples.data[row] = samples
+    t.flags.data[row] = this.mask(r, F.flags, this.flagBit)
+    t.name.data[row] = type[F.name] === V.String ? r.str[F.name] : 0
+    t.tag.data[row] = type[F.tag] === V.String ? r.str[F.tag] : 0
     return row
   }
 
@@ -455,9 +516,9 @@ export class CaptureBuilder {
     const id = this.createId(r, 'buffer', this.live)
     if (id === undefined) return false
     const row = this.addBufferDesc(r, 'buffer', id)
-    if (row === undefined) return false
+    if (row < 0) return false
     this.live.add(id)
-    this.pushRecord(K.buffer, row, r)
+    this.pushRecord(BUFFER, row, r)
     return true
   }
 
@@ -465,9 +526,9 @@ export class CaptureBuilder {
     const id = this.createId(r, 'texture', this.live)
     if (id === undefined) return false
     const row = this.addTextureDesc(r, 'texture', id)
-    if (row === undefined) return false
+    if (row < 0) return false
     this.live.add(id)
-    this.pushRecord(K.texture, row, r)
+    this.pushRecord(TEXTURE, row, r)
     return true
   }
 
@@ -491,14 +552,15 @@ export class CaptureBuilder {
     const last = this.int(r, F.last, 'transient', 'last')
     if (id === undefined || kind === undefined || first === undefined || last === undefined) return false
     const desc = kind === 0 ? this.addBufferDesc(r, 'transient', id) : this.addTextureDesc(r, 'transient', id)
-    if (desc === undefined) return false
+    if (desc < 0) return false
     this.liveTransients.add(id)
     const t = this.transients
-    const row = t.kind.push(kind)
-    t.desc.push(desc)
-    t.a.push(first)
-    t.b.push(last)
-    this.pushRecord(K.transient, row, r)
+    const row = t.row()
+    t.kind.data[row] = kind
+    t.desc.data[row] = desc
+    t.a.data[row] = first
+    t.b.data[row] = last
+    this.pushRecord(TRANSIENT, row, r)
     return true
   }
 
@@ -509,14 +571,15 @@ export class CaptureBuilder {
     const offset = this.size(r, F.offset, 'placed', 'offset', true)
     if (id === undefined || kind === undefined || heap === undefined || offset === undefined) return false
     const desc = kind === 0 ? this.addBufferDesc(r, 'placed', id) : this.addTextureDesc(r, 'placed', id)
-    if (desc === undefined) return false
+    if (desc < 0) return false
     this.live.add(id)
     const p = this.placed
-    const row = p.kind.push(kind)
-    p.desc.push(desc)
-    p.a.push(heap)
-    p.b.push(offset)
-    this.pushRecord(K.placed, row, r)
+    const row = p.row()
+    p.kind.data[row] = kind
+    p.desc.data[row] = desc
+    p.a.data[row] = heap
+    p.b.data[row] = offset
+    this.pushRecord(PLACED, row, r)
     return true
   }
 
@@ -526,12 +589,41 @@ export class CaptureBuilder {
       return false
     }
     this.hasUse = true
-    const ids = r.ids
-    this.pushRecord(K.use, this.ops.length, r)
-    this.ops.reserve(ids.length + 1)
-    this.ops.push(ids.length)
-    for (let i = 0; i < ids.length; i++) this.ops.push(ids.data[i])
+    const ids = r.ids.data
+    const count = r.ids.length
+    let out = this.useIds
+    const first = out.length
+    out.reserve(count)
+    let data = out.data
+    let i = 0
+    if (!this.wideUseIds) {
+      for (; i < count; i++) {
+        const id = ids[i]
+        // an id that is not a 32-bit unsigned integer widens the column for good
+        if (!(id >= 0 && id <= 0xffffffff && Math.floor(id) === id)) break
+        data[first + i] = id
+      }
+      if (i < count) {
+        out.length = first + i
+        this.widenUseIds()
+        out = this.useIds
+        out.reserve(count - i)
+        data = out.data
+      }
+    }
+    for (; i < count; i++) data[first + i] = ids[i]
+    out.length = first + count
+    this.pushOps2(USE, r, count, first)
     return true
+  }
+
+  private widenUseIds(): void {
+    const wide = f64(Math.max(1024, Math.ceil(this.useIds.data.length * 1.5)))
+    wide.data.set(this.useIds.view())
+    wide.length = this.useIds.length
+    wide.share = this.share
+    this.useIds = wide
+    this.wideUseIds = true
   }
 
   private createId(r: RecordScratch, what: string, live: IdSet): number | undefined {
@@ -545,40 +637,41 @@ export class CaptureBuilder {
   }
 
   private int(r: RecordScratch, field: number, what: string, key: string): number | undefined {
-    if (r.type[field] !== V.Number) {
-      this.warn(r.has(field) ? 'badField' : 'missingField', `${what}: "${key}" must be an integer`)
-      return undefined
-    }
     const v = r.num[field]
-    if (!Number.isSafeInteger(v)) {
-      this.warn('badField', `${what}: "${key}" ${v} is not an integer`)
-      return undefined
-    }
+    if (r.type[field] !== V.Number || !Number.isSafeInteger(v)) return this.badInt(r, field, what, key)
     return v
   }
 
+  private badInt(r: RecordScratch, field: number, what: string, key: string): undefined {
+    if (r.type[field] !== V.Number) {
+      this.warn(r.has(field) ? 'badField' : 'missingField', `${what}: "${key}" must be an integer`)
+    } else this.warn('badField', `${what}: "${key}" ${r.num[field]} is not an integer`)
+    return undefined
+  }
+
   private size(r: RecordScratch, field: number, what: string, key: string, required: boolean): number | undefined {
+    const v = r.num[field]
+    if (r.type[field] !== V.Number || !Number.isSafeInteger(v) || v < 0) return this.badSize(r, field, what, key, required)
+    return v
+  }
+
+  private badSize(r: RecordScratch, field: number, what: string, key: string, required: boolean): undefined {
     if (r.type[field] !== V.Number) {
       if (required || r.has(field)) {
         this.warn(r.has(field) ? 'badSize' : 'missingField', `${what}: "${key}" must be a byte count`)
       }
-      return undefined
-    }
-    const v = r.num[field]
-    if (!Number.isSafeInteger(v) || v < 0) {
-      this.warn('badSize', `${what}: "${key}" ${v} is negative or not an integer`)
-      return undefined
-    }
-    return v
+    } else this.warn('badSize', `${what}: "${key}" ${r.num[field]} is negative or not an integer`)
+    return undefined
   }
 
-  private dimension(r: RecordScratch, field: number, what: string, key: string, max: number): number | undefined {
-    if (!r.has(field)) return 1
+  /** A dimension within 1…max (1 when absent), or -1 after a warning. */
+  private dimension(r: RecordScratch, field: number, what: string, key: string, max: number): number {
+    if (r.type[field] === V.Absent) return 1
     const v = this.int(r, field, what, key)
-    if (v === undefined) return undefined
+    if (v === undefined) return -1
     if (v < 1 || v > max) {
       this.warn('badField', `${what}: "${key}" ${v} is outside 1…${max}`)
-      return undefined
+      return -1
     }
     return v
   }
@@ -605,8 +698,9 @@ export class CaptureBuilder {
   private mask(r: RecordScratch, field: number, bits: NameCodes): number {
     if (r.type[field] !== V.Strings) return 0
     let mask = 0
-    for (let i = r.listStart[field]; i < r.listEnd[field]; i++) {
-      const bit = bits.get(r.strList[i])
+    const list = r.strList
+    for (let i = r.listStart[field], end = r.listEnd[field]; i < end; i++) {
+      const bit = bits.get(list[i])
       if (bit >= 0) mask |= 1 << bit
     }
     return mask >>> 0
@@ -614,20 +708,18 @@ export class CaptureBuilder {
 
   /** Freeze into a store, dropping growth slack. */
   finish(file: string, sourceBytes: number, lines: number, partial: boolean): CaptureStore {
-    if (this.frameN.length === 0 && this.recKind.length > 0) {
+    if (this.frameN.length === 0 && this.records.length > 0) {
       this.frameN.push(0)
       this.frameT.push(NaN)
       this.frameFirst.push(0)
     }
-    for (const table of [this.buffers, this.textures, this.transients, this.placed]) {
-      for (const c of table.columns()) c.trim()
-    }
+    for (const table of [this.records, this.buffers, this.textures, this.transients, this.placed]) table.trim()
     this.strings.trim()
     return {
       file,
       header: this.header,
       strings: this.strings,
-      records: { kind: this.recKind.trim(), ref: this.recRef.trim(), length: this.recKind.length },
+      records: { kind: this.records.kind.data, ref: this.records.ref.data, length: this.records.length },
       frames: {
         n: this.frameN.trim(),
         t: this.frameT.trim(),
@@ -639,6 +731,7 @@ export class CaptureBuilder {
       transients: this.transients,
       placed: this.placed,
       ops: this.ops.trim(),
+      useIds: this.useIds.trim(),
       extras: this.extras,
       warnings: this.warnings,
       hasUseRecords: this.hasUse,
@@ -652,7 +745,7 @@ export class CaptureBuilder {
 
 /** Bytes the store's columns hold. */
 export function storeByteSize(store: CaptureStore): number {
-  let n = store.records.kind.byteLength + store.records.ref.byteLength + store.ops.byteLength
+  let n = store.records.kind.byteLength + store.records.ref.byteLength + store.ops.byteLength + store.useIds.byteLength
   n += store.frames.n.byteLength + store.frames.t.byteLength + store.frames.firstRecord.byteLength
   for (const table of [store.buffers, store.textures, store.transients, store.placed]) {
     for (const c of table.columns()) n += c.byteLength()

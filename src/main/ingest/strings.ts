@@ -2,9 +2,10 @@
  * Interned strings kept as UTF-8 bytes in one arena. Names and tags are interned straight from the capture's
  * bytes, so a load never decodes a string nobody looks at; `get` decodes (and caches) on demand.
  * Id 0 means "no string".
+ *
+ * The hash table exists only while strings are interned: a loaded capture's names are unique per resource in
+ * real captures, so the table would cost as much as the names; `trim` drops it and the next `intern` rebuilds it.
  */
-import { Column, u32 } from './columns'
-
 const decoder = new TextDecoder('utf-8')
 const encoder = new TextEncoder()
 
@@ -18,24 +19,25 @@ export function hashBytes(buf: Uint8Array, start: number, end: number): number {
   return h >>> 0
 }
 
+const QUOTE = 0x22
+
 export class StringTable {
   private arena = new Uint8Array(1 << 16)
+  private arenaView = new DataView(this.arena.buffer)
   private arenaLength = 0
-  private readonly starts: Column<Uint32Array> = u32()
-  private readonly ends: Column<Uint32Array> = u32()
-  private slots = new Int32Array(1 << 12)
+  /** String `id` is arena[offsets[id], offsets[id + 1]). */
+  private offsets = new Uint32Array(1 << 12)
+  private count = 1
+  /** hashBytes() of each string, by id, and the open-addressed slots; absent once trimmed. */
+  private hashes: Uint32Array | undefined = new Uint32Array(1 << 12)
+  private slots: Int32Array | undefined = new Int32Array(1 << 13)
   /** Decoded strings, only those asked for. */
   private readonly decoded = new Map<number, string>()
   private scratch = new Uint8Array(256)
 
-  constructor() {
-    this.starts.push(0)
-    this.ends.push(0)
-  }
-
   /** Number of ids in use, including the empty id 0. */
   get size(): number {
-    return this.starts.length
+    return this.count
   }
 
   internBytes(buf: Uint8Array, start: number, end: number): number {
@@ -44,38 +46,63 @@ export class StringTable {
 
   /** Intern bytes whose hashBytes() the caller already has. */
   internHashed(buf: Uint8Array, start: number, end: number, hash: number): number {
-    const mask = this.slots.length - 1
-    const len = end - start
+    if (this.slots === undefined) this.rehash(1 << 12)
+    const slots = this.slots!
+    const hashes = this.hashes!
+    const arena = this.arena
+    const offsets = this.offsets
+    const mask = slots.length - 1
+    const length = end - start
     let slot = hash & mask
     for (;;) {
-      const id = this.slots[slot]
+      const id = slots[slot]
       if (id === 0) break
-      const s = this.starts.data[id]
-      if (this.ends.data[id] - s === len) {
-        let same = true
-        for (let i = 0; i < len; i++) {
-          if (this.arena[s + i] !== buf[start + i]) {
-            same = false
-            break
-          }
+      if (hashes[id] === hash) {
+        const s = offsets[id]
+        if (offsets[id + 1] - s === length) {
+          let i = 0
+          while (i < length && arena[s + i] === buf[start + i]) i++
+          if (i === length) return id
         }
-        if (same) return id
       }
       slot = (slot + 1) & mask
     }
-    if (this.arenaLength + len > this.arena.length) {
-      let cap = this.arena.length * 2
-      while (cap < this.arenaLength + len) cap *= 2
-      const next = new Uint8Array(cap)
+    return this.add(buf, start, end, hash, slot)
+  }
+
+  private add(buf: Uint8Array, start: number, end: number, hash: number, slot: number): number {
+    const length = end - start
+    if (this.arenaLength + length > this.arena.length) {
+      // by half again: the arena of a capture with millions of unique names is its largest array
+      let capacity = Math.ceil(this.arena.length * 1.5)
+      while (capacity < this.arenaLength + length) capacity = Math.ceil(capacity * 1.5)
+      const next = new Uint8Array(capacity)
       next.set(this.arena.subarray(0, this.arenaLength))
       this.arena = next
+      this.arenaView = new DataView(next.buffer)
     }
-    this.arena.set(buf.subarray(start, end), this.arenaLength)
-    const id = this.starts.push(this.arenaLength)
-    this.arenaLength += len
-    this.ends.push(this.arenaLength)
-    this.slots[slot] = id
-    if (this.starts.length * 2 > this.slots.length) this.rehash()
+    const arena = this.arena
+    let at = this.arenaLength
+    if (length < 64) for (let i = start; i < end; i++) arena[at++] = buf[i]
+    else {
+      arena.set(buf.subarray(start, end), at)
+      at += length
+    }
+    this.arenaLength = at
+    const id = this.count++
+    if (id + 1 >= this.offsets.length) {
+      const capacity = Math.ceil(this.offsets.length * 1.5)
+      const offsets = new Uint32Array(capacity)
+      offsets.set(this.offsets)
+      this.offsets = offsets
+      const hashes = new Uint32Array(capacity)
+      hashes.set(this.hashes!)
+      this.hashes = hashes
+    }
+    this.offsets[id + 1] = at
+    this.hashes![id] = hash
+    this.slots![slot] = id
+    if (this.count * 2 > this.slots!.length) this.rehash(this.slots!.length * 2)
     return id
   }
 
@@ -89,11 +116,34 @@ export class StringTable {
     return id
   }
 
+  /**
+   * Whether the bytes at `start` are string `id` followed by a closing quote, for a scanner whose line ends
+   * before `end` and whose `view` (over `buf`) has a few bytes of room after `end`. Compares four bytes at a
+   * time; false as soon as the string could not end before `end`.
+   */
+  matchesQuoted(id: number, buf: Uint8Array, view: DataView, start: number, end: number): boolean {
+    const s = this.offsets[id]
+    const length = this.offsets[id + 1] - s
+    if (start + length >= end) return false
+    const arena = this.arenaView
+    if (s + length + 4 > arena.byteLength) {
+      for (let i = 0; i < length; i++) if (this.arena[s + i] !== buf[start + i]) return false
+      return buf[start + length] === QUOTE
+    }
+    let i = 0
+    for (; i + 4 <= length; i += 4) if (arena.getInt32(s + i, true) !== view.getInt32(start + i, true)) return false
+    if (i < length) {
+      const mask = (1 << (8 * (length - i))) - 1
+      if (((arena.getInt32(s + i, true) ^ view.getInt32(start + i, true)) & mask) !== 0) return false
+    }
+    return buf[start + length] === QUOTE
+  }
+
   get(id: number): string | undefined {
     if (id === 0) return undefined
     let s = this.decoded.get(id)
     if (s === undefined) {
-      s = decoder.decode(this.arena.subarray(this.starts.data[id], this.ends.data[id]))
+      s = decoder.decode(this.arena.subarray(this.offsets[id], this.offsets[id + 1]))
       this.decoded.set(id, s)
     }
     return s
@@ -101,29 +151,49 @@ export class StringTable {
 
   /** Byte length of a string without decoding it. */
   byteLength(id: number): number {
-    return this.ends.data[id] - this.starts.data[id]
+    return this.offsets[id + 1] - this.offsets[id]
   }
 
-  private rehash(): void {
-    const slots = new Int32Array(this.slots.length * 2)
-    const mask = slots.length - 1
-    for (let id = 1; id < this.starts.length; id++) {
-      let slot = hashBytes(this.arena, this.starts.data[id], this.ends.data[id]) & mask
+  /** The UTF-8 bytes of a string, without copying. */
+  bytes(id: number): Uint8Array {
+    return this.arena.subarray(this.offsets[id], this.offsets[id + 1])
+  }
+
+  private rehash(size: number): void {
+    if (this.hashes === undefined) {
+      this.hashes = new Uint32Array(this.offsets.length)
+      for (let id = 1; id < this.count; id++) {
+        this.hashes[id] = hashBytes(this.arena, this.offsets[id], this.offsets[id + 1])
+      }
+    }
+    while (size < this.count * 2) size *= 2
+    const slots = new Int32Array(size)
+    const mask = size - 1
+    const hashes = this.hashes
+    for (let id = 1; id < this.count; id++) {
+      let slot = hashes[id] & mask
       while (slots[slot] !== 0) slot = (slot + 1) & mask
       slots[slot] = id
     }
     this.slots = slots
   }
 
-  /** Drop growth slack once a load is done. */
+  /** Drop growth slack and the hash table once a load is done. */
   trim(): void {
     this.arena = this.arena.slice(0, this.arenaLength)
-    this.starts.trim()
-    this.ends.trim()
+    this.arenaView = new DataView(this.arena.buffer)
+    this.offsets = this.offsets.slice(0, this.count + 1)
+    this.hashes = undefined
+    this.slots = undefined
   }
 
-  /** Bytes held: arena, offsets, hash slots (decoded strings are on the JS heap, counted there). */
+  /** Bytes held: arena, offsets, hashes and slots (decoded strings are on the JS heap, counted there). */
   byteSize(): number {
-    return this.arena.byteLength + this.starts.byteLength() + this.ends.byteLength() + this.slots.byteLength
+    return (
+      this.arena.byteLength +
+      this.offsets.byteLength +
+      (this.hashes?.byteLength ?? 0) +
+      (this.slots?.byteLength ?? 0)
+    )
   }
 }
