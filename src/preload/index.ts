@@ -1,6 +1,14 @@
 /** Exposes the Api, and nothing else, to the sandboxed renderer as `window.api`. */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron'
-import { CHANNELS, EVENTS, type Api, type LoadProgress, type MenuCommand, type PlaybackFrame } from '../shared/ipc'
+import {
+  CHANNELS,
+  EVENTS,
+  type Api,
+  type EngineStopped,
+  type LoadProgress,
+  type MenuCommand,
+  type PlaybackFrame,
+} from '../shared/ipc'
 
 function subscribe<T extends unknown[]>(channel: string, listener: (...args: T) => void): () => void {
   const handler = (_event: IpcRendererEvent, ...args: unknown[]) => listener(...(args as T))
@@ -39,6 +47,10 @@ const api = {
   onProgress: (listener) => subscribe<[LoadProgress]>(EVENTS.progress, listener),
   onPlayback: (listener) => subscribe<[PlaybackFrame]>(EVENTS.playback, listener),
   onMenu: (listener) => subscribe<[MenuCommand, string | undefined]>(EVENTS.menu, listener),
+  recentFiles: () => ipcRenderer.invoke(CHANNELS.recentFiles),
+  clearRecentFiles: () => ipcRenderer.invoke(CHANNELS.clearRecentFiles),
+  exportCapture: (request) => ipcRenderer.invoke(CHANNELS.exportCapture, request),
+  onEngineStopped: (listener) => subscribe<[EngineStopped]>(EVENTS.engineStopped, listener),
 } satisfies Api
 
 export type PreloadApi = typeof api

@@ -33,7 +33,10 @@ export const CHANNELS = {
   stopPlayback: 'playback:stop',
   settings: 'settings:get',
   updateSettings: 'settings:update',
-} as const satisfies Record<Exclude<keyof Api, 'onProgress' | 'onPlayback' | 'onMenu'>, string>
+  recentFiles: 'recent:list',
+  clearRecentFiles: 'recent:clear',
+  exportCapture: 'capture:export',
+} as const satisfies Record<Exclude<keyof Api, 'onProgress' | 'onPlayback' | 'onMenu' | 'onEngineStopped'>, string>
 export type InvokeMethod = keyof typeof CHANNELS
 
 /** Channels the host pushes on. */
@@ -41,6 +44,7 @@ export const EVENTS = {
   progress: 'capture:progress',
   playback: 'playback:frame',
   menu: 'menu:command',
+  engineStopped: 'engine:stopped',
 } as const
 
 /** A file the host lets the renderer open by id: a shipped demo, a recent file, a command-line argument. */
@@ -499,6 +503,32 @@ export type MenuCommand =
   | 'zoom:reset'
   | 'about'
   | 'help:format'
+  /** A file the host was asked to open (a second launch, the file association): arg is its fileId. */
+  | 'openFile'
+
+/**
+ * Export a run's capture, whole or a frame range of it. The desktop app asks where to save in a native dialog
+ * and writes there; the browser host sends the bytes back for the page to download.
+ */
+export interface ExportRequest {
+  runId: string
+  /** Frame index range [from, to); the whole capture when absent. */
+  from?: number
+  to?: number
+  gzip: boolean
+}
+
+export type ExportOutcome =
+  | { kind: 'saved'; name: string; bytes: Bytes }
+  | { kind: 'download'; name: string; data: Uint8Array }
+  | { kind: 'cancelled' }
+
+/** The engine died: its runs are gone, the window, settings and recent files are not. */
+export interface EngineStopped {
+  message: string
+  /** The file last opened by id, to offer opening it again. */
+  reopen?: string
+}
 
 export interface Settings {
   version: number
@@ -548,4 +578,9 @@ export interface Api {
   onProgress(listener: (progress: LoadProgress) => void): Unsubscribe
   onPlayback(listener: (frame: PlaybackFrame) => void): Unsubscribe
   onMenu(listener: (command: MenuCommand, arg?: string) => void): Unsubscribe
+  /** Recent files, newest first, each openable by its fileId. */
+  recentFiles(): Promise<CaptureEntry[]>
+  clearRecentFiles(): Promise<void>
+  exportCapture(request: ExportRequest): Promise<ExportOutcome>
+  onEngineStopped(listener: (info: EngineStopped) => void): Unsubscribe
 }

@@ -49,6 +49,27 @@ export type LoadSource =
   /** Bytes arrive through `feed`; `bytes` is the total for progress. */
   | { kind: 'stream'; name: string; bytes: number }
 
+/** A run's capture written out: whole, or the frame index range [from, to); gzip-compressed when asked. */
+export interface ExportOptions {
+  from?: number
+  to?: number
+  gzip: boolean
+}
+
+/** Where an export goes: a file the user chose in a native dialog, or bytes handed back (a browser download). */
+export type ExportTarget = { kind: 'file'; path: string } | { kind: 'bytes' }
+
+export interface ExportResult {
+  bytes: number
+  /** The capture's bytes, for an export to `{ kind: 'bytes' }`. */
+  data?: Uint8Array
+}
+
+/** An engine that can write a run's capture out. */
+export interface CaptureExporter {
+  exportCapture(runId: string, options: ExportOptions, target: ExportTarget): Promise<ExportResult>
+}
+
 export interface Engine {
   load(loadId: string, source: LoadSource, onProgress?: (progress: LoadProgress) => void): Promise<LoadOutcome>
   /** Give a stream load its next chunk, or null at the end. False when the load has already ended. */

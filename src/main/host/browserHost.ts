@@ -2,7 +2,8 @@
  * The browser host: the same app in a browser tab. HTTP serves the built renderer; a WebSocket carries the
  * Api (the same handlers as Electron's ipcMain). It listens on 127.0.0.1 only and requires a random token:
  * the page is opened as /?token=…, which sets a same-site cookie for its assets; the socket must present the
- * token and come from the page's own origin. Messages have a size limit.
+ * token, name this host (no DNS rebinding) and come from the page's own origin. Messages have a size limit,
+ * must be binary and well formed, and a page has a bounded number of calls in flight.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
@@ -10,12 +11,23 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { extname, join, normalize, sep } from 'node:path'
 import { WebSocketServer, type WebSocket } from 'ws'
+import { z } from 'zod'
 import { decodeMessage, encodeMessage } from '../../shared/wire'
 import type { Handlers } from './handlers'
 import { MAX_CHUNK_BYTES, type HandlerName } from './schemas'
 
 export const MAX_MESSAGE_BYTES = MAX_CHUNK_BYTES + 64 * 1024
-const COOKIE = 'heapscope_token'
+/** Calls a page may have unanswered at once; more are refused, not queued. */
+export const MAX_CALLS_IN_FLIGHT = 256
+/** Close codes the socket is refused with. */
+export const CLOSE = { notBinary: 1003, malformed: 1007, tooBig: 1009 } as const
+
+const callSchema = z.object({
+  id: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  method: z.string().max(64),
+  channel: z.string().max(64).optional(),
+  payload: z.unknown(),
+})
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -53,15 +65,20 @@ function sameToken(a: string | undefined, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y)
 }
 
-function cookieToken(req: IncomingMessage): string | undefined {
+/** Cookies are not kept apart by port: each host names its cookie after its own. */
+const cookieName = (port: number) => `heapscope_token_${port}`
+
+function cookieToken(req: IncomingMessage, port: number): string | undefined {
   const header = req.headers.cookie
   if (!header) return undefined
   for (const part of header.split(';')) {
     const [k, v] = part.trim().split('=')
-    if (k === COOKIE) return v
+    if (k === cookieName(port)) return v
   }
   return undefined
 }
+
+const sameHost = (host: string | undefined, port: number) => host === `127.0.0.1:${port}` || host === `localhost:${port}`
 
 export function contentSecurityPolicy(port: number): string {
   return [
@@ -89,11 +106,10 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 
   const serveFile = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`)
-    const host = req.headers.host
-    if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) return refuse(res, 421, 'wrong host')
+    if (!sameHost(req.headers.host, port)) return refuse(res, 421, 'wrong host')
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'method not allowed')
     const queryToken = url.searchParams.get('token') ?? undefined
-    const authorized = sameToken(queryToken, token) || sameToken(cookieToken(req), token)
+    const authorized = sameToken(queryToken, token) || sameToken(cookieToken(req, port), token)
     if (!authorized) return refuse(res, 403, 'HeapScope: open the address printed by `npm start` (it carries the token)')
     const path = url.pathname === '/' ? '/index.html' : decodeURIComponent(url.pathname)
     const file = normalize(join(options.rendererDir, path))
@@ -109,10 +125,13 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       'x-content-type-options': 'nosniff',
       'cache-control': 'no-store',
       'referrer-policy': 'no-referrer',
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-resource-policy': 'same-origin',
+      'x-frame-options': 'DENY',
     }
     if (extname(file) === '.html') {
       headers['content-security-policy'] = contentSecurityPolicy(port)
-      headers['set-cookie'] = `${COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict`
+      headers['set-cookie'] = `${cookieName(port)}=${token}; Path=/; HttpOnly; SameSite=Strict`
     }
     res.writeHead(200, headers)
     res.end(req.method === 'HEAD' ? undefined : body)
@@ -127,8 +146,9 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`)
     const origin = req.headers.origin
     const okOrigin = origin === `http://127.0.0.1:${port}` || origin === `http://localhost:${port}`
-    const okToken = sameToken(url.searchParams.get('token') ?? undefined, token) || sameToken(cookieToken(req), token)
-    if (url.pathname !== '/api' || !okOrigin || !okToken) {
+    const okToken =
+      sameToken(url.searchParams.get('token') ?? undefined, token) || sameToken(cookieToken(req, port), token)
+    if (url.pathname !== '/api' || !okOrigin || !okToken || !sameHost(req.headers.host, port)) {
       socket.write('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n')
       socket.destroy()
       return
@@ -138,28 +158,34 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 
   wss.on('connection', (ws: WebSocket) => {
     sockets.add(ws)
+    let inFlight = 0
     ws.on('close', () => sockets.delete(ws))
     ws.on('message', (data, isBinary) => {
-      if (!isBinary) return ws.close(1003, 'binary messages only')
-      let call: { id: number; method: string; payload: unknown }
+      if (!isBinary) return ws.close(CLOSE.notBinary, 'binary messages only')
+      let decoded: unknown
       try {
-        call = decodeMessage(data as Buffer) as typeof call
+        decoded = decodeMessage(data as Buffer)
       } catch {
-        return ws.close(1007, 'malformed message')
+        return ws.close(CLOSE.malformed, 'malformed message')
       }
-      const handler = Object.hasOwn(options.handlers, call.method)
-        ? options.handlers[call.method as HandlerName]
-        : undefined
+      const parsed = callSchema.safeParse(decoded)
+      if (!parsed.success) return ws.close(CLOSE.malformed, 'not a call')
+      const call = parsed.data
       const reply = (message: unknown) => {
         if (ws.readyState === ws.OPEN) ws.send(encodeMessage(message))
       }
-      if (typeof call.id !== 'number' || !handler) {
-        return reply({ id: call.id, ok: false, error: `unknown method ${String(call.method).slice(0, 64)}` })
+      const handler = Object.hasOwn(options.handlers, call.method) ? options.handlers[call.method as HandlerName] : undefined
+      if (!handler) return reply({ id: call.id, ok: false, error: `unknown method ${call.method}` })
+      if (inFlight >= MAX_CALLS_IN_FLIGHT) {
+        return reply({ id: call.id, ok: false, error: `more than ${MAX_CALLS_IN_FLIGHT} calls in flight` })
       }
-      handler(call.payload).then(
-        (value) => reply({ id: call.id, ok: true, value }),
-        (err: unknown) => reply({ id: call.id, ok: false, error: err instanceof Error ? err.message : String(err) }),
-      )
+      inFlight++
+      handler(call.payload)
+        .then(
+          (value) => reply({ id: call.id, ok: true, value }),
+          (err: unknown) => reply({ id: call.id, ok: false, error: err instanceof Error ? err.message : String(err) }),
+        )
+        .finally(() => inFlight--)
     })
   })
 

@@ -1,9 +1,14 @@
-/** What both hosts set up alike: the engine (restarted if it dies), the files on offer, the app info. */
-import { EVENTS, type AppInfo } from '../../shared/ipc'
+/**
+ * What both hosts set up alike: the engine (a new one started when it dies), the files on offer, recent files,
+ * settings and the app info. When the engine dies only its runs are lost: the files on offer, recent files,
+ * settings and the window stay, and the renderer is told so it can open the last capture again.
+ */
+import { EVENTS, type AppInfo, type EngineStopped } from '../../shared/ipc'
 import type { Engine } from '../engine/engine'
 import { WorkerEngine } from '../engine/workerEngine'
 import { demoCaptures, FileRegistry } from './files'
 import type { HostContext } from './handlers'
+import { RecentFiles, type RecentOptions } from './recent'
 import { SettingsStore } from './settings'
 
 export const VERSION = '0.1.0'
@@ -12,6 +17,7 @@ export const FORMATS: AppInfo['formats'] = [
   { name: 'HeapScope capture (.hscap, .hscap.gz)', description: 'NDJSON of GPU resource requests, frame by frame' },
   { name: 'VMA / D3D12MA JSON dump', description: 'vmaBuildStatsString / BuildStatsString, UTF-8 or UTF-16' },
   { name: 'GPGMM trace', description: 'Chrome trace-event JSON recorded by GPGMM' },
+  { name: 'Radeon Memory Visualizer trace (.rmv)', description: 'recorded by the Radeon Developer Panel' },
 ]
 
 export interface HostSetup {
@@ -21,47 +27,94 @@ export interface HostSetup {
   /** Files named on the command line; the first is opened at start. */
   args: string[]
   nativeDialogs: boolean
-  /** Send an event to the renderer(s): load progress, playback frames, menu commands. */
+  /** Send an event to the renderer(s): load progress, playback frames, an engine that stopped. */
   push: (event: (typeof EVENTS)[keyof typeof EVENTS], payload: unknown) => void
   /** Where settings persist; in memory when absent. */
   settingsPath?: string
-  /** Told when the engine died and a new one took its place. */
-  engineRestarted?: (error: Error) => void
+  /** Told when the engine died; the next call starts a new one. */
+  engineRestarted?: (error: Error, info: EngineStopped) => void
+  /** Demo captures offered at start (default: those shipped in resources/demo). */
+  demos?: { path: string; description?: string }[]
+  /** Tests pin the clock and the file system's answers. */
+  recentOptions?: RecentOptions
 }
 
-export function createHostContext(setup: HostSetup): HostContext & { dispose(): Promise<void> } {
+export interface HostContextHandle extends HostContext {
+  files: FileRegistry
+  settingsStore: SettingsStore
+  recent: RecentFiles
+  /** The id of the file last opened by id or through a dialog, if any. */
+  lastOpened(): string | undefined
+  /** Open this offered file at start instead of the first argument or the demo (macOS passes files late). */
+  startWith(fileId: string): void
+  dispose(): Promise<void>
+}
+
+export function createHostContext(setup: HostSetup): HostContextHandle {
   const files = new FileRegistry()
-  for (const demo of demoCaptures()) files.add(demo.path, 'demo', demo.description)
+  for (const demo of setup.demos ?? demoCaptures()) files.add(demo.path, 'demo', demo.description)
   const argEntries = setup.args.map((path) => files.add(path, 'argument'))
+  const settingsStore = new SettingsStore(setup.settingsPath)
+  const recent = new RecentFiles(settingsStore, files, setup.recentOptions)
+  // recent files are offered from the start (FileRegistry origin 'recent')
+  recent.list()
+  let lastOpened: string | undefined
+  let startFile = argEntries[0]?.fileId
   let engine: WorkerEngine | undefined
+
   const getEngine = (): Engine => {
     if (!engine) {
       const current = new WorkerEngine(setup.workerPath)
       current.onExit = (error) => {
-        if (engine === current) engine = undefined
-        setup.engineRestarted?.(error)
+        if (engine !== current) return
+        engine = undefined
+        const info: EngineStopped = {
+          message: `The engine stopped (${error.message}). The captures it held are closed; open them again.`,
+          ...(lastOpened ? { reopen: lastOpened } : {}),
+        }
+        setup.push(EVENTS.engineStopped, info)
+        setup.engineRestarted?.(error, info)
       }
       engine = current
     }
     return engine
   }
-  const settings = new SettingsStore(setup.settingsPath)
+
   return {
     engine: getEngine,
     files,
+    settingsStore,
+    recent,
     progress: (progress) => setup.push(EVENTS.progress, progress),
     playback: (frame) => setup.push(EVENTS.playback, frame),
-    settings,
-    info: () => ({
-      host: setup.host,
-      version: VERSION,
-      nativeDialogs: setup.nativeDialogs,
-      captures: files.entries(),
-      openAtStart: argEntries[0]?.fileId ?? files.entries().find((e) => e.origin === 'demo')?.fileId,
-      formats: FORMATS,
-    }),
+    settings: settingsStore,
+    opened: (path) => {
+      lastOpened = recent.add(path).fileId
+    },
+    lastOpened: () => lastOpened,
+    startWith: (fileId) => {
+      startFile = fileId
+    },
+    info: () => {
+      recent.list()
+      return {
+        host: setup.host,
+        version: VERSION,
+        nativeDialogs: setup.nativeDialogs,
+        captures: files.entries(),
+        // after a reload (the engine died, or the user asked) the capture last opened comes back
+        openAtStart: lastOpened ?? startFile ?? files.entries().find((e) => e.origin === 'demo')?.fileId,
+        formats: FORMATS,
+      }
+    },
     async dispose() {
-      await engine?.dispose()
+      const current = engine
+      engine = undefined
+      if (current) {
+        // quitting is not the engine dying
+        current.onExit = undefined
+        await current.dispose()
+      }
     },
   }
 }

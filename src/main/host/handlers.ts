@@ -2,8 +2,18 @@
  * The host's handlers: one function per Api method, the same for the Electron main process and the browser
  * host. Each validates its payload, then asks the engine. Transport code (ipcMain, the WebSocket) only routes.
  */
-import type { AppInfo, LoadOutcome, LoadProgress, PlaybackFrame, Settings } from '../../shared/ipc'
-import type { Engine } from '../engine/engine'
+import { basename } from 'node:path'
+import type {
+  AppInfo,
+  CaptureEntry,
+  ExportOutcome,
+  ExportRequest,
+  LoadOutcome,
+  LoadProgress,
+  PlaybackFrame,
+  Settings,
+} from '../../shared/ipc'
+import type { CaptureExporter, Engine } from '../engine/engine'
 import type { FileRegistry } from './files'
 import { parsePayload, PayloadError, type HandlerName } from './schemas'
 
@@ -19,6 +29,21 @@ export interface HostContext {
   playback: (frame: PlaybackFrame) => void
   /** The app's settings, persisted by the host. */
   settings: { get(): Settings; update(patch: Partial<Omit<Settings, 'version'>>): Settings }
+  /** Recent files, where the host keeps them. */
+  recent?: { list(): CaptureEntry[]; clear(): void }
+  /** The native save dialog, where the host has one: the chosen path, or null. Without it, exports download. */
+  showSaveDialog?: (suggestedName: string) => Promise<string | null>
+}
+
+/** The name an export is offered under: the capture's own name, the frame range, the format's extension. */
+export function exportName(file: string, request: Pick<ExportRequest, 'from' | 'to' | 'gzip'>): string {
+  const stem =
+    basename(file)
+      .replace(/\.(hscap\.gz|hscap|json|rmv|gz)$/i, '')
+      .replace(/[^\p{L}\p{N}._ -]+/gu, '_')
+      .slice(0, 120) || 'capture'
+  const range = request.from !== undefined || request.to !== undefined ? `.frames-${request.from ?? 0}-${request.to ?? 'end'}` : ''
+  return `${stem}${range}.hscap${request.gzip ? '.gz' : ''}`
 }
 
 export type Handlers = Record<HandlerName, (payload: unknown) => Promise<unknown>>
@@ -107,5 +132,30 @@ export function createHandlers(ctx: HostContext): Handlers {
       return ctx.settings.get()
     },
     updateSettings: async (payload) => ctx.settings.update(parsePayload('updateSettings', payload)),
+    recentFiles: async (payload) => {
+      parsePayload('recentFiles', payload)
+      return ctx.recent?.list() ?? []
+    },
+    clearRecentFiles: async (payload) => {
+      parsePayload('clearRecentFiles', payload)
+      ctx.recent?.clear()
+    },
+    exportCapture: async (payload): Promise<ExportOutcome> => {
+      const { runId, from, to, gzip } = parsePayload('exportCapture', payload)
+      const engine = ctx.engine() as Engine & Partial<CaptureExporter>
+      if (!engine.exportCapture) throw new Error('this engine cannot export captures')
+      const name = exportName((await engine.summary(runId)).file, { from, to, gzip })
+      const options = { from, to, gzip }
+      // the renderer never names where to write: the user does, in the host's own dialog
+      if (ctx.showSaveDialog) {
+        const path = await ctx.showSaveDialog(name)
+        if (!path) return { kind: 'cancelled' }
+        const written = await engine.exportCapture(runId, options, { kind: 'file', path })
+        return { kind: 'saved', name: basename(path), bytes: written.bytes }
+      }
+      const written = await engine.exportCapture(runId, options, { kind: 'bytes' })
+      if (!written.data) throw new Error('the engine returned no bytes to download')
+      return { kind: 'download', name, data: written.data }
+    },
   }
 }

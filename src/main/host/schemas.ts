@@ -124,6 +124,12 @@ export const schemas = {
         .optional(),
     })
     .strict(),
+  recentFiles: z.undefined().or(z.null()),
+  clearRecentFiles: z.undefined().or(z.null()),
+  exportCapture: z
+    .object({ runId: id, from: frameIndex.optional(), to: frameIndex.optional(), gzip: z.boolean() })
+    .strict()
+    .refine((r) => r.from === undefined || r.to === undefined || r.from < r.to, 'from must be before to'),
 } as const
 
 export type HandlerName = keyof typeof schemas

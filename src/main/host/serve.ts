@@ -1,6 +1,7 @@
 /**
  * `node out/main/host.js [FILE…] [--port N]`: the app through the browser host, for machines without
- * Electron. Prints the address (with its token) and serves until interrupted.
+ * Electron. Prints the address (with its token) and serves until interrupted. Settings and recent files live
+ * in the same user data folder as the desktop app's (HEAPSCOPE_USER_DATA to choose another).
  */
 import { existsSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
@@ -8,6 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { startBrowserHost, type BrowserHost } from './browserHost'
 import { createHostContext } from './context'
 import { createHandlers } from './handlers'
+import { settingsFile, userDataDir } from './paths'
 
 const here = dirname(fileURLToPath(import.meta.url))
 
@@ -39,10 +41,12 @@ async function main(): Promise<void> {
     args: files,
     nativeDialogs: false,
     push: (event, payload) => started.host?.push(event, payload),
+    settingsPath: settingsFile(userDataDir()),
     engineRestarted: (error) => console.error(`heapscope: the engine stopped (${error.message}); starting a new one`),
   })
   const host = await startBrowserHost({ rendererDir: dir, handlers: createHandlers(context), port })
   started.host = host
+  if (context.settingsStore.problem) console.error(`heapscope: ${context.settingsStore.problem}`)
   console.log(`HeapScope is running at ${host.url}`)
   console.log('Open that address in a browser. Press Ctrl+C to stop.')
   const stop = async () => {

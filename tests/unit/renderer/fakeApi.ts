@@ -32,4 +32,8 @@ export class FakeApiBase implements Api {
   onProgress: Api['onProgress'] = () => () => undefined
   onPlayback: Api['onPlayback'] = () => () => undefined
   onMenu: Api['onMenu'] = () => () => undefined
+  recentFiles: Api['recentFiles'] = notFaked('recentFiles')
+  clearRecentFiles: Api['clearRecentFiles'] = notFaked('clearRecentFiles')
+  exportCapture: Api['exportCapture'] = notFaked('exportCapture')
+  onEngineStopped: Api['onEngineStopped'] = () => () => undefined
 }

@@ -7,6 +7,7 @@ import {
   CHANNELS,
   EVENTS,
   type Api,
+  type EngineStopped,
   type InvokeMethod,
   type LoadProgress,
   type MenuCommand,
@@ -24,6 +25,7 @@ export function createSocketApi(location: Location = window.location): Api {
   const progress = new Set<(p: LoadProgress) => void>()
   const playback = new Set<(f: PlaybackFrame) => void>()
   const menu = new Set<(command: MenuCommand, arg?: string) => void>()
+  const engineStopped = new Set<(info: EngineStopped) => void>()
   let nextId = 1
   let socket: Promise<WebSocket> | undefined
 
@@ -47,6 +49,8 @@ export function createSocketApi(location: Location = window.location): Api {
           else if (message.event === EVENTS.menu) {
             const { command, arg } = message.payload as { command: MenuCommand; arg?: string }
             for (const l of menu) l(command, arg)
+          } else if (message.event === EVENTS.engineStopped) {
+            for (const l of engineStopped) l(message.payload as EngineStopped)
           }
           return
         }
@@ -97,6 +101,10 @@ export function createSocketApi(location: Location = window.location): Api {
     onProgress: (listener) => listen(progress, listener),
     onPlayback: (listener) => listen(playback, listener),
     onMenu: (listener) => listen(menu, listener),
+    recentFiles: () => invoke('recentFiles'),
+    clearRecentFiles: () => invoke('clearRecentFiles'),
+    exportCapture: (request) => invoke('exportCapture', request),
+    onEngineStopped: (listener) => listen(engineStopped, listener),
   }
 }
 
