@@ -46,7 +46,8 @@ try {
     // On a machine shared with other work, wall time overstates the cost; CPU time is what this process used.
     console.log(
       `${name.padEnd(12)} ${String(n).padStart(7)} frames ${String(records).padStart(10)} records ` +
-        `${(bytes / 1e6).toFixed(0).padStart(6)} MB  wall ${seconds.toFixed(2)} s ${(records / seconds / 1e6).toFixed(2)} M records/s  ` +
+        `${(bytes / 1e6).toFixed(0).padStart(6)} MB  ` +
+        `wall ${seconds.toFixed(2)} s ${(records / seconds / 1e6).toFixed(2)} M records/s  ` +
         `cpu ${cpuSeconds.toFixed(2)} s ${(records / cpuSeconds / 1e6).toFixed(2)} M records/s`,
     )
   }

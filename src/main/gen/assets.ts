@@ -7,12 +7,47 @@ import { Prng } from './prng'
 import { mipCount, texelBytes } from './textures'
 
 const BIOMES: readonly { name: string; bases: readonly string[] }[] = [
-  { name: 'Forest', bases: ['Tree_Oak', 'Tree_Pine', 'Tree_Birch', 'Bush_Hazel', 'Fern', 'Log_Mossy', 'Stump', 'Rock_Moss', 'Mushroom_Cluster', 'Root_Large'] },
-  { name: 'Canyon', bases: ['Cliff', 'Rock', 'Boulder', 'Rock_Slab', 'Scree', 'Cactus', 'Dead_Tree', 'Rock_Arch', 'Pebbles', 'Cliff_Overhang'] },
-  { name: 'Village', bases: ['House_Wall', 'Roof_Thatch', 'Door_Wood', 'Window_Frame', 'Fence_Wood', 'Barrel', 'Crate', 'Cart', 'Well', 'Lamp_Post', 'Market_Stall', 'Chimney'] },
-  { name: 'Ruins', bases: ['Ruin_Wall', 'Ruin_Pillar', 'Ruin_Arch', 'Statue_Broken', 'Debris_Stone', 'Stairs_Stone', 'Floor_Tile', 'Column_Base', 'Rubble'] },
-  { name: 'Coast', bases: ['Rock_Coastal', 'Driftwood', 'Pier_Post', 'Boat_Wreck', 'Seaweed', 'Shell_Cluster', 'Dune_Grass', 'Buoy', 'Net_Fishing'] },
-  { name: 'Industrial', bases: ['Pipe_Large', 'Scaffold', 'Container', 'Crane_Arm', 'Tank_Fuel', 'Catwalk', 'Generator', 'Cable_Spool', 'Girder', 'Vent_Duct'] },
+  {
+    name: 'Forest',
+    bases: [
+      'Tree_Oak', 'Tree_Pine', 'Tree_Birch', 'Bush_Hazel', 'Fern', 'Log_Mossy', 'Stump', 'Rock_Moss',
+      'Mushroom_Cluster', 'Root_Large',
+    ],
+  },
+  {
+    name: 'Canyon',
+    bases: [
+      'Cliff', 'Rock', 'Boulder', 'Rock_Slab', 'Scree', 'Cactus', 'Dead_Tree', 'Rock_Arch', 'Pebbles', 'Cliff_Overhang',
+    ],
+  },
+  {
+    name: 'Village',
+    bases: [
+      'House_Wall', 'Roof_Thatch', 'Door_Wood', 'Window_Frame', 'Fence_Wood', 'Barrel', 'Crate', 'Cart', 'Well',
+      'Lamp_Post', 'Market_Stall', 'Chimney',
+    ],
+  },
+  {
+    name: 'Ruins',
+    bases: [
+      'Ruin_Wall', 'Ruin_Pillar', 'Ruin_Arch', 'Statue_Broken', 'Debris_Stone', 'Stairs_Stone', 'Floor_Tile',
+      'Column_Base', 'Rubble',
+    ],
+  },
+  {
+    name: 'Coast',
+    bases: [
+      'Rock_Coastal', 'Driftwood', 'Pier_Post', 'Boat_Wreck', 'Seaweed', 'Shell_Cluster', 'Dune_Grass', 'Buoy',
+      'Net_Fishing',
+    ],
+  },
+  {
+    name: 'Industrial',
+    bases: [
+      'Pipe_Large', 'Scaffold', 'Container', 'Crane_Arm', 'Tank_Fuel', 'Catwalk', 'Generator', 'Cable_Spool', 'Girder',
+      'Vent_Duct',
+    ],
+  },
 ]
 
 export interface TextureAsset {

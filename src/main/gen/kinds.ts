@@ -19,11 +19,17 @@ export function structured(stride: number, tag?: string): BufferClass {
 }
 
 /** FRDGBufferDesc::CreateByteAddressDesc: 4-byte elements, raw views (alignment 16). */
-export const BYTE_ADDRESS = new BufferClass({ usage: ['Static', 'UnorderedAccess', 'ShaderResource', 'ByteAddressBuffer'], stride: 4 })
+export const BYTE_ADDRESS = new BufferClass(
+  { usage: ['Static', 'UnorderedAccess', 'ShaderResource', 'ByteAddressBuffer'], stride: 4 },
+)
 /** FRDGBufferDesc::CreateBufferDesc(4, n): a typed R32_UINT buffer. */
-export const TYPED_UINT = new BufferClass({ usage: ['Static', 'UnorderedAccess', 'ShaderResource', 'VertexBuffer'], stride: 4 })
+export const TYPED_UINT = new BufferClass(
+  { usage: ['Static', 'UnorderedAccess', 'ShaderResource', 'VertexBuffer'], stride: 4 },
+)
 /** FRDGBufferDesc::CreateIndirectDesc: indirect dispatch or draw arguments. */
-export const INDIRECT_ARGS = new BufferClass({ usage: ['Static', 'DrawIndirect', 'UnorderedAccess', 'ShaderResource', 'VertexBuffer'], stride: 4 })
+export const INDIRECT_ARGS = new BufferClass(
+  { usage: ['Static', 'DrawIndirect', 'UnorderedAccess', 'ShaderResource', 'VertexBuffer'], stride: 4 },
+)
 /** A structured buffer only uploaded to and read: per-frame instance or light data. */
 const uploadedCache = new Map<number, BufferClass>()
 export function uploadedStructured(stride: number): BufferClass {
@@ -36,12 +42,20 @@ export function uploadedStructured(stride: number): BufferClass {
 }
 
 export const MESH_VERTEX = new BufferClass({ usage: ['Static', 'VertexBuffer'], init: true, tag: 'Meshes' })
-export const MESH_VERTEX_SRV = new BufferClass({ usage: ['Static', 'VertexBuffer', 'ShaderResource'], init: true, tag: 'Meshes' })
+export const MESH_VERTEX_SRV = new BufferClass(
+  { usage: ['Static', 'VertexBuffer', 'ShaderResource'], init: true, tag: 'Meshes' },
+)
 export const MESH_INDEX16 = new BufferClass({ usage: ['Static', 'IndexBuffer'], stride: 2, init: true, tag: 'Meshes' })
-export const MESH_INDEX32 = new BufferClass({ usage: ['Static', 'IndexBuffer', 'ShaderResource'], stride: 4, init: true, tag: 'Meshes' })
-export const SKIN_VERTEX = new BufferClass({ usage: ['Static', 'VertexBuffer', 'ShaderResource'], init: true, tag: 'Meshes' })
+export const MESH_INDEX32 = new BufferClass(
+  { usage: ['Static', 'IndexBuffer', 'ShaderResource'], stride: 4, init: true, tag: 'Meshes' },
+)
+export const SKIN_VERTEX = new BufferClass(
+  { usage: ['Static', 'VertexBuffer', 'ShaderResource'], init: true, tag: 'Meshes' },
+)
 /** The GPU skin cache's output: written by compute each frame. */
-export const SKIN_CACHE = new BufferClass({ usage: ['Static', 'UnorderedAccess', 'ShaderResource', 'VertexBuffer'], stride: 4, tag: 'Meshes' })
+export const SKIN_CACHE = new BufferClass(
+  { usage: ['Static', 'UnorderedAccess', 'ShaderResource', 'VertexBuffer'], stride: 4, tag: 'Meshes' },
+)
 
 /** Multi-frame uniform buffers: the upload allocator, 256-byte aligned. */
 export const UNIFORM = new BufferClass({ usage: ['Uniform', 'Dynamic'], tag: 'UniformBuffers' })
@@ -56,7 +70,13 @@ export const UAV: TextureFlag[] = ['ShaderResource', 'UAV']
 export const DS: TextureFlag[] = ['DepthStencilTargetable', 'ShaderResource']
 
 const textureCache = new Map<string, TextureClass>()
-export function textureClass(format: string, flags: readonly TextureFlag[], tag?: string, dim: TextureDim = '2d', samples = 1): TextureClass {
+export function textureClass(
+  format: string,
+  flags: readonly TextureFlag[],
+  tag?: string,
+  dim: TextureDim = '2d',
+  samples = 1,
+): TextureClass {
   const key = format + '|' + flags.join() + '|' + tag + '|' + dim + '|' + samples
   let cls = textureCache.get(key)
   if (!cls) {

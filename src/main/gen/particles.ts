@@ -8,10 +8,17 @@ import { roundUp } from '../../shared/units'
 import type { Prng } from './prng'
 import { BufferClass, type CaptureWriter } from './writer'
 
-const FLOAT_DATA = new BufferClass({ usage: ['Static', 'UnorderedAccess', 'ShaderResource', 'VertexBuffer'], stride: 4, tag: 'Particles' })
-const HALF_DATA = new BufferClass({ usage: ['Static', 'UnorderedAccess', 'ShaderResource', 'VertexBuffer'], stride: 2, tag: 'Particles' })
+const FLOAT_DATA = new BufferClass(
+  { usage: ['Static', 'UnorderedAccess', 'ShaderResource', 'VertexBuffer'], stride: 4, tag: 'Particles' },
+)
+const HALF_DATA = new BufferClass(
+  { usage: ['Static', 'UnorderedAccess', 'ShaderResource', 'VertexBuffer'], stride: 2, tag: 'Particles' },
+)
 
-const SYSTEMS = ['NS_Impact_Sparks', 'NS_Muzzle_Flash', 'NS_Smoke_Plume', 'NS_Fire_Small', 'NS_Dust_Burst', 'NS_Rain_Splash', 'NS_Leaves_Falling', 'NS_Blood_Hit']
+const SYSTEMS = [
+  'NS_Impact_Sparks', 'NS_Muzzle_Flash', 'NS_Smoke_Plume', 'NS_Fire_Small', 'NS_Dust_Burst', 'NS_Rain_Splash',
+  'NS_Leaves_Falling', 'NS_Blood_Hit',
+]
 
 interface ActiveSystem {
   ids: number[]
@@ -21,6 +28,8 @@ interface ActiveSystem {
 export interface LeakOptions {
   /** The leaking system's name. */
   system: string
+  /** Particles of one spawn, at least and at most. */
+  particles: [number, number]
   /** Frames between two spawns, at least and at most. */
   every: [number, number]
 }
@@ -39,9 +48,9 @@ export class ParticleSystems {
     private readonly leak?: LeakOptions,
   ) {}
 
-  private spawn(out: CaptureWriter, system: string): { ids: number[]; bytes: number } {
+  private spawn(out: CaptureWriter, system: string, [lo, hi]: [number, number]): { ids: number[]; bytes: number } {
     const rng = this.rng
-    const particles = Math.round(rng.logRange(256, 32768))
+    const particles = Math.round(rng.logRange(lo, hi))
     const floats = rng.int(8, 20)
     const ids: number[] = []
     let bytes = 0
@@ -65,11 +74,11 @@ export class ParticleSystems {
       this.active.pop()
     }
     if (rng.chance(this.spawnRate / 60)) {
-      const { ids } = this.spawn(out, rng.pick(SYSTEMS))
+      const { ids } = this.spawn(out, rng.pick(SYSTEMS), [256, 32768])
       this.active.push({ ids, endFrame: frame + rng.int(30, 360) })
     }
     if (this.leak && frame >= this.nextLeak) {
-      const { ids, bytes } = this.spawn(out, this.leak.system)
+      const { ids, bytes } = this.spawn(out, this.leak.system, this.leak.particles)
       this.leakedBuffers += ids.length
       this.leakedBytes += bytes
       this.nextLeak = frame + rng.int(this.leak.every[0], this.leak.every[1])

@@ -17,9 +17,13 @@ const ACCELERATION_STRUCTURE = new BufferClass({ usage: ['AccelerationStructure'
 // Build scratch: UAV in the default state mode, so multi-state, so the placed buffer pool.
 const SCRATCH = new BufferClass({ usage: ['UnorderedAccess'], tag: 'RayTracing' })
 // D3D12_RAYTRACING_INSTANCE_DESC: 64 bytes each, written by a compute pass.
-const INSTANCE_DESCS = new BufferClass({ usage: ['Static', 'UnorderedAccess', 'ShaderResource', 'StructuredBuffer'], stride: 64, tag: 'RayTracing' })
+const INSTANCE_DESCS = new BufferClass(
+  { usage: ['Static', 'UnorderedAccess', 'ShaderResource', 'StructuredBuffer'], stride: 64, tag: 'RayTracing' },
+)
 // Shader records: 64-byte stride (D3D12_RAYTRACING_SHADER_TABLE_BYTE_ALIGNMENT), copied into, multi-state.
-const SHADER_TABLE = new BufferClass({ usage: ['Static', 'ShaderResource'], stride: 64, state: 'multi', tag: 'RayTracing' })
+const SHADER_TABLE = new BufferClass(
+  { usage: ['Static', 'ShaderResource'], stride: 64, state: 'multi', tag: 'RayTracing' },
+)
 
 const MIN_BLAS = 64 * KiB
 const MAX_BLAS = 32 * MiB
@@ -71,7 +75,15 @@ export class RayTracingScene implements MeshListener {
     const scratch = out.buffer(SCRATCH, roundUp(Math.round(size * this.rng.range(0.5, 0.8)), 256), 'BLAS.BuildScratch')
     this.blas[mesh] = uncompacted
     // Compaction reads the compacted size back after the build: two frames later.
-    this.compactions.push({ mesh, frame: this.frameNumber + 2, uncompacted, scratch, compactedSize: Math.max(MIN_BLAS, roundUp(Math.round(size * this.rng.range(0.45, 0.65)), 256)) })
+    this.compactions.push(
+      {
+        mesh,
+        frame: this.frameNumber + 2,
+        uncompacted,
+        scratch,
+        compactedSize: Math.max(MIN_BLAS, roundUp(Math.round(size * this.rng.range(0.45, 0.65)), 256)),
+      },
+    )
   }
 
   meshUnloaded(out: CaptureWriter, mesh: number): void {
@@ -101,11 +113,20 @@ export class RayTracingScene implements MeshListener {
     }
 
     if (this.characters.length < this.characterCount && (frame === 1 || rng.chance(0.01))) {
-      const name = CHARACTERS[this.characters.length % CHARACTERS.length] + (this.characters.length >= CHARACTERS.length ? '_' + this.characters.length : '')
+      const n = this.characters.length
+      const name = CHARACTERS[n % CHARACTERS.length] + (n >= CHARACTERS.length ? '_' + n : '')
       const vertices = rng.int(20000, 90000)
       const size = roundUp(vertices * 52, 256)
       const skinCache = out.buffer(SKIN_CACHE, roundUp(vertices * 36, 16), name + '.SkinCache.Positions')
-      this.characters.push({ name, blas: out.buffer(ACCELERATION_STRUCTURE, size, name + '.BLAS.Dynamic'), skinCache, size, rebuildAt: frame + rng.int(20, 90) })
+      this.characters.push(
+        {
+          name,
+          blas: out.buffer(ACCELERATION_STRUCTURE, size, name + '.BLAS.Dynamic'),
+          skinCache,
+          size,
+          rebuildAt: frame + rng.int(20, 90),
+        },
+      )
     }
     for (const c of this.characters) {
       // Refits run in place; a rebuild (LOD change, large deformation) allocates a new BLAS and frees the old.
@@ -130,7 +151,8 @@ export class RayTracingScene implements MeshListener {
     // One hit-group record per geometry segment and shader slot; the table is rebuilt when it no longer fits
     // or is less than half used.
     const records = segments * 2
-    for (const [i, name] of ['RayTracing.ShaderBindingTable', 'Lumen.HardwareRayTracing.ShaderBindingTable'].entries()) {
+    const tables = ['RayTracing.ShaderBindingTable', 'Lumen.HardwareRayTracing.ShaderBindingTable']
+    for (const [i, name] of tables.entries()) {
       const table = this.shaderTables[i]
       if (table && records <= table.records && records * 2 > table.records) continue
       if (table) out.release(table.id)

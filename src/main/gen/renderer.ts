@@ -8,7 +8,18 @@ import type { TextureFlag } from '../../shared/capture'
 import { KiB, MiB, roundUp, roundUpPow2 } from '../../shared/units'
 import { emitGraph, GraphBuilder, TransientCatalog, type CompiledGraph, type Handle } from './rendergraph'
 import { hash32, hashString, type Prng } from './prng'
-import { BYTE_ADDRESS, DS, INDIRECT_ARGS, RT, RT_UAV, TYPED_UINT, UAV, structured, textureClass, uploadedStructured } from './kinds'
+import {
+  BYTE_ADDRESS,
+  DS,
+  INDIRECT_ARGS,
+  RT,
+  RT_UAV,
+  TYPED_UINT,
+  UAV,
+  structured,
+  textureClass,
+  uploadedStructured,
+} from './kinds'
 import type { CaptureWriter, TransientClass } from './writer'
 
 export interface Resolution {
@@ -88,7 +99,8 @@ export class DeferredRenderer {
   }
 
   scene(out: CaptureWriter, f: FrameFeatures): number {
-    const variant = f.shadowedLights | (+f.decals << 4) | (+f.customDepth << 5) | (+f.subsurface << 6) | (+f.water << 7) | (f.load << 8)
+    const flags = +f.decals | (+f.customDepth << 1) | (+f.subsurface << 2) | (+f.water << 3)
+    const variant = f.shadowedLights | (flags << 4) | (f.load << 8)
     return this.emit(out, 's' + variant, 'SceneRenderer', () => this.buildScene(this.builder, f))
   }
 
@@ -98,7 +110,12 @@ export class DeferredRenderer {
 
   /** One small graph for light scenes (the demo): depth, GBuffer, shadows, lighting, bloom, tonemap. */
   lite(out: CaptureWriter, f: FrameFeatures): number {
-    return this.emit(out, 'l' + (f.shadowedLights | (f.load << 4)), 'SceneRenderer', () => this.buildLite(this.builder, f))
+    return this.emit(
+      out,
+      'l' + (f.shadowedLights | (f.load << 4)),
+      'SceneRenderer',
+      () => this.buildLite(this.builder, f),
+    )
   }
 
   /** Writes one graph execution; returns its transient count. */
@@ -116,11 +133,25 @@ export class DeferredRenderer {
     return graph.classes.length
   }
 
-  private tex(name: string, format: string, flags: readonly TextureFlag[], width: number, height: number, mips = 1): TransientClass {
+  private tex(
+    name: string,
+    format: string,
+    flags: readonly TextureFlag[],
+    width: number,
+    height: number,
+    mips = 1,
+  ): TransientClass {
     return this.catalog.texture(name, textureClass(format, flags), width, height, 1, mips)
   }
 
-  private tex3d(name: string, format: string, flags: readonly TextureFlag[], width: number, height: number, depth: number): TransientClass {
+  private tex3d(
+    name: string,
+    format: string,
+    flags: readonly TextureFlag[],
+    width: number,
+    height: number,
+    depth: number,
+  ): TransientClass {
     return this.catalog.texture(name, textureClass(format, flags, undefined, '3d'), width, height, depth, 1)
   }
 
@@ -137,13 +168,19 @@ export class DeferredRenderer {
 
     // GPU scene upload and instance culling for the main view.
     b.pass()
-    const primitiveUpload = b.create(this.buf('GPUScene.PrimitiveUploadBuffer', uploadedStructured(16), 4096 * 16 * (1 + f.load)))
-    const instanceUpload = b.create(this.buf('GPUScene.InstanceSceneUploadBuffer', uploadedStructured(16), 8192 * 16 * (1 + f.load)))
+    const primitiveUpload = b.create(
+      this.buf('GPUScene.PrimitiveUploadBuffer', uploadedStructured(16), 4096 * 16 * (1 + f.load)),
+    )
+    const instanceUpload = b.create(
+      this.buf('GPUScene.InstanceSceneUploadBuffer', uploadedStructured(16), 8192 * 16 * (1 + f.load)),
+    )
     b.pass()
     b.read(primitiveUpload)
     b.read(instanceUpload)
     const instanceIds = b.create(this.buf('InstanceCulling.InstanceIdsBuffer', BYTE_ADDRESS, instances * 4))
-    const drawArgs = b.create(this.buf('InstanceCulling.DrawIndirectArgsBuffer', INDIRECT_ARGS, 4096 * (1 + f.load) * 20))
+    const drawArgs = b.create(
+      this.buf('InstanceCulling.DrawIndirectArgsBuffer', INDIRECT_ARGS, 4096 * (1 + f.load) * 20),
+    )
     const idOffsets = b.create(this.buf('InstanceCulling.InstanceIdOffsetBuffer', TYPED_UINT, 4096 * (1 + f.load) * 4))
     const occlusion = b.create(this.buf('InstanceCulling.OcclusionResults', BYTE_ADDRESS, instances / 8))
 
@@ -157,13 +194,13 @@ export class DeferredRenderer {
     const binMeta = b.create(this.buf('Nanite.RasterBinMeta', structured(16), 2048 * 16))
     const visBuffer = b.create(this.tex('Nanite.VisBuffer64', 'R32G32_UINT', UAV, w, h))
     b.passes(3)
-    for (const x of [queue, candidates, candidateClusters, visible, rasterArgs, binMeta, visBuffer]) b.read(x)
+    b.read(queue, candidates, candidateClusters, visible, rasterArgs, binMeta, visBuffer)
     const hzbSize = [roundUpPow2(w) / 2, roundUpPow2(h) / 2]
     const hzbMips = Math.ceil(Math.log2(Math.max(hzbSize[0], hzbSize[1])))
     b.pass()
     const hzbPost = b.create(this.tex('HZBFurthest', 'R16_FLOAT', UAV, hzbSize[0], hzbSize[1], hzbMips))
     b.passes(2)
-    for (const x of [queue, candidates, candidateClusters, visible, rasterArgs, binMeta, visBuffer, hzbPost, occlusion]) b.read(x)
+    b.read(queue, candidates, candidateClusters, visible, rasterArgs, binMeta, visBuffer, hzbPost, occlusion)
     b.pass()
     const depth = b.create(this.tex('SceneDepthZ', 'D32_FLOAT_S8X24_UINT', DS, w, h))
     const velocity = b.create(this.tex('SceneVelocity', 'R16G16_FLOAT', RT, w, h))
@@ -185,7 +222,7 @@ export class DeferredRenderer {
     const boundsCenter = b.create(this.tex('HZBOcclusion.BoundsCenter', 'R32G32B32A32_FLOAT', RT, 256, 256))
     const boundsExtent = b.create(this.tex('HZBOcclusion.BoundsExtent', 'R32G32B32A32_FLOAT', RT, 256, 256))
     const occlusionResults = b.create(this.tex('HZBOcclusion.Results', 'B8G8R8A8_UNORM', RT, 256, 256))
-    for (const x of [boundsCenter, boundsExtent, hzbFurthest]) b.read(x)
+    b.read(boundsCenter, boundsExtent, hzbFurthest)
     b.pass()
     b.read(occlusionResults)
 
@@ -200,7 +237,7 @@ export class DeferredRenderer {
     const links = b.create(this.buf('LightGrid.CulledLightLinks', TYPED_UINT, gridCells * 32 * 2 * 4))
     const nextData = b.create(this.buf('LightGrid.NextCulledLightData', TYPED_UINT, 4))
     b.pass()
-    for (const x of [lightData, numCulled, nextLink, startOffset, links, nextData]) b.read(x)
+    b.read(lightData, numCulled, nextLink, startOffset, links, nextData)
     b.pass()
     b.read(culledData)
     b.read(links)
@@ -232,13 +269,15 @@ export class DeferredRenderer {
     const gbufferD = b.create(this.tex('GBufferD', 'R8G8B8A8_UNORM', RT, w, h))
     const gbufferE = b.create(this.tex('GBufferE', 'R8G8B8A8_UNORM', RT, w, h))
     const sceneColor = b.create(this.tex('SceneColor', 'R16G16B16A16_FLOAT', RT_UAV, w, h))
-    for (const x of [binData, binArgs, binStats, shadingMask, visBuffer, ...dbuffer]) b.read(x)
-    const vtFeedback = b.create(this.buf('VirtualTexture.FeedbackBuffer', TYPED_UINT, Math.ceil(w / 16) * Math.ceil(h / 16) * 4 + 4))
+    b.read(binData, binArgs, binStats, shadingMask, visBuffer, ...dbuffer)
+    const vtFeedback = b.create(
+      this.buf('VirtualTexture.FeedbackBuffer', TYPED_UINT, Math.ceil(w / 16) * Math.ceil(h / 16) * 4 + 4),
+    )
     const streamingRequests = b.create(this.buf('Nanite.StreamingRequests', TYPED_UINT, 32768 * 12))
     b.passes(2)
-    for (const x of [gbufferA, gbufferB, gbufferC, gbufferD, gbufferE, sceneColor, depth, drawArgs, instanceIds, idOffsets, ...dbuffer]) {
-      b.read(x)
-    }
+    b.read(
+      gbufferA, gbufferB, gbufferC, gbufferD, gbufferE, sceneColor, depth, drawArgs, instanceIds, idOffsets, ...dbuffer,
+    )
     b.pass()
     const vtPageRequests = b.create(this.buf('VirtualTexture.PageRequests', TYPED_UINT, 16384 * 4))
     b.read(vtFeedback)
@@ -256,14 +295,18 @@ export class DeferredRenderer {
 
     // Virtual shadow maps: page marking and allocation, one Nanite raster for every shadow view, projection.
     b.pass()
-    const pageRequests = b.create(this.buf('Shadow.Virtual.PageRequestFlags', TYPED_UINT, (8 + f.shadowedLights * 6) * 16384 * 4))
-    const pageRects = b.create(this.buf('Shadow.Virtual.AllocatedPageRectBounds', TYPED_UINT, (8 + f.shadowedLights * 6) * 8 * 16))
+    const pageRequests = b.create(
+      this.buf('Shadow.Virtual.PageRequestFlags', TYPED_UINT, (8 + f.shadowedLights * 6) * 16384 * 4),
+    )
+    const pageRects = b.create(
+      this.buf('Shadow.Virtual.AllocatedPageRectBounds', TYPED_UINT, (8 + f.shadowedLights * 6) * 8 * 16),
+    )
     const physicalLists = b.create(this.buf('Shadow.Virtual.PhysicalPageLists', TYPED_UINT, 4 * 8192 * 4))
     const vsmStats = b.create(this.buf('Shadow.Virtual.StatsBuffer', TYPED_UINT, 64))
     b.read(depth)
     b.read(hzbFurthest)
     b.passes(2)
-    for (const x of [pageRequests, pageRects, physicalLists, vsmStats]) b.read(x)
+    b.read(pageRequests, pageRects, physicalLists, vsmStats)
     const vsmCulling: Handle[] = []
     for (let light = 0; light <= f.shadowedLights; light++) {
       // Instance culling runs one pass per pair of shadow views.
@@ -281,16 +324,18 @@ export class DeferredRenderer {
     const vsmVisible = b.create(this.buf('Nanite.VisibleClustersSWHW', BYTE_ADDRESS, 4 * MiB * 12))
     const vsmArgs = b.create(this.buf('Nanite.RasterizerArgsSWHW', INDIRECT_ARGS, 4096 * 16))
     b.passes(3)
-    for (const x of [vsmQueue, vsmCandidates, vsmVisible, vsmArgs, physicalLists, pageRects, ...vsmCulling]) b.read(x)
+    b.read(vsmQueue, vsmCandidates, vsmVisible, vsmArgs, physicalLists, pageRects, ...vsmCulling)
     b.pass()
     const vsmHzb = b.create(this.tex('Shadow.Virtual.HZBPhysical', 'R32_FLOAT', UAV, 4096, 512, 7))
     const freePages = b.create(this.buf('Shadow.Virtual.FreePhysicalPages', TYPED_UINT, 8192 * 4))
     const pageArgs = b.create(this.buf('Shadow.Virtual.BuildHZBIndirectArgs', INDIRECT_ARGS, 12 * 8))
     b.read(physicalLists)
     b.pass()
-    for (const x of [vsmHzb, freePages, pageArgs]) b.read(x)
+    b.read(vsmHzb, freePages, pageArgs)
     b.pass()
-    const maskBits = b.create(this.tex('Shadow.Virtual.MaskBits', 'R32G32B32A32_UINT', UAV, Math.ceil(w / 2), Math.ceil(h / 2)))
+    const maskBits = b.create(
+      this.tex('Shadow.Virtual.MaskBits', 'R32G32B32A32_UINT', UAV, Math.ceil(w / 2), Math.ceil(h / 2)),
+    )
     const tileList = b.create(this.buf('Shadow.Virtual.ProjectionTileList', TYPED_UINT, tilesX * tilesY * 4))
     b.read(depth)
     b.read(gbufferA)
@@ -303,18 +348,22 @@ export class DeferredRenderer {
     b.pass()
     const cardAllocator = b.create(this.buf('Lumen.CardUpdateContext.CardPageIndexAllocator', TYPED_UINT, 16))
     const cardIndices = b.create(this.buf('Lumen.CardUpdateContext.CardPageIndexData', TYPED_UINT, 65536 * 4))
-    const cardDrawArgs = b.create(this.buf('Lumen.CardUpdateContext.DrawCardPageIndicesIndirectArgs', INDIRECT_ARGS, 16))
-    const cardDispatchArgs = b.create(this.buf('Lumen.CardUpdateContext.DispatchCardPageIndicesIndirectArgs', INDIRECT_ARGS, 12))
+    const cardDrawArgs = b.create(
+      this.buf('Lumen.CardUpdateContext.DrawCardPageIndicesIndirectArgs', INDIRECT_ARGS, 16),
+    )
+    const cardDispatchArgs = b.create(
+      this.buf('Lumen.CardUpdateContext.DispatchCardPageIndicesIndirectArgs', INDIRECT_ARGS, 12),
+    )
     const histogram = b.create(this.buf('Lumen.PriorityHistogram', TYPED_UINT, 128 * 4))
     const maxBucket = b.create(this.buf('Lumen.MaxUpdateBucket', TYPED_UINT, 8))
     b.pass()
-    for (const x of [cardAllocator, cardIndices, histogram, maxBucket]) b.read(x)
+    b.read(cardAllocator, cardIndices, histogram, maxBucket)
     const captureAlbedo = b.create(this.tex('Lumen.CardCaptureAlbedoAtlas', 'R8G8B8A8_UNORM', RT, 1024, 512))
     const captureNormal = b.create(this.tex('Lumen.CardCaptureNormalAtlas', 'R8G8B8A8_UNORM', RT, 1024, 512))
     const captureEmissive = b.create(this.tex('Lumen.CardCaptureEmissiveAtlas', 'R11G11B10_FLOAT', RT, 1024, 512))
     const captureDepth = b.create(this.tex('Lumen.CardCaptureDepthAtlas', 'D32_FLOAT', DS, 1024, 512))
     b.pass()
-    for (const x of [captureAlbedo, captureNormal, captureEmissive, captureDepth, cardDrawArgs]) b.read(x)
+    b.read(captureAlbedo, captureNormal, captureEmissive, captureDepth, cardDrawArgs)
     b.pass()
     const tileAllocator = b.create(this.buf('Lumen.DirectLighting.CardTileAllocator', TYPED_UINT, 16))
     const cardTiles = b.create(this.buf('Lumen.DirectLighting.CardTiles', TYPED_UINT, 65536 * 4))
@@ -325,9 +374,10 @@ export class DeferredRenderer {
     const shadowTiles = b.create(this.buf('Lumen.DirectLighting.ShadowMaskTiles', TYPED_UINT, 262144 * 4))
     b.read(cardDispatchArgs)
     b.passes(2)
-    for (const x of [tileAllocator, cardTiles, lightTileAllocator, lightTiles, lightTileOffsets, lightTileArgs, shadowTiles, cardIndices]) {
-      b.read(x)
-    }
+    b.read(
+      tileAllocator, cardTiles, lightTileAllocator, lightTiles, lightTileOffsets, lightTileArgs, shadowTiles,
+      cardIndices,
+    )
 
     // Lumen mesh SDF culling for screen traces.
     b.pass()
@@ -341,63 +391,120 @@ export class DeferredRenderer {
       b.create(this.buf('Lumen.MeshSDF.NumCulledHeightfieldObjects', TYPED_UINT, 16)),
     ]
     b.pass()
-    for (const x of sdfCulled) b.read(x)
+    b.read(...sdfCulled)
 
     // Lumen screen probe gather: probes every 16 pixels, 8×8 traces each, then integration.
     const probesX = Math.ceil(w / 16)
     const probesY = Math.ceil(h / 16)
     const atlasY = probesY + Math.ceil(probesY / 2)
     b.pass()
-    const probeDepth = b.create(this.tex('Lumen.ScreenProbeGather.ScreenProbeSceneDepth', 'R32_UINT', UAV, probesX, atlasY))
-    const probeNormal = b.create(this.tex('Lumen.ScreenProbeGather.ScreenProbeWorldNormal', 'R8G8_UNORM', UAV, probesX, atlasY))
-    const probeSpeed = b.create(this.tex('Lumen.ScreenProbeGather.ScreenProbeWorldSpeed', 'R16_FLOAT', UAV, probesX, atlasY))
-    const probePosition = b.create(this.tex('Lumen.ScreenProbeGather.ScreenProbeTranslatedWorldPosition', 'R32G32B32A32_FLOAT', UAV, probesX, atlasY))
+    const probeDepth = b.create(
+      this.tex('Lumen.ScreenProbeGather.ScreenProbeSceneDepth', 'R32_UINT', UAV, probesX, atlasY),
+    )
+    const probeNormal = b.create(
+      this.tex('Lumen.ScreenProbeGather.ScreenProbeWorldNormal', 'R8G8_UNORM', UAV, probesX, atlasY),
+    )
+    const probeSpeed = b.create(
+      this.tex('Lumen.ScreenProbeGather.ScreenProbeWorldSpeed', 'R16_FLOAT', UAV, probesX, atlasY),
+    )
+    const probePosition = b.create(
+      this.tex(
+        'Lumen.ScreenProbeGather.ScreenProbeTranslatedWorldPosition',
+        'R32G32B32A32_FLOAT',
+        UAV,
+        probesX,
+        atlasY,
+      ),
+    )
     const numAdaptive = b.create(this.buf('Lumen.ScreenProbeGather.NumAdaptiveScreenProbes', TYPED_UINT, 8))
-    const adaptiveData = b.create(this.buf('Lumen.ScreenProbeGather.AdaptiveScreenProbeData', TYPED_UINT, probesX * probesY * 4))
-    const tileHeader = b.create(this.tex('Lumen.ScreenProbeGather.ScreenTileAdaptiveProbeHeader', 'R32_UINT', UAV, probesX, probesY))
-    const tileIndices = b.create(this.tex('Lumen.ScreenProbeGather.ScreenTileAdaptiveProbeIndices', 'R16_UINT', UAV, probesX * 4, probesY * 4))
+    const adaptiveData = b.create(
+      this.buf('Lumen.ScreenProbeGather.AdaptiveScreenProbeData', TYPED_UINT, probesX * probesY * 4),
+    )
+    const tileHeader = b.create(
+      this.tex('Lumen.ScreenProbeGather.ScreenTileAdaptiveProbeHeader', 'R32_UINT', UAV, probesX, probesY),
+    )
+    const tileIndices = b.create(
+      this.tex('Lumen.ScreenProbeGather.ScreenTileAdaptiveProbeIndices', 'R16_UINT', UAV, probesX * 4, probesY * 4),
+    )
     b.read(depth)
     b.read(gbufferA)
     b.passes(2)
-    for (const x of [probeDepth, probeNormal, numAdaptive, adaptiveData, tileHeader, tileIndices]) b.read(x)
+    b.read(probeDepth, probeNormal, numAdaptive, adaptiveData, tileHeader, tileIndices)
     const probeArgs = b.create(this.buf('Lumen.ScreenProbeGather.ScreenProbeIndirectArgs', INDIRECT_ARGS, 5 * 12))
-    const brdfPdf = b.create(this.tex('Lumen.ScreenProbeGather.BRDFProbabilityDensityFunction', 'R16_FLOAT', UAV, probesX * 8, atlasY * 8))
-    const brdfSh = b.create(this.buf('Lumen.ScreenProbeGather.BRDFProbabilityDensityFunctionSH', structured(4), probesX * atlasY * 9 * 2))
+    const brdfPdf = b.create(
+      this.tex('Lumen.ScreenProbeGather.BRDFProbabilityDensityFunction', 'R16_FLOAT', UAV, probesX * 8, atlasY * 8),
+    )
+    const brdfSh = b.create(
+      this.buf('Lumen.ScreenProbeGather.BRDFProbabilityDensityFunctionSH', structured(4), probesX * atlasY * 9 * 2),
+    )
     b.pass()
-    const rayInfos = b.create(this.tex('Lumen.ScreenProbeGather.StructuredImportanceSampledRayInfos', 'R16_UINT', UAV, probesX * 8, atlasY * 8))
+    const rayInfos = b.create(
+      this.tex('Lumen.ScreenProbeGather.StructuredImportanceSampledRayInfos', 'R16_UINT', UAV, probesX * 8, atlasY * 8),
+    )
     b.read(brdfPdf)
     b.read(brdfSh)
     b.pass()
-    const traceRadiance = b.create(this.tex('Lumen.ScreenProbeGather.TraceRadiance', 'R11G11B10_FLOAT', UAV, probesX * 8, atlasY * 8))
+    const traceRadiance = b.create(
+      this.tex('Lumen.ScreenProbeGather.TraceRadiance', 'R11G11B10_FLOAT', UAV, probesX * 8, atlasY * 8),
+    )
     const traceHit = b.create(this.tex('Lumen.ScreenProbeGather.TraceHit', 'R32_UINT', UAV, probesX * 8, atlasY * 8))
-    for (const x of [rayInfos, probeArgs, hzbFurthest, sceneColor, probePosition]) b.read(x)
+    b.read(rayInfos, probeArgs, hzbFurthest, sceneColor, probePosition)
     b.pass()
     const compactAllocator = b.create(this.buf('Lumen.ScreenProbeGather.CompactedTraceTexelAllocator', TYPED_UINT, 4))
-    const compactData = b.create(this.buf('Lumen.ScreenProbeGather.CompactedTraceTexelData', TYPED_UINT, probesX * atlasY * 64 * 4))
+    const compactData = b.create(
+      this.buf('Lumen.ScreenProbeGather.CompactedTraceTexelData', TYPED_UINT, probesX * atlasY * 64 * 4),
+    )
     const compactArgs = b.create(this.buf('Lumen.ScreenProbeGather.CompactTracingIndirectArgs', INDIRECT_ARGS, 12))
     b.read(traceHit)
     b.passes(2)
-    for (const x of [compactAllocator, compactData, compactArgs, traceRadiance, traceHit, ...sdfCulled]) b.read(x)
+    b.read(compactAllocator, compactData, compactArgs, traceRadiance, traceHit, ...sdfCulled)
     b.pass()
-    const probeRadiance = b.create(this.tex('Lumen.ScreenProbeGather.ScreenProbeRadiance', 'R11G11B10_FLOAT', UAV, probesX * 8, atlasY * 8))
+    const probeRadiance = b.create(
+      this.tex('Lumen.ScreenProbeGather.ScreenProbeRadiance', 'R11G11B10_FLOAT', UAV, probesX * 8, atlasY * 8),
+    )
     b.read(traceRadiance)
     b.read(traceHit)
     b.pass()
-    const filtered = b.create(this.tex('Lumen.ScreenProbeGather.ScreenProbeFilteredRadiance', 'R11G11B10_FLOAT', UAV, probesX * 8, atlasY * 8))
+    const filtered = b.create(
+      this.tex('Lumen.ScreenProbeGather.ScreenProbeFilteredRadiance', 'R11G11B10_FLOAT', UAV, probesX * 8, atlasY * 8),
+    )
     b.read(probeRadiance)
     b.read(probeSpeed)
     b.pass()
-    const shAmbient = b.create(this.tex('Lumen.ScreenProbeGather.ScreenProbeRadianceSHAmbient', 'R11G11B10_FLOAT', UAV, probesX, atlasY))
-    const shDirectional = b.create(this.tex('Lumen.ScreenProbeGather.ScreenProbeRadianceSHDirectional', 'R16G16B16A16_FLOAT', UAV, probesX * 3, atlasY * 3))
-    const irradiance = b.create(this.tex('Lumen.ScreenProbeGather.ScreenProbeIrradianceWithBorder', 'R11G11B10_FLOAT', UAV, probesX * 6, atlasY * 6))
+    const shAmbient = b.create(
+      this.tex('Lumen.ScreenProbeGather.ScreenProbeRadianceSHAmbient', 'R11G11B10_FLOAT', UAV, probesX, atlasY),
+    )
+    const shDirectional = b.create(
+      this.tex(
+        'Lumen.ScreenProbeGather.ScreenProbeRadianceSHDirectional',
+        'R16G16B16A16_FLOAT',
+        UAV,
+        probesX * 3,
+        atlasY * 3,
+      ),
+    )
+    const irradiance = b.create(
+      this.tex(
+        'Lumen.ScreenProbeGather.ScreenProbeIrradianceWithBorder',
+        'R11G11B10_FLOAT',
+        UAV,
+        probesX * 6,
+        atlasY * 6,
+      ),
+    )
     b.read(filtered)
     b.pass()
-    const diffuseIndirect = b.create(this.tex('Lumen.ScreenProbeGather.DiffuseIndirect', 'R11G11B10_FLOAT', RT_UAV, w, h))
-    const roughSpecular = b.create(this.tex('Lumen.ScreenProbeGather.RoughSpecularIndirect', 'R11G11B10_FLOAT', RT_UAV, w, h))
+    const diffuseIndirect = b.create(
+      this.tex('Lumen.ScreenProbeGather.DiffuseIndirect', 'R11G11B10_FLOAT', RT_UAV, w, h),
+    )
+    const roughSpecular = b.create(
+      this.tex('Lumen.ScreenProbeGather.RoughSpecularIndirect', 'R11G11B10_FLOAT', RT_UAV, w, h),
+    )
     const shortRangeAO = b.create(this.tex('Lumen.ScreenProbeGather.ShortRangeAO', 'R8_UNORM', UAV, w, h))
-    for (const x of [shAmbient, shDirectional, irradiance, filtered, probeDepth, probeNormal, tileHeader, tileIndices, gbufferA, gbufferB]) {
-      b.read(x)
-    }
+    b.read(
+      shAmbient, shDirectional, irradiance, filtered, probeDepth, probeNormal, tileHeader, tileIndices, gbufferA,
+      gbufferB,
+    )
     b.pass()
     b.read(diffuseIndirect)
     b.read(roughSpecular)
@@ -415,7 +522,7 @@ export class DeferredRenderer {
       b.create(this.buf('Lumen.RadianceCache.PriorityHistogram', TYPED_UINT, 128 * 4)),
     ]
     b.passes(2)
-    for (const x of radianceCache) b.read(x)
+    b.read(...radianceCache)
     const radianceTrace = b.create(this.tex('Lumen.RadianceCache.TraceRadiance', 'R11G11B10_FLOAT', UAV, 1024, 1024))
     b.pass()
     b.read(radianceTrace)
@@ -434,19 +541,19 @@ export class DeferredRenderer {
     b.pass()
     const downsampledDepth = b.create(this.tex('Lumen.Reflections.DownsampledDepth', 'R32_FLOAT', UAV, w, h))
     const rayBuffer = b.create(this.tex('Lumen.Reflections.RayBuffer', 'R16G16B16A16_FLOAT', UAV, w, h))
-    for (const x of reflectionTiles) b.read(x)
+    b.read(...reflectionTiles)
     b.pass()
     const reflRadiance = b.create(this.tex('Lumen.Reflections.TraceRadiance', 'R11G11B10_FLOAT', UAV, w, h))
     const reflHit = b.create(this.tex('Lumen.Reflections.TraceHit', 'R16_FLOAT', UAV, w, h))
     const reflCompactAllocator = b.create(this.buf('Lumen.Reflections.CompactedTraceTexelAllocator', TYPED_UINT, 4))
     const reflCompactData = b.create(this.buf('Lumen.Reflections.CompactedTraceTexelData', TYPED_UINT, pixels * 4))
-    for (const x of [downsampledDepth, rayBuffer, hzbFurthest, sceneColor]) b.read(x)
+    b.read(downsampledDepth, rayBuffer, hzbFurthest, sceneColor)
     b.passes(2)
-    for (const x of [reflRadiance, reflHit, reflCompactAllocator, reflCompactData, rayBuffer, ...sdfCulled]) b.read(x)
+    b.read(reflRadiance, reflHit, reflCompactAllocator, reflCompactData, rayBuffer, ...sdfCulled)
     b.pass()
     const resolved = b.create(this.tex('Lumen.Reflections.ResolvedSpecularIndirect', 'R16G16B16A16_FLOAT', UAV, w, h))
     const variance = b.create(this.tex('Lumen.Reflections.ResolveVariance', 'R16_FLOAT', UAV, w, h))
-    for (const x of [reflRadiance, reflHit, downsampledDepth, ...reflectionTiles]) b.read(x)
+    b.read(reflRadiance, reflHit, downsampledDepth, ...reflectionTiles)
     b.pass()
     const specularIndirect = b.create(this.tex('Lumen.Reflections.SpecularIndirect', 'R16G16B16A16_FLOAT', UAV, w, h))
     b.read(resolved)
@@ -455,31 +562,38 @@ export class DeferredRenderer {
 
     // Indirect lighting composited into SceneColor.
     b.pass()
-    for (const x of [diffuseIndirect, roughSpecular, specularIndirect, shortRangeAO, sceneColor, gbufferA, gbufferB, gbufferC, gbufferE]) b.read(x)
+    b.read(
+      diffuseIndirect, roughSpecular, specularIndirect, shortRangeAO, sceneColor, gbufferA, gbufferB, gbufferC,
+      gbufferE,
+    )
 
     // Direct lights: the directional light with its shadow mask, each shadowed local light, then the rest clustered.
     b.pass()
-    for (const x of [shadowMask, sceneColor, gbufferA, gbufferB, gbufferC, gbufferD, depth]) b.read(x)
+    b.read(shadowMask, sceneColor, gbufferA, gbufferB, gbufferC, gbufferD, depth)
     for (let light = 0; light < f.shadowedLights; light++) {
       b.pass()
       const lightMask = b.create(this.tex('ShadowMaskTexture', 'B8G8R8A8_UNORM', RT, w, h))
       b.read(maskBits)
       b.pass()
-      for (const x of [lightMask, sceneColor, gbufferA, gbufferB, gbufferC, depth]) b.read(x)
+      b.read(lightMask, sceneColor, gbufferA, gbufferB, gbufferC, depth)
     }
     b.pass()
-    for (const x of [culledData, numCulled, startOffset, lightData, maskBits, sceneColor, gbufferA, gbufferB, gbufferC, gbufferD]) b.read(x)
+    b.read(culledData, numCulled, startOffset, lightData, maskBits, sceneColor, gbufferA, gbufferB, gbufferC, gbufferD)
     if (f.subsurface) {
       b.pass()
-      const sssSetup = b.create(this.tex('SubsurfaceInput0', 'R16G16B16A16_FLOAT', RT, Math.ceil(w / 2), Math.ceil(h / 2)))
+      const sssSetup = b.create(
+        this.tex('SubsurfaceInput0', 'R16G16B16A16_FLOAT', RT, Math.ceil(w / 2), Math.ceil(h / 2)),
+      )
       const sssTiles = b.create(this.buf('Subsurface.TileListData', TYPED_UINT, tilesX * tilesY * 4))
       const sssArgs = b.create(this.buf('Subsurface.IndirectDispatchArgs', INDIRECT_ARGS, 2 * 12))
       b.read(sceneColor)
       b.pass()
-      const sssOutput = b.create(this.tex('SubsurfaceSubpassOne', 'R16G16B16A16_FLOAT', UAV, Math.ceil(w / 2), Math.ceil(h / 2)))
-      for (const x of [sssSetup, sssTiles, sssArgs]) b.read(x)
+      const sssOutput = b.create(
+        this.tex('SubsurfaceSubpassOne', 'R16G16B16A16_FLOAT', UAV, Math.ceil(w / 2), Math.ceil(h / 2)),
+      )
+      b.read(sssSetup, sssTiles, sssArgs)
       b.pass()
-      for (const x of [sssOutput, sceneColor, gbufferB]) b.read(x)
+      b.read(sssOutput, sceneColor, gbufferB)
     }
 
     // Volumetric fog: a froxel grid of 16-pixel cells, 64 slices deep.
@@ -493,19 +607,43 @@ export class DeferredRenderer {
     const vbufferB = b.create(this.tex3d('VolumetricFog.VBufferB', 'R16G16B16A16_FLOAT', UAV, fogX, fogY, 64))
     b.read(conservativeDepth)
     b.pass()
-    const localScattering = b.create(this.tex3d('VolumetricFog.LocalShadowedLightScattering', 'R16G16B16A16_FLOAT', RT_UAV, fogX, fogY, 64))
+    const localScattering = b.create(
+      this.tex3d('VolumetricFog.LocalShadowedLightScattering', 'R16G16B16A16_FLOAT', RT_UAV, fogX, fogY, 64),
+    )
     b.pass()
-    const lightScattering = b.create(this.tex3d('VolumetricFog.LightScattering', 'R16G16B16A16_FLOAT', UAV, fogX, fogY, 64))
-    for (const x of [vbufferA, vbufferB, localScattering, culledData, maskBits]) b.read(x)
+    const lightScattering = b.create(
+      this.tex3d('VolumetricFog.LightScattering', 'R16G16B16A16_FLOAT', UAV, fogX, fogY, 64),
+    )
+    b.read(vbufferA, vbufferB, localScattering, culledData, maskBits)
     b.pass()
-    const integrated = b.create(this.tex3d('VolumetricFog.IntegratedLightScattering', 'R16G16B16A16_FLOAT', UAV, fogX, fogY, 64))
+    const integrated = b.create(
+      this.tex3d('VolumetricFog.IntegratedLightScattering', 'R16G16B16A16_FLOAT', UAV, fogX, fogY, 64),
+    )
     b.read(lightScattering)
 
     // Real-time sky light capture: the sky rendered into a cube, filtered, projected to SH.
     b.pass()
-    const capture = b.create(this.catalog.texture('SkyLight.RealTimeCaptureCube', textureClass('R16G16B16A16_FLOAT', RT_UAV, undefined, 'cube'), 128, 128, 1, 8))
+    const capture = b.create(
+      this.catalog.texture(
+        'SkyLight.RealTimeCaptureCube',
+        textureClass('R16G16B16A16_FLOAT', RT_UAV, undefined, 'cube'),
+        128,
+        128,
+        1,
+        8,
+      ),
+    )
     b.pass()
-    const filteredCube = b.create(this.catalog.texture('SkyLight.RealTimeCaptureCubeFiltered', textureClass('R16G16B16A16_FLOAT', RT_UAV, undefined, 'cube'), 128, 128, 1, 8))
+    const filteredCube = b.create(
+      this.catalog.texture(
+        'SkyLight.RealTimeCaptureCubeFiltered',
+        textureClass('R16G16B16A16_FLOAT', RT_UAV, undefined, 'cube'),
+        128,
+        128,
+        1,
+        8,
+      ),
+    )
     const irradianceSh = b.create(this.buf('SkyLight.IrradianceEnvironmentMap', structured(16), 8 * 16))
     b.read(capture)
     b.pass()
@@ -514,41 +652,51 @@ export class DeferredRenderer {
 
     // Sky atmosphere lookup tables.
     b.pass()
-    const multiScattering = b.create(this.tex('SkyAtmosphere.MultiScatteredLuminanceLut', 'R11G11B10_FLOAT', UAV, 32, 32))
+    const multiScattering = b.create(
+      this.tex('SkyAtmosphere.MultiScatteredLuminanceLut', 'R11G11B10_FLOAT', UAV, 32, 32),
+    )
     b.pass()
     const skyView = b.create(this.tex('SkyAtmosphere.SkyViewLut', 'R11G11B10_FLOAT', RT_UAV, 192, 104))
-    const aerial = b.create(this.tex3d('SkyAtmosphere.CameraAerialPerspectiveVolume', 'R16G16B16A16_FLOAT', UAV, 32, 32, 16))
+    const aerial = b.create(
+      this.tex3d('SkyAtmosphere.CameraAerialPerspectiveVolume', 'R16G16B16A16_FLOAT', UAV, 32, 32, 16),
+    )
     const distantSky = b.create(this.buf('SkyAtmosphere.DistantSkyLightLutBuffer', structured(16), 16))
     b.read(multiScattering)
     b.pass()
-    for (const x of [skyView, aerial, distantSky, sceneColor, depth]) b.read(x)
+    b.read(skyView, aerial, distantSky, sceneColor, depth)
     b.pass()
-    for (const x of [integrated, aerial, sceneColor, depth]) b.read(x)
+    b.read(integrated, aerial, sceneColor, depth)
 
     // Translucency lighting volume, then translucency into separate targets composited onto SceneColor.
     b.pass()
     const volumes: Handle[] = []
-    for (const name of ['TranslucentVolumeAmbient0', 'TranslucentVolumeDirectional0', 'TranslucentVolumeAmbient1', 'TranslucentVolumeDirectional1']) {
-      volumes.push(b.create(this.tex3d(name, 'R16G16B16A16_FLOAT', RT_UAV, 64, 64, 64)))
+    for (const light of ['Ambient', 'Directional']) {
+      for (const cascade of [0, 1]) {
+        const name = `TranslucentVolume${light}${cascade}`
+        volumes.push(b.create(this.tex3d(name, 'R16G16B16A16_FLOAT', RT_UAV, 64, 64, 64)))
+      }
     }
     const voxelAllocator = b.create(this.buf('TranslucencyLightingVolume.VoxelAllocator', TYPED_UINT, 4))
     const voxelData = b.create(this.buf('TranslucencyLightingVolume.VoxelData', TYPED_UINT, 64 * 64 * 64 * 4))
     b.read(culledData)
     b.pass()
     const filteredVolumes: Handle[] = []
-    for (const name of ['TranslucentVolumeAmbient0Filtered', 'TranslucentVolumeDirectional0Filtered', 'TranslucentVolumeAmbient1Filtered', 'TranslucentVolumeDirectional1Filtered']) {
-      filteredVolumes.push(b.create(this.tex3d(name, 'R16G16B16A16_FLOAT', UAV, 64, 64, 64)))
+    for (const light of ['Ambient', 'Directional']) {
+      for (const cascade of [0, 1]) {
+        const name = `TranslucentVolume${light}${cascade}Filtered`
+        filteredVolumes.push(b.create(this.tex3d(name, 'R16G16B16A16_FLOAT', UAV, 64, 64, 64)))
+      }
     }
-    for (const x of [...volumes, voxelAllocator, voxelData]) b.read(x)
+    b.read(...volumes, voxelAllocator, voxelData)
     b.pass()
     const translucency = b.create(this.tex('SeparateTranslucency', 'R16G16B16A16_FLOAT', RT, w, h))
     const modulate = b.create(this.tex('SeparateTranslucencyModulate', 'R8G8B8A8_UNORM', RT, w, h))
-    for (const x of [...filteredVolumes, integrated, depth, lightData, culledData]) b.read(x)
+    b.read(...filteredVolumes, integrated, depth, lightData, culledData)
     b.pass()
     const distortion = b.create(this.tex('Distortion', 'R16G16B16A16_FLOAT', RT, w, h))
     const distortionDepth = b.create(this.tex('DistortionDepth', 'D32_FLOAT_S8X24_UINT', DS, w, h))
     b.pass()
-    for (const x of [translucency, modulate, distortion, distortionDepth, sceneColor]) b.read(x)
+    b.read(translucency, modulate, distortion, distortionDepth, sceneColor)
     if (f.water) {
       b.pass()
       const withoutWater = b.create(this.tex('SingleLayerWater.SceneColorWithoutWater', 'R11G11B10_FLOAT', RT, w, h))
@@ -556,7 +704,7 @@ export class DeferredRenderer {
       const waterTiles = b.create(this.buf('SingleLayerWater.TiledIndirectArgs', INDIRECT_ARGS, 12))
       b.read(sceneColor)
       b.passes(2)
-      for (const x of [withoutWater, depthWithoutWater, waterTiles, sceneColor, depth]) b.read(x)
+      b.read(withoutWater, depthWithoutWater, waterTiles, sceneColor, depth)
     }
 
     // Niagara GPU particle sorting, and the custom depth readers (outlines).
@@ -565,10 +713,10 @@ export class DeferredRenderer {
     const sortIndices = b.create(this.buf('Niagara.GPUSortIndices', TYPED_UINT, 262144 * 4))
     const sortCounts = b.create(this.buf('Niagara.GPUSortCounts', TYPED_UINT, 4096))
     b.pass()
-    for (const x of [sortKeys, sortIndices, sortCounts, ...customDepth]) b.read(x)
+    b.read(sortKeys, sortIndices, sortCounts, ...customDepth)
     // SceneColor, depth and velocity leave the graph (extracted for post-processing): read by its last pass.
     b.pass()
-    for (const x of [sceneColor, depth, velocity, hzbClosest, hzbFurthest]) b.read(x)
+    b.read(sceneColor, depth, velocity, hzbClosest, hzbFurthest)
   }
 
   private buildPost(b: GraphBuilder, f: FrameFeatures): void {
@@ -585,11 +733,11 @@ export class DeferredRenderer {
     b.pass()
     const decimateMask = b.create(this.tex('TSR.DecimateMask', 'R8_UINT', UAV, w, h))
     const guide = b.create(this.tex('TSR.ReprojectedHistoryGuide', 'R16G16B16A16_FLOAT', UAV, w, h))
-    for (const x of [dilatedVelocity, closestDepth, reprojection]) b.read(x)
+    b.read(dilatedVelocity, closestDepth, reprojection)
     b.pass()
     const rejection = b.create(this.tex('TSR.HistoryRejection', 'R8_UNORM', UAV, Math.ceil(w / 2), Math.ceil(h / 2)))
     const flickering = b.create(this.tex('TSR.Flickering.Luminance', 'R16_FLOAT', UAV, w, h))
-    for (const x of [decimateMask, guide]) b.read(x)
+    b.read(decimateMask, guide)
     // MeasureFlickeringLuma, then SpatialAntiAliasing.
     b.passes(2)
     const noise = b.create(this.tex('TSR.AntiAliasing.Noise', 'R8_UNORM', UAV, w, h))
@@ -598,11 +746,13 @@ export class DeferredRenderer {
     const filteredNoise = b.create(this.tex('TSR.AntiAliasing.Filtered', 'R8_UNORM', UAV, w, h))
     b.read(noise)
     b.pass()
-    const filteredRejection = b.create(this.tex('TSR.HistoryRejection.Filtered', 'R8_UNORM', UAV, Math.ceil(w / 2), Math.ceil(h / 2)))
+    const filteredRejection = b.create(
+      this.tex('TSR.HistoryRejection.Filtered', 'R8_UNORM', UAV, Math.ceil(w / 2), Math.ceil(h / 2)),
+    )
     b.read(rejection)
     b.pass()
     const tsrOutput = b.create(this.tex('TSR.Output', 'R16G16B16A16_FLOAT', RT_UAV, ow, oh))
-    for (const x of [filteredRejection, flickering, filteredNoise, dilatedVelocity, reprojection]) b.read(x)
+    b.read(filteredRejection, flickering, filteredNoise, dilatedVelocity, reprojection)
     // UpdateHistory, ResolveHistory.
     b.passes(2)
     b.read(tsrOutput)
@@ -610,16 +760,22 @@ export class DeferredRenderer {
     // Motion blur on 16-pixel velocity tiles.
     b.pass()
     const velocityFlat = b.create(this.tex('MotionBlur.VelocityFlat', 'R11G11B10_FLOAT', UAV, ow, oh))
-    const tileMax = b.create(this.tex('MotionBlur.VelocityTileMax', 'R16G16B16A16_FLOAT', UAV, Math.ceil(ow / 16), Math.ceil(oh / 16)))
+    const tileMax = b.create(
+      this.tex('MotionBlur.VelocityTileMax', 'R16G16B16A16_FLOAT', UAV, Math.ceil(ow / 16), Math.ceil(oh / 16)),
+    )
     b.read(dilatedVelocity)
     b.pass()
-    const tileDilated = b.create(this.tex('MotionBlur.VelocityTileMaxDilated', 'R16G16B16A16_FLOAT', UAV, Math.ceil(ow / 16), Math.ceil(oh / 16)))
-    const tileLists = b.create(this.buf('MotionBlur.TileListBuffer', TYPED_UINT, Math.ceil(ow / 16) * Math.ceil(oh / 16) * 4 * 2))
+    const tileDilated = b.create(
+      this.tex('MotionBlur.VelocityTileMaxDilated', 'R16G16B16A16_FLOAT', UAV, Math.ceil(ow / 16), Math.ceil(oh / 16)),
+    )
+    const tileLists = b.create(
+      this.buf('MotionBlur.TileListBuffer', TYPED_UINT, Math.ceil(ow / 16) * Math.ceil(oh / 16) * 4 * 2),
+    )
     const tileArgs = b.create(this.buf('MotionBlur.TileIndirectArgs', INDIRECT_ARGS, 2 * 16))
     b.read(tileMax)
     b.pass()
     let color = b.create(this.tex('MotionBlur.SceneColor', 'R11G11B10_FLOAT', RT_UAV, ow, oh))
-    for (const x of [velocityFlat, tileDilated, tileLists, tileArgs, tsrOutput]) b.read(x)
+    b.read(velocityFlat, tileDilated, tileLists, tileArgs, tsrOutput)
 
     // Depth of field when the camera focuses (cinematics, aiming).
     if (f.depthOfField) {
@@ -627,7 +783,9 @@ export class DeferredRenderer {
       const hh = Math.ceil(oh / 2)
       b.pass()
       const setup = b.create(this.tex('DOF.Setup.FullRes', 'R16G16B16A16_FLOAT', UAV, hw, hh))
-      const cocTiles = b.create(this.tex('DOF.TileClassification', 'R16G16B16A16_FLOAT', UAV, Math.ceil(ow / 8), Math.ceil(oh / 8)))
+      const cocTiles = b.create(
+        this.tex('DOF.TileClassification', 'R16G16B16A16_FLOAT', UAV, Math.ceil(ow / 8), Math.ceil(oh / 8)),
+      )
       b.read(color)
       b.pass()
       const reduce = b.create(this.tex('DOF.Reduce', 'R11G11B10_FLOAT', UAV, hw, hh, 4))
@@ -637,20 +795,24 @@ export class DeferredRenderer {
       b.pass()
       const foreground = b.create(this.tex('DOF.Gather.Foreground', 'R16G16B16A16_FLOAT', UAV, hw, hh))
       const background = b.create(this.tex('DOF.Gather.Background', 'R16G16B16A16_FLOAT', UAV, hw, hh))
-      for (const x of [reduce, gatherArgs]) b.read(x)
+      b.read(reduce, gatherArgs)
       b.pass()
       const bokeh = b.create(this.tex('DOF.BokehLUT', 'R16G16B16A16_FLOAT', UAV, 32, 32))
       b.pass()
       const recombine = b.create(this.tex('DOF.Recombine', 'R11G11B10_FLOAT', UAV, ow, oh))
-      for (const x of [foreground, background, bokeh, color]) b.read(x)
+      b.read(foreground, background, bokeh, color)
       color = recombine
     }
 
     // Eye adaptation: histogram, local exposure grid.
     b.pass()
     const histogramAtomic = b.create(this.tex('HistogramAtomic', 'R32_UINT', UAV, 64, 2))
-    const bilateral = b.create(this.tex3d('LocalExposure.BilateralGrid', 'R16G16_FLOAT', UAV, Math.ceil(ow / 64), Math.ceil(oh / 64), 32))
-    const logLuminance = b.create(this.tex('LocalExposure.BlurredLogLuminance', 'R16_FLOAT', UAV, Math.ceil(ow / 64), Math.ceil(oh / 64)))
+    const bilateral = b.create(
+      this.tex3d('LocalExposure.BilateralGrid', 'R16G16_FLOAT', UAV, Math.ceil(ow / 64), Math.ceil(oh / 64), 32),
+    )
+    const logLuminance = b.create(
+      this.tex('LocalExposure.BlurredLogLuminance', 'R16_FLOAT', UAV, Math.ceil(ow / 64), Math.ceil(oh / 64)),
+    )
     b.read(color)
     b.pass()
     const histogram = b.create(this.tex('Histogram', 'R16G16B16A16_FLOAT', RT, 64, 2))
@@ -678,13 +840,19 @@ export class DeferredRenderer {
     let source = bloomSetup
     for (let level = 2; level <= 6; level++) {
       b.pass()
-      down.push(b.create(this.tex('Bloom.Downsample', 'R11G11B10_FLOAT', RT, Math.ceil(ow / 2 ** level), Math.ceil(oh / 2 ** level))))
+      down.push(
+        b.create(
+          this.tex('Bloom.Downsample', 'R11G11B10_FLOAT', RT, Math.ceil(ow / 2 ** level), Math.ceil(oh / 2 ** level)),
+        ),
+      )
       b.read(source)
       source = down[down.length - 1]
     }
     for (let level = 5; level >= 2; level--) {
       b.pass()
-      const up = b.create(this.tex('Bloom.Upsample', 'R11G11B10_FLOAT', RT, Math.ceil(ow / 2 ** level), Math.ceil(oh / 2 ** level)))
+      const up = b.create(
+        this.tex('Bloom.Upsample', 'R11G11B10_FLOAT', RT, Math.ceil(ow / 2 ** level), Math.ceil(oh / 2 ** level)),
+      )
       b.read(source)
       b.read(down[level - 2])
       source = up
@@ -698,7 +866,7 @@ export class DeferredRenderer {
     const lut = b.create(this.tex3d('CombineLUTs', 'R10G10B10A2_UNORM', UAV, 32, 32, 32))
     b.pass()
     const tonemap = b.create(this.tex('Tonemap', 'R10G10B10A2_UNORM', RT, ow, oh))
-    for (const x of [lut, source, color, histogram, exposure, logLuminance, bilateral]) b.read(x)
+    b.read(lut, source, color, histogram, exposure, logLuminance, bilateral)
     // Film grain, the HUD drawn by Slate, then the copy to the back buffer.
     b.pass()
     b.read(tonemap)
@@ -731,15 +899,17 @@ export class DeferredRenderer {
     b.read(shadowDepth)
     b.read(depth)
     b.pass()
-    const lightGrid = b.create(this.buf('LightGrid.CulledLightDataGrid16Bit', TYPED_UINT, Math.ceil(w / 64) * Math.ceil(h / 64) * 32 * 64))
+    const lightGrid = b.create(
+      this.buf('LightGrid.CulledLightDataGrid16Bit', TYPED_UINT, Math.ceil(w / 64) * Math.ceil(h / 64) * 32 * 64),
+    )
     for (let light = 0; light < f.shadowedLights; light++) {
       b.pass()
       const mask = b.create(this.tex('ShadowMaskTexture', 'B8G8R8A8_UNORM', RT, w, h))
       b.pass()
-      for (const x of [mask, sceneColor, gbufferA, gbufferB, gbufferC]) b.read(x)
+      b.read(mask, sceneColor, gbufferA, gbufferB, gbufferC)
     }
     b.pass()
-    for (const x of [shadowMask, lightGrid, sceneColor, gbufferA, gbufferB, gbufferC, depth]) b.read(x)
+    b.read(shadowMask, lightGrid, sceneColor, gbufferA, gbufferB, gbufferC, depth)
     // Reflection environment, sky, height fog, translucency, distortion.
     b.passes(8)
     b.read(sceneColor)
@@ -752,13 +922,17 @@ export class DeferredRenderer {
     const bloom: Handle[] = []
     for (let level = 1; level <= 4; level++) {
       b.pass()
-      bloom.push(b.create(this.tex('Bloom.Downsample', 'R11G11B10_FLOAT', RT, Math.ceil(w / 2 ** level), Math.ceil(h / 2 ** level))))
+      bloom.push(
+        b.create(
+          this.tex('Bloom.Downsample', 'R11G11B10_FLOAT', RT, Math.ceil(w / 2 ** level), Math.ceil(h / 2 ** level)),
+        ),
+      )
       b.read(level === 1 ? sceneColor : bloom[level - 2])
     }
     // Eye adaptation histogram and exposure, bloom upsampling, then tonemapping.
     b.passes(6)
     const tonemap = b.create(this.tex('Tonemap', 'R10G10B10A2_UNORM', RT, w, h))
-    for (const x of [sceneColor, ...bloom]) b.read(x)
+    b.read(sceneColor, ...bloom)
     // FXAA, the HUD, the copy to the back buffer.
     b.passes(3)
     b.read(tonemap)

@@ -50,9 +50,9 @@ export class GraphBuilder {
     return this.count++
   }
 
-  /** The current pass reads (or writes again) the resource: it lives at least until here. */
-  read(handle: Handle): void {
-    if (this.lasts[handle] < this.passIndex) this.lasts[handle] = this.passIndex
+  /** The current pass reads (or writes again) these resources: they live at least until here. */
+  read(...handles: Handle[]): void {
+    for (const handle of handles) if (this.lasts[handle] < this.passIndex) this.lasts[handle] = this.passIndex
   }
 
   /** The graph as built so far, as arrays to replay; the builder starts over. */
@@ -101,10 +101,14 @@ export class TransientCatalog {
   texture(name: string, cls: TextureClass, width: number, height: number, depth = 1, mips = 1): TransientClass {
     const w = Math.max(1, Math.round(width))
     const h = Math.max(1, Math.round(height))
-    const key = name + '|' + cls.kind.format + '|' + cls.kind.dim + '|' + cls.kind.flags.join() + '|' + w + 'x' + h + 'x' + depth + 'x' + mips
+    const k = cls.kind
+    const key = `${name}|${k.format}|${k.dim}|${k.flags.join()}|${k.samples}|${w}x${h}x${depth}x${mips}`
     let out = this.classes.get(key)
     if (!out) {
-      out = new TransientClass(name, { kind: 'texture', cls, width: w, height: h, depth, mips, driver: this.driverSizes(name) })
+      out = new TransientClass(
+        name,
+        { kind: 'texture', cls, width: w, height: h, depth, mips, driver: this.driverSizes(name) },
+      )
       this.classes.set(key, out)
     }
     return out

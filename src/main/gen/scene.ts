@@ -40,14 +40,23 @@ const NANITE_POOL = new BufferClass({
   stride: 4,
   tag: 'Nanite',
 })
-const NANITE_HIERARCHY = new BufferClass({ usage: ['Static', 'UnorderedAccess', 'ShaderResource', 'ByteAddressBuffer'], stride: 4, tag: 'Nanite' })
-const GPU_SCENE = new BufferClass({ usage: ['Static', 'UnorderedAccess', 'ShaderResource', 'ByteAddressBuffer'], stride: 4, tag: 'SceneRender' })
+const NANITE_HIERARCHY = new BufferClass(
+  { usage: ['Static', 'UnorderedAccess', 'ShaderResource', 'ByteAddressBuffer'], stride: 4, tag: 'Nanite' },
+)
+const GPU_SCENE = new BufferClass(
+  { usage: ['Static', 'UnorderedAccess', 'ShaderResource', 'ByteAddressBuffer'], stride: 4, tag: 'SceneRender' },
+)
 const LANDSCAPE_VERTEX = new BufferClass({ usage: ['Static', 'VertexBuffer'], init: true, tag: 'Landscape' })
-const LUMEN_CARDS = new BufferClass({ usage: ['Static', 'UnorderedAccess', 'ShaderResource', 'StructuredBuffer'], stride: 16, tag: 'Lumen' })
-const SHADOW_TABLE = new BufferClass({ usage: ['Static', 'UnorderedAccess', 'ShaderResource', 'VertexBuffer'], stride: 4, tag: 'Shadows' })
+const LUMEN_CARDS = new BufferClass(
+  { usage: ['Static', 'UnorderedAccess', 'ShaderResource', 'StructuredBuffer'], stride: 16, tag: 'Lumen' },
+)
+const SHADOW_TABLE = new BufferClass(
+  { usage: ['Static', 'UnorderedAccess', 'ShaderResource', 'VertexBuffer'], stride: 4, tag: 'Shadows' },
+)
 
-const UI_ICONS = ['Sword', 'Shield', 'Potion_Red', 'Potion_Blue', 'Map_Marker', 'Quest', 'Coin', 'Arrow', 'Compass', 'Skull', 'Heart', 'Key']
-const UI_SCREENS = ['MainMenu_Background', 'Inventory_Frame', 'Map_Overlay', 'Crosshair', 'Minimap_Mask', 'Title_标题', 'Banner_Épopée']
+const UI_ICONS = ['Sword', 'Shield', 'Potion_Red', 'Potion_Blue', 'Map_Marker', 'Quest', 'Coin', 'Arrow', 'Skull']
+// Localized screens keep their title in the asset name.
+const UI_SCREENS = ['MainMenu_Background', 'Inventory_Frame', 'Map_Overlay', 'Title_标题', 'Banner_Épopée']
 
 interface Resource {
   id: number
@@ -107,7 +116,9 @@ export class SceneServices {
     mips = 1,
     dim: TextureDim = '2d',
   ): number {
-    return out.texture(textureClass(format, flags, tag, dim), Math.ceil(width), Math.ceil(height), depth, mips, name, this.driver())
+    return out.texture(
+      textureClass(format, flags, tag, dim), Math.ceil(width), Math.ceil(height), depth, mips, name, this.driver(),
+    )
   }
 
   /** The startup allocations: scene-wide atlases, pools, UI, and the resolution's history targets. */
@@ -130,15 +141,49 @@ export class SceneServices {
         ['Lumen.SceneFinalLighting', 'R11G11B10_FLOAT', RT_UAV, 4096],
         ['Lumen.RadianceCache.RadianceProbeAtlasTexture', 'R11G11B10_FLOAT', UAV, 2048],
       ]
-      for (const [name, format, flags, edge] of atlas) this.keep(this.texture(out, name, format, flags, 'Lumen', edge, edge), false)
+      for (const [name, format, flags, edge] of atlas) this.keep(
+        this.texture(out, name, format, flags, 'Lumen', edge, edge),
+        false,
+      )
       this.keep(out.buffer(LUMEN_CARDS, 4 * MiB, 'Lumen.CardBuffer'), false)
       this.keep(out.buffer(LUMEN_CARDS, 8 * MiB, 'Lumen.PageTableBuffer'), false)
-      this.keep(this.texture(out, 'GlobalDistanceField.PageAtlas', 'R8_UNORM', UAV, 'DistanceFields', 128, 128, 512, 1, '3d'), false)
-      this.keep(this.texture(out, 'DistanceFields.DistanceFieldBrickVolumeTexture', 'R8_UNORM', UAV, 'DistanceFields', 256, 256, 256, 1, '3d'), false)
+      this.keep(
+        this.texture(out, 'GlobalDistanceField.PageAtlas', 'R8_UNORM', UAV, 'DistanceFields', 128, 128, 512, 1, '3d'),
+        false,
+      )
+      this.keep(
+        this.texture(
+          out,
+          'DistanceFields.DistanceFieldBrickVolumeTexture',
+          'R8_UNORM',
+          UAV,
+          'DistanceFields',
+          256,
+          256,
+          256,
+          1,
+          '3d',
+        ),
+        false,
+      )
     }
-    this.keep(this.texture(out, 'SkyAtmosphere.TransmittanceLut', 'R11G11B10_FLOAT', RT_UAV, 'RenderTargets', 256, 64), false)
-    this.keep(this.texture(out, 'SkyLight.ProcessedTexture', 'R16G16B16A16_FLOAT', RT_UAV, 'RenderTargets', 128, 128, 1, 8, 'cube'), false)
-    this.keep(this.texture(out, 'ReflectionCaptures.CubemapArray', 'R16G16B16A16_FLOAT', RT_UAV, 'RenderTargets', 128, 128, 8, 8, 'cubearray'), false)
+    this.keep(
+      this.texture(out, 'SkyAtmosphere.TransmittanceLut', 'R11G11B10_FLOAT', RT_UAV, 'RenderTargets', 256, 64),
+      false,
+    )
+    this.keep(
+      this.texture(
+        out, 'SkyLight.ProcessedTexture', 'R16G16B16A16_FLOAT', RT_UAV, 'RenderTargets', 128, 128, 1, 8, 'cube',
+      ),
+      false,
+    )
+    this.keep(
+      this.texture(
+        out, 'ReflectionCaptures.CubemapArray', 'R16G16B16A16_FLOAT', RT_UAV, 'RenderTargets', 128, 128, 8, 8,
+        'cubearray',
+      ),
+      false,
+    )
     for (let i = 0; i < o.uiTextures; i++) {
       const screen = i < UI_SCREENS.length
       const name = screen ? `T_UI_${UI_SCREENS[i]}` : `T_UI_Icon_${UI_ICONS[i % UI_ICONS.length]}_${i}`
@@ -147,7 +192,9 @@ export class SceneServices {
     }
     for (let i = 0; i < 4; i++) {
       const size = roundUp(Math.round(this.rng.range(2, 6) * MiB), 16)
-      this.landscape.push({ id: this.keep(out.buffer(LANDSCAPE_VERTEX, size, `LandscapeComponent_${i}.VB`), false), size })
+      this.landscape.push(
+        { id: this.keep(out.buffer(LANDSCAPE_VERTEX, size, `LandscapeComponent_${i}.VB`), false), size },
+      )
     }
     this.keep(out.buffer(MESH_INDEX32, 3 * MiB, 'Landscape.SharedIB'), false)
     this.keep(out.buffer(MESH_VERTEX, 512 * KiB, 'Landscape.GrassInstances.VB'), false)
@@ -158,7 +205,13 @@ export class SceneServices {
       this.commitNanite(out, 64 * MiB)
       this.keep(out.buffer(NANITE_HIERARCHY, 8 * MiB, 'Nanite.StreamingManager.Hierarchy'), false)
     }
-    for (const [name, size] of [['EyeAdaptation.Readback', 16], ['Nanite.StreamingRequests.Readback', 384 * KiB], ['GPUScene.Feedback.Readback', 32 * KiB], ['Lumen.SceneFeedback.Readback', 64 * KiB]] as const) {
+    const readbacks = [
+      ['EyeAdaptation.Readback', 16],
+      ['Nanite.StreamingRequests.Readback', 384 * KiB],
+      ['GPUScene.Feedback.Readback', 32 * KiB],
+      ['Lumen.SceneFeedback.Readback', 64 * KiB],
+    ] as const
+    for (const [name, size] of readbacks) {
       if (!o.nanite && name.startsWith('Nanite')) continue
       this.readbackIds.push(out.buffer(READBACK, size, name))
     }
@@ -305,7 +358,9 @@ export class SceneServices {
       this.screenshot = undefined
     } else if (!this.screenshot && frame % 600 === 299) {
       // A thumbnail capture read back through a CPUReadback texture.
-      const id = this.texture(out, 'HighResScreenshot.Readback', 'B8G8R8A8_UNORM', ['CPUReadback'], 'RHIMisc', 1280, 720)
+      const id = this.texture(
+        out, 'HighResScreenshot.Readback', 'B8G8R8A8_UNORM', ['CPUReadback'], 'RHIMisc', 1280, 720,
+      )
       this.screenshot = { id, frame }
     }
 

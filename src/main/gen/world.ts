@@ -246,7 +246,9 @@ export class StreamingWorld {
       shadowMaps.push(
         point
           ? out.texture(POINT_SHADOW, 512, 512, 1, 1, name, rng.chance(0.5))
-          : out.texture(SPOT_SHADOW, rng.chance(0.7) ? 1024 : 2048, rng.chance(0.7) ? 1024 : 2048, 1, 1, name, rng.chance(0.5)),
+          : out.texture(
+            SPOT_SHADOW, rng.chance(0.7) ? 1024 : 2048, rng.chance(0.7) ? 1024 : 2048, 1, 1, name, rng.chance(0.5),
+          ),
       )
     }
     this.cells.set(cellKey(x, y), { key: cellKey(x, y), x, y, meshes, shadowMaps, distance, visible: true })
@@ -271,7 +273,11 @@ export class StreamingWorld {
       // FPositionVertexBuffer, FStaticMeshVertexBuffer (tangents, then texture coordinates), FColorVertexBuffer,
       // FRawStaticIndexBuffer: 16-bit indices unless the LOD has more than 65535 vertices.
       this.meshIds[at] = out.buffer(MESH_VERTEX, vertices * 12, prefix + '.VB')
-      this.meshIds[at + 1] = out.buffer(MESH_VERTEX_SRV, vertices * (mesh.highPrecisionTangents ? 16 : 8), prefix + '.TangentsVB')
+      this.meshIds[at + 1] = out.buffer(
+        MESH_VERTEX_SRV,
+        vertices * (mesh.highPrecisionTangents ? 16 : 8),
+        prefix + '.TangentsVB',
+      )
       this.meshIds[at + 2] = out.buffer(MESH_VERTEX_SRV, vertices * mesh.uvs * 4, prefix + '.TexCoordsVB')
       if (mesh.colors) this.meshIds[at + 3] = out.buffer(MESH_VERTEX, vertices * 4, prefix + '.ColorVB')
       const wide = vertices > 65535
@@ -330,7 +336,9 @@ export class StreamingWorld {
     const height = Math.max(1, asset.height >> drop)
     const old = this.textureIds[index]
     const oldMips = this.textureMips[index]
-    this.textureIds[index] = out.texture(streamableClass(asset.format), width, height, 1, mips, asset.name, asset.driver)
+    this.textureIds[index] = out.texture(
+      streamableClass(asset.format), width, height, 1, mips, asset.name, asset.driver,
+    )
     if (old !== NO_ID && !this.drawnDirty) {
       // The drawn list names each texture once: the new chain takes the old one's place.
       for (let i = this.drawnExtra; i < this.drawnCount; i++) {

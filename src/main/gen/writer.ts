@@ -4,7 +4,14 @@
  * writes a few integers and an escaped name, so tens of millions of records cost no JSON.stringify, no record
  * objects and no string per line.
  */
-import type { BufferStateMode, BufferUsage, CaptureHeader, TextureDim, TextureFlag, UploadVia } from '../../shared/capture'
+import type {
+  BufferStateMode,
+  BufferUsage,
+  CaptureHeader,
+  TextureDim,
+  TextureFlag,
+  UploadVia,
+} from '../../shared/capture'
 import { fragment, jsonNames, jsonString, LineBuilder, NdjsonSink, recordLine } from '../ingest/ndjson-writer'
 import { IdPool } from './ids'
 import { textureAllocation, type AllocationInfo, type TextureShape } from './textures'
@@ -53,20 +60,26 @@ export class TextureClass {
 
   constructor(readonly kind: TextureKind) {
     this.head = fragment(',"dim":"' + (kind.dim ?? '2d') + '","format":' + jsonString(kind.format) + ',"width":')
-    this.flags = fragment((kind.samples && kind.samples > 1 ? ',"samples":' + kind.samples : '') + ',"flags":' + jsonNames(kind.flags) + ',"name":')
+    const samples = kind.samples && kind.samples > 1 ? ',"samples":' + kind.samples : ''
+    this.flags = fragment(samples + ',"flags":' + jsonNames(kind.flags) + ',"name":')
     this.tail = fragment(kind.tag ? ',"tag":' + jsonString(kind.tag) : '')
     this.target = kind.flags.includes('RenderTargetable') || kind.flags.includes('DepthStencilTargetable')
   }
 
   shape(width: number, height: number, depth: number, mips: number): TextureShape {
     const kind = this.kind
-    return { dim: kind.dim ?? '2d', format: kind.format, width, height, depth, mips, samples: kind.samples ?? 1, target: this.target }
+    return {
+      dim: kind.dim ?? '2d', format: kind.format, width, height, depth, mips, samples: kind.samples ?? 1,
+      target: this.target,
+    }
   }
 }
 
 export type TransientDesc =
   | { kind: 'buffer'; cls: BufferClass; size: number }
-  | { kind: 'texture'; cls: TextureClass; width: number; height: number; depth?: number; mips?: number; driver?: boolean }
+  | {
+    kind: 'texture'; cls: TextureClass; width: number; height: number; depth?: number; mips?: number; driver?: boolean,
+  }
 
 /** One render-graph resource with its desc fixed: the line is head + id + mid + first + last + tail. */
 export class TransientClass {
@@ -95,7 +108,8 @@ export class TransientClass {
       if (desc.driver) driver = textureAllocation(desc.cls.shape(desc.width, desc.height, depth, mips))
     }
     this.mid = mid + ',"first":'
-    this.tail = ',"name":' + jsonString(name) + (driver ? ',"size":' + driver.size + ',"align":' + driver.align : '') + '}'
+    const size = driver ? ',"size":' + driver.size + ',"align":' + driver.align : ''
+    this.tail = ',"name":' + jsonString(name) + size + '}'
   }
 
   /** Everything after the id for one pass range: a graph replayed every frame encodes its lines once. */
@@ -131,7 +145,11 @@ const F = {
   transient: fragment('{"e":"transient","id":'),
   endgraph: fragment('{"e":"endgraph","passes":'),
 }
-const VIA: Record<UploadVia, Uint8Array> = { fast: fragment('fast'), fastConstant: fragment('fastConstant'), staging: fragment('staging') }
+const VIA: Record<UploadVia, Uint8Array> = {
+  fast: fragment('fast'),
+  fastConstant: fragment('fastConstant'),
+  staging: fragment('staging'),
+}
 
 /**
  * Records into a line builder, counting them. Resource ids come from an IdPool (released ids come back a few
@@ -228,7 +246,15 @@ export class CaptureWriter {
   }
 
   /** A texture; `driver` writes the driver's size and alignment, otherwise the model estimates them. */
-  texture(cls: TextureClass, width: number, height: number, depth: number, mips: number, name: string, driver: boolean): number {
+  texture(
+    cls: TextureClass,
+    width: number,
+    height: number,
+    depth: number,
+    mips: number,
+    name: string,
+    driver: boolean,
+  ): number {
     const id = this.ids.take(this.frameNumber)
     const b = this.b
     b.raw(F.texture)

@@ -42,7 +42,9 @@ type Loose = Record<string, unknown>
 
 // Keys each kind writes itself, in the format's order; anything else is an unknown key, kept at the end.
 const BUFFER_KEYS = ['size', 'usage', 'stride', 'state', 'heap', 'init', 'name', 'tag']
-const TEXTURE_KEYS = ['dim', 'format', 'width', 'height', 'depth', 'mips', 'samples', 'flags', 'name', 'tag', 'size', 'align']
+const TEXTURE_KEYS = [
+  'dim', 'format', 'width', 'height', 'depth', 'mips', 'samples', 'flags', 'name', 'tag', 'size', 'align',
+]
 const KNOWN_KEYS: Record<string, ReadonlySet<string>> = {
   frame: new Set(['e', 'n', 't']),
   gpu: new Set(['e', 'n']),
@@ -118,7 +120,12 @@ function headerLine(h: CaptureHeader): string {
   for (const key in h) if (!(key in ordered) && key !== 'api') ordered[key] = h[key]
   const adapter = h.adapter
   if (adapter) {
-    const a: Loose = { name: adapter.name, vram: adapter.vram, resourceHeapTier: adapter.resourceHeapTier, uma: adapter.uma }
+    const a: Loose = {
+      name: adapter.name,
+      vram: adapter.vram,
+      resourceHeapTier: adapter.resourceHeapTier,
+      uma: adapter.uma,
+    }
     for (const key in adapter) if (!(key in a)) a[key] = adapter[key]
     ordered.adapter = a
   }
@@ -158,7 +165,10 @@ export function recordLine(input: CaptureRecord | CaptureHeader): string {
       out = '{"e":"' + record.e + '","id":' + jsonValue(record.id) + ',"bytes":' + jsonValue(record.bytes)
       break
     case 'upload':
-      out = '{"e":"upload","via":' + jsonValue(record.via) + ',"bytes":' + jsonValue(record.bytes) + opt('count', record.count)
+      out = '{"e":"upload","via":' + jsonValue(record.via) + ',"bytes":' + jsonValue(record.bytes) + opt(
+        'count',
+        record.count,
+      )
       break
     case 'use': {
       out = '{"e":"use","ids":['
@@ -336,7 +346,11 @@ export class LineBuilder {
     for (let i = 0; i < count; i++) {
       if (i > 0) this.bytes[this.pos++] = 44
       const value = values[offset + i]
-      if (value >= 0 && value <= Number.MAX_SAFE_INTEGER && Math.floor(value) === value) this.pos = writeInteger(this.bytes, this.pos, value)
+      if (value >= 0 && value <= Number.MAX_SAFE_INTEGER && Math.floor(value) === value) this.pos = writeInteger(
+        this.bytes,
+        this.pos,
+        value,
+      )
       else this.asciiText(jsonNumber(value))
     }
   }

@@ -13,7 +13,9 @@ import { StreamingWorld } from '../world'
 
 export const budgetDrop: Scenario = {
   name: 'budget-drop',
-  description: 'A normal workload whose budget drops mid-capture (7 GiB to 3 GiB, then 4.5 GiB), with use records, so evictions and over-budget frames appear',
+  description:
+    'A normal workload whose budget drops mid-capture (7 GiB to 3 GiB, then 4.5 GiB), with use ' +
+    'records, so evictions and over-budget frames appear',
   defaultFrames: 1200,
   *run(out, { frames, seed }) {
     const rng = scenarioRng(seed, 41)

@@ -14,7 +14,9 @@ import { StreamingWorld } from '../world'
 
 export const deferred: Scenario = {
   name: 'deferred',
-  description: 'UE5 deferred renderer: scene and post render graphs with 200+ aliasing transients a frame, level and mip streaming, uniform buffers, uploads',
+  description:
+    'UE5 deferred renderer: scene and post render graphs with 200+ aliasing transients a frame, ' +
+    'level and mip streaming, uniform buffers, uploads',
   defaultFrames: 600,
   *run(out, { frames, seed }) {
     const rng = scenarioRng(seed, 1)

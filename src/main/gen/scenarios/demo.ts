@@ -17,7 +17,9 @@ import { StreamingWorld } from '../world'
 
 export const demo: Scenario = {
   name: 'demo',
-  description: 'The capture shipped with the app: a little of everything (streaming under a budget, aliasing transients, ray tracing, a leak, a budget drop), under 2 MB',
+  description:
+    'The capture shipped with the app: a little of everything (streaming under a budget, aliasing ' +
+    'transients, ray tracing, a leak, a budget drop), under 2 MB',
   defaultFrames: 300,
   *run(out, { frames, seed }) {
     const rng = scenarioRng(seed, 51)
@@ -47,7 +49,12 @@ export const demo: Scenario = {
       constantBytes: 512 * 1024,
       driverShare: 0.5,
     }, scenarioRng(seed, 54))
-    const particles = new ParticleSystems(scenarioRng(seed, 55), 1, { system: 'NS_Footstep_Dust', every: [8, 14] })
+    const leak = {
+      system: 'NS_Footstep_Dust',
+      particles: [64, 512] as [number, number],
+      every: [8, 14] as [number, number],
+    }
+    const particles = new ParticleSystems(scenarioRng(seed, 55), 1, leak)
     const renderer = new DeferredRenderer(res, seed)
     const clock = new FrameClock(scenarioRng(seed, 56))
     const features = initialFeatures(rng)

@@ -15,7 +15,9 @@ import { StreamingWorld } from '../world'
 
 export const raytracing: Scenario = {
   name: 'raytracing',
-  description: 'Hardware ray tracing: BLAS per mesh with build scratch and compaction, TLAS rebuilt every frame, shader binding tables, on top of the deferred renderer',
+  description:
+    'Hardware ray tracing: BLAS per mesh with build scratch and compaction, TLAS rebuilt every ' +
+    'frame, shader binding tables, on top of the deferred renderer',
   defaultFrames: 600,
   *run(out, { frames, seed }) {
     const rng = scenarioRng(seed, 21)

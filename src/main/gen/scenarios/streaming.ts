@@ -16,7 +16,9 @@ import { StreamingWorld } from '../world'
 
 export const streaming: Scenario = {
   name: 'streaming',
-  description: 'Open-world texture streaming: mip chains created and released as the camera moves, drifting use sets, lagging GPU fences, a budget below the peak',
+  description:
+    'Open-world texture streaming: mip chains created and released as the camera moves, drifting ' +
+    'use sets, lagging GPU fences, a budget below the peak',
   defaultFrames: 1800,
   *run(out, { frames, seed }) {
     const adapter = ADAPTERS.rtx3060Laptop

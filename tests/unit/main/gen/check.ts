@@ -53,8 +53,12 @@ export const RECORD = z.discriminatedUnion('e', [
   z.strictObject({ e: z.literal('budget'), bytes: size.min(1) }),
   z.strictObject({ e: z.literal('graph'), name }),
   z.discriminatedUnion('kind', [
-    z.strictObject({ e: z.literal('transient'), id: uint, kind: z.literal('buffer'), first: uint, last: uint, ...bufferFields }),
-    z.strictObject({ e: z.literal('transient'), id: uint, kind: z.literal('texture'), first: uint, last: uint, ...textureFields }),
+    z.strictObject(
+      { e: z.literal('transient'), id: uint, kind: z.literal('buffer'), first: uint, last: uint, ...bufferFields },
+    ),
+    z.strictObject(
+      { e: z.literal('transient'), id: uint, kind: z.literal('texture'), first: uint, last: uint, ...textureFields },
+    ),
   ]),
   z.strictObject({ e: z.literal('endgraph'), passes: uint.min(1) }),
 ])
@@ -70,7 +74,17 @@ export const HEADER = z.object({
 })
 
 /** Bytes of a texture's texels, mip by mip, from the format's bits per element. */
-export function texelFloor(t: { dim?: string; format: string; width: number; height: number; depth?: number; mips?: number; samples?: number }): number {
+export interface TextureSize {
+  dim?: string
+  format: string
+  width: number
+  height: number
+  depth?: number
+  mips?: number
+  samples?: number
+}
+
+export function texelFloor(t: TextureSize): number {
   const info = dxgiFormat(t.format)
   if (!info) throw new Error(`unknown format ${t.format}`)
   const faces = t.dim === 'cube' || t.dim === 'cubearray' ? 6 : 1
@@ -191,7 +205,9 @@ export function check(text: string, fail: (message: string) => never): CaptureSt
         break
       case 'commit': {
         const target = live.get(r.id)
-        if (target?.e !== 'buffer' || !target.usage?.includes('ReservedResource')) fail(`${where}: commit to ${r.id}, not a live reserved buffer`)
+        if (target?.e !== 'buffer' || !target.usage?.includes('ReservedResource')) fail(
+          `${where}: commit to ${r.id}, not a live reserved buffer`,
+        )
         if (r.bytes > target.size) fail(`${where}: commit of ${r.bytes} beyond the reserved ${target.size}`)
         total += r.bytes - (bytes.get(r.id) ?? 0)
         bytes.set(r.id, r.bytes)
@@ -200,7 +216,9 @@ export function check(text: string, fail: (message: string) => never): CaptureSt
       }
       case 'lock': {
         const target = live.get(r.id)
-        if (target?.e !== 'buffer' || target.usage?.includes('Dynamic')) fail(`${where}: lock of ${r.id}, not a live static buffer`)
+        if (target?.e !== 'buffer' || target.usage?.includes('Dynamic')) fail(
+          `${where}: lock of ${r.id}, not a live static buffer`,
+        )
         if (r.bytes > target.size) fail(`${where}: lock of ${r.bytes} bytes of a ${target.size}-byte buffer`)
         break
       }
@@ -225,7 +243,9 @@ export function check(text: string, fail: (message: string) => never): CaptureSt
         break
       case 'endgraph':
         if (!graph) fail(`${where}: endgraph without graph`)
-        for (const last of graph.lasts) if (last >= r.passes) fail(`${where}: a transient lives to pass ${last} of ${r.passes}`)
+        for (const last of graph.lasts) if (last >= r.passes) fail(
+          `${where}: a transient lives to pass ${last} of ${r.passes}`,
+        )
         for (const id of graph.ids) remove(id, where)
         stats.graphPasses.push(r.passes)
         graph = undefined

@@ -21,7 +21,13 @@ function capture(): { out: CaptureWriter; lines: () => Promise<string[]> } {
   }
 }
 
-const name = fc.string({ unit: fc.oneof(fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }), fc.constantFrom('"', '\\', '\t', '.')), minLength: 1, maxLength: 30 })
+const name = fc.string(
+  {
+    unit: fc.oneof(fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }), fc.constantFrom('"', '\\', '\t', '.')),
+    minLength: 1,
+    maxLength: 30,
+  },
+)
 
 describe('CaptureWriter', () => {
   it('writes buffers and textures exactly as recordLine writes the same records', async () => {
@@ -83,7 +89,11 @@ describe('CaptureWriter', () => {
     out.gpu(1)
     out.upload('fastConstant', 1048576, 4096)
     out.budget(3 * 2 ** 30)
-    const id = out.buffer(new BufferClass({ usage: ['ReservedResource'] }), 2 ** 30, 'Nanite.StreamingManager.ClusterPageData')
+    const id = out.buffer(
+      new BufferClass({ usage: ['ReservedResource'] }),
+      2 ** 30,
+      'Nanite.StreamingManager.ClusterPageData',
+    )
     out.commit(id, 65536)
     out.lock(id, 4096)
     out.use([id, 12, 2 ** 40], 3)
@@ -94,7 +104,13 @@ describe('CaptureWriter', () => {
         { e: 'gpu', n: 1 },
         { e: 'upload', via: 'fastConstant', bytes: 1048576, count: 4096 },
         { e: 'budget', bytes: 3221225472 },
-        { e: 'buffer', id: 1, size: 1073741824, usage: ['ReservedResource'], name: 'Nanite.StreamingManager.ClusterPageData' },
+        {
+          e: 'buffer',
+          id: 1,
+          size: 1073741824,
+          usage: ['ReservedResource'],
+          name: 'Nanite.StreamingManager.ClusterPageData',
+        },
         { e: 'commit', id: 1, bytes: 65536 },
         { e: 'lock', id: 1, bytes: 4096 },
         { e: 'use', ids: [1, 12, 1099511627776] },
@@ -117,7 +133,9 @@ describe('CaptureWriter', () => {
 
 describe('render graphs', () => {
   const tex = new TextureClass({ format: 'R16G16B16A16_FLOAT', flags: ['RenderTargetable', 'ShaderResource'] })
-  const buf = new BufferClass({ usage: ['Static', 'UnorderedAccess', 'ShaderResource', 'StructuredBuffer'], stride: 16 })
+  const buf = new BufferClass(
+    { usage: ['Static', 'UnorderedAccess', 'ShaderResource', 'StructuredBuffer'], stride: 16 },
+  )
 
   it('gives each resource the passes from its creation to its last read, and frees the ids at endgraph', async () => {
     const catalog = new TransientCatalog((n) => n === 'SceneColor')
@@ -144,10 +162,16 @@ describe('render graphs', () => {
     // 1920×1080 RGBA16F: 15×17 tiles of 64 KiB (128×64 texels each).
     expect(records[2]).toEqual({
       e: 'transient', id: 1, kind: 'texture', format: 'R16G16B16A16_FLOAT', width: 1920, height: 1080,
-      flags: ['RenderTargetable', 'ShaderResource'], first: 0, last: 4, name: 'SceneColor', size: 255 * 65536, align: 65536,
+      flags: ['RenderTargetable', 'ShaderResource'], first: 0, last: 4, name: 'SceneColor',
+      size: 255 * 65536, align: 65536,
     })
     expect(records[3]).toEqual({
-      e: 'transient', id: 2, kind: 'buffer', size: 262144, usage: ['Static', 'UnorderedAccess', 'ShaderResource', 'StructuredBuffer'],
+      e: 'transient', id: 2, kind: 'buffer', size: 262144, usage: [
+        'Static',
+        'UnorderedAccess',
+        'ShaderResource',
+        'StructuredBuffer',
+      ],
       stride: 16, first: 3, last: 4, name: 'LightGrid',
     })
     expect(records[4]).toEqual({ e: 'endgraph', passes: 6 })
