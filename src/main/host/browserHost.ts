@@ -141,9 +141,18 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     serveFile(req, res).catch((err: unknown) => refuse(res, 500, String(err)))
   })
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES })
+  wss.on('error', () => undefined)
+  server.on('clientError', (_err, socket) => socket.destroy())
 
   server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`)
+    socket.on('error', () => socket.destroy())
+    let url: URL
+    try {
+      url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`)
+    } catch {
+      socket.destroy()
+      return
+    }
     const origin = req.headers.origin
     const okOrigin = origin === `http://127.0.0.1:${port}` || origin === `http://localhost:${port}`
     const okToken =
@@ -160,6 +169,9 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     sockets.add(ws)
     let inFlight = 0
     ws.on('close', () => sockets.delete(ws))
+    // a frame over maxPayload or a broken frame: ws closes the socket (1009, 1002) and reports it here; unheard,
+    // it would throw and end the host
+    ws.on('error', () => sockets.delete(ws))
     ws.on('message', (data, isBinary) => {
       if (!isBinary) return ws.close(CLOSE.notBinary, 'binary messages only')
       let decoded: unknown

@@ -95,7 +95,8 @@ export function parseSettings(raw: unknown): ParsedSettings {
   for (let version = from; version < SETTINGS_VERSION; version++) {
     value = { ...MIGRATIONS[version](value), version: version + 1 }
   }
-  const parsed = schema.safeParse(value)
+  // a key the file lacks takes its default; a key it has must be right
+  const parsed = schema.safeParse({ ...defaultSettings(), ...value })
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
     return { ok: false, reason: 'invalid', message: `${issue.path.join('.') || 'settings'}: ${issue.message}` }
