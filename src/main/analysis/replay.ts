@@ -252,6 +252,8 @@ export class DescScratch {
 }
 
 const UPLOAD_VIAS = ['fast', 'fastConstant', 'staging'] as const
+/** A use record's ids, unpacked into one array for every record: the model reads them during the call only. */
+const useIds: number[] = []
 
 /** Send one record to the model. */
 export function applyRecord(store: CaptureStore, model: D3D12Model, index: number, descs: DescScratch): void {
@@ -284,7 +286,7 @@ export function applyRecord(store: CaptureStore, model: D3D12Model, index: numbe
       model.upload(UPLOAD_VIAS[ops[ref]], ops[ref + 1], ops[ref + 2])
       return
     case K.use:
-      model.use(useIdsOf(store, ref) as unknown as number[])
+      model.use(useIdsOf(store, ref, useIds))
       return
     case K.budget:
       model.setBudget(ops[ref])

@@ -15,13 +15,16 @@ export interface LoadShare {
   fraction: number
 }
 
-/** The capacity to grow to from `capacity` holding `length`: half again, or the projected size if larger. */
+/**
+ * The capacity to grow to from `capacity` holding `length`: half again when the share is unknown, else the
+ * projected size (a little over, since the share read runs ahead of the parse) and at least an eighth more.
+ */
 function grownCapacity(capacity: number, length: number, share: LoadShare | undefined): number {
-  let next = Math.max(1024, Math.ceil(capacity * 1.5))
   const fraction = share?.fraction ?? 0
+  if (!(fraction > 0 && fraction < 1)) return Math.max(1024, Math.ceil(capacity * 1.5))
   // a kind seen mostly early (textures at level load) would be projected far too large: at most four times
-  if (fraction > 0 && fraction < 1) next = Math.max(next, Math.min(length * 4, Math.ceil((length / fraction) * 1.03)))
-  return next
+  const projected = Math.min(length * 4, Math.ceil((length / fraction) * 1.03))
+  return Math.max(1024, Math.ceil(capacity * 1.125), projected)
 }
 
 export class Column<T extends TypedArray> {
@@ -68,13 +71,13 @@ export class Column<T extends TypedArray> {
   }
 
   /**
-   * Drop unused capacity; returns the exact-length array. Slack under 1/32 of the length is kept behind an
+   * Drop unused capacity; returns the exact-length array. Slack under 1/16 of the length is kept behind an
    * exact-length view rather than copied away (a copy would briefly hold the column twice).
    */
   trim(): T {
     const slack = this.data.length - this.length
     if (slack > 0) {
-      this.data = (slack <= this.length >> 5 ? this.data.subarray(0, this.length) : this.data.slice(0, this.length)) as T
+      this.data = (slack <= this.length >> 4 ? this.data.subarray(0, this.length) : this.data.slice(0, this.length)) as T
     }
     return this.data
   }

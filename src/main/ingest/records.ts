@@ -15,7 +15,7 @@ import {
   type CaptureRecord,
   type TextureDesc,
 } from '../../shared/capture'
-import { BUFFER_ATTR, K, type CaptureStore } from './store'
+import { BUFFER_ATTR, K, unpackUseIds, type CaptureStore } from './store'
 
 export function bufferDesc(store: CaptureStore, row: number): BufferDesc {
   const b = store.buffers
@@ -55,10 +55,9 @@ export function textureDesc(store: CaptureStore, row: number): TextureDesc {
   return desc
 }
 
-/** The ids of the `use` record whose `ref` is given, without copying. */
-export function useIdsOf(store: CaptureStore, ref: number): Uint32Array | Float64Array {
-  const first = store.ops[ref + 1]
-  return store.useIds.subarray(first, first + store.ops[ref])
+/** The ids of the `use` record whose `ref` is given, into `out` (resized to them, reused by a replay). */
+export function useIdsOf(store: CaptureStore, ref: number, out: number[] = []): number[] {
+  return unpackUseIds(store.useIds, store.ops[ref], store.ops[ref + 1], out)
 }
 
 /** The record at `index` as an object, unknown keys included. */
@@ -92,7 +91,7 @@ function baseRecordAt(store: CaptureStore, index: number): CaptureRecord {
     case K.upload:
       return { e: 'upload', via: UPLOAD_VIAS[ops[ref]], bytes: ops[ref + 1], count: ops[ref + 2] }
     case K.use:
-      return { e: 'use', ids: Array.from(useIdsOf(store, ref)) }
+      return { e: 'use', ids: useIdsOf(store, ref) }
     case K.budget:
       return { e: 'budget', bytes: ops[ref] }
     case K.graph: {

@@ -545,7 +545,10 @@ export class NdjsonScanner {
     return id > 0 ? id : this.builder.strings.internBytes(this.buf, start, end)
   }
 
-  /** An array of non-negative integers (`ids`), read inline; anything else goes through array(). */
+  /**
+   * An array of non-negative integers (`ids`, thousands per record in some captures), read inline: the common
+   * case after each number is a comma. Anything else goes through array().
+   */
   private numbers(field: number, open: number): number {
     const buf = this.buf
     const r = this.r
@@ -557,25 +560,32 @@ export class NdjsonScanner {
     while (c === SPACE || c === TAB || c === CR) c = buf[++p]
     if (c !== RBRACKET) {
       for (;;) {
-        if (c < 0x30 || c > 0x39) return this.array(field, open)
-        const start = p
         let v = c - 0x30
+        // one unsigned compare tells a digit
+        if (v >>> 0 > 9) return this.array(field, open)
+        const start = p
         c = buf[++p]
         if (v !== 0) {
-          while (c >= 0x30 && c <= 0x39) {
-            v = v * 10 + (c - 0x30)
+          for (let d = c - 0x30; d >>> 0 <= 9; d = c - 0x30) {
+            v = v * 10 + d
             c = buf[++p]
           }
         }
-        if (p - start > 15 || c === DOT || c === 0x65 || c === 0x45 || (c >= 0x30 && c <= 0x39)) {
-          return this.array(field, open)
-        }
+        if (p - start > 15) return this.array(field, open)
         if (length === data.length) {
           ids.length = length
           ids.reserve(1)
           data = ids.data
         }
         data[length++] = v
+        if (c === COMMA) {
+          c = buf[++p]
+          if (c === SPACE) c = buf[++p]
+          continue
+        }
+        if (c === RBRACKET) break
+        // a fraction, an exponent or a leading zero: a number this loop does not read
+        if (c === DOT || c === 0x65 || c === 0x45 || (c >= 0x30 && c <= 0x39)) return this.array(field, open)
         while (c === SPACE || c === TAB || c === CR) c = buf[++p]
         if (c === COMMA) {
           c = buf[++p]

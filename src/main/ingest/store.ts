@@ -6,8 +6,12 @@
  *   gpu [n] · release [id] · commit [id, bytes] · lock [id, bytes] · upload [via, bytes, count] ·
  *   use [count, first] · budget [bytes] · graph [name] · endgraph [passes] · heap [id, size, type, name] ·
  *   barrier [after, before|NaN] · access [id, op] · submit [] · free [id]
- * A `use` record's ids are `useIds[first, first + count)` (see useIdsOf in records.ts): 32-bit while every id
- * fits, since a frame can reference thousands of resources; 64-bit floats once one does not.
+ * A frame can reference thousands of resources, often listed in runs of consecutive ids, so a `use` record's
+ * ids are packed from byte `first` of `useIds` (read them with useIdsOf in records.ts) as varints (seven bits a
+ * byte, low bits first, the high bit set on every byte but the last). Each id is written as its difference from
+ * the id before, zigzag-coded (0, -1, 1, -2 … as 0, 1, 2, 3 …), times two, plus one when a second varint
+ * follows: how many ids after it continue the run one by one. If any id is not an integer in [0, 2^51),
+ * `useIds` holds plain 64-bit floats instead and `first` is an index.
  * Frames are rows of `frames`, with the index of their first record, so a frame range is a record range.
  */
 import {
@@ -129,8 +133,8 @@ export interface CaptureStore {
   readonly transients: AttachedTable
   readonly placed: AttachedTable
   readonly ops: Float64Array
-  /** The ids of `use` records, 32-bit while they all fit. */
-  readonly useIds: Uint32Array | Float64Array
+  /** The ids of `use` records: delta-coded bytes, or plain ids when one does not fit the coding. */
+  readonly useIds: Uint8Array | Float64Array
   /** Unknown keys of a record (raw JSON members), by record index. */
   readonly extras: Map<number, string>
   readonly warnings: StoreWarnings
@@ -198,8 +202,9 @@ export class CaptureBuilder {
   readonly transients = new AttachedTable()
   readonly placed = new AttachedTable()
   private readonly ops = f64(1 << 12)
-  private useIds: Column<Uint32Array> | Column<Float64Array> = u32(1 << 12)
-  private wideUseIds = false
+  private useBytes = u8(1 << 14)
+  /** Plain use ids, once one does not fit the byte coding. */
+  private useWide: Column<Float64Array> | undefined
   readonly extras = new Map<number, string>()
   readonly warnings: StoreWarnings = { counts: {}, samples: [] }
   header: CaptureHeader = { format: 'heapscope-capture', version: 1 }
@@ -233,7 +238,7 @@ export class CaptureBuilder {
   constructor() {
     for (const table of [this.records, this.buffers, this.textures, this.transients, this.placed]) table.share = this.share
     this.ops.share = this.share
-    this.useIds.share = this.share
+    this.useBytes.share = this.share
     const s = this.strings
     this.kindOf = new NameCodes(s, RECORD_KINDS)
     this.usageBit = new NameCodes(s, BUFFER_USAGES)
@@ -591,39 +596,68 @@ export class CaptureBuilder {
     this.hasUse = true
     const ids = r.ids.data
     const count = r.ids.length
-    let out = this.useIds
-    const first = out.length
-    out.reserve(count)
-    let data = out.data
-    let i = 0
-    if (!this.wideUseIds) {
-      for (; i < count; i++) {
-        const id = ids[i]
-        // an id that is not a 32-bit unsigned integer widens the column for good
-        if (!(id >= 0 && id <= 0xffffffff && Math.floor(id) === id)) break
-        data[first + i] = id
-      }
-      if (i < count) {
-        out.length = first + i
-        this.widenUseIds()
-        out = this.useIds
-        out.reserve(count - i)
-        data = out.data
-      }
+    if (this.useWide === undefined) {
+      if (this.packUseIds(r, ids, count)) return true
+      this.widenUseIds()
     }
-    for (; i < count; i++) data[first + i] = ids[i]
-    out.length = first + count
+    const wide = this.useWide!
+    const first = wide.length
+    wide.reserve(count)
+    wide.data.set(ids.subarray(0, count), first)
+    wide.length = first + count
+    return this.pushOps2(USE, r, count, first)
+  }
+
+  /** Append ids in the byte coding and their record; false, with nothing appended, if one does not fit it. */
+  private packUseIds(r: RecordScratch, ids: Float64Array, count: number): boolean {
+    const out = this.useBytes
+    const first = out.length
+    // at most eight bytes an id and its run: a value under 2^53 has 53 bits
+    out.reserve(count * 8 + 8)
+    const bytes = out.data
+    let at = first
+    let previous = 0
+    for (let i = 0; i < count; i++) {
+      const id = ids[i]
+      if (id >>> 0 !== id && !(id >= 0 && id < USE_ID_LIMIT && Math.floor(id) === id)) return false
+      let run = 0
+      while (i + 1 < count && ids[i + 1] === ids[i] + 1) {
+        run++
+        i++
+      }
+      const delta = id - previous
+      previous = ids[i]
+      const v = (delta >= 0 ? delta * 4 : -delta * 4 - 2) + (run > 0 ? 1 : 0)
+      // one or two bytes inline: ids of one capture are seldom far apart
+      if (v < 0x80) bytes[at++] = v
+      else if (v < 0x4000) {
+        bytes[at++] = (v & 0x7f) | 0x80
+        bytes[at++] = v >>> 7
+      } else at = putVarint(bytes, at, v)
+      if (run > 0) at = putVarint(bytes, at, run)
+    }
+    out.length = at
     this.pushOps2(USE, r, count, first)
     return true
   }
 
+  /** From here on use ids are plain floats: the ones packed so far are unpacked into them. */
   private widenUseIds(): void {
-    const wide = f64(Math.max(1024, Math.ceil(this.useIds.data.length * 1.5)))
-    wide.data.set(this.useIds.view())
-    wide.length = this.useIds.length
+    const wide = f64(Math.max(1024, this.useBytes.length))
     wide.share = this.share
-    this.useIds = wide
-    this.wideUseIds = true
+    const { kind, ref } = this.records
+    const ops = this.ops.data
+    const scratch: number[] = []
+    for (let i = 0; i < this.records.length; i++) {
+      if (kind.data[i] !== USE) continue
+      const at = ref.data[i]
+      const ids = unpackUseIds(this.useBytes.data, ops[at], ops[at + 1], scratch)
+      ops[at + 1] = wide.length
+      wide.reserve(ids.length)
+      for (const id of ids) wide.data[wide.length++] = id
+    }
+    this.useWide = wide
+    this.useBytes = u8(0)
   }
 
   private createId(r: RecordScratch, what: string, live: IdSet): number | undefined {
@@ -731,7 +765,7 @@ export class CaptureBuilder {
       transients: this.transients,
       placed: this.placed,
       ops: this.ops.trim(),
-      useIds: this.useIds.trim(),
+      useIds: this.useWide ? this.useWide.trim() : this.useBytes.trim(),
       extras: this.extras,
       warnings: this.warnings,
       hasUseRecords: this.hasUse,
@@ -741,6 +775,61 @@ export class CaptureBuilder {
       partial,
     }
   }
+}
+
+/** Use ids past this are kept as plain floats: their coded differences would not all be exact. */
+const USE_ID_LIMIT = 2 ** 51
+
+/** Write a non-negative integer under 2^53 as a varint; returns the position after it. */
+function putVarint(bytes: Uint8Array, at: number, v: number): number {
+  if (v < 0x80000000) {
+    while (v >= 0x80) {
+      bytes[at++] = (v & 0x7f) | 0x80
+      v >>>= 7
+    }
+  } else {
+    while (v >= 0x80) {
+      bytes[at++] = (v % 0x80) | 0x80
+      v = Math.floor(v / 0x80)
+    }
+  }
+  bytes[at++] = v
+  return at
+}
+
+/**
+ * The `count` ids of a `use` record from `first` in `useIds` (see the top of this file), into `out`, which is
+ * resized to them and returned.
+ */
+export function unpackUseIds(useIds: Uint8Array | Float64Array, count: number, first: number, out: number[]): number[] {
+  out.length = count
+  if (useIds instanceof Float64Array) {
+    for (let i = 0; i < count; i++) out[i] = useIds[first + i]
+    return out
+  }
+  let at = first
+  let id = 0
+  for (let i = 0; i < count; ) {
+    let b = useIds[at++]
+    let v = b & 0x7f
+    for (let scale = 0x80; b >= 0x80; scale *= 0x80) {
+      b = useIds[at++]
+      v += (b & 0x7f) * scale
+    }
+    const zigzag = Math.floor(v / 2)
+    id += zigzag % 2 === 0 ? zigzag / 2 : -(zigzag + 1) / 2
+    out[i++] = id
+    if (v % 2 === 1) {
+      b = useIds[at++]
+      let run = b & 0x7f
+      for (let scale = 0x80; b >= 0x80; scale *= 0x80) {
+        b = useIds[at++]
+        run += (b & 0x7f) * scale
+      }
+      for (; run > 0; run--) out[i++] = ++id
+    }
+  }
+  return out
 }
 
 /** Bytes the store's columns hold. */
