@@ -365,14 +365,18 @@ export class SceneServices {
     }
 
     // Streamed mips arrive through async texture creation, which takes its staging from the upload heap
-    // allocator (§4.6); buffer initial data and locks too.
+    // allocator (§4.6); buffer initial data and locks too, and every upload made from a worker thread
+    // (cloth, destruction, Niagara data), a few each frame.
     stagingBytes += roundUp(Math.round(textureUploadBytes), 512)
     stagingCount += textureUploads
+    const workerUploads = rng.int(2, 10)
+    for (let i = 0; i < workerUploads; i++) stagingBytes += roundUp(Math.round(rng.logRange(16 * KiB, 512 * KiB)), 512)
+    stagingCount += workerUploads
     const constants = Math.max(64 * KiB, Math.round(rng.around(o.constantBytes, o.constantBytes / 6) / 256) * 256)
     out.upload('fastConstant', constants, Math.round(constants / rng.range(180, 320)))
     // Render-thread texture updates (virtual texture tiles, UI) and GPU scene uploads go through FastAllocator pages.
     const fastCount = rng.int(8, 40)
     out.upload('fast', roundUp(Math.round(fastCount * rng.range(12, 48) * KiB), 256), fastCount)
-    if (stagingBytes > 0) out.upload('staging', stagingBytes, stagingCount)
+    out.upload('staging', stagingBytes, stagingCount)
   }
 }
