@@ -302,7 +302,7 @@ export class NdjsonScanner {
     const num = r.num
     const str = r.str
     let c = buf[++p]
-    while (c === SPACE || c === TAB || c === CR) c = buf[++p]
+    if (c <= SPACE) while (c === SPACE || c === TAB || c === CR) c = buf[++p]
     if (c === RBRACE) {
       c = buf[++p]
     } else {
@@ -330,10 +330,10 @@ export class NdjsonScanner {
           } else throw stringFault(buf, q)
         }
         c = buf[p]
-        while (c === SPACE || c === TAB || c === CR) c = buf[++p]
+        if (c <= SPACE) while (c === SPACE || c === TAB || c === CR) c = buf[++p]
         if (c !== COLON) throw new SyntaxFault(p, '":" after the key')
         c = buf[++p]
-        while (c === SPACE || c === TAB || c === CR) c = buf[++p]
+        if (c <= SPACE) while (c === SPACE || c === TAB || c === CR) c = buf[++p]
         if (field < 0) {
           p = this.extra(keyStart - 1, p)
         } else if (c === QUOTE) {
@@ -401,10 +401,10 @@ export class NdjsonScanner {
           p = this.value(field, p)
         }
         c = buf[p]
-        while (c === SPACE || c === TAB || c === CR) c = buf[++p]
+        if (c <= SPACE) while (c === SPACE || c === TAB || c === CR) c = buf[++p]
         if (c === COMMA) {
           c = buf[++p]
-          while (c === SPACE || c === TAB || c === CR) c = buf[++p]
+          if (c <= SPACE) while (c === SPACE || c === TAB || c === CR) c = buf[++p]
           continue
         }
         if (c === RBRACE) {
@@ -414,7 +414,7 @@ export class NdjsonScanner {
         throw new SyntaxFault(p, '"," or "}" after a value')
       }
     }
-    while (c === SPACE || c === TAB || c === CR) c = buf[++p]
+    if (c <= SPACE) while (c === SPACE || c === TAB || c === CR) c = buf[++p]
     if (c !== NEWLINE) throw new SyntaxFault(p, 'the end of the line after the record')
     const builder = this.builder
     builder.line = this.lines
