@@ -26,7 +26,7 @@ const callSchema = z.object({
   id: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
   method: z.string().max(64),
   channel: z.string().max(64).optional(),
-  payload: z.unknown(),
+  payload: z.unknown().optional(),
 })
 
 const TYPES: Record<string, string> = {

@@ -86,6 +86,9 @@ describe('browser host: who may connect', () => {
     const { ws } = await connect(`ws://127.0.0.1:${h.port}/api?token=${TOKEN}`, { origin: origin(h) })
     ws!.send(encodeMessage({ id: 1, method: 'settings', payload: null }))
     expect(await nextMessage(ws!)).toEqual({ id: 1, ok: true, value: { version: 2, theme: 'dark', language: 'en', configOverrides: {} } })
+    // as the page's client sends a call without a payload: the key is left out, not null
+    ws!.send(encodeMessage({ id: 2, method: 'recentFiles', channel: 'recent:list', payload: undefined }))
+    expect(await nextMessage(ws!)).toEqual({ id: 2, ok: true, value: [] })
     ws!.close()
   })
 
