@@ -1,0 +1,116 @@
+/**
+ * The package electron-builder makes from the build: its configuration passes electron-builder's own
+ * validation, and the app it packs holds only the built output — no sources, tests, maps or node_modules — and
+ * is whole: everything the entry and the engine worker import is in it. Packed for Linux as a folder, with a
+ * stand-in for Electron's binary (this needs no download; the real installers do).
+ */
+import { listPackage } from '@electron/asar'
+import { execFileSync } from 'node:child_process'
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join, posix } from 'node:path'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { RESULTS, ROOT } from './browser'
+
+const require = createRequire(import.meta.url)
+const OUT = join(RESULTS, 'electron-package')
+const UNPACKED = join(OUT, 'dist', 'linux-unpacked')
+
+/** Every module specifier a built file imports, statically or not. */
+function specifiers(code: string): string[] {
+  const found = new Set<string>()
+  for (const re of [/\bfrom\s*"([^"]+)"/g, /\bimport\s*\(\s*"([^"]+)"\s*\)/g, /\brequire\s*\(\s*"([^"]+)"\s*\)/g, /^import\s+"([^"]+)"/gm]) {
+    for (const m of code.matchAll(re)) found.add(m[1])
+  }
+  return [...found]
+}
+
+describe('the package', () => {
+  let files: string[] = []
+
+  beforeAll(() => {
+    if (!existsSync(join(ROOT, 'out/main/index.js'))) throw new Error('out/ is missing: run npx electron-vite build first')
+    rmSync(OUT, { recursive: true, force: true })
+    const fake = join(OUT, 'electron')
+    mkdirSync(join(fake, 'resources'), { recursive: true })
+    writeFileSync(join(fake, 'electron'), '#!/bin/sh\n')
+    chmodSync(join(fake, 'electron'), 0o755)
+    for (const f of ['chrome-sandbox', 'LICENSE', 'LICENSES.chromium.html']) writeFileSync(join(fake, f), '')
+    execFileSync(
+      process.execPath,
+      [
+        join(ROOT, 'node_modules/electron-builder/cli.js'),
+        '--linux',
+        'dir',
+        `-c.electronDist=${fake}`,
+        `-c.directories.output=${join(OUT, 'dist')}`,
+      ],
+      { cwd: ROOT, stdio: 'pipe', env: { ...process.env, ELECTRON_BUILDER_OFFLINE: 'true' } },
+    )
+    files = listPackage(join(UNPACKED, 'resources/app.asar'), { isPack: false }).map((f) => f.replaceAll('\\', '/'))
+  })
+
+  it('passes electron-builder’s validation', async () => {
+    const { getConfig, validateConfiguration } = require('app-builder-lib/out/util/config/config') as {
+      getConfig(dir: string, path: null, options: null): Promise<Record<string, unknown>>
+      validateConfiguration(config: unknown, logger: unknown): Promise<void>
+    }
+    const { DebugLogger } = require('builder-util') as { DebugLogger: new (enabled: boolean) => unknown }
+    const config = await getConfig(ROOT, null, null)
+    await expect(validateConfiguration(config, new DebugLogger(false))).resolves.toBeUndefined()
+    expect(config.fileAssociations).toEqual([expect.objectContaining({ ext: 'hscap', mimeType: 'application/x-heapscope-capture' })])
+    expect((config.linux as { fileAssociations: unknown[] }).fileAssociations).toEqual([
+      expect.objectContaining({ ext: 'hscap.gz', mimeType: 'application/x-heapscope-capture+gzip' }),
+    ])
+    expect((config.linux as { target: string[] }).target).toEqual(['AppImage', 'deb'])
+    expect((config.win as { target: string[] }).target).toEqual(['nsis'])
+    expect((config.mac as { target: string[] }).target).toEqual(['dmg'])
+  })
+
+  it('holds the built output and nothing else', () => {
+    const leaves = files.filter((f) => /\.[a-z0-9]+$/i.test(posix.basename(f)))
+    expect(leaves.length).toBeGreaterThan(5)
+    for (const f of leaves) {
+      expect(f, f).toMatch(/^\/(package\.json|out\/(main|preload|renderer)\/.+)$/)
+      expect(f, f).not.toMatch(/\.map$|node_modules|\/src\/|\/tests?\//)
+    }
+    expect(files).toContain('/out/main/index.js')
+    expect(files).toContain('/out/main/engineWorker.js')
+    expect(files).toContain('/out/preload/index.cjs')
+    expect(files).toContain('/out/renderer/index.html')
+    // the browser host and the CLI are a checkout's, not the app's
+    expect(files).not.toContain('/out/main/host.js')
+    expect(files).not.toContain('/out/main/cli.js')
+    // the engine worker is read from disk, beside the archive
+    expect(existsSync(join(UNPACKED, 'resources/app.asar.unpacked/out/main/engineWorker.js'))).toBe(true)
+    expect(existsSync(join(UNPACKED, 'resources/demo/demo.hscap.gz'))).toBe(true)
+    expect(existsSync(join(UNPACKED, 'heapscope'))).toBe(true)
+  })
+
+  it('is whole: the entry and the engine import only Node, Electron and files it holds', () => {
+    const seen = new Set<string>()
+    const missing: string[] = []
+    const visit = (file: string) => {
+      if (seen.has(file)) return
+      seen.add(file)
+      const code = readFileSync(join(UNPACKED, 'resources/app.asar.unpacked', file), 'utf8')
+      for (const spec of specifiers(code)) {
+        if (spec.startsWith('node:') || spec === 'electron') continue
+        if (!spec.startsWith('.')) {
+          missing.push(`${file} imports ${spec}`)
+          continue
+        }
+        const target = posix.join(posix.dirname(file), spec)
+        if (!files.includes(`/${target}`)) missing.push(`${file} imports ${target}, not in the package`)
+        else visit(target)
+      }
+    }
+    visit('out/main/index.js')
+    visit('out/main/engineWorker.js')
+    expect(missing).toEqual([])
+    expect(seen.size).toBeGreaterThan(2)
+    // the preload is one self-contained CommonJS file
+    const preload = readFileSync(join(ROOT, 'out/preload/index.cjs'), 'utf8')
+    expect(specifiers(preload).filter((s) => s !== 'electron')).toEqual([])
+  })
+})
