@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises'
 import { dirname, join, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { EVENTS, type MenuCommand } from '../shared/ipc'
-import { createHostContext } from './host/context'
+import { createHostContext, type HostContextHandle } from './host/context'
 import { bindIpc } from './host/electronIpc'
 import { createHandlers } from './host/handlers'
 import { captureArgs } from './shell/args'
@@ -19,7 +19,7 @@ import { restoreWindow } from './shell/windowState'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const rendererDir = join(here, '../renderer')
-const devServer = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL
+const devServer = (!app.isPackaged && process.env.ELECTRON_RENDERER_URL) || undefined
 const trustedUrl = (url: string) => isAppUrl(url, devServer)
 // tests and portable setups keep settings and recent files elsewhere
 if (process.env.HEAPSCOPE_USER_DATA) app.setPath('userData', process.env.HEAPSCOPE_USER_DATA)
@@ -34,58 +34,8 @@ let window: BrowserWindow | undefined
 /** Menu commands given while no window was ready (macOS keeps the app running without one). */
 let queued: { command: MenuCommand; arg?: string }[] = []
 
-const context = createHostContext({
-  host: 'electron',
-  // packaged, the main bundle is unpacked beside the archive (electron-builder.yml asarUnpack)
-  workerPath: join(here, 'engineWorker.js').replace(`app.asar${sep}`, `app.asar.unpacked${sep}`),
-  args: captureArgs(process.argv, process.cwd()),
-  nativeDialogs: true,
-  push: (event, payload) => {
-    if (window && !window.webContents.isDestroyed()) window.webContents.send(event, payload)
-  },
-  settingsPath: join(app.getPath('userData'), 'settings.json'),
-  engineRestarted: (_error, info) => {
-    if (!window) return
-    void dialog
-      .showMessageBox(window, {
-        type: 'warning',
-        title: 'HeapScope',
-        message: 'The engine stopped',
-        detail: `${info.message}\n\nReload the window to open the last capture again. Settings and recent files are kept.`,
-        buttons: ['Reload', 'Keep the window'],
-        defaultId: 0,
-        cancelId: 1,
-      })
-      .then(({ response }) => {
-        if (response === 0) window?.webContents.reload()
-      })
-  },
-})
-
-context.showOpenDialog = async () => {
-  const options: Electron.OpenDialogOptions = {
-    title: 'Open a capture',
-    properties: ['openFile'],
-    filters: [
-      { name: 'Captures and dumps', extensions: ['hscap', 'gz', 'json', 'rmv'] },
-      { name: 'All files', extensions: ['*'] },
-    ],
-  }
-  const result = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options)
-  return result.canceled ? null : (result.filePaths[0] ?? null)
-}
-
-context.showSaveDialog = async (suggestedName) => {
-  const gzip = suggestedName.endsWith('.gz')
-  const options: Electron.SaveDialogOptions = {
-    title: 'Export the capture',
-    defaultPath: join(app.getPath('documents'), suggestedName),
-    filters: [gzip ? { name: 'HeapScope capture, gzip', extensions: ['gz'] } : { name: 'HeapScope capture', extensions: ['hscap'] }],
-    properties: ['createDirectory', 'showOverwriteConfirmation'],
-  }
-  const result = window ? await dialog.showSaveDialog(window, options) : await dialog.showSaveDialog(options)
-  return result.canceled || !result.filePath ? null : result.filePath
-}
+/** Set up by the first instance only: a second launch hands its files over and quits, touching nothing. */
+let context!: HostContextHandle
 
 function applyTheme(): void {
   nativeTheme.themeSource = context.settingsStore.get().theme
@@ -192,6 +142,62 @@ function createWindow(): void {
   else void win.loadURL(APP_INDEX)
 }
 
+function createContext(): HostContextHandle {
+  const created = createHostContext({
+    host: 'electron',
+    // packaged, the main bundle is unpacked beside the archive (electron-builder.yml asarUnpack)
+    workerPath: join(here, 'engineWorker.js').replace(`app.asar${sep}`, `app.asar.unpacked${sep}`),
+    args: captureArgs(process.argv, process.cwd()),
+    nativeDialogs: true,
+    push: (event, payload) => {
+      if (window && !window.webContents.isDestroyed()) window.webContents.send(event, payload)
+    },
+    settingsPath: join(app.getPath('userData'), 'settings.json'),
+    engineRestarted: (_error, info) => {
+      if (!window) return
+      void dialog
+        .showMessageBox(window, {
+          type: 'warning',
+          title: 'HeapScope',
+          message: 'The engine stopped',
+          detail: `${info.message}\n\nReload the window to open the last capture again. Settings and recent files are kept.`,
+          buttons: ['Reload', 'Keep the window'],
+          defaultId: 0,
+          cancelId: 1,
+        })
+        .then(({ response }) => {
+          if (response === 0) window?.webContents.reload()
+        })
+    },
+  })
+
+  created.showOpenDialog = async () => {
+    const options: Electron.OpenDialogOptions = {
+      title: 'Open a capture',
+      properties: ['openFile'],
+      filters: [
+        { name: 'Captures and dumps', extensions: ['hscap', 'gz', 'json', 'rmv'] },
+        { name: 'All files', extensions: ['*'] },
+      ],
+    }
+    const result = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options)
+    return result.canceled ? null : (result.filePaths[0] ?? null)
+  }
+
+  created.showSaveDialog = async (suggestedName) => {
+    const gzip = suggestedName.endsWith('.gz')
+    const options: Electron.SaveDialogOptions = {
+      title: 'Export the capture',
+      defaultPath: join(app.getPath('documents'), suggestedName),
+      filters: [gzip ? { name: 'HeapScope capture, gzip', extensions: ['gz'] } : { name: 'HeapScope capture', extensions: ['hscap'] }],
+      properties: ['createDirectory', 'showOverwriteConfirmation'],
+    }
+    const result = window ? await dialog.showSaveDialog(window, options) : await dialog.showSaveDialog(options)
+    return result.canceled || !result.filePath ? null : result.filePath
+  }
+  return created
+}
+
 /** A file given by a second launch or by the system (file association, a drop on the dock icon). */
 function openFromSystem(paths: string[]): void {
   if (paths.length === 0) return
@@ -222,6 +228,7 @@ function lockDown(contents: WebContents): void {
 if (!app.requestSingleInstanceLock()) {
   app.quit()
 } else {
+  context = createContext()
   app.on('second-instance', (_event, argv, workingDirectory) => {
     const paths = captureArgs(argv, workingDirectory)
     if (paths.length) openFromSystem(paths)
