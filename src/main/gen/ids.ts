@@ -26,7 +26,7 @@ export class IdPool {
     this.live++
     if (this.count > 0 && this.frames[this.head] + this.delay <= frame) {
       const id = this.ids[this.head]
-      this.head = (this.head + 1) % this.ids.length
+      if (++this.head === this.ids.length) this.head = 0
       this.count--
       return id
     }
@@ -36,7 +36,8 @@ export class IdPool {
   give(id: number, frame: number): void {
     this.live--
     if (this.count === this.ids.length) this.grow()
-    const at = (this.head + this.count) % this.ids.length
+    let at = this.head + this.count
+    if (at >= this.ids.length) at -= this.ids.length
     this.ids[at] = id
     this.frames[at] = frame
     this.count++

@@ -55,8 +55,9 @@ interface Cell {
   meshes: number[]
   /** Cached shadow maps of the cell's stationary lights: committed depth targets, drawn while the cell is. */
   shadowMaps: number[]
-  /** Distance from the camera at this frame, metres. */
+  /** Distance from the camera at this frame, metres, and the mesh LOD it asks for (0 up to 40 m). */
   distance: number
+  lod: number
   visible: boolean
 }
 
@@ -109,7 +110,6 @@ export class StreamingWorld {
   /** What the frame draws, as ids, and whether it has to be collected again. */
   private drawn = new Float64Array(1024)
   private drawnCount = 0
-  private drawnExtra = 0
   private drawnDirty = true
 
   constructor(
@@ -181,8 +181,6 @@ export class StreamingWorld {
   }
 
   private streamCells(out: CaptureWriter): void {
-    // Distances and the view change: LODs and visible cells with them.
-    this.drawnDirty = true
     const { cellSize, loadRadius } = this.options
     const cx0 = Math.floor(this.cameraX / cellSize)
     const cy0 = Math.floor(this.cameraY / cellSize)
@@ -199,7 +197,12 @@ export class StreamingWorld {
         continue
       }
       // In the view frustum (about 130° with the margin for shadow casters), or the cell around the camera.
-      cell.visible = cell.distance < cellSize * 0.75 || (dx * cosH + dy * sinH) / cell.distance > 0.4
+      const visible = cell.distance < cellSize * 0.75 || (dx * cosH + dy * sinH) / cell.distance > 0.4
+      const lod = Math.max(0, Math.floor(Math.log2(Math.max(1, cell.distance / 40))))
+      // What is drawn changes when a cell comes into view or leaves it, or switches LOD.
+      if (visible !== cell.visible || lod !== cell.lod) this.drawnDirty = true
+      cell.visible = visible
+      cell.lod = lod
     }
     const perFrame = this.loading ? LOADING_CELLS_PER_FRAME : this.options.cellsPerFrame
     let budget = perFrame
@@ -251,7 +254,8 @@ export class StreamingWorld {
           ),
       )
     }
-    this.cells.set(cellKey(x, y), { key: cellKey(x, y), x, y, meshes, shadowMaps, distance, visible: true })
+    const lod = Math.max(0, Math.floor(Math.log2(Math.max(1, distance / 40))))
+    this.cells.set(cellKey(x, y), { key: cellKey(x, y), x, y, meshes, shadowMaps, distance, lod, visible: true })
   }
 
   private unloadCell(out: CaptureWriter, cell: Cell): void {
@@ -341,7 +345,7 @@ export class StreamingWorld {
     )
     if (old !== NO_ID && !this.drawnDirty) {
       // The drawn list names each texture once: the new chain takes the old one's place.
-      for (let i = this.drawnExtra; i < this.drawnCount; i++) {
+      for (let i = 0; i < this.drawnCount; i++) {
         if (this.drawn[i] === old) {
           this.drawn[i] = this.textureIds[index]
           break
@@ -441,24 +445,18 @@ export class StreamingWorld {
   }
 
   /**
-   * Writes `use` records for what this frame draws: `extra` (render targets, scene buffers), then the LOD each
-   * visible mesh shows with its textures and the visible cells' shadow maps, one record per command list
-   * batch of about `batch` ids. The list is rebuilt only when what is drawn changed.
+   * Writes `use` records for what this frame draws: `extra` (render targets, scene buffers: their own command
+   * list), then the LOD each visible mesh shows with its textures and the visible cells' shadow maps, one
+   * record per command list batch of about `batch` ids. The world's part is collected again only when what is
+   * drawn changed.
    */
   use(out: CaptureWriter, extra: ArrayLike<number>, extraCount: number, batch = 96): void {
-    if (!this.drawnDirty && extraCount === this.drawnExtra) {
-      for (let i = 0; i < extraCount; i++) {
-        if (this.drawn[i] !== extra[i]) {
-          this.drawnDirty = true
-          break
-        }
-      }
-    } else this.drawnDirty = true
-    if (this.drawnDirty) this.collectDrawn(extra, extraCount)
+    for (let at = 0; at < extraCount; at += batch) out.use(extra, Math.min(batch, extraCount - at), at)
+    if (this.drawnDirty) this.collectDrawn()
     for (let at = 0; at < this.drawnCount; at += batch) out.use(this.drawn, Math.min(batch, this.drawnCount - at), at)
   }
 
-  private collectDrawn(extra: ArrayLike<number>, extraCount: number): void {
+  private collectDrawn(): void {
     const stamp = ++this.stamp
     let n = 0
     const add = (id: number): void => {
@@ -469,17 +467,15 @@ export class StreamingWorld {
       }
       this.drawn[n++] = id
     }
-    for (let i = 0; i < extraCount; i++) add(extra[i])
     const meshCount = this.library.meshes.length
     for (const cell of this.cells.values()) {
       if (!cell.visible) continue
       for (const id of cell.shadowMaps) add(id)
-      const lodFromDistance = Math.max(0, Math.floor(Math.log2(Math.max(1, cell.distance / 40))))
       for (const mesh of cell.meshes) {
         const asset = this.library.meshes[mesh]
         if (this.useStamp[mesh] !== stamp) {
           this.useStamp[mesh] = stamp
-          const lod = Math.min(asset.lods.length - 1, lodFromDistance)
+          const lod = Math.min(asset.lods.length - 1, cell.lod)
           const at = (mesh * MAX_LODS + lod) * BUFFERS_PER_LOD
           for (let b = 0; b < BUFFERS_PER_LOD; b++) if (this.meshIds[at + b] !== NO_ID) add(this.meshIds[at + b])
         }
@@ -491,7 +487,6 @@ export class StreamingWorld {
       }
     }
     this.drawnCount = n
-    this.drawnExtra = extraCount
     this.drawnDirty = false
   }
 }

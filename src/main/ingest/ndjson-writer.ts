@@ -306,8 +306,10 @@ function writeInteger(bytes: Uint8Array, pos: number, value: number): number {
 export class LineBuilder {
   private bytes: Buffer
   private pos = 0
+  private readonly chunkSize: number
 
   constructor(private readonly sink: Pick<NdjsonSink, 'lines' | 'flush' | 'chunkSize'>) {
+    this.chunkSize = sink.chunkSize
     this.bytes = Buffer.allocUnsafe(sink.chunkSize + 64 * 1024)
   }
 
@@ -390,7 +392,7 @@ export class LineBuilder {
   end(): void | Promise<void> {
     this.ensure(1)
     this.bytes[this.pos++] = LINE_FEED
-    if (this.pos >= this.sink.chunkSize) return this.emit()
+    if (this.pos >= this.chunkSize) return this.emit()
   }
 
   /** Hands over what was written and waits for the sink. */
