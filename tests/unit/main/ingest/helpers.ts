@@ -1,4 +1,6 @@
+import { runGen } from '../../../../src/main/cli/gen'
 import { CaptureError } from '../../../../src/main/ingest/errors'
+import { recordsOf } from '../../../../src/main/ingest/records'
 import { NdjsonScanner } from '../../../../src/main/ingest/scanner'
 import { CaptureBuilder, type CaptureStore } from '../../../../src/main/ingest/store'
 
@@ -30,4 +32,63 @@ export function scan(
 
 export function lines(...records: object[]): string {
   return [HEADER, ...records.map((r) => JSON.stringify(r))].join('\n') + '\n'
+}
+
+/** A capture from the project's generator, as text. */
+export async function generated(scenario: string, frames: number, seed = 1): Promise<string> {
+  let text = ''
+  await runGen(scenario, { frames, seed }, (chunk) => {
+    text += chunk
+  })
+  return text
+}
+
+/** The bytes as a stream of chunks of the given sizes, cycling through them (1 byte up). */
+export async function* chunksOf(bytes: Uint8Array, sizes: number | readonly number[]): AsyncGenerator<Uint8Array> {
+  const list = typeof sizes === 'number' ? [sizes] : sizes
+  for (let at = 0, i = 0; at < bytes.length; i++) {
+    const size = Math.max(1, list[i % list.length])
+    yield bytes.slice(at, Math.min(bytes.length, at + size))
+    at += size
+  }
+}
+
+/** Everything a store holds, as plain data to compare two stores by. */
+export function dumpStore(store: CaptureStore): Record<string, unknown> {
+  const tables = { buffers: store.buffers, textures: store.textures, transients: store.transients, placed: store.placed }
+  const strings: (string | undefined)[] = []
+  for (let id = 1; id < store.strings.size; id++) strings.push(store.strings.get(id))
+  return {
+    header: store.header,
+    records: [...recordsOf(store)],
+    kind: Array.from(store.records.kind),
+    ref: Array.from(store.records.ref),
+    frames: [Array.from(store.frames.n), Array.from(store.frames.t), Array.from(store.frames.firstRecord)],
+    ops: Array.from(store.ops),
+    useIds: Array.from(store.useIds),
+    tables: Object.fromEntries(
+      Object.entries(tables).map(([name, table]) => [name, table.columns().map((c) => Array.from(c.view()))]),
+    ),
+    strings,
+    extras: [...store.extras],
+    warnings: store.warnings,
+    hasUseRecords: store.hasUseRecords,
+    hasGpuRecords: store.hasGpuRecords,
+    lines: store.lines,
+    partial: store.partial,
+  }
+}
+
+/** Where each line (1-based) starts and where it ends: its line feed, or the end of the bytes. */
+export function lineSpans(bytes: Uint8Array): { start: number; end: number }[] {
+  const spans: { start: number; end: number }[] = []
+  let start = 0
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes[i] === 0x0a) {
+      spans.push({ start, end: i })
+      start = i + 1
+    }
+  }
+  if (start < bytes.length) spans.push({ start, end: bytes.length })
+  return spans
 }
