@@ -32,6 +32,13 @@ const NO_ID = -1
 const MAX_LODS = 5
 const BUFFERS_PER_LOD = 5
 const MIN_RESIDENT_MIPS = 7
+/** Priority classes of the streamer: the octave of a texture's distance ratio, from 2^-4 to 2^11 and beyond. */
+const OCTAVES = 16
+
+function octaveOf(ratio: number): number {
+  const o = Math.ceil(Math.log2(ratio)) + 4
+  return o < 0 ? 0 : o >= OCTAVES ? OCTAVES - 1 : o
+}
 /** 4^-k for the mips a chain can drop. */
 const QUARTER_POWERS = Float64Array.from({ length: 16 }, (_, k) => 4 ** -k)
 const LOADING_CELLS_PER_FRAME = 4
@@ -97,6 +104,7 @@ export class StreamingWorld {
   private loading = true
   private readonly textureScore: Float64Array
   private readonly order: Int32Array
+  private readonly octaveCounts = new Int32Array(OCTAVES)
   /** Loaded textures whose resident mips differ from the wanted ones, as of the last evaluation. */
   private pendingUpdates = 0
   private readonly useStamp: Float64Array
@@ -429,10 +437,22 @@ export class StreamingWorld {
     for (let k = 0; k < count; k++) total += this.chainBytes(this.loaded[k], wanted[this.loaded[k]])
     this.wantedTextureBytes = total
     if (total <= pool) return
-    const order = this.order.subarray(0, count)
-    order.set(this.loaded.subarray(0, count))
+    // Least important first: a counting sort on the distance ratio's octave (the mips it would drop), then
+    // load order; exact enough for a streamer, and linear.
     const score = this.textureScore
-    order.sort((a, b) => score[b] - score[a] || a - b)
+    const octaves = this.octaveCounts.fill(0)
+    for (let k = 0; k < count; k++) octaves[octaveOf(score[this.loaded[k]])]++
+    for (let o = OCTAVES - 2, at = octaves[OCTAVES - 1]; o >= 0; o--) {
+      const n = octaves[o]
+      octaves[o] = at
+      at += n
+    }
+    octaves[OCTAVES - 1] = 0
+    const order = this.order
+    for (let k = 0; k < count; k++) {
+      const t = this.loaded[k]
+      order[octaves[octaveOf(score[t])]++] = t
+    }
     for (let pass = 0; pass < 8 && total > pool; pass++) {
       for (let k = 0; k < count && total > pool; k++) {
         const t = order[k]
