@@ -320,6 +320,74 @@ function tagOf(store: CaptureStore, index: number): number {
   return 0
 }
 
+/** The live resources' tag slot, bytes and create record, one row each (rows recycled), by id. */
+class LiveTags {
+  private readonly rows = new Map<number, number>()
+  private free: number[] = []
+  private capacity = 1024
+  id = new Float64Array(this.capacity)
+  tag = new Int32Array(this.capacity)
+  size = new Float64Array(this.capacity)
+  requested = new Float64Array(this.capacity)
+  record = new Float64Array(this.capacity)
+
+  get count(): number {
+    return this.rows.size
+  }
+
+  /** The row of a live id, -1 when it is not live. */
+  row(id: number): number {
+    return this.rows.get(id) ?? -1
+  }
+
+  set(id: number, tag: number, size: Bytes, requested: Bytes, record: number): void {
+    let row = this.rows.get(id)
+    if (row === undefined) {
+      row = this.free.length > 0 ? this.free.pop()! : this.rows.size
+      if (row >= this.capacity) this.grow()
+      this.rows.set(id, row)
+    }
+    this.id[row] = id
+    this.tag[row] = tag
+    this.size[row] = size
+    this.requested[row] = requested
+    this.record[row] = record
+  }
+
+  delete(id: number): void {
+    const row = this.rows.get(id)
+    if (row === undefined) return
+    this.rows.delete(id)
+    this.free.push(row)
+  }
+
+  /** The live ids and their create records, in the order they became live. */
+  copyTo(ids: Float64Array, records: Float64Array): void {
+    let i = 0
+    for (const row of this.rows.values()) {
+      ids[i] = this.id[row]
+      records[i] = this.record[row]
+      i++
+    }
+  }
+
+  private grow(): void {
+    this.capacity *= 2
+    const f64 = (a: Float64Array) => {
+      const b = new Float64Array(this.capacity)
+      b.set(a)
+      return b
+    }
+    this.id = f64(this.id)
+    this.size = f64(this.size)
+    this.requested = f64(this.requested)
+    this.record = f64(this.record)
+    const tag = new Int32Array(this.capacity)
+    tag.set(this.tag)
+    this.tag = tag
+  }
+}
+
 export class Replay {
   readonly store: CaptureStore
   readonly config: ModelConfig
@@ -361,7 +429,7 @@ export class Replay {
     const tagOcc: number[] = []
     const tagReq: number[] = []
     const tagCount: number[] = []
-    const liveTag = new Map<number, { tag: number; size: Bytes; requested: Bytes; record: number }>()
+    const liveTag = new LiveTags()
     let currentTag = 0
     let currentRecord = 0
     const slotOf = (tagId: number): number => {
@@ -385,24 +453,26 @@ export class Replay {
       placed: (info) => {
         if (info.placement === 'Transient') return
         const slot = slotOf(currentTag)
-        const previous = liveTag.get(info.id)
-        if (previous) {
-          tagOcc[previous.tag] -= previous.size
-          tagReq[previous.tag] -= previous.requested
-          tagCount[previous.tag]--
+        const previous = liveTag.row(info.id)
+        if (previous >= 0) {
+          const tag = liveTag.tag[previous]
+          tagOcc[tag] -= liveTag.size[previous]
+          tagReq[tag] -= liveTag.requested[previous]
+          tagCount[tag]--
         }
-        liveTag.set(info.id, { tag: slot, size: info.size, requested: info.requested, record: currentRecord })
+        liveTag.set(info.id, slot, info.size, info.requested, currentRecord)
         tagOcc[slot] += info.size
         tagReq[slot] += info.requested
         tagCount[slot]++
       },
       releasePending: (id) => {
-        const live = liveTag.get(id)
-        if (!live) return
+        const row = liveTag.row(id)
+        if (row < 0) return
+        const tag = liveTag.tag[row]
+        tagOcc[tag] -= liveTag.size[row]
+        tagReq[tag] -= liveTag.requested[row]
+        tagCount[tag]--
         liveTag.delete(id)
-        tagOcc[live.tag] -= live.size
-        tagReq[live.tag] -= live.requested
-        tagCount[live.tag]--
       },
       madeResident: (object, bytes) => {
         events.frame.push(frame)
@@ -552,32 +622,32 @@ export class Replay {
         }
         applyRecord(store, model, i, this.descs)
         if (k === K.endgraph) {
-          const layout = transient.lastLayout()
-          if (layout) {
+          const summary = transient.lastSummary()
+          if (summary) {
             const g = this.graphs
             g.frame.push(frame)
             g.name.push(0)
-            g.passes.push(layout.passes)
-            g.resources.push(layout.resources.length)
-            g.heaps.push(layout.heaps.length)
-            g.heapBytes.push(layout.heapBytes)
-            g.requestedBytes.push(layout.requestedBytes)
-            g.occupiedBytes.push(layout.occupiedBytes)
-            g.highWaterBytes.push(layout.highWaterBytes)
-            g.savingBytes.push(layout.saving)
-            g.overlaps.push(layout.overlapCount)
-            g.cacheHits.push(layout.cacheHits)
-            g.cacheMisses.push(layout.cacheMisses)
-            this.cacheHits += layout.cacheHits
-            this.cacheMisses += layout.cacheMisses
-            frameTransientRequested += layout.requestedBytes
-            frameHighWater += layout.highWaterBytes
-            frameSaving += layout.saving
+            g.passes.push(summary.passes)
+            g.resources.push(summary.resources)
+            g.heaps.push(summary.heaps)
+            g.heapBytes.push(summary.heapBytes)
+            g.requestedBytes.push(summary.requestedBytes)
+            g.occupiedBytes.push(summary.occupiedBytes)
+            g.highWaterBytes.push(summary.highWaterBytes)
+            g.savingBytes.push(summary.saving)
+            g.overlaps.push(summary.overlapCount)
+            g.cacheHits.push(summary.cacheHits)
+            g.cacheMisses.push(summary.cacheMisses)
+            this.cacheHits += summary.cacheHits
+            this.cacheMisses += summary.cacheMisses
+            frameTransientRequested += summary.requestedBytes
+            frameHighWater += summary.highWaterBytes
+            frameSaving += summary.saving
             frameExecutions++
-            for (let h = 0; h < layout.heaps.length; h++) {
-              if (!frameHeaps.has(layout.heaps.id[h])) {
-                frameHeaps.add(layout.heaps.id[h])
-                frameHeapBytes += layout.heaps.size[h]
+            for (let h = 0; h < summary.heaps; h++) {
+              if (!frameHeaps.has(summary.heapId[h])) {
+                frameHeaps.add(summary.heapId[h])
+                frameHeapBytes += summary.heapSize[h]
               }
             }
           }
@@ -622,7 +692,7 @@ export class Replay {
         liveReq += tagReq[t]
       }
       liveRequested[frame] = liveReq + manualPlacedBytes[0] + manualPlacedBytes[1] + manualPlacedBytes[2]
-      liveCount[frame] = liveTag.size + manualLive.size
+      liveCount[frame] = liveTag.count + manualLive.size
       res.resident[frame] = residency.residentBytes()
       res.budget[frame] = Math.min(residency.budget(), Number.MAX_SAFE_INTEGER)
       res.evictedBytes[frame] = tick.evicted
@@ -651,19 +721,10 @@ export class Replay {
     series.dropEmpty((name) => !name.startsWith('placement.') && !name.startsWith('manual.') && !name.startsWith('tag.'))
   }
 
-  private checkpoint(
-    frame: number,
-    model: D3D12Model,
-    live: Map<number, { record: number }>,
-  ): Checkpoint {
-    const liveIds = new Float64Array(live.size)
-    const liveRecords = new Float64Array(live.size)
-    let i = 0
-    for (const [id, entry] of live) {
-      liveIds[i] = id
-      liveRecords[i] = entry.record
-      i++
-    }
+  private checkpoint(frame: number, model: D3D12Model, live: LiveTags): Checkpoint {
+    const liveIds = new Float64Array(live.count)
+    const liveRecords = new Float64Array(live.count)
+    live.copyTo(liveIds, liveRecords)
     return { frame, model: model.clone(NO_SINK), liveIds, liveRecords }
   }
 

@@ -16,6 +16,7 @@ import type { Bytes, Frame } from '../../../shared/units'
 import type { ModelSink, PlacementInfo, ResidencyPriority } from '../events'
 import { Allocations, IdMap, Kind, Loc, SlotFlag, SlotState } from './allocations'
 import { BuddyPool } from './buddy'
+import { DescIds } from './descIds'
 import {
   Buddy,
   BudgetClass,
@@ -49,7 +50,7 @@ import {
   readGeometry,
   transientTextureLayout,
 } from './texture'
-import type { TextureGeometry } from './texture'
+import type { TextureGeometry, TransientTextureLayout } from './texture'
 import { F, ROW_FAST_CONSTANT_PAGE, TOTAL_ROWS, Totals } from './totals'
 import type { TotalRow } from './totals'
 import { TransientAllocator } from './transient'
@@ -223,6 +224,7 @@ export class D3D12Model {
   private readonly bufferDecision = newBufferDecision()
   private readonly textureDecision = newTextureDecision()
   private readonly geometry: TextureGeometry = newGeometry()
+  private readonly textureLayout: TransientTextureLayout = { size: 0, alignment: 0, resourceAlignment: 0 }
   private readonly request: BufferRequest = {
     size: 0,
     usage: 0,
@@ -241,6 +243,26 @@ export class D3D12Model {
     requested: 0,
     alignment: 0,
   }
+  private readonly transientRequest: TransientRequest = {
+    id: 0,
+    kind: 'buffer',
+    size: 0,
+    alignment: 0,
+    first: 0,
+    last: 0,
+    desc: 0,
+    name: undefined,
+    rtds: false,
+    msaa: false,
+  }
+  /**
+   * Transient desc identities, buffers and textures apart (their placed resources are cached apart), names by
+   * number. Append-only and never renumbered, so the model and its clones share them: equal descs get equal
+   * numbers in every copy.
+   */
+  private readonly bufferDescs = new DescIds(3)
+  private readonly textureDescs = new DescIds(9)
+  private readonly descNames = new Map<string, number>()
   private poolScratch: MemoryPool | null = null
   private blockScratch = NONE
 
@@ -523,7 +545,7 @@ export class D3D12Model {
   beginGraph(name: string): void {
     this.transients.beginGraph(name, this.frame)
     this.graphOpen = true
-    this.graphTransients = []
+    if (this.graphTransients.length > 0) this.graphTransients = []
   }
 
   /** A transient of the open graph; it is placed at endGraph. */
@@ -534,56 +556,68 @@ export class D3D12Model {
     }
     const trace = this.transientPlacements ? new RouteTrace(4) : null
     trace?.push(Step.Transient, 1)
-    let req: TransientRequest
+    const req = this.transientRequest
     let estimated = false
     if (record.kind === 'buffer') {
       const width = roundUp(this.validSize(record.size, record.id), 16)
       const size = roundUp(width, TILE)
       trace?.push(Step.TransientBuffer, size)
-      req = {
-        id: record.id,
-        kind: 'buffer',
-        size,
-        alignment: TILE,
-        first: record.first,
-        last: record.last,
-        descKey: `b:${size}:${usageMask(record.usage)}:${record.stride ?? 0}`,
-        name: record.name,
-        rtds: false,
-        msaa: false,
-      }
+      req.kind = 'buffer'
+      req.size = size
+      req.alignment = TILE
+      req.rtds = false
+      req.msaa = false
+      // The fields that make two placed buffers interchangeable.
+      const key = this.bufferDescs.fields
+      key[0] = size
+      key[1] = usageMask(record.usage)
+      key[2] = record.stride ?? 0
+      req.desc = this.bufferDescs.id()
     } else {
       const g = readGeometry(record, this.geometry)
-      const layout = transientTextureLayout(g)
+      const layout = transientTextureLayout(g, this.textureLayout)
       estimated = g.driverSize === 0
       trace?.push(Step.TransientTexture, layout.alignment, layout.resourceAlignment, layout.size, estimated ? 1 : 0)
-      req = {
-        id: record.id,
-        kind: 'texture',
-        size: layout.size,
-        alignment: layout.alignment,
-        first: record.first,
-        last: record.last,
-        descKey:
-          `t:${record.format ?? ''}:${g.dim}:${g.width}x${g.height}x${g.depth}x${g.slices}` +
-          `:${g.mips}:${g.samples}:${g.flags}`,
-        name: record.name,
-        rtds: isRenderTarget(g),
-        msaa: g.samples > 1,
-      }
+      req.kind = 'texture'
+      req.size = layout.size
+      req.alignment = layout.alignment
+      req.rtds = isRenderTarget(g)
+      req.msaa = g.samples > 1
+      const key = this.textureDescs.fields
+      key[0] = this.descName(record.format ?? '')
+      key[1] = this.descName(g.dim)
+      key[2] = g.width
+      key[3] = g.height
+      key[4] = g.depth
+      key[5] = g.slices
+      key[6] = g.mips
+      key[7] = g.samples
+      key[8] = g.flags
+      req.desc = this.textureDescs.id()
     }
+    req.id = record.id
+    req.first = record.first
+    req.last = record.last
+    req.name = record.name
     this.transients.add(req)
     if (trace) this.graphTransients.push({ id: record.id, size: req.size, alignment: req.alignment, estimated, trace })
   }
 
+  /** A number for a format or dimension name in a desc identity. */
+  private descName(name: string): number {
+    let id = this.descNames.get(name)
+    if (id === undefined) this.descNames.set(name, (id = this.descNames.size))
+    return id
+  }
+
   /** The graph ends: its transients are placed, in the order they were added. */
   endGraph(passes: number): ModelPlacement[] {
-    const infos = this.transients.endGraph(passes, this.frame)
+    const infos = this.transients.endGraph(passes, this.frame, this.transientPlacements)
     const pending = this.graphTransients
     this.graphOpen = false
+    if (!this.transientPlacements) return []
     this.graphTransients = []
     const out: ModelPlacement[] = []
-    if (!this.transientPlacements) return out
     for (let i = 0; i < infos.length; i++) {
       const info = infos[i]
       const t = pending[i]
@@ -726,16 +760,20 @@ export class D3D12Model {
       bufferDecision: unknown
       textureDecision: unknown
       geometry: unknown
+      textureLayout: TransientTextureLayout
       request: unknown
       info: unknown
+      transientRequest: TransientRequest
     }
     scratch.trace = new RouteTrace()
     scratch.result = new ModelPlacement(scratch.trace)
     scratch.bufferDecision = newBufferDecision()
     scratch.textureDecision = newTextureDecision()
     scratch.geometry = newGeometry()
+    scratch.textureLayout = { size: 0, alignment: 0, resourceAlignment: 0 }
     scratch.request = { ...this.request }
     scratch.info = { ...this.info }
+    scratch.transientRequest = { ...this.transientRequest }
     c.residency = this.residency.clone(sink)
     c.transients = this.transients.clone(c.transientSink(), c.residency, () => c.nextObjectId++)
     return c
@@ -1388,7 +1426,8 @@ export class D3D12Model {
         this.totals.pool(P.Transient, H.DEFAULT, -bytes)
         this.sink.transientHeapDestroyed?.(heap, frame)
       },
-      transientPlaced: (info, frame) => this.sink.transientPlaced?.(info, frame),
+      // Only when someone listens: the allocator then builds no placement info per resource.
+      transientPlaced: this.sink.transientPlaced ? (info, frame) => this.sink.transientPlaced?.(info, frame) : undefined,
       warning: (kind, message, frame) => this.sink.warning?.(kind, message, frame),
     }
   }

@@ -489,13 +489,21 @@ function committedTexture(g: TextureGeometry, out: TextureDecision, trace: Route
 }
 
 /** A transient texture's placement size and alignment (seed §6.2): max(64 KiB, the resource's alignment). */
-export function transientTextureLayout(g: TextureGeometry): {
+export interface TransientTextureLayout {
   size: Bytes
   alignment: Bytes
   resourceAlignment: Bytes
-} {
+}
+
+/** A transient texture's size and placement alignment, written into `out` when given (a replay reuses one). */
+export function transientTextureLayout(
+  g: TextureGeometry,
+  out: TransientTextureLayout = { size: 0, alignment: 0, resourceAlignment: 0 },
+): TransientTextureLayout {
   const natural = g.samples > 1 ? MSAA_ALIGNMENT : TILE
   const resourceAlignment = g.driverAlign > 0 ? g.driverAlign : natural
-  const size = g.driverSize > 0 ? g.driverSize : estimateTextureSize(g, natural)
-  return { size, alignment: Math.max(TILE, resourceAlignment), resourceAlignment }
+  out.size = g.driverSize > 0 ? g.driverSize : estimateTextureSize(g, natural)
+  out.alignment = Math.max(TILE, resourceAlignment)
+  out.resourceAlignment = resourceAlignment
+  return out
 }

@@ -22,7 +22,7 @@
  *   u + gcLatency <= e, i.e. when none of the last gcLatency executions (e - gcLatency + 1 .. e) used it: with the
  *   default 16, a heap used in execution 0 and then idle survives executions 1..15 and is destroyed at the end of
  *   execution 16 (UE: LastUsedGarbageCollectCycle + GarbageCollectLatency <= GarbageCollectCycle).
- * - Each heap caches placed resources, up to 64 textures and 64 buffers, keyed by (descKey, offset). A request
+ * - Each heap caches placed resources, up to 64 textures and 64 buffers, keyed by (desc, offset). A request
  *   placed where an idle cached resource of the same desc sits reuses it (a hit); otherwise a resource is created
  *   (a miss) and joins the cache. A cached resource serves one request per execution, as UE keeps it acquired until
  *   the end of the execution; the cache is trimmed to its 64 most recently used entries at the end of each
@@ -44,8 +44,11 @@ export interface TransientRequest {
   /** First and last pass of the graph using the resource, inclusive. */
   first: number
   last: number
-  /** Identity of the resource description: equal keys are interchangeable placed resources. */
-  descKey: string
+  /**
+   * Identity of the resource description, a number the caller assigns: requests with equal numbers are
+   * interchangeable placed resources.
+   */
+  desc: number
   name?: string
   /** Render-target or depth-stencil texture (its own heap kind on resource heap tier 1). */
   rtds: boolean
@@ -124,6 +127,30 @@ export interface TransientLayout {
   cacheMisses: number
 }
 
+/**
+ * The figures of one graph execution without its per-resource columns: what a replay folds into its series. The
+ * allocator reuses one such object (and its heap arrays) for every execution.
+ */
+export interface TransientSummary {
+  execution: number
+  frame: Frame
+  passes: number
+  /** Resources placed. */
+  resources: number
+  /** Heaps used; their ids and sizes in acquisition order are the first `heaps` entries of heapId and heapSize. */
+  heaps: number
+  heapId: Float64Array
+  heapSize: Float64Array
+  overlapCount: number
+  requestedBytes: Bytes
+  occupiedBytes: Bytes
+  highWaterBytes: Bytes
+  heapBytes: Bytes
+  saving: Bytes
+  cacheHits: number
+  cacheMisses: number
+}
+
 export interface TransientHeapInfo {
   id: number
   size: Bytes
@@ -157,6 +184,8 @@ const RENDER_TARGETS = 4
 const ALL_KINDS = BUFFERS | TEXTURES | RENDER_TARGETS
 const FALLBACK_ALIGNMENT = 64 * KiB
 const MAX_PASSES = 0x7fffffff
+const NONE = -1
+const NO_PLACEMENTS: TransientPlacementInfo[] = []
 
 function kindName(mask: number): TransientHeapKind {
   if (mask === ALL_KINDS) return 'all'
@@ -165,49 +194,70 @@ function kindName(mask: number): TransientHeapKind {
   return 'renderTargets'
 }
 
-/** The placed resources one heap keeps for one resource kind. Small (≤ 64 idle entries): scanned linearly. */
+/**
+ * The placed resources one heap keeps for one resource kind. A lookup by (desc, offset) goes through a hash table
+ * to the chain of entries with that key, in the order they joined (the first idle one is taken); a recency list,
+ * least recently used first, says which entries to destroy when the cache is trimmed. Nothing is scanned or
+ * sorted whole.
+ */
 class PlacedResourceCache {
   desc = new Int32Array(8)
   offset = new Float64Array(8)
-  /** Recency stamp, unique per use: the smallest is the least recently used. */
-  stamp = new Float64Array(8)
   inUse = new Uint8Array(8)
+  /** Recency list: the neighbour used before and after each entry. */
+  older = new Int32Array(8)
+  newer = new Int32Array(8)
+  /** Next entry of the same (desc, offset), or NONE; free slots are chained through it too. */
+  same = new Int32Array(8)
+  leastRecent = NONE
+  mostRecent = NONE
+  freeSlot = NONE
+  /** Slots ever handed out (entries and free slots). */
+  slots = 0
   count = 0
+  /** Open addressing, linear probing: each cell holds the first entry of a key's chain + 1 (0: empty). */
+  table = new Int32Array(16)
+  keys = 0
 
   /** Takes an idle cached resource of this desc at this offset (true), or creates one (false). */
-  acquire(desc: number, offset: Bytes, stamp: number): boolean {
-    for (let i = 0; i < this.count; i++) {
-      if (this.offset[i] === offset && this.desc[i] === desc && this.inUse[i] === 0) {
-        this.inUse[i] = 1
-        this.stamp[i] = stamp
-        return true
+  acquire(desc: number, offset: Bytes): boolean {
+    const mask = this.table.length - 1
+    let cell = hashKey(desc, offset) & mask
+    for (;;) {
+      const head = this.table[cell] - 1
+      if (head === NONE) break
+      if (this.desc[head] === desc && this.offset[head] === offset) {
+        let last = head
+        for (let e = head; e !== NONE; e = this.same[e]) {
+          if (this.inUse[e] === 0) {
+            this.inUse[e] = 1
+            this.touch(e)
+            return true
+          }
+          last = e
+        }
+        // create() may grow the columns: read `same` after it.
+        const e = this.create(desc, offset)
+        this.same[last] = e
+        return false
       }
+      cell = (cell + 1) & mask
     }
-    if (this.count === this.desc.length) this.grow(this.count * 2)
-    const i = this.count++
-    this.desc[i] = desc
-    this.offset[i] = offset
-    this.stamp[i] = stamp
-    this.inUse[i] = 1
+    const e = this.create(desc, offset)
+    this.table[cell] = e + 1
+    if (++this.keys * 2 > this.table.length) this.rehash(this.table.length * 2)
     return false
   }
 
   /** End of an execution: every resource is idle again; keeps the `capacity` most recent. Returns evictions. */
   forfeit(capacity: number): number {
-    this.inUse.fill(0, 0, this.count)
-    if (this.count <= capacity) return 0
-    const stamps = this.stamp.slice(0, this.count).sort()
-    const oldestKept = capacity > 0 ? stamps[this.count - capacity] : Infinity
-    let kept = 0
-    for (let i = 0; i < this.count; i++) {
-      if (this.stamp[i] < oldestKept) continue
-      this.desc[kept] = this.desc[i]
-      this.offset[kept] = this.offset[i]
-      this.stamp[kept] = this.stamp[i]
-      kept++
+    // The entries used by this execution are the most recent ones.
+    for (let e = this.mostRecent; e !== NONE && this.inUse[e] === 1; e = this.older[e]) this.inUse[e] = 0
+    let evicted = 0
+    while (this.count > capacity) {
+      this.evict(this.leastRecent)
+      evicted++
     }
-    const evicted = this.count - kept
-    this.count = kept
     return evicted
   }
 
@@ -215,26 +265,142 @@ class PlacedResourceCache {
     const c = new PlacedResourceCache()
     c.desc = this.desc.slice()
     c.offset = this.offset.slice()
-    c.stamp = this.stamp.slice()
     c.inUse = this.inUse.slice()
+    c.older = this.older.slice()
+    c.newer = this.newer.slice()
+    c.same = this.same.slice()
+    c.leastRecent = this.leastRecent
+    c.mostRecent = this.mostRecent
+    c.freeSlot = this.freeSlot
+    c.slots = this.slots
     c.count = this.count
+    c.table = this.table.slice()
+    c.keys = this.keys
     return c
   }
 
-  private grow(capacity: number): void {
-    const desc = new Int32Array(capacity)
-    desc.set(this.desc)
-    const offset = new Float64Array(capacity)
-    offset.set(this.offset)
-    const stamp = new Float64Array(capacity)
-    stamp.set(this.stamp)
-    const inUse = new Uint8Array(capacity)
-    inUse.set(this.inUse)
-    this.desc = desc
-    this.offset = offset
-    this.stamp = stamp
-    this.inUse = inUse
+  /** A new entry, in use, most recent, at the end of no chain yet. */
+  private create(desc: number, offset: Bytes): number {
+    let e = this.freeSlot
+    if (e !== NONE) this.freeSlot = this.same[e]
+    else {
+      if (this.slots === this.desc.length) this.grow(this.slots * 2)
+      e = this.slots++
+    }
+    this.desc[e] = desc
+    this.offset[e] = offset
+    this.inUse[e] = 1
+    this.same[e] = NONE
+    this.older[e] = this.mostRecent
+    this.newer[e] = NONE
+    if (this.mostRecent !== NONE) this.newer[this.mostRecent] = e
+    else this.leastRecent = e
+    this.mostRecent = e
+    this.count++
+    return e
   }
+
+  /** Moves an entry to the most recent end of the recency list. */
+  private touch(e: number): void {
+    if (e === this.mostRecent) return
+    const older = this.older[e]
+    const newer = this.newer[e]
+    if (older !== NONE) this.newer[older] = newer
+    else this.leastRecent = newer
+    this.older[newer] = older
+    this.older[e] = this.mostRecent
+    this.newer[e] = NONE
+    this.newer[this.mostRecent] = e
+    this.mostRecent = e
+  }
+
+  /** Destroys an entry: out of the recency list, out of its key's chain, its slot free. */
+  private evict(e: number): void {
+    const older = this.older[e]
+    const newer = this.newer[e]
+    if (older !== NONE) this.newer[older] = newer
+    else this.leastRecent = newer
+    if (newer !== NONE) this.older[newer] = older
+    else this.mostRecent = older
+
+    const mask = this.table.length - 1
+    let cell = hashKey(this.desc[e], this.offset[e]) & mask
+    while (this.table[cell] - 1 !== NONE) {
+      const head = this.table[cell] - 1
+      if (this.desc[head] === this.desc[e] && this.offset[head] === this.offset[e]) break
+      cell = (cell + 1) & mask
+    }
+    const head = this.table[cell] - 1
+    if (head === e) {
+      if (this.same[e] !== NONE) this.table[cell] = this.same[e] + 1
+      else this.removeCell(cell)
+    } else {
+      let before = head
+      while (this.same[before] !== e) before = this.same[before]
+      this.same[before] = this.same[e]
+    }
+    this.same[e] = this.freeSlot
+    this.freeSlot = e
+    this.count--
+  }
+
+  /** Empties a cell, moving later cells of its probe run back so every key stays reachable. */
+  private removeCell(cell: number): void {
+    const table = this.table
+    const mask = table.length - 1
+    let hole = cell
+    let next = (cell + 1) & mask
+    while (table[next] !== 0) {
+      const head = table[next] - 1
+      const home = hashKey(this.desc[head], this.offset[head]) & mask
+      // The entry at `next` may fill the hole unless its home lies cyclically in (hole, next].
+      if ((next - home + table.length) % table.length >= (next - hole + table.length) % table.length) {
+        table[hole] = table[next]
+        hole = next
+      }
+      next = (next + 1) & mask
+    }
+    table[hole] = 0
+    this.keys--
+  }
+
+  private rehash(cells: number): void {
+    const old = this.table
+    const table = new Int32Array(cells)
+    const mask = cells - 1
+    for (let c = 0; c < old.length; c++) {
+      if (old[c] === 0) continue
+      const head = old[c] - 1
+      let cell = hashKey(this.desc[head], this.offset[head]) & mask
+      while (table[cell] !== 0) cell = (cell + 1) & mask
+      table[cell] = old[c]
+    }
+    this.table = table
+  }
+
+  private grow(capacity: number): void {
+    const grow = <T extends Int32Array | Float64Array | Uint8Array>(a: T, make: (n: number) => T): T => {
+      const b = make(capacity)
+      b.set(a)
+      return b
+    }
+    this.desc = grow(this.desc, (n) => new Int32Array(n))
+    this.offset = grow(this.offset, (n) => new Float64Array(n))
+    this.inUse = grow(this.inUse, (n) => new Uint8Array(n))
+    this.older = grow(this.older, (n) => new Int32Array(n))
+    this.newer = grow(this.newer, (n) => new Int32Array(n))
+    this.same = grow(this.same, (n) => new Int32Array(n))
+  }
+}
+
+/** A hash of (desc, offset) for the cache's table; offsets are integers below 2^53, often multiples of 64 KiB. */
+function hashKey(desc: number, offset: number): number {
+  const low = offset >>> 0
+  const high = (offset / 4294967296) >>> 0
+  let h = Math.imul(desc, 0x9e3779b1) ^ Math.imul(low ^ (low >>> 16), 0x85ebca6b) ^ Math.imul(high, 0x27d4eb2f)
+  h ^= h >>> 15
+  h = Math.imul(h, 0xc2b2ae35)
+  return h ^ (h >>> 13)
 }
 
 /** One transient heap: its free ranges (sorted by offset, coalesced) and its placed-resource caches. */
@@ -266,11 +432,13 @@ class TransientHeap {
   /** First fit: the aligned offset, or -1 when no free range holds the request. */
   allocate(size: Bytes, alignment: Bytes): Bytes {
     for (let i = 0; i < this.freeCount; i++) {
+      const rangeSize = this.freeSize[i]
+      // Too small even unaligned: skip it before the (slow, floating-point) remainder.
+      if (size > rangeSize) continue
       const start = this.freeOffset[i]
       const rest = start % alignment
       const aligned = rest === 0 ? start : start + (alignment - rest)
       const taken = aligned - start + size
-      const rangeSize = this.freeSize[i]
       if (taken > rangeSize) continue
       if (taken === rangeSize) {
         this.freeOffset.copyWithin(i, i + 1, this.freeCount)
@@ -355,6 +523,132 @@ class TransientHeap {
   }
 }
 
+/**
+ * One graph execution's requests, where each landed, and the heaps it used, one column each. The allocator keeps
+ * two: the open graph's, and the last execution's, from which its layout is built only when someone asks.
+ */
+class ExecutionColumns {
+  count = 0
+  execution = 0
+  graphName = ''
+  frame: Frame = 0
+  passes = 0
+  hits = 0
+  id = new Float64Array(64)
+  size = new Float64Array(64)
+  align = new Float64Array(64)
+  first = new Int32Array(64)
+  last = new Int32Array(64)
+  /** Heap kind bit of the request. */
+  kind = new Uint8Array(64)
+  msaa = new Uint8Array(64)
+  desc = new Int32Array(64)
+  name: (string | undefined)[] = []
+  /** Where each request landed: index into the execution's heaps, offset, padding, cache hit. */
+  heap = new Int32Array(64)
+  offset = new Float64Array(64)
+  pad = new Float64Array(64)
+  hit = new Uint8Array(64)
+  /** The heaps the execution used, in acquisition order. */
+  heapCount = 0
+  heapId = new Float64Array(8)
+  heapSize = new Float64Array(8)
+  heapHighWater = new Float64Array(8)
+  heapKind = new Uint8Array(8)
+  heapCreated = new Uint8Array(8)
+
+  grow(capacity: number): void {
+    this.id = grownF64(this.id, capacity)
+    this.size = grownF64(this.size, capacity)
+    this.align = grownF64(this.align, capacity)
+    this.first = grownI32(this.first, capacity)
+    this.last = grownI32(this.last, capacity)
+    this.kind = grownU8(this.kind, capacity)
+    this.msaa = grownU8(this.msaa, capacity)
+    this.desc = grownI32(this.desc, capacity)
+    this.heap = grownI32(this.heap, capacity)
+    this.offset = grownF64(this.offset, capacity)
+    this.pad = grownF64(this.pad, capacity)
+    this.hit = grownU8(this.hit, capacity)
+  }
+
+  growHeaps(capacity: number): void {
+    this.heapId = grownF64(this.heapId, capacity)
+    this.heapSize = grownF64(this.heapSize, capacity)
+    this.heapHighWater = grownF64(this.heapHighWater, capacity)
+    this.heapKind = grownU8(this.heapKind, capacity)
+    this.heapCreated = grownU8(this.heapCreated, capacity)
+  }
+
+  clone(): ExecutionColumns {
+    const c = new ExecutionColumns()
+    c.count = this.count
+    c.execution = this.execution
+    c.graphName = this.graphName
+    c.frame = this.frame
+    c.passes = this.passes
+    c.hits = this.hits
+    c.id = this.id.slice()
+    c.size = this.size.slice()
+    c.align = this.align.slice()
+    c.first = this.first.slice()
+    c.last = this.last.slice()
+    c.kind = this.kind.slice()
+    c.msaa = this.msaa.slice()
+    c.desc = this.desc.slice()
+    c.name = this.name.slice()
+    c.heap = this.heap.slice()
+    c.offset = this.offset.slice()
+    c.pad = this.pad.slice()
+    c.hit = this.hit.slice()
+    c.heapCount = this.heapCount
+    c.heapId = this.heapId.slice()
+    c.heapSize = this.heapSize.slice()
+    c.heapHighWater = this.heapHighWater.slice()
+    c.heapKind = this.heapKind.slice()
+    c.heapCreated = this.heapCreated.slice()
+    return c
+  }
+}
+
+function grownF64(a: Float64Array, capacity: number): Float64Array<ArrayBuffer> {
+  const b = new Float64Array(capacity)
+  b.set(a.subarray(0, Math.min(a.length, capacity)))
+  return b
+}
+
+function grownI32(a: Int32Array, capacity: number): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(capacity)
+  b.set(a.subarray(0, Math.min(a.length, capacity)))
+  return b
+}
+
+function grownU8(a: Uint8Array, capacity: number): Uint8Array<ArrayBuffer> {
+  const b = new Uint8Array(capacity)
+  b.set(a.subarray(0, Math.min(a.length, capacity)))
+  return b
+}
+
+function newSummary(): TransientSummary {
+  return {
+    execution: 0,
+    frame: 0,
+    passes: 0,
+    resources: 0,
+    heaps: 0,
+    heapId: new Float64Array(0),
+    heapSize: new Float64Array(0),
+    overlapCount: 0,
+    requestedBytes: 0,
+    occupiedBytes: 0,
+    highWaterBytes: 0,
+    heapBytes: 0,
+    saving: 0,
+    cacheHits: 0,
+    cacheMisses: 0,
+  }
+}
+
 export class TransientAllocator {
   private readonly minimumHeapSize: Bytes
   private readonly gcLatency: number
@@ -369,42 +663,28 @@ export class TransientAllocator {
   private acquired: TransientHeap[] = []
 
   private open = false
-  private graphName = ''
   private graphFrame: Frame = 0
   private lastFrame: Frame = 0
   private executionCount = 0
 
-  // The open graph's requests, one column each; `count` of them.
-  private count = 0
-  private reqId = new Float64Array(64)
-  private reqSize = new Float64Array(64)
-  private reqAlign = new Float64Array(64)
-  private reqFirst = new Int32Array(64)
-  private reqLast = new Int32Array(64)
-  /** Heap kind bit of the request. */
-  private reqKind = new Uint8Array(64)
-  private reqMsaa = new Uint8Array(64)
-  private reqDesc = new Int32Array(64)
-  private reqName: (string | undefined)[] = []
-  /** Where each request landed: index into `acquired`, offset, padding. */
-  private resHeap = new Int32Array(64)
-  private resOffset = new Float64Array(64)
-  private resPad = new Float64Array(64)
-  private resHit = new Uint8Array(64)
+  /** The open graph's requests. */
+  private cur = new ExecutionColumns()
+  /** The last execution's, while `summary` is not null. */
+  private done = new ExecutionColumns()
+  private summary: TransientSummary | null = null
+  /** The last execution's layout once built. */
+  private layout: TransientLayout | null = null
+
+  // Scratch: pass orders, address sorts for the overlaps, the counting sort's buckets, overlap pairs.
   private acquireOrder = new Int32Array(64)
   private discardOrder = new Int32Array(64)
-  /** Scratch for the overlap sweep: each acquired heap's start in the heaps laid end to end, and sort keys. */
-  private heapBase: number[] = []
+  private addressOrder = new Int32Array(64)
   private sortKeys = new Float64Array(64)
-  /** Scratch for the counting sort by pass. */
+  private starts = new Float64Array(64)
+  private heapBase = new Float64Array(8)
   private passCounts = new Int32Array(64)
-  /** Scratch for the aliasing overlaps of one layout. */
   private pairKeys: Float64Array = new Float64Array(64)
 
-  private descIds = new Map<string, number>()
-  private stamp = 0
-
-  private layout: TransientLayout | null = null
   private heapsCreated = 0
   private heapsDestroyed = 0
   private liveHeapBytes: Bytes = 0
@@ -414,8 +694,8 @@ export class TransientAllocator {
   private cacheMisses = 0
   private cacheEvictions = 0
 
-  private readonly byFirst = (a: number, b: number): number => this.reqFirst[a] - this.reqFirst[b] || a - b
-  private readonly byLast = (a: number, b: number): number => this.reqLast[a] - this.reqLast[b] || a - b
+  private readonly byFirst = (a: number, b: number): number => this.cur.first[a] - this.cur.first[b] || a - b
+  private readonly byLast = (a: number, b: number): number => this.cur.last[a] - this.cur.last[b] || a - b
 
   constructor(
     options: TransientOptions,
@@ -432,19 +712,20 @@ export class TransientAllocator {
   }
 
   beginGraph(name: string, frame: number): void {
-    if (this.open && this.count > 0) {
+    const cols = this.cur
+    if (this.open && cols.count > 0) {
       this.sink.warning?.(
         'transientGraph',
-        `graph "${this.graphName}" has no endgraph; its ${this.count} transient resources are dropped`,
+        `graph "${cols.graphName}" has no endgraph; its ${cols.count} transient resources are dropped`,
         frame,
       )
     }
     this.open = true
-    this.graphName = name
+    cols.graphName = name
     this.graphFrame = frame
     this.lastFrame = frame
-    this.count = 0
-    this.reqName.length = 0
+    cols.count = 0
+    cols.name.length = 0
   }
 
   add(req: TransientRequest): void {
@@ -452,8 +733,9 @@ export class TransientAllocator {
       this.sink.warning?.('transientGraph', `transient ${req.id} outside a graph; placed in an unnamed graph`, this.lastFrame)
       this.beginGraph('', this.lastFrame)
     }
-    if (this.count === this.reqId.length) this.growRequests(this.count * 2)
-    const i = this.count++
+    const cols = this.cur
+    if (cols.count === cols.id.length) cols.grow(cols.count * 2)
+    const i = cols.count++
     let size = req.size
     let alignment = req.alignment
     if (!(size > 0 && Number.isFinite(size))) {
@@ -464,62 +746,63 @@ export class TransientAllocator {
       this.sink.warning?.('transientSize', `transient ${req.id} has alignment ${alignment}; aligned to 64 KiB`, this.graphFrame)
       alignment = FALLBACK_ALIGNMENT
     }
-    let desc = this.descIds.get(req.descKey)
-    if (desc === undefined) {
-      desc = this.descIds.size
-      this.descIds.set(req.descKey, desc)
-    }
-    this.reqId[i] = req.id
-    this.reqSize[i] = size
-    this.reqAlign[i] = alignment
+    cols.id[i] = req.id
+    cols.size[i] = size
+    cols.align[i] = alignment
     // Pass numbers are validated at endGraph, once the pass count is known.
-    this.reqFirst[i] = clampInt(req.first)
-    this.reqLast[i] = clampInt(req.last)
-    this.reqKind[i] = req.kind === 'buffer' ? BUFFERS : req.rtds ? RENDER_TARGETS : TEXTURES
-    this.reqMsaa[i] = req.msaa ? 1 : 0
-    this.reqDesc[i] = desc
-    this.reqName[i] = req.name
+    cols.first[i] = clampInt(req.first)
+    cols.last[i] = clampInt(req.last)
+    cols.kind[i] = req.kind === 'buffer' ? BUFFERS : req.rtds ? RENDER_TARGETS : TEXTURES
+    cols.msaa[i] = req.msaa ? 1 : 0
+    cols.desc[i] = req.desc
+    cols.name[i] = req.name
   }
 
   /**
    * Places the graph's resources and returns one placement per request, in the order they were added. The sink
    * hears them in the order they were acquired (pass order), each after the creation of the heap it needed;
-   * heaps destroyed by this execution's garbage collection come last.
+   * heaps destroyed by this execution's garbage collection come last. With `placements` false nothing is returned
+   * (a replay that reads only the summary allocates nothing per resource).
    */
-  endGraph(passes: number, frame: number): TransientPlacementInfo[] {
+  endGraph(passes: number, frame: number, placements = true): TransientPlacementInfo[] {
     this.lastFrame = frame
     if (!this.open) {
       this.sink.warning?.('transientGraph', 'endgraph without a graph', frame)
-      return []
+      return placements ? [] : NO_PLACEMENTS
     }
     this.open = false
-    const n = this.count
+    const cols = this.cur
+    const n = cols.count
     const execution = this.executionCount
     const passCount = this.validatePasses(passes, n, frame)
+    if (this.acquireOrder.length < n) this.growScratch(cols.id.length)
 
-    const acquireOrder = this.orderBy(this.reqFirst, n, passCount, this.acquireOrder, this.byFirst)
-    const discardOrder = this.orderBy(this.reqLast, n, passCount, this.discardOrder, this.byLast)
+    const acquireOrder = this.orderBy(cols.first, n, passCount, this.acquireOrder, this.byFirst)
+    const discardOrder = this.orderBy(cols.last, n, passCount, this.discardOrder, this.byLast)
 
-    const out = new Array<TransientPlacementInfo>(n)
+    const out = placements ? new Array<TransientPlacementInfo>(n) : NO_PLACEMENTS
     const acquired = this.acquired
     let hits = 0
     let discarded = 0
     for (let k = 0; k < n; k++) {
       const i = acquireOrder[k]
-      const pass = this.reqFirst[i]
+      const pass = cols.first[i]
       // Resources whose last pass is before this one were acquired earlier (first <= last < pass): discard them.
       while (discarded < n) {
         const j = discardOrder[discarded]
-        if (this.reqLast[j] >= pass) break
-        acquired[this.resHeap[j]].free(this.resOffset[j] - this.resPad[j], this.resOffset[j] + this.reqSize[j])
+        if (cols.last[j] >= pass) break
+        acquired[cols.heap[j]].free(cols.offset[j] - cols.pad[j], cols.offset[j] + cols.size[j])
         discarded++
       }
-      const info = this.place(i, execution, frame)
-      if (info.cacheHit) hits++
-      out[i] = info
+      if (this.place(i, execution, frame, placements ? out : null)) hits++
     }
 
-    this.layout = this.buildLayout(execution, passCount, frame, hits)
+    cols.execution = execution
+    cols.frame = frame
+    cols.passes = passCount
+    cols.hits = hits
+    this.recordHeaps(cols)
+    this.summarize(cols)
 
     // The graph is over: every resource is discarded and every heap returns to the cache, the acquired ones in
     // front in acquisition order.
@@ -531,18 +814,34 @@ export class TransientAllocator {
       this.cacheEvictions += heap.buffers.forfeit(PLACED_RESOURCE_CACHE_SIZE)
       this.residency.markUsed(heap.id)
     }
-    this.cached = acquired.length > 0 ? acquired.concat(this.cached) : this.cached
+    if (acquired.length > 0) {
+      const cached = this.cached
+      const kept = cached.length
+      cached.length = kept + acquired.length
+      cached.copyWithin(acquired.length, 0, kept)
+      for (let h = 0; h < acquired.length; h++) cached[h] = acquired[h]
+    }
     acquired.length = 0
     this.collectGarbage(execution, frame)
 
     this.executionCount++
-    this.count = 0
-    this.reqName.length = 0
+    // The columns just placed become the last execution's; the other set takes the next graph.
+    this.cur = this.done
+    this.done = cols
+    this.cur.count = 0
+    this.cur.name.length = 0
+    this.layout = null
     return out
   }
 
-  /** The layout of the last graph execution, null before the first. */
+  /** The figures of the last graph execution (one object, reused), null before the first. */
+  lastSummary(): TransientSummary | null {
+    return this.summary
+  }
+
+  /** The layout of the last graph execution, null before the first; built on first call, then kept. */
   lastLayout(): TransientLayout | null {
+    if (this.layout === null && this.summary !== null) this.layout = this.buildLayout(this.done)
     return this.layout
   }
 
@@ -595,25 +894,17 @@ export class TransientAllocator {
     )
     c.cached = this.cached.map((h) => h.clone())
     c.open = this.open
-    c.graphName = this.graphName
     c.graphFrame = this.graphFrame
     c.lastFrame = this.lastFrame
     c.executionCount = this.executionCount
-    c.count = this.count
-    c.reqId = this.reqId.slice()
-    c.reqSize = this.reqSize.slice()
-    c.reqAlign = this.reqAlign.slice()
-    c.reqFirst = this.reqFirst.slice()
-    c.reqLast = this.reqLast.slice()
-    c.reqKind = this.reqKind.slice()
-    c.reqMsaa = this.reqMsaa.slice()
-    c.reqDesc = this.reqDesc.slice()
-    c.reqName = this.reqName.slice()
-    c.growRequests(this.reqId.length)
-    c.descIds = new Map(this.descIds)
-    c.stamp = this.stamp
+    c.cur = this.cur.clone()
+    if (this.summary !== null) {
+      c.done = this.done.clone()
+      c.summary = { ...this.summary, heapId: c.done.heapId, heapSize: c.done.heapSize }
+    }
     // Layouts are never mutated once built: sharing the last one is safe.
     c.layout = this.layout
+    c.growScratch(this.acquireOrder.length)
     c.heapsCreated = this.heapsCreated
     c.heapsDestroyed = this.heapsDestroyed
     c.liveHeapBytes = this.liveHeapBytes
@@ -623,6 +914,13 @@ export class TransientAllocator {
     c.cacheMisses = this.cacheMisses
     c.cacheEvictions = this.cacheEvictions
     return c
+  }
+
+  private growScratch(capacity: number): void {
+    this.acquireOrder = new Int32Array(capacity)
+    this.discardOrder = new Int32Array(capacity)
+    this.addressOrder = new Int32Array(capacity)
+    this.sortKeys = new Float64Array(capacity)
   }
 
   /**
@@ -652,12 +950,13 @@ export class TransientAllocator {
 
   /** Clamps the pass range of every request into [0, passes) with first <= last; returns the pass count used. */
   private validatePasses(passes: number, n: number, frame: Frame): number {
+    const cols = this.cur
     let passCount = Math.floor(passes)
     if (!(passCount >= 1)) {
       if (n > 0) {
         this.sink.warning?.(
           'transientPassRange',
-          `graph "${this.graphName}" ends with ${passes} passes; its resources are clamped to pass 0`,
+          `graph "${cols.graphName}" ends with ${passes} passes; its resources are clamped to pass 0`,
           frame,
         )
       }
@@ -667,18 +966,18 @@ export class TransientAllocator {
     }
     const lastPass = passCount - 1
     for (let i = 0; i < n; i++) {
-      const first = this.reqFirst[i]
-      const last = this.reqLast[i]
+      const first = cols.first[i]
+      const last = cols.last[i]
       if (first >= 0 && first <= last && last <= lastPass) continue
       const f = Math.min(Math.max(first, 0), lastPass)
       // A last pass before the first is raised to it: the resource lives at least during its first pass.
       const l = Math.min(Math.max(last, f), lastPass)
-      this.reqFirst[i] = f
-      this.reqLast[i] = l
-      const name = this.reqName[i] !== undefined ? ` (${this.reqName[i]})` : ''
+      cols.first[i] = f
+      cols.last[i] = l
+      const name = cols.name[i] !== undefined ? ` (${cols.name[i]})` : ''
       this.sink.warning?.(
         'transientPassRange',
-        `transient ${this.reqId[i]}${name} in graph "${this.graphName}" lives in passes ${first}..${last}, ` +
+        `transient ${cols.id[i]}${name} in graph "${cols.graphName}" lives in passes ${first}..${last}, ` +
           `outside 0..${lastPass} or reversed; clamped to ${f}..${l}`,
         frame,
       )
@@ -686,10 +985,12 @@ export class TransientAllocator {
     return passCount
   }
 
-  private place(i: number, execution: number, frame: Frame): TransientPlacementInfo {
-    const kind = this.reqKind[i]
-    const size = this.reqSize[i]
-    const alignment = this.reqAlign[i]
+  /** Places request i; returns whether it hit the placed-resource cache. */
+  private place(i: number, execution: number, frame: Frame, out: TransientPlacementInfo[] | null): boolean {
+    const cols = this.cur
+    const kind = cols.kind[i]
+    const size = cols.size[i]
+    const alignment = cols.align[i]
     const acquired = this.acquired
     let heapIndex = -1
     let offset = -1
@@ -714,26 +1015,29 @@ export class TransientAllocator {
     const end = offset + size
     if (end > heap.highWater) heap.highWater = end
     const cache = kind === BUFFERS ? heap.buffers : heap.textures
-    const cacheHit = cache.acquire(this.reqDesc[i], offset, ++this.stamp)
+    const cacheHit = cache.acquire(cols.desc[i], offset)
     if (cacheHit) this.cacheHits++
     else this.cacheMisses++
     this.placements++
-    this.resHeap[i] = heapIndex
-    this.resOffset[i] = offset
-    this.resPad[i] = heap.lastPad
-    this.resHit[i] = cacheHit ? 1 : 0
-    const info: TransientPlacementInfo = {
-      id: this.reqId[i],
-      execution,
-      heap: heap.id,
-      offset,
-      size,
-      first: this.reqFirst[i],
-      last: this.reqLast[i],
-      cacheHit,
+    cols.heap[i] = heapIndex
+    cols.offset[i] = offset
+    cols.pad[i] = heap.lastPad
+    cols.hit[i] = cacheHit ? 1 : 0
+    if (out !== null || this.sink.transientPlaced) {
+      const info: TransientPlacementInfo = {
+        id: cols.id[i],
+        execution,
+        heap: heap.id,
+        offset,
+        size,
+        first: cols.first[i],
+        last: cols.last[i],
+        cacheHit,
+      }
+      this.sink.transientPlaced?.(info, frame)
+      if (out !== null) out[i] = info
     }
-    this.sink.transientPlaced?.(info, frame)
-    return info
+    return cacheHit
   }
 
   /** The first cached heap that can hold the request, or a new one. */
@@ -774,100 +1078,189 @@ export class TransientAllocator {
     this.cached.length = kept
   }
 
-  private buildLayout(execution: number, passes: number, frame: Frame, hits: number): TransientLayout {
-    const n = this.count
+  /** The heaps the execution used, from the acquired list into its columns, before they go back to the cache. */
+  private recordHeaps(cols: ExecutionColumns): void {
     const acquired = this.acquired
-    const heapCount = acquired.length
-    const heaps: TransientLayoutHeaps = {
-      length: heapCount,
-      id: new Float64Array(heapCount),
-      size: new Float64Array(heapCount),
-      highWater: new Float64Array(heapCount),
-      kind: new Array<TransientHeapKind>(heapCount),
-      created: new Uint8Array(heapCount),
+    if (cols.heapId.length < acquired.length) cols.growHeaps(acquired.length * 2)
+    for (let h = 0; h < acquired.length; h++) {
+      const heap = acquired[h]
+      cols.heapId[h] = heap.id
+      cols.heapSize[h] = heap.size
+      cols.heapHighWater[h] = heap.highWater
+      cols.heapKind[h] = heap.kindMask
+      cols.heapCreated[h] = heap.created ? 1 : 0
     }
+    cols.heapCount = acquired.length
+  }
+
+  /** The execution's figures into the summary. */
+  private summarize(cols: ExecutionColumns): void {
+    const n = cols.count
     let highWaterBytes = 0
     let heapBytes = 0
-    for (let h = 0; h < heapCount; h++) {
-      const heap = acquired[h]
-      heaps.id[h] = heap.id
-      heaps.size[h] = heap.size
-      heaps.highWater[h] = heap.highWater
-      heaps.kind[h] = kindName(heap.kindMask)
-      heaps.created[h] = heap.created ? 1 : 0
-      highWaterBytes += heap.highWater
-      heapBytes += heap.size
-    }
-    const resources: TransientLayoutResources = {
-      length: n,
-      id: this.reqId.slice(0, n),
-      heap: new Float64Array(n),
-      offset: this.resOffset.slice(0, n),
-      size: this.reqSize.slice(0, n),
-      padding: this.resPad.slice(0, n),
-      first: this.reqFirst.slice(0, n),
-      last: this.reqLast.slice(0, n),
-      texture: new Uint8Array(n),
-      msaa: this.reqMsaa.slice(0, n),
-      cacheHit: this.resHit.slice(0, n),
-      name: this.reqName.slice(0, n),
+    for (let h = 0; h < cols.heapCount; h++) {
+      highWaterBytes += cols.heapHighWater[h]
+      heapBytes += cols.heapSize[h]
     }
     let requestedBytes = 0
     let occupiedBytes = 0
     for (let i = 0; i < n; i++) {
-      resources.heap[i] = acquired[this.resHeap[i]].id
-      resources.texture[i] = this.reqKind[i] === BUFFERS ? 0 : 1
-      requestedBytes += this.reqSize[i]
-      occupiedBytes += this.reqSize[i] + this.resPad[i]
+      requestedBytes += cols.size[i]
+      occupiedBytes += cols.size[i] + cols.pad[i]
     }
-    const overlaps = this.findOverlaps(n)
+    const s = this.summary ?? (this.summary = newSummary())
+    s.execution = cols.execution
+    s.frame = cols.frame
+    s.passes = cols.passes
+    s.resources = n
+    s.heaps = cols.heapCount
+    s.heapId = cols.heapId
+    s.heapSize = cols.heapSize
+    s.overlapCount = this.countOverlaps(cols)
+    s.requestedBytes = requestedBytes
+    s.occupiedBytes = occupiedBytes
+    s.highWaterBytes = highWaterBytes
+    s.heapBytes = heapBytes
+    s.saving = occupiedBytes - highWaterBytes
+    s.cacheHits = cols.hits
+    s.cacheMisses = n - cols.hits
+  }
+
+  private buildLayout(cols: ExecutionColumns): TransientLayout {
+    const n = cols.count
+    const heapCount = cols.heapCount
+    const heaps: TransientLayoutHeaps = {
+      length: heapCount,
+      id: cols.heapId.slice(0, heapCount),
+      size: cols.heapSize.slice(0, heapCount),
+      highWater: cols.heapHighWater.slice(0, heapCount),
+      kind: new Array<TransientHeapKind>(heapCount),
+      created: cols.heapCreated.slice(0, heapCount),
+    }
+    for (let h = 0; h < heapCount; h++) heaps.kind[h] = kindName(cols.heapKind[h])
+    const resources: TransientLayoutResources = {
+      length: n,
+      id: cols.id.slice(0, n),
+      heap: new Float64Array(n),
+      offset: cols.offset.slice(0, n),
+      size: cols.size.slice(0, n),
+      padding: cols.pad.slice(0, n),
+      first: cols.first.slice(0, n),
+      last: cols.last.slice(0, n),
+      texture: new Uint8Array(n),
+      msaa: cols.msaa.slice(0, n),
+      cacheHit: cols.hit.slice(0, n),
+      name: cols.name.slice(0, n),
+    }
+    for (let i = 0; i < n; i++) {
+      resources.heap[i] = cols.heapId[cols.heap[i]]
+      resources.texture[i] = cols.kind[i] === BUFFERS ? 0 : 1
+    }
+    const s = this.summary!
+    const overlaps = this.overlapPairs(cols)
     return {
-      execution,
-      name: this.graphName,
-      frame,
-      passes,
+      execution: cols.execution,
+      name: cols.graphName,
+      frame: cols.frame,
+      passes: cols.passes,
       heaps,
       resources,
       overlaps,
       overlapCount: overlaps.length / 2,
-      requestedBytes,
-      occupiedBytes,
-      highWaterBytes,
-      heapBytes,
-      saving: occupiedBytes - highWaterBytes,
-      cacheHits: hits,
-      cacheMisses: n - hits,
+      requestedBytes: s.requestedBytes,
+      occupiedBytes: s.occupiedBytes,
+      highWaterBytes: s.highWaterBytes,
+      heapBytes: s.heapBytes,
+      saving: s.saving,
+      cacheHits: s.cacheHits,
+      cacheMisses: s.cacheMisses,
     }
   }
 
-  /** Pairs of resources in one heap whose byte ranges intersect: a sweep over the resources sorted by offset. */
-  private findOverlaps(n: number): Int32Array {
-    const order = this.acquireOrder.subarray(0, n)
-    const heapOf = this.resHeap
-    const offsetOf = this.resOffset
-    // Order by (heap, offset, index). Laid end to end the heaps form one address space; its addresses times n plus
-    // the index are distinct numbers that sort natively, while they stay below 2^53.
-    const acquired = this.acquired
+  /**
+   * The resources ordered by (heap, offset, index). Laid end to end the heaps form one address space; while its
+   * addresses are integers, each times n plus the index is a distinct number below 2^53 that sorts natively.
+   */
+  private sortByAddress(cols: ExecutionColumns): Int32Array {
+    const n = cols.count
+    if (this.addressOrder.length < n) this.growScratch(cols.id.length)
+    const order = this.addressOrder.subarray(0, n)
+    const heapOf = cols.heap
+    const offsetOf = cols.offset
+    if (this.heapBase.length < cols.heapCount) this.heapBase = new Float64Array(cols.heapCount * 2)
+    const base = this.heapBase
     let span = 0
-    for (let h = 0; h < acquired.length; h++) {
-      this.heapBase[h] = span
-      span += acquired[h].size
+    for (let h = 0; h < cols.heapCount; h++) {
+      base[h] = span
+      span += cols.heapSize[h]
     }
-    if (span * n < 2 ** 53) {
-      if (this.sortKeys.length < n) this.sortKeys = new Float64Array(this.reqId.length)
+    let integral = span * n < 2 ** 53
+    if (integral) {
       const keys = this.sortKeys.subarray(0, n)
-      for (let i = 0; i < n; i++) keys[i] = (this.heapBase[heapOf[i]] + offsetOf[i]) * n + i
-      keys.sort()
-      for (let k = 0; k < n; k++) order[k] = keys[k] % n
-    } else {
-      for (let i = 0; i < n; i++) order[i] = i
-      order.sort((a, b) => heapOf[a] - heapOf[b] || offsetOf[a] - offsetOf[b] || a - b)
+      for (let i = 0; i < n; i++) {
+        const address = base[heapOf[i]] + offsetOf[i]
+        if (!Number.isInteger(address)) {
+          integral = false
+          break
+        }
+        keys[i] = address * n + i
+      }
+      if (integral) {
+        keys.sort()
+        for (let k = 0; k < n; k++) order[k] = keys[k] % n
+        return order
+      }
     }
+    for (let i = 0; i < n; i++) order[i] = i
+    return order.sort((a, b) => heapOf[a] - heapOf[b] || offsetOf[a] - offsetOf[b] || a - b)
+  }
+
+  /**
+   * How many pairs of resources in one heap have intersecting byte ranges, without enumerating them. Laid end to
+   * end the heaps form one address space, where resources of different heaps never intersect. With the starts
+   * sorted, the starts before a resource's end count the resources before it in start order, itself, and those
+   * after it that it intersects; summed over all resources the first two make n(n + 1)/2, the rest is the count.
+   */
+  private countOverlaps(cols: ExecutionColumns): number {
+    const n = cols.count
+    if (n < 2) return 0
+    if (this.starts.length < n) this.starts = new Float64Array(cols.id.length)
+    if (this.heapBase.length < cols.heapCount) this.heapBase = new Float64Array(cols.heapCount * 2)
+    const base = this.heapBase
+    let span = 0
+    for (let h = 0; h < cols.heapCount; h++) {
+      base[h] = span
+      span += cols.heapSize[h]
+    }
+    const starts = this.starts.subarray(0, n)
+    for (let i = 0; i < n; i++) starts[i] = base[cols.heap[i]] + cols.offset[i]
+    starts.sort()
+    let before = 0
+    for (let i = 0; i < n; i++) {
+      const end = base[cols.heap[i]] + cols.offset[i] + cols.size[i]
+      let lo = 0
+      let hi = n
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1
+        if (starts[mid] < end) lo = mid + 1
+        else hi = mid
+      }
+      before += lo
+    }
+    return before - (n * (n + 1)) / 2
+  }
+
+  /** The overlapping pairs themselves, (low, high) sorted: a sweep over the resources in address order. */
+  private overlapPairs(cols: ExecutionColumns): Int32Array {
+    const n = cols.count
+    const order = this.sortByAddress(cols)
+    const heapOf = cols.heap
+    const offsetOf = cols.offset
     let keys: Float64Array = this.pairKeys
     let pairs = 0
     for (let x = 0; x < n; x++) {
       const a = order[x]
-      const end = offsetOf[a] + this.reqSize[a]
+      const end = offsetOf[a] + cols.size[a]
       for (let y = x + 1; y < n; y++) {
         const b = order[y]
         if (heapOf[b] !== heapOf[a] || offsetOf[b] >= end) break
@@ -889,38 +1282,6 @@ export class TransientAllocator {
       out[2 * p + 1] = key - low * n
     }
     return out
-  }
-
-  private growRequests(capacity: number): void {
-    const f64 = (a: Float64Array) => {
-      const b = new Float64Array(capacity)
-      b.set(a.subarray(0, Math.min(a.length, capacity)))
-      return b
-    }
-    const i32 = (a: Int32Array) => {
-      const b = new Int32Array(capacity)
-      b.set(a.subarray(0, Math.min(a.length, capacity)))
-      return b
-    }
-    const u8 = (a: Uint8Array) => {
-      const b = new Uint8Array(capacity)
-      b.set(a.subarray(0, Math.min(a.length, capacity)))
-      return b
-    }
-    this.reqId = f64(this.reqId)
-    this.reqSize = f64(this.reqSize)
-    this.reqAlign = f64(this.reqAlign)
-    this.reqFirst = i32(this.reqFirst)
-    this.reqLast = i32(this.reqLast)
-    this.reqKind = u8(this.reqKind)
-    this.reqMsaa = u8(this.reqMsaa)
-    this.reqDesc = i32(this.reqDesc)
-    this.resHeap = i32(this.resHeap)
-    this.resOffset = f64(this.resOffset)
-    this.resPad = f64(this.resPad)
-    this.resHit = u8(this.resHit)
-    this.acquireOrder = i32(this.acquireOrder)
-    this.discardOrder = i32(this.discardOrder)
   }
 }
 

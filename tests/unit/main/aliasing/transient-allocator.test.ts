@@ -7,7 +7,7 @@ import { checkTransientLayout, type TransientRectangle } from '../../../../src/m
 import { GiB, KiB, MiB } from '../../../../src/shared/units'
 
 /** The D3D12 model's transient allocator over graph executions; its output as rectangles with their kinds. */
-function layouts(graphs: Omit<TransientRequest, 'id' | 'descKey' | 'alignment'>[][], minimumHeapSize = 4 * MiB) {
+function layouts(graphs: Omit<TransientRequest, 'id' | 'desc' | 'alignment'>[][], minimumHeapSize = 4 * MiB) {
   const heapSizes = new Map<number, number>()
   const sink: ModelSink = { transientHeapCreated: (heap, bytes) => heapSizes.set(heap, bytes) }
   const residency = new ResidencyManager({ enabled: false, startResident: false, budget: 16 * GiB }, sink)
@@ -15,12 +15,15 @@ function layouts(graphs: Omit<TransientRequest, 'id' | 'descKey' | 'alignment'>[
   const options = { minimumHeapSize, gcLatency: 2, resourceHeapTier: 2 as const }
   const allocator = new TransientAllocator(options, sink, residency, () => nextObject++)
   const rectangles: TransientRectangle[] = []
+  const descs = new Map<string, number>()
   let id = 1
   graphs.forEach((graph, frame) => {
     allocator.beginGraph('Scene', frame)
     const kinds = new Map<number, { kind: 'buffer' | 'texture'; rtds: boolean }>()
     for (const r of graph) {
-      const request: TransientRequest = { ...r, id: id++, alignment: 64 * KiB, descKey: `${r.kind}:${r.size}:${r.rtds}` }
+      const key = `${r.kind}:${r.size}:${r.rtds}`
+      if (!descs.has(key)) descs.set(key, descs.size)
+      const request: TransientRequest = { ...r, id: id++, alignment: 64 * KiB, desc: descs.get(key)! }
       kinds.set(request.id, { kind: r.kind, rtds: r.rtds })
       allocator.add(request)
     }

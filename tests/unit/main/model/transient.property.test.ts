@@ -44,7 +44,7 @@ function graphArb(maxRequests: number): fc.Arbitrary<Graph> {
         alignment: r.kind === 'buffer' ? 64 * KiB : r.alignment,
         first: Math.min(r.a, r.b),
         last: Math.max(r.a, r.b),
-        descKey: `${r.kind}${r.desc}`,
+        desc: (r.kind === 'buffer' ? 0 : 10) + r.desc,
         rtds: r.kind === 'texture' && r.rtds,
         msaa: r.alignment === 4 * MiB,
       })),
@@ -187,6 +187,24 @@ describe('TransientAllocator properties over random graphs', () => {
           }
           expect([...layout.overlaps]).toEqual(brute)
           expect(layout.saving).toBeGreaterThanOrEqual(0)
+          // The summary counts the same pairs without listing them, and carries the layout's figures.
+          const summary = ta.lastSummary()!
+          expect(summary.overlapCount).toBe(brute.length / 2)
+          expect(summary).toMatchObject({
+            execution: layout.execution,
+            passes: layout.passes,
+            resources: layout.resources.length,
+            heaps: layout.heaps.length,
+            requestedBytes: layout.requestedBytes,
+            occupiedBytes: layout.occupiedBytes,
+            highWaterBytes: layout.highWaterBytes,
+            heapBytes: layout.heapBytes,
+            saving: layout.saving,
+            cacheHits: layout.cacheHits,
+            cacheMisses: layout.cacheMisses,
+          })
+          expect([...summary.heapId.subarray(0, summary.heaps)]).toEqual([...layout.heaps.id])
+          expect([...summary.heapSize.subarray(0, summary.heaps)]).toEqual([...layout.heaps.size])
           // The layout agrees with the placements.
           expect([...layout.resources.offset]).toEqual(placed.map((p) => p.offset))
           expect([...layout.resources.heap]).toEqual(placed.map((p) => p.heap))
@@ -223,7 +241,7 @@ describe('TransientAllocator properties over random graphs', () => {
       fc.property(optionsArb, fc.integer({ min: 1, max: 2 ** 33 }), (options, size) => {
         const { sink, log } = recorder()
         const { ta, residency } = build(options, sink)
-        const placed = run(ta, residency, { passes: 1, requests: [{ id: 1, kind: 'buffer', size, alignment: 64 * KiB, first: 0, last: 0, descKey: 'b', rtds: false, msaa: false }] }, 0)
+        const placed = run(ta, residency, { passes: 1, requests: [{ id: 1, kind: 'buffer', size, alignment: 64 * KiB, first: 0, last: 0, desc: 0, rtds: false, msaa: false }] }, 0)
         expect(placed[0].offset).toBe(0)
         const raw = Math.max(roundUpPow2(size), options.minimumHeapSize)
         const expected = Math.ceil(raw / (4 * MiB)) * 4 * MiB

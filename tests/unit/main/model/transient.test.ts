@@ -28,11 +28,11 @@ function setup(options: Partial<TransientOptions> = {}) {
 }
 
 function texture(id: number, size: number, first: number, last: number, more: Partial<TransientRequest> = {}): TransientRequest {
-  return { id, kind: 'texture', size, alignment: 64 * KiB, first, last, descKey: `tex${id}`, rtds: false, msaa: false, ...more }
+  return { id, kind: 'texture', size, alignment: 64 * KiB, first, last, desc: id, rtds: false, msaa: false, ...more }
 }
 
 function buffer(id: number, size: number, first: number, last: number, more: Partial<TransientRequest> = {}): TransientRequest {
-  return { id, kind: 'buffer', size, alignment: 64 * KiB, first, last, descKey: `buf${id}`, rtds: false, msaa: false, ...more }
+  return { id, kind: 'buffer', size, alignment: 64 * KiB, first, last, desc: id, rtds: false, msaa: false, ...more }
 }
 
 function graph(ta: TransientAllocator, passes: number, frame: number, requests: TransientRequest[], name = 'Scene') {
@@ -276,10 +276,11 @@ describe('TransientAllocator: heap garbage collection', () => {
 describe('TransientAllocator: placed-resource cache', () => {
   it('misses on the first execution and hits every resource of an identical second one', () => {
     const { ta } = setup()
+    const [SceneColor, LightGrid] = [10, 11]
     const requests = () => [
-      texture(1, 32 * MiB, 0, 1, { descKey: 'SceneColor' }),
-      buffer(2, 1 * MiB, 1, 2, { descKey: 'LightGrid' }),
-      texture(3, 32 * MiB, 2, 3, { descKey: 'SceneColor' }), // same desc, same offset 0 as texture 1
+      texture(1, 32 * MiB, 0, 1, { desc: SceneColor }),
+      buffer(2, 1 * MiB, 1, 2, { desc: LightGrid }),
+      texture(3, 32 * MiB, 2, 3, { desc: SceneColor }), // same desc, same offset 0 as texture 1
     ]
     const first = graph(ta, 4, 0, requests())
     // Texture 3 lands where texture 1 was (offset 0), same desc — but texture 1's placed resource stays acquired
@@ -300,19 +301,20 @@ describe('TransientAllocator: placed-resource cache', () => {
 
   it('misses when the desc or the offset differs', () => {
     const { ta } = setup()
-    graph(ta, 1, 0, [texture(1, 16 * MiB, 0, 0, { descKey: 'A' }), texture(2, 16 * MiB, 0, 0, { descKey: 'B' })])
+    const [A, B] = [20, 21]
+    graph(ta, 1, 0, [texture(1, 16 * MiB, 0, 0, { desc: A }), texture(2, 16 * MiB, 0, 0, { desc: B })])
     // Swapped order: A now at 16 MiB, B at 0 — neither (desc, offset) pair was cached.
-    const swapped = graph(ta, 1, 1, [texture(2, 16 * MiB, 0, 0, { descKey: 'B' }), texture(1, 16 * MiB, 0, 0, { descKey: 'A' })])
+    const swapped = graph(ta, 1, 1, [texture(2, 16 * MiB, 0, 0, { desc: B }), texture(1, 16 * MiB, 0, 0, { desc: A })])
     expect(swapped.map((p) => p.cacheHit)).toEqual([false, false])
-    // A texture never matches a cached buffer of the same key.
-    graph(ta, 1, 2, [buffer(3, 16 * MiB, 0, 0, { descKey: 'B' })])
+    // A texture never matches a cached buffer of the same desc number.
+    graph(ta, 1, 2, [buffer(3, 16 * MiB, 0, 0, { desc: B })])
     expect(ta.lastLayout()!.resources.cacheHit[0]).toBe(0)
   })
 
   it('keeps the 64 most recently used placed textures per heap', () => {
     const { ta } = setup()
     // 70 textures with disjoint lifetimes, all at offset 0, each its own desc.
-    const requests = () => Array.from({ length: 70 }, (_, i) => texture(i, 1 * MiB, i, i, { descKey: `T${i}` }))
+    const requests = () => Array.from({ length: 70 }, (_, i) => texture(i, 1 * MiB, i, i, { desc: 1000 + i }))
     graph(ta, 70, 0, requests())
     // 70 created; trimmed to 64 at the end of the execution: T0..T5 (the least recently used) are destroyed.
     expect(ta.stats()).toMatchObject({ cacheMisses: 70, cacheEvictions: 6 })
