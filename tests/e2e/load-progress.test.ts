@@ -2,25 +2,24 @@
  * A big capture opened through the page's file input: the load bar's progress grows while the capture is read,
  * and Cancel takes the bar away without an error banner.
  */
-import { createWriteStream, existsSync, mkdirSync, renameSync, statSync } from 'node:fs'
+import { execFile } from 'node:child_process'
+import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runGen } from '../../src/main/cli/gen'
-import { launchChromium, RESULTS, startHost, type Host } from './browser'
+import { launchChromium, RESULTS, ROOT, startHost, type Host } from './browser'
 
 /** About 1.3 million records, some 250 MB: seconds to upload and read, whatever the machine. */
 const FRAMES = 5000
 const CAPTURE = join(RESULTS, `load-progress-deferred-${FRAMES}.hscap`)
 
+/** The capture from the built CLI's generator (`heapscope gen`), as a user would make one. */
 async function generate(path: string): Promise<void> {
   mkdirSync(RESULTS, { recursive: true })
   const partial = `${path}.part`
-  const out = createWriteStream(partial)
-  await runGen('deferred', { frames: FRAMES, seed: 1 }, (chunk) => {
-    if (!out.write(chunk)) return new Promise<void>((resolve) => out.once('drain', () => resolve()))
-  })
-  await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())))
+  const cli = join(ROOT, 'out/main/cli.js')
+  await promisify(execFile)(process.execPath, [cli, 'gen', 'deferred', '--frames', String(FRAMES), '--seed', '1', '-o', partial])
   renameSync(partial, path)
 }
 
