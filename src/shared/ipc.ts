@@ -267,12 +267,7 @@ export interface PoolMap {
   state: Uint8Array
   /** Resource id of a used or pending block; NaN for free blocks and the allocator's own (staging, pages). */
   id: Float64Array
-  /** Each block's resource tag as an index into the snapshot's `tags` (NO_TAG when the block has none). */
-  tag?: Uint16Array
 }
-
-/** A block without a tagged resource in PoolMap.tag. */
-export const NO_TAG = 0xffff
 
 export const BLOCK_STATE = { free: 0, used: 1, pending: 2 } as const
 
@@ -290,8 +285,6 @@ export interface Snapshot {
   residency: { residentBytes: Bytes; budgetBytes: Bytes; objects: number; residentObjects: number }
   /** Graph executions in this frame. */
   graphs: number
-  /** The tags PoolMap.tag indexes. */
-  tags?: string[]
 }
 
 export interface ResourceDetails {

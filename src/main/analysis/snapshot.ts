@@ -6,7 +6,6 @@
  */
 import {
   BLOCK_STATE,
-  NO_TAG,
   type PoolMap,
   type ResourceDetails,
   type ResourceFilter,
@@ -190,33 +189,17 @@ export class Snapshots {
 
   snapshot(runId: string, frame: number): Snapshot {
     const s = this.state(frame)
-    // each live resource's tag, numbered, so block maps can be coloured by tag
-    const tags: string[] = []
-    const tagNumber = new Map<string, number>()
-    const tagOfId = new Map<number, number>()
-    for (let i = 0; i < s.table.length; i++) {
-      const tag = s.table.text.tag[i]
-      let k = tagNumber.get(tag)
-      if (k === undefined) {
-        k = tags.length < NO_TAG ? tags.length : NO_TAG
-        if (k !== NO_TAG) tags.push(tag)
-        tagNumber.set(tag, k)
-      }
-      tagOfId.set(s.table.id[i], k)
-    }
     const pools: PoolMap[] = s.model.pools().map((p) => {
       const n = p.blocks.length
       const offset = new Float64Array(n)
       const size = new Float64Array(n)
       const state = new Uint8Array(n)
       const id = new Float64Array(n)
-      const tag = new Uint16Array(n)
       p.blocks.forEach((b, i) => {
         offset[i] = b.offset
         size[i] = b.size
         state[i] = BLOCK_STATE[b.state]
         id[i] = b.id ?? NaN
-        tag[i] = b.id === null ? NO_TAG : (tagOfId.get(b.id) ?? NO_TAG)
       })
       return {
         pool: p.pool,
@@ -232,7 +215,6 @@ export class Snapshots {
         size,
         state,
         id,
-        tag,
       }
     })
     const totals = s.model.residencyManager().totals()
@@ -249,7 +231,6 @@ export class Snapshots {
         residentObjects: totals.residentObjects,
       },
       graphs: s.transients.length,
-      tags,
     }
   }
 
