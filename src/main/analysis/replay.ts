@@ -180,7 +180,21 @@ export class DescScratch {
   private readonly transientBuffer = { e: 'transient' as const, id: 0, kind: 'buffer' as const, first: 0, last: 0, ...this.buffer }
   private readonly transientTexture = { e: 'transient' as const, id: 0, kind: 'texture' as const, first: 0, last: 0, ...this.texture }
 
-  constructor(private readonly store: CaptureStore) {}
+  /** Decoded strings by id, filled as they are first read (a plain array answers faster than the table). */
+  private readonly text: (string | undefined)[]
+
+  constructor(private readonly store: CaptureStore) {
+    this.text = new Array<string | undefined>(store.strings.size + 1).fill(undefined)
+  }
+
+  private string(id: number): string | undefined {
+    let s = this.text[id]
+    if (s === undefined && id !== 0) {
+      s = this.store.strings.get(id)
+      if (id < this.text.length) this.text[id] = s
+    }
+    return s
+  }
 
   private usage(mask: number): BufferUsage[] | undefined {
     if (mask === 0) return undefined
@@ -198,7 +212,6 @@ export class DescScratch {
 
   bufferAt(row: number, out: BufferDesc = this.buffer): BufferDesc {
     const b = this.store.buffers
-    const strings = this.store.strings
     const attrs = b.attrs.data[row]
     out.size = b.size.data[row]
     out.usage = this.usage(b.usage.data[row])
@@ -206,18 +219,17 @@ export class DescScratch {
     out.state = BUFFER_STATES[attrs & BUFFER_ATTR.stateMask]
     out.heap = attrs & BUFFER_ATTR.readback ? 'readback' : 'default'
     out.init = (attrs & BUFFER_ATTR.init) !== 0
-    out.name = strings.get(b.name.data[row])
-    out.tag = strings.get(b.tag.data[row])
+    out.name = this.string(b.name.data[row])
+    out.tag = this.string(b.tag.data[row])
     return out
   }
 
   textureAt(row: number, out: TextureDesc = this.texture): TextureDesc {
     const t = this.store.textures
-    const strings = this.store.strings
     const size = t.size.data[row]
     const align = t.align.data[row]
     out.dim = TEXTURE_DIMS[t.dim.data[row]]
-    out.format = strings.get(t.format.data[row])
+    out.format = this.string(t.format.data[row])
     out.width = t.width.data[row]
     out.height = t.height.data[row]
     out.depth = t.depth.data[row]
@@ -226,8 +238,8 @@ export class DescScratch {
     out.flags = this.flags(t.flags.data[row])
     out.size = Number.isNaN(size) ? undefined : size
     out.align = align === 0 ? undefined : align
-    out.name = strings.get(t.name.data[row])
-    out.tag = strings.get(t.tag.data[row])
+    out.name = this.string(t.name.data[row])
+    out.tag = this.string(t.tag.data[row])
     return out
   }
 

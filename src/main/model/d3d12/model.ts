@@ -46,6 +46,7 @@ import {
   decideTexture,
   isRenderTarget,
   newGeometry,
+  textureFlagMask,
   newTextureDecision,
   readGeometry,
   transientTextureLayout,
@@ -263,6 +264,7 @@ export class D3D12Model {
   private readonly bufferDescs = new DescIds(3)
   private readonly textureDescs = new DescIds(9)
   private readonly descNames = new Map<string, number>()
+  private readonly textureForms = new TextureForms()
   private poolScratch: MemoryPool | null = null
   private blockScratch = NONE
 
@@ -574,26 +576,30 @@ export class D3D12Model {
       key[2] = record.stride ?? 0
       req.desc = this.bufferDescs.id()
     } else {
-      const g = readGeometry(record, this.geometry)
-      const layout = transientTextureLayout(g, this.textureLayout)
-      estimated = g.driverSize === 0
-      trace?.push(Step.TransientTexture, layout.alignment, layout.resourceAlignment, layout.size, estimated ? 1 : 0)
+      const forms = this.textureForms
+      // The texture as the capture gives it; what the model derives from it is worked out once per such form.
+      const raw = forms.ids.fields
+      raw[0] = this.descName(record.format ?? '')
+      raw[1] = this.descName(record.dim ?? '2d')
+      raw[2] = record.width ?? NaN
+      raw[3] = record.height ?? NaN
+      raw[4] = record.depth ?? NaN
+      raw[5] = record.mips ?? NaN
+      raw[6] = record.samples ?? NaN
+      raw[7] = textureFlagMask(record.flags)
+      raw[8] = record.size ?? NaN
+      raw[9] = record.align ?? NaN
+      const form = forms.ids.id()
+      if (form === forms.count) this.deriveTextureForm(record, form)
+      const bits = forms.bits[form]
+      estimated = (bits & FormBit.Estimated) !== 0
       req.kind = 'texture'
-      req.size = layout.size
-      req.alignment = layout.alignment
-      req.rtds = isRenderTarget(g)
-      req.msaa = g.samples > 1
-      const key = this.textureDescs.fields
-      key[0] = this.descName(record.format ?? '')
-      key[1] = this.descName(g.dim)
-      key[2] = g.width
-      key[3] = g.height
-      key[4] = g.depth
-      key[5] = g.slices
-      key[6] = g.mips
-      key[7] = g.samples
-      key[8] = g.flags
-      req.desc = this.textureDescs.id()
+      req.size = forms.size[form]
+      req.alignment = forms.alignment[form]
+      req.rtds = (bits & FormBit.RenderTarget) !== 0
+      req.msaa = (bits & FormBit.Msaa) !== 0
+      req.desc = forms.desc[form]
+      trace?.push(Step.TransientTexture, req.alignment, forms.resourceAlignment[form], req.size, estimated ? 1 : 0)
     }
     req.id = record.id
     req.first = record.first
@@ -601,6 +607,27 @@ export class D3D12Model {
     req.name = record.name
     this.transients.add(req)
     if (trace) this.graphTransients.push({ id: record.id, size: req.size, alignment: req.alignment, estimated, trace })
+  }
+
+  /** A transient texture form seen for the first time: its layout, kind bits and desc identity. */
+  private deriveTextureForm(record: TextureDesc, form: number): void {
+    const g = readGeometry(record, this.geometry)
+    const layout = transientTextureLayout(g, this.textureLayout)
+    const key = this.textureDescs.fields
+    key[0] = this.descName(record.format ?? '')
+    key[1] = this.descName(g.dim)
+    key[2] = g.width
+    key[3] = g.height
+    key[4] = g.depth
+    key[5] = g.slices
+    key[6] = g.mips
+    key[7] = g.samples
+    key[8] = g.flags
+    const bits =
+      (isRenderTarget(g) ? FormBit.RenderTarget : 0) |
+      (g.samples > 1 ? FormBit.Msaa : 0) |
+      (g.driverSize === 0 ? FormBit.Estimated : 0)
+    this.textureForms.add(form, layout, bits, this.textureDescs.id())
   }
 
   /** A number for a format or dimension name in a desc identity. */
@@ -1430,6 +1457,43 @@ export class D3D12Model {
       transientPlaced: this.sink.transientPlaced ? (info, frame) => this.sink.transientPlaced?.(info, frame) : undefined,
       warning: (kind, message, frame) => this.sink.warning?.(kind, message, frame),
     }
+  }
+}
+
+const FormBit = { RenderTarget: 1, Msaa: 2, Estimated: 4 } as const
+
+/**
+ * Transient textures by their fields as the capture gives them, each form with what the model derives from it
+ * (a pure function of those fields). Append-only, shared by a model and its clones like the desc identities.
+ */
+class TextureForms {
+  readonly ids = new DescIds(10)
+  count = 0
+  size = new Float64Array(64)
+  alignment = new Float64Array(64)
+  resourceAlignment = new Float64Array(64)
+  desc = new Int32Array(64)
+  bits = new Uint8Array(64)
+
+  add(form: number, layout: TransientTextureLayout, bits: number, desc: number): void {
+    if (form === this.size.length) {
+      const grow = <T extends Float64Array | Int32Array | Uint8Array>(a: T, b: T): T => {
+        b.set(a)
+        return b
+      }
+      const n = form * 2
+      this.size = grow(this.size, new Float64Array(n))
+      this.alignment = grow(this.alignment, new Float64Array(n))
+      this.resourceAlignment = grow(this.resourceAlignment, new Float64Array(n))
+      this.desc = grow(this.desc, new Int32Array(n))
+      this.bits = grow(this.bits, new Uint8Array(n))
+    }
+    this.size[form] = layout.size
+    this.alignment[form] = layout.alignment
+    this.resourceAlignment[form] = layout.resourceAlignment
+    this.desc[form] = desc
+    this.bits[form] = bits
+    this.count = form + 1
   }
 }
 
