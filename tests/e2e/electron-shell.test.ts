@@ -157,6 +157,24 @@ describe('the desktop entry under a stand-in Electron', () => {
     return invoke('capture:open', { fileId, loadId: 'load-2' }).then((o) => expect((o as { ok: boolean }).ok).toBe(true))
   })
 
+  it('exports through the save dialog, written by the engine worker where the user chose', async () => {
+    // what a reload would open now: the capture last opened, again.hscap.gz
+    const info = (await invoke('app:info')) as { openAtStart: string }
+    const opened = (await invoke('capture:open', { fileId: info.openAtStart, loadId: 'load-3' })) as { summary: { runId: string } }
+    const path = join(mkdtempSync(join(tmpdir(), 'heapscope-exported-')), 'first-ten.hscap.gz')
+    state.saveDialog.push(path)
+    const outcome = await invoke('capture:export', { runId: opened.summary.runId, from: 0, to: 10, gzip: true })
+    expect(state.saveDialogOptions.at(-1)).toMatchObject({ defaultPath: '/home/user/Documents/again.frames-0-10.hscap.gz' })
+    expect(outcome).toMatchObject({ kind: 'saved', name: 'first-ten.hscap.gz' })
+    const { loadCaptureFile } = (await import(join(ROOT, 'src/main/ingest/read.ts'))) as {
+      loadCaptureFile(path: string): Promise<{ store: { frames: { length: number } } }>
+    }
+    // frames 0 … 9
+    expect((await loadCaptureFile(path)).store.frames.length).toBe(10)
+    state.saveDialog.push(null)
+    expect(await invoke('capture:export', { runId: opened.summary.runId, gzip: true })).toEqual({ kind: 'cancelled' })
+  })
+
   it('remembers the window when it closes', () => {
     window.emit('close')
     expect(settings().window).toEqual({ x: 100, y: 80, width: 1440, height: 900, maximized: false })

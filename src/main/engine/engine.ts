@@ -3,6 +3,7 @@
  * keeps each loaded run, and answers queries. `LocalEngine` runs in the calling thread (CLI, tests, and the
  * worker's own side); hosts use it through `WorkerEngine`, which runs it in a worker thread.
  */
+import { open, rename, rm } from 'node:fs/promises'
 import { basename } from 'node:path'
 import type {
   CompareSeriesAnswer,
@@ -42,6 +43,7 @@ import { resolveConfig, type ModelConfig } from '../../shared/model'
 import { CancelledError, CaptureError } from '../ingest/errors'
 import { ImportError } from '../ingest/importers'
 import { loadCapture, loadCaptureFile, type LoadResult } from '../ingest/read'
+import { captureBytes, writeCapture } from '../ingest/writer'
 import type { CaptureStore } from '../ingest/store'
 
 export type LoadSource =
@@ -63,11 +65,6 @@ export interface ExportResult {
   bytes: number
   /** The capture's bytes, for an export to `{ kind: 'bytes' }`. */
   data?: Uint8Array
-}
-
-/** An engine that can write a run's capture out. */
-export interface CaptureExporter {
-  exportCapture(runId: string, options: ExportOptions, target: ExportTarget): Promise<ExportResult>
 }
 
 export interface Engine {
@@ -98,6 +95,8 @@ export interface Engine {
   startPlayback(request: PlaybackRequest, onFrame: (frame: PlaybackFrame) => void): Promise<void>
   ackPlayback(playbackId: string, frame: number): Promise<void>
   stopPlayback(playbackId: string): Promise<void>
+  /** Write a run's capture out, whole or a frame range of it (a range creates again what is live at its start). */
+  exportCapture(runId: string, options: ExportOptions, target: ExportTarget): Promise<ExportResult>
   dispose(): Promise<void>
 }
 
@@ -432,6 +431,29 @@ export class LocalEngine implements Engine {
     if (!entry) return
     entry.playback.stop()
     this.playbacks.delete(playbackId)
+  }
+
+  async exportCapture(runId: string, options: ExportOptions, target: ExportTarget): Promise<ExportResult> {
+    const { store } = this.run(runId)
+    const write = { from: options.from, to: options.to, gzip: options.gzip }
+    if (target.kind === 'bytes') {
+      const data = await captureBytes(store, write)
+      return { bytes: data.length, data }
+    }
+    // written beside, then renamed: a failed export never leaves half a file where the user pointed. Through a
+    // file handle, so a failure (no folder, no space) rejects here instead of surfacing as a stream error
+    const partial = `${target.path}.part`
+    const file = await open(partial, 'w')
+    try {
+      const { bytes } = await writeCapture(store, async (chunk) => void (await file.write(chunk)), write)
+      await file.close()
+      await rename(partial, target.path)
+      return { bytes }
+    } catch (err) {
+      await file.close().catch(() => undefined)
+      await rm(partial, { force: true })
+      throw err
+    }
   }
 
   async dispose(): Promise<void> {

@@ -5,7 +5,7 @@
  */
 import { Worker } from 'node:worker_threads'
 import type { LoadOutcome, LoadProgress, PlaybackFrame, PlaybackRequest } from '../../shared/ipc'
-import type { Engine, LoadSource } from './engine'
+import type { Engine, ExportOptions, ExportResult, ExportTarget, LoadSource } from './engine'
 import { transferables, type EngineCall, type EngineMethod, type EngineReply } from './protocol'
 
 type Forwarded = Omit<Engine, 'load' | 'rerun' | 'feed' | 'startPlayback' | 'dispose'>
@@ -109,6 +109,10 @@ export class WorkerEngine implements Engine {
   readonly resourceDiff = this.forward('resourceDiff')
   readonly leaks = this.forward('leaks')
   readonly ackPlayback = this.forward('ackPlayback')
+
+  exportCapture(runId: string, options: ExportOptions, target: ExportTarget): Promise<ExportResult> {
+    return this.call('exportCapture', [runId, options, target])
+  }
 
   async stopPlayback(playbackId: string): Promise<void> {
     this.playback.delete(playbackId)
