@@ -518,21 +518,19 @@ export class CaptureBuilder {
   }
 
   private addBuffer(r: RecordScratch): boolean {
-    const id = this.createId(r, 'buffer', this.live)
+    const id = this.claimId(r, 'buffer', this.live)
     if (id === undefined) return false
     const row = this.addBufferDesc(r, 'buffer', id)
-    if (row < 0) return false
-    this.live.add(id)
+    if (row < 0) return this.unclaim(this.live, id)
     this.pushRecord(BUFFER, row, r)
     return true
   }
 
   private addTexture(r: RecordScratch): boolean {
-    const id = this.createId(r, 'texture', this.live)
+    const id = this.claimId(r, 'texture', this.live)
     if (id === undefined) return false
     const row = this.addTextureDesc(r, 'texture', id)
-    if (row < 0) return false
-    this.live.add(id)
+    if (row < 0) return this.unclaim(this.live, id)
     this.pushRecord(TEXTURE, row, r)
     return true
   }
@@ -551,14 +549,14 @@ export class CaptureBuilder {
       this.warn('transientOutsideGraph', '')
       return false
     }
-    const id = this.createId(r, 'transient', this.liveTransients)
+    const id = this.claimId(r, 'transient', this.liveTransients)
     const kind = this.attachedKind(r, 'transient')
     const first = this.int(r, F.first, 'transient', 'first')
     const last = this.int(r, F.last, 'transient', 'last')
-    if (id === undefined || kind === undefined || first === undefined || last === undefined) return false
+    if (id === undefined) return false
+    if (kind === undefined || first === undefined || last === undefined) return this.unclaim(this.liveTransients, id)
     const desc = kind === 0 ? this.addBufferDesc(r, 'transient', id) : this.addTextureDesc(r, 'transient', id)
-    if (desc < 0) return false
-    this.liveTransients.add(id)
+    if (desc < 0) return this.unclaim(this.liveTransients, id)
     const t = this.transients
     const row = t.row()
     t.kind.data[row] = kind
@@ -570,14 +568,14 @@ export class CaptureBuilder {
   }
 
   private addPlaced(r: RecordScratch): boolean {
-    const id = this.createId(r, 'placed', this.live)
+    const id = this.claimId(r, 'placed', this.live)
     const kind = this.attachedKind(r, 'placed')
     const heap = this.int(r, F.heap, 'placed', 'heap')
     const offset = this.size(r, F.offset, 'placed', 'offset', true)
-    if (id === undefined || kind === undefined || heap === undefined || offset === undefined) return false
+    if (id === undefined) return false
+    if (kind === undefined || heap === undefined || offset === undefined) return this.unclaim(this.live, id)
     const desc = kind === 0 ? this.addBufferDesc(r, 'placed', id) : this.addTextureDesc(r, 'placed', id)
-    if (desc < 0) return false
-    this.live.add(id)
+    if (desc < 0) return this.unclaim(this.live, id)
     const p = this.placed
     const row = p.row()
     p.kind.data[row] = kind
@@ -660,14 +658,23 @@ export class CaptureBuilder {
     this.useBytes = u8(0)
   }
 
-  private createId(r: RecordScratch, what: string, live: IdSet): number | undefined {
+  /**
+   * The id of a create, made live at once (one probe of the set); undefined after a warning when it is not an
+   * integer or already live. A create found bad later gives its id back with unclaim.
+   */
+  private claimId(r: RecordScratch, what: string, live: IdSet): number | undefined {
     const id = this.int(r, F.id, what, 'id')
     if (id === undefined) return undefined
-    if (live.has(id)) {
+    if (!live.add(id)) {
       this.warn('duplicateId', `${what} ${id} created while an earlier ${id} is live`)
       return undefined
     }
     return id
+  }
+
+  private unclaim(live: IdSet, id: number): false {
+    live.delete(id)
+    return false
   }
 
   private int(r: RecordScratch, field: number, what: string, key: string): number | undefined {
