@@ -737,7 +737,7 @@ export class Replay {
     const liveIds = new Float64Array(live.count)
     const liveRecords = new Float64Array(live.count)
     live.copyTo(liveIds, liveRecords)
-    return { frame, model: model.clone(NO_SINK), liveIds, liveRecords }
+    return { frame, model: model.clone(NO_SINK, { packed: true }), liveIds, liveRecords }
   }
 
   /**

@@ -97,30 +97,32 @@ export class Allocations {
     return this.loc[slot] === Loc.Reserved ? this.commitRequested[slot] : this.requested[slot]
   }
 
+  /** A deep copy holding only the slots in use so far (a checkpoint costs what the model holds, not its slack). */
   clone(): Allocations {
     const c = new Allocations()
-    c.capacity = this.capacity
-    c.count = this.count
-    c.id = this.id.slice()
-    c.kind = this.kind.slice()
-    c.state = this.state.slice()
-    c.loc = this.loc.slice()
-    c.placement = this.placement.slice()
-    c.heap = this.heap.slice()
-    c.flags = this.flags.slice()
-    c.pool = this.pool.slice()
-    c.block = this.block.slice()
-    c.base = this.base.slice()
-    c.offset = this.offset.slice()
-    c.size = this.size.slice()
-    c.requested = this.requested.slice()
-    c.alignment = this.alignment.slice()
-    c.poolAlignment = this.poolAlignment.slice()
-    c.committed = this.committed.slice()
-    c.commitRequested = this.commitRequested.slice()
-    c.created = this.created.slice()
-    c.lockFrame = this.lockFrame.slice()
-    c.object = this.object.slice()
+    const n = this.count
+    c.capacity = n
+    c.count = n
+    c.id = this.id.slice(0, n)
+    c.kind = this.kind.slice(0, n)
+    c.state = this.state.slice(0, n)
+    c.loc = this.loc.slice(0, n)
+    c.placement = this.placement.slice(0, n)
+    c.heap = this.heap.slice(0, n)
+    c.flags = this.flags.slice(0, n)
+    c.pool = this.pool.slice(0, n)
+    c.block = this.block.slice(0, n)
+    c.base = this.base.slice(0, n)
+    c.offset = this.offset.slice(0, n)
+    c.size = this.size.slice(0, n)
+    c.requested = this.requested.slice(0, n)
+    c.alignment = this.alignment.slice(0, n)
+    c.poolAlignment = this.poolAlignment.slice(0, n)
+    c.committed = this.committed.slice(0, n)
+    c.commitRequested = this.commitRequested.slice(0, n)
+    c.created = this.created.slice(0, n)
+    c.lockFrame = this.lockFrame.slice(0, n)
+    c.object = this.object.slice(0, n)
     c.freeSlots = this.freeSlots.slice()
     return c
   }
@@ -175,9 +177,12 @@ const DIRECT_LIMIT = 1 << 24
 export class IdMap {
   private direct = new Int32Array(1024)
   private far = new Map<number, number>()
+  /** A packed copy's (id, slot) pairs; it unpacks on first use, and its own clones are unpacked. */
+  private packed: Float64Array | null = null
   size = 0
 
   get(id: number): number | undefined {
+    if (this.packed !== null) this.unpack()
     if (id >= 0 && id < DIRECT_LIMIT && Number.isInteger(id)) {
       const v = id < this.direct.length ? this.direct[id] : 0
       return v === 0 ? undefined : v - 1
@@ -190,9 +195,10 @@ export class IdMap {
   }
 
   set(id: number, slot: number): void {
+    if (this.packed !== null) this.unpack()
     if (id >= 0 && id < DIRECT_LIMIT && Number.isInteger(id)) {
       if (id >= this.direct.length) {
-        let n = this.direct.length
+        let n = Math.max(1024, this.direct.length)
         while (n <= id) n *= 2
         const grown = new Int32Array(n)
         grown.set(this.direct)
@@ -207,6 +213,7 @@ export class IdMap {
   }
 
   delete(id: number): void {
+    if (this.packed !== null) this.unpack()
     if (id >= 0 && id < DIRECT_LIMIT && Number.isInteger(id)) {
       if (id < this.direct.length && this.direct[id] !== 0) {
         this.direct[id] = 0
@@ -219,6 +226,7 @@ export class IdMap {
 
   /** Every live slot (in no particular order). */
   slots(): number[] {
+    if (this.packed !== null) this.unpack()
     const out: number[] = []
     for (let id = 0; id < this.direct.length; id++) if (this.direct[id] !== 0) out.push(this.direct[id] - 1)
     for (const slot of this.far.values()) out.push(slot)
@@ -227,9 +235,47 @@ export class IdMap {
 
   clone(): IdMap {
     const c = new IdMap()
+    if (this.packed !== null) {
+      c.packed = this.packed
+      c.unpack()
+      return c
+    }
     c.direct = this.direct.slice()
     c.far = new Map(this.far)
     c.size = this.size
     return c
+  }
+
+  /**
+   * A copy as (id, slot) pairs in id order: the size of what is live, not of the id range (ids that only grow
+   * would make the direct table as long as the capture's creates). For a copy that is kept and cloned, not used.
+   */
+  packedClone(): IdMap {
+    if (this.packed !== null) return this.clone()
+    const pairs = new Float64Array(this.size * 2)
+    let k = 0
+    for (let id = 0; id < this.direct.length; id++) {
+      if (this.direct[id] === 0) continue
+      pairs[k++] = id
+      pairs[k++] = this.direct[id] - 1
+    }
+    for (const [id, slot] of this.far) {
+      pairs[k++] = id
+      pairs[k++] = slot
+    }
+    const c = new IdMap()
+    c.direct = new Int32Array(0)
+    c.packed = pairs
+    c.size = this.size
+    return c
+  }
+
+  private unpack(): void {
+    const pairs = this.packed!
+    this.packed = null
+    this.size = 0
+    this.direct = new Int32Array(1024)
+    this.far = new Map()
+    for (let k = 0; k < pairs.length; k += 2) this.set(pairs[k], pairs[k + 1])
   }
 }

@@ -47,21 +47,23 @@ export class BlockTable {
     this.freeSlots.push(b)
   }
 
+  /** A deep copy holding only the blocks made so far. */
   clone(): BlockTable {
     const c = new BlockTable()
-    c.offset = this.offset.slice()
-    c.size = this.size.slice()
-    c.prev = this.prev.slice()
-    c.next = this.next.slice()
-    c.state = this.state.slice()
-    c.owner = this.owner.slice()
-    c.count = this.count
+    const n = this.count
+    c.offset = this.offset.slice(0, n)
+    c.size = this.size.slice(0, n)
+    c.prev = this.prev.slice(0, n)
+    c.next = this.next.slice(0, n)
+    c.state = this.state.slice(0, n)
+    c.owner = this.owner.slice(0, n)
+    c.count = n
     c.freeSlots = this.freeSlots.slice()
     return c
   }
 
   private grow(): void {
-    const n = this.offset.length * 2
+    const n = Math.max(256, this.offset.length * 2)
     const f64 = (a: Float64Array) => {
       const b = new Float64Array(n)
       b.set(a)

@@ -244,18 +244,7 @@ export class D3D12Model {
     requested: 0,
     alignment: 0,
   }
-  private readonly transientRequest: TransientRequest = {
-    id: 0,
-    kind: 'buffer',
-    size: 0,
-    alignment: 0,
-    first: 0,
-    last: 0,
-    desc: 0,
-    name: undefined,
-    rtds: false,
-    msaa: false,
-  }
+  private readonly transientRequest: TransientRequest = newTransientRequest()
   /**
    * Transient desc identities, buffers and textures apart (their placed resources are cached apart), names by
    * number. Append-only and never renumbered, so the model and its clones share them: equal descs get equal
@@ -750,9 +739,14 @@ export class D3D12Model {
     return out
   }
 
-  /** A deep copy that continues exactly as this model would, sending its events to `sink`. */
-  clone(sink: ModelSink): D3D12Model {
-    const c = Object.create(D3D12Model.prototype) as D3D12Model
+  /**
+   * A deep copy that continues exactly as this model would, sending its events to `sink`. Every table is copied
+   * at the size in use, not its capacity. `packed`: a copy to keep and clone later (a checkpoint), its id table
+   * packed to the live ids (unpacked on first use).
+   */
+  clone(sink: ModelSink, options: { packed?: boolean } = {}): D3D12Model {
+    // Made by the constructor, so the copy has the original's shape and the hot paths stay monomorphic.
+    const c = new D3D12Model(this.config, {}, sink)
     const self = this as unknown as Record<string, unknown>
     const copy = c as unknown as Record<string, unknown>
     // Plain values and read-only scratch first; every mutable structure below is copied.
@@ -761,7 +755,7 @@ export class D3D12Model {
     c.totals = this.totals.clone()
     c.blocks = this.blocks.clone()
     c.allocs = this.allocs.clone()
-    c.live = this.live.clone()
+    c.live = options.packed ? this.live.packedClone() : this.live.clone()
     c.poolById = new PoolRegistry()
     const registerPool = (p: MemoryPool): MemoryPool => {
       const q = p.clone()
@@ -776,8 +770,14 @@ export class D3D12Model {
     c.families = this.families.map((f) => f.clone(registerPool))
     c.buddies = this.buddies.map((f) => f.clone(registerBuddy))
     c.fast = this.fast.clone()
-    c.pendSlot = this.pendSlot.slice()
-    c.pendFrame = this.pendFrame.slice()
+    // Only the pending releases, from the head of the queue.
+    const pending = this.pendTail - this.pendHead
+    c.pendSlot = new Int32Array(Math.max(16, pending))
+    c.pendFrame = new Float64Array(Math.max(16, pending))
+    c.pendSlot.set(this.pendSlot.subarray(this.pendHead, this.pendTail))
+    c.pendFrame.set(this.pendFrame.subarray(this.pendHead, this.pendTail))
+    c.pendHead = 0
+    c.pendTail = pending
     c.graphTransients = this.graphTransients.map((t) => ({ ...t, trace: t.trace.copy() }))
     c.transientHeapBytes = new Map(this.transientHeapBytes)
     c.poolScratch = null
@@ -800,7 +800,7 @@ export class D3D12Model {
     scratch.textureLayout = { size: 0, alignment: 0, resourceAlignment: 0 }
     scratch.request = { ...this.request }
     scratch.info = { ...this.info }
-    scratch.transientRequest = { ...this.transientRequest }
+    scratch.transientRequest = newTransientRequest()
     c.residency = this.residency.clone(sink)
     c.transients = this.transients.clone(c.transientSink(), c.residency, () => c.nextObjectId++)
     return c
@@ -1458,6 +1458,11 @@ export class D3D12Model {
       warning: (kind, message, frame) => this.sink.warning?.(kind, message, frame),
     }
   }
+}
+
+/** One shape for every model's scratch request, so the allocator's reads of it stay monomorphic. */
+function newTransientRequest(): TransientRequest {
+  return { id: 0, kind: 'buffer', size: 0, alignment: 0, first: 0, last: 0, desc: 0, name: undefined, rtds: false, msaa: false }
 }
 
 const FormBit = { RenderTarget: 1, Msaa: 2, Estimated: 4 } as const

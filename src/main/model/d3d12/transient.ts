@@ -900,7 +900,7 @@ export class TransientAllocator {
     c.cur = this.cur.clone()
     if (this.summary !== null) {
       c.done = this.done.clone()
-      c.summary = { ...this.summary, heapId: c.done.heapId, heapSize: c.done.heapSize }
+      c.summary = Object.assign(newSummary(), this.summary, { heapId: c.done.heapId, heapSize: c.done.heapSize })
     }
     // Layouts are never mutated once built: sharing the last one is safe.
     c.layout = this.layout
