@@ -1,65 +1,55 @@
 /**
- * Runs: the captures the app has loaded, the one on screen, loads in progress and their errors. The only
- * store that talks to the host (through useApi); views read its state and call its actions.
+ * Runs: the captures the app has loaded, the one on screen (run A) and the one it is compared with (run B: a
+ * second capture, or the same capture replayed under other config values), loads in progress and their errors.
  */
 import { defineStore } from 'pinia'
-import { markRaw, ref, shallowRef } from 'vue'
-import {
-  SERIES,
-  type AppInfo,
-  type LoadErrorInfo,
-  type LoadOutcome,
-  type LoadProgress,
-  type RunSummary,
-  type SeriesAnswer,
-  type Unsubscribe,
+import { ref, shallowRef } from 'vue'
+import type {
+  AppInfo,
+  CaptureEntry,
+  EngineStopped,
+  ExportOutcome,
+  LoadErrorInfo,
+  LoadOutcome,
+  LoadProgress,
+  RunSummary,
+  Unsubscribe,
 } from '../../../shared/ipc'
 import { useApi } from '../api'
 
 export const UPLOAD_CHUNK_BYTES = 4 * 1024 * 1024
-/** Buckets asked for the whole-capture overview; zoomed windows ask again at this resolution. */
-export const OVERVIEW_RESOLUTION = 2000
 
-export interface TimelineData {
-  /** The capture's frame number of each point. */
-  frame: Float64Array
-  requested: Float64Array
-  count: Float64Array
-  /** Frames per point; 1 when every frame is shown. */
-  width: number
-}
+/** Which slot a load fills: the run on screen, or the run it is compared with. */
+export type RunSlot = 'A' | 'B'
 
 export interface PendingLoad {
   loadId: string
   name: string
+  slot: RunSlot
+  /** A replay of run A under other config values. */
+  rerun: boolean
   progress: LoadProgress | null
 }
 
 let loadCounter = 0
 const newLoadId = () => `load-${Date.now().toString(36)}-${(loadCounter++).toString(36)}`
 
-function toTimeline(answer: SeriesAnswer): TimelineData {
-  const requested = answer.series[SERIES.liveRequested]
-  const count = answer.series[SERIES.liveCount]
-  return markRaw({
-    frame: answer.frame,
-    requested: requested ? requested.max : new Float64Array(answer.frame.length),
-    count: count ? count.max : new Float64Array(answer.frame.length),
-    width: answer.width,
-  })
-}
-
 export const useRunsStore = defineStore('runs', () => {
   const info = shallowRef<AppInfo | null>(null)
   const current = shallowRef<RunSummary | null>(null)
-  const timeline = shallowRef<TimelineData | null>(null)
+  /** Run B of a comparison. */
+  const other = shallowRef<RunSummary | null>(null)
+  /** The config overrides run B was replayed with, when it is a what-if of run A. */
+  const otherOverrides = shallowRef<Record<string, string> | null>(null)
   const loading = ref<PendingLoad | null>(null)
   const error = shallowRef<LoadErrorInfo | null>(null)
   /** A partial run kept in the engine after a fatal fault, offered to the user. */
   const partial = shallowRef<RunSummary | null>(null)
-  /** Cursor frame (the capture's frame number). */
-  const cursor = ref<number | null>(null)
+  const recent = shallowRef<CaptureEntry[]>([])
+  /** The engine died: its runs are gone (the host started a new one); the window says so and offers to reopen. */
+  const engineStopped = shallowRef<EngineStopped | null>(null)
   let unsubscribe: Unsubscribe | undefined
+  let unsubscribeStopped: Unsubscribe | undefined
 
   async function init(): Promise<void> {
     const api = useApi()
@@ -67,72 +57,127 @@ export const useRunsStore = defineStore('runs', () => {
     unsubscribe = api.onProgress((progress) => {
       if (loading.value && progress.loadId === loading.value.loadId) loading.value.progress = progress
     })
+    unsubscribeStopped?.()
+    unsubscribeStopped = api.onEngineStopped((stopped) => {
+      engineStopped.value = stopped
+      current.value = null
+      other.value = null
+      otherOverrides.value = null
+      partial.value = null
+    })
     info.value = await api.appInfo()
+    recent.value = info.value.captures.filter((c) => c.origin === 'recent')
+    void refreshRecent()
     if (info.value.openAtStart) await open(info.value.openAtStart)
   }
 
-  async function fetchTimeline(run: RunSummary): Promise<void> {
-    const answer = await useApi().series({
-      runId: run.runId,
-      series: [SERIES.liveRequested, SERIES.liveCount],
-      from: 0,
-      to: run.frames,
-      resolution: OVERVIEW_RESOLUTION,
-    })
-    if (current.value?.runId === run.runId) timeline.value = toTimeline(answer)
+  async function refreshRecent(): Promise<void> {
+    try {
+      recent.value = await useApi().recentFiles()
+    } catch {
+      // a host without a recent-files list: keep what the app info offered
+    }
   }
 
-  async function show(run: RunSummary): Promise<void> {
+  async function reopenAfterStop(): Promise<void> {
+    const fileId = engineStopped.value?.reopen
+    engineStopped.value = null
+    if (fileId) await open(fileId)
+  }
+
+  /** Run A's capture (or frames [from, to) of it) as a capture file: saved by the host, or bytes to download. */
+  async function exportCapture(range: { from?: number; to?: number }): Promise<ExportOutcome | null> {
+    const run = current.value
+    if (!run) return null
+    try {
+      return await useApi().exportCapture({ runId: run.runId, ...range, gzip: true })
+    } catch (err) {
+      error.value = { file: run.file, message: err instanceof Error ? err.message : String(err), line: 0, byteOffset: 0, expected: '' }
+      return null
+    }
+  }
+
+  async function closeQuietly(run: RunSummary | null): Promise<void> {
+    if (!run) return
+    try {
+      await useApi().closeRun(run.runId)
+    } catch {
+      // the engine may have restarted: the run is gone either way
+    }
+  }
+
+  async function show(run: RunSummary, slot: RunSlot, overrides: Record<string, string> | null = null): Promise<void> {
+    if (slot === 'B') {
+      const previous = other.value
+      other.value = run
+      otherOverrides.value = overrides
+      if (previous && previous.runId !== run.runId) await closeQuietly(previous)
+      return
+    }
     const previous = current.value
+    const previousB = other.value
     current.value = run
-    cursor.value = null
-    timeline.value = null
-    await fetchTimeline(run)
-    if (previous && previous.runId !== run.runId) await useApi().closeRun(previous.runId)
+    // run B was compared with the run that is going away
+    other.value = null
+    otherOverrides.value = null
+    if (previous && previous.runId !== run.runId) await closeQuietly(previous)
+    if (previousB && previousB.runId !== run.runId) await closeQuietly(previousB)
   }
 
-  async function settle(outcome: LoadOutcome): Promise<void> {
+  async function settle(outcome: LoadOutcome, load: PendingLoad, overrides: Record<string, string> | null): Promise<void> {
     if (!outcome.ok) {
       if (!outcome.cancelled) error.value = outcome.error
       return
     }
-    if (outcome.error) {
+    if (outcome.error && load.slot === 'A') {
       // a fault part way: keep the run on screen, offer what came before the fault
       error.value = outcome.error
-      if (partial.value) await useApi().closeRun(partial.value.runId)
+      if (partial.value) await closeQuietly(partial.value)
       partial.value = outcome.summary
       return
     }
-    error.value = null
-    await show(outcome.summary)
+    error.value = outcome.error ?? null
+    await show(outcome.summary, load.slot, overrides)
+    if (!load.rerun) void refreshRecent()
   }
 
-  async function track(name: string, start: (loadId: string) => Promise<LoadOutcome | null>): Promise<void> {
-    if (loading.value) return
-    const loadId = newLoadId()
-    loading.value = { loadId, name, progress: null }
+  async function track(
+    name: string,
+    slot: RunSlot,
+    start: (loadId: string) => Promise<LoadOutcome | null>,
+    overrides: Record<string, string> | null = null,
+  ): Promise<boolean> {
+    if (loading.value) return false
+    const load: PendingLoad = { loadId: newLoadId(), name, slot, rerun: overrides !== null, progress: null }
+    loading.value = load
     try {
-      const outcome = await start(loadId)
-      if (outcome) await settle(outcome)
+      const outcome = await start(load.loadId)
+      if (!outcome) return false
+      await settle(outcome, load, overrides)
+      return outcome.ok && (!outcome.error || slot === 'B')
     } catch (err) {
       error.value = { file: name, message: err instanceof Error ? err.message : String(err), line: 0, byteOffset: 0, expected: '' }
+      return false
     } finally {
       loading.value = null
     }
   }
 
-  function open(fileId: string): Promise<void> {
-    const entry = info.value?.captures.find((c) => c.fileId === fileId)
-    return track(entry?.name ?? fileId, (loadId) => useApi().openCapture({ fileId, loadId }))
+  function entryName(fileId: string): string {
+    return info.value?.captures.find((c) => c.fileId === fileId)?.name ?? recent.value.find((c) => c.fileId === fileId)?.name ?? fileId
   }
 
-  function openDialog(): Promise<void> {
-    return track('…', (loadId) => useApi().openCaptureDialog(loadId))
+  function open(fileId: string, slot: RunSlot = 'A'): Promise<boolean> {
+    return track(entryName(fileId), slot, (loadId) => useApi().openCapture({ fileId, loadId }))
+  }
+
+  function openDialog(slot: RunSlot = 'A'): Promise<boolean> {
+    return track('…', slot, (loadId) => useApi().openCaptureDialog(loadId))
   }
 
   /** Stream a file the user dropped or picked to the engine, chunk by chunk, each awaited. */
-  function upload(file: File): Promise<void> {
-    return track(file.name, async (loadId) => {
+  function upload(file: File, slot: RunSlot = 'A'): Promise<boolean> {
+    return track(file.name, slot, async (loadId) => {
       const api = useApi()
       await api.beginUpload({ loadId, name: file.name, bytes: file.size })
       for (let offset = 0; offset < file.size; offset += UPLOAD_CHUNK_BYTES) {
@@ -141,6 +186,13 @@ export const useRunsStore = defineStore('runs', () => {
       }
       return api.endUpload(loadId)
     })
+  }
+
+  /** Run A's capture replayed with `overrides` (config key → value as the CLI takes it), opened as run B. */
+  function rerun(overrides: Record<string, string>): Promise<boolean> {
+    const run = current.value
+    if (!run) return Promise.resolve(false)
+    return track(run.file, 'B', (loadId) => useApi().rerun({ runId: run.runId, loadId, config: overrides }), overrides)
   }
 
   async function cancel(): Promise<void> {
@@ -152,7 +204,7 @@ export const useRunsStore = defineStore('runs', () => {
     if (!run) return
     partial.value = null
     error.value = null
-    await show(run)
+    await show(run, 'A')
   }
 
   async function dismissError(): Promise<void> {
@@ -160,29 +212,61 @@ export const useRunsStore = defineStore('runs', () => {
     if (partial.value) {
       const run = partial.value
       partial.value = null
-      await useApi().closeRun(run.runId)
+      await closeQuietly(run)
     }
   }
 
-  function setCursor(frame: number | null): void {
-    cursor.value = frame
+  /** Stop comparing: run B goes away. */
+  async function closeOther(): Promise<void> {
+    const run = other.value
+    other.value = null
+    otherOverrides.value = null
+    await closeQuietly(run)
+  }
+
+  /** Close what is on screen: back to the start view. */
+  async function closeAll(): Promise<void> {
+    const a = current.value
+    const b = other.value
+    current.value = null
+    other.value = null
+    otherOverrides.value = null
+    await closeQuietly(a)
+    await closeQuietly(b)
+  }
+
+  /** Swap runs A and B of a comparison. */
+  function swap(): void {
+    if (!current.value || !other.value) return
+    const a = current.value
+    current.value = other.value
+    other.value = a
+    otherOverrides.value = null
   }
 
   return {
     info,
     current,
-    timeline,
+    other,
+    otherOverrides,
     loading,
     error,
     partial,
-    cursor,
+    recent,
+    engineStopped,
     init,
+    refreshRecent,
+    reopenAfterStop,
+    exportCapture,
     open,
     openDialog,
     upload,
+    rerun,
     cancel,
     openPartial,
     dismissError,
-    setCursor,
+    closeOther,
+    closeAll,
+    swap,
   }
 })

@@ -1,0 +1,242 @@
+/**
+ * The timeline's lanes as plain arrays, from one series answer: per heap type a stack of placement layers (the
+ * mode's field), the heap's requested and held totals around them (their gap is the waste), residency against
+ * the budget with the over-budget stretches, and transient heaps against the sum of transient requests.
+ *
+ * Stacked layers use each bucket's mean: means add up (the mean of a sum is the sum of the means), so a layer
+ * derived by subtraction (Committed on a heap) stays exact when a bucket holds many frames. The bucket's peak of
+ * the heap's total is kept beside them, drawn as a line, so a short spike is never hidden by averaging.
+ */
+import { HEAP_TYPES, type HeapType } from '../../../shared/model'
+import type { SeriesAnswer, SeriesBuckets } from '../../../shared/ipc'
+import { APPLICATION, laneRows } from './palette'
+
+export const HEAP_MODES = ['heapBytes', 'occupiedBytes', 'requestedBytes'] as const
+export type HeapMode = (typeof HEAP_MODES)[number]
+
+export const RESIDENCY = {
+  resident: 'residency.residentBytes',
+  budget: 'residency.budgetBytes',
+  overBudget: 'residency.overBudget',
+} as const
+
+export const TRANSIENT = {
+  heapBytes: 'transient.heapBytes',
+  requestedBytes: 'transient.requestedBytes',
+  savingBytes: 'transient.savingBytes',
+} as const
+
+const HEAP_FIELDS = ['heapBytes', 'occupiedBytes', 'requestedBytes', 'alignmentWasteBytes', 'poolFreeBytes', 'pendingFreeBytes'] as const
+
+export const heapSeries = (heap: string, field: string) => `heap.${heap}.${field}`
+export const placementSeries = (placement: string, field: string) => `placement.${placement}.${field}`
+const manualSeries = (heap: string, field: 'heapBytes' | 'placedBytes') => `manual.${heap}.${field}`
+
+/** A budget this large means "none": the model's stand-in for an unlimited budget. */
+export const NO_BUDGET = Number.MAX_SAFE_INTEGER / 2
+
+/** The series the timeline asks for, in one query (at most 64): only those the run has. */
+export function laneSeries(available: ReadonlySet<string>, mode: HeapMode): string[] {
+  const out: string[] = []
+  for (const heap of HEAP_TYPES) {
+    for (const field of HEAP_FIELDS) out.push(heapSeries(heap, field))
+    for (const row of laneRows(heap)) {
+      if (row === APPLICATION) {
+        out.push(manualSeries(heap, 'heapBytes'), manualSeries(heap, 'placedBytes'))
+      } else if (row !== 'Committed') out.push(placementSeries(row, mode))
+    }
+  }
+  out.push(RESIDENCY.resident, RESIDENCY.budget, RESIDENCY.overBudget)
+  out.push(TRANSIENT.heapBytes, TRANSIENT.requestedBytes, TRANSIENT.savingBytes)
+  return [...new Set(out)].filter((name) => available.has(name))
+}
+
+export interface StackLayer {
+  /** Placement (or Application). */
+  key: string
+  values: Float64Array
+}
+
+export interface HeapLane {
+  heap: HeapType
+  mode: HeapMode
+  /** Bottom to top; only layers that hold something in the window. */
+  layers: StackLayer[]
+  /** Sum of the layers (the stack's top). */
+  stackTop: Float64Array
+  /** What live requests asked for, and what the heap holds (the gap between them is waste). */
+  requested: Float64Array
+  held: Float64Array
+  /** The bucket's peak of `held`. */
+  peak: Float64Array
+  alignment: Float64Array
+  poolFree: Float64Array
+  pending: Float64Array
+  /** Largest value drawn (for the y axis). */
+  max: number
+}
+
+export interface ResidencyLane {
+  resident: Float64Array
+  /** NaN where there is no budget. */
+  budget: Float64Array
+  hasBudget: boolean
+  /** [first, last] frame index of each over-budget stretch. */
+  overBudget: [number, number][]
+  max: number
+}
+
+export interface TransientLane {
+  heap: Float64Array
+  requested: Float64Array
+  saving: Float64Array
+  max: number
+}
+
+export interface LaneSet {
+  /** Frame index of each point (the bucket's centre), the bucket's first frame, and its capture frame number. */
+  x: Float64Array
+  start: Float64Array
+  frame: Float64Array
+  /** Frames per bucket. */
+  width: number
+  heaps: HeapLane[]
+  residency: ResidencyLane
+  transient: TransientLane
+}
+
+function column(series: Record<string, SeriesBuckets>, name: string, pick: 'mean' | 'max' | 'min', n: number): Float64Array {
+  const s = series[name]
+  return s ? s[pick] : new Float64Array(n)
+}
+
+function peakOf(values: Float64Array): number {
+  let max = 0
+  for (let i = 0; i < values.length; i++) if (values[i] > max) max = values[i]
+  return max
+}
+
+function anyAbove(values: Float64Array, threshold: number): boolean {
+  for (let i = 0; i < values.length; i++) if (values[i] > threshold) return true
+  return false
+}
+
+function heapLane(answer: SeriesAnswer, heap: HeapType, mode: HeapMode): HeapLane {
+  const n = answer.start.length
+  const s = answer.series
+  const total = column(s, heapSeries(heap, mode), 'mean', n)
+  const rows = laneRows(heap)
+  const own: StackLayer[] = []
+  const othersSum = new Float64Array(n)
+  for (const row of rows) {
+    if (row === 'Committed' || row === APPLICATION) continue
+    const values = column(s, placementSeries(row, mode), 'mean', n)
+    for (let i = 0; i < n; i++) othersSum[i] += values[i]
+    own.push({ key: row, values })
+  }
+  // Committed is on every heap type: what the heap's total holds beyond its own placements
+  const committed = new Float64Array(n)
+  for (let i = 0; i < n; i++) committed[i] = Math.max(0, total[i] - othersSum[i])
+  const appField = mode === 'heapBytes' ? 'heapBytes' : 'placedBytes'
+  const application = column(s, manualSeries(heap, appField), 'mean', n)
+  const layers = [{ key: 'Committed', values: committed }, ...own, { key: APPLICATION, values: application }].filter((l) =>
+    anyAbove(l.values, 0),
+  )
+  const stackTop = new Float64Array(n)
+  for (const l of layers) for (let i = 0; i < n; i++) stackTop[i] += l.values[i]
+
+  const manualHeld = column(s, manualSeries(heap, 'heapBytes'), 'mean', n)
+  const manualPlaced = column(s, manualSeries(heap, 'placedBytes'), 'mean', n)
+  const manualPeak = column(s, manualSeries(heap, 'heapBytes'), 'max', n)
+  const requested = new Float64Array(n)
+  const held = new Float64Array(n)
+  const peak = new Float64Array(n)
+  const req = column(s, heapSeries(heap, 'requestedBytes'), 'mean', n)
+  const hb = column(s, heapSeries(heap, 'heapBytes'), 'mean', n)
+  const hbPeak = column(s, heapSeries(heap, 'heapBytes'), 'max', n)
+  for (let i = 0; i < n; i++) {
+    requested[i] = req[i] + manualPlaced[i]
+    held[i] = hb[i] + manualHeld[i]
+    peak[i] = hbPeak[i] + manualPeak[i]
+  }
+  return {
+    heap,
+    mode,
+    layers,
+    stackTop,
+    requested,
+    held,
+    peak,
+    alignment: column(s, heapSeries(heap, 'alignmentWasteBytes'), 'mean', n),
+    poolFree: column(s, heapSeries(heap, 'poolFreeBytes'), 'mean', n),
+    pending: column(s, heapSeries(heap, 'pendingFreeBytes'), 'mean', n),
+    max: Math.max(peakOf(stackTop), peakOf(peak), peakOf(held)),
+  }
+}
+
+/** Stretches of buckets whose flag is set, as [first frame, last frame] of the buckets. */
+export function flaggedStretches(start: Float64Array, width: number, flag: Float64Array | undefined): [number, number][] {
+  const out: [number, number][] = []
+  if (!flag) return out
+  let open = -1
+  for (let i = 0; i <= flag.length; i++) {
+    const on = i < flag.length && flag[i] > 0
+    if (on && open < 0) open = i
+    else if (!on && open >= 0) {
+      out.push([start[open], start[i - 1] + width - 1])
+      open = -1
+    }
+  }
+  return out
+}
+
+export function buildLanes(answer: SeriesAnswer, mode: HeapMode): LaneSet {
+  const n = answer.start.length
+  const s = answer.series
+  const x = new Float64Array(n)
+  for (let i = 0; i < n; i++) x[i] = answer.start[i] + (answer.width - 1) / 2
+
+  const resident = column(s, RESIDENCY.resident, 'max', n)
+  const rawBudget = column(s, RESIDENCY.budget, 'min', n)
+  const budget = new Float64Array(n)
+  let hasBudget = false
+  let budgetMax = 0
+  for (let i = 0; i < n; i++) {
+    const b = rawBudget[i]
+    if (b > 0 && b < NO_BUDGET) {
+      budget[i] = b
+      hasBudget = true
+      budgetMax = Math.max(budgetMax, b)
+    } else budget[i] = NaN
+  }
+  const transientHeap = column(s, TRANSIENT.heapBytes, 'max', n)
+  const transientRequested = column(s, TRANSIENT.requestedBytes, 'max', n)
+  return {
+    x,
+    start: answer.start,
+    frame: answer.frame,
+    width: answer.width,
+    heaps: HEAP_TYPES.map((heap) => heapLane(answer, heap, mode)),
+    residency: {
+      resident,
+      budget,
+      hasBudget,
+      overBudget: flaggedStretches(answer.start, answer.width, s[RESIDENCY.overBudget]?.max),
+      max: Math.max(peakOf(resident), budgetMax),
+    },
+    transient: {
+      heap: transientHeap,
+      requested: transientRequested,
+      saving: column(s, TRANSIENT.savingBytes, 'max', n),
+      max: Math.max(peakOf(transientHeap), peakOf(transientRequested)),
+    },
+  }
+}
+
+/** The bucket holding frame index `frame` (the nearest one when the frame is outside the answer). */
+export function bucketAt(lanes: Pick<LaneSet, 'start' | 'width'>, frame: number): number {
+  const n = lanes.start.length
+  if (n === 0) return -1
+  const i = Math.floor((frame - lanes.start[0]) / lanes.width)
+  return Math.max(0, Math.min(n - 1, i))
+}

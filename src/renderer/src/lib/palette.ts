@@ -1,0 +1,194 @@
+/**
+ * Colours: one per placement (the same in every view: timeline lanes, pool maps, tables, compare), a stable one
+ * per tag, and the chart colours of each theme. Canvas code and ECharts read these; CSS reads the variables in
+ * styles.css, which carry the same values.
+ */
+import { PLACEMENTS, type HeapType } from '../../../shared/model'
+
+/** Placement rows the replay reports beyond PLACEMENTS: the per-frame page allocators of the UPLOAD heap. */
+export const PAGE_ROWS = ['FastAllocatorPage', 'FastConstantPage'] as const
+/** Memory the application placed in its own heaps (manual heaps, imported dumps), outside the model's pools. */
+export const APPLICATION = 'Application'
+/** Every row a heap lane can stack, bottom to top. */
+export const LANE_ROWS = [...PLACEMENTS, ...PAGE_ROWS, APPLICATION] as const
+
+export const PLACEMENT_COLORS: Record<string, string> = {
+  Committed: '#9b7bf0',
+  SharedBufferPool: '#3fb96b',
+  PlacedBufferPool: '#22a39a',
+  AccelerationStructurePool: '#d8b23a',
+  TextureReadOnlyPool: '#4a8df0',
+  TextureReadOnly4KPool: '#35b6d6',
+  TextureRTPool: '#e0609e',
+  TextureUAVPool: '#e8625a',
+  Reserved: '#b08555',
+  UploadSmallBlock: '#ef8a3c',
+  UploadBigBlock: '#d96a1f',
+  ReadbackPool: '#93c548',
+  Transient: '#c77ee6',
+  FastAllocatorPage: '#e9b949',
+  FastConstantPage: '#c9a86a',
+  Application: '#8c96a3',
+}
+
+const FALLBACK = '#8c96a3'
+
+export function placementColor(placement: string): string {
+  return PLACEMENT_COLORS[placement] ?? FALLBACK
+}
+
+/**
+ * The heap each placement lives in. Committed is the one placement on every heap type (committed DEFAULT,
+ * UPLOAD and READBACK resources), so a heap lane derives its Committed layer as the heap's total minus the rows
+ * that are only on that heap.
+ */
+export const PLACEMENT_HEAP: Record<string, HeapType> = {
+  SharedBufferPool: 'DEFAULT',
+  PlacedBufferPool: 'DEFAULT',
+  AccelerationStructurePool: 'DEFAULT',
+  TextureReadOnlyPool: 'DEFAULT',
+  TextureReadOnly4KPool: 'DEFAULT',
+  TextureRTPool: 'DEFAULT',
+  TextureUAVPool: 'DEFAULT',
+  Reserved: 'DEFAULT',
+  Transient: 'DEFAULT',
+  UploadSmallBlock: 'UPLOAD',
+  UploadBigBlock: 'UPLOAD',
+  FastAllocatorPage: 'UPLOAD',
+  FastConstantPage: 'UPLOAD',
+  ReadbackPool: 'READBACK',
+}
+
+/** Rows stacked in a heap's lane, bottom to top: Committed first, then the heap's own placements, then the application's heaps. */
+export function laneRows(heap: HeapType): string[] {
+  return LANE_ROWS.filter((row) => row === 'Committed' || row === APPLICATION || PLACEMENT_HEAP[row] === heap)
+}
+
+/** Twelve colours apart from the placement ones' order, for tags (stable: a tag keeps its colour in every run). */
+const TAG_COLORS = [
+  '#5b9cf5',
+  '#f2a03d',
+  '#56c271',
+  '#e8605f',
+  '#a98bf0',
+  '#3cc2c2',
+  '#e97fc1',
+  '#c8c255',
+  '#8fb0d8',
+  '#d7905e',
+  '#7fcf9e',
+  '#b9a0c9',
+]
+
+/** FNV-1a of the tag: the same tag, the same colour, whatever else a run holds. */
+export function tagColor(tag: string): string {
+  let h = 0x811c9dc5
+  for (let i = 0; i < tag.length; i++) {
+    h ^= tag.charCodeAt(i)
+    h = Math.imul(h, 0x01000193) >>> 0
+  }
+  return TAG_COLORS[h % TAG_COLORS.length]
+}
+
+export type ThemeName = 'dark' | 'light'
+
+/** What charts and canvases draw with, per theme (the CSS variables of styles.css hold the same values). */
+export interface ChartTheme {
+  name: ThemeName
+  background: string
+  panel: string
+  text: string
+  muted: string
+  grid: string
+  axis: string
+  tooltipBg: string
+  tooltipBorder: string
+  cursor: string
+  hover: string
+  budget: string
+  resident: string
+  evict: string
+  makeResident: string
+  overBudget: string
+  waste: string
+  saving: string
+  transientHeap: string
+  transientRequested: string
+  range: string
+  free: string
+  freeBorder: string
+  pending: string
+  overlap: string
+  delta: string
+  deltaUp: string
+  deltaDown: string
+  runA: string
+  runB: string
+}
+
+export const THEMES: Record<ThemeName, ChartTheme> = {
+  dark: {
+    name: 'dark',
+    background: '#0f1318',
+    panel: '#161b22',
+    text: '#dfe5ec',
+    muted: '#8b949e',
+    grid: '#262d36',
+    axis: '#3a434e',
+    tooltipBg: 'rgba(22, 27, 34, 0.97)',
+    tooltipBorder: '#3a434e',
+    cursor: '#f0f3f6',
+    hover: 'rgba(240, 243, 246, 0.35)',
+    budget: '#ff5d5d',
+    resident: '#4a8df0',
+    evict: '#ff5d5d',
+    makeResident: '#3fb96b',
+    overBudget: 'rgba(255, 93, 93, 0.16)',
+    waste: 'rgba(230, 237, 243, 0.55)',
+    saving: 'rgba(199, 126, 230, 0.55)',
+    transientHeap: '#c77ee6',
+    transientRequested: '#e6c2f5',
+    range: 'rgba(240, 184, 60, 0.13)',
+    free: '#1c232c',
+    freeBorder: '#2c3540',
+    pending: '#6b7683',
+    overlap: '#ffd24d',
+    delta: '#e9b949',
+    deltaUp: '#ff7b72',
+    deltaDown: '#56d364',
+    runA: '#4a8df0',
+    runB: '#ef8a3c',
+  },
+  light: {
+    name: 'light',
+    background: '#ffffff',
+    panel: '#f5f7f9',
+    text: '#1f2328',
+    muted: '#5e6a76',
+    grid: '#e6eaee',
+    axis: '#c5cdd5',
+    tooltipBg: 'rgba(255, 255, 255, 0.98)',
+    tooltipBorder: '#c5cdd5',
+    cursor: '#1f2328',
+    hover: 'rgba(31, 35, 40, 0.3)',
+    budget: '#d1242f',
+    resident: '#2f6fd6',
+    evict: '#d1242f',
+    makeResident: '#1a7f37',
+    overBudget: 'rgba(209, 36, 47, 0.1)',
+    waste: 'rgba(31, 35, 40, 0.45)',
+    saving: 'rgba(150, 70, 190, 0.5)',
+    transientHeap: '#a855d8',
+    transientRequested: '#7a3fa0',
+    range: 'rgba(212, 150, 20, 0.14)',
+    free: '#eef1f4',
+    freeBorder: '#d5dce3',
+    pending: '#9aa5b1',
+    overlap: '#c98a00',
+    delta: '#b7791f',
+    deltaUp: '#cf222e',
+    deltaDown: '#1a7f37',
+    runA: '#2f6fd6',
+    runB: '#d96a1f',
+  },
+}

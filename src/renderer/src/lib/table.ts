@@ -1,0 +1,86 @@
+/** Columns of the virtualized tables, and the resource row columns the inspector, leaks and diff share. */
+import type { ResourceRow } from '../../../shared/ipc'
+import { formatBytes, formatCount } from '../../../shared/units'
+import { placementColor } from './palette'
+import type { Translate } from './laneOptions'
+import type { CsvColumn } from './csv'
+
+export interface Column<R> {
+  key: string
+  label: string
+  /** Pixels, or 0 for the column that takes the remaining width. */
+  width: number
+  align?: 'left' | 'right'
+  sortable?: boolean
+  cell: (row: R) => string
+  title?: (row: R) => string
+  /** A colour swatch before the text. */
+  swatch?: (row: R) => string | undefined
+  mono?: boolean
+}
+
+/** "0x00400000": pool offsets read best in hex, as allocator dumps print them. */
+export function hexOffset(offset: number): string {
+  return `0x${offset.toString(16).padStart(8, '0')}`
+}
+
+export function resourceColumns(t: Translate, options: { sortable?: boolean; offsetHex?: boolean } = {}): Column<ResourceRow>[] {
+  const sortable = options.sortable ?? true
+  return [
+    { key: 'id', label: t('col.id'), width: 64, align: 'right', sortable, mono: true, cell: (r) => String(r.id) },
+    { key: 'name', label: t('col.name'), width: 0, sortable, cell: (r) => r.name || t('common.unnamed'), title: (r) => `${r.name}\n${r.kind} · ${r.tag}` },
+    { key: 'tag', label: t('col.tag'), width: 110, sortable, cell: (r) => r.tag },
+    {
+      key: 'placement',
+      label: t('col.placement'),
+      width: 172,
+      sortable,
+      cell: (r) => r.placement,
+      swatch: (r) => placementColor(r.placement),
+    },
+    { key: 'heap', label: t('col.heap'), width: 78, sortable, cell: (r) => r.heap },
+    { key: 'pool', label: t('col.pool'), width: 170, sortable, cell: (r) => r.pool ?? '—' },
+    {
+      key: 'offset',
+      label: t('col.offset'),
+      width: 96,
+      align: 'right',
+      sortable,
+      mono: true,
+      cell: (r) => (r.pool === null ? '—' : hexOffset(r.offset)),
+      title: (r) => `${formatCount(r.offset)} B`,
+    },
+    { key: 'occupied', label: t('col.occupied'), width: 88, align: 'right', sortable, mono: true, cell: (r) => formatBytes(r.occupied) },
+    {
+      key: 'requested',
+      label: t('col.requested'),
+      width: 88,
+      align: 'right',
+      sortable,
+      mono: true,
+      cell: (r) => `${r.estimated ? '≈' : ''}${formatBytes(r.requested)}`,
+      title: (r) => `${formatCount(r.requested)} B${r.estimated ? ` (${t('common.estimated')})` : ''}`,
+    },
+    { key: 'waste', label: t('col.waste'), width: 80, align: 'right', sortable, mono: true, cell: (r) => (r.waste ? formatBytes(r.waste) : '0') },
+    { key: 'created', label: t('col.created'), width: 70, align: 'right', sortable, mono: true, cell: (r) => String(r.created) },
+    { key: 'age', label: t('col.age'), width: 58, align: 'right', sortable, mono: true, cell: (r) => formatCount(r.age) },
+  ]
+}
+
+/** The same columns for CSV: raw numbers (bytes as integers), so a spreadsheet can add them up. */
+export const RESOURCE_CSV: CsvColumn<ResourceRow>[] = [
+  { header: 'id', value: (r) => r.id },
+  { header: 'name', value: (r) => r.name },
+  { header: 'tag', value: (r) => r.tag },
+  { header: 'kind', value: (r) => r.kind },
+  { header: 'placement', value: (r) => r.placement },
+  { header: 'heap', value: (r) => r.heap },
+  { header: 'pool', value: (r) => r.pool ?? '' },
+  { header: 'offset', value: (r) => r.offset },
+  { header: 'occupied', value: (r) => r.occupied },
+  { header: 'requested', value: (r) => r.requested },
+  { header: 'waste', value: (r) => r.waste },
+  { header: 'created', value: (r) => r.created },
+  { header: 'age', value: (r) => r.age },
+  { header: 'estimated', value: (r) => r.estimated },
+]

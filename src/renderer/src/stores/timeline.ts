@@ -1,0 +1,325 @@
+/**
+ * The timeline of run A: the frame window on screen (zoom and pan), the lanes' series for that window at the
+ * width the lanes have, the whole-capture overview, residency events, the cursor frame, and the A/B range with
+ * its growth and leak candidates. Frames here are frame indices; `frameNumber` gives the capture's numbering.
+ */
+import { defineStore } from 'pinia'
+import { computed, markRaw, ref, shallowRef, watch } from 'vue'
+import {
+  RESIDENCY_EVENT_KINDS,
+  type LeakAnswer,
+  type ResidencyEventsAnswer,
+  type RunSummary,
+  type SeriesAnswer,
+} from '../../../shared/ipc'
+import { useApi } from '../api'
+import {
+  centreWindow,
+  clampWindow,
+  fullWindow,
+  panWindow,
+  queryRange,
+  sameWindow,
+  zoomWindow,
+  type FrameWindow,
+} from '../lib/frameWindow'
+import { buildLanes, laneSeries, type HeapMode, type LaneSet } from '../lib/lanes'
+import { Latest } from '../lib/latest'
+import { useRunsStore } from './runs'
+
+/** Buckets of the whole-capture overview strip. */
+export const OVERVIEW_RESOLUTION = 1600
+/** Residency events fetched per run (the lane draws those in the window). */
+export const EVENT_LIMIT = 500_000
+/** Leak candidates listed for an A/B range. */
+export const LEAK_ROWS = 500
+/** Most frame numbers fetched to map indices to the capture's numbering (the schema's resolution limit). */
+const FRAME_MAP_LIMIT = 100_000
+
+export const EVICT = RESIDENCY_EVENT_KINDS.indexOf('evict')
+export const MAKE_RESIDENT = RESIDENCY_EVENT_KINDS.indexOf('makeResident')
+
+export interface Overview {
+  x: Float64Array
+  total: Float64Array
+}
+
+export interface FrameRange {
+  a: number
+  b: number
+}
+
+interface LaneRequest {
+  runId: string
+  window: FrameWindow
+  mode: HeapMode
+  width: number
+}
+
+/** First index of a sorted column at or after `value`. */
+export function lowerBound(values: Float64Array, value: number): number {
+  let lo = 0
+  let hi = values.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (values[mid] < value) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+export interface EventTally {
+  evictions: number
+  evictedBytes: number
+  makeResident: number
+  madeResidentBytes: number
+}
+
+/** Evictions and make-resident events with frame index in [from, to]. */
+export function tallyEvents(events: ResidencyEventsAnswer | null, from: number, to: number): EventTally {
+  const out = { evictions: 0, evictedBytes: 0, makeResident: 0, madeResidentBytes: 0 }
+  if (!events) return out
+  const end = lowerBound(events.frame, Math.floor(to) + 1)
+  for (let i = lowerBound(events.frame, Math.ceil(from)); i < end; i++) {
+    if (events.kind[i] === EVICT) {
+      out.evictions++
+      out.evictedBytes += events.bytes[i]
+    } else if (events.kind[i] === MAKE_RESIDENT) {
+      out.makeResident++
+      out.madeResidentBytes += events.bytes[i]
+    }
+  }
+  return out
+}
+
+export const useTimelineStore = defineStore('timeline', () => {
+  const runs = useRunsStore()
+  const run = computed<RunSummary | null>(() => runs.current)
+  const frames = computed(() => run.value?.frames ?? 0)
+  const available = computed(() => new Set(run.value?.series.map((s) => s.name) ?? []))
+
+  const view = shallowRef<FrameWindow>({ from: 0, to: 1 })
+  const plotWidth = ref(1000)
+  const mode = ref<HeapMode>('heapBytes')
+  const lanes = shallowRef<LaneSet | null>(null)
+  /** The window the lanes' data was asked for, and a count of answers applied (views and benchmarks watch it). */
+  const lanesWindow = shallowRef<FrameWindow | null>(null)
+  const lanesSeq = ref(0)
+  const overview = shallowRef<Overview | null>(null)
+  const frameNumbers = shallowRef<Float64Array | null>(null)
+  const events = shallowRef<ResidencyEventsAnswer | null>(null)
+  const cursor = ref<number | null>(null)
+  const range = shallowRef<FrameRange | null>(null)
+  const leaks = shallowRef<LeakAnswer | null>(null)
+  const leaksLoading = ref(false)
+  const queryError = ref<string | null>(null)
+
+  const failed = (err: unknown) => {
+    queryError.value = err instanceof Error ? err.message : String(err)
+  }
+
+  const laneQuery = new Latest<LaneRequest, SeriesAnswer>(
+    (r) => {
+      const series = laneSeries(available.value, r.mode)
+      const { from, to } = queryRange(r.window, frames.value)
+      return useApi().series({ runId: r.runId, series, from, to, resolution: Math.max(1, Math.floor(r.width)) })
+    },
+    (answer, r) => {
+      lanes.value = markRaw(buildLanes(answer, r.mode))
+      lanesWindow.value = r.window
+      lanesSeq.value++
+      queryError.value = null
+    },
+    failed,
+  )
+
+  const leakQuery = new Latest<{ runId: string; range: FrameRange }, LeakAnswer>(
+    (r) => useApi().leaks({ runId: r.runId, from: r.range.a, to: r.range.b, offset: 0, limit: LEAK_ROWS }),
+    (answer) => {
+      leaks.value = markRaw(answer)
+      leaksLoading.value = false
+    },
+    (err) => {
+      leaksLoading.value = false
+      failed(err)
+    },
+  )
+
+  function refresh(): Promise<void> {
+    const r = run.value
+    if (!r || r.frames === 0) return Promise.resolve()
+    return laneQuery.request({ runId: r.runId, window: view.value, mode: mode.value, width: plotWidth.value })
+  }
+
+  async function load(r: RunSummary | null): Promise<void> {
+    laneQuery.reset()
+    leakQuery.reset()
+    lanes.value = null
+    lanesWindow.value = null
+    overview.value = null
+    frameNumbers.value = null
+    events.value = null
+    cursor.value = null
+    range.value = null
+    leaks.value = null
+    queryError.value = null
+    if (!r || r.frames === 0) return
+    view.value = fullWindow(r.frames)
+    const api = useApi()
+    const runId = r.runId
+    try {
+      const [map, over, ev] = await Promise.all([
+        api.series({ runId, series: ['resources.live'], from: 0, to: r.frames, resolution: Math.min(r.frames, FRAME_MAP_LIMIT) }),
+        api.series({ runId, series: ['total.heapBytes'], from: 0, to: r.frames, resolution: OVERVIEW_RESOLUTION }),
+        api.residencyEvents({ runId, from: 0, to: r.frames, limit: EVENT_LIMIT }),
+        refresh(),
+      ])
+      if (run.value?.runId !== runId) return
+      if (map.width === 1) frameNumbers.value = markRaw(map.frame)
+      const total = over.series['total.heapBytes']?.max ?? new Float64Array(over.start.length)
+      const x = new Float64Array(over.start.length)
+      for (let i = 0; i < x.length; i++) x[i] = over.start[i] + (over.width - 1) / 2
+      overview.value = markRaw({ x, total })
+      events.value = markRaw(ev)
+      // the cursor starts on the frame the heaps held the most: where a person looks first
+      let peak = 0
+      for (let i = 1; i < total.length; i++) if (total[i] > total[peak]) peak = i
+      if (cursor.value === null) cursor.value = Math.min(r.frames - 1, over.start[peak] ?? 0)
+    } catch (err) {
+      failed(err)
+    }
+  }
+
+  watch(run, (r, previous) => {
+    if (r?.runId !== previous?.runId) void load(r)
+  })
+
+  function frameNumber(index: number): number {
+    const map = frameNumbers.value
+    const i = Math.round(index)
+    if (map && i >= 0 && i < map.length) return map[i]
+    return (run.value?.firstFrame ?? 0) + i
+  }
+
+  /** The capture numbers its frames without gaps: frame number = first frame + index. */
+  const contiguous = computed(() => {
+    const r = run.value
+    return r ? r.lastFrame - r.firstFrame === r.frames - 1 : true
+  })
+
+  const cursorFrameNumber = computed(() => (cursor.value === null ? null : frameNumber(cursor.value)))
+  const viewTally = computed(() => tallyEvents(events.value, view.value.from, view.value.to))
+  const totalTally = computed(() => tallyEvents(events.value, 0, frames.value))
+
+  function setWindow(next: FrameWindow): Promise<void> {
+    const w = clampWindow(next, frames.value)
+    if (sameWindow(w, view.value)) return Promise.resolve()
+    view.value = w
+    return refresh()
+  }
+
+  /** Zoom by `factor` (below 1 zooms in) around a frame (the cursor, or the window's centre). */
+  function zoom(factor: number, around?: number): Promise<void> {
+    const w = view.value
+    const at = around ?? (cursor.value !== null && cursor.value >= w.from && cursor.value <= w.to ? cursor.value : (w.from + w.to) / 2)
+    return setWindow(zoomWindow(w, factor, at, frames.value))
+  }
+
+  function pan(deltaFrames: number): Promise<void> {
+    return setWindow(panWindow(view.value, deltaFrames, frames.value))
+  }
+
+  function resetZoom(): Promise<void> {
+    return setWindow(fullWindow(frames.value))
+  }
+
+  function zoomToRange(): Promise<void> {
+    const r = range.value
+    if (!r) return Promise.resolve()
+    return setWindow({ from: r.a, to: r.b })
+  }
+
+  function setMode(next: HeapMode): Promise<void> {
+    if (mode.value === next) return Promise.resolve()
+    mode.value = next
+    return refresh()
+  }
+
+  function setPlotWidth(px: number): Promise<void> {
+    const width = Math.max(1, Math.round(px))
+    if (Math.abs(width - plotWidth.value) < 2) return Promise.resolve()
+    plotWidth.value = width
+    return refresh()
+  }
+
+  function setCursor(index: number | null): void {
+    if (index === null || frames.value === 0) {
+      cursor.value = null
+      return
+    }
+    cursor.value = Math.max(0, Math.min(frames.value - 1, Math.round(index)))
+  }
+
+  /** Move the cursor by `delta` frames, keeping it in view. */
+  function stepCursor(delta: number): void {
+    const from = cursor.value ?? Math.round(view.value.from)
+    setCursor(from + delta)
+    const c = cursor.value
+    if (c !== null && (c < view.value.from || c > view.value.to)) void setWindow(centreWindow(view.value, c, frames.value))
+  }
+
+  function setRange(a: number, b: number): Promise<void> {
+    const r = run.value
+    if (!r) return Promise.resolve()
+    const lo = Math.max(0, Math.min(r.frames - 1, Math.round(Math.min(a, b))))
+    const hi = Math.max(0, Math.min(r.frames - 1, Math.round(Math.max(a, b))))
+    if (hi <= lo) return Promise.resolve()
+    range.value = { a: lo, b: hi }
+    leaksLoading.value = true
+    return leakQuery.request({ runId: r.runId, range: range.value })
+  }
+
+  function clearRange(): void {
+    leakQuery.reset()
+    range.value = null
+    leaks.value = null
+    leaksLoading.value = false
+  }
+
+  return {
+    run,
+    frames,
+    view,
+    plotWidth,
+    mode,
+    lanes,
+    lanesWindow,
+    lanesSeq,
+    overview,
+    frameNumbers,
+    events,
+    cursor,
+    range,
+    leaks,
+    leaksLoading,
+    queryError,
+    contiguous,
+    cursorFrameNumber,
+    viewTally,
+    totalTally,
+    load,
+    refresh,
+    frameNumber,
+    setWindow,
+    zoom,
+    pan,
+    resetZoom,
+    zoomToRange,
+    setMode,
+    setPlotWidth,
+    setCursor,
+    stepCursor,
+    setRange,
+    clearRange,
+  }
+})

@@ -1,0 +1,116 @@
+/**
+ * What-if: every model config key with its default, the capture's value and the value run A was replayed
+ * with; the user's edits (checked as the CLI's --config checks them), remembered in settings; re-running opens
+ * the result as run B of a comparison.
+ */
+import { defineStore } from 'pinia'
+import { computed, markRaw, ref, shallowRef, watch } from 'vue'
+import type { ConfigEntry } from '../../../shared/ipc'
+import { CONFIG_KEYS, ConfigError, parseConfigValue } from '../../../shared/model'
+import { useApi } from '../api'
+import { useRunsStore } from './runs'
+import { useSettingsStore } from './settings'
+
+/** The key's group, for the table's sections: the part of the name before its last dot. */
+export function configGroup(key: string): string {
+  const dot = key.indexOf('.')
+  return dot < 0 ? 'general' : key.slice(0, dot)
+}
+
+export const useWhatIfStore = defineStore('whatif', () => {
+  const runs = useRunsStore()
+  const settings = useSettingsStore()
+  const entries = shallowRef<ConfigEntry[]>([])
+  /** Values run B was replayed with, by key (when B is a run of the same app). */
+  const otherValues = shallowRef<Record<string, number> | null>(null)
+  const edits = ref<Record<string, string>>({})
+  const loading = ref(false)
+  const error = ref<string | null>(null)
+
+  /** Each edited key's parse error, as the engine would report it. */
+  const errors = computed<Record<string, string>>(() => {
+    const out: Record<string, string> = {}
+    for (const [key, raw] of Object.entries(edits.value)) {
+      if (raw.trim() === '') continue
+      try {
+        parseConfigValue(key, raw)
+      } catch (err) {
+        out[key] = err instanceof ConfigError ? err.message : String(err)
+      }
+    }
+    return out
+  })
+
+  /** Edits that parse, as the rerun takes them. */
+  const overrides = computed<Record<string, string>>(() => {
+    const out: Record<string, string> = {}
+    for (const [key, raw] of Object.entries(edits.value)) {
+      if (raw.trim() !== '' && !errors.value[key] && key in CONFIG_KEYS) out[key] = raw.trim()
+    }
+    return out
+  })
+
+  /** Edits that change something: a value other than the one run A used. */
+  const changed = computed(() =>
+    entries.value.filter((e) => e.key in overrides.value && parseConfigValue(e.key, overrides.value[e.key]) !== e.value).map((e) => e.key),
+  )
+  const valid = computed(() => Object.keys(errors.value).length === 0)
+
+  async function load(): Promise<void> {
+    const run = runs.current
+    entries.value = []
+    otherValues.value = null
+    if (!run) return
+    loading.value = true
+    try {
+      const api = useApi()
+      const list = await api.runConfig(run.runId)
+      entries.value = markRaw(list)
+      const other = runs.other
+      if (other) {
+        const b = await api.runConfig(other.runId)
+        otherValues.value = Object.fromEntries(b.map((e) => [e.key, e.value]))
+      }
+      // the overrides last used, for keys this build knows
+      const remembered: Record<string, string> = {}
+      for (const [key, value] of Object.entries(settings.configOverrides)) if (key in CONFIG_KEYS) remembered[key] = value
+      edits.value = { ...remembered, ...edits.value }
+      error.value = null
+    } catch (err) {
+      error.value = err instanceof Error ? err.message : String(err)
+    } finally {
+      loading.value = false
+    }
+  }
+
+  function setEdit(key: string, raw: string): void {
+    edits.value = { ...edits.value, [key]: raw }
+  }
+
+  function resetEdit(key: string): void {
+    const next = { ...edits.value }
+    delete next[key]
+    edits.value = next
+  }
+
+  function resetAll(): void {
+    edits.value = {}
+  }
+
+  /** Replay run A with the edits; on success the result is run B and the overrides are remembered. */
+  async function rerun(): Promise<boolean> {
+    if (!valid.value || !runs.current) return false
+    const config = overrides.value
+    await settings.setConfigOverrides(config)
+    const ok = await runs.rerun(config)
+    if (ok) await load()
+    return ok
+  }
+
+  watch(
+    () => `${runs.current?.runId ?? ''}|${runs.other?.runId ?? ''}`,
+    () => void load(),
+  )
+
+  return { entries, otherValues, edits, loading, error, errors, overrides, changed, valid, load, setEdit, resetEdit, resetAll, rerun }
+})
