@@ -195,6 +195,8 @@ function createContext(): HostContextHandle {
     const result = window ? await dialog.showSaveDialog(window, options) : await dialog.showSaveDialog(options)
     return result.canceled || !result.filePath ? null : result.filePath
   }
+  // a settings file replaced or left alone is not fatal, but worth a line where the app was started from
+  if (created.settingsStore.problem) console.warn(`HeapScope: ${created.settingsStore.problem}`)
   return created
 }
 
