@@ -32,6 +32,34 @@ export const SlotState = { Free: 0, Live: 1, Pending: 2 } as const
 
 export const SlotFlag = { Estimated: 1, HighPriority: 2 } as const
 
+type ColumnArray = Float64Array | Int32Array | Uint8Array
+type ColumnType = new (length: number) => ColumnArray
+type Columns = Record<(typeof COLUMNS)[number], ColumnArray>
+
+/** The per-slot columns, for copies. */
+const COLUMNS = [
+  'id',
+  'kind',
+  'state',
+  'loc',
+  'placement',
+  'heap',
+  'flags',
+  'pool',
+  'block',
+  'base',
+  'offset',
+  'size',
+  'requested',
+  'alignment',
+  'poolAlignment',
+  'committed',
+  'commitRequested',
+  'created',
+  'lockFrame',
+  'object',
+] as const
+
 export class Allocations {
   capacity = 0
   count = 0
@@ -64,6 +92,8 @@ export class Allocations {
   /** Own residency object (committed DEFAULT and reserved resources), -1 otherwise. */
   object = new Int32Array(0)
   private freeSlots: number[] = []
+  /** A packed copy's slot of each row (see packedClone), null otherwise. */
+  private packedSlots: Int32Array | null = null
 
   alloc(): number {
     const reused = this.freeSlots.pop()
@@ -97,32 +127,59 @@ export class Allocations {
     return this.loc[slot] === Loc.Reserved ? this.commitRequested[slot] : this.requested[slot]
   }
 
-  /** A deep copy holding only the slots in use so far (a checkpoint costs what the model holds, not its slack). */
+  /** A deep copy holding only the slots made so far (a copy costs what the model holds, not its slack). */
   clone(): Allocations {
+    if (this.packedSlots !== null) return this.unpacked()
     const c = new Allocations()
     const n = this.count
     c.capacity = n
     c.count = n
-    c.id = this.id.slice(0, n)
-    c.kind = this.kind.slice(0, n)
-    c.state = this.state.slice(0, n)
-    c.loc = this.loc.slice(0, n)
-    c.placement = this.placement.slice(0, n)
-    c.heap = this.heap.slice(0, n)
-    c.flags = this.flags.slice(0, n)
-    c.pool = this.pool.slice(0, n)
-    c.block = this.block.slice(0, n)
-    c.base = this.base.slice(0, n)
-    c.offset = this.offset.slice(0, n)
-    c.size = this.size.slice(0, n)
-    c.requested = this.requested.slice(0, n)
-    c.alignment = this.alignment.slice(0, n)
-    c.poolAlignment = this.poolAlignment.slice(0, n)
-    c.committed = this.committed.slice(0, n)
-    c.commitRequested = this.commitRequested.slice(0, n)
-    c.created = this.created.slice(0, n)
-    c.lockFrame = this.lockFrame.slice(0, n)
-    c.object = this.object.slice(0, n)
+    const from = this as unknown as Columns
+    const to = c as unknown as Columns
+    for (const name of COLUMNS) to[name] = from[name].slice(0, n)
+    c.freeSlots = this.freeSlots.slice()
+    return c
+  }
+
+  /**
+   * A copy to keep and clone later (a checkpoint): the columns of the slots in use only. A free slot is always
+   * written whole before it is read again, so its values need not be kept. Its clone() unpacks it.
+   */
+  packedClone(): Allocations {
+    if (this.packedSlots !== null) return this
+    let used = 0
+    for (let slot = 0; slot < this.count; slot++) if (this.state[slot] !== SlotState.Free) used++
+    const rows = new Int32Array(used)
+    for (let slot = 0, k = 0; slot < this.count; slot++) if (this.state[slot] !== SlotState.Free) rows[k++] = slot
+    const c = new Allocations()
+    c.count = this.count
+    const from = this as unknown as Columns
+    const to = c as unknown as Columns
+    for (const name of COLUMNS) {
+      const column = from[name]
+      const packed = new (column.constructor as ColumnType)(used)
+      for (let k = 0; k < used; k++) packed[k] = column[rows[k]]
+      to[name] = packed
+    }
+    c.freeSlots = this.freeSlots.slice()
+    c.packedSlots = rows
+    return c
+  }
+
+  private unpacked(): Allocations {
+    const rows = this.packedSlots!
+    const c = new Allocations()
+    const n = this.count
+    c.capacity = n
+    c.count = n
+    const from = this as unknown as Columns
+    const to = c as unknown as Columns
+    for (const name of COLUMNS) {
+      const packed = from[name]
+      const column = new (packed.constructor as ColumnType)(n)
+      for (let k = 0; k < rows.length; k++) column[rows[k]] = packed[k]
+      to[name] = column
+    }
     c.freeSlots = this.freeSlots.slice()
     return c
   }

@@ -33,6 +33,8 @@ export class BlockTable {
   owner = new Int32Array(256)
   count = 0
   private freeSlots: number[] = []
+  /** A packed copy's block of each row (see packedClone), null otherwise. */
+  private packedBlocks: Int32Array | null = null
 
   alloc(): number {
     const reused = this.freeSlots.pop()
@@ -49,6 +51,7 @@ export class BlockTable {
 
   /** A deep copy holding only the blocks made so far. */
   clone(): BlockTable {
+    if (this.packedBlocks !== null) return this.unpacked()
     const c = new BlockTable()
     const n = this.count
     c.offset = this.offset.slice(0, n)
@@ -57,6 +60,53 @@ export class BlockTable {
     c.next = this.next.slice(0, n)
     c.state = this.state.slice(0, n)
     c.owner = this.owner.slice(0, n)
+    c.count = n
+    c.freeSlots = this.freeSlots.slice()
+    return c
+  }
+
+  /**
+   * A copy to keep and clone later (a checkpoint): only the blocks in use. A released block is written whole
+   * before it is used again; its clone() unpacks it.
+   */
+  packedClone(): BlockTable {
+    if (this.packedBlocks !== null) return this
+    const released = new Uint8Array(this.count)
+    for (const b of this.freeSlots) released[b] = 1
+    const used = this.count - this.freeSlots.length
+    const rows = new Int32Array(used)
+    for (let b = 0, k = 0; b < this.count; b++) if (released[b] === 0) rows[k++] = b
+    const c = new BlockTable()
+    const gather = <T extends Float64Array | Int32Array | Uint8Array>(column: T, packed: T): T => {
+      for (let k = 0; k < used; k++) packed[k] = column[rows[k]]
+      return packed
+    }
+    c.offset = gather(this.offset, new Float64Array(used))
+    c.size = gather(this.size, new Float64Array(used))
+    c.prev = gather(this.prev, new Int32Array(used))
+    c.next = gather(this.next, new Int32Array(used))
+    c.state = gather(this.state, new Uint8Array(used))
+    c.owner = gather(this.owner, new Int32Array(used))
+    c.count = this.count
+    c.freeSlots = this.freeSlots.slice()
+    c.packedBlocks = rows
+    return c
+  }
+
+  private unpacked(): BlockTable {
+    const rows = this.packedBlocks!
+    const n = this.count
+    const c = new BlockTable()
+    const scatter = <T extends Float64Array | Int32Array | Uint8Array>(packed: T, column: T): T => {
+      for (let k = 0; k < rows.length; k++) column[rows[k]] = packed[k]
+      return column
+    }
+    c.offset = scatter(this.offset, new Float64Array(n))
+    c.size = scatter(this.size, new Float64Array(n))
+    c.prev = scatter(this.prev, new Int32Array(n))
+    c.next = scatter(this.next, new Int32Array(n))
+    c.state = scatter(this.state, new Uint8Array(n))
+    c.owner = scatter(this.owner, new Int32Array(n).fill(NONE))
     c.count = n
     c.freeSlots = this.freeSlots.slice()
     return c

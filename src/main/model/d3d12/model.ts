@@ -741,8 +741,8 @@ export class D3D12Model {
 
   /**
    * A deep copy that continues exactly as this model would, sending its events to `sink`. Every table is copied
-   * at the size in use, not its capacity. `packed`: a copy to keep and clone later (a checkpoint), its id table
-   * packed to the live ids (unpacked on first use).
+   * at the size in use, not its capacity. `packed`: a copy to keep and clone later (a checkpoint), holding only
+   * the allocations, blocks and ids in use; its own clones are whole again.
    */
   clone(sink: ModelSink, options: { packed?: boolean } = {}): D3D12Model {
     // Made by the constructor, so the copy has the original's shape and the hot paths stay monomorphic.
@@ -753,8 +753,8 @@ export class D3D12Model {
     for (const key of Object.keys(self)) copy[key] = self[key]
     c.sink = sink
     c.totals = this.totals.clone()
-    c.blocks = this.blocks.clone()
-    c.allocs = this.allocs.clone()
+    c.blocks = options.packed ? this.blocks.packedClone() : this.blocks.clone()
+    c.allocs = options.packed ? this.allocs.packedClone() : this.allocs.clone()
     c.live = options.packed ? this.live.packedClone() : this.live.clone()
     c.poolById = new PoolRegistry()
     const registerPool = (p: MemoryPool): MemoryPool => {

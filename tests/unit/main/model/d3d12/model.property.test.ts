@@ -262,34 +262,41 @@ describe('D3D12 model properties', () => {
 
   it('continues a clone exactly as the original: same placements, pools, allocations, totals and events', () => {
     fc.assert(
-      fc.property(fc.array(op, { maxLength: 40 }), fc.array(op, { maxLength: 40 }), fc.boolean(), (prefix, suffix, explicit) => {
-        const events: string[][] = [[], []]
-        const sink = (i: number): ModelSink => ({
-          placed: (info, frame) => events[i].push(`placed ${JSON.stringify(info)} ${frame}`),
-          freed: (id, frame) => events[i].push(`freed ${id} ${frame}`),
-          moved: (...args) => events[i].push(`moved ${args.join(' ')}`),
-          poolCreated: (info, frame) => events[i].push(`pool ${JSON.stringify(info)} ${frame}`),
-          poolDestroyed: (pool, frame) => events[i].push(`poolDestroyed ${pool} ${frame}`),
-          madeResident: (...args) => events[i].push(`resident ${args.join(' ')}`),
-          evicted: (...args) => events[i].push(`evicted ${args.join(' ')}`),
-          transientHeapCreated: (...args) => events[i].push(`theap ${args.join(' ')}`),
-          warning: (kind, _m, frame) => events[i].push(`warning ${kind} ${frame}`),
-        })
-        const original = newModel(SMALL_POOLS, { explicitGpuFences: explicit, budget: 8 * MiB }, sink(0))
-        const d = new Driver(explicit)
-        for (const o of prefix) d.apply([original], o)
-        const copy = original.clone(sink(1))
-        events[0].length = 0
-        for (const o of suffix) d.apply([original, copy], o)
-        original.endCapture()
-        copy.endCapture()
-        expect(events[1]).toEqual(events[0])
-        expect(copy.pools()).toEqual(original.pools())
-        expect(copy.liveAllocations()).toEqual(original.liveAllocations())
-        expect(Array.from(copy.totals.byRow)).toEqual(Array.from(original.totals.byRow))
-        expect(Array.from(copy.totals.byHeap)).toEqual(Array.from(original.totals.byHeap))
-        expect(copy.residencyManager().totals()).toEqual(original.residencyManager().totals())
-      }),
+      fc.property(
+        fc.array(op, { maxLength: 40 }),
+        fc.array(op, { maxLength: 40 }),
+        fc.boolean(),
+        fc.boolean(),
+        (prefix, suffix, explicit, packed) => {
+          const events: string[][] = [[], []]
+          const sink = (i: number): ModelSink => ({
+            placed: (info, frame) => events[i].push(`placed ${JSON.stringify(info)} ${frame}`),
+            freed: (id, frame) => events[i].push(`freed ${id} ${frame}`),
+            moved: (...args) => events[i].push(`moved ${args.join(' ')}`),
+            poolCreated: (info, frame) => events[i].push(`pool ${JSON.stringify(info)} ${frame}`),
+            poolDestroyed: (pool, frame) => events[i].push(`poolDestroyed ${pool} ${frame}`),
+            madeResident: (...args) => events[i].push(`resident ${args.join(' ')}`),
+            evicted: (...args) => events[i].push(`evicted ${args.join(' ')}`),
+            transientHeapCreated: (...args) => events[i].push(`theap ${args.join(' ')}`),
+            warning: (kind, _m, frame) => events[i].push(`warning ${kind} ${frame}`),
+          })
+          const original = newModel(SMALL_POOLS, { explicitGpuFences: explicit, budget: 8 * MiB }, sink(0))
+          const d = new Driver(explicit)
+          for (const o of prefix) d.apply([original], o)
+          // A packed copy (a checkpoint) is only ever cloned again: its clone must continue like the original.
+          const copy = packed ? original.clone({}, { packed: true }).clone(sink(1)) : original.clone(sink(1))
+          events[0].length = 0
+          for (const o of suffix) d.apply([original, copy], o)
+          original.endCapture()
+          copy.endCapture()
+          expect(events[1]).toEqual(events[0])
+          expect(copy.pools()).toEqual(original.pools())
+          expect(copy.liveAllocations()).toEqual(original.liveAllocations())
+          expect(Array.from(copy.totals.byRow)).toEqual(Array.from(original.totals.byRow))
+          expect(Array.from(copy.totals.byHeap)).toEqual(Array.from(original.totals.byHeap))
+          expect(copy.residencyManager().totals()).toEqual(original.residencyManager().totals())
+        },
+      ),
       { numRuns: 400 },
     )
   })
