@@ -67,7 +67,8 @@ export function decodeMessage(data: ArrayBuffer | Uint8Array): unknown {
   return JSON.parse(json, (_key, value: unknown) => {
     if (value && typeof value === 'object' && '$ta' in value) {
       const { $ta, o, n } = value as { $ta: TypeName; o: number; n: number }
-      const ctor = TYPES[$ta]
+      // own keys only: "constructor" or "__proto__" must not find Object's
+      const ctor = Object.hasOwn(TYPES, $ta) ? TYPES[$ta] : undefined
       if (!ctor || !Number.isInteger(o) || !Number.isInteger(n) || o < 0 || n < 0) throw new WireError('bad typed array')
       const byteLength = n * ctor.BYTES_PER_ELEMENT
       if (head + o + byteLength > bytes.length) throw new WireError('typed array runs past the message')

@@ -37,6 +37,11 @@ describe('browser host wire codec', () => {
         return true
       }),
     )
+    const lying = new TextEncoder().encode('{"x":{"$ta":"constructor","o":0,"n":0}}')
+    const message = new Uint8Array(8 + lying.length)
+    new DataView(message.buffer).setUint32(0, lying.length, true)
+    message.set(lying, 4)
+    expect(() => decodeMessage(message)).toThrow(WireError)
     const encoded = encodeMessage({ data: new Float64Array(4) })
     expect(() => decodeMessage(encoded.subarray(0, encoded.length - 8))).toThrow(WireError)
   })
