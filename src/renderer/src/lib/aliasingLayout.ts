@@ -50,13 +50,15 @@ export interface LayoutOptions {
   left: number
   bottom: number
   gap: number
+  /** Right margin (room for the pass axis' name). */
+  right?: number
   /** Show each heap only as far as its resources and high-water reach (a round binary size past them). */
   fit?: boolean
 }
 
 export function layoutAliasing(ex: TransientExecution, o: LayoutOptions): AliasingLayout {
   const passes = Math.max(1, ex.passes)
-  const plotW = Math.max(10, o.width - o.left - 8)
+  const plotW = Math.max(10, o.width - o.left - (o.right ?? 8))
   const passX = (p: number) => o.left + (p / passes) * plotW
   const heapCount = ex.heaps.id.length
   const usable = Math.max(20, o.height - o.bottom - 6 - Math.max(0, heapCount - 1) * o.gap)

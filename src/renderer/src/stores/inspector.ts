@@ -267,6 +267,17 @@ export const useInspectorStore = defineStore('inspector', () => {
     const rows: ResourceRow[] = []
     for (const page of [...pages.value.keys()].sort((a, b) => a - b)) rows.push(...(pages.value.get(page) ?? []))
     liveRows.value = markRaw(rows.slice(0, LIVE_ROWS))
+    const f = frame.value ?? 0
+    live.value = markRaw({
+      frame: f,
+      frameNumber: timeline.frameNumber(f),
+      liveCount: total.value,
+      heapBytes: {},
+      residentBytes: snapshot.value?.residency.residentBytes ?? 0,
+      skipped: 0,
+      fresh: new Set<number>(),
+      released: 0,
+    })
   }
 
   function applyPlayback(f: PlaybackFrame): void {

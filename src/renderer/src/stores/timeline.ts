@@ -190,9 +190,14 @@ export const useTimelineStore = defineStore('timeline', () => {
     }
   }
 
-  watch(run, (r, previous) => {
-    if (r?.runId !== previous?.runId) void load(r)
-  })
+  // immediate: a store first used after a run opened loads it at once
+  watch(
+    run,
+    (r, previous) => {
+      if (r?.runId !== previous?.runId) void load(r)
+    },
+    { immediate: true },
+  )
 
   function frameNumber(index: number): number {
     const map = frameNumbers.value

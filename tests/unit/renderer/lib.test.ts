@@ -1,0 +1,400 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import type { SeriesAnswer } from '../../../src/shared/ipc'
+import { GiB, KiB, MiB } from '../../../src/shared/units'
+import { aliasingFigures, layoutAliasing, rectAt } from '../../../src/renderer/src/lib/aliasingLayout'
+import { reportDeltas } from '../../../src/renderer/src/lib/compare'
+import { csvField, toCsv } from '../../../src/renderer/src/lib/csv'
+import {
+  clampWindow,
+  frameAtX,
+  fullWindow,
+  MIN_SPAN,
+  panWindow,
+  queryRange,
+  xAtFrame,
+  zoomWindow,
+} from '../../../src/renderer/src/lib/frameWindow'
+import { budgetVisible, countAxis, heapLaneOption, markerSize, residencyMarkers } from '../../../src/renderer/src/lib/laneOptions'
+import { bucketAt, buildLanes, flaggedStretches, laneSeries } from '../../../src/renderer/src/lib/lanes'
+import { Latest } from '../../../src/renderer/src/lib/latest'
+import { LANE_ROWS, PLACEMENT_COLORS, tagColor } from '../../../src/renderer/src/lib/palette'
+import { blockAt, blockAtPixel, largestFree, sortPools } from '../../../src/renderer/src/lib/poolLayout'
+import { byteAxis, formatAxisBytes, frameTicks, niceStep } from '../../../src/renderer/src/lib/ticks'
+import { execution, FakeHost, report, summary } from './fakeHost'
+
+describe('byte axes step in powers of two', () => {
+  it('picks the smallest power of two giving at most the ticks asked, and rounds the top to it', () => {
+    // 2000 MiB / 4 ticks = 500 MiB → 512 MiB; ceil(2000 / 512) = 4 → top 2048 MiB
+    expect(byteAxis(2000 * MiB, 4)).toEqual({ max: 2 * GiB, interval: 512 * MiB })
+    // 3 MiB / 6 = 512 KiB exactly
+    expect(byteAxis(3 * MiB, 6)).toEqual({ max: 3 * MiB, interval: 512 * KiB })
+    expect(byteAxis(0, 4)).toEqual({ max: KiB, interval: KiB })
+  })
+
+  it('every tick of any axis is a whole number of bytes and a power-of-two multiple', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 1, max: 2 ** 50, noNaN: true }), fc.integer({ min: 1, max: 10 }), (v, ticks) => {
+        const axis = byteAxis(v, ticks)
+        expect(Math.log2(axis.interval) % 1).toBe(0)
+        expect(axis.max).toBeGreaterThanOrEqual(v)
+        // no more intervals than asked, plus the one the rounding up may add
+        expect(axis.max / axis.interval).toBeLessThanOrEqual(ticks + 1)
+      }),
+    )
+  })
+
+  it('labels binary sizes without trailing zeros', () => {
+    expect(formatAxisBytes(1.5 * GiB)).toBe('1.5 GiB')
+    expect(formatAxisBytes(768 * MiB)).toBe('768 MiB')
+    // 1152 MiB = 1.125 GiB: a 128 MiB step's label keeps its three decimals
+    expect(formatAxisBytes(1152 * MiB)).toBe('1.125 GiB')
+    expect(formatAxisBytes(0)).toBe('0')
+    expect(formatAxisBytes(512)).toBe('512 B')
+    expect(formatAxisBytes(-2 * MiB)).toBe('-2 MiB')
+  })
+})
+
+describe('frame axes step in 1, 2, 5 × 10^k', () => {
+  it('finds the step and the ticks', () => {
+    expect(niceStep(3)).toBe(5)
+    expect(niceStep(12)).toBe(20)
+    expect(niceStep(100)).toBe(100)
+    expect(niceStep(0.3)).toBe(1)
+    // 300 frames on 1200 px, 80 px apart: at least 20 frames a step → 0, 20, …, 300
+    const ticks = frameTicks(0, 300, 1200, 80)
+    expect(ticks).toHaveLength(16)
+    expect(ticks[1]).toBe(20)
+    expect(frameTicks(1, 300, 1200, 80)[0]).toBe(20)
+  })
+})
+
+describe('the frame window', () => {
+  it('zooms around a frame, keeping it where it was on screen', () => {
+    // around 100 in [0, 299] by half: 100 − 100 × 0.5 = 50, 100 + 199 × 0.5 = 199.5
+    expect(zoomWindow(fullWindow(300), 0.5, 100, 300)).toEqual({ from: 50, to: 199.5 })
+    // below the narrowest span: [104.5, 105.5] widens to MIN_SPAN frames with 105 at the middle, as it was
+    expect(zoomWindow({ from: 100, to: 110 }, 0.1, 105, 300)).toEqual({ from: 105 - MIN_SPAN / 2, to: 105 + MIN_SPAN / 2 })
+  })
+
+  it('stays inside the capture when panned or clamped', () => {
+    expect(clampWindow({ from: -10, to: 40 }, 300)).toEqual({ from: 0, to: 50 })
+    // the window [0, 50] moved by 500 stops at the end: from = 299 − 50
+    expect(panWindow({ from: 0, to: 50 }, 500, 300)).toEqual({ from: 249, to: 299 })
+    expect(fullWindow(1)).toEqual({ from: 0, to: 1 })
+    fc.assert(
+      fc.property(fc.integer({ min: 2, max: 1e6 }), fc.double({ min: -1e7, max: 1e7, noNaN: true }), fc.double({ min: 0.01, max: 100, noNaN: true }), (frames, at, factor) => {
+        const w = zoomWindow(fullWindow(frames), factor, at, frames)
+        expect(w.from).toBeGreaterThanOrEqual(0)
+        expect(w.to).toBeLessThanOrEqual(frames - 1 + 1e-9)
+        expect(w.to - w.from).toBeGreaterThanOrEqual(Math.min(MIN_SPAN, frames - 1) - 1e-9)
+      }),
+    )
+  })
+
+  it('maps pixels to frames both ways and asks for whole frames covering both ends', () => {
+    const w = { from: 100, to: 200 }
+    expect(xAtFrame(w, 150, 1000)).toBe(500)
+    expect(frameAtX(w, 250, 1000)).toBe(125)
+    expect(queryRange({ from: 50, to: 199.5 }, 300)).toEqual({ from: 50, to: 201 })
+    expect(queryRange({ from: 0, to: 299 }, 300)).toEqual({ from: 0, to: 300 })
+  })
+})
+
+function answer(buckets: { start: number[]; width: number; series: Record<string, { mean: number[]; max?: number[]; min?: number[] }> }): SeriesAnswer {
+  const series: SeriesAnswer['series'] = {}
+  for (const [name, v] of Object.entries(buckets.series)) {
+    series[name] = { mean: Float64Array.from(v.mean), max: Float64Array.from(v.max ?? v.mean), min: Float64Array.from(v.min ?? v.mean) }
+  }
+  return { runId: 'r', start: Float64Array.from(buckets.start), frame: Float64Array.from(buckets.start), width: buckets.width, series }
+}
+
+describe('lanes from a series answer', () => {
+  const a = answer({
+    start: [0, 1],
+    width: 1,
+    series: {
+      'heap.DEFAULT.heapBytes': { mean: [100 * MiB, 110 * MiB] },
+      'heap.DEFAULT.requestedBytes': { mean: [80 * MiB, 80 * MiB] },
+      'placement.TextureReadOnlyPool.heapBytes': { mean: [64 * MiB, 64 * MiB] },
+      'placement.SharedBufferPool.heapBytes': { mean: [32 * MiB, 32 * MiB] },
+      'manual.DEFAULT.heapBytes': { mean: [0, 0] },
+      'residency.budgetBytes': { mean: [Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER] },
+    },
+  })
+
+  it('stacks a heap by placement, Committed being what the heap holds beyond its own pools', () => {
+    const lanes = buildLanes(a, 'heapBytes')
+    const dflt = lanes.heaps.find((h) => h.heap === 'DEFAULT')!
+    // the application layer holds nothing and is dropped; order is the model's placement order
+    expect(dflt.layers.map((l) => l.key)).toEqual(['Committed', 'SharedBufferPool', 'TextureReadOnlyPool'])
+    // 100 − 64 − 32 = 4 MiB, then 110 − 96 = 14 MiB
+    expect(Array.from(dflt.layers[0].values)).toEqual([4 * MiB, 14 * MiB])
+    expect(Array.from(dflt.stackTop)).toEqual([100 * MiB, 110 * MiB])
+    // held − requested: 20 and 30 MiB of waste
+    expect(Array.from(dflt.held).map((h, i) => h - dflt.requested[i])).toEqual([20 * MiB, 30 * MiB])
+    expect(dflt.max).toBe(110 * MiB)
+    // an unlimited budget is no budget
+    expect(lanes.residency.hasBudget).toBe(false)
+    expect(Number.isNaN(lanes.residency.budget[0])).toBe(true)
+  })
+
+  it('never makes Committed negative when the pools add up to more than the heap', () => {
+    const over = answer({ start: [0], width: 1, series: { 'heap.DEFAULT.heapBytes': { mean: [10] }, 'placement.SharedBufferPool.heapBytes': { mean: [12] } } })
+    const dflt = buildLanes(over, 'heapBytes').heaps[0]
+    expect(dflt.layers.map((l) => l.key)).toEqual(['SharedBufferPool'])
+  })
+
+  it('finds over-budget stretches and the bucket of a frame', () => {
+    const flag = Float64Array.from([0, 0, 0, 1, 1, 1, 0, 0, 1, 0])
+    const start = Float64Array.from({ length: 10 }, (_, i) => i)
+    expect(flaggedStretches(start, 1, flag)).toEqual([
+      [3, 5],
+      [8, 8],
+    ])
+    // buckets of 10 frames: the stretch runs from the first frame of bucket 1 to the last of bucket 2
+    expect(flaggedStretches(Float64Array.of(0, 10, 20), 10, Float64Array.of(0, 1, 1))).toEqual([[10, 29]])
+    expect(bucketAt({ start: Float64Array.of(0, 10, 20), width: 10 }, 15)).toBe(1)
+    expect(bucketAt({ start: Float64Array.of(0, 10, 20), width: 10 }, 35)).toBe(2)
+    expect(bucketAt({ start: Float64Array.of(0, 10, 20), width: 10 }, -3)).toBe(0)
+  })
+
+  it('asks for the series the run has, in one query within the 64 the host takes', () => {
+    const available = new Set(summary('r').series.map((s) => s.name))
+    const names = laneSeries(available, 'occupiedBytes')
+    expect(names).toContain('placement.TextureReadOnlyPool.occupiedBytes')
+    expect(names).not.toContain('placement.TextureReadOnlyPool.heapBytes')
+    expect(names).not.toContain('placement.Committed.heapBytes')
+    expect(names).toContain('heap.DEFAULT.requestedBytes')
+    expect(names).toContain('residency.overBudget')
+    expect(names.every((n) => available.has(n))).toBe(true)
+    // every series a run could have: heap fields 18, placement rows 14, application 6, residency 3, transients 3
+    const everything = new Set<string>()
+    for (const heap of ['DEFAULT', 'UPLOAD', 'READBACK']) {
+      for (const f of ['heapBytes', 'occupiedBytes', 'requestedBytes', 'alignmentWasteBytes', 'poolFreeBytes', 'pendingFreeBytes']) everything.add(`heap.${heap}.${f}`)
+      everything.add(`manual.${heap}.heapBytes`).add(`manual.${heap}.placedBytes`)
+    }
+    for (const row of LANE_ROWS) for (const f of ['heapBytes', 'occupiedBytes', 'requestedBytes']) everything.add(`placement.${row}.${f}`)
+    for (const n of ['residency.residentBytes', 'residency.budgetBytes', 'residency.overBudget', 'transient.heapBytes', 'transient.requestedBytes', 'transient.savingBytes']) everything.add(n)
+    expect(laneSeries(everything, 'heapBytes')).toHaveLength(18 + 14 + 6 + 3 + 3)
+  })
+})
+
+describe('lane options', () => {
+  it('sizes markers by the square root of bytes, 5 to 18 px', () => {
+    expect(markerSize(0, 10)).toBe(5)
+    expect(markerSize(10, 10)).toBe(18)
+    // a quarter of the largest: 5 + 13 × √0.25 = 11.5
+    expect(markerSize(2.5, 10)).toBe(11.5)
+  })
+
+  it('draws a budget only near the data', () => {
+    expect(budgetVisible(100, 250)).toBe(true)
+    expect(budgetVisible(100, 251)).toBe(false)
+    expect(budgetVisible(0, 10)).toBe(false)
+    // 95 over 4 ticks: 23.75 a tick → 50; top 100
+    expect(countAxis(95, 4)).toEqual({ max: 100, interval: 50 })
+  })
+
+  it('places residency events of the window on the resident curve, and tallies them per bucket', async () => {
+    const host = new FakeHost()
+    const run = summary('r')
+    const lanes = buildLanes(await host.series({ runId: 'r', series: run.series.map((s) => s.name), from: 0, to: 100, resolution: 100 }), 'heapBytes')
+    const events = await host.residencyEvents({ runId: 'r', from: 0, to: 100, limit: 10 })
+    const all = residencyMarkers(lanes, events, { from: 0, to: 99 }, { evict: 1, make: 0 })
+    // evictions at frames 10, 41, 42; make-resident at 5 and 60
+    expect(all.evict.map((e) => e[0])).toEqual([10, 41, 42])
+    expect(all.make.map((e) => e[0])).toEqual([5, 60])
+    expect(all.maxBytes).toBe(12 * MiB)
+    expect(all.evict[0][1]).toBe(90 * MiB)
+    expect(all.perBucket.get(41)).toEqual({ evictions: 1, evictedBytes: 8 * MiB, made: 0, madeBytes: 0 })
+    const early = residencyMarkers(lanes, events, { from: 0, to: 30 }, { evict: 1, make: 0 })
+    expect([early.evict.length, early.make.length]).toEqual([1, 1])
+  })
+
+  it('builds a heap lane with its layers, the waste band and the budget, and a tooltip of the frame', async () => {
+    const host = new FakeHost()
+    const run = summary('r')
+    const lanes = buildLanes(await host.series({ runId: 'r', series: run.series.map((s) => s.name), from: 0, to: 100, resolution: 100 }), 'heapBytes')
+    const dflt = lanes.heaps[0]
+    const option = heapLaneOption(dflt, lanes, {
+      theme: (await import('../../../src/renderer/src/lib/palette')).THEMES.dark,
+      view: { from: 0, to: 99 },
+      height: 150,
+      t: (key, params) => (params ? `${key} ${JSON.stringify(params)}` : key),
+      frameNumber: (i) => i + 1,
+    })
+    const series = option.series as { name: string }[]
+    // budget 128 MiB under 2.5 × the lane's top: drawn
+    expect(series.map((s) => s.name)).toEqual(['Committed', 'SharedBufferPool', 'TextureReadOnlyPool', 'requested', 'waste', 'budget'])
+    const formatter = (option.tooltip as { formatter: (p: unknown) => HTMLElement }).formatter
+    const tip = formatter([{ dataIndex: 10 }])
+    expect(tip.querySelector('.hs-tip-title')!.textContent).toBe('tip.frame {"n":11}')
+    // Committed at frame 10: 4 MiB + 10 KiB = 4.01 MiB
+    const committed = [...tip.querySelectorAll('.hs-tip-row')].find((r) => r.textContent?.includes('placement.Committed'))
+    expect(committed?.querySelector('.hs-tip-value')?.textContent).toBe('4.01 MiB')
+  })
+})
+
+describe('csv', () => {
+  it('quotes what needs quoting and ends lines with CRLF', () => {
+    const csv = toCsv<{ a: string; b: number }>(
+      [
+        { header: 'a', value: (r) => r.a },
+        { header: 'b,c', value: (r) => r.b },
+      ],
+      [
+        { a: 'x"y', b: 1 },
+        { a: 'line\nbreak', b: NaN },
+      ],
+    )
+    expect(csv).toBe('a,"b,c"\r\n"x""y",1\r\n"line\nbreak",\r\n')
+    expect(csvField(null)).toBe('')
+    expect(csvField(false)).toBe('false')
+  })
+})
+
+describe('latest-wins queries', () => {
+  it('runs the first request at once and only the last of those made meanwhile', async () => {
+    const runs: number[] = []
+    const applied: number[] = []
+    const release: (() => void)[] = []
+    const q = new Latest<number, number>(
+      (r) => {
+        runs.push(r)
+        return new Promise((resolve) => release.push(() => resolve(r)))
+      },
+      (a) => applied.push(a),
+    )
+    const done = q.request(1)
+    void q.request(2)
+    void q.request(3)
+    release.shift()!()
+    await new Promise((r) => setTimeout(r, 0))
+    release.shift()!()
+    await done
+    // 1 ran and was superseded before it returned; 2 was replaced while waiting; 3 ran and applied
+    expect(runs).toEqual([1, 3])
+    expect(applied).toEqual([3])
+  })
+
+  it('drops the answer in flight after a reset, and runs what comes after', async () => {
+    const applied: number[] = []
+    const release: (() => void)[] = []
+    const q = new Latest<number, number>(
+      (r) => new Promise((resolve) => release.push(() => resolve(r))),
+      (a) => applied.push(a),
+    )
+    const done = q.request(1)
+    q.reset()
+    void q.request(2)
+    release.shift()!()
+    await new Promise((r) => setTimeout(r, 0))
+    release.shift()!()
+    await done
+    expect(applied).toEqual([2])
+  })
+})
+
+describe('report deltas', () => {
+  it('gives B − A and the relative change of each figure', () => {
+    const rows = reportDeltas(
+      report(),
+      report({
+        peak: { frame: 5, bytes: 512 * MiB },
+        residency: { budgetBytes: 128 * MiB, evictions: 5, evictedBytes: 30 * MiB, makeResident: 5, overBudgetFrames: 10 },
+        byPlacement: {
+          TextureReadOnlyPool: { peakBytes: 64 * MiB, endBytes: 64 * MiB, count: 20 },
+          Committed: { peakBytes: 8 * MiB, endBytes: 8 * MiB, count: 2 },
+        },
+      }),
+    )
+    const peak = rows.find((r) => r.id === 'peak')!
+    expect([peak.a, peak.b, peak.delta, peak.relative]).toEqual([1024 * MiB, 512 * MiB, -512 * MiB, -0.5])
+    const evictions = rows.find((r) => r.id === 'evictions')!
+    expect([evictions.delta, evictions.relative]).toEqual([2, 2 / 3])
+    // Committed is only in B: from nothing, no relative change
+    const committed = rows.find((r) => r.id === 'placementPeak' && r.params?.placement === 'Committed')!
+    expect([committed.a, committed.b, committed.relative]).toEqual([0, 8 * MiB, null])
+    // placements in the model's order: Committed before TextureReadOnlyPool
+    const placements = rows.filter((r) => r.id === 'placementPeak').map((r) => r.params?.placement)
+    expect(placements).toEqual(['Committed', 'TextureReadOnlyPool'])
+    expect(rows.find((r) => r.id === 'cacheHitRate')!.unit).toBe('ratio')
+  })
+})
+
+describe('pool maps', () => {
+  const pool = {
+    offset: Float64Array.of(0, 8 * MiB, 12 * MiB),
+    size: Float64Array.of(8 * MiB, 4 * MiB, 52 * MiB),
+    state: Uint8Array.of(1, 2, 0),
+    bytes: 64 * MiB,
+  }
+
+  it('finds the block at a byte and at a pixel', () => {
+    expect(blockAt(pool, 0)).toBe(0)
+    expect(blockAt(pool, 9 * MiB)).toBe(1)
+    expect(blockAt(pool, 64 * MiB)).toBe(-1)
+    // 64 px for 64 MiB: pixel 10 is byte 10 MiB, in block 1
+    expect(blockAtPixel(pool, 10, 64)).toBe(1)
+    // 500 bytes a pixel: pixel 0 covers blocks of 100, 100 and 400 bytes; the widest is what shows there
+    const tiny = { offset: Float64Array.of(0, 100, 200, 600), size: Float64Array.of(100, 100, 400, 400), bytes: 1000 }
+    expect(blockAtPixel(tiny, 0.5, 2)).toBe(2)
+    expect(largestFree({ size: Float64Array.of(5, 7, 3, 9), state: Uint8Array.of(1, 0, 2, 0) })).toBe(9)
+  })
+
+  it('orders pools by heap, then placement, then name with numbers in order', () => {
+    const make = (name: string, heap: string, placement: string) => ({ ...pool, id: new Float64Array(3), pool: 0, name, heap, placement, used: 0, pending: 0, free: 0, spare: false })
+    const sorted = sortPools([
+      make('UPLOAD/Big/0', 'UPLOAD', 'UploadBigBlock'),
+      make('DEFAULT/ReadOnly/10', 'DEFAULT', 'TextureReadOnlyPool'),
+      make('DEFAULT/ReadOnly/2', 'DEFAULT', 'TextureReadOnlyPool'),
+      make('DEFAULT/SingleState/0', 'DEFAULT', 'SharedBufferPool'),
+    ])
+    expect(sorted.map((p) => p.name)).toEqual(['DEFAULT/SingleState/0', 'DEFAULT/ReadOnly/2', 'DEFAULT/ReadOnly/10', 'UPLOAD/Big/0'])
+  })
+})
+
+describe('aliasing layout', () => {
+  // 700 × 340 px, 100 px of offset labels, 20 px of pass labels: 600 px for 6 passes (100 px each), and
+  // 340 − 20 − 6 = 314 px for the 16 MiB heap (19.625 px a MiB)
+  const layout = layoutAliasing(execution(), { width: 700, height: 340, left: 100, bottom: 20, gap: 10, right: 0 })
+
+  it('draws each resource from its first pass to the end of its last over its bytes', () => {
+    expect(layout.panels).toHaveLength(1)
+    expect(layout.panels[0]).toMatchObject({ x: 100, y: 6, w: 600, h: 314, extent: 16 * MiB })
+    const [a, b, c] = layout.rects
+    expect(a).toMatchObject({ index: 0, x: 100, w: 300, y: 6, h: 78.5 })
+    expect(b).toMatchObject({ index: 1, x: 400, w: 300, y: 6 + 2 * 19.625, h: 78.5 })
+    expect(c).toMatchObject({ index: 2, x: 100, w: 600, y: 6 + 8 * 19.625, h: 2 * 19.625 })
+  })
+
+  it('marks the shared bytes on both resources of an overlapping pair', () => {
+    // A [0, 4 MiB) and B [2, 6 MiB) share [2, 4 MiB): 39.25 px from y = 45.25, on A's passes and on B's
+    expect(layout.bands).toEqual([
+      { on: 0, with: 1, x: 100, w: 300, y: 45.25, h: 39.25 },
+      { on: 1, with: 0, x: 400, w: 300, y: 45.25, h: 39.25 },
+    ])
+    expect(rectAt(layout, 150, 50)).toBe(0)
+    expect(rectAt(layout, 450, 100)).toBe(1)
+    expect(rectAt(layout, 150, 170)).toBe(2)
+    expect(rectAt(layout, 50, 50)).toBe(-1)
+    expect(aliasingFigures(execution())).toEqual({ requested: 10 * MiB, aliased: 2, heapBytes: 16 * MiB })
+  })
+
+  it('fits a heap to the bytes it uses: past the 10 MiB reached, to a round 12 MiB', () => {
+    const fitted = layoutAliasing(execution(), { width: 700, height: 340, left: 100, bottom: 20, gap: 10, right: 0, fit: true })
+    // 10 MiB × 1.04 over 8 ticks: 2 MiB steps → top 12 MiB
+    expect(fitted.panels[0].extent).toBe(12 * MiB)
+    expect(fitted.rects[2].y + fitted.rects[2].h).toBeCloseTo(6 + (10 / 12) * 314, 9)
+  })
+})
+
+describe('palette', () => {
+  it('has a colour for every row a lane stacks, all different', () => {
+    for (const row of LANE_ROWS) expect(PLACEMENT_COLORS[row]).toMatch(/^#[0-9a-f]{6}$/)
+    expect(new Set(LANE_ROWS.map((r) => PLACEMENT_COLORS[r])).size).toBe(LANE_ROWS.length)
+    expect(tagColor('Textures')).toBe(tagColor('Textures'))
+    expect(new Set(['Textures', 'Meshes', 'RenderTargets', 'UI', 'Nanite'].map(tagColor)).size).toBeGreaterThan(2)
+  })
+})
