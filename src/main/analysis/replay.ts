@@ -187,7 +187,8 @@ export class DescScratch {
     this.text = new Array<string | undefined>(store.strings.size + 1).fill(undefined)
   }
 
-  private string(id: number): string | undefined {
+  /** The string of an id of the capture's string table. */
+  string(id: number): string | undefined {
     let s = this.text[id]
     if (s === undefined && id !== 0) {
       s = this.store.strings.get(id)

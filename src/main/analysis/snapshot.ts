@@ -5,7 +5,6 @@
  * are kept so scrolling a table or moving between nearby views does not replay again.
  */
 import {
-  BLOCK_STATE,
   type PoolMap,
   type ResourceDetails,
   type ResourceFilter,
@@ -21,7 +20,21 @@ import { bufferDesc, recordAt, textureDesc } from '../ingest/records'
 import { K } from '../ingest/store'
 import type { D3D12Model } from '../model/d3d12/model'
 import { D3D12Model as Model } from '../model/d3d12/model'
+import { HEAP_TYPES, PLACEMENTS } from '../../shared/model'
 import type { Replay } from './replay'
+
+/** The columns of a ResourceTable. */
+export interface ResourceColumns {
+  id: Float64Array
+  occupied: Float64Array
+  requested: Float64Array
+  offset: Float64Array
+  created: Float64Array
+  /** Index of the create record, -1 when unknown. */
+  createRecord: Float64Array
+  estimated: Uint8Array
+  text: ResourceTable['text']
+}
 
 /** The live resources of a frame as columns, plus the row objects built lazily for the pages people see. */
 export class ResourceTable {
@@ -36,26 +49,16 @@ export class ResourceTable {
   readonly estimated: Uint8Array
   private readonly sorted = new Map<string, Uint32Array>()
 
-  constructor(
-    readonly frameNumber: number,
-    rows: { id: number; occupied: number; requested: number; offset: number; created: number; record: number; name: string; tag: string; placement: string; heap: string; pool: string | null; kind: 'buffer' | 'texture'; estimated: boolean }[],
-  ) {
-    this.length = rows.length
-    this.id = Float64Array.from(rows, (r) => r.id)
-    this.occupied = Float64Array.from(rows, (r) => r.occupied)
-    this.requested = Float64Array.from(rows, (r) => r.requested)
-    this.offset = Float64Array.from(rows, (r) => r.offset)
-    this.created = Float64Array.from(rows, (r) => r.created)
-    this.createRecord = Float64Array.from(rows, (r) => r.record)
-    this.estimated = Uint8Array.from(rows, (r) => (r.estimated ? 1 : 0))
-    this.text = {
-      name: rows.map((r) => r.name),
-      tag: rows.map((r) => r.tag),
-      placement: rows.map((r) => r.placement),
-      heap: rows.map((r) => r.heap),
-      pool: rows.map((r) => r.pool),
-      kind: rows.map((r) => r.kind),
-    }
+  constructor(readonly frameNumber: number, columns: ResourceColumns) {
+    this.length = columns.id.length
+    this.id = columns.id
+    this.occupied = columns.occupied
+    this.requested = columns.requested
+    this.offset = columns.offset
+    this.created = columns.created
+    this.createRecord = columns.createRecord
+    this.estimated = columns.estimated
+    this.text = columns.text
   }
 
   row(i: number): ResourceRow {
@@ -133,17 +136,6 @@ export interface SnapshotState {
 
 const CACHE_SIZE = 4
 
-function nameOf(replay: Replay, record: number): { name: string; tag: string } {
-  const store = replay.store
-  const kind = store.records.kind[record]
-  const ref = store.records.ref[record]
-  const names = kind === K.texture ? store.textures : store.buffers
-  return {
-    name: store.strings.get(names.name.data[ref]) ?? '',
-    tag: store.strings.get(names.tag.data[ref]) ?? '',
-  }
-}
-
 export class Snapshots {
   private readonly cache: SnapshotState[] = []
 
@@ -162,61 +154,74 @@ export class Snapshots {
     const transients: TransientExecution[] = []
     const { model, created } = this.replay.modelAt(target, (layout) => transients.push(layout))
     const frameNumber = store.frames.n[target]
-    const rows = model.liveAllocations().map((a) => {
-      const record = created.get(a.id) ?? -1
-      const { name, tag } = record >= 0 ? nameOf(this.replay, record) : { name: '', tag: '' }
-      return {
-        id: a.id,
-        occupied: a.size,
-        requested: a.requested,
-        offset: a.offset,
-        created: a.createdFrame,
-        record,
-        name,
-        tag,
-        placement: a.placement,
-        heap: a.heap,
-        pool: a.poolName,
-        kind: a.kind,
-        estimated: a.estimated,
-      }
-    })
-    const state: SnapshotState = { frame: target, model, created, table: new ResourceTable(frameNumber, rows), transients }
+    const state: SnapshotState = { frame: target, model, created, table: this.tableOf(model, created, frameNumber), transients }
     this.cache.unshift(state)
     if (this.cache.length > CACHE_SIZE) this.cache.pop()
     return state
   }
 
+  /** The live resources as columns, straight from the model's table, with names and tags from the records. */
+  private tableOf(model: D3D12Model, created: Map<number, number>, frameNumber: number): ResourceTable {
+    const store = this.replay.store
+    const descs = this.replay.descs
+    const live = model.liveTable()
+    const n = live.length
+    const createRecord = new Float64Array(n)
+    const text: ResourceTable['text'] = {
+      name: new Array<string>(n),
+      tag: new Array<string>(n),
+      placement: new Array<string>(n),
+      heap: new Array<string>(n),
+      pool: live.poolName,
+      kind: new Array<'buffer' | 'texture'>(n),
+    }
+    for (let i = 0; i < n; i++) {
+      const record = created.get(live.id[i]) ?? -1
+      createRecord[i] = record
+      let name = ''
+      let tag = ''
+      if (record >= 0) {
+        const ref = store.records.ref[record]
+        const names = store.records.kind[record] === K.texture ? store.textures : store.buffers
+        name = descs.string(names.name.data[ref]) ?? ''
+        tag = descs.string(names.tag.data[ref]) ?? ''
+      }
+      text.name[i] = name
+      text.tag[i] = tag
+      text.placement[i] = PLACEMENTS[live.placement[i]]
+      text.heap[i] = HEAP_TYPES[live.heap[i]]
+      text.kind[i] = live.texture[i] === 1 ? 'texture' : 'buffer'
+    }
+    return new ResourceTable(frameNumber, {
+      id: live.id,
+      occupied: live.size,
+      requested: live.requested,
+      offset: live.offset,
+      created: live.created,
+      createRecord,
+      estimated: live.estimated,
+      text,
+    })
+  }
+
   snapshot(runId: string, frame: number): Snapshot {
     const s = this.state(frame)
-    const pools: PoolMap[] = s.model.pools().map((p) => {
-      const n = p.blocks.length
-      const offset = new Float64Array(n)
-      const size = new Float64Array(n)
-      const state = new Uint8Array(n)
-      const id = new Float64Array(n)
-      p.blocks.forEach((b, i) => {
-        offset[i] = b.offset
-        size[i] = b.size
-        state[i] = BLOCK_STATE[b.state]
-        id[i] = b.id ?? NaN
-      })
-      return {
-        pool: p.pool,
-        name: p.name,
-        placement: p.row,
-        heap: p.heap,
-        bytes: p.bytes,
-        used: p.used,
-        pending: p.pending,
-        free: p.free,
-        spare: p.spare,
-        offset,
-        size,
-        state,
-        id,
-      }
-    })
+    const pools: PoolMap[] = s.model.poolBlocks().map((p) => ({
+      pool: p.pool,
+      name: p.name,
+      placement: p.row,
+      heap: p.heap,
+      bytes: p.bytes,
+      used: p.used,
+      pending: p.pending,
+      free: p.free,
+      spare: p.spare,
+      offset: p.offset,
+      size: p.size,
+      // The model's block codes are BLOCK_STATE's: 0 free, 1 used, 2 pending.
+      state: p.state,
+      id: p.id,
+    }))
     const totals = s.model.residencyManager().totals()
     return {
       runId,

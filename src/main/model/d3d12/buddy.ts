@@ -103,13 +103,41 @@ export class BuddyPool {
 
   /** Free blocks as [offset, size] pairs in offset order (for snapshots). */
   freeBlocks(): [Bytes, Bytes][] {
-    const out: [Bytes, Bytes][] = []
+    const { offset, size } = this.freeBlockColumns()
+    return Array.from(offset, (o, i) => [o, size[i]])
+  }
+
+  /** Free blocks in offset order, one column each: the set bits of every order, words at a time, merged. */
+  freeBlockColumns(): { offset: Float64Array; size: Float64Array } {
+    let n = 0
+    for (let k = 0; k <= this.maxOrder; k++) n += this.freeCount[k]
+    const offset = new Float64Array(n)
+    const size = new Float64Array(n)
+    let i = 0
     for (let k = 0; k <= this.maxOrder; k++) {
-      const n = 2 ** (this.maxOrder - k)
-      const size = this.minBlock * 2 ** k
-      for (let i = 0; i < n; i++) if (this.testBit(k, i)) out.push([i * size, size])
+      if (this.freeCount[k] === 0) continue
+      const blockBytes = this.minBlock * 2 ** k
+      for (let w = this.wordStart[k]; w < this.wordStart[k + 1]; w++) {
+        let word = this.bits[w]
+        while (word !== 0) {
+          const bit = 31 - Math.clz32(word & -word)
+          word &= word - 1
+          offset[i] = ((w - this.wordStart[k]) * 32 + bit) * blockBytes
+          size[i++] = blockBytes
+        }
+      }
     }
-    return out.sort((a, b) => a[0] - b[0])
+    // Each order's blocks are in offset order already and blocks never overlap: sort the offsets, sizes follow.
+    const order = new Int32Array(n)
+    for (let j = 0; j < n; j++) order[j] = j
+    order.sort((x, y) => offset[x] - offset[y])
+    const sortedOffset = new Float64Array(n)
+    const sortedSize = new Float64Array(n)
+    for (let j = 0; j < n; j++) {
+      sortedOffset[j] = offset[order[j]]
+      sortedSize[j] = size[order[j]]
+    }
+    return { offset: sortedOffset, size: sortedSize }
   }
 
   clone(): BuddyPool {

@@ -162,6 +162,41 @@ export interface PoolView {
   blocks: BlockView[]
 }
 
+/** A pool's figures and its blocks in offset order, one column each. */
+export interface PoolBlocks extends Omit<PoolView, 'blocks'> {
+  offset: Float64Array
+  size: Float64Array
+  /** 0 free, 1 used, 2 pending. */
+  state: Uint8Array
+  /** The resource id of a used or pending block; NaN for free blocks and the model's own (staging, pages). */
+  id: Float64Array
+}
+
+/** The live buffers and textures, one column each, by creation frame, then id. */
+export interface LiveTable {
+  length: number
+  id: Float64Array
+  /** 1 texture, 0 buffer. */
+  texture: Uint8Array
+  /** Index into PLACEMENTS. */
+  placement: Uint8Array
+  /** Index into HEAP_TYPES. */
+  heap: Uint8Array
+  poolName: (string | null)[]
+  offset: Float64Array
+  size: Float64Array
+  requested: Float64Array
+  created: Float64Array
+  estimated: Uint8Array
+}
+
+/** Block states in PoolBlocks (the same codes as the IPC contract's BLOCK_STATE). */
+export const BlockCode = { Free: 0, Used: 1, Pending: 2 } as const
+
+function blockColumns(n: number): Pick<PoolBlocks, 'offset' | 'size' | 'state' | 'id'> {
+  return { offset: new Float64Array(n), size: new Float64Array(n), state: new Uint8Array(n), id: new Float64Array(n).fill(NaN) }
+}
+
 interface PendingTransient {
   id: number
   size: Bytes
@@ -656,8 +691,45 @@ export class D3D12Model {
 
   /** Live buffers and textures, by creation frame, then id. */
   liveAllocations(): AllocationView[] {
-    const out = this.live.slots().map((slot) => this.view(slot))
-    return out.sort((x, y) => x.createdFrame - y.createdFrame || x.id - y.id)
+    const slots = this.liveSlots()
+    const out = new Array<AllocationView>(slots.length)
+    for (let i = 0; i < slots.length; i++) out[i] = this.view(slots[i])
+    return out
+  }
+
+  /** What liveAllocations() lists, as columns: a table of thousands of rows without an object per row. */
+  liveTable(): LiveTable {
+    const slots = this.liveSlots()
+    const n = slots.length
+    const a = this.allocs
+    const t: LiveTable = {
+      length: n,
+      id: new Float64Array(n),
+      texture: new Uint8Array(n),
+      placement: new Uint8Array(n),
+      heap: new Uint8Array(n),
+      poolName: new Array<string | null>(n),
+      offset: new Float64Array(n),
+      size: new Float64Array(n),
+      requested: new Float64Array(n),
+      created: new Float64Array(n),
+      estimated: new Uint8Array(n),
+    }
+    for (let i = 0; i < n; i++) {
+      const slot = slots[i]
+      const loc = a.loc[slot]
+      t.id[i] = a.id[slot]
+      t.texture[i] = a.kind[slot] === Kind.Texture ? 1 : 0
+      t.placement[i] = a.placement[slot]
+      t.heap[i] = a.heap[slot]
+      t.poolName[i] = loc === Loc.Pool || loc === Loc.Buddy ? this.poolById.get(a.pool[slot])!.name : null
+      t.offset[i] = a.offset[slot]
+      t.size[i] = a.size[slot]
+      t.requested[i] = a.requested[slot]
+      t.created[i] = a.created[slot]
+      t.estimated[i] = (a.flags[slot] & SlotFlag.Estimated) !== 0 ? 1 : 0
+    }
+    return t
   }
 
   allocation(id: number): AllocationView | undefined {
@@ -667,28 +739,56 @@ export class D3D12Model {
 
   /** Every pool with its blocks: memory pools, spares, buddy pools and FastAllocator pages. */
   pools(): PoolView[] {
-    const out: PoolView[] = []
+    const STATES = ['free', 'used', 'pending'] as const
+    return this.poolBlocks().map((p) => {
+      const blocks = new Array<BlockView>(p.offset.length)
+      for (let k = 0; k < blocks.length; k++) {
+        const id = p.id[k]
+        blocks[k] = { offset: p.offset[k], size: p.size[k], state: STATES[p.state[k]], id: Number.isNaN(id) ? null : id }
+      }
+      return {
+        pool: p.pool,
+        name: p.name,
+        row: p.row,
+        heap: p.heap,
+        bytes: p.bytes,
+        used: p.used,
+        pending: p.pending,
+        free: p.free,
+        spare: p.spare,
+        createdFrame: p.createdFrame,
+        blocks,
+      }
+    })
+  }
+
+  /** What pools() lists, each pool's blocks as columns (see PoolBlocks). */
+  poolBlocks(): PoolBlocks[] {
+    const out: PoolBlocks[] = []
     const b = this.blocks
     const a = this.allocs
     for (const fam of this.families) {
       const pools = fam.pools()
       if (fam.spare) pools.push(fam.spare)
       for (const pool of pools) {
-        const blocks: BlockView[] = []
-        for (let k = pool.head; k !== NONE; k = b.next[k]) {
+        let n = 0
+        for (let k = pool.head; k !== NONE; k = b.next[k]) n++
+        const columns = blockColumns(n)
+        let i = 0
+        for (let k = pool.head; k !== NONE; k = b.next[k], i++) {
           const owner = b.owner[k]
-          let state: BlockView['state'] = 'free'
-          let id: number | null = null
+          columns.offset[i] = b.offset[k]
+          columns.size[i] = b.size[k]
           if (b.state[k] === BlockState.Allocated) {
-            state = a.state[owner] === SlotState.Pending ? 'pending' : 'used'
+            columns.state[i] = a.state[owner] === SlotState.Pending ? BlockCode.Pending : BlockCode.Used
             const kind = a.kind[owner]
-            id = kind === Kind.Buffer || kind === Kind.Texture ? a.id[owner] : null
+            columns.id[i] = kind === Kind.Buffer || kind === Kind.Texture ? a.id[owner] : NaN
           }
-          blocks.push({ offset: b.offset[k], size: b.size[k], state, id })
         }
-        out.push(this.poolView(fam.spec.name, fam.spec.row, fam.spec.heap, pool, blocks))
+        out.push(this.poolBlocksOf(fam.spec.name, fam.spec.row, fam.spec.heap, pool, columns))
       }
     }
+    // Buddy blocks: the free ones from the pool's bitsets, the allocated ones from the slots, merged by offset.
     const bySlotPool = new Map<number, number[]>()
     for (let slot = 0; slot < a.count; slot++) {
       if (a.state[slot] === SlotState.Free || a.loc[slot] !== Loc.Buddy) continue
@@ -700,28 +800,42 @@ export class D3D12Model {
       const pools = fam.pools.slice()
       if (fam.spare) pools.push(fam.spare)
       for (const pool of pools) {
-        const blocks: BlockView[] = pool
-          .freeBlocks()
-          .map(([offset, size]) => ({ offset, size, state: 'free' as const, id: null }))
-        for (const slot of bySlotPool.get(pool.id) ?? []) {
-          const kind = a.kind[slot]
-          blocks.push({
-            offset: a.base[slot],
-            size: a.size[slot],
-            state: a.state[slot] === SlotState.Pending ? 'pending' : 'used',
-            id: kind === Kind.Buffer || kind === Kind.Texture ? a.id[slot] : null,
-          })
+        const free = pool.freeBlockColumns()
+        const slots = Int32Array.from(bySlotPool.get(pool.id) ?? [])
+        slots.sort((x, y) => a.base[x] - a.base[y])
+        const columns = blockColumns(free.offset.length + slots.length)
+        let f = 0
+        let s = 0
+        for (let i = 0; i < columns.offset.length; i++) {
+          if (s === slots.length || (f < free.offset.length && free.offset[f] < a.base[slots[s]])) {
+            columns.offset[i] = free.offset[f]
+            columns.size[i] = free.size[f]
+            f++
+          } else {
+            const slot = slots[s++]
+            const kind = a.kind[slot]
+            columns.offset[i] = a.base[slot]
+            columns.size[i] = a.size[slot]
+            columns.state[i] = a.state[slot] === SlotState.Pending ? BlockCode.Pending : BlockCode.Used
+            columns.id[i] = kind === Kind.Buffer || kind === Kind.Texture ? a.id[slot] : NaN
+          }
         }
-        blocks.sort((x, y) => x.offset - y.offset)
-        out.push(this.poolView(fam.spec.name, fam.spec.row, fam.spec.heap, pool, blocks))
+        out.push(this.poolBlocksOf(fam.spec.name, fam.spec.row, fam.spec.heap, pool, columns))
       }
     }
     const pageSize = this.fast.pageSize
     for (const page of this.fast.pages()) {
       const used = page.busy ? page.used : 0
-      const blocks: BlockView[] = []
-      if (page.busy) blocks.push({ offset: 0, size: used, state: 'used', id: null })
-      if (pageSize - used > 0) blocks.push({ offset: used, size: pageSize - used, state: 'free', id: null })
+      const columns = blockColumns((page.busy ? 1 : 0) + (pageSize - used > 0 ? 1 : 0))
+      let i = 0
+      if (page.busy) {
+        columns.size[i] = used
+        columns.state[i++] = BlockCode.Used
+      }
+      if (pageSize - used > 0) {
+        columns.offset[i] = used
+        columns.size[i] = pageSize - used
+      }
       out.push({
         pool: page.id,
         name: `UPLOAD/FastAllocator/${page.index}`,
@@ -733,7 +847,7 @@ export class D3D12Model {
         free: pageSize - used,
         spare: false,
         createdFrame: page.createdFrame,
-        blocks,
+        ...columns,
       })
     }
     return out
@@ -1411,7 +1525,13 @@ export class D3D12Model {
     }
   }
 
-  private poolView(family: string, row: number, heap: number, pool: MemoryPool | BuddyPool, blocks: BlockView[]) {
+  private poolBlocksOf(
+    family: string,
+    row: number,
+    heap: number,
+    pool: MemoryPool | BuddyPool,
+    columns: Pick<PoolBlocks, 'offset' | 'size' | 'state' | 'id'>,
+  ): PoolBlocks {
     return {
       pool: pool.id,
       name: pool.name || `${family}/spare`,
@@ -1423,9 +1543,17 @@ export class D3D12Model {
       free: pool.size - pool.used,
       spare: pool.spare,
       createdFrame: pool.createdFrame,
-      blocks,
-    } satisfies PoolView
+      ...columns,
+    }
   }
+
+  /** Live buffers' and textures' slots, by creation frame, then id. */
+  private liveSlots(): Int32Array {
+    const a = this.allocs
+    const slots = Int32Array.from(this.live.slots())
+    return slots.sort((x, y) => a.created[x] - a.created[y] || a.id[x] - a.id[y])
+  }
+
 
   /** A second create of a live id: the first is released (the capture's ingest warns about it too). */
   private replaceLive(id: number): void {

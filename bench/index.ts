@@ -1,0 +1,401 @@
+/**
+ * `npm run bench`: the replay's acceptance figures in one run, on a generated capture of two million records
+ * (bench/data/deferred-2000000.hscap, written once by the generator and reused; the ingest benchmark makes and
+ * reads the same file):
+ * - the JSON.parse-per-line baseline and the whole `report` (load + replay + figures, as `report --json` does),
+ *   best of --runs each, and the ratio;
+ * - snapshot latency at 100 random frames, each from a fresh Snapshots (nothing from a cache), p50 and p95;
+ * - series query latency over random frame ranges at resolution 2000, p50 and p95;
+ * - memory per record: heap + array buffers after a full gc, and the peak RSS, in a process of its own;
+ * - checkpoint spacing: records per checkpoint against the checkpoints' memory and snapshot latency.
+ *
+ * Options: `-- --records N` (another capture size), `--runs R` (timed repetitions, 3), `--frames F` (snapshot
+ * frames, 100), `--no-spacing` (skip the spacing table).
+ *
+ * The code under test is bundled with esbuild into bench/data/ and measured in `node --expose-gc`: under tsx every
+ * imported binding is a module getter, which costs about 1.8x in hot loops.
+ */
+import { spawnSync } from 'node:child_process'
+import { createReadStream, createWriteStream, existsSync, mkdirSync, renameSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { runGen } from '../src/main/cli/gen'
+import { CHECKPOINT_RECORDS, Replay } from '../src/main/analysis/replay'
+import { buildRunReport } from '../src/main/analysis/report'
+import { Snapshots } from '../src/main/analysis/snapshot'
+import { loadCaptureFile, type LoadResult } from '../src/main/ingest/read'
+import { resolveConfig, type ModelConfig } from '../src/shared/model'
+
+const args = process.argv.slice(2)
+const option = (name: string, fallback: number): number => {
+  const at = args.indexOf(name)
+  return at < 0 ? fallback : Number(args[at + 1])
+}
+const RECORDS = option('--records', 2_000_000)
+const RUNS = option('--runs', 3)
+const FRAMES = option('--frames', 100)
+const SCENARIO = 'deferred'
+const SPACINGS = [12_500, 25_000, 50_000, 100_000]
+
+const here = dirname(fileURLToPath(import.meta.url))
+// The bundle runs from bench/data/: the capture sits beside it.
+const dataDir = here.endsWith('data') ? here : join(here, 'data')
+const file = join(dataDir, `${SCENARIO}-${RECORDS}.hscap`)
+
+/** Stops the generator once it has written enough lines. */
+class Enough {}
+
+/** The capture: the header and exactly RECORDS records, cut at a line end from a run of enough frames. */
+async function generate(): Promise<void> {
+  mkdirSync(dataDir, { recursive: true })
+  const probeFrames = 500
+  const probe = await runGen(SCENARIO, { frames: probeFrames, seed: 1 }, () => {})
+  let frames = Math.ceil((RECORDS / (probe.records - 1)) * probeFrames * 1.2)
+  const partial = `${file}.part`
+  for (;;) {
+    const out = createWriteStream(partial)
+    let lines = 0
+    try {
+      await runGen(SCENARIO, { frames, seed: 1 }, (chunk) => {
+        let end = 0
+        while (lines <= RECORDS) {
+          const nl = chunk.indexOf('\n', end)
+          if (nl < 0) break
+          lines++
+          end = nl + 1
+        }
+        const done = lines > RECORDS
+        const ok = out.write(done ? chunk.slice(0, end) : chunk)
+        if (done) throw new Enough()
+        if (!ok) return new Promise<void>((resolve) => out.once('drain', () => resolve()))
+      })
+    } catch (err) {
+      if (!(err instanceof Enough)) throw err
+    }
+    await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())))
+    if (lines > RECORDS) break
+    frames *= 2
+  }
+  renameSync(partial, file)
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Measures (in the bundled child process)
+
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => {})
+
+/** A full collection, and a turn of the event loop for freed array buffers to leave the count. */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 3; i++) {
+    gc()
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+}
+
+const held = (): number => {
+  const m = process.memoryUsage()
+  return m.heapUsed + m.arrayBuffers
+}
+
+interface Timing {
+  wall: number
+  cpu: number
+}
+
+async function timed<T>(run: () => Promise<T> | T): Promise<Timing & { value: T }> {
+  const cpu0 = process.cpuUsage()
+  const start = performance.now()
+  const value = await run()
+  const cpu = process.cpuUsage(cpu0)
+  return { wall: (performance.now() - start) / 1000, cpu: (cpu.user + cpu.system) / 1e6, value }
+}
+
+const best = (a: Timing, b: Timing): Timing => ({ wall: Math.min(a.wall, b.wall), cpu: Math.min(a.cpu, b.cpu) })
+const NONE: Timing = { wall: Infinity, cpu: Infinity }
+const s = (t: Timing) => `${t.wall.toFixed(2)} s (cpu ${t.cpu.toFixed(2)} s)`
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`
+const ms = (v: number) => `${v.toFixed(1)} ms`
+
+/** The p-quantile (0..1) of some values, nearest rank. */
+function quantile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]
+}
+
+/** A small seeded generator, so every run asks for the same frames and ranges. */
+function random(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0
+    return state / 2 ** 32
+  }
+}
+
+/** What any reader must do at least: read 1 MiB chunks, decode, split into lines, JSON.parse each. */
+async function baseline(): Promise<number> {
+  const decoder = new TextDecoder('utf-8')
+  let carry = ''
+  let parsed = 0
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) {
+    const text = carry + decoder.decode(chunk as Buffer, { stream: true })
+    let start = 0
+    for (;;) {
+      const nl = text.indexOf('\n', start)
+      if (nl < 0) break
+      if (nl > start) {
+        JSON.parse(text.slice(start, nl))
+        parsed++
+      }
+      start = nl + 1
+    }
+    carry = text.slice(start)
+  }
+  const last = carry + decoder.decode()
+  if (last.trim() !== '') {
+    JSON.parse(last)
+    parsed++
+  }
+  return parsed
+}
+
+function configOf(result: LoadResult): ModelConfig {
+  return resolveConfig(result.store.header.config as Record<string, number> | undefined, {})
+}
+
+interface Report {
+  result: LoadResult
+  replay: Replay
+  json: string
+  load: Timing
+  run: Timing
+  figures: Timing
+}
+
+/** `report --json` without the write: load, replay, figures, JSON. */
+async function report(): Promise<Report> {
+  const load = await timed(() => loadCaptureFile(file))
+  const result = load.value
+  if (result.error) throw result.error
+  const run = await timed(() => Replay.run(result.store, { config: configOf(result) }))
+  const figures = await timed(() => JSON.stringify(buildRunReport(result, run.value)))
+  return { result, replay: run.value, json: figures.value, load, run, figures }
+}
+
+/** Snapshot latencies at `count` random frames, each from a fresh Snapshots. */
+function snapshotLatency(replay: Replay, count: number, seed: number): { cold: number[]; open: number[] } {
+  const next = random(seed)
+  const frames = replay.store.frames.length
+  const cold: number[] = []
+  const open: number[] = []
+  for (let i = 0; i < count; i++) {
+    const frame = Math.floor(next() * frames)
+    const snapshots = new Snapshots(replay)
+    const start = performance.now()
+    snapshots.snapshot('bench', frame)
+    const built = performance.now()
+    // What the inspector asks next, from the state just built: the first page of the table, the graphs.
+    snapshots.resources({ runId: 'bench', frame, sort: 'occupied', descending: true, offset: 0, limit: 100 })
+    snapshots.transients(frame)
+    cold.push(built - start)
+    open.push(performance.now() - start)
+  }
+  return { cold, open }
+}
+
+/** Series queries over random frame ranges at resolution 2000; the first builds the pyramids it reads. */
+function seriesLatency(replay: Replay, count: number): { first: number; times: number[]; series: number } {
+  const next = random(7)
+  const names = replay.series
+    .list()
+    .map((info) => info.name)
+    .filter((name) => name.startsWith('total.') || name.startsWith('heap.') || name.startsWith('residency.'))
+  const frames = replay.store.frames.length
+  const times: number[] = []
+  let first = 0
+  for (let i = 0; i <= count; i++) {
+    const a = Math.floor(next() * frames)
+    const b = Math.floor(next() * frames)
+    const from = i === 0 ? 0 : Math.min(a, b)
+    const to = i === 0 ? frames : Math.max(a, b) + 1
+    const start = performance.now()
+    replay.series.query({ runId: 'bench', series: names, from, to, resolution: 2000 })
+    const time = performance.now() - start
+    if (i === 0) first = time
+    else times.push(time)
+  }
+  return { first, times, series: names.length }
+}
+
+async function measureMain(): Promise<void> {
+  console.log(`capture ${file}`)
+  console.log(`node ${process.version}, bundled with esbuild (under tsx module getters cost about 1.8x in hot loops)`)
+  let base = NONE
+  let whole = NONE
+  let load = NONE
+  let run = NONE
+  let figures = NONE
+  // Only one capture in memory at a time: the last run's goes before the next is timed.
+  const kept: { last?: Report } = {}
+  let json = ''
+  let records = 0
+  for (let r = 0; r < RUNS; r++) {
+    kept.last = undefined
+    await settle()
+    const b = await timed(baseline)
+    await settle()
+    const w = await timed(report)
+    const rep = w.value
+    records = rep.result.store.records.length
+    if (b.value - 1 !== records) throw new Error(`the baseline parsed ${b.value} lines, the report read ${records} records`)
+    if (json !== '' && json !== rep.json) throw new Error('two runs gave different reports')
+    json = rep.json
+    console.log(
+      `run ${r + 1}: baseline ${s(b)} · report ${s(w)} = load ${s(rep.load)} + replay ${s(rep.run)} + figures ${s(rep.figures)}`,
+    )
+    base = best(base, b)
+    whole = best(whole, w)
+    load = best(load, rep.load)
+    run = best(run, rep.run)
+    figures = best(figures, rep.figures)
+    kept.last = rep
+  }
+  const replay = kept.last!.replay
+  const stats = replay.checkpointStats()
+  console.log('')
+  console.log(`${records} records, ${replay.store.frames.length} frames; best of ${RUNS}:`)
+  console.log(`  JSON.parse baseline    ${s(base)}`)
+  console.log(`  report (whole)         ${s(whole)}`)
+  console.log(`    load                 ${s(load)}`)
+  console.log(`    replay               ${s(run)}`)
+  console.log(`    figures + JSON       ${s(figures)}`)
+  console.log(
+    `  report / baseline      ${(whole.wall / base.wall).toFixed(2)} wall, ${(whole.cpu / base.cpu).toFixed(2)} cpu ` +
+      `(done when ≤ 1)`,
+  )
+
+  // Warm the snapshot path once (as a person's first click would), then measure.
+  snapshotLatency(replay, 3, 99)
+  const snap = snapshotLatency(replay, FRAMES, 1)
+  console.log('')
+  console.log(
+    `snapshots at ${FRAMES} random frames, a fresh Snapshots each (${stats.count} checkpoints, every ` +
+      `${CHECKPOINT_RECORDS} records; at most ${stats.maxRecords} records replayed):`,
+  )
+  console.log(
+    `  snapshot               p50 ${ms(quantile(snap.cold, 0.5))}  p95 ${ms(quantile(snap.cold, 0.95))}  ` +
+      `max ${ms(Math.max(...snap.cold))}  (done when p95 ≤ 50 ms)`,
+  )
+  console.log(
+    `  + first table page and graphs  p50 ${ms(quantile(snap.open, 0.5))}  p95 ${ms(quantile(snap.open, 0.95))}`,
+  )
+
+  const series = seriesLatency(replay, 200)
+  console.log('')
+  console.log(`series queries, ${series.series} series each, random ranges, resolution 2000:`)
+  console.log(`  first (builds the pyramids)  ${ms(series.first)}`)
+  console.log(
+    `  then                   p50 ${ms(quantile(series.times, 0.5))}  p95 ${ms(quantile(series.times, 0.95))}  ` +
+      `(done when ≤ 10 ms)`,
+  )
+}
+
+/** Memory in a process of its own: after a full gc, before the load, after it, after the replay. */
+async function measureMemory(): Promise<void> {
+  await settle()
+  const before = held()
+  const result = await loadCaptureFile(file)
+  await settle()
+  const loaded = held()
+  const config = configOf(result)
+  const kept: { replay?: Replay } = { replay: await Replay.run(result.store, { config }) }
+  const json = JSON.stringify(buildRunReport(result, kept.replay!))
+  const checkpoints = kept.replay!.checkpointStats().count
+  await settle()
+  const replayed = held()
+  const records = result.store.records.length
+  kept.replay = undefined
+  await settle()
+  // The same replay with one checkpoint (frame 0): the difference is what the others hold.
+  const single = await Replay.run(result.store, { config, checkpointRecords: Number.POSITIVE_INFINITY })
+  await settle()
+  const singleHeld = held()
+  const rss = process.resourceUsage().maxRSS * 1024
+  const perRecord = (bytes: number) => `${(bytes / records).toFixed(1)} B/record`
+  console.log('')
+  console.log('memory (heap + array buffers after a full gc; a process of its own):')
+  console.log(`  store                  ${mib(loaded - before)}  ${perRecord(loaded - before)}`)
+  console.log(`  store + replay         ${mib(replayed - before)}  ${perRecord(replayed - before)}`)
+  console.log(
+    `    checkpoints          ${mib(replayed - singleHeld)} (${checkpoints} of them, ` +
+      `${mib((replayed - singleHeld) / Math.max(1, checkpoints - 1))} each)`,
+  )
+  console.log(`    series               ${mib(single.series.byteSize())}`)
+  console.log(`  peak RSS               ${mib(rss)}  ${perRecord(rss)}`)
+  if (json.length === 0) throw new Error('no report')
+}
+
+/** Records per checkpoint against memory and snapshot latency. */
+async function measureSpacing(): Promise<void> {
+  const result = await loadCaptureFile(file)
+  const config = configOf(result)
+  await settle()
+  const base = held()
+  const kept: { one?: Replay } = {
+    one: await Replay.run(result.store, { config, checkpointRecords: Number.POSITIVE_INFINITY }),
+  }
+  await settle()
+  // What a replay holds with one checkpoint (series, graphs, events, the final model): not counted below.
+  const withOne = held() - base
+  kept.one = undefined
+  await settle()
+  console.log('')
+  console.log('checkpoint spacing (records per checkpoint; memory beyond a replay with one checkpoint; 50 frames):')
+  for (const every of SPACINGS) {
+    const t = await timed(() => Replay.run(result.store, { config, checkpointRecords: every }))
+    await settle()
+    const memory = held() - base - withOne
+    snapshotLatency(t.value, 3, 99)
+    const snap = snapshotLatency(t.value, 50, 3)
+    const stats = t.value.checkpointStats()
+    console.log(
+      `  ${String(every).padStart(7)}  ${String(stats.count).padStart(4)} checkpoints  ${mib(memory).padStart(9)}  ` +
+        `replay ${s(t)}  snapshot p50 ${ms(quantile(snap.cold, 0.5))} p95 ${ms(quantile(snap.cold, 0.95))}`,
+    )
+    await settle()
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The parent: the capture, the bundle, the child processes.
+
+async function parent(): Promise<void> {
+  if (!existsSync(file)) {
+    console.log(`generating ${file} …`)
+    await generate()
+  }
+  const { build } = await import('esbuild')
+  const bundle = join(dataDir, 'bench.mjs')
+  await build({
+    entryPoints: [fileURLToPath(import.meta.url)],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    outfile: bundle,
+    logLevel: 'warning',
+  })
+  const child = (mode: string) => {
+    const r = spawnSync(process.execPath, ['--expose-gc', bundle, mode, ...args], { stdio: 'inherit' })
+    if (r.status !== 0) throw new Error(`${mode} exited ${r.status}`)
+  }
+  child('--measure')
+  child('--memory')
+  if (!args.includes('--no-spacing')) child('--spacing')
+  console.log('')
+  console.log(`done ${new Date().toISOString()}`)
+}
+
+if (args.includes('--measure')) await measureMain()
+else if (args.includes('--memory')) await measureMemory()
+else if (args.includes('--spacing')) await measureSpacing()
+else await parent()
