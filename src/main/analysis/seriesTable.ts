@@ -4,11 +4,17 @@
  */
 import type { SeriesAnswer, SeriesBuckets, SeriesInfo, SeriesQuery } from '../../shared/ipc'
 
-/** Levels halve the length: level k holds the min, max and sum of 2^k frames per cell. */
+/**
+ * Levels halve the length: level k holds the min, max and sum of 2^k frames per cell. Level 0 is the column
+ * itself; levels 1 and up sit end to end in one array per statistic, level k from `start[k]` (three allocations a
+ * series, not three a level).
+ */
 interface Pyramid {
-  min: Float64Array[]
-  max: Float64Array[]
-  sum: Float64Array[]
+  levels: number
+  start: Int32Array
+  min: Float64Array
+  max: Float64Array
+  sum: Float64Array
 }
 
 export class SeriesTable {
@@ -61,65 +67,88 @@ export class SeriesTable {
   byteSize(): number {
     let n = 0
     for (const c of this.columns.values()) n += c.byteLength
-    for (const p of this.pyramids.values()) for (const level of p.min) n += level.byteLength * 3
+    for (const p of this.pyramids.values()) n += p.min.byteLength + p.max.byteLength + p.sum.byteLength
     return n
   }
 
   private pyramid(name: string, column: Float64Array): Pyramid {
     let p = this.pyramids.get(name)
     if (p) return p
-    p = { min: [column], max: [column], sum: [column] }
+    let levels = 1
+    let cells = 0
+    for (let length = column.length; length > 1; levels++) {
+      length = Math.ceil(length / 2)
+      cells += length
+    }
+    const start = new Int32Array(levels + 1)
+    const min = new Float64Array(cells)
+    const max = new Float64Array(cells)
+    const sum = new Float64Array(cells)
     let length = column.length
-    for (let level = 1; length > 1; level++) {
+    let at = 0
+    for (let level = 1; level < levels; level++) {
       const next = Math.ceil(length / 2)
-      const min = new Float64Array(next)
-      const max = new Float64Array(next)
-      const sum = new Float64Array(next)
-      const pmin = p.min[level - 1]
-      const pmax = p.max[level - 1]
-      const psum = p.sum[level - 1]
+      const below = start[level - 1]
+      // Level 0 reads the column; the others the level under them in the flat arrays.
+      const pmin = level === 1 ? column : min
+      const pmax = level === 1 ? column : max
+      const psum = level === 1 ? column : sum
+      start[level] = at
       for (let i = 0; i < next; i++) {
-        const a = 2 * i
-        const b = a + 1 < length ? a + 1 : a
-        min[i] = Math.min(pmin[a], pmin[b])
-        max[i] = Math.max(pmax[a], pmax[b])
-        sum[i] = b === a ? psum[a] : psum[a] + psum[b]
+        const a = below + 2 * i
+        const b = 2 * i + 1 < length ? a + 1 : a
+        min[at + i] = Math.min(pmin[a], pmin[b])
+        max[at + i] = Math.max(pmax[a], pmax[b])
+        sum[at + i] = b === a ? psum[a] : psum[a] + psum[b]
       }
-      p.min.push(min)
-      p.max.push(max)
-      p.sum.push(sum)
+      at += next
       length = next
     }
+    p = { levels, start, min, max, sum }
     this.pyramids.set(name, p)
     return p
   }
 
   /** min, max and mean of frames [from, to) of a column, from the coarsest pyramid cells that fit. */
-  private range(p: Pyramid, from: number, to: number, out: { min: number; max: number; sum: number }): void {
+  private range(
+    column: Float64Array,
+    p: Pyramid,
+    from: number,
+    to: number,
+    out: { min: number; max: number; sum: number },
+  ): void {
     let min = Infinity
     let max = -Infinity
     let sum = 0
     let level = 0
     let lo = from
     let hi = to
+    let mins = column
+    let maxs = column
+    let sums = column
+    let base = 0
     // climb: take whole cells at each level from both ends
     while (lo < hi) {
       if (lo & 1) {
-        min = Math.min(min, p.min[level][lo])
-        max = Math.max(max, p.max[level][lo])
-        sum += p.sum[level][lo]
+        min = Math.min(min, mins[base + lo])
+        max = Math.max(max, maxs[base + lo])
+        sum += sums[base + lo]
         lo++
       }
       if (hi & 1) {
         hi--
-        min = Math.min(min, p.min[level][hi])
-        max = Math.max(max, p.max[level][hi])
-        sum += p.sum[level][hi]
+        min = Math.min(min, mins[base + hi])
+        max = Math.max(max, maxs[base + hi])
+        sum += sums[base + hi]
       }
       lo >>= 1
       hi >>= 1
       level++
-      if (level >= p.min.length) break
+      if (level >= p.levels) break
+      mins = p.min
+      maxs = p.max
+      sums = p.sum
+      base = p.start[level]
     }
     out.min = min
     out.max = max
@@ -151,7 +180,7 @@ export class SeriesTable {
       for (let b = 0; b < buckets; b++) {
         const s = from + b * width
         const e = Math.min(to, s + width)
-        this.range(p, s, e, cell)
+        this.range(column, p, s, e, cell)
         min[b] = cell.min
         max[b] = cell.max
         mean[b] = cell.sum / (e - s)
