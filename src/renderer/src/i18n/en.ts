@@ -24,6 +24,7 @@ export default {
     dark: 'Dark',
   },
   run: {
+    close: 'Close this capture',
     partial: 'partial',
     frames: 'frames',
     records: 'records',
@@ -78,7 +79,7 @@ export default {
     overview: 'whole capture',
     overviewHint: 'The whole capture: drag the frame to pan, click to jump',
     rulerHint: 'Drag along the axis to set an A/B range; click to move the cursor',
-    splitter: 'Drag to share the height between the lanes and the inspector',
+    splitter: 'Drag to share the height between the lanes and the inspector; double-click to reset',
     evictions: '{n} evictions',
     madeResident: '{n} made resident',
     budgetAbove: 'budget {bytes}, above the lane',

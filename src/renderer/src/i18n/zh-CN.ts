@@ -26,6 +26,7 @@ const zhCN: typeof en = {
     dark: '深色',
   },
   run: {
+    close: '关闭此捕获',
     partial: '不完整',
     frames: '帧数',
     records: '记录数',
@@ -80,7 +81,7 @@ const zhCN: typeof en = {
     overview: '整个捕获',
     overviewHint: '整个捕获：拖动窗口平移，单击跳转',
     rulerHint: '沿坐标轴拖动以设置 A/B 区间；单击移动光标',
-    splitter: '拖动以调整泳道与检查器的高度',
+    splitter: '拖动以调整泳道与检查器的高度；双击恢复',
     evictions: '{n} 次逐出',
     madeResident: '{n} 次设为驻留',
     budgetAbove: '预算 {bytes}，高于泳道范围',
