@@ -18,20 +18,33 @@ const WORKER = fileURLToPath(new URL('./load-worker.ts', import.meta.url))
 
 /** One worker thread that loads cases one at a time, replaced when a case runs out of time. */
 class Loader {
-  private worker = Loader.spawn()
+  private worker!: Worker
+  /** Settles once the worker has loaded the reader (which may take a while on a busy machine). */
+  ready!: Promise<void>
 
-  private static spawn(): Worker {
-    const entry = `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(WORKER)}, ${JSON.stringify(import.meta.url)}))`
-    return new Worker(entry, { eval: true })
+  constructor() {
+    this.spawn()
   }
 
-  load(c: LoadCase): Promise<LoadOutcome> {
+  private spawn(): void {
+    const entry = `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(WORKER)}, ${JSON.stringify(import.meta.url)}))`
+    const worker = new Worker(entry, { eval: true })
+    this.worker = worker
+    this.ready = new Promise((resolve, reject) => {
+      worker.once('message', () => resolve())
+      worker.once('error', reject)
+    })
+  }
+
+  async load(c: LoadCase): Promise<LoadOutcome> {
+    await this.ready
     const worker = this.worker
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
-        worker.removeAllListeners()
+        worker.removeAllListeners('message')
+        worker.removeAllListeners('error')
         void worker.terminate()
-        this.worker = Loader.spawn()
+        this.spawn()
         reject(new Error(`a load of ${c.bytes.length} bytes did not end within ${CASE_MS} ms`))
       }, CASE_MS)
       worker.once('message', (outcome: LoadOutcome) => {
@@ -133,9 +146,10 @@ describe('reading broken captures', () => {
   let loader: Loader
 
   beforeAll(async () => {
-    for (const scenario of SCENARIOS) bases.push((await generated(scenario, 2, 7)).split('\n').filter((l) => l !== ''))
     loader = new Loader()
-  }, 60_000)
+    for (const scenario of SCENARIOS) bases.push((await generated(scenario, 2, 7)).split('\n').filter((l) => l !== ''))
+    await loader.ready
+  }, 120_000)
 
   afterAll(async () => {
     await loader?.stop()
