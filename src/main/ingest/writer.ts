@@ -9,7 +9,7 @@
  * the start. Since every resource live at the start is created again, every release in the range is of a
  * resource the export creates: a release whose create the export lacks cannot occur.
  */
-import { createWriteStream } from 'node:fs'
+import { open } from 'node:fs/promises'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { createGzip } from 'node:zlib'
@@ -191,19 +191,16 @@ export async function writeCapture(
 
 /** Write the capture to a file. */
 export async function writeCaptureFile(store: CaptureStore, path: string, options: WriteOptions = {}): Promise<WriteResult> {
-  const file = createWriteStream(path)
+  // Open first, so a path that cannot be written rejects here instead of erroring a stream nobody listens to.
+  const file = await open(path, 'w')
   try {
-    const result = await writeCapture(
-      store,
-      (chunk) => {
-        if (!file.write(chunk)) return new Promise<void>((resolve) => file.once('drain', () => resolve()))
-      },
-      options,
-    )
-    await new Promise<void>((resolve, reject) => file.end((err?: Error | null) => (err ? reject(err) : resolve())))
+    const result = await writeCapture(store, async (chunk) => {
+      await file.write(chunk)
+    }, options)
+    await file.close()
     return result
   } catch (err) {
-    file.destroy()
+    await file.close().catch(() => undefined)
     throw err
   }
 }

@@ -6,7 +6,7 @@ import { gunzipSync } from 'node:zlib'
 import { afterAll, describe, expect, it } from 'vitest'
 import { BUFFER_USAGES, TEXTURE_FLAGS } from '../../../../src/shared/capture'
 import { FIELD_NAMES } from '../../../../src/main/ingest/fields'
-import { loadCapture } from '../../../../src/main/ingest/read'
+import { loadCapture, loadCaptureFile } from '../../../../src/main/ingest/read'
 import { recordsOf } from '../../../../src/main/ingest/records'
 import type { CaptureStore } from '../../../../src/main/ingest/store'
 import { captureBytes, exportOf, writeCaptureFile } from '../../../../src/main/ingest/writer'
@@ -197,5 +197,12 @@ describe('frame range export', () => {
     expect([...exportOf(store, 2, 2).records]).toEqual([])
     const text = new TextDecoder().decode(await captureBytes(store, { from: 2, to: 2 }))
     expect(text).toBe('{"format":"heapscope-capture","version":1,"budget":1000}\n')
+  })
+})
+
+describe('writing to a path that cannot be written', () => {
+  it('rejects with the reason instead of hanging', async () => {
+    const { store } = await loadCaptureFile('resources/demo/demo.hscap.gz')
+    await expect(writeCaptureFile(store, '/nonexistent-dir/sub/x.hscap')).rejects.toThrow(/ENOENT/)
   })
 })
