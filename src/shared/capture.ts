@@ -272,5 +272,6 @@ export const WARNING_KINDS = {
   truncatedLastLine: 'a truncated last line',
   badField: 'a field of the wrong type, ignored',
   missingField: 'a record without a required field, skipped',
+  unknownName: 'a usage or flag name the format does not define, ignored (the record is kept)',
 } as const
 export type WarningKind = keyof typeof WARNING_KINDS

@@ -743,6 +743,11 @@ export class CaptureBuilder {
     for (let i = r.listStart[field], end = r.listEnd[field]; i < end; i++) {
       const bit = bits.get(list[i])
       if (bit >= 0) mask |= 1 << bit
+      else {
+        // the record is kept; only the name the format does not define is not stored, and that is said
+        const key = field === F.usage ? 'usage' : 'flags'
+        this.warn('unknownName', `"${this.strings.get(list[i])}" is not a ${key === 'usage' ? 'buffer usage' : 'texture flag'} name; ignored`)
+      }
     }
     return mask >>> 0
   }

@@ -172,3 +172,13 @@ describe('NDJSON scanner', () => {
     expect(store.records.length).toBe(2)
   })
 })
+
+describe('names the format does not define', () => {
+  it('keeps the record, stores the names it knows, and counts a warning for the others', () => {
+    const { store } = scan(lines({ e: 'buffer', id: 1, size: 64, usage: ['Static', 'Imaginary'] }))
+    expect(store.records.length).toBe(1)
+    expect([...recordsOf(store)][0]).toEqual({ e: 'buffer', id: 1, size: 64, usage: ['Static'] })
+    expect(store.warnings.counts).toEqual({ unknownName: 1 })
+    expect(store.warnings.samples[0].message).toMatch(/"Imaginary" is not a buffer usage name/)
+  })
+})
