@@ -259,7 +259,79 @@ export const RECORD_KINDS = [
   'access',
   'submit',
   'free',
-] as const satisfies readonly RecordKind[]
+  // 1.1 (Vulkan): kept whole, as their JSON, for the Vulkan model and the checks
+  'bind',
+  'map',
+  'unmap',
+  'write',
+  'flush',
+  // 1.2 (observed residency, from driver-level traces)
+  'resident',
+  'evict',
+] as const satisfies readonly (RecordKind | ExtensionRecord['e'])[]
+
+/** The newest minor version of format 1 this build reads: 1.1 Vulkan, 1.2 observed residency. */
+export const CAPTURE_MINOR = 2
+
+/** vkBind{Buffer,Image}Memory of a resource created with `explicit: true` to an application `heap`. */
+export interface BindRecord {
+  e: 'bind'
+  id: number
+  memory: number
+  offset: Bytes
+}
+
+/** vkMapMemory; `size` absent is VK_WHOLE_SIZE. */
+export interface MapRecord {
+  e: 'map'
+  memory: number
+  offset?: Bytes
+  size?: Bytes
+}
+
+export interface UnmapRecord {
+  e: 'unmap'
+  memory: number
+}
+
+/** The CPU wrote bytes through a mapping: of `memory` (an application heap) or of `id` (a bound resource). */
+export interface WriteRecord {
+  e: 'write'
+  memory?: number
+  id?: number
+  offset: Bytes
+  size: Bytes
+}
+
+/** vkFlushMappedMemoryRanges of one range, addressed as `write` is; `size` absent is VK_WHOLE_SIZE. */
+export interface FlushRecord {
+  e: 'flush'
+  memory?: number
+  id?: number
+  offset: Bytes
+  size?: Bytes
+}
+
+/** An application heap (or a driver allocation seen in a trace) was made resident; `bytes` when partly. */
+export interface ResidentRecord {
+  e: 'resident'
+  heap: number
+  bytes?: Bytes
+}
+
+/** An application heap was evicted from local memory. */
+export interface EvictRecord {
+  e: 'evict'
+  heap: number
+  bytes?: Bytes
+}
+
+/** Records of the minor versions, kept whole by the store. */
+export type ExtensionRecord = BindRecord | MapRecord | UnmapRecord | WriteRecord | FlushRecord | ResidentRecord | EvictRecord
+export const EXTENSION_KINDS = ['bind', 'map', 'unmap', 'write', 'flush', 'resident', 'evict'] as const
+
+/** Every record a capture may hold. */
+export type AnyCaptureRecord = CaptureRecord | ExtensionRecord
 
 /** The warning kinds of the format, with their stable keys (as `report --json` prints them). */
 export const WARNING_KINDS = {

@@ -4,7 +4,7 @@
  * usage rules the Vulkan model checks while it replays. The command-line parser reads the capture and maps the
  * result to the exit status with checkExitCode.
  */
-import type { CaptureHeader, CaptureRecord } from '../../shared/capture'
+import type { AnyCaptureRecord, CaptureHeader } from '../../shared/capture'
 import type { Frame } from '../../shared/units'
 import { AliasingChecker } from '../model/aliasing/checker'
 import type { Hazard } from '../model/aliasing/hazards'
@@ -30,7 +30,7 @@ export interface CheckOptions {
   onWarning?: (rule: VulkanRule, message: string, frame: Frame) => void
 }
 
-type AnyRecord = CaptureRecord | VulkanCaptureRecord
+type AnyRecord = AnyCaptureRecord | VulkanCaptureRecord
 
 function isRule(kind: string): kind is VulkanRule {
   return (VULKAN_RULES as readonly string[]).includes(kind)
@@ -64,6 +64,8 @@ export async function runCheck(
     })
   }
   const step = (record: AnyRecord) => {
+    // observed residency (1.2) is for the timeline, not the checks
+    if (record.e === 'resident' || record.e === 'evict') return
     aliasing.apply(record)
     vulkan?.apply(record as VulkanCaptureRecord)
   }

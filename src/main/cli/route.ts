@@ -3,7 +3,7 @@
  * transient) in input order. Transients are placed when their graph ends, so the lines after a transient wait
  * until then; everything else is written as soon as it is placed.
  */
-import type { CaptureHeader, CaptureRecord } from '../../shared/capture'
+import type { AnyCaptureRecord, CaptureHeader } from '../../shared/capture'
 import type { ModelConfig } from '../../shared/model'
 import { D3D12Model } from '../model/d3d12/model'
 import type { ModelPlacement } from '../model/d3d12/model'
@@ -35,7 +35,7 @@ export function routeLine(p: ModelPlacement): string {
 }
 
 export async function runRoute(
-  records: AsyncIterable<CaptureRecord> | Iterable<CaptureRecord>,
+  records: AsyncIterable<AnyCaptureRecord> | Iterable<AnyCaptureRecord>,
   options: RouteOptions,
   write: (line: string) => void,
 ): Promise<void> {

@@ -41,6 +41,8 @@ export const FIELD_NAMES = [
   'after',
   'before',
   'op',
+  // 1.1: the VkDeviceMemory (application heap) a bind, map, write or flush names
+  'memory',
 ] as const
 export type FieldName = (typeof FIELD_NAMES)[number]
 export const F = Object.fromEntries(FIELD_NAMES.map((name, i) => [name, i])) as { [K in FieldName]: number }

@@ -3,7 +3,7 @@
  * that hold the format's default left out, and a sink that batches lines into large chunks for a byte stream.
  */
 import { isAscii } from 'node:buffer'
-import type { CaptureHeader, CaptureRecord } from '../../shared/capture'
+import type { AnyCaptureRecord, CaptureHeader, CaptureRecord } from '../../shared/capture'
 
 // Quotes, backslashes and control characters need escapes; surrogates go the slow way too, so a lone half
 // of a pair is written as \udxxx and survives UTF-8 encoding instead of turning into U+FFFD.
@@ -137,7 +137,7 @@ function headerLine(h: CaptureHeader): string {
  * record back, less the fields that held the format's default (stride 0, state and heap "default", init false,
  * depth, mips and samples 1, api "d3d12").
  */
-export function recordLine(input: CaptureRecord | CaptureHeader): string {
+export function recordLine(input: AnyCaptureRecord | CaptureHeader): string {
   if (!('e' in input)) return headerLine(input as CaptureHeader)
   const record = input as CaptureRecord
   const r = record as unknown as Loose

@@ -12,7 +12,9 @@ import {
   TEXTURE_FLAGS,
   UPLOAD_VIAS,
   type BufferDesc,
+  type AnyCaptureRecord,
   type CaptureRecord,
+  type ExtensionRecord,
   type TextureDesc,
 } from '../../shared/capture'
 import { BUFFER_ATTR, K, unpackUseIds, type CaptureStore } from './store'
@@ -61,7 +63,9 @@ export function useIdsOf(store: CaptureStore, ref: number, out: number[] = []): 
 }
 
 /** The record at `index` as an object, unknown keys included. */
-export function recordAt(store: CaptureStore, index: number): CaptureRecord {
+export function recordAt(store: CaptureStore, index: number): AnyCaptureRecord {
+  // extension records are kept whole, unknown keys included
+  if (store.records.kind[index] >= K.bind) return JSON.parse(store.raw[store.records.ref[index]]) as ExtensionRecord
   const record = baseRecordAt(store, index)
   const extras = store.extras.get(index)
   return extras === undefined ? record : { ...(JSON.parse(`{${extras}}`) as object), ...record }
@@ -139,7 +143,11 @@ function baseRecordAt(store: CaptureStore, index: number): CaptureRecord {
 }
 
 /** All records of a frame range [from, to) of frame indices, in order. */
-export function* recordsOf(store: CaptureStore, fromFrame = 0, toFrame = store.frames.length): Generator<CaptureRecord> {
+export function* recordsOf(
+  store: CaptureStore,
+  fromFrame = 0,
+  toFrame = store.frames.length,
+): Generator<AnyCaptureRecord> {
   if (store.frames.length === 0) return
   const start = store.frames.firstRecord[fromFrame] ?? store.records.length
   const end = toFrame >= store.frames.length ? store.records.length : store.frames.firstRecord[toFrame]

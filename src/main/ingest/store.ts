@@ -28,7 +28,7 @@ import {
   type WarningKind,
 } from '../../shared/capture'
 import { Column, f64, Table, u16, u32, u8, type LoadShare } from './columns'
-import { F, V, type RecordScratch } from './fields'
+import { F, FIELD_NAMES, V, type RecordScratch } from './fields'
 import { IdSet } from './idset'
 import { StringTable } from './strings'
 
@@ -137,6 +137,8 @@ export interface CaptureStore {
   readonly useIds: Uint8Array | Float64Array
   /** Unknown keys of a record (raw JSON members), by record index. */
   readonly extras: Map<number, string>
+  /** Extension records (bind, map, write, flush, resident, evict, …) as their JSON; `ref` indexes this. */
+  readonly raw: string[]
   readonly warnings: StoreWarnings
   readonly hasUseRecords: boolean
   readonly hasGpuRecords: boolean
@@ -186,6 +188,19 @@ const BARRIER = K.barrier
 const ACCESS = K.access
 const SUBMIT = K.submit
 const FREE = K.free
+/** Extension records (minor versions) are kept whole, as JSON, in `raw`: few, and read by their own models. */
+const FIRST_EXTENSION = K.bind
+
+/** Required integer fields of each extension record. */
+const EXTENSION_REQUIRED: Record<string, readonly string[]> = {
+  bind: ['id', 'memory', 'offset'],
+  map: ['memory'],
+  unmap: ['memory'],
+  write: ['offset', 'size'],
+  flush: ['offset'],
+  resident: ['heap'],
+  evict: ['heap'],
+}
 
 /**
  * Receives validated records. The scanner and importers fill a RecordScratch and call `add`; the builder
@@ -206,6 +221,7 @@ export class CaptureBuilder {
   /** Plain use ids, once one does not fit the byte coding. */
   private useWide: Column<Float64Array> | undefined
   readonly extras = new Map<number, string>()
+  readonly raw: string[] = []
   readonly warnings: StoreWarnings = { counts: {}, samples: [] }
   header: CaptureHeader = { format: 'heapscope-capture', version: 1 }
 
@@ -387,8 +403,54 @@ export class CaptureBuilder {
         return this.pushOps1(kind, r, id)
       }
     }
+    if (kind >= FIRST_EXTENSION) return this.addExtension(kind, r)
     this.warn('unknownRecord', `unknown record kind "${this.strings.get(r.str[F.e])}"`)
     return false
+  }
+
+  /** An extension record: its required fields checked, then the whole record kept as JSON. */
+  private addExtension(kind: number, r: RecordScratch): boolean {
+    const e = RECORD_KINDS[kind]
+    for (const key of EXTENSION_REQUIRED[e] ?? []) {
+      const field = (F as Record<string, number>)[key]
+      if (field === undefined) continue
+      if (this.int(r, field, e, key) === undefined) return false
+      if (r.num[field] < 0) {
+        this.warn('badField', `${e}: "${key}" ${r.num[field]} is negative`)
+        return false
+      }
+    }
+    const members: string[] = [`"e":${JSON.stringify(e)}`]
+    for (let field = 1; field < FIELD_NAMES.length; field++) {
+      const name = JSON.stringify(FIELD_NAMES[field])
+      switch (r.type[field]) {
+        case V.Number:
+          members.push(`${name}:${r.num[field]}`)
+          break
+        case V.String:
+          members.push(`${name}:${JSON.stringify(this.strings.get(r.str[field]) ?? '')}`)
+          break
+        case V.Bool:
+          members.push(`${name}:${r.str[field] === 1}`)
+          break
+        case V.Strings: {
+          const list: string[] = []
+          for (let i = r.listStart[field]; i < r.listEnd[field]; i++) list.push(this.strings.get(r.strList[i]) ?? '')
+          members.push(`${name}:${JSON.stringify(list)}`)
+          break
+        }
+        case V.Numbers:
+          members.push(`${name}:${JSON.stringify(Array.from(r.ids.data.subarray(0, r.ids.length)))}`)
+          break
+      }
+    }
+    const json = `{${members.join(',')}${r.extras === undefined ? '' : `,${r.extras}`}}`
+    const records = this.records
+    const index = records.row()
+    records.kind.data[index] = kind
+    records.ref.data[index] = this.raw.length
+    this.raw.push(json)
+    return true
   }
 
   private closeGraph(): void {
@@ -779,6 +841,7 @@ export class CaptureBuilder {
       ops: this.ops.trim(),
       useIds: this.useWide ? this.useWide.trim() : this.useBytes.trim(),
       extras: this.extras,
+      raw: this.raw,
       warnings: this.warnings,
       hasUseRecords: this.hasUse,
       hasGpuRecords: this.hasGpu,

@@ -13,7 +13,7 @@ import { open } from 'node:fs/promises'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { createGzip } from 'node:zlib'
-import type { CaptureHeader, CaptureRecord } from '../../shared/capture'
+import type { AnyCaptureRecord, CaptureHeader } from '../../shared/capture'
 import { NdjsonSink, recordLine } from './ndjson-writer'
 import { recordAt } from './records'
 import { K, type CaptureStore } from './store'
@@ -125,7 +125,7 @@ export interface Export {
   /** The store's header, with the budget in force at the range's start. */
   header: CaptureHeader
   /** The range's first frame record, the state at its start, then the rest of the range. */
-  records: Iterable<CaptureRecord>
+  records: Iterable<AnyCaptureRecord>
 }
 
 /** What a capture of `from`…`to` of the store's frames holds. */
@@ -142,7 +142,7 @@ export function exportOf(store: CaptureStore, from?: number, to?: number): Expor
 }
 
 /** The records at the indices `first`, then at start…end; iterable more than once. */
-function recordIndices(store: CaptureStore, first: number[], start: number, end: number): Iterable<CaptureRecord> {
+function recordIndices(store: CaptureStore, first: number[], start: number, end: number): Iterable<AnyCaptureRecord> {
   return {
     *[Symbol.iterator]() {
       for (const index of first) yield recordAt(store, index)

@@ -5,6 +5,11 @@
  */
 import type { Bytes } from '../../../shared/units'
 import type {
+  BindRecord,
+  FlushRecord,
+  MapRecord,
+  UnmapRecord,
+  WriteRecord,
   BudgetRecord,
   BufferRecord,
   CaptureHeader,
@@ -15,6 +20,7 @@ import type {
 } from '../../../shared/capture'
 
 /** The minor version this build writes: 1.1 adds the Vulkan device, resource fields and records. */
+/** The minor version that brings the Vulkan extension. */
 export const CAPTURE_MINOR = 1
 
 /**
@@ -123,47 +129,7 @@ export interface VulkanBudgetRecord extends BudgetRecord {
   heap?: number
 }
 
-/** vkBind{Buffer,Image}Memory of a resource created with `explicit: true` to an application `heap`. */
-export interface BindRecord {
-  e: 'bind'
-  id: number
-  memory: number
-  offset: Bytes
-}
-
-/** vkMapMemory; `size` absent is VK_WHOLE_SIZE. */
-export interface MapRecord {
-  e: 'map'
-  memory: number
-  offset?: Bytes
-  size?: Bytes
-}
-
-export interface UnmapRecord {
-  e: 'unmap'
-  memory: number
-}
-
-/**
- * The CPU wrote bytes through a mapping: either `memory` (an application heap) with an offset into it, or `id`
- * (any bound resource) with an offset into the resource.
- */
-export interface WriteRecord {
-  e: 'write'
-  memory?: number
-  id?: number
-  offset: Bytes
-  size: Bytes
-}
-
-/** vkFlushMappedMemoryRanges of one range, addressed as `write` is; `size` absent is VK_WHOLE_SIZE. */
-export interface FlushRecord {
-  e: 'flush'
-  memory?: number
-  id?: number
-  offset: Bytes
-  size?: Bytes
-}
+export type { BindRecord, FlushRecord, MapRecord, UnmapRecord, WriteRecord } from '../../../shared/capture'
 
 /** The record kinds 1.1 adds, in the order they append to RECORD_KINDS. */
 export const VULKAN_RECORD_KINDS = ['bind', 'map', 'unmap', 'write', 'flush'] as const

@@ -182,3 +182,31 @@ describe('names the format does not define', () => {
     expect(store.warnings.samples[0].message).toMatch(/"Imaginary" is not a buffer usage name/)
   })
 })
+
+describe('records of the minor versions (1.1 Vulkan, 1.2 observed residency)', () => {
+  it('keeps them whole, unknown keys included, in their place among the others', () => {
+    const records = [
+      { e: 'heap', id: 50, size: 65536, type: 'default', memoryType: 0 },
+      { e: 'buffer', id: 1, size: 1000, explicit: true, memoryRequirements: { size: 1024, alignment: 256, memoryTypeBits: 1 } },
+      { e: 'bind', id: 1, memory: 50, offset: 256 },
+      { e: 'map', memory: 50 },
+      { e: 'write', memory: 50, offset: 0, size: 16, note: 'kept' },
+      { e: 'flush', memory: 50, offset: 0, size: 256 },
+      { e: 'unmap', memory: 50 },
+      { e: 'resident', heap: 50 },
+      { e: 'evict', heap: 50, bytes: 65536 },
+    ]
+    for (const chunk of [1, 7, 1 << 20]) {
+      const { store, error } = scan(lines(...records), chunk)
+      expect(error).toBeUndefined()
+      expect(store.warnings.counts).toEqual({})
+      expect([...recordsOf(store)]).toEqual(records)
+    }
+  })
+
+  it('refuses one without its required fields, with a warning', () => {
+    const { store } = scan(lines({ e: 'bind', id: 1, offset: 0 }, { e: 'resident' }, { e: 'write', offset: -4, size: 1 }))
+    expect(store.records.length).toBe(0)
+    expect(store.warnings.counts).toEqual({ missingField: 2, badField: 1 })
+  })
+})
