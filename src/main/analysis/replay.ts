@@ -180,6 +180,9 @@ export class DescScratch {
   private readonly transientBuffer = { e: 'transient' as const, id: 0, kind: 'buffer' as const, first: 0, last: 0, ...this.buffer }
   private readonly transientTexture = { e: 'transient' as const, id: 0, kind: 'texture' as const, first: 0, last: 0, ...this.texture }
 
+  /** Per transient row, the number of its desc's form for the models of `formsKey` (-1: not known). */
+  private forms = new Int32Array(0)
+  private formsKey: object | null = null
   /** Decoded strings by id, filled as they are first read (a plain array answers faster than the table). */
   private readonly text: (string | undefined)[]
 
@@ -242,6 +245,29 @@ export class DescScratch {
     out.name = this.string(t.name.data[row])
     out.tag = this.string(t.tag.data[row])
     return out
+  }
+
+  /**
+   * Sends the transient of row `row` to the model: by the number of its desc's form once the model told it (no
+   * desc built again), by its desc the first time. Form numbers are kept per row for one model and its copies.
+   */
+  applyTransient(model: D3D12Model, row: number): void {
+    const key = model.transientFormsKey()
+    if (this.formsKey === null) {
+      this.formsKey = key
+      this.forms = new Int32Array(this.store.transients.length).fill(-1)
+    }
+    const own = this.formsKey === key
+    const form = own ? this.forms[row] : -1
+    if (form < 0) {
+      const learnt = model.transient(this.transientAt(row))
+      if (own) this.forms[row] = learnt
+      return
+    }
+    const t = this.store.transients
+    const desc = t.desc.data[row]
+    const table = t.kind.data[row] === 0 ? this.store.buffers : this.store.textures
+    model.transientForm(form, table.id.data[desc], t.a.data[row], t.b.data[row], this.string(table.name.data[desc]))
   }
 
   transientAt(row: number): TransientRecord {
@@ -308,7 +334,7 @@ export function applyRecord(store: CaptureStore, model: D3D12Model, index: numbe
       model.beginGraph(store.strings.get(ops[ref]) ?? '')
       return
     case K.transient:
-      model.transient(descs.transientAt(ref))
+      descs.applyTransient(model, ref)
       return
     case K.endgraph:
       model.endGraph(ops[ref])

@@ -288,7 +288,7 @@ export class D3D12Model {
   private readonly bufferDescs = new DescIds(3)
   private readonly textureDescs = new DescIds(9)
   private readonly descNames = new Map<string, number>()
-  private readonly textureForms = new TextureForms()
+  private readonly transientForms = new TransientForms()
   private poolScratch: MemoryPool | null = null
   private blockScratch = NONE
 
@@ -574,63 +574,101 @@ export class D3D12Model {
     if (this.graphTransients.length > 0) this.graphTransients = []
   }
 
-  /** A transient of the open graph; it is placed at endGraph. */
-  transient(record: TransientRecord): void {
+  /**
+   * A transient of the open graph; it is placed at endGraph. Returns the number of its form (what the model
+   * derives from its desc), which transientForm() takes for another transient of an equal desc, or -1 (a desc
+   * that warns, outside a graph).
+   */
+  transient(record: TransientRecord): number {
     if (!this.graphOpen) {
       this.sink.warning?.('transientOutsideGraph', `transient ${record.id} outside a graph`, this.frame)
+      return -1
+    }
+    const forms = this.transientForms
+    // The desc as the capture gives it; what the model derives from it is worked out once per such form.
+    const raw = forms.ids.fields
+    let valid = true
+    if (record.kind === 'buffer') {
+      valid = Number.isFinite(record.size) && record.size >= 0
+      raw[0] = 0
+      raw[1] = record.size
+      raw[2] = usageMask(record.usage)
+      raw[3] = record.stride ?? 0
+      raw.fill(0, 4)
+    } else {
+      raw[0] = 1
+      raw[1] = this.descName(record.format ?? '')
+      raw[2] = this.descName(record.dim ?? '2d')
+      raw[3] = record.width ?? NaN
+      raw[4] = record.height ?? NaN
+      raw[5] = record.depth ?? NaN
+      raw[6] = record.mips ?? NaN
+      raw[7] = record.samples ?? NaN
+      raw[8] = textureFlagMask(record.flags)
+      raw[9] = record.size ?? NaN
+      raw[10] = record.align ?? NaN
+    }
+    const form = forms.ids.id()
+    if (form === forms.count) {
+      if (record.kind === 'buffer') this.deriveBufferForm(record, form)
+      else this.deriveTextureForm(record, form)
+    } else if (!valid && record.kind === 'buffer') {
+      // The size warns each time, as it did the first.
+      this.validSize(record.size, record.id)
+    }
+    this.addTransient(form, record.id, record.first, record.last, record.name)
+    return valid ? form : -1
+  }
+
+  /** A transient whose desc has the form `form`, a number transient() returned for this model or a copy of it. */
+  transientForm(form: number, id: number, first: number, last: number, name: string | undefined): void {
+    if (!this.graphOpen) {
+      this.sink.warning?.('transientOutsideGraph', `transient ${id} outside a graph`, this.frame)
       return
     }
-    const trace = this.transientPlacements ? new RouteTrace(4) : null
-    trace?.push(Step.Transient, 1)
+    this.addTransient(form, id, first, last, name)
+  }
+
+  /** What transient() form numbers belong to: the same object for a model and its copies. */
+  transientFormsKey(): object {
+    return this.transientForms
+  }
+
+  private addTransient(form: number, id: number, first: number, last: number, name: string | undefined): void {
+    const forms = this.transientForms
     const req = this.transientRequest
-    let estimated = false
-    if (record.kind === 'buffer') {
-      const width = roundUp(this.validSize(record.size, record.id), 16)
-      const size = roundUp(width, TILE)
-      trace?.push(Step.TransientBuffer, size)
-      req.kind = 'buffer'
-      req.size = size
-      req.alignment = TILE
-      req.rtds = false
-      req.msaa = false
-      // The fields that make two placed buffers interchangeable.
-      const key = this.bufferDescs.fields
-      key[0] = size
-      key[1] = usageMask(record.usage)
-      key[2] = record.stride ?? 0
-      req.desc = this.bufferDescs.id()
-    } else {
-      const forms = this.textureForms
-      // The texture as the capture gives it; what the model derives from it is worked out once per such form.
-      const raw = forms.ids.fields
-      raw[0] = this.descName(record.format ?? '')
-      raw[1] = this.descName(record.dim ?? '2d')
-      raw[2] = record.width ?? NaN
-      raw[3] = record.height ?? NaN
-      raw[4] = record.depth ?? NaN
-      raw[5] = record.mips ?? NaN
-      raw[6] = record.samples ?? NaN
-      raw[7] = textureFlagMask(record.flags)
-      raw[8] = record.size ?? NaN
-      raw[9] = record.align ?? NaN
-      const form = forms.ids.id()
-      if (form === forms.count) this.deriveTextureForm(record, form)
-      const bits = forms.bits[form]
-      estimated = (bits & FormBit.Estimated) !== 0
-      req.kind = 'texture'
-      req.size = forms.size[form]
-      req.alignment = forms.alignment[form]
-      req.rtds = (bits & FormBit.RenderTarget) !== 0
-      req.msaa = (bits & FormBit.Msaa) !== 0
-      req.desc = forms.desc[form]
-      trace?.push(Step.TransientTexture, req.alignment, forms.resourceAlignment[form], req.size, estimated ? 1 : 0)
-    }
-    req.id = record.id
-    req.first = record.first
-    req.last = record.last
-    req.name = record.name
+    const bits = forms.bits[form]
+    const buffer = (bits & FormBit.Buffer) !== 0
+    req.id = id
+    req.kind = buffer ? 'buffer' : 'texture'
+    req.size = forms.size[form]
+    req.alignment = forms.alignment[form]
+    req.first = first
+    req.last = last
+    req.desc = forms.desc[form]
+    req.name = name
+    req.rtds = (bits & FormBit.RenderTarget) !== 0
+    req.msaa = (bits & FormBit.Msaa) !== 0
     this.transients.add(req)
-    if (trace) this.graphTransients.push({ id: record.id, size: req.size, alignment: req.alignment, estimated, trace })
+    if (!this.transientPlacements) return
+    const trace = new RouteTrace(4)
+    trace.push(Step.Transient, 1)
+    const estimated = (bits & FormBit.Estimated) !== 0
+    if (buffer) trace.push(Step.TransientBuffer, req.size)
+    else trace.push(Step.TransientTexture, req.alignment, forms.resourceAlignment[form], req.size, estimated ? 1 : 0)
+    this.graphTransients.push({ id, size: req.size, alignment: req.alignment, estimated, trace })
+  }
+
+  /** A transient buffer form seen for the first time: 64 KiB aligned, its desc identity. */
+  private deriveBufferForm(record: TransientRecord & { kind: 'buffer' }, form: number): void {
+    const width = roundUp(this.validSize(record.size, record.id), 16)
+    const size = roundUp(width, TILE)
+    // The fields that make two placed buffers interchangeable.
+    const key = this.bufferDescs.fields
+    key[0] = size
+    key[1] = usageMask(record.usage)
+    key[2] = record.stride ?? 0
+    this.transientForms.add(form, size, TILE, 0, FormBit.Buffer, this.bufferDescs.id())
   }
 
   /** A transient texture form seen for the first time: its layout, kind bits and desc identity. */
@@ -651,7 +689,8 @@ export class D3D12Model {
       (isRenderTarget(g) ? FormBit.RenderTarget : 0) |
       (g.samples > 1 ? FormBit.Msaa : 0) |
       (g.driverSize === 0 ? FormBit.Estimated : 0)
-    this.textureForms.add(form, layout, bits, this.textureDescs.id())
+    const desc = this.textureDescs.id()
+    this.transientForms.add(form, layout.size, layout.alignment, layout.resourceAlignment, bits, desc)
   }
 
   /** A number for a format or dimension name in a desc identity. */
@@ -1593,14 +1632,15 @@ function newTransientRequest(): TransientRequest {
   return { id: 0, kind: 'buffer', size: 0, alignment: 0, first: 0, last: 0, desc: 0, name: undefined, rtds: false, msaa: false }
 }
 
-const FormBit = { RenderTarget: 1, Msaa: 2, Estimated: 4 } as const
+const FormBit = { RenderTarget: 1, Msaa: 2, Estimated: 4, Buffer: 8 } as const
 
 /**
- * Transient textures by their fields as the capture gives them, each form with what the model derives from it
- * (a pure function of those fields). Append-only, shared by a model and its clones like the desc identities.
+ * Transients by their desc as the capture gives it (kind, then the raw fields), each form with what the model
+ * derives from it: a pure function of those fields. Append-only, shared by a model and its clones like the desc
+ * identities.
  */
-class TextureForms {
-  readonly ids = new DescIds(10)
+class TransientForms {
+  readonly ids = new DescIds(11)
   count = 0
   size = new Float64Array(64)
   alignment = new Float64Array(64)
@@ -1608,7 +1648,7 @@ class TextureForms {
   desc = new Int32Array(64)
   bits = new Uint8Array(64)
 
-  add(form: number, layout: TransientTextureLayout, bits: number, desc: number): void {
+  add(form: number, size: Bytes, alignment: Bytes, resourceAlignment: Bytes, bits: number, desc: number): void {
     if (form === this.size.length) {
       const grow = <T extends Float64Array | Int32Array | Uint8Array>(a: T, b: T): T => {
         b.set(a)
@@ -1621,9 +1661,9 @@ class TextureForms {
       this.desc = grow(this.desc, new Int32Array(n))
       this.bits = grow(this.bits, new Uint8Array(n))
     }
-    this.size[form] = layout.size
-    this.alignment[form] = layout.alignment
-    this.resourceAlignment[form] = layout.resourceAlignment
+    this.size[form] = size
+    this.alignment[form] = alignment
+    this.resourceAlignment[form] = resourceAlignment
     this.desc[form] = desc
     this.bits[form] = bits
     this.count = form + 1

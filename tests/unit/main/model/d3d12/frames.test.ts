@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import type { TransientRecord } from '../../../../../src/shared/capture'
 import { KiB, MiB } from '../../../../../src/shared/units'
 import { P } from '../../../../../src/main/model/d3d12/ladder'
 import { F } from '../../../../../src/main/model/d3d12/totals'
@@ -283,6 +284,45 @@ describe('render-graph transients', () => {
     expect(placed[1].poolName).toMatch(/^DEFAULT\/TransientHeap\/\d+$/)
     expect(m.totals.get(P.Transient, F.Heap)).toBe(128 * MiB) // one heap of transient.minimumHeapSize
     expect(m.liveAllocations()).toEqual([])
+  })
+
+  it('places a transient given by the form number of an equal desc exactly as by its desc', () => {
+    const format = 'BC7_UNORM'
+    const records = (frame: number): TransientRecord[] => [
+      { e: 'transient', id: 10 * frame + 1, kind: 'texture', format, width: 512, height: 512, mips: 10, first: 0, last: 1 },
+      { e: 'transient', id: 10 * frame + 2, kind: 'buffer', size: 3000, usage: ['UnorderedAccess'], first: 1, last: 2 },
+      { e: 'transient', id: 10 * frame + 3, kind: 'texture', format, width: 512, height: 512, mips: 10, first: 2, last: 2 },
+      // an invalid size warns every time: it has no form to repeat
+      { e: 'transient', id: 10 * frame + 4, kind: 'buffer', size: -1, first: 2, last: 2 },
+    ]
+    const a = recordingSink()
+    const b = recordingSink()
+    const byDesc = newModel({}, {}, a.sink)
+    const byForm = newModel({}, {}, b.sink)
+    const forms: number[] = []
+    for (let frame = 0; frame < 3; frame++) {
+      byDesc.beginFrame(frame)
+      byForm.beginFrame(frame)
+      byDesc.beginGraph('Scene')
+      byForm.beginGraph('Scene')
+      records(frame).forEach((r, i) => {
+        byDesc.transient(r)
+        if (frame === 0) forms[i] = byForm.transient(r)
+        else if (forms[i] >= 0) byForm.transientForm(forms[i], r.id, r.first, r.last, r.name)
+        else byForm.transient(r)
+      })
+      expect(byForm.endGraph(3).map((p) => [p.id, p.offset, p.size, p.route])).toEqual(
+        byDesc.endGraph(3).map((p) => [p.id, p.offset, p.size, p.route]),
+      )
+    }
+    // The two equal textures share a form; the bad buffer has none.
+    expect(forms[2]).toBe(forms[0])
+    expect(forms[3]).toBe(-1)
+    expect(b.warnings).toEqual(a.warnings)
+    expect(a.warnings.filter((w) => w === 'badSize')).toHaveLength(3)
+    // The same placed-resource cache either way: the repeated executions hit it.
+    expect(byForm.transientAllocator().stats()).toEqual(byDesc.transientAllocator().stats())
+    expect(byForm.transientAllocator().stats().cacheHits).toBeGreaterThan(0)
   })
 
   it('warns about a transient outside a graph', () => {
