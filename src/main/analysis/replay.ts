@@ -27,6 +27,7 @@ import type { ModelSink } from '../model/events'
 import { D3D12Model } from '../model/d3d12/model'
 import { TOTAL_FIELDS, TOTAL_ROWS } from '../model/d3d12/totals'
 import type { TransientLayout } from '../model/d3d12/transient'
+import { ObservedResidency } from './observed'
 import { SeriesTable } from './seriesTable'
 
 /** A checkpoint every this many records (at the next frame boundary) bounds a snapshot's replay. */
@@ -597,6 +598,8 @@ export class Replay {
     const manualLive = new Map<number, { type: number; size: Bytes }>()
     const manualBytes = [0, 0, 0]
     const manualPlacedBytes = [0, 0, 0]
+    // residency of application heaps as a driver-level trace observed it (`resident`, `evict` records)
+    const observed = new ObservedResidency(this.residencyEvents)
     const tagColumns: Float64Array[][] = []
 
     const totals = model.totals
@@ -638,6 +641,7 @@ export class Replay {
           if (h) {
             manualHeaps.delete(store.ops[refs[i]])
             manualBytes[h.type] -= h.size
+            observed.free(store.ops[refs[i]])
           }
           continue
         } else if (k === K.placed) {
@@ -650,6 +654,9 @@ export class Replay {
           const entry = { type: h?.type ?? 0, size: Number.isNaN(size) ? 0 : size }
           manualLive.set(id, entry)
           manualPlacedBytes[entry.type] += entry.size
+          continue
+        } else if (k === K.resident || k === K.evict) {
+          observed.apply(store, i, frame, manualHeaps)
           continue
         } else if (k === K.release) {
           const placed = manualLive.get(store.ops[refs[i]])
@@ -739,6 +746,7 @@ export class Replay {
       res.madeBytes[frame] = tick.madeBytes
       res.made[frame] = tick.made
       res.overBudget[frame] = tick.overBudget
+      observed.sample(frame, res)
       tr.heapBytes[frame] = frameHeapBytes
       tr.requested[frame] = frameTransientRequested
       tr.highWater[frame] = frameHighWater
