@@ -116,16 +116,32 @@ export type LoadOutcome =
   | { ok: true; summary: RunSummary; error?: LoadErrorInfo }
   | { ok: false; error: LoadErrorInfo; cancelled?: boolean }
 
+/**
+ * How an imported trace's time becomes frames (Radeon Memory Visualizer and GPGMM traces; other formats have
+ * their own frames and ignore it): the trace's frame markers where it has them, else fixed time buckets.
+ */
+export interface CaptureImportOptions {
+  /** Length of one frame when frames are time buckets, in ms (IMPORT_BUCKET_MS bounds it). */
+  bucketMs?: number
+  /** Cut frames at the trace's frame markers (presents) when it has them; false: always time buckets. */
+  frameMarkers?: boolean
+}
+
+/** The bucket lengths a load accepts, in ms: a tenth of a millisecond to an hour. */
+export const IMPORT_BUCKET_MS = { min: 0.1, max: 3_600_000 } as const
+
 export interface OpenRequest {
   fileId: string
   /** Chosen by the renderer so it can match progress and cancel. */
   loadId: string
+  import?: CaptureImportOptions
 }
 
 export interface UploadBegin {
   loadId: string
   name: string
   bytes: Bytes
+  import?: CaptureImportOptions
 }
 
 export interface UploadChunk {

@@ -10,7 +10,7 @@ import { Readable } from 'node:stream'
 import { createGunzip } from 'node:zlib'
 import { CancelledError, CaptureError } from './errors'
 import { RecordScratch } from './fields'
-import { importCapture, SNIFF_BYTES, sniffFormat } from './importers'
+import { importCapture, SNIFF_BYTES, sniffFormat, type ImportOptions } from './importers'
 import { NdjsonScanner } from './scanner'
 import { CaptureBuilder, type CaptureStore } from './store'
 
@@ -37,6 +37,8 @@ export interface LoadOptions {
   progressIntervalMs?: number
   /** Accept bare records without a header (the `route` command). */
   headerOptional?: boolean
+  /** Options of the importer of a foreign format (how an RMV or GPGMM trace's time becomes frames). */
+  import?: ImportOptions
 }
 
 export interface LoadResult {
@@ -180,7 +182,7 @@ async function importWhole(
     at += part.length
   }
   parts.length = 0
-  const imported = importCapture({ name: options.file, bytes })
+  const imported = importCapture({ name: options.file, bytes }, options.import)
   if (!imported) throw new CaptureError(options.file, 0, 0, `a ${format} file`, 'its content does not match')
   builder.header = imported.header
   const scratch = new RecordScratch()

@@ -3,7 +3,7 @@
  * by BOM), decoding without building more strings than needed, JSON syntax errors located to the byte, and a
  * scanner that steps over JSON values in the raw code units so a big trace is parsed one event at a time.
  */
-import type { CaptureHeader, CaptureRecord } from '../../../shared/capture'
+import type { AnyCaptureRecord, CaptureHeader, CaptureRecord } from '../../../shared/capture'
 
 /** A whole foreign file, already gunzipped. The name is only for messages: formats are detected by content. */
 export interface ImportSource {
@@ -11,9 +11,10 @@ export interface ImportSource {
   bytes: Uint8Array
 }
 
-export interface ImportedCapture {
+/** An import's header and records: of format 1.0 by default, `AnyCaptureRecord` for importers of minor versions. */
+export interface ImportedCapture<R extends AnyCaptureRecord = CaptureRecord> {
   header: CaptureHeader
-  records: CaptureRecord[]
+  records: R[]
   /** The detected format, as the dispatcher names it ('vma-json', 'gpgmm-trace', …). */
   format: string
   /** What the importer noticed and could not say in records: mismatched totals, skipped events, choices made. */

@@ -33,7 +33,6 @@ export const SlotState = { Free: 0, Live: 1, Pending: 2 } as const
 export const SlotFlag = { Estimated: 1, HighPriority: 2 } as const
 
 type ColumnArray = Float64Array | Int32Array | Uint8Array
-type ColumnType = new (length: number) => ColumnArray
 type Columns = Record<(typeof COLUMNS)[number], ColumnArray>
 
 /** The per-slot columns, for copies. */
@@ -59,6 +58,57 @@ const COLUMNS = [
   'lockFrame',
   'object',
 ] as const
+
+// Copies by element type, so each loop sees one kind of array (a loop over all three is slow to index).
+function gatherF64(column: Float64Array, rows: Int32Array): Float64Array {
+  const out = new Float64Array(rows.length)
+  for (let k = 0; k < rows.length; k++) out[k] = column[rows[k]]
+  return out
+}
+
+function gatherI32(column: Int32Array, rows: Int32Array): Int32Array {
+  const out = new Int32Array(rows.length)
+  for (let k = 0; k < rows.length; k++) out[k] = column[rows[k]]
+  return out
+}
+
+function gatherU8(column: Uint8Array, rows: Int32Array): Uint8Array {
+  const out = new Uint8Array(rows.length)
+  for (let k = 0; k < rows.length; k++) out[k] = column[rows[k]]
+  return out
+}
+
+function scatterF64(packed: Float64Array, rows: Int32Array, n: number): Float64Array {
+  const out = new Float64Array(n)
+  for (let k = 0; k < rows.length; k++) out[rows[k]] = packed[k]
+  return out
+}
+
+function scatterI32(packed: Int32Array, rows: Int32Array, n: number): Int32Array {
+  const out = new Int32Array(n)
+  for (let k = 0; k < rows.length; k++) out[rows[k]] = packed[k]
+  return out
+}
+
+function scatterU8(packed: Uint8Array, rows: Int32Array, n: number): Uint8Array {
+  const out = new Uint8Array(n)
+  for (let k = 0; k < rows.length; k++) out[rows[k]] = packed[k]
+  return out
+}
+
+/** The rows of a column (the slots in use), as a packed copy keeps them. */
+function gather(column: ColumnArray, rows: Int32Array): ColumnArray {
+  if (column instanceof Float64Array) return gatherF64(column, rows)
+  if (column instanceof Int32Array) return gatherI32(column, rows)
+  return gatherU8(column, rows)
+}
+
+/** A whole column of n slots from a packed copy's rows; the free slots are zero. */
+function scatter(packed: ColumnArray, rows: Int32Array, n: number): ColumnArray {
+  if (packed instanceof Float64Array) return scatterF64(packed, rows, n)
+  if (packed instanceof Int32Array) return scatterI32(packed, rows, n)
+  return scatterU8(packed, rows, n)
+}
 
 export class Allocations {
   capacity = 0
@@ -155,12 +205,7 @@ export class Allocations {
     c.count = this.count
     const from = this as unknown as Columns
     const to = c as unknown as Columns
-    for (const name of COLUMNS) {
-      const column = from[name]
-      const packed = new (column.constructor as ColumnType)(used)
-      for (let k = 0; k < used; k++) packed[k] = column[rows[k]]
-      to[name] = packed
-    }
+    for (const name of COLUMNS) to[name] = gather(from[name], rows)
     c.freeSlots = this.freeSlots.slice()
     c.packedSlots = rows
     return c
@@ -174,12 +219,7 @@ export class Allocations {
     c.count = n
     const from = this as unknown as Columns
     const to = c as unknown as Columns
-    for (const name of COLUMNS) {
-      const packed = from[name]
-      const column = new (packed.constructor as ColumnType)(n)
-      for (let k = 0; k < rows.length; k++) column[rows[k]] = packed[k]
-      to[name] = column
-    }
+    for (const name of COLUMNS) to[name] = scatter(from[name], rows, n)
     c.freeSlots = this.freeSlots.slice()
     return c
   }

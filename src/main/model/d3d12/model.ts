@@ -893,6 +893,15 @@ export class D3D12Model {
   }
 
   /**
+   * Bytes the model's typed arrays hold (its tables: allocations, blocks, ids, pools, residency, transients), an
+   * estimate of its memory that leaves out small objects and what it shares with its copies.
+   */
+  byteSize(): number {
+    const shared = new Set<unknown>([this.config, this.bufferDescs, this.textureDescs, this.transientForms, this.sink])
+    return typedArrayBytes(this, shared)
+  }
+
+  /**
    * A deep copy that continues exactly as this model would, sending its events to `sink`. Every table is copied
    * at the size in use, not its capacity. `packed`: a copy to keep and clone later (a checkpoint), holding only
    * the allocations, blocks and ids in use; its own clones are whole again.
@@ -1625,6 +1634,24 @@ export class D3D12Model {
       warning: (kind, message, frame) => this.sink.warning?.(kind, message, frame),
     }
   }
+}
+
+/** Bytes of the typed arrays reachable from `root` through objects, arrays and maps, each counted once. */
+function typedArrayBytes(root: unknown, seen: Set<unknown>): number {
+  let bytes = 0
+  const stack: unknown[] = [root]
+  while (stack.length > 0) {
+    const value = stack.pop()
+    if (value === null || typeof value !== 'object' || seen.has(value)) continue
+    seen.add(value)
+    if (ArrayBuffer.isView(value)) bytes += value.byteLength
+    else if (value instanceof Map) for (const entry of value.values()) stack.push(entry)
+    else if (Array.isArray(value)) {
+      bytes += 8 * value.length
+      for (const item of value) stack.push(item)
+    } else for (const key of Object.keys(value)) stack.push((value as Record<string, unknown>)[key])
+  }
+  return bytes
 }
 
 /** One shape for every model's scratch request, so the allocator's reads of it stay monomorphic. */

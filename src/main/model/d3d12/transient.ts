@@ -676,9 +676,12 @@ export class TransientAllocator {
 
   /** The open graph's requests. */
   private cur = new ExecutionColumns()
-  /** The last execution's, while `summary` is not null. */
+  /** The last execution's, once there was one (`executed`). */
   private done = new ExecutionColumns()
+  private executed = false
+  /** The last execution's figures, worked out from `done` when first asked for (a snapshot's replay never asks). */
   private summary: TransientSummary | null = null
+  private summarized = false
   /** The last execution's layout once built. */
   private layout: TransientLayout | null = null
 
@@ -809,7 +812,6 @@ export class TransientAllocator {
     cols.passes = passCount
     cols.hits = hits
     this.recordHeaps(cols)
-    this.summarize(cols)
 
     // The graph is over: every resource is discarded and every heap returns to the cache, the acquired ones in
     // front in acquisition order.
@@ -837,18 +839,25 @@ export class TransientAllocator {
     this.done = cols
     this.cur.count = 0
     this.cur.name.length = 0
+    this.executed = true
+    this.summarized = false
     this.layout = null
     return out
   }
 
   /** The figures of the last graph execution (one object, reused), null before the first. */
   lastSummary(): TransientSummary | null {
+    if (!this.executed) return null
+    if (!this.summarized) {
+      this.summarize(this.done)
+      this.summarized = true
+    }
     return this.summary
   }
 
   /** The layout of the last graph execution, null before the first; built on first call, then kept. */
   lastLayout(): TransientLayout | null {
-    if (this.layout === null && this.summary !== null) this.layout = this.buildLayout(this.done)
+    if (this.layout === null && this.executed) this.layout = this.buildLayout(this.done)
     return this.layout
   }
 
@@ -905,9 +914,9 @@ export class TransientAllocator {
     c.lastFrame = this.lastFrame
     c.executionCount = this.executionCount
     c.cur = this.cur.clone()
-    if (this.summary !== null) {
+    if (this.executed) {
       c.done = this.done.clone()
-      c.summary = Object.assign(newSummary(), this.summary, { heapId: c.done.heapId, heapSize: c.done.heapSize })
+      c.executed = true
     }
     // Layouts are never mutated once built: sharing the last one is safe.
     c.layout = this.layout
@@ -1163,7 +1172,7 @@ export class TransientAllocator {
       resources.heap[i] = cols.heapId[cols.heap[i]]
       resources.texture[i] = cols.kind[i] === BUFFERS ? 0 : 1
     }
-    const s = this.summary!
+    const s = this.lastSummary()!
     const overlaps = this.overlapPairs(cols)
     return {
       execution: cols.execution,

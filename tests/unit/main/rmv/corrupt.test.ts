@@ -97,8 +97,8 @@ describe('truncated and corrupted traces', () => {
     expect(() => importRmv({ name: 'broken.rmv', bytes })).toThrow(/^broken\.rmv: byte 32929: RMV trace/)
     expect(importRmv({ name: 'x.rmv', bytes: new TextEncoder().encode('{}') })).toBeNull()
     const imported = importRmv({ name: 'sample.rmv', bytes: sample })
-    // 2028 frames + 489 heaps + 720 placed + 470 releases + 468 frees = 4175 records.
-    expect(imported?.records).toHaveLength(4175)
+    // 2028 frames + 489 heaps + 720 placed + 470 releases + 468 frees + 476 resident + 468 evict = 5119 records.
+    expect(imported?.records).toHaveLength(5119)
     expect(imported?.format).toBe('rmv')
   })
 

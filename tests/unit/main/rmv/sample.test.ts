@@ -111,6 +111,8 @@ describe('the RX 6600 sample trace', () => {
     expect(observed.header).toEqual({
       format: 'heapscope-capture',
       version: 1,
+      // 1.2: the trace's residency requests are `resident` and `evict` records
+      minor: 2,
       source: 'rmv',
       // local + invisible = 268435456 + 8304721920
       adapter: { name: 'AMD Radeon RX 6600', vram: 8_573_157_376 },
@@ -119,8 +121,17 @@ describe('the RX 6600 sample trace', () => {
     for (const r of observed.records) byKind.set(r.e, (byKind.get(r.e) ?? 0) + 1)
     // heap = 489 virtual allocations; free = 468 virtual frees; placed = 1188 binds − 468 binds of heap resources
     // (the allocation itself) = 720; release = 468 destroys of placed resources + 2 rebinds of command allocators.
+    // resident / evict = the 476 adds and 468 removes of RESOURCE_REFERENCE (below).
     // No present markers, so frames are 16.6 ms buckets: floor(33658.8576 / 16.6) + 1 = 2028.
-    expect(Object.fromEntries(byKind)).toEqual({ frame: 2028, heap: 489, placed: 720, release: 470, free: 468 })
+    expect(Object.fromEntries(byKind)).toEqual({
+      frame: 2028,
+      heap: 489,
+      placed: 720,
+      release: 470,
+      free: 468,
+      resident: 476,
+      evict: 468,
+    })
     expect(observed.framesFrom).toBe('buckets')
     const last = observed.frameCount - 1
     // 21 allocations live at the end. First preference invisible: 2×128 KiB + 6×256 KiB = 1835008 (default);

@@ -170,7 +170,7 @@ describe('a hand-made MINI trace', () => {
   it('maps to frames at the presents', () => {
     const observed = rmvToObserved(trace)
     expect(observed.framesFrom).toBe('markers')
-    expect(observed.header).toMatchObject({ api: 'vulkan', adapter: { name: 'Test GPU', vram: 1280 * MiB } })
+    expect(observed.header).toMatchObject({ api: 'vulkan', minor: 2, adapter: { name: 'Test GPU', vram: 1280 * MiB } })
     expect(observed.records).toEqual([
       { e: 'frame', n: 0, t: 0 },
       { e: 'heap', id: 1, size: MiB, type: 'default' },
@@ -186,6 +186,8 @@ describe('a hand-made MINI trace', () => {
         tag: 'Buffer',
       },
       { e: 'frame', n: 1, t: 32.032 },
+      // the reference token after the first present names an address inside the allocation: the whole heap
+      { e: 'resident', heap: 1 },
       { e: 'frame', n: 2, t: 48.032 },
       { e: 'release', id: 2 },
       { e: 'free', id: 1 },

@@ -1,14 +1,15 @@
 /**
  * rmvToObserved: an RMV trace as a run the app shows as observed data. Virtual allocations become `heap` records,
- * bound resources `placed` records, destruction `release` and `free`; time is cut into frames (present markers, or
- * fixed buckets). Residency and page-table totals, which capture records cannot say yet, come alongside.
+ * bound resources `placed` records, destruction `release` and `free`, residency requests `resident` and `evict`
+ * (capture format 1.2); time is cut into frames (present markers, or fixed buckets). Page-table totals, which
+ * capture records cannot say, come alongside.
  */
 import {
   CAPTURE_FORMAT,
   CAPTURE_VERSION,
+  type AnyCaptureRecord,
   type BufferUsage,
   type CaptureHeader,
-  type CaptureRecord,
   type HeapKind,
   type HeapRecord,
   type PlacedRecord,
@@ -40,6 +41,8 @@ export interface RmvObservedOptions {
 }
 
 export const DEFAULT_BUCKET_MS = 16.6
+/** The capture format's minor version of what rmvToObserved writes: 1.2, for the `resident` and `evict` records. */
+export const RMV_CAPTURE_MINOR = 2
 
 export interface RmvResidencyEvent {
   frame: Frame
@@ -80,7 +83,8 @@ export interface RmvObservedResource {
 
 export interface RmvObserved {
   header: CaptureHeader
-  records: CaptureRecord[]
+  /** Capture records in time order: frames, heaps, placements, residency (`resident`, `evict`), releases, frees. */
+  records: AnyCaptureRecord[]
   framesFrom: 'markers' | 'buckets'
   bucketMs?: Milliseconds
   frameCount: number
@@ -90,6 +94,7 @@ export interface RmvObserved {
   usage: Record<HeapKind, Float64Array>
   /** Bytes the page table maps into each physical heap at the end of each frame. */
   pageTable: Record<RmvHeap, Float64Array>
+  /** The `resident` and `evict` records again, with their frame and the bytes of the allocation they name. */
   residency: RmvResidencyEvent[]
   heaps: RmvObservedHeap[]
   resources: RmvObservedResource[]
@@ -316,6 +321,12 @@ export function rmvToObserved(trace: RmvTrace, options: RmvObservedOptions = {})
   const byMarkers = options.frameMarkers !== false && presents > 0
   const frameCount = byMarkers ? presents + 1 : Math.floor(trace.duration / bucketMs) + 1
   if (frameCount > MAX_FRAMES) {
+    if (!byMarkers && options.bucketMs !== undefined && Math.floor(trace.duration / DEFAULT_BUCKET_MS) < MAX_FRAMES) {
+      // The trace is fine; the buckets the user chose are too short for it.
+      throw new RangeError(
+        `${bucketMs} ms buckets would cut this ${trace.duration.toFixed(1)} ms trace into ${frameCount} frames, more than ${MAX_FRAMES}: choose longer buckets`,
+      )
+    }
     // Only a corrupt clock makes a trace this long: name the token that carries it.
     let latest = 0
     for (let i = 1; i < e.length; i++) if (e.clock[i] > e.clock[latest]) latest = i
@@ -334,7 +345,7 @@ export function rmvToObserved(trace: RmvTrace, options: RmvObservedOptions = {})
   }
 
   const names = resolveNames(trace)
-  const records: CaptureRecord[] = [{ e: 'frame', n: 0, t: 0 }]
+  const records: AnyCaptureRecord[] = [{ e: 'frame', n: 0, t: 0 }]
   const residency: RmvResidencyEvent[] = []
   const heaps: RmvObservedHeap[] = []
   const resources: RmvObservedResource[] = []
@@ -480,7 +491,10 @@ export function rmvToObserved(trace: RmvTrace, options: RmvObservedOptions = {})
           warn('residencyOutsideAllocation')
           break
         }
-        residency.push({ frame, kind: (e.flags[i] & 1) === 1 ? 'evict' : 'makeResident', heapId: heap.info.id, bytes: heap.info.size })
+        // PAL makes resident and evicts whole allocations, so the record names the heap and leaves `bytes` out.
+        const evict = (e.flags[i] & 1) === 1
+        records.push({ e: evict ? 'evict' : 'resident', heap: heap.info.id })
+        residency.push({ frame, kind: evict ? 'evict' : 'makeResident', heapId: heap.info.id, bytes: heap.info.size })
         break
       }
       case TOKEN.pageTableUpdate:
@@ -516,6 +530,7 @@ export function rmvToObserved(trace: RmvTrace, options: RmvObservedOptions = {})
   const header: CaptureHeader = {
     format: CAPTURE_FORMAT,
     version: CAPTURE_VERSION,
+    minor: RMV_CAPTURE_MINOR,
     source: 'rmv',
     adapter: { name: trace.adapter.name, vram: trace.heapSizes.local + trace.heapSizes.invisible },
   }
