@@ -9,8 +9,9 @@ import { createGzip } from 'node:zlib'
 import { Command, CommanderError, Option } from 'commander'
 import { CONFIG_KEYS, ConfigError, parseConfigPairs, resolveConfig } from '../../shared/model'
 import { formatCount } from '../../shared/units'
+import { IMPORT_BUCKET_MS, type CaptureImportOptions } from '../../shared/ipc'
 import { CaptureError } from '../ingest/errors'
-import { ImportError } from '../ingest/importers'
+import { ImportError, importOptionsOf } from '../ingest/importers'
 import { loadCapture, loadCaptureFile, type LoadProgress, type LoadResult } from '../ingest/read'
 import { recordsOf } from '../ingest/records'
 import { checkExitCode, formatCheck, runCheck } from './check'
@@ -51,14 +52,15 @@ function clearProgress(): void {
 }
 
 /** Read a capture (or an importable file, or stdin for "-"); unreadable input ends with exit 2. */
-async function read(file: string, options: { headerOptional?: boolean } = {}): Promise<LoadResult> {
+async function read(file: string, options: { headerOptional?: boolean; frames?: FrameFlags } = {}): Promise<LoadResult> {
   const name = file === '-' ? 'stdin' : basename(file)
   const onProgress = progressBar(name)
+  const load = { onProgress, headerOptional: options.headerOptional, import: importOptionsOf(importOptionsFrom(options.frames)) }
   try {
     const result =
       file === '-'
-        ? await loadCapture(process.stdin, { file: name, onProgress, ...options })
-        : await loadCaptureFile(file, { onProgress, ...options })
+        ? await loadCapture(process.stdin, { file: name, ...load })
+        : await loadCaptureFile(file, load)
     clearProgress()
     return result
   } catch (err) {
@@ -78,6 +80,33 @@ function configFrom(pairs: string[], header?: LoadResult['store']['header']) {
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value]
+
+/** `--bucket-ms N` and `--no-frame-markers`: how an imported trace's time becomes frames. */
+interface FrameFlags {
+  bucketMs?: number
+  frameMarkers?: boolean
+}
+
+const bucketMsOption = () =>
+  new Option('--bucket-ms <ms>', 'frames of an RMV or GPGMM trace without frame markers: time buckets of this length (default 16.6)').argParser(
+    (v) => {
+      const n = Number(v)
+      if (!(n >= IMPORT_BUCKET_MS.min && n <= IMPORT_BUCKET_MS.max)) {
+        throw new ExitError(EXIT.usage, `--bucket-ms expects milliseconds from ${IMPORT_BUCKET_MS.min} to ${IMPORT_BUCKET_MS.max}, got "${v}"`)
+      }
+      return n
+    },
+  )
+const noFrameMarkersOption = () =>
+  new Option('--no-frame-markers', 'cut an imported trace into time buckets even where it marks frames (presents)')
+
+function importOptionsFrom(flags: FrameFlags | undefined): CaptureImportOptions | undefined {
+  if (!flags) return undefined
+  const options: CaptureImportOptions = {}
+  if (flags.bucketMs !== undefined) options.bucketMs = flags.bucketMs
+  if (flags.frameMarkers === false) options.frameMarkers = false
+  return options
+}
 
 function writeLine(line: string): void {
   process.stdout.write(`${line}\n`)
@@ -102,8 +131,10 @@ export function buildProgram(): Command {
     .description('place every request through the D3D12 model; one JSON line per placement, in input order')
     .argument('[file]', 'capture records (a header line is optional); - or nothing reads stdin', '-')
     .option('--config <key=value>', 'override a model config key (repeatable)', collect, [])
-    .action(async (file: string, opts: { config: string[] }) => {
-      const result = await read(file, { headerOptional: true })
+    .addOption(bucketMsOption())
+    .addOption(noFrameMarkersOption())
+    .action(async (file: string, opts: { config: string[] } & FrameFlags) => {
+      const result = await read(file, { headerOptional: true, frames: opts })
       const config = configFrom(opts.config, result.store.header)
       await runRoute(
         recordsOf(result.store),
@@ -119,8 +150,10 @@ export function buildProgram(): Command {
     .argument('<capture>', 'a capture or an importable file (gzip or not)')
     .option('--config <key=value>', 'override a model config key (repeatable)', collect, [])
     .option('--json', 'one JSON object')
-    .action(async (file: string, opts: { config: string[]; json?: boolean }) => {
-      const result = await read(file)
+    .addOption(bucketMsOption())
+    .addOption(noFrameMarkersOption())
+    .action(async (file: string, opts: { config: string[]; json?: boolean } & FrameFlags) => {
+      const result = await read(file, { frames: opts })
       const config = configFrom(opts.config, result.store.header)
       const replay = await Replay.run(result.store, { config })
       const report = buildRunReport(result, replay)
@@ -137,6 +170,8 @@ export function buildProgram(): Command {
     .option('--config-a <key=value>', 'override a model config key for run A (repeatable)', collect, [])
     .option('--config-b <key=value>', 'override a model config key for run B (repeatable)', collect, [])
     .option('--json', 'one JSON object')
+    .addOption(bucketMsOption())
+    .addOption(noFrameMarkersOption())
     .addOption(
       new Option('--fail-on-growth <percent>', 'exit 3 when the peak heap bytes grow by more than PERCENT').argParser((v) => {
         const n = Number(v)
@@ -148,10 +183,10 @@ export function buildProgram(): Command {
       async (
         fileA: string,
         fileB: string | undefined,
-        opts: { config: string[]; configA: string[]; configB: string[]; json?: boolean; failOnGrowth?: number },
+        opts: { config: string[]; configA: string[]; configB: string[]; json?: boolean; failOnGrowth?: number } & FrameFlags,
       ) => {
-        const resultA = await read(fileA)
-        const resultB = fileB === undefined || fileB === fileA ? resultA : await read(fileB)
+        const resultA = await read(fileA, { frames: opts })
+        const resultB = fileB === undefined || fileB === fileA ? resultA : await read(fileB, { frames: opts })
         const side = async (result: LoadResult, pairs: string[]) => {
           const config = configFrom([...opts.config, ...pairs], result.store.header)
           const replay = await Replay.run(result.store, { config })
@@ -211,8 +246,10 @@ export function buildProgram(): Command {
     .description('run the aliasing and API-usage checks over a capture')
     .argument('<capture>', 'a capture')
     .option('--json', 'one JSON object')
-    .action(async (file: string, opts: { json?: boolean }) => {
-      const result = await read(file)
+    .addOption(bucketMsOption())
+    .addOption(noFrameMarkersOption())
+    .action(async (file: string, opts: { json?: boolean } & FrameFlags) => {
+      const result = await read(file, { frames: opts })
       const check = await runCheck(recordsOf(result.store), result.store.header)
       process.stdout.write(formatCheck(check, opts.json ?? false))
       if (result.error) throw new ExitError(EXIT.input, result.error.message)

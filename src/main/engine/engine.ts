@@ -6,6 +6,7 @@
 import { open, rename, rm } from 'node:fs/promises'
 import { basename } from 'node:path'
 import type {
+  CaptureImportOptions,
   CompareSeriesAnswer,
   CompareSeriesQuery,
   ConfigEntry,
@@ -41,15 +42,19 @@ import { Snapshots } from '../analysis/snapshot'
 import { Replay } from '../analysis/replay'
 import { resolveConfig, type ModelConfig } from '../../shared/model'
 import { CancelledError, CaptureError } from '../ingest/errors'
-import { ImportError } from '../ingest/importers'
+import { ImportError, importOptionsOf } from '../ingest/importers'
 import { loadCapture, loadCaptureFile, type LoadResult } from '../ingest/read'
 import { captureBytes, writeCapture } from '../ingest/writer'
 import type { CaptureStore } from '../ingest/store'
 
-export type LoadSource =
+export type LoadSource = (
   | { kind: 'file'; path: string; name?: string }
   /** Bytes arrive through `feed`; `bytes` is the total for progress. */
   | { kind: 'stream'; name: string; bytes: number }
+) & {
+  /** How an imported trace's time becomes frames; native captures ignore it. */
+  import?: CaptureImportOptions
+}
 
 /** A run's capture written out: whole, or the frame index range [from, to); gzip-compressed when asked. */
 export interface ExportOptions {
@@ -204,7 +209,7 @@ export class LocalEngine implements Engine {
     const name = source.kind === 'file' ? (source.name ?? basename(source.path)) : source.name
     const reading = onProgress && ((p: Omit<LoadProgress, 'loadId' | 'phase'>) => onProgress({ loadId, phase: 'reading', ...p }))
     try {
-      const options = { file: name, signal: abort.signal, onProgress: reading }
+      const options = { file: name, signal: abort.signal, onProgress: reading, import: importOptionsOf(source.import) }
       const result =
         source.kind === 'file'
           ? await loadCaptureFile(source.path, options)

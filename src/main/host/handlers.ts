@@ -6,6 +6,7 @@ import { basename } from 'node:path'
 import type {
   AppInfo,
   CaptureEntry,
+  CaptureImportOptions,
   ExportOutcome,
   ExportRequest,
   LoadOutcome,
@@ -51,8 +52,9 @@ export type Handlers = Record<HandlerName, (payload: unknown) => Promise<unknown
 export function createHandlers(ctx: HostContext): Handlers {
   const uploads = new Map<string, Promise<LoadOutcome>>()
 
-  const openPath = async (path: string, loadId: string): Promise<LoadOutcome> => {
-    const outcome = await ctx.engine().load(loadId, { kind: 'file', path }, ctx.progress)
+  const openPath = async (path: string, loadId: string, options?: CaptureImportOptions): Promise<LoadOutcome> => {
+    const source = options ? { kind: 'file' as const, path, import: options } : { kind: 'file' as const, path }
+    const outcome = await ctx.engine().load(loadId, source, ctx.progress)
     if (outcome.ok) ctx.opened?.(path)
     return outcome
   }
@@ -63,10 +65,10 @@ export function createHandlers(ctx: HostContext): Handlers {
       return ctx.info()
     },
     openCapture: async (payload) => {
-      const { fileId, loadId } = parsePayload('openCapture', payload)
+      const { fileId, loadId, import: options } = parsePayload('openCapture', payload)
       const path = ctx.files.path(fileId)
       if (!path) throw new PayloadError('openCapture', `no file ${fileId} was offered to open`)
-      return openPath(path, loadId)
+      return openPath(path, loadId, options)
     },
     openCaptureDialog: async (payload) => {
       const loadId = parsePayload('openCaptureDialog', payload)
@@ -77,9 +79,10 @@ export function createHandlers(ctx: HostContext): Handlers {
       return openPath(path, loadId)
     },
     beginUpload: async (payload) => {
-      const { loadId, name, bytes } = parsePayload('beginUpload', payload)
+      const { loadId, name, bytes, import: options } = parsePayload('beginUpload', payload)
       if (uploads.has(loadId)) throw new PayloadError('beginUpload', `upload ${loadId} is already open`)
-      const outcome = ctx.engine().load(loadId, { kind: 'stream', name, bytes }, ctx.progress)
+      const source = options ? { kind: 'stream' as const, name, bytes, import: options } : { kind: 'stream' as const, name, bytes }
+      const outcome = ctx.engine().load(loadId, source, ctx.progress)
       uploads.set(loadId, outcome)
       // a load that ends early (a fault on line 5) is still collected by endUpload
       outcome.catch(() => undefined)

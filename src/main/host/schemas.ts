@@ -3,7 +3,7 @@
  * buggy renderer can only name files the host offered, and cannot send huge strings or arrays.
  */
 import { z } from 'zod'
-import { RESOURCE_SORT_KEYS } from '../../shared/ipc'
+import { IMPORT_BUCKET_MS, RESOURCE_SORT_KEYS } from '../../shared/ipc'
 
 export const MAX_CHUNK_BYTES = 16 * 1024 * 1024
 
@@ -17,12 +17,19 @@ const seriesName = z
   .max(200)
   .refine((s) => ![...s].some((c) => c.charCodeAt(0) < 0x20), 'no control characters')
 const label = z.string().max(128)
+/** How an imported trace's time becomes frames (CaptureImportOptions). */
+const importOptions = z
+  .object({
+    bucketMs: z.number().min(IMPORT_BUCKET_MS.min).max(IMPORT_BUCKET_MS.max).optional(),
+    frameMarkers: z.boolean().optional(),
+  })
+  .strict()
 
 export const schemas = {
   appInfo: z.undefined().or(z.null()),
-  openCapture: z.object({ fileId: id, loadId: id }).strict(),
+  openCapture: z.object({ fileId: id, loadId: id, import: importOptions.optional() }).strict(),
   openCaptureDialog: id,
-  beginUpload: z.object({ loadId: id, name: z.string().min(1).max(512), bytes }).strict(),
+  beginUpload: z.object({ loadId: id, name: z.string().min(1).max(512), bytes, import: importOptions.optional() }).strict(),
   uploadChunk: z
     .object({
       loadId: id,
