@@ -51,6 +51,7 @@ const api = {
   clearRecentFiles: () => ipcRenderer.invoke(CHANNELS.clearRecentFiles),
   exportCapture: (request) => ipcRenderer.invoke(CHANNELS.exportCapture, request),
   onEngineStopped: (listener) => subscribe<[EngineStopped]>(EVENTS.engineStopped, listener),
+  hazards: (query) => ipcRenderer.invoke(CHANNELS.hazards, query),
 } satisfies Api
 
 export type PreloadApi = typeof api

@@ -36,6 +36,7 @@ export const CHANNELS = {
   recentFiles: 'recent:list',
   clearRecentFiles: 'recent:clear',
   exportCapture: 'capture:export',
+  hazards: 'hazards:list',
 } as const satisfies Record<Exclude<keyof Api, 'onProgress' | 'onPlayback' | 'onMenu' | 'onEngineStopped'>, string>
 export type InvokeMethod = keyof typeof CHANNELS
 
@@ -110,6 +111,55 @@ export interface RunSummary {
   notes: string[]
   /** The per-frame series this run has. */
   series: SeriesInfo[]
+  /** A Vulkan run: the device it was replayed on (`vkheap.<i>.*` and `vktype.<i>.*` series are per heap and type). */
+  vulkan?: VulkanRunInfo
+  /** What `heapscope check` finds in the run; the entries come from `hazards`. */
+  checks?: CheckSummary
+}
+
+/** One VkMemoryHeap of a Vulkan run's device. */
+export interface VulkanHeapInfo {
+  index: number
+  /** "Heap 1": the key of the run report's `heaps` and the heap of resource rows. */
+  name: string
+  size: Bytes
+  /** DEVICE_LOCAL, MULTI_INSTANCE. */
+  flags: string[]
+  /** VK_EXT_memory_budget's budget at the start, when the capture gives it. */
+  budget?: Bytes
+}
+
+/** One VkMemoryType of a Vulkan run's device. */
+export interface VulkanTypeInfo {
+  index: number
+  /** "Type 0": the key of the run report's `byPlacement` and the placement of resource rows. */
+  name: string
+  heapIndex: number
+  /** DEVICE_LOCAL, HOST_VISIBLE, HOST_COHERENT, HOST_CACHED, … */
+  propertyFlags: string[]
+}
+
+export interface VulkanRunInfo {
+  heaps: VulkanHeapInfo[]
+  types: VulkanTypeInfo[]
+  maxMemoryAllocationCount: number
+  bufferImageGranularity: Bytes
+  nonCoherentAtomSize: Bytes
+  deviceName?: string
+  apiVersion?: string
+  /** The capture had no usable device block: a default desktop device stands in (`problems` say what was wrong). */
+  defaulted: boolean
+  problems: string[]
+}
+
+export interface CheckSummary {
+  /** The CreatePlacedResource model the capture follows. */
+  aliasing: 'simple' | 'advanced'
+  /** Aliasing hazards found, and by rule. */
+  hazards: number
+  hazardRules: Record<string, number>
+  /** Vulkan API-usage rule → times broken (CLI.md `check`'s `warnings`). */
+  warnings: Record<string, number>
 }
 
 export type LoadOutcome =
@@ -283,6 +333,11 @@ export interface PoolMap {
   state: Uint8Array
   /** Resource id of a used or pending block; NaN for free blocks and the allocator's own (staging, pages). */
   id: Float64Array
+  /**
+   * Vulkan runs: the capture's `heap` id of application memory, as hazards name it. Resources the application
+   * placed there may share bytes (aliasing), so its blocks may overlap.
+   */
+  heapId?: number
 }
 
 export const BLOCK_STATE = { free: 0, used: 1, pending: 2 } as const
@@ -301,6 +356,28 @@ export interface Snapshot {
   residency: { residentBytes: Bytes; budgetBytes: Bytes; objects: number; residentObjects: number }
   /** Graph executions in this frame. */
   graphs: number
+  /** Vulkan runs: each memory heap and type at this frame. */
+  vulkan?: { heaps: VulkanHeapState[]; types: VulkanTypeState[] }
+}
+
+export interface VulkanHeapState {
+  index: number
+  /** Bytes of live VkDeviceMemory objects in the heap. */
+  allocatedBytes: Bytes
+  /** Bytes of those that hold resources (released ones waiting for the GPU included) or per-frame data. */
+  usedBytes: Bytes
+  /** Live VkDeviceMemory objects. */
+  memoryCount: number
+  budget?: Bytes
+}
+
+export interface VulkanTypeState {
+  index: number
+  allocatedBytes: Bytes
+  usedBytes: Bytes
+  memoryCount: number
+  /** Resources placed or bound in memory of this type. */
+  allocationCount: number
 }
 
 export interface ResourceDetails {
@@ -392,6 +469,46 @@ export interface RunReport {
   waste: { alignmentBytes: Bytes; poolFreeBytes: Bytes; pendingFreeBytes: Bytes }
   residency: { budgetBytes: Bytes; evictions: number; evictedBytes: Bytes; makeResident: number; overBudgetFrames: number }
   transient: { graphs: number; heaps: number; aliasingSavingsBytes: Bytes; placedCacheHitRate: number }
+}
+
+export interface HazardsQuery {
+  runId: string
+  offset: number
+  limit: number
+  /** Only hazards, or only warnings; both when absent. */
+  severity?: 'hazard' | 'warning'
+}
+
+/**
+ * A finding of the checks: an aliasing hazard (CLI.md `check`'s hazards) or a Vulkan API-usage warning (its
+ * rules), in capture order.
+ */
+export interface HazardEntry {
+  /** Frame index, and the capture's number of that frame. */
+  frame: number
+  frameNumber: number
+  /** access-inactive, rt-not-initialized, barrier-missing; or a Vulkan rule (bind-misaligned, …). */
+  rule: string
+  severity: 'hazard' | 'warning'
+  /** The resource accessed (or bound, written) first, then the others involved. */
+  resources: number[]
+  /** The capture's heap (application memory) id, when the finding is in one. */
+  heap: number | null
+  /** Heap bytes [start, end) involved, when known. */
+  range: [Bytes, Bytes] | null
+  message: string
+}
+
+export interface HazardsAnswer {
+  runId: string
+  /** Entries matching the query. */
+  total: number
+  offset: number
+  entries: HazardEntry[]
+  aliasing: 'simple' | 'advanced'
+  /** Hazards by rule, and Vulkan warnings by rule, over the whole run. */
+  hazardRules: Record<string, number>
+  warnings: Record<string, number>
 }
 
 export interface ConfigEntry {
@@ -599,4 +716,6 @@ export interface Api {
   clearRecentFiles(): Promise<void>
   exportCapture(request: ExportRequest): Promise<ExportOutcome>
   onEngineStopped(listener: (info: EngineStopped) => void): Unsubscribe
+  /** The aliasing hazards and Vulkan warnings of a run, a page at a time, with their counts. */
+  hazards(query: HazardsQuery): Promise<HazardsAnswer>
 }

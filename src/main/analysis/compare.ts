@@ -15,12 +15,14 @@ import type {
 } from '../../shared/ipc'
 import { recordLine } from '../ingest/ndjson-writer'
 import { recordAt } from '../ingest/records'
-import type { Replay } from './replay'
-import type { ResourceTable, Snapshots } from './snapshot'
+import type { CaptureStore } from '../ingest/store'
+import type { SeriesTable } from './seriesTable'
+import type { ResourceTable } from './snapshot'
 
+/** A run of either API: its capture and series, and its live resources at any frame. */
 export interface ComparedRun {
-  replay: Replay
-  snapshots: Snapshots
+  replay: { store: CaptureStore; series: SeriesTable }
+  snapshots: { table(frame: number): ResourceTable }
 }
 
 export function compareSeries(a: ComparedRun, b: ComparedRun, query: CompareSeriesQuery): CompareSeriesAnswer {
@@ -44,7 +46,7 @@ export function compareSeries(a: ComparedRun, b: ComparedRun, query: CompareSeri
 }
 
 /** A desc without identity (id, name): what "the same request" means when names do not match. */
-function descKey(replay: Replay, record: number): string {
+function descKey(replay: ComparedRun['replay'], record: number): string {
   if (record < 0) return ''
   const r = recordAt(replay.store, record) as unknown as Record<string, unknown>
   const { id: _id, name: _name, ...rest } = r

@@ -10,6 +10,8 @@ import type {
   CompareSeriesAnswer,
   CompareSeriesQuery,
   ConfigEntry,
+  HazardsAnswer,
+  HazardsQuery,
   LeakAnswer,
   LeakQuery,
   LoadErrorInfo,
@@ -35,12 +37,18 @@ import type {
 } from '../../shared/ipc'
 import { CONFIG_KEY_NAMES, CONFIG_KEYS } from '../../shared/model'
 import { compareSeries, leaks, resourceDiff } from '../analysis/compare'
+import { checkStore, type HazardLog } from '../analysis/hazards'
 import { Playback } from '../analysis/playback'
 import { buildRunReport } from '../analysis/report'
-import { TOTAL_SERIES } from '../analysis/replay'
+import { ResidencyEvents, TOTAL_SERIES } from '../analysis/replay'
 import { Snapshots } from '../analysis/snapshot'
 import { Replay } from '../analysis/replay'
+import { VulkanPlayback } from '../analysis/vulkanPlayback'
+import { VulkanReplay, vulkanConfigOf } from '../analysis/vulkanReplay'
+import { buildVulkanRunReport } from '../analysis/vulkanReport'
+import { VulkanSnapshots } from '../analysis/vulkanSnapshot'
 import { resolveConfig, type ModelConfig } from '../../shared/model'
+import { VULKAN_CONFIG_KEY_NAMES, VULKAN_CONFIG_KEYS, type VulkanConfig } from '../model/vulkan/config'
 import { CancelledError, CaptureError } from '../ingest/errors'
 import { ImportError, importOptionsOf } from '../ingest/importers'
 import { loadCapture, loadCaptureFile, type LoadResult } from '../ingest/read'
@@ -102,20 +110,39 @@ export interface Engine {
   stopPlayback(playbackId: string): Promise<void>
   /** Write a run's capture out, whole or a frame range of it (a range creates again what is live at its start). */
   exportCapture(runId: string, options: ExportOptions, target: ExportTarget): Promise<ExportResult>
+  /** The aliasing hazards and Vulkan warnings of a run, a page at a time. */
+  hazards(query: HazardsQuery): Promise<HazardsAnswer>
   dispose(): Promise<void>
 }
 
-export interface Run {
+interface RunBase {
   id: string
   store: CaptureStore
   result: LoadResult
-  config: ModelConfig
   /** The overrides this run was replayed with, on top of the capture's config. */
   overrides: Record<string, string | number | boolean>
+  summary: RunSummary
+  /** What `heapscope check` finds in the capture, frame by frame. */
+  checks: HazardLog
+}
+
+/** A D3D12 capture (or an import of one) replayed through the D3D12 model. */
+export interface D3D12Run extends RunBase {
+  api: 'd3d12'
+  config: ModelConfig
   replay: Replay
   snapshots: Snapshots
-  summary: RunSummary
 }
+
+/** A Vulkan capture (or a VMA dump) replayed through the Vulkan model. */
+export interface VulkanRun extends RunBase {
+  api: 'vulkan'
+  config: VulkanConfig
+  replay: VulkanReplay
+  snapshots: VulkanSnapshots
+}
+
+export type Run = D3D12Run | VulkanRun
 
 export class EngineError extends Error {}
 
@@ -196,6 +223,17 @@ export function summarize(runId: string, result: LoadResult): RunSummary {
   }
 }
 
+const NO_RESIDENCY_EVENTS = new ResidencyEvents()
+
+function checkSummary(checks: HazardLog): RunSummary['checks'] {
+  return {
+    aliasing: checks.aliasing,
+    hazards: checks.hazardCount,
+    hazardRules: { ...checks.hazardRules },
+    warnings: { ...checks.warnings },
+  }
+}
+
 export class LocalEngine implements Engine {
   private readonly runs = new Map<string, Run>()
   private readonly loads = new Map<string, { abort: AbortController; queue?: ChunkQueue }>()
@@ -253,11 +291,23 @@ export class LocalEngine implements Engine {
     } = {},
   ): Promise<Run> {
     const overrides = options.config ?? {}
-    const config = resolveConfig(result.store.header.config, overrides)
-    const replay = await Replay.run(result.store, { config, signal: options.signal, onProgress: options.onProgress })
+    const { store } = result
     const id = `run-${this.nextRun++}`
-    const summary = { ...summarize(id, result), series: replay.series.list() }
-    const run: Run = { id, store: result.store, result, config, overrides, replay, snapshots: new Snapshots(replay), summary }
+    let run: Run
+    if (store.header.api === 'vulkan') {
+      const config = vulkanConfigOf(store.header, overrides)
+      const replay = await VulkanReplay.run(store, { config, signal: options.signal, onProgress: options.onProgress })
+      const checks = replay.checks
+      const summary = { ...summarize(id, result), series: replay.series.list(), vulkan: replay.info(), checks: checkSummary(checks) }
+      const snapshots = new VulkanSnapshots(replay)
+      run = { api: 'vulkan', id, store, result, config, overrides, replay, snapshots, summary, checks }
+    } else {
+      const config = resolveConfig(store.header.config, overrides)
+      const replay = await Replay.run(store, { config, signal: options.signal, onProgress: options.onProgress })
+      const checks = checkStore(store)
+      const summary = { ...summarize(id, result), series: replay.series.list(), checks: checkSummary(checks) }
+      run = { api: 'd3d12', id, store, result, config, overrides, replay, snapshots: new Snapshots(replay), summary, checks }
+    }
     this.runs.set(id, run)
     return run
   }
@@ -334,6 +384,22 @@ export class LocalEngine implements Engine {
   async runConfig(runId: string): Promise<ConfigEntry[]> {
     const run = this.run(runId)
     const captured = (run.store.header.config ?? {}) as Record<string, unknown>
+    if (run.api === 'vulkan') {
+      return VULKAN_CONFIG_KEY_NAMES.map((key) => {
+        const info = VULKAN_CONFIG_KEYS[key]
+        const capture = typeof captured[key] === 'number' ? (captured[key] as number) : undefined
+        return {
+          key,
+          default: info.default,
+          ...(capture === undefined ? {} : { capture }),
+          value: run.config[key],
+          kind: info.kind,
+          seed: 'seed' in info ? info.seed : undefined,
+          help: info.help,
+          ...('values' in info ? { values: info.values } : {}),
+        }
+      })
+    }
     return CONFIG_KEY_NAMES.map((key) => {
       const info = CONFIG_KEYS[key]
       const capture = typeof captured[key] === 'number' ? (captured[key] as number) : undefined
@@ -352,7 +418,7 @@ export class LocalEngine implements Engine {
 
   async report(runId: string): Promise<RunReport> {
     const run = this.run(runId)
-    return buildRunReport(run.result, run.replay)
+    return run.api === 'vulkan' ? buildVulkanRunReport(run.result, run.replay) : buildRunReport(run.result, run.replay)
   }
 
   async series(query: SeriesQuery): Promise<SeriesAnswer> {
@@ -378,7 +444,9 @@ export class LocalEngine implements Engine {
   }
 
   async residencyEvents(query: ResidencyEventsQuery): Promise<ResidencyEventsAnswer> {
-    const events = this.run(query.runId).replay.residencyEvents
+    const run = this.run(query.runId)
+    // Vulkan leaves residency to the driver: a Vulkan run has no residency events.
+    const events = run.api === 'vulkan' ? NO_RESIDENCY_EVENTS : run.replay.residencyEvents
     const from = Math.max(0, Math.floor(query.from))
     const to = Math.floor(query.to)
     const limit = Math.max(0, Math.min(1_000_000, Math.floor(query.limit)))
@@ -417,12 +485,20 @@ export class LocalEngine implements Engine {
     return leaks(run, query, run.replay.series.get(TOTAL_SERIES.occupiedBytes))
   }
 
-  private readonly playbacks = new Map<string, { runId: string; playback: Playback }>()
+  async hazards(query: HazardsQuery): Promise<HazardsAnswer> {
+    return this.run(query.runId).checks.page(query)
+  }
+
+  private readonly playbacks = new Map<string, { runId: string; playback: Playback | VulkanPlayback }>()
 
   async startPlayback(request: PlaybackRequest, onFrame: (frame: PlaybackFrame) => void): Promise<void> {
     await this.stopPlayback(request.playbackId)
     const run = this.run(request.runId)
-    const playback = new Playback(run.replay, request, onFrame, () => this.playbacks.delete(request.playbackId))
+    const ended = () => this.playbacks.delete(request.playbackId)
+    const playback =
+      run.api === 'vulkan'
+        ? new VulkanPlayback(run.replay, run.snapshots, request, onFrame, ended)
+        : new Playback(run.replay, request, onFrame, ended)
     this.playbacks.set(request.playbackId, { runId: request.runId, playback })
     playback.start()
   }

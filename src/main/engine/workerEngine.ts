@@ -109,6 +109,7 @@ export class WorkerEngine implements Engine {
   readonly resourceDiff = this.forward('resourceDiff')
   readonly leaks = this.forward('leaks')
   readonly ackPlayback = this.forward('ackPlayback')
+  readonly hazards = this.forward('hazards')
 
   exportCapture(runId: string, options: ExportOptions, target: ExportTarget): Promise<ExportResult> {
     return this.call('exportCapture', [runId, options, target])

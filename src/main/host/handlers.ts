@@ -143,6 +143,7 @@ export function createHandlers(ctx: HostContext): Handlers {
       parsePayload('clearRecentFiles', payload)
       ctx.recent?.clear()
     },
+    hazards: async (payload) => ctx.engine().hazards(parsePayload('hazards', payload)),
     exportCapture: async (payload): Promise<ExportOutcome> => {
       const { runId, from, to, gzip } = parsePayload('exportCapture', payload)
       const engine = ctx.engine()

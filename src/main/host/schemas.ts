@@ -137,6 +137,14 @@ export const schemas = {
     .object({ runId: id, from: frameIndex.optional(), to: frameIndex.optional(), gzip: z.boolean() })
     .strict()
     .refine((r) => r.from === undefined || r.to === undefined || r.from < r.to, 'from must be before to'),
+  hazards: z
+    .object({
+      runId: id,
+      offset: z.number().int().min(0).max(2 ** 32),
+      limit: z.number().int().min(0).max(5000),
+      severity: z.enum(['hazard', 'warning']).optional(),
+    })
+    .strict(),
 } as const
 
 export type HandlerName = keyof typeof schemas

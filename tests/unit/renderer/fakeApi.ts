@@ -36,4 +36,5 @@ export class FakeApiBase implements Api {
   clearRecentFiles: Api['clearRecentFiles'] = notFaked('clearRecentFiles')
   exportCapture: Api['exportCapture'] = notFaked('exportCapture')
   onEngineStopped: Api['onEngineStopped'] = () => () => undefined
+  hazards: Api['hazards'] = notFaked('hazards')
 }

@@ -83,7 +83,14 @@ interface Pool {
   dedicated: unknown
   /** False for D3D12MA tier-1 sub-pools after the first of a heap type: they repeat its committed list. */
   ownsDedicated: boolean
+  /** Vulkan: the memory type index of the pool's blocks ("Type 3" → 3). */
+  memoryType?: number
 }
+
+/** A Vulkan dump's block names its memory type, so the Vulkan model need not guess it from the heap kind. */
+type DumpHeapRecord = HeapRecord & { memoryType?: number }
+/** A Vulkan linear image says so: bufferImageGranularity treats it as a buffer. */
+type DumpPlacedRecord = PlacedRecord & { tiling?: 'linear' }
 
 interface Tally {
   blocks: number
@@ -245,6 +252,7 @@ class DumpReader {
           blocks: pool.Blocks,
           dedicated: pool.DedicatedAllocations,
           ownsDedicated,
+          memoryType: this.memoryTypeOf(key),
         })
       }
     }
@@ -264,11 +272,19 @@ class DumpReader {
             blocks: pool.Blocks,
             dedicated: pool.DedicatedAllocations,
             ownsDedicated: true,
+            memoryType: this.memoryTypeOf(key),
           })
         })
       }
     }
     return pools
+  }
+
+  /** The memory type index of a Vulkan pool key that MemoryInfo lists; undefined for D3D12 and unknown types. */
+  private memoryTypeOf(key: string): number | undefined {
+    if (this.d3d12) return undefined
+    const index = indexOf(key, 'Type ')
+    return index !== undefined && this.typeFlags.has(index) ? index : undefined
   }
 
   /** Heap kind of a pool key: a Vulkan memory type by its flags, a D3D12 heap type by name (CUSTOM by its flags). */
@@ -379,7 +395,8 @@ class DumpReader {
 
   private heap(pool: Pool, size: Bytes, name: string): number {
     const id = this.nextId++
-    const record: HeapRecord = { e: 'heap', id, size, type: pool.kind, name }
+    const record: DumpHeapRecord = { e: 'heap', id, size, type: pool.kind, name }
+    if (pool.memoryType !== undefined) record.memoryType = pool.memoryType
     this.records.push(record)
     return id
   }
@@ -400,7 +417,7 @@ class DumpReader {
     this.tally.allocationMin = Math.min(this.tally.allocationMin, size)
     this.tally.allocationMax = Math.max(this.tally.allocationMax, size)
     // fields assigned one by one, in a fixed order, with no undefined ones: one object per allocation, no copies
-    let record: PlacedRecord
+    let record: DumpPlacedRecord
     if (isTextureType(type)) {
       const flags = this.d3d12 ? d3d12TextureFlags(usage) : vulkanImageFlags(usage)
       if (type === 'IMAGE_LINEAR' || allocation.Layout === D3D12_LAYOUT_ROW_MAJOR) flags.push('NoTiling')
@@ -408,6 +425,7 @@ class DumpReader {
       if (type === 'TEXTURE3D') record.dim = '3d'
       else if (type === 'TEXTURE2D') record.dim = '2d'
       record.flags = flags
+      if (type === 'IMAGE_LINEAR') record.tiling = 'linear'
     } else {
       if (type !== 'BUFFER' && type !== 'UNKNOWN') {
         this.notes.add('unknownType', `${path}.Type "${type}" is not a type the writers use; placed as a buffer`)

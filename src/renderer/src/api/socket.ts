@@ -105,6 +105,7 @@ export function createSocketApi(location: Location = window.location): Api {
     clearRecentFiles: () => invoke('clearRecentFiles'),
     exportCapture: (request) => invoke('exportCapture', request),
     onEngineStopped: (listener) => listen(engineStopped, listener),
+    hazards: (query) => invoke('hazards', query),
   }
 }
 

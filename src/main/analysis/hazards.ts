@@ -1,0 +1,200 @@
+/**
+ * The checks' findings of a run, as `heapscope check` makes them (CLI.md) and the hazards list shows them:
+ * aliasing hazards of the CreatePlacedResource rules over the capture's placed resources, and for a Vulkan run
+ * the API-usage warnings its replay raises, each with the frame it happened in, kept in capture order and served
+ * a page at a time. A D3D12 run's hazards come from one pass of the checker over the store's records; a Vulkan
+ * run's come from its replay, which feeds the same checker record by record.
+ */
+import { ACCESS_OPS, type CaptureRecord } from '../../shared/capture'
+import type { HazardEntry, HazardsAnswer, HazardsQuery } from '../../shared/ipc'
+import type { Bytes } from '../../shared/units'
+import { recordAt } from '../ingest/records'
+import { K, type CaptureStore } from '../ingest/store'
+import { AliasingChecker } from '../model/aliasing/checker'
+import type { Hazard } from '../model/aliasing/hazards'
+import type { AliasingModel } from '../model/vulkan/capture-types'
+import { vulkanSetup } from '../model/vulkan/device'
+
+export const MAX_HAZARD_PAGE = 5000
+
+/** Every finding of a run, in the order found (which is capture order), with counts by rule. */
+export class HazardLog {
+  readonly entries: HazardEntry[] = []
+  readonly hazardRules: Record<string, number> = {}
+  readonly warnings: Record<string, number> = {}
+  hazardCount = 0
+  warningCount = 0
+
+  constructor(
+    readonly aliasing: AliasingModel,
+    private readonly frameNumbers: Float64Array,
+  ) {}
+
+  addHazard(frame: number, hazard: Hazard): void {
+    this.hazardCount++
+    this.hazardRules[hazard.rule] = (this.hazardRules[hazard.rule] ?? 0) + 1
+    this.entries.push({
+      frame,
+      frameNumber: this.frameNumbers[frame] ?? hazard.frame,
+      rule: hazard.rule,
+      severity: 'hazard',
+      resources: hazard.resources.slice(),
+      heap: hazard.heap,
+      range: [hazard.range[0], hazard.range[1]],
+      message: hazard.message,
+    })
+  }
+
+  addWarning(
+    frame: number,
+    rule: string,
+    message: string,
+    resources: number[],
+    heap: number | null,
+    range: [Bytes, Bytes] | null,
+  ): void {
+    this.warningCount++
+    this.warnings[rule] = (this.warnings[rule] ?? 0) + 1
+    const frameNumber = this.frameNumbers[frame] ?? 0
+    this.entries.push({ frame, frameNumber, rule, severity: 'warning', resources, heap, range, message })
+  }
+
+  /** The entries of one frame index and on: the hazards list jumps there. */
+  firstAtFrame(frame: number): number {
+    let lo = 0
+    let hi = this.entries.length
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (this.entries[mid].frame < frame) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+
+  page(query: HazardsQuery): HazardsAnswer {
+    const offset = Math.max(0, Math.floor(query.offset))
+    const limit = Math.max(0, Math.min(MAX_HAZARD_PAGE, Math.floor(query.limit)))
+    let total: number
+    let entries: HazardEntry[]
+    if (query.severity === undefined) {
+      total = this.entries.length
+      entries = this.entries.slice(offset, offset + limit)
+    } else {
+      total = query.severity === 'hazard' ? this.hazardCount : this.warningCount
+      entries = []
+      let seen = 0
+      for (const e of this.entries) {
+        if (e.severity !== query.severity) continue
+        if (seen >= offset && entries.length < limit) entries.push(e)
+        seen++
+        if (entries.length >= limit) break
+      }
+    }
+    return {
+      runId: query.runId,
+      total,
+      offset,
+      entries: entries.map(copyEntry),
+      aliasing: this.aliasing,
+      hazardRules: { ...this.hazardRules },
+      warnings: { ...this.warnings },
+    }
+  }
+}
+
+function copyEntry(e: HazardEntry): HazardEntry {
+  return { ...e, resources: e.resources.slice(), range: e.range ? [e.range[0], e.range[1]] : null }
+}
+
+/**
+ * Records to an AliasingChecker straight from the store: the frequent kinds through the checker's own methods,
+ * placed resources and heaps (few) as objects, since their size needs the whole desc.
+ */
+export class AliasingFeed {
+  private readonly release: CaptureRecord = { e: 'release', id: 0 }
+
+  constructor(
+    private readonly store: CaptureStore,
+    readonly checker: AliasingChecker,
+  ) {}
+
+  /** Whether a record kind can matter to the checks. */
+  static reads(kind: number): boolean {
+    return (
+      kind === K.frame ||
+      kind === K.heap ||
+      kind === K.placed ||
+      kind === K.barrier ||
+      kind === K.access ||
+      kind === K.submit ||
+      kind === K.free ||
+      kind === K.release
+    )
+  }
+
+  apply(index: number): void {
+    const store = this.store
+    const kind = store.records.kind[index]
+    const ref = store.records.ref[index]
+    const ops = store.ops
+    const checker = this.checker
+    switch (kind) {
+      case K.frame:
+        checker.onFrame(store.frames.n[ref])
+        return
+      case K.heap:
+        checker.onHeap(ops[ref], ops[ref + 1])
+        return
+      case K.placed:
+        checker.apply(recordAt(store, index) as CaptureRecord)
+        return
+      case K.barrier: {
+        const before = ops[ref + 1]
+        checker.onBarrier(ops[ref], Number.isNaN(before) ? undefined : before)
+        return
+      }
+      case K.access:
+        checker.onAccess(ops[ref], ACCESS_OPS[ops[ref + 1]])
+        return
+      case K.submit:
+        checker.onSubmit()
+        return
+      case K.free:
+        checker.onFree(ops[ref])
+        return
+      case K.release:
+        ;(this.release as { id: number }).id = ops[ref]
+        checker.apply(this.release)
+        return
+    }
+  }
+}
+
+/** The aliasing model a capture follows: its header's `aliasing`, "simple" by default. */
+export function aliasingOf(store: CaptureStore): AliasingModel {
+  return vulkanSetup(store.header).aliasing
+}
+
+/**
+ * The aliasing hazards of a capture in one pass over its records (a D3D12 run; a Vulkan run's replay finds its
+ * own with its warnings). Captures without placed resources cost a pass over the kinds column.
+ */
+export function checkStore(store: CaptureStore): HazardLog {
+  const aliasing = aliasingOf(store)
+  const log = new HazardLog(aliasing, store.frames.n)
+  if (store.placed.length === 0) return log
+  let frame = 0
+  const checker = new AliasingChecker({
+    model: aliasing,
+    api: store.header.api ?? 'd3d12',
+    onHazard: (hazard) => log.addHazard(frame, hazard),
+  })
+  const feed = new AliasingFeed(store, checker)
+  const kinds = store.records.kind
+  for (frame = 0; frame < store.frames.length; frame++) {
+    const start = store.frames.firstRecord[frame]
+    const end = frame + 1 < store.frames.length ? store.frames.firstRecord[frame + 1] : store.records.length
+    for (let i = start; i < end; i++) if (AliasingFeed.reads(kinds[i])) feed.apply(i)
+  }
+  return log
+}

@@ -1,0 +1,861 @@
+/**
+ * The replay of a Vulkan capture: its records through the Vulkan model (src/main/model/vulkan, docs/vulkan-model.md)
+ * once, folded into per-frame series per memory heap and per memory type, totals and tags in the names the
+ * D3D12 replay uses, the aliasing checks and the model's API-usage warnings as they happen, and checkpoints of
+ * the model every so many records, so a snapshot at any frame replays a bounded stretch from the one before it.
+ * There is no residency: Vulkan leaves it to the driver.
+ */
+import {
+  type AnyCaptureRecord,
+  type CaptureHeader,
+  type FrameRecord,
+  type GpuRecord,
+  type LockRecord,
+  type ReleaseRecord,
+  type UploadRecord,
+} from '../../shared/capture'
+import { SERIES, type SeriesInfo, type VulkanRunInfo } from '../../shared/ipc'
+import type { Bytes } from '../../shared/units'
+import { recordAt } from '../ingest/records'
+import { K, type CaptureStore } from '../ingest/store'
+import { AliasingChecker, placedSize } from '../model/aliasing/checker'
+import type {
+  VulkanBudgetRecord,
+  VulkanBufferRecord,
+  VulkanCaptureRecord,
+  VulkanPlacedRecord,
+  VulkanResourceFields,
+  VulkanTextureRecord,
+} from '../model/vulkan/capture-types'
+import { resolveVulkanConfig, VULKAN_CONFIG_KEYS, type VulkanConfig } from '../model/vulkan/config'
+import { vulkanSetup, type VulkanSetup } from '../model/vulkan/device'
+import {
+  VULKAN_PLACEMENTS,
+  VULKAN_RULES,
+  type UploadRoute,
+  type VulkanMemoryKind,
+  type VulkanPlacementInfo,
+  type VulkanSink,
+} from '../model/vulkan/events'
+import { VulkanModel } from '../model/vulkan/model'
+import { AliasingFeed, HazardLog } from './hazards'
+import { CHECKPOINT_RECORDS, DescScratch, TOTAL_SERIES, UPLOAD_SERIES, type ReplayProgress } from './replay'
+import { SeriesTable } from './seriesTable'
+
+/** Per memory heap, per frame. */
+export const VK_HEAP_FIELDS = [
+  'allocatedBytes',
+  'usedBytes',
+  'freeBytes',
+  'pendingFreeBytes',
+  'blockBytes',
+  'dedicatedBytes',
+  'frameBytes',
+  'appBytes',
+  'memoryCount',
+  'budgetBytes',
+] as const
+/** Per memory type, per frame. */
+export const VK_TYPE_FIELDS = [
+  'allocatedBytes',
+  'usedBytes',
+  'freeBytes',
+  'pendingFreeBytes',
+  'blockBytes',
+  'dedicatedBytes',
+  'frameBytes',
+  'appBytes',
+  'memoryCount',
+  'allocationCount',
+] as const
+export type VkHeapField = (typeof VK_HEAP_FIELDS)[number]
+export type VkTypeField = (typeof VK_TYPE_FIELDS)[number]
+
+const FIELD_LABEL: Record<VkHeapField | VkTypeField, string> = {
+  allocatedBytes: 'allocated',
+  usedBytes: 'used',
+  freeBytes: 'free in its memory',
+  pendingFreeBytes: 'pending free',
+  blockBytes: 'sub-allocated blocks',
+  dedicatedBytes: 'dedicated allocations',
+  frameBytes: 'per-frame memory (linear, staging)',
+  appBytes: 'application memory',
+  memoryCount: 'VkDeviceMemory objects',
+  budgetBytes: 'budget',
+  allocationCount: 'resources',
+}
+const COUNT_FIELDS = new Set<string>(['memoryCount', 'allocationCount'])
+
+export const vulkanSeriesName = {
+  heap: (heap: number, field: VkHeapField) => `vkheap.${heap}.${field}`,
+  type: (type: number, field: VkTypeField) => `vktype.${type}.${field}`,
+  tag: (tag: string, field: 'occupiedBytes' | 'requestedBytes' | 'count') => `tag.${tag}.${field}`,
+}
+
+/** Where the per-frame traffic of `upload` and `lock` records went. */
+export const VULKAN_UPLOAD_SERIES = {
+  linearBytes: 'upload.linearBytes',
+  stagingBytes: 'upload.stagingBytes',
+  overflowBytes: 'upload.overflowBytes',
+} as const
+
+/** Findings of the checks per frame: the timeline marks them. */
+export const CHECK_SERIES = {
+  hazards: 'check.hazards',
+  warnings: 'check.warnings',
+} as const
+
+/** What a VkDeviceMemory is for, as the series split the bytes. */
+const CLASS_BLOCK = 0
+const CLASS_DEDICATED = 1
+const CLASS_FRAME = 2
+const CLASS_APP = 3
+const CLASSES = 4
+const CLASS_FIELD = ['blockBytes', 'dedicatedBytes', 'frameBytes', 'appBytes'] as const
+
+function classOf(kind: VulkanMemoryKind): number {
+  switch (kind) {
+    case 'block':
+    case 'buddy':
+      return CLASS_BLOCK
+    case 'dedicated':
+      return CLASS_DEDICATED
+    case 'linear':
+    case 'staging':
+      return CLASS_FRAME
+    case 'app':
+      return CLASS_APP
+  }
+}
+
+const P_LINEAR = VULKAN_PLACEMENTS.indexOf('Linear')
+const P_BOUND = VULKAN_PLACEMENTS.indexOf('Bound')
+
+/** "Heap 1", "Type 0": the names reports, resource rows and the summary use. */
+export const heapName = (index: number) => `Heap ${index}`
+export const typeName = (index: number) => `Type ${index}`
+
+export const MAX_CHECK_WARNINGS_KEPT = 1_000_000
+
+export interface VulkanReplayOptions {
+  config: VulkanConfig
+  checkpointRecords?: number
+  signal?: AbortSignal
+  onProgress?: (progress: ReplayProgress) => void
+}
+
+/**
+ * The Vulkan config a run replays with: the Vulkan keys of the capture header's config (other models' keys are
+ * left to them), then the user's overrides; D3D12 keys among those are skipped, unknown keys throw ConfigError.
+ */
+export function vulkanConfigOf(
+  header: CaptureHeader,
+  overrides: Record<string, string | number | boolean> = {},
+): VulkanConfig {
+  const captured: Record<string, number | boolean> = {}
+  for (const [key, value] of Object.entries(header.config ?? {})) {
+    if (Object.hasOwn(VULKAN_CONFIG_KEYS, key)) captured[key] = value
+  }
+  return resolveVulkanConfig(captured, overrides)
+}
+
+/** The device of a run as the summary shows it. */
+export function vulkanRunInfo(setup: VulkanSetup): VulkanRunInfo {
+  const d = setup.device
+  const info: VulkanRunInfo = {
+    heaps: d.memoryHeaps.map((h, index) => ({
+      index,
+      name: heapName(index),
+      size: h.size,
+      flags: h.flags.slice(),
+      ...(h.budget !== undefined ? { budget: h.budget } : {}),
+    })),
+    types: d.memoryTypes.map((t, index) => ({
+      index,
+      name: typeName(index),
+      heapIndex: t.heapIndex,
+      propertyFlags: t.propertyFlags.slice(),
+    })),
+    maxMemoryAllocationCount: d.maxMemoryAllocationCount,
+    bufferImageGranularity: d.bufferImageGranularity,
+    nonCoherentAtomSize: d.nonCoherentAtomSize,
+    defaulted: setup.defaulted,
+    problems: setup.problems.slice(),
+  }
+  if (d.deviceName !== undefined) info.deviceName = d.deviceName
+  if (d.apiVersion !== undefined) info.apiVersion = d.apiVersion
+  return info
+}
+
+type Mutable<T> = { -readonly [P in keyof T]: T[P] }
+
+/**
+ * Records from the store to a VulkanModel. The frequent kinds go through objects reused for every record, a
+ * resource's desc through the D3D12 replay's desc scratch plus its Vulkan fields (kept among the record's
+ * extra keys); heaps, placed resources and the 1.1 records, which are few, as whole objects.
+ */
+export class VulkanFeed {
+  private readonly descs: DescScratch
+  private readonly frame: Mutable<FrameRecord> = { e: 'frame', n: 0 }
+  private readonly gpu: Mutable<GpuRecord> = { e: 'gpu', n: 0 }
+  private readonly release: Mutable<ReleaseRecord> = { e: 'release', id: 0 }
+  private readonly upload: Mutable<UploadRecord> = { e: 'upload', via: 'fast', bytes: 0, count: 1 }
+  private readonly lock: Mutable<LockRecord> = { e: 'lock', id: 0, bytes: 0 }
+  private readonly budget: Mutable<VulkanBudgetRecord> = { e: 'budget', bytes: 0 }
+  private readonly free = { id: 0 }
+  private readonly buffer: VulkanBufferRecord = { e: 'buffer', id: 0, size: 0 }
+  private readonly texture: VulkanTextureRecord = { e: 'texture', id: 0 }
+  /** The last record handed over as a whole object (heap, placed, bind, map, unmap, write, flush). */
+  last: AnyCaptureRecord | null = null
+
+  constructor(private readonly store: CaptureStore) {
+    this.descs = new DescScratch(store)
+  }
+
+  /** Whether the Vulkan model reads a record kind. */
+  static reads(kind: number): boolean {
+    return !(kind === K.use || kind === K.commit || kind === K.graph || kind === K.transient || kind === K.endgraph)
+  }
+
+  apply(model: VulkanModel, index: number): void {
+    const store = this.store
+    const kind = store.records.kind[index]
+    const ref = store.records.ref[index]
+    const ops = store.ops
+    switch (kind) {
+      case K.frame:
+        this.frame.n = store.frames.n[ref]
+        model.onFrame(this.frame)
+        return
+      case K.gpu:
+        this.gpu.n = ops[ref]
+        model.onGpu(this.gpu)
+        return
+      case K.buffer: {
+        const b = this.buffer
+        this.descs.bufferAt(ref, b)
+        b.id = store.buffers.id.data[ref]
+        this.vulkanFields(index, b)
+        model.onBuffer(b)
+        return
+      }
+      case K.texture: {
+        const t = this.texture
+        this.descs.textureAt(ref, t)
+        t.id = store.textures.id.data[ref]
+        this.vulkanFields(index, t)
+        model.onTexture(t)
+        return
+      }
+      case K.release:
+        this.release.id = ops[ref]
+        model.onRelease(this.release)
+        return
+      case K.upload:
+        this.upload.via = UPLOAD_VIAS[ops[ref]]
+        this.upload.bytes = ops[ref + 1]
+        this.upload.count = ops[ref + 2]
+        model.onUpload(this.upload)
+        return
+      case K.lock:
+        this.lock.id = ops[ref]
+        this.lock.bytes = ops[ref + 1]
+        model.onLock(this.lock)
+        return
+      case K.budget:
+        this.budget.bytes = ops[ref]
+        model.onBudget(this.budget)
+        return
+      case K.submit:
+        model.onSubmit()
+        return
+      case K.free:
+        this.free.id = ops[ref]
+        model.onFree(this.free)
+        return
+      case K.heap:
+      case K.placed:
+      case K.bind:
+      case K.map:
+      case K.unmap:
+      case K.write:
+      case K.flush: {
+        const record = recordAt(store, index)
+        this.last = record
+        model.apply(record as VulkanCaptureRecord)
+        return
+      }
+    }
+  }
+
+  /** The id a record creates (buffer, texture, placed), or NaN. */
+  createdId(index: number): number {
+    const store = this.store
+    const kind = store.records.kind[index]
+    const ref = store.records.ref[index]
+    if (kind === K.buffer) return store.buffers.id.data[ref]
+    if (kind === K.texture) return store.textures.id.data[ref]
+    if (kind === K.placed) {
+      const desc = store.placed.desc.data[ref]
+      return store.placed.kind.data[ref] === 0 ? store.buffers.id.data[desc] : store.textures.id.data[desc]
+    }
+    return NaN
+  }
+
+  /** The id a record ends the life of, or NaN. (A stored `free` always names a live heap, never a resource.) */
+  endedId(index: number): number {
+    return this.store.records.kind[index] === K.release ? this.store.ops[this.store.records.ref[index]] : NaN
+  }
+
+  /** The tag string id of a create record, 0 when none. */
+  tagOf(index: number): number {
+    const store = this.store
+    const kind = store.records.kind[index]
+    const ref = store.records.ref[index]
+    if (kind === K.buffer) return store.buffers.tag.data[ref]
+    if (kind === K.texture) return store.textures.tag.data[ref]
+    if (kind === K.placed) {
+      const desc = store.placed.desc.data[ref]
+      return store.placed.kind.data[ref] === 0 ? store.buffers.tag.data[desc] : store.textures.tag.data[desc]
+    }
+    return 0
+  }
+
+  /** The 1.1 fields of a buffer or texture record, from its extra keys; cleared when it has none. */
+  private vulkanFields(index: number, out: VulkanResourceFields): void {
+    out.memoryRequirements = undefined
+    out.required = undefined
+    out.preferred = undefined
+    out.tiling = undefined
+    out.dedicated = undefined
+    out.explicit = undefined
+    const extras = this.store.extras.get(index)
+    if (extras === undefined) return
+    const x = JSON.parse(`{${extras}}`) as VulkanResourceFields
+    out.memoryRequirements = x.memoryRequirements
+    out.required = x.required
+    out.preferred = x.preferred
+    out.tiling = x.tiling
+    out.dedicated = x.dedicated
+    out.explicit = x.explicit
+  }
+}
+
+const UPLOAD_VIAS = ['fast', 'fastConstant', 'staging'] as const
+
+/** Live placements (not released) as columns, a row per id, rows recycled. */
+class LivePlacements {
+  private readonly rows = new Map<number, number>()
+  private free: number[] = []
+  private capacity = 256
+  tag = new Int32Array(this.capacity)
+  placement = new Uint8Array(this.capacity)
+  heap = new Int32Array(this.capacity)
+  type = new Int32Array(this.capacity)
+  memory = new Float64Array(this.capacity)
+  size = new Float64Array(this.capacity)
+  requested = new Float64Array(this.capacity)
+
+  get count(): number {
+    return this.rows.size
+  }
+
+  row(id: number): number {
+    return this.rows.get(id) ?? -1
+  }
+
+  set(info: VulkanPlacementInfo, tag: number): number {
+    let row = this.rows.get(info.id)
+    if (row === undefined) {
+      row = this.free.length > 0 ? (this.free.pop() as number) : this.rows.size
+      if (row >= this.capacity) this.grow()
+      this.rows.set(info.id, row)
+    }
+    this.tag[row] = tag
+    this.placement[row] = VULKAN_PLACEMENTS.indexOf(info.placement)
+    this.heap[row] = info.heap
+    this.type[row] = info.type
+    this.memory[row] = info.memory
+    this.size[row] = info.size
+    this.requested[row] = info.requested
+    return row
+  }
+
+  delete(id: number): void {
+    const row = this.rows.get(id)
+    if (row === undefined) return
+    this.rows.delete(id)
+    this.free.push(row)
+  }
+
+  /** Ids placed in a memory. */
+  idsIn(memory: number): number[] {
+    const out: number[] = []
+    for (const [id, row] of this.rows) if (this.memory[row] === memory) out.push(id)
+    return out
+  }
+
+  private grow(): void {
+    this.capacity *= 2
+    const grown = <T extends Int32Array | Float64Array | Uint8Array>(a: T): T => {
+      const b = new (a.constructor as new (n: number) => T)(this.capacity)
+      b.set(a)
+      return b
+    }
+    this.tag = grown(this.tag)
+    this.placement = grown(this.placement)
+    this.heap = grown(this.heap)
+    this.type = grown(this.type)
+    this.memory = grown(this.memory)
+    this.size = grown(this.size)
+    this.requested = grown(this.requested)
+  }
+}
+
+interface VulkanCheckpoint {
+  /** Frame index whose records come next. */
+  frame: number
+  model: VulkanModel
+  /** Ids created and not ended, with the index of the record that created each. */
+  ids: Float64Array
+  records: Float64Array
+}
+
+export class VulkanReplay {
+  readonly api = 'vulkan' as const
+  readonly store: CaptureStore
+  readonly config: VulkanConfig
+  readonly setup: VulkanSetup
+  readonly series: SeriesTable
+  readonly checks: HazardLog
+  /** The model's other warnings (memory-type-fallback, staging-ring-full, unknown-id, …): kind → count. */
+  readonly diagnostics: Record<string, number> = {}
+  /** Reused record objects (snapshots and playback replay through them too). */
+  readonly feed: VulkanFeed
+  private readonly checkpoints: VulkanCheckpoint[] = []
+  private final: VulkanModel | undefined
+
+  private constructor(store: CaptureStore, config: VulkanConfig) {
+    this.store = store
+    this.config = config
+    this.setup = vulkanSetup(store.header)
+    this.series = new SeriesTable(store.frames.n)
+    this.checks = new HazardLog(this.setup.aliasing, store.frames.n)
+    this.feed = new VulkanFeed(store)
+  }
+
+  static async run(store: CaptureStore, options: VulkanReplayOptions): Promise<VulkanReplay> {
+    const replay = new VulkanReplay(store, options.config)
+    await replay.play(options)
+    return replay
+  }
+
+  get device() {
+    return this.setup.device
+  }
+
+  info(): VulkanRunInfo {
+    return vulkanRunInfo(this.setup)
+  }
+
+  private async play(options: VulkanReplayOptions): Promise<void> {
+    const store = this.store
+    const frames = store.frames.length
+    const series = this.series
+    const device = this.device
+    const heaps = device.memoryHeaps.length
+    const types = device.memoryTypes.length
+    const every = options.checkpointRecords ?? CHECKPOINT_RECORDS
+    const feed = this.feed
+    const log = this.checks
+
+    let frame = 0
+    let index = 0
+    let kind = 0
+    /** The frame index a finding of frame number `n` belongs to: this one, or the one a frame record just ended. */
+    const frameIndexOf = (n: number): number => (n === store.frames.n[frame] || frame === 0 ? frame : frame - 1)
+
+    // Tags of live placements.
+    const tagSlot = new Map<number, number>()
+    const tagNames: string[] = []
+    const tagOcc: number[] = []
+    const tagReq: number[] = []
+    const tagCount: number[] = []
+    const slotOf = (tagId: number): number => {
+      let slot = tagSlot.get(tagId)
+      if (slot === undefined) {
+        slot = tagNames.length
+        tagSlot.set(tagId, slot)
+        tagNames.push(store.strings.get(tagId) ?? '(untagged)')
+        tagOcc.push(0)
+        tagReq.push(0)
+        tagCount.push(0)
+      }
+      return slot
+    }
+
+    // Bytes by what each VkDeviceMemory is for, per heap and per type; the capture's id of application memory.
+    const classByHeap = new Float64Array(heaps * CLASSES)
+    const classByType = new Float64Array(types * CLASSES)
+    const memories = new Map<number, { cls: number; heap: number; type: number; size: Bytes }>()
+    const captureIdOf = new Map<number, number>()
+    // Releases waiting for the GPU, in the model's order (it frees them first in, first out).
+    const pendingByHeap = new Float64Array(heaps)
+    const pendingByType = new Float64Array(types)
+    const pending: number[] = [] // heap, type, bytes per entry
+    let pendingHead = 0
+    const live = new LivePlacements()
+    let liveRequested = 0
+    const tick = { linear: 0, staging: 0, overflow: 0 }
+    let created = new Map<number, number>()
+    const raised: { rule: string; message: string; frame: number }[] = []
+
+    const unplace = (id: number, row: number) => {
+      const tag = live.tag[row]
+      tagOcc[tag] -= live.size[row]
+      tagReq[tag] -= live.requested[row]
+      tagCount[tag]--
+      liveRequested -= live.requested[row]
+      live.delete(id)
+    }
+
+    const sink: VulkanSink = {
+      memoryAllocated: (info) => {
+        const cls = classOf(info.kind)
+        memories.set(info.memory, { cls, heap: info.heap, type: info.type, size: info.size })
+        classByHeap[info.heap * CLASSES + cls] += info.size
+        classByType[info.type * CLASSES + cls] += info.size
+        if (info.captureId >= 0) captureIdOf.set(info.memory, info.captureId)
+      },
+      memoryFreed: (memory) => {
+        const m = memories.get(memory)
+        if (!m) return
+        memories.delete(memory)
+        classByHeap[m.heap * CLASSES + m.cls] -= m.size
+        classByType[m.type * CLASSES + m.cls] -= m.size
+        if (m.cls === CLASS_APP) {
+          // Resources bound to freed application memory are unbound with it, without a release.
+          for (const id of live.idsIn(memory)) unplace(id, live.row(id))
+        }
+        captureIdOf.delete(memory)
+      },
+      vulkanPlaced: (info) => {
+        const previous = live.row(info.id)
+        if (previous >= 0) unplace(info.id, previous)
+        const record = created.get(info.id)
+        const slot = slotOf(record === undefined ? 0 : feed.tagOf(record))
+        live.set(info, slot)
+        tagOcc[slot] += info.size
+        tagReq[slot] += info.requested
+        tagCount[slot]++
+        liveRequested += info.requested
+      },
+      releasePending: (id) => {
+        const row = live.row(id)
+        if (row < 0) return
+        // Linear pieces are the frame's bump; their bytes go with the block, not one by one.
+        const bytes = live.placement[row] === P_LINEAR ? 0 : live.size[row]
+        pending.push(live.heap[row], live.type[row], bytes)
+        pendingByHeap[live.heap[row]] += bytes
+        pendingByType[live.type[row]] += bytes
+        unplace(id, row)
+      },
+      freed: (id) => {
+        // The GPU finished a release (a frame or gpu record moved its fence), or a bound resource went at once.
+        if (kind === K.frame || kind === K.gpu) {
+          if (pendingHead >= pending.length) return
+          pendingByHeap[pending[pendingHead]] -= pending[pendingHead + 2]
+          pendingByType[pending[pendingHead + 1]] -= pending[pendingHead + 2]
+          pendingHead += 3
+          if (pendingHead > 3 * 4096 && pendingHead * 2 > pending.length) {
+            pending.splice(0, pendingHead)
+            pendingHead = 0
+          }
+          return
+        }
+        const row = live.row(id)
+        if (row >= 0 && live.placement[row] === P_BOUND) unplace(id, row)
+      },
+      uploaded: (route: UploadRoute, bytes) => {
+        tick[route] += bytes
+      },
+      warning: (warningKind, message, at) => {
+        if ((VULKAN_RULES as readonly string[]).includes(warningKind)) raised.push({ rule: warningKind, message, frame: at })
+        else this.diagnostics[warningKind] = (this.diagnostics[warningKind] ?? 0) + 1
+      },
+    }
+    const model = new VulkanModel(device, this.config, sink)
+    const checker = new AliasingChecker({
+      model: this.setup.aliasing,
+      api: 'vulkan',
+      onHazard: (hazard) => {
+        const at = frameIndexOf(hazard.frame)
+        log.addHazard(at, hazard)
+        checks.hazards[at]++
+      },
+    })
+    const aliasing = new AliasingFeed(store, checker)
+
+    const flushWarnings = () => {
+      if (raised.length === 0) return
+      const where = this.attribution(kind, index, model, captureIdOf)
+      for (const w of raised) {
+        if (log.warningCount >= MAX_CHECK_WARNINGS_KEPT) {
+          log.warnings[w.rule] = (log.warnings[w.rule] ?? 0) + 1
+          continue
+        }
+        const at = frameIndexOf(w.frame)
+        log.addWarning(at, w.rule, w.message, where.resources.slice(), where.heap, where.range)
+        checks.warnings[at]++
+      }
+      raised.length = 0
+    }
+
+    // Columns.
+    const info = (name: string, label: string, unit: SeriesInfo['unit'], group: string): SeriesInfo => ({ name, label, unit, group })
+    const heapLabel = (h: number) => `${heapName(h)} (${device.memoryHeaps[h].flags.join('|') || 'system'})`
+    const typeLabel = (t: number) => `${typeName(t)} (${device.memoryTypes[t].propertyFlags.join('|') || 'none'})`
+    const unit = (field: string): SeriesInfo['unit'] => (COUNT_FIELDS.has(field) ? 'count' : 'bytes')
+    const heapColumns = Array.from({ length: heaps }, (_, h) =>
+      VK_HEAP_FIELDS.map((f) =>
+        series.column(info(vulkanSeriesName.heap(h, f), `${heapLabel(h)} ${FIELD_LABEL[f]}`, unit(f), 'vkheap')),
+      ),
+    )
+    const typeColumns = Array.from({ length: types }, (_, t) =>
+      VK_TYPE_FIELDS.map((f) =>
+        series.column(info(vulkanSeriesName.type(t, f), `${typeLabel(t)} ${FIELD_LABEL[f]}`, unit(f), 'vktype')),
+      ),
+    )
+    const total = {
+      heap: series.column(info(TOTAL_SERIES.heapBytes, 'all heaps: allocated', 'bytes', 'heap')),
+      occupied: series.column(info(TOTAL_SERIES.occupiedBytes, 'all heaps: used by live resources and frame data', 'bytes', 'heap')),
+      requested: series.column(info(TOTAL_SERIES.requestedBytes, 'all heaps: requested', 'bytes', 'heap')),
+    }
+    const liveRequestedColumn = series.column(info(SERIES.liveRequested, 'live requested bytes', 'bytes', 'resources'))
+    const liveCount = series.column(info(SERIES.liveCount, 'live resources', 'count', 'resources'))
+    const up = {
+      bytes: series.column(info(UPLOAD_SERIES.bytes, 'upload traffic', 'bytes', 'upload')),
+      lock: series.column(info(UPLOAD_SERIES.lockBytes, 'lock staging', 'bytes', 'upload')),
+      linear: series.column(info(VULKAN_UPLOAD_SERIES.linearBytes, 'per-frame linear allocator', 'bytes', 'upload')),
+      staging: series.column(info(VULKAN_UPLOAD_SERIES.stagingBytes, 'staging ring', 'bytes', 'upload')),
+      overflow: series.column(info(VULKAN_UPLOAD_SERIES.overflowBytes, 'temporary allocations', 'bytes', 'upload')),
+    }
+    const checks = {
+      hazards: series.column(info(CHECK_SERIES.hazards, 'aliasing hazards', 'count', 'checks')),
+      warnings: series.column(info(CHECK_SERIES.warnings, 'Vulkan usage warnings', 'count', 'checks')),
+    }
+    const tagColumns: Float64Array[][] = []
+    const F_ALLOC = VK_HEAP_FIELDS.indexOf('allocatedBytes')
+    const F_USED = VK_HEAP_FIELDS.indexOf('usedBytes')
+    const F_FREE = VK_HEAP_FIELDS.indexOf('freeBytes')
+    const F_PENDING = VK_HEAP_FIELDS.indexOf('pendingFreeBytes')
+    const F_COUNT = VK_HEAP_FIELDS.indexOf('memoryCount')
+    const F_BUDGET = VK_HEAP_FIELDS.indexOf('budgetBytes')
+    const F_ALLOCATIONS = VK_TYPE_FIELDS.indexOf('allocationCount')
+    const F_CLASS = CLASS_FIELD.map((f) => VK_HEAP_FIELDS.indexOf(f))
+
+    const { kind: kinds, ref: refs } = store.records
+    let lastCheckpointRecord = -Infinity
+    for (frame = 0; frame < frames; frame++) {
+      const start = store.frames.firstRecord[frame]
+      const end = frame + 1 < frames ? store.frames.firstRecord[frame + 1] : store.records.length
+      if (start - lastCheckpointRecord >= every) {
+        this.checkpoints.push(checkpointOf(frame, model, created))
+        lastCheckpointRecord = start
+      }
+      let uploadBytes = 0
+      let lockBytes = 0
+      for (index = start; index < end; index++) {
+        kind = kinds[index]
+        if (kind === K.upload) uploadBytes += store.ops[refs[index] + 1]
+        else if (kind === K.lock) lockBytes += store.ops[refs[index] + 1]
+        const id = feed.createdId(index)
+        if (!Number.isNaN(id)) created.set(id, index)
+        if (AliasingFeed.reads(kind)) aliasing.apply(index)
+        if (VulkanFeed.reads(kind)) feed.apply(model, index)
+        flushWarnings()
+        const ended = feed.endedId(index)
+        if (!Number.isNaN(ended)) created.delete(ended)
+      }
+      if (frame === frames - 1) {
+        // The last frame ends with the capture: its writes had to be flushed before its submit too.
+        kind = K.submit
+        model.onSubmit()
+        flushWarnings()
+      }
+
+      // Sample the frame.
+      let allocated = 0
+      let used = 0
+      let pendingAll = 0
+      for (let h = 0; h < heaps; h++) {
+        const c = heapColumns[h]
+        c[F_ALLOC][frame] = model.heapAllocated[h]
+        c[F_USED][frame] = model.heapUsed[h]
+        c[F_FREE][frame] = model.heapAllocated[h] - model.heapUsed[h]
+        c[F_PENDING][frame] = pendingByHeap[h]
+        for (let k = 0; k < CLASSES; k++) c[F_CLASS[k]][frame] = classByHeap[h * CLASSES + k]
+        c[F_COUNT][frame] = model.heapMemoryCount[h]
+        const budget = model.heapBudget[h]
+        c[F_BUDGET][frame] = Number.isNaN(budget) ? 0 : budget
+        allocated += model.heapAllocated[h]
+        used += model.heapUsed[h]
+        pendingAll += pendingByHeap[h]
+      }
+      for (let t = 0; t < types; t++) {
+        const c = typeColumns[t]
+        c[F_ALLOC][frame] = model.typeAllocated[t]
+        c[F_USED][frame] = model.typeUsed[t]
+        c[F_FREE][frame] = model.typeAllocated[t] - model.typeUsed[t]
+        c[F_PENDING][frame] = pendingByType[t]
+        for (let k = 0; k < CLASSES; k++) c[F_CLASS[k]][frame] = classByType[t * CLASSES + k]
+        c[F_COUNT][frame] = model.typeMemoryCount[t]
+        c[F_ALLOCATIONS][frame] = model.typeAllocationCount[t]
+      }
+      total.heap[frame] = allocated
+      total.occupied[frame] = used - pendingAll
+      total.requested[frame] = liveRequested
+      liveRequestedColumn[frame] = liveRequested
+      liveCount[frame] = live.count
+      for (let t = 0; t < tagNames.length; t++) {
+        if (!tagColumns[t]) {
+          const name = tagNames[t]
+          tagColumns[t] = [
+            series.column(info(vulkanSeriesName.tag(name, 'occupiedBytes'), `${name} occupied`, 'bytes', 'tag')),
+            series.column(info(vulkanSeriesName.tag(name, 'requestedBytes'), `${name} requested`, 'bytes', 'tag')),
+            series.column(info(vulkanSeriesName.tag(name, 'count'), `${name} resources`, 'count', 'tag')),
+          ]
+        }
+        tagColumns[t][0][frame] = tagOcc[t]
+        tagColumns[t][1][frame] = tagReq[t]
+        tagColumns[t][2][frame] = tagCount[t]
+      }
+      up.bytes[frame] = uploadBytes
+      up.lock[frame] = lockBytes
+      up.linear[frame] = tick.linear
+      up.staging[frame] = tick.staging
+      up.overflow[frame] = tick.overflow
+      tick.linear = tick.staging = tick.overflow = 0
+
+      if ((frame & 255) === 255) {
+        options.onProgress?.({ framesDone: frame + 1, frames })
+        if (options.signal?.aborted) throw new Error('replay cancelled')
+        await Promise.resolve()
+      }
+    }
+    this.final = model
+    created = new Map()
+    options.onProgress?.({ framesDone: frames, frames })
+    // Heaps keep their main columns even when empty; types, classes of memory and tags only when they held bytes.
+    const always = /^vkheap\.\d+\.(allocatedBytes|usedBytes|freeBytes|memoryCount)$/
+    series.dropEmpty((name) => always.test(name) || !/^(vkheap|vktype|tag|upload)\./.test(name) || name === UPLOAD_SERIES.bytes)
+  }
+
+  /** What a warning raised while applying a record is about: the resource, memory and bytes the record names. */
+  private attribution(
+    kind: number,
+    index: number,
+    model: VulkanModel,
+    captureIdOf: Map<number, number>,
+  ): { resources: number[]; heap: number | null; range: [Bytes, Bytes] | null } {
+    const none = { resources: [], heap: null, range: null }
+    const record = this.feed.last
+    const boundRange = (id: number, offset = 0, size?: Bytes) => {
+      const p = model.placementOf(id)
+      if (!p) return { heap: null, range: null }
+      const start = p.offset + offset
+      return { heap: captureIdOf.get(p.memory) ?? null, range: [start, start + (size ?? p.size - offset)] as [Bytes, Bytes] }
+    }
+    switch (kind) {
+      case K.heap: {
+        const r = record as Extract<AnyCaptureRecord, { e: 'heap' }>
+        return { resources: [], heap: r.id, range: [0, r.size] }
+      }
+      case K.placed: {
+        const r = record as VulkanPlacedRecord
+        return { resources: [r.id], heap: r.heap, range: [r.offset, r.offset + placedSize(r, 'vulkan')] }
+      }
+      case K.bind: {
+        const r = record as Extract<AnyCaptureRecord, { e: 'bind' }>
+        const p = model.placementOf(r.id)
+        return { resources: [r.id], heap: r.memory, range: p ? [p.offset, p.offset + p.size] : null }
+      }
+      case K.write:
+      case K.flush: {
+        const r = record as Extract<AnyCaptureRecord, { e: 'write' | 'flush' }>
+        if (r.memory !== undefined) {
+          return { resources: [], heap: r.memory, range: r.size === undefined ? null : [r.offset, r.offset + r.size] }
+        }
+        if (r.id === undefined) return none
+        return { resources: [r.id], ...boundRange(r.id, r.offset, r.size) }
+      }
+      case K.buffer:
+      case K.texture: {
+        return { resources: [this.feed.createdId(index)], heap: null, range: null }
+      }
+    }
+    return none
+  }
+
+  /**
+   * The model after frame index `frame` (its records applied), and the live creates: id → index of the record
+   * that created it.
+   */
+  modelAt(frame: number): { model: VulkanModel; created: Map<number, number> } {
+    const store = this.store
+    const target = Math.max(0, Math.min(store.frames.length - 1, Math.floor(frame)))
+    let cp = this.checkpoints[0]
+    for (const c of this.checkpoints) if (c.frame <= target) cp = c
+    const model = cp.model.clone()
+    const created = new Map<number, number>()
+    for (let i = 0; i < cp.ids.length; i++) created.set(cp.ids[i], cp.records[i])
+    this.advance(model, created, cp.frame, target)
+    return { model, created }
+  }
+
+  /** Apply the records of frame indices [from, to] to a model, keeping `created` up to date. */
+  advance(model: VulkanModel, created: Map<number, number>, from: number, to: number): void {
+    const store = this.store
+    const kinds = store.records.kind
+    for (let f = from; f <= to; f++) {
+      const start = store.frames.firstRecord[f]
+      const end = f + 1 < store.frames.length ? store.frames.firstRecord[f + 1] : store.records.length
+      for (let i = start; i < end; i++) {
+        const id = this.feed.createdId(i)
+        if (!Number.isNaN(id)) created.set(id, i)
+        if (VulkanFeed.reads(kinds[i])) this.feed.apply(model, i)
+        const ended = this.feed.endedId(i)
+        if (!Number.isNaN(ended)) created.delete(ended)
+      }
+    }
+  }
+
+  /** Checkpoints held, and the most records a snapshot replays. */
+  checkpointStats(): { count: number; maxRecords: number } {
+    let max = 0
+    const cps = this.checkpoints
+    for (let c = 0; c < cps.length; c++) {
+      const start = this.store.frames.firstRecord[cps[c].frame]
+      const end = c + 1 < cps.length ? this.store.frames.firstRecord[cps[c + 1].frame] : this.store.records.length
+      max = Math.max(max, end - start)
+    }
+    return { count: cps.length, maxRecords: max }
+  }
+
+  /** The model at the end of the capture. */
+  finalModel(): VulkanModel {
+    return this.final as VulkanModel
+  }
+}
+
+function checkpointOf(frame: number, model: VulkanModel, created: Map<number, number>): VulkanCheckpoint {
+  const ids = new Float64Array(created.size)
+  const records = new Float64Array(created.size)
+  let i = 0
+  for (const [id, record] of created) {
+    ids[i] = id
+    records[i] = record
+    i++
+  }
+  return { frame, model: model.clone(), ids, records }
+}

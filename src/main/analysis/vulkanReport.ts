@@ -1,0 +1,80 @@
+/**
+ * The figures of a whole Vulkan run in the shape `heapscope report --json` prints for any run (CLI.md), so
+ * `report` and `diff` read Vulkan captures like D3D12 ones: `heaps` are the memory heaps ("Heap 0", "Heap 1", …)
+ * and `byPlacement` the memory types ("Type 0", …), each with the bytes of VkDeviceMemory it held at its peak and
+ * at the end. Residency and render-graph transients are not part of the Vulkan model: their figures are zero,
+ * except the budget, which is the DEVICE_LOCAL heaps' (VK_EXT_memory_budget) at the end.
+ */
+import type { RunReport } from '../../shared/ipc'
+import type { Bytes } from '../../shared/units'
+import type { LoadResult } from '../ingest/read'
+import { countResources } from './report'
+import { TOTAL_SERIES } from './replay'
+import { heapName, typeName, vulkanSeriesName, type VulkanReplay } from './vulkanReplay'
+
+function peakEnd(column: Float64Array | undefined): { peakBytes: Bytes; endBytes: Bytes } {
+  if (!column || column.length === 0) return { peakBytes: 0, endBytes: 0 }
+  let peak = 0
+  for (let i = 0; i < column.length; i++) if (column[i] > peak) peak = column[i]
+  return { peakBytes: peak, endBytes: column[column.length - 1] }
+}
+
+export function buildVulkanRunReport(result: LoadResult, replay: VulkanReplay): RunReport {
+  const { store } = result
+  const s = replay.series
+  const device = replay.device
+  const last = store.frames.length - 1
+  const at = (name: string) => (last >= 0 ? (s.get(name)?.[last] ?? 0) : 0)
+
+  const total = s.get(TOTAL_SERIES.heapBytes)
+  let peakFrame = 0
+  if (total) for (let f = 1; f < total.length; f++) if (total[f] > total[peakFrame]) peakFrame = f
+
+  const heaps: RunReport['heaps'] = {}
+  device.memoryHeaps.forEach((_, h) => {
+    heaps[heapName(h)] = peakEnd(s.get(vulkanSeriesName.heap(h, 'allocatedBytes')))
+  })
+
+  const model = replay.finalModel()
+  const live = model.liveAllocations().filter((a) => !a.pendingFree)
+  const counts = new Map<number, number>()
+  let alignment = 0
+  for (const a of live) {
+    counts.set(a.type, (counts.get(a.type) ?? 0) + 1)
+    alignment += a.size - a.requested
+  }
+  const byPlacement: RunReport['byPlacement'] = {}
+  device.memoryTypes.forEach((_, t) => {
+    const figures = peakEnd(s.get(vulkanSeriesName.type(t, 'allocatedBytes')))
+    const count = counts.get(t) ?? 0
+    if (figures.peakBytes === 0 && count === 0) return
+    byPlacement[typeName(t)] = { ...figures, count }
+  })
+
+  let free = 0
+  let pending = 0
+  let budget = 0
+  device.memoryHeaps.forEach((h, i) => {
+    free += at(vulkanSeriesName.heap(i, 'freeBytes'))
+    pending += at(vulkanSeriesName.heap(i, 'pendingFreeBytes'))
+    if (h.flags.includes('DEVICE_LOCAL')) budget += at(vulkanSeriesName.heap(i, 'budgetBytes'))
+  })
+
+  return {
+    file: store.file,
+    format: result.format,
+    api: 'vulkan',
+    frames: store.frames.length,
+    records: store.records.length,
+    partial: store.partial,
+    ...(result.error ? { error: result.error.message } : {}),
+    warnings: { ...store.warnings.counts } as Record<string, number>,
+    resources: countResources(store),
+    peak: { frame: store.frames.length ? store.frames.n[peakFrame] : 0, bytes: total?.[peakFrame] ?? 0 },
+    heaps,
+    byPlacement,
+    waste: { alignmentBytes: alignment, poolFreeBytes: free, pendingFreeBytes: pending },
+    residency: { budgetBytes: budget, evictions: 0, evictedBytes: 0, makeResident: 0, overBudgetFrames: 0 },
+    transient: { graphs: 0, heaps: 0, aliasingSavingsBytes: 0, placedCacheHitRate: 0 },
+  }
+}

@@ -1,0 +1,369 @@
+/**
+ * Snapshots of a Vulkan run: the model at any frame, rebuilt from the checkpoint before it, and what the
+ * inspector asks of it, in the shapes a D3D12 run answers with: the live resources as a table served a page at a
+ * time (placement = the memory type, heap = the memory heap, pool = the VkDeviceMemory), each VkDeviceMemory as a
+ * pool map of its ranges, one resource's details with the way its memory was chosen, and each heap and type's
+ * totals. A few recent snapshots are kept.
+ */
+import type {
+  PoolMap,
+  ResourceDetails,
+  ResourcePage,
+  ResourceQuery,
+  ResourceRow,
+  Snapshot,
+  TransientExecution,
+} from '../../shared/ipc'
+import type { Bytes } from '../../shared/units'
+import { recordAt } from '../ingest/records'
+import { K } from '../ingest/store'
+import type { VulkanResourceFields } from '../model/vulkan/capture-types'
+import { MEMORY_PROPERTY_FLAGS } from '../model/vulkan/capture-types'
+import type { VulkanMemoryKind, VulkanPlacementInfo } from '../model/vulkan/events'
+import { MemoryTypeSelector } from '../model/vulkan/memory-type'
+import type { VulkanModel } from '../model/vulkan/model'
+import { bufferNeeds, emptyNeeds, textureNeeds, type BufferLike } from '../model/vulkan/requirements'
+import { frameOfRecord, ResourceTable } from './snapshot'
+import { heapName, typeName, type VulkanReplay } from './vulkanReplay'
+
+/** How pool maps and resource rows name what a VkDeviceMemory is for. */
+export const MEMORY_KIND_LABEL: Record<VulkanMemoryKind, string> = {
+  block: 'FreeList',
+  buddy: 'Buddy',
+  dedicated: 'Dedicated',
+  linear: 'Linear',
+  staging: 'Staging',
+  app: 'Application',
+}
+
+export interface VulkanSnapshotState {
+  frame: number
+  model: VulkanModel
+  /** Live id → index of its create record. */
+  created: Map<number, number>
+  table: ResourceTable
+  /** Model memory number → its name as pools and rows show it. */
+  poolNames: Map<number, string>
+}
+
+const CACHE_SIZE = 4
+
+export class VulkanSnapshots {
+  private readonly cache: VulkanSnapshotState[] = []
+  private heapNames: Map<number, string> | undefined
+
+  constructor(private readonly replay: VulkanReplay) {}
+
+  /** The state at the end of frame index `frame`, from the cache or the checkpoint before it. */
+  state(frame: number): VulkanSnapshotState {
+    const store = this.replay.store
+    const target = Math.max(0, Math.min(store.frames.length - 1, Math.floor(frame)))
+    const hit = this.cache.findIndex((s) => s.frame === target)
+    if (hit >= 0) {
+      const [state] = this.cache.splice(hit, 1)
+      this.cache.unshift(state)
+      return state
+    }
+    const { model, created } = this.replay.modelAt(target)
+    const poolNames = this.poolNamesOf(model)
+    const table = this.tableOf(model, created, poolNames, store.frames.n[target])
+    const state: VulkanSnapshotState = { frame: target, model, created, table, poolNames }
+    this.cache.unshift(state)
+    if (this.cache.length > CACHE_SIZE) this.cache.pop()
+    return state
+  }
+
+  table(frame: number): ResourceTable {
+    return this.state(frame).table
+  }
+
+  /** Vulkan runs have no render-graph transients. */
+  transients(_frame: number): TransientExecution[] {
+    return []
+  }
+
+  /** The `name` of each application heap record, by the capture's heap id (the last one of an id wins). */
+  private namesOfHeaps(): Map<number, string> {
+    if (this.heapNames) return this.heapNames
+    const store = this.replay.store
+    const names = new Map<number, string>()
+    for (let i = 0; i < store.records.length; i++) {
+      if (store.records.kind[i] !== K.heap) continue
+      const ref = store.records.ref[i]
+      const name = store.strings.get(store.ops[ref + 3])
+      if (name !== undefined) names.set(store.ops[ref], name)
+    }
+    this.heapNames = names
+    return names
+  }
+
+  /** The name of each VkDeviceMemory of a model, by its number: an application heap's own name where it has one. */
+  poolNamesOf(model: VulkanModel): Map<number, string> {
+    const heapNames = this.namesOfHeaps()
+    const out = new Map<number, string>()
+    for (const m of model.memoryObjects()) {
+      const base = `${typeName(m.type)}/${MEMORY_KIND_LABEL[m.kind]}`
+      if (m.kind === 'app') out.set(m.memory, heapNames.get(m.captureId) ?? `${base}/${m.captureId}`)
+      else out.set(m.memory, `${base}/${m.memory}`)
+    }
+    return out
+  }
+
+  /** The live resources (released ones waiting for the GPU are in the pool maps only) as columns. */
+  private tableOf(
+    model: VulkanModel,
+    created: Map<number, number>,
+    poolNames: Map<number, string>,
+    frameNumber: number,
+  ): ResourceTable {
+    const store = this.replay.store
+    const live = model.liveAllocations().filter((a) => !a.pendingFree)
+    const n = live.length
+    const id = new Float64Array(n)
+    const occupied = new Float64Array(n)
+    const requested = new Float64Array(n)
+    const offset = new Float64Array(n)
+    const createdFrame = new Float64Array(n)
+    const createRecord = new Float64Array(n)
+    const estimated = new Uint8Array(n)
+    const text: ResourceTable['text'] = {
+      name: new Array<string>(n),
+      tag: new Array<string>(n),
+      placement: new Array<string>(n),
+      heap: new Array<string>(n),
+      pool: new Array<string | null>(n),
+      kind: new Array<'buffer' | 'texture'>(n),
+    }
+    for (let i = 0; i < n; i++) {
+      const a = live[i]
+      const record = created.get(a.id) ?? -1
+      id[i] = a.id
+      occupied[i] = a.size
+      requested[i] = a.requested
+      offset[i] = a.offset
+      createRecord[i] = record
+      estimated[i] = a.estimated ? 1 : 0
+      let name = ''
+      let tag = ''
+      let kind: 'buffer' | 'texture' = a.linear ? 'buffer' : 'texture'
+      if (record >= 0) {
+        const ref = store.records.ref[record]
+        const k = store.records.kind[record]
+        let row = ref
+        let texture = k === K.texture
+        if (k === K.placed) {
+          row = store.placed.desc.data[ref]
+          texture = store.placed.kind.data[ref] === 1
+        }
+        const table = texture ? store.textures : store.buffers
+        name = store.strings.get(table.name.data[row]) ?? ''
+        tag = store.strings.get(table.tag.data[row]) ?? ''
+        kind = texture ? 'texture' : 'buffer'
+        createdFrame[i] = store.frames.n[frameOfRecord(store.frames.firstRecord, record)]
+      } else createdFrame[i] = frameNumber
+      text.name[i] = name
+      text.tag[i] = tag
+      text.kind[i] = kind
+      text.placement[i] = typeName(a.type)
+      text.heap[i] = heapName(a.heap)
+      text.pool[i] = poolNames.get(a.memory) ?? null
+    }
+    return new ResourceTable(frameNumber, {
+      id,
+      occupied,
+      requested,
+      offset,
+      created: createdFrame,
+      createRecord,
+      estimated,
+      text,
+    })
+  }
+
+  snapshot(runId: string, frame: number): Snapshot {
+    const s = this.state(frame)
+    const model = s.model
+    const pendingAt = new Set<string>()
+    for (const a of model.liveAllocations()) if (a.pendingFree) pendingAt.add(`${a.memory}:${a.offset}:${a.id}`)
+    const captureIds = new Map(model.memoryObjects().map((m) => [m.memory, m.captureId]))
+    const pools: PoolMap[] = model.view().memories.map((m) => {
+      const offsets: number[] = []
+      const sizes: number[] = []
+      const states: number[] = []
+      const ids: number[] = []
+      let cursor = 0
+      let pending = 0
+      const block = (offset: Bytes, size: Bytes, state: number, id: number) => {
+        offsets.push(offset)
+        sizes.push(size)
+        states.push(state)
+        ids.push(id)
+      }
+      for (const a of m.allocations) {
+        if (a.offset > cursor) block(cursor, a.offset - cursor, 0, NaN)
+        const isPending = a.id !== undefined && pendingAt.has(`${m.memory}:${a.offset}:${a.id}`)
+        if (isPending) pending += a.size
+        block(a.offset, a.size, isPending ? 2 : 1, a.id ?? NaN)
+        cursor = Math.max(cursor, a.offset + a.size)
+      }
+      if (cursor < m.size) block(cursor, m.size - cursor, 0, NaN)
+      const map: PoolMap = {
+        pool: m.memory,
+        name: s.poolNames.get(m.memory) ?? `${typeName(m.type)}/${m.memory}`,
+        placement: MEMORY_KIND_LABEL[m.kind],
+        heap: heapName(m.heap),
+        bytes: m.size,
+        used: m.usedBytes - pending,
+        pending,
+        free: Math.max(0, m.size - m.usedBytes),
+        spare: false,
+        offset: Float64Array.from(offsets),
+        size: Float64Array.from(sizes),
+        state: Uint8Array.from(states),
+        id: Float64Array.from(ids),
+      }
+      const captureId = captureIds.get(m.memory) ?? -1
+      if (m.kind === 'app' && captureId >= 0) map.heapId = captureId
+      return map
+    })
+    const heaps = model.heapTotals()
+    const local = heaps.find((h) => h.flags.includes('DEVICE_LOCAL') && h.budget !== undefined)
+    return {
+      runId,
+      frame: s.frame,
+      frameNumber: this.replay.store.frames.n[s.frame],
+      liveCount: s.table.length,
+      pools,
+      residency: { residentBytes: 0, budgetBytes: local?.budget ?? 0, objects: 0, residentObjects: 0 },
+      graphs: 0,
+      vulkan: {
+        heaps: heaps.map((h) => ({
+          index: h.index,
+          allocatedBytes: h.allocatedBytes,
+          usedBytes: h.usedBytes,
+          memoryCount: h.memoryCount,
+          ...(h.budget !== undefined ? { budget: h.budget } : {}),
+        })),
+        types: model.typeTotals().map((t) => ({
+          index: t.index,
+          allocatedBytes: t.allocatedBytes,
+          usedBytes: t.usedBytes,
+          memoryCount: t.memoryCount,
+          allocationCount: t.allocationCount,
+        })),
+      },
+    }
+  }
+
+  resources(query: ResourceQuery): ResourcePage {
+    const s = this.state(query.frame)
+    const table = s.table
+    const order = table.order(query.sort ?? 'id', query.descending ?? false)
+    const needle = (query.filter?.name ?? '').toLowerCase()
+    const offset = Math.max(0, Math.floor(query.offset))
+    const limit = Math.max(0, Math.min(5000, Math.floor(query.limit)))
+    const rows: ResourceRow[] = []
+    let total = 0
+    for (const i of order) {
+      if (!table.matches(i, query.filter, needle)) continue
+      if (total >= offset && rows.length < limit) rows.push(table.row(i))
+      total++
+    }
+    const distinct = (values: (string | null)[]) => [...new Set(values.filter((v): v is string => !!v))].sort()
+    return {
+      runId: query.runId,
+      frame: s.frame,
+      total,
+      offset,
+      rows,
+      facets: {
+        placement: distinct(table.text.placement),
+        heap: distinct(table.text.heap),
+        tag: distinct(table.text.tag),
+      },
+    }
+  }
+
+  details(runId: string, frame: number, id: number): ResourceDetails | null {
+    const s = this.state(frame)
+    const index = s.table.id.indexOf(id)
+    if (index < 0) return null
+    const store = this.replay.store
+    const record = s.table.createRecord[index]
+    const desc = record >= 0 ? (recordAt(store, record) as unknown as Record<string, unknown>) : {}
+    let releasedFrame: number | null = null
+    if (record >= 0) {
+      for (let i = record + 1; i < store.records.length; i++) {
+        if (store.records.kind[i] === K.release && store.ops[store.records.ref[i]] === id) {
+          releasedFrame = store.frames.n[frameOfRecord(store.frames.firstRecord, i)]
+          break
+        }
+      }
+    }
+    const placement = s.model.placementOf(id)
+    return {
+      runId,
+      frame: s.frame,
+      row: s.table.row(index),
+      desc,
+      releasedFrame,
+      route: placement ? this.route(desc, placement, s) : [],
+      residencyObject: null,
+    }
+  }
+
+  /** How the resource's memory was chosen and where it went: the seed's steps with the numbers that decided. */
+  private route(desc: Record<string, unknown>, p: VulkanPlacementInfo, s: VulkanSnapshotState): string[] {
+    const device = this.replay.device
+    const config = this.replay.config
+    const selector = new MemoryTypeSelector(device)
+    const texture = desc.e === 'texture' || (desc.e === 'placed' && desc.kind === 'texture')
+    const needs = texture
+      ? textureNeeds(desc as unknown as Parameters<typeof textureNeeds>[0], selector.allTypeBits, emptyNeeds())
+      : bufferNeeds(desc as unknown as BufferLike, selector.allTypeBits, emptyNeeds())
+    const out: string[] = []
+    const where = (desc as VulkanResourceFields).memoryRequirements ? "the capture's (the driver's)" : 'estimated: the capture has none'
+    out.push(
+      `memoryRequirements: size ${needs.size}, alignment ${needs.alignment}, memoryTypeBits 0x${needs.typeBits.toString(16)} (${where})`,
+    )
+    out.push(`wanted flags: required ${flagText(needs.required)}, preferred ${flagText(needs.preferred)}`)
+    if (p.placement === 'Bound') {
+      const captureId = s.model.memoryObjects().find((m) => m.memory === p.memory)?.captureId
+      out.push(`bound by the application to memory ${captureId ?? p.memory} (type ${p.type}) at offset ${p.offset}`)
+      return out
+    }
+    if (p.placement === 'Linear') {
+      out.push(`Volatile → this frame's linear block (${typeName(p.type)}, HOST_VISIBLE|HOST_COHERENT) at offset ${p.offset}`)
+      return out
+    }
+    const type = selector.select(needs.typeBits, needs.required, needs.preferred)
+    const how =
+      selector.route === 'exact'
+        ? 'the first allowed type with every wanted flag'
+        : selector.route === 'required'
+          ? 'no type has them all: every required flag and the most preferred ones'
+          : selector.route === 'fallback'
+            ? 'no type has the wanted flags: the first allowed DEVICE_LOCAL type'
+            : 'no allowed type'
+    out.push(`memory type ${type} (${device.memoryTypes[type]?.propertyFlags.join('|') ?? '—'}): ${how}`)
+    const blockSize = Math.min(config['vulkan.blockSize'], device.memoryHeaps[device.memoryTypes[p.type].heapIndex].size)
+    const dedicatedMin = config['vulkan.dedicatedMinSize']
+    if (p.placement === 'Dedicated') {
+      if (needs.dedicated > 0) out.push(`dedicated ${needs.dedicated === 2 ? 'required' : 'preferred'} by the driver → Dedicated`)
+      else if (needs.size >= dedicatedMin) out.push(`size ${needs.size} ≥ vulkan.dedicatedMinSize ${dedicatedMin} → Dedicated`)
+      else if (needs.size > blockSize) out.push(`size ${needs.size} > block size ${blockSize} → Dedicated`)
+      else out.push('no block had room and a new block could not take it → Dedicated')
+      return out
+    }
+    out.push(`size ${needs.size} < vulkan.dedicatedMinSize ${dedicatedMin} and fits a ${blockSize}-byte block → sub-allocated`)
+    const pool = s.poolNames.get(p.memory) ?? `#${p.memory}`
+    if (p.placement === 'Buddy') out.push(`texture, vulkan.textureAllocator 1 → buddy block ${pool}, a ${p.size}-byte block at offset ${p.offset}`)
+    else out.push(`free list: the first block with room, best fit inside → ${pool} at offset ${p.offset}`)
+    return out
+  }
+}
+
+function flagText(mask: number): string {
+  const names = MEMORY_PROPERTY_FLAGS.filter((_, i) => mask & (1 << i))
+  return names.length ? names.join('|') : 'none'
+}
