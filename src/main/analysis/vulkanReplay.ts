@@ -159,6 +159,15 @@ export function vulkanConfigOf(
   return resolveVulkanConfig(captured, overrides)
 }
 
+/**
+ * Whether a capture replays through the Vulkan model: its API is Vulkan and it records what the application asked
+ * for. A Radeon Memory Visualizer trace of a Vulkan application is what the driver did (its allocations and their
+ * residency, observed): the D3D12 replay's observed heaps and residency show it, and no Vulkan device comes with it.
+ */
+export function isVulkanRun(header: CaptureHeader): boolean {
+  return header.api === 'vulkan' && header.source !== 'rmv'
+}
+
 /** The device of a run as the summary shows it. */
 export function vulkanRunInfo(setup: VulkanSetup): VulkanRunInfo {
   const d = setup.device

@@ -21,6 +21,9 @@ import { Replay } from '../analysis/replay'
 import { formatReport } from './report'
 import { buildDiff, formatDiff } from './diff'
 import { Snapshots } from '../analysis/snapshot'
+import { isVulkanRun, VulkanReplay, vulkanConfigOf } from '../analysis/vulkanReplay'
+import { buildVulkanRunReport } from '../analysis/vulkanReport'
+import { VulkanSnapshots } from '../analysis/vulkanSnapshot'
 import { runRoute } from './route'
 
 export const EXIT = { ok: 0, usage: 1, input: 2, threshold: 3, hazard: 4 } as const
@@ -77,6 +80,33 @@ function configFrom(pairs: string[], header?: LoadResult['store']['header']) {
     if (err instanceof ConfigError) throw new ExitError(EXIT.usage, err.message)
     throw err
   }
+}
+
+/** A Vulkan capture's config: the header's Vulkan keys, then `--config` pairs (D3D12 keys among them are skipped). */
+function vulkanConfigFrom(pairs: string[], header: LoadResult['store']['header']) {
+  const overrides: Record<string, string> = {}
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=')
+    if (eq <= 0) throw new ExitError(EXIT.usage, `--config expects KEY=VALUE, got "${pair}"`)
+    overrides[pair.slice(0, eq).trim()] = pair.slice(eq + 1)
+  }
+  try {
+    return vulkanConfigOf(header, overrides)
+  } catch (err) {
+    if (err instanceof ConfigError) throw new ExitError(EXIT.usage, err.message)
+    throw err
+  }
+}
+
+/** A whole replay of a capture through the model of its API, with its snapshots and report. */
+async function replayRun(result: LoadResult, pairs: string[]) {
+  const header = result.store.header
+  if (isVulkanRun(header)) {
+    const replay = await VulkanReplay.run(result.store, { config: vulkanConfigFrom(pairs, header) })
+    return { replay, snapshots: new VulkanSnapshots(replay), report: buildVulkanRunReport(result, replay) }
+  }
+  const replay = await Replay.run(result.store, { config: configFrom(pairs, header) })
+  return { replay, snapshots: new Snapshots(replay), report: buildRunReport(result, replay) }
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value]
@@ -154,9 +184,7 @@ export function buildProgram(): Command {
     .addOption(noFrameMarkersOption())
     .action(async (file: string, opts: { config: string[]; json?: boolean } & FrameFlags) => {
       const result = await read(file, { frames: opts })
-      const config = configFrom(opts.config, result.store.header)
-      const replay = await Replay.run(result.store, { config })
-      const report = buildRunReport(result, replay)
+      const { report } = await replayRun(result, opts.config)
       process.stdout.write(opts.json ? `${JSON.stringify(report)}\n` : formatReport(report))
       if (result.error) throw new ExitError(EXIT.input, result.error.message)
     })
@@ -187,13 +215,8 @@ export function buildProgram(): Command {
       ) => {
         const resultA = await read(fileA, { frames: opts })
         const resultB = fileB === undefined || fileB === fileA ? resultA : await read(fileB, { frames: opts })
-        const side = async (result: LoadResult, pairs: string[]) => {
-          const config = configFrom([...opts.config, ...pairs], result.store.header)
-          const replay = await Replay.run(result.store, { config })
-          return { replay, snapshots: new Snapshots(replay), report: buildRunReport(result, replay) }
-        }
-        const a = await side(resultA, opts.configA)
-        const b = await side(resultB, opts.configB)
+        const a = await replayRun(resultA, [...opts.config, ...opts.configA])
+        const b = await replayRun(resultB, [...opts.config, ...opts.configB])
         const diff = buildDiff(a, b)
         process.stdout.write(opts.json ? `${JSON.stringify(diff)}\n` : formatDiff(diff))
         for (const result of [resultA, resultB]) if (result.error) throw new ExitError(EXIT.input, result.error.message)

@@ -1,6 +1,6 @@
 /** `heapscope report`: readable tables of a run's figures (the JSON form is the RunReport itself). */
 import { formatBytes, formatCount } from '../../shared/units'
-import type { RunReport } from '../analysis/report'
+import type { RunReport } from '../../shared/ipc'
 
 function table(title: string, rows: string[][]): string {
   if (rows.length === 0) return ''

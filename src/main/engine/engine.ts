@@ -44,7 +44,7 @@ import { ResidencyEvents, TOTAL_SERIES } from '../analysis/replay'
 import { Snapshots } from '../analysis/snapshot'
 import { Replay } from '../analysis/replay'
 import { VulkanPlayback } from '../analysis/vulkanPlayback'
-import { VulkanReplay, vulkanConfigOf } from '../analysis/vulkanReplay'
+import { isVulkanRun, VulkanReplay, vulkanConfigOf } from '../analysis/vulkanReplay'
 import { buildVulkanRunReport } from '../analysis/vulkanReport'
 import { VulkanSnapshots } from '../analysis/vulkanSnapshot'
 import { resolveConfig, type ModelConfig } from '../../shared/model'
@@ -294,7 +294,7 @@ export class LocalEngine implements Engine {
     const { store } = result
     const id = `run-${this.nextRun++}`
     let run: Run
-    if (store.header.api === 'vulkan') {
+    if (isVulkanRun(store.header)) {
       const config = vulkanConfigOf(store.header, overrides)
       const replay = await VulkanReplay.run(store, { config, signal: options.signal, onProgress: options.onProgress })
       const checks = replay.checks
