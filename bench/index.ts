@@ -349,9 +349,13 @@ async function measureSpacing(): Promise<void> {
   kept.one = undefined
   await settle()
   console.log('')
-  console.log('checkpoint spacing (records per checkpoint; memory beyond a replay with one checkpoint; 50 frames):')
+  console.log(
+    'checkpoint spacing (records per checkpoint, no byte budget; memory beyond a replay with one checkpoint; 50 frames):',
+  )
   for (const every of SPACINGS) {
-    const t = await timed(() => Replay.run(result.store, { config, checkpointRecords: every }))
+    const t = await timed(() =>
+      Replay.run(result.store, { config, checkpointRecords: every, checkpointBytes: Number.POSITIVE_INFINITY }),
+    )
     await settle()
     const memory = held() - base - withOne
     snapshotLatency(t.value, 3, 99)

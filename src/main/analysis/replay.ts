@@ -24,6 +24,8 @@ import { f64, u8, type Column } from '../ingest/columns'
 import { useIdsOf } from '../ingest/records'
 import { BUFFER_ATTR, K, type CaptureStore } from '../ingest/store'
 import type { ModelSink } from '../model/events'
+import { IdMap } from '../model/d3d12/allocations'
+import { DescIds } from '../model/d3d12/descIds'
 import { D3D12Model } from '../model/d3d12/model'
 import { TOTAL_FIELDS, TOTAL_ROWS } from '../model/d3d12/totals'
 import type { TransientLayout } from '../model/d3d12/transient'
@@ -195,14 +197,25 @@ export class DescScratch {
   private readonly transientBuffer = { e: 'transient' as const, id: 0, kind: 'buffer' as const, first: 0, last: 0, ...this.buffer }
   private readonly transientTexture = { e: 'transient' as const, id: 0, kind: 'texture' as const, first: 0, last: 0, ...this.texture }
 
-  /** Per transient row, the number of its desc's form for the models of `formsKey` (-1: not known). */
-  private forms = new Int32Array(0)
+  /** Transient descs by their columns (buffers, textures), and the model's form for each (-1: not known yet). */
+  private readonly bufferKeys = new DescIds(3, 2)
+  private readonly textureKeys = new DescIds(10, 4)
+  private formOf = new Int32Array(0)
+  /** The models whose form numbers formOf holds: one model and its copies. */
   private formsKey: object | null = null
   /** Decoded strings by id, filled as they are first read (a plain array answers faster than the table). */
   private readonly text: (string | undefined)[]
 
+  // Buffer columns a transient's desc key reads (the store is complete: its arrays no longer change).
+  private readonly bufferSize: Float64Array
+  private readonly bufferUsage: Uint32Array
+  private readonly bufferStride: Uint32Array
+
   constructor(private readonly store: CaptureStore) {
     this.text = new Array<string | undefined>(store.strings.size + 1).fill(undefined)
+    this.bufferSize = store.buffers.size.data
+    this.bufferUsage = store.buffers.usage.data
+    this.bufferStride = store.buffers.stride.data
   }
 
   /** The string of an id of the capture's string table. */
@@ -263,26 +276,62 @@ export class DescScratch {
   }
 
   /**
-   * Sends the transient of row `row` to the model: by the number of its desc's form once the model told it (no
-   * desc built again), by its desc the first time. Form numbers are kept per row for one model and its copies.
+   * Sends the transient of row `row` to the model. The first transient of each desc (its columns, name aside) goes
+   * as a record, and the model answers with the number of the desc's form; every later one of an equal desc goes
+   * by that number, without a desc object built or read again. Numbers hold for one model and its copies.
    */
   applyTransient(model: D3D12Model, row: number): void {
     const key = model.transientFormsKey()
-    if (this.formsKey === null) {
-      this.formsKey = key
-      this.forms = new Int32Array(this.store.transients.length).fill(-1)
-    }
-    const own = this.formsKey === key
-    const form = own ? this.forms[row] : -1
-    if (form < 0) {
-      const learnt = model.transient(this.transientAt(row))
-      if (own) this.forms[row] = learnt
-      return
-    }
+    if (this.formsKey === null) this.formsKey = key
     const t = this.store.transients
     const desc = t.desc.data[row]
-    const table = t.kind.data[row] === 0 ? this.store.buffers : this.store.textures
-    model.transientForm(form, table.id.data[desc], t.a.data[row], t.b.data[row], this.string(table.name.data[desc]))
+    const texture = t.kind.data[row] !== 0
+    const known = this.formsKey === key ? (texture ? this.textureForm(desc) : this.bufferForm(desc)) : -1
+    const form = known >= 0 ? this.formOf[known] : -1
+    if (form >= 0) {
+      const table = texture ? this.store.textures : this.store.buffers
+      model.transientForm(form, table.id.data[desc], t.a.data[row], t.b.data[row], this.string(table.name.data[desc]))
+      return
+    }
+    const learnt = model.transient(this.transientAt(row))
+    if (known >= 0 && learnt >= 0) this.formOf[known] = learnt
+  }
+
+  /** The number of a buffer desc row's columns among those seen (the fields a transient buffer's form reads). */
+  private bufferForm(row: number): number {
+    const key = this.bufferKeys.fields
+    key[0] = this.bufferSize[row]
+    key[1] = this.bufferUsage[row]
+    key[2] = this.bufferStride[row]
+    return this.known(2 * this.bufferKeys.id())
+  }
+
+  /** The number of a texture desc row's columns among those seen: odd, beside the buffers' even ones. */
+  private textureForm(row: number): number {
+    const t = this.store.textures
+    const key = this.textureKeys.fields
+    // The hash reads the first four.
+    key[0] = t.width.data[row]
+    key[1] = t.height.data[row]
+    key[2] = t.format.data[row]
+    key[3] = t.flags.data[row]
+    key[4] = t.dim.data[row]
+    key[5] = t.depth.data[row]
+    key[6] = t.mips.data[row]
+    key[7] = t.samples.data[row]
+    key[8] = t.size.data[row]
+    key[9] = t.align.data[row]
+    return this.known(2 * this.textureKeys.id() + 1)
+  }
+
+  /** A key number, with room for it in formOf. */
+  private known(index: number): number {
+    if (index >= this.formOf.length) {
+      const grown = new Int32Array(Math.max(64, index * 2)).fill(-1)
+      grown.set(this.formOf)
+      this.formOf = grown
+    }
+    return index
   }
 
   transientAt(row: number): TransientRecord {
@@ -367,9 +416,13 @@ function tagOf(store: CaptureStore, index: number): number {
 
 /** The live resources' tag slot, bytes and create record, one row each (rows recycled), by id. */
 class LiveTags {
-  private readonly rows = new Map<number, number>()
+  /** Row of each live id. */
+  private readonly rows = new IdMap()
   private free: number[] = []
+  /** Rows handed out so far; `live[row]` says which hold a live id. */
+  private used = 0
   private capacity = 1024
+  live = new Uint8Array(this.capacity)
   id = new Float64Array(this.capacity)
   tag = new Int32Array(this.capacity)
   size = new Float64Array(this.capacity)
@@ -388,9 +441,10 @@ class LiveTags {
   set(id: number, tag: number, size: Bytes, requested: Bytes, record: number): void {
     let row = this.rows.get(id)
     if (row === undefined) {
-      row = this.free.length > 0 ? this.free.pop()! : this.rows.size
+      row = this.free.length > 0 ? this.free.pop()! : this.used++
       if (row >= this.capacity) this.grow()
       this.rows.set(id, row)
+      this.live[row] = 1
     }
     this.id[row] = id
     this.tag[row] = tag
@@ -403,13 +457,15 @@ class LiveTags {
     const row = this.rows.get(id)
     if (row === undefined) return
     this.rows.delete(id)
+    this.live[row] = 0
     this.free.push(row)
   }
 
-  /** The live ids and their create records, in the order they became live. */
+  /** The live ids and their create records. */
   copyTo(ids: Float64Array, records: Float64Array): void {
     let i = 0
-    for (const row of this.rows.values()) {
+    for (let row = 0; row < this.used; row++) {
+      if (this.live[row] === 0) continue
       ids[i] = this.id[row]
       records[i] = this.record[row]
       i++
@@ -430,6 +486,9 @@ class LiveTags {
     const tag = new Int32Array(this.capacity)
     tag.set(this.tag)
     this.tag = tag
+    const live = new Uint8Array(this.capacity)
+    live.set(this.live)
+    this.live = live
   }
 }
 

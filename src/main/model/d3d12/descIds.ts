@@ -11,7 +11,14 @@ export class DescIds {
   private table = new Int32Array(64)
   private count = 0
 
-  constructor(readonly width: number) {
+  /**
+   * `hashed`: how many of the first fields the hash reads (all by default). Put the fields that tell descs apart
+   * first and hash a few: equality still compares them all; descs that differ only further on share a probe run.
+   */
+  constructor(
+    readonly width: number,
+    private readonly hashed = width,
+  ) {
     this.fields = new Float64Array(width)
     this.tuples = new Float64Array(width * 16)
   }
@@ -27,7 +34,7 @@ export class DescIds {
     const fields = this.fields
     const tuples = this.tuples
     const mask = this.table.length - 1
-    let cell = hashFields(fields, 0, width) & mask
+    let cell = hashFields(fields, 0, this.hashed) & mask
     for (;;) {
       const entry = this.table[cell] - 1
       if (entry < 0) break
@@ -59,7 +66,7 @@ export class DescIds {
     const table = new Int32Array(this.table.length * 2)
     const mask = table.length - 1
     for (let id = 0; id < this.count; id++) {
-      let cell = hashFields(this.tuples, id * this.width, this.width) & mask
+      let cell = hashFields(this.tuples, id * this.width, this.hashed) & mask
       while (table[cell] !== 0) cell = (cell + 1) & mask
       table[cell] = id + 1
     }
