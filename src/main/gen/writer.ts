@@ -5,6 +5,7 @@
  * objects and no string per line.
  */
 import type {
+  AnyCaptureRecord,
   BufferStateMode,
   BufferUsage,
   CaptureHeader,
@@ -186,6 +187,15 @@ export class CaptureWriter {
 
   header(header: CaptureHeader): void {
     this.b.text(recordLine(header))
+    this.end()
+  }
+
+  /**
+   * Any record as an object, written by the capture writer's rules: for the few records without a fragment
+   * path (Vulkan memory, binds, maps, flushes, placed resources and their barriers and accesses).
+   */
+  record(record: AnyCaptureRecord): void {
+    this.b.text(recordLine(record))
     this.end()
   }
 

@@ -6,5 +6,6 @@ import { demo } from './demo'
 import { leak } from './leak'
 import { raytracing } from './raytracing'
 import { streaming } from './streaming'
+import { vulkan, vulkanHazards } from './vulkan'
 
-export const SCENARIO_LIST: readonly Scenario[] = [deferred, streaming, raytracing, leak, budgetDrop, demo]
+export const SCENARIO_LIST: readonly Scenario[] = [deferred, streaming, raytracing, leak, budgetDrop, demo, vulkan, vulkanHazards]
