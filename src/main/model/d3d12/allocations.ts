@@ -60,9 +60,25 @@ const COLUMNS = [
 ] as const
 
 // Copies by element type, so each loop sees one kind of array (a loop over all three is slow to index).
-function gatherF64(column: Float64Array, rows: Int32Array): Float64Array {
-  const out = new Float64Array(rows.length)
+/** A float column's rows, as 32-bit integers when every one of them is one (half the bytes, the same numbers). */
+export function gatherF64(column: Float64Array, rows: Int32Array): Float64Array<ArrayBuffer> | Int32Array<ArrayBuffer> {
+  let narrow = true
+  for (let k = 0; k < rows.length; k++) {
+    const v = column[rows[k]]
+    if ((v | 0) !== v || (v === 0 && 1 / v < 0)) {
+      narrow = false
+      break
+    }
+  }
+  const out = narrow ? new Int32Array(rows.length) : new Float64Array(rows.length)
   for (let k = 0; k < rows.length; k++) out[k] = column[rows[k]]
+  return out
+}
+
+/** A whole float column of n slots from rows gathered as 32-bit integers. */
+export function scatterWide(packed: Int32Array, rows: Int32Array, n: number): Float64Array<ArrayBuffer> {
+  const out = new Float64Array(n)
+  for (let k = 0; k < rows.length; k++) out[rows[k]] = packed[k]
   return out
 }
 
@@ -144,6 +160,8 @@ export class Allocations {
   private freeSlots: number[] = []
   /** A packed copy's slot of each row (see packedClone), null otherwise. */
   private packedSlots: Int32Array | null = null
+  /** A packed copy's float columns kept as 32-bit integers. */
+  private narrowed: (typeof COLUMNS)[number][] = []
 
   alloc(): number {
     const reused = this.freeSlots.pop()
@@ -205,7 +223,12 @@ export class Allocations {
     c.count = this.count
     const from = this as unknown as Columns
     const to = c as unknown as Columns
-    for (const name of COLUMNS) to[name] = gather(from[name], rows)
+    c.narrowed = []
+    for (const name of COLUMNS) {
+      const packed = gather(from[name], rows)
+      if (from[name] instanceof Float64Array && packed instanceof Int32Array) c.narrowed.push(name)
+      to[name] = packed
+    }
     c.freeSlots = this.freeSlots.slice()
     c.packedSlots = rows
     return c
@@ -219,7 +242,10 @@ export class Allocations {
     c.count = n
     const from = this as unknown as Columns
     const to = c as unknown as Columns
-    for (const name of COLUMNS) to[name] = scatter(from[name], rows, n)
+    for (const name of COLUMNS) {
+      const packed = from[name]
+      to[name] = this.narrowed.includes(name) ? scatterWide(packed as Int32Array, rows, n) : scatter(packed, rows, n)
+    }
     c.freeSlots = this.freeSlots.slice()
     return c
   }

@@ -9,6 +9,7 @@
  */
 import { roundUp } from '../../../shared/units'
 import type { Bytes, Frame } from '../../../shared/units'
+import { gatherF64, scatterWide } from './allocations'
 
 export const NONE = -1
 export const BlockState = { Free: 0, Allocated: 1 } as const
@@ -33,8 +34,10 @@ export class BlockTable {
   owner = new Int32Array(256)
   count = 0
   private freeSlots: number[] = []
-  /** A packed copy's block of each row (see packedClone), null otherwise. */
+  /** A packed copy's block of each row (see packedClone), null otherwise, and its offsets and sizes. */
   private packedBlocks: Int32Array | null = null
+  private packedOffset: Float64Array | Int32Array | null = null
+  private packedSize: Float64Array | Int32Array | null = null
 
   alloc(): number {
     const reused = this.freeSlots.pop()
@@ -81,8 +84,11 @@ export class BlockTable {
       for (let k = 0; k < used; k++) packed[k] = column[rows[k]]
       return packed
     }
-    c.offset = gather(this.offset, new Float64Array(used))
-    c.size = gather(this.size, new Float64Array(used))
+    // Offsets and sizes as 32-bit integers when they all are (the packed copy only keeps them).
+    c.packedOffset = gatherF64(this.offset, rows)
+    c.packedSize = gatherF64(this.size, rows)
+    c.offset = new Float64Array(0)
+    c.size = new Float64Array(0)
     c.prev = gather(this.prev, new Int32Array(used))
     c.next = gather(this.next, new Int32Array(used))
     c.state = gather(this.state, new Uint8Array(used))
@@ -101,8 +107,14 @@ export class BlockTable {
       for (let k = 0; k < rows.length; k++) column[rows[k]] = packed[k]
       return column
     }
-    c.offset = scatter(this.offset, new Float64Array(n))
-    c.size = scatter(this.size, new Float64Array(n))
+    const wide = (packed: Float64Array | Int32Array): Float64Array<ArrayBuffer> => {
+      if (packed instanceof Int32Array) return scatterWide(packed, rows, n)
+      const column = new Float64Array(n)
+      for (let k = 0; k < rows.length; k++) column[rows[k]] = packed[k]
+      return column
+    }
+    c.offset = wide(this.packedOffset!)
+    c.size = wide(this.packedSize!)
     c.prev = scatter(this.prev, new Int32Array(n))
     c.next = scatter(this.next, new Int32Array(n))
     c.state = scatter(this.state, new Uint8Array(n))

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest'
+import { Allocations, IdMap, SlotState } from '../../../../../src/main/model/d3d12/allocations'
+import { BlockTable } from '../../../../../src/main/model/d3d12/memoryPool'
+
+describe('packed copies (checkpoints)', () => {
+  it('keep the slots in use, floats as integers only when exact, and unpack to the same table', () => {
+    const a = new Allocations()
+    const sizes = [2 ** 40, 7, 1.5, -0, 2 ** 31, -(2 ** 31)]
+    for (const size of sizes) {
+      const slot = a.alloc()
+      a.state[slot] = SlotState.Live
+      a.size[slot] = size
+      a.offset[slot] = slot * 256
+      a.id[slot] = 100 + slot
+    }
+    a.release(1)
+    a.release(4)
+    const copy = a.packedClone().clone()
+    expect(copy.count).toBe(a.count)
+    for (const slot of [0, 2, 3, 5]) {
+      // 2^40 and 1.5 are not 32-bit integers, nor is -0 kept as 0, nor 2^31: the size column stays float.
+      expect(Object.is(copy.size[slot], a.size[slot])).toBe(true)
+      expect(copy.offset[slot]).toBe(slot * 256)
+      expect(copy.id[slot]).toBe(100 + slot)
+      expect(copy.state[slot]).toBe(SlotState.Live)
+    }
+    expect(copy.state[1]).toBe(SlotState.Free)
+    // The free slots come back in the original's order: 4 was released last, so it is taken first.
+    expect([copy.alloc(), copy.alloc(), copy.alloc()]).toEqual([a.alloc(), a.alloc(), a.alloc()])
+  })
+
+  it('give block tables back whole: the blocks in use with their offsets and sizes, released ones reusable', () => {
+    const t = new BlockTable()
+    const blocks = [t.alloc(), t.alloc(), t.alloc()]
+    blocks.forEach((b, i) => {
+      t.offset[b] = i * 2 ** 33
+      t.size[b] = 2 ** 33
+      t.owner[b] = i
+    })
+    t.release(blocks[1])
+    const copy = t.packedClone().clone()
+    expect(copy.offset[blocks[2]]).toBe(2 * 2 ** 33)
+    expect(copy.size[blocks[0]]).toBe(2 ** 33)
+    expect(copy.owner[blocks[1]]).toBe(-1)
+    expect(copy.alloc()).toBe(blocks[1])
+  })
+
+  it('pack an id table to its live ids, far ones included', () => {
+    const ids = new IdMap()
+    ids.set(3, 30)
+    ids.set(2 ** 30, 40)
+    ids.set(-5, 50)
+    ids.set(7, 70)
+    ids.delete(7)
+    const copy = ids.packedClone().clone()
+    expect(copy.size).toBe(3)
+    expect([copy.get(3), copy.get(2 ** 30), copy.get(-5), copy.get(7)]).toEqual([30, 40, 50, undefined])
+    expect(copy.slots().sort((x, y) => x - y)).toEqual([30, 40, 50])
+  })
+})
