@@ -92,6 +92,7 @@ const ZOOM = `async ([at, deltaY]) => {
     const observer = new MutationObserver(() => { if (test()) { observer.disconnect(); resolve() } })
     observer.observe(view, { attributes: true })
   })
+  performance.clearMarks()
   const t0 = performance.now()
   lane.dispatchEvent(new WheelEvent('wheel', { deltaY, clientX: box.left + box.width * at, clientY: box.top + box.height / 2, bubbles: true, cancelable: true }))
   await until(() => Number(view.dataset.drawCount) > draws)
@@ -99,7 +100,9 @@ const ZOOM = `async ([at, deltaY]) => {
   const first = performance.now() - t0
   await until(() => Number(view.dataset.lanesSeq) > seq && Number(view.dataset.drawnSeq) === Number(view.dataset.lanesSeq))
   await paint()
-  return { first, refined: performance.now() - t0 }
+  const refined = performance.now() - t0
+  const mark = (name) => { const all = performance.getEntriesByName(name); return all.length ? all[all.length - 1].startTime - t0 : NaN }
+  return { first, refined, asked: mark('hs:lanes:asked'), answered: mark('hs:lanes:answered') }
 }`
 
 /** In the page: a click on the DEFAULT lane at fraction `at` of its width, then the time to the inspector showing the frame. */
@@ -110,6 +113,7 @@ const CURSOR = `async (at) => {
   const seq = Number(inspector.dataset.seq)
   const x = box.left + box.width * at
   const y = box.top + box.height / 2
+  performance.clearMarks()
   const t0 = performance.now()
   for (const type of ['pointerdown', 'pointerup']) lane.dispatchEvent(new PointerEvent(type, { clientX: x, clientY: y, button: 0, bubbles: true }))
   await new Promise((resolve) => {
@@ -117,7 +121,9 @@ const CURSOR = `async (at) => {
     observer.observe(inspector, { attributes: true })
   })
   await new Promise((r) => requestAnimationFrame(() => r()))
-  return { ms: performance.now() - t0, frame: Number(inspector.dataset.frame), rows: Number(inspector.dataset.rows) }
+  const ms = performance.now() - t0
+  const mark = (name) => { const all = performance.getEntriesByName(name); return all.length ? all[all.length - 1].startTime - t0 : NaN }
+  return { ms, frame: Number(inspector.dataset.frame), rows: Number(inspector.dataset.rows), asked: mark('hs:inspector:asked'), answered: mark('hs:inspector:answered') }
 }`
 
 function stats(values: number[]): string {
@@ -159,29 +165,51 @@ async function main(): Promise<void> {
     const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff)
     const first: number[] = []
     const refined: number[] = []
+    const zoomQuery: number[] = []
+    const zoomDraw: number[] = []
     for (let i = 0; i < ZOOMS; i++) {
       const zoomIn = Math.floor(i / 5) % 2 === 0
-      const result = (await page.evaluate(`(${ZOOM})(${JSON.stringify([0.1 + 0.8 * random(), zoomIn ? -500 : 500])})`)) as { first: number; refined: number }
+      const result = (await page.evaluate(`(${ZOOM})(${JSON.stringify([0.1 + 0.8 * random(), zoomIn ? -500 : 500])})`)) as {
+        first: number
+        refined: number
+        asked: number
+        answered: number
+      }
       first.push(result.first)
       refined.push(result.refined)
+      if (Number.isFinite(result.answered)) {
+        zoomQuery.push(result.answered - result.asked)
+        zoomDraw.push(result.refined - result.answered)
+      }
     }
     log(`zoom → first redraw:                        ${stats(first)}`)
     log(`zoom → redrawn at the new window's buckets: ${stats(refined)}`)
+    log(`  of which the query (engine, socket):       ${stats(zoomQuery)}`)
+    log(`  and the lanes drawn once answered:         ${stats(zoomDraw)}`)
 
     // cursor: whole capture in view, clicks at frames not shown before
     await page.keyboard.press('0')
     await page.waitForTimeout(500)
     const cursor: number[] = []
+    const cursorQuery: number[] = []
     const seen = new Set<string | null>([await attr(page, '[data-testid=inspector]', 'data-frame')])
     let rows = 0
     for (let i = 0; i < CURSORS; i++) {
-      const result = (await page.evaluate(`(${CURSOR})(${0.02 + 0.96 * random()})`)) as { ms: number; frame: number; rows: number }
+      const result = (await page.evaluate(`(${CURSOR})(${0.02 + 0.96 * random()})`)) as {
+        ms: number
+        frame: number
+        rows: number
+        asked: number
+        answered: number
+      }
       if (seen.has(String(result.frame))) continue
       seen.add(String(result.frame))
       cursor.push(result.ms)
+      if (Number.isFinite(result.answered)) cursorQuery.push(result.answered - result.asked)
       rows = Math.max(rows, result.rows)
     }
     log(`cursor → inspector updated:                 ${stats(cursor)}  (up to ${rows.toLocaleString('en')} live resources a frame)`)
+    log(`  of which the query (engine, socket):       ${stats(cursorQuery)}`)
   } finally {
     await browser.close()
     child.kill('SIGTERM')

@@ -171,7 +171,8 @@ describe('the profiler UI in Chromium', () => {
     await page.screenshot({ path: join(RESULTS, 'ui-pools.png') })
     await page.getByTestId('tab-resources').click()
     // the splitter back where it was
-    await page.locator('.splitter').dblclick()
+    const moved = (await page.locator('.splitter').boundingBox())!
+    await page.mouse.dblclick(moved.x + moved.width / 2, moved.y + moved.height / 2)
   })
 
   it('sets an A/B range by dragging on the axis, with its growth and leak candidates', async () => {

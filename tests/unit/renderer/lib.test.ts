@@ -15,7 +15,17 @@ import {
   xAtFrame,
   zoomWindow,
 } from '../../../src/renderer/src/lib/frameWindow'
-import { budgetVisible, countAxis, heapLaneOption, markerSize, residencyMarkers } from '../../../src/renderer/src/lib/laneOptions'
+import {
+  budgetVisible,
+  countAxis,
+  edgeRuns,
+  heapLaneOption,
+  markerSize,
+  mix,
+  residencyMarkers,
+  shapeElements,
+  stackedAreas,
+} from '../../../src/renderer/src/lib/laneOptions'
 import { bucketAt, buildLanes, flaggedStretches, laneSeries } from '../../../src/renderer/src/lib/lanes'
 import { Latest } from '../../../src/renderer/src/lib/latest'
 import { LANE_ROWS, PLACEMENT_COLORS, tagColor } from '../../../src/renderer/src/lib/palette'
@@ -188,6 +198,78 @@ describe('lane options', () => {
     expect(markerSize(2.5, 10)).toBe(11.5)
   })
 
+  it('stacks layers as running totals drawn top first, opaque colours that look translucent', () => {
+    const x = Float64Array.of(0, 1, 2)
+    const shapes = stackedAreas(
+      x,
+      [
+        { key: 'Committed', values: Float64Array.of(1, 2, NaN) },
+        { key: 'SharedBufferPool', values: Float64Array.of(10, 20, NaN) },
+      ],
+      { background: '#000000' },
+    ) as { kind: 'area'; top: Float64Array; fill: string }[]
+    // the top layer's edge is 1 + 10 and 2 + 20; where no layer has a value, a gap
+    expect(shapes.map((s) => Array.from(s.top))).toEqual([
+      [11, 22, NaN],
+      [1, 2, NaN],
+    ])
+    // #9b7bf0 (Committed) at 85% over black: 155 × 0.85 = 131.75 → 0x84, 123 × 0.85 = 104.55 → 0x69, 240 × 0.85 = 204 → 0xcc
+    expect(shapes[1].fill).toBe('#8469cc')
+    expect(mix('#ffffff', '#000000', 0.5)).toBe('#808080')
+  })
+
+  it('draws an edge with the ends of its level runs only, split at gaps, with risers for steps', () => {
+    const x = Float64Array.of(0, 1, 2, 3, 4, 5, 6)
+    const y = Float64Array.of(5, 5, 5, 7, 7, NaN, 9)
+    const id = (v: number) => v
+    // 5 at 0–2 (ends 0 and 2), 7 at 3–4, a gap, then 9 alone
+    expect(edgeRuns(x, y, id, id)).toEqual([
+      [
+        [0, 5],
+        [2, 5],
+        [3, 7],
+        [4, 7],
+      ],
+      [[6, 9]],
+    ])
+    // as steps: 5 holds until frame 3, then rises to 7
+    expect(edgeRuns(x, y, id, id, true)[0]).toEqual([
+      [0, 5],
+      [2, 5],
+      [3, 5],
+      [3, 7],
+      [4, 7],
+    ])
+  })
+
+  it('turns shapes into pixels: areas down to zero, bands between two edges, spans over the height', () => {
+    const box = { x: 10, y: 0, width: 100, height: 50 }
+    const view = { from: 0, to: 10 }
+    // y from 0 to 100 over 50 px: 2 units a pixel, y = 0 at pixel 50
+    const elements = shapeElements(
+      [
+        { kind: 'area', x: Float64Array.of(0, 10), top: Float64Array.of(50, 50), fill: '#111111' },
+        { kind: 'band', x: Float64Array.of(0, 10), top: Float64Array.of(80, 80), bottom: Float64Array.of(60, 60), fill: '#222222' },
+        { kind: 'span', from: 5, to: 20, fill: '#333333' },
+      ],
+      box,
+      view,
+      0,
+      100,
+    ) as { type: string; shape: { points?: number[][]; x?: number; width?: number } }[]
+    expect(elements.map((e) => e.type)).toEqual(['polygon', 'polygon', 'rect'])
+    expect(elements[0].shape.points).toEqual([
+      [10, 25],
+      [110, 25],
+      [110, 50],
+      [10, 50],
+    ])
+    // 80 → 50 × (1 − 0.8) = 10 px, 60 → 20 px (to a micropixel: floating point)
+    expect(elements[1].shape.points!.flat().map((v) => Math.round(v * 1e6) / 1e6)).toEqual([10, 10, 110, 10, 110, 20, 10, 20])
+    // frames 5 to 20 clipped to the plot: x from 60 to 110
+    expect([elements[2].shape.x, elements[2].shape.width]).toEqual([60, 50])
+  })
+
   it('draws a budget only near the data', () => {
     expect(budgetVisible(100, 250)).toBe(true)
     expect(budgetVisible(100, 251)).toBe(false)
@@ -212,7 +294,7 @@ describe('lane options', () => {
     expect([early.evict.length, early.make.length]).toEqual([1, 1])
   })
 
-  it('builds a heap lane with its layers, the waste band and the budget, and a tooltip of the frame', async () => {
+  it('builds a heap lane: its layers, the waste band and the budget in one drawing, and a tooltip of the frame', async () => {
     const host = new FakeHost()
     const run = summary('r')
     const lanes = buildLanes(await host.series({ runId: 'r', series: run.series.map((s) => s.name), from: 0, to: 100, resolution: 100 }), 'heapBytes')
@@ -224,11 +306,16 @@ describe('lane options', () => {
       t: (key, params) => (params ? `${key} ${JSON.stringify(params)}` : key),
       frameNumber: (i) => i + 1,
     })
-    const series = option.series as { name: string }[]
-    // budget 128 MiB under 2.5 × the lane's top: drawn
-    expect(series.map((s) => s.name)).toEqual(['Committed', 'SharedBufferPool', 'TextureReadOnlyPool', 'requested', 'waste', 'budget'])
+    const series = option.series as { id: string; renderItem?: (p: unknown) => { children: { type: string; shape: { points: number[][] } }[] } }[]
+    expect(series.map((s) => s.id)).toEqual(['drawing', 'hover'])
+    const drawn = series[0].renderItem!({ coordSys: { x: 0, y: 0, width: 990, height: 100 } }).children
+    // three layers, the waste band and its edge, the requested line, the budget (128 MiB, under 2.5 × the lane's top)
+    expect(drawn.map((e) => e.type)).toEqual(['polygon', 'polygon', 'polygon', 'polygon', 'polyline', 'polyline', 'polyline'])
+    // the budget is level all along: two points, whatever the frames
+    expect(drawn[6].shape.points).toHaveLength(2)
     const formatter = (option.tooltip as { formatter: (p: unknown) => HTMLElement }).formatter
-    const tip = formatter([{ dataIndex: 10 }])
+    // the mouse at frame 10.3: the nearest frame's bucket, 10
+    const tip = formatter([{ axisValue: 10.3 }])
     expect(tip.querySelector('.hs-tip-title')!.textContent).toBe('tip.frame {"n":11}')
     // Committed at frame 10: 4 MiB + 10 KiB = 4.01 MiB
     const committed = [...tip.querySelectorAll('.hs-tip-row')].find((r) => r.textContent?.includes('placement.Committed'))

@@ -8,7 +8,7 @@ import { PAGE_ROWS, useInspectorStore } from '../../../src/renderer/src/stores/i
 import { usePlaybackStore } from '../../../src/renderer/src/stores/playback'
 import { useRunsStore } from '../../../src/renderer/src/stores/runs'
 import { useSettingsStore } from '../../../src/renderer/src/stores/settings'
-import { useTimelineStore } from '../../../src/renderer/src/stores/timeline'
+import { BUCKET_PX, INTERIM_MS, useTimelineStore } from '../../../src/renderer/src/stores/timeline'
 import { useUiStore } from '../../../src/renderer/src/stores/ui'
 import { useWhatIfStore } from '../../../src/renderer/src/stores/whatif'
 import { FakeHost, row } from './fakeHost'
@@ -39,8 +39,8 @@ describe('timeline store', () => {
   it('loads a run: lanes at the plot width, frame numbers, and the cursor on the peak frame', async () => {
     const { timeline } = await opened()
     const lanesQuery = host.seriesQueries.find((q) => q.series.includes('heap.DEFAULT.heapBytes'))!
-    // the whole capture, never more buckets than the lanes have pixels (1000 until the view says otherwise)
-    expect([lanesQuery.from, lanesQuery.to, lanesQuery.resolution]).toEqual([0, 100, 1000])
+    // the whole capture, a bucket per BUCKET_PX pixels of the lanes (1000 px until the view says otherwise)
+    expect([lanesQuery.from, lanesQuery.to, lanesQuery.resolution]).toEqual([0, 100, 1000 / BUCKET_PX])
     expect(timeline.lanes?.x.length).toBe(100)
     // frame number = index + 1 in the fake run
     expect(timeline.frameNumber(9)).toBe(10)
@@ -59,7 +59,7 @@ describe('timeline store', () => {
     // [0, 99] halved around 70: 70 − 35 = 35 to 70 + 14.5 = 84.5; whole frames 35 to 86 (exclusive)
     expect(timeline.view).toEqual({ from: 35, to: 84.5 })
     const last = host.seriesQueries[host.seriesQueries.length - 1]
-    expect([last.from, last.to, last.resolution]).toEqual([35, 86, 50])
+    expect([last.from, last.to, last.resolution]).toEqual([35, 86, 50 / BUCKET_PX])
     expect(timeline.lanesWindow).toEqual({ from: 35, to: 84.5 })
   })
 
@@ -76,6 +76,28 @@ describe('timeline store', () => {
     // the first zoom's query and the last one's: the three between were replaced while waiting
     expect(host.seriesQueries.length - before).toBe(2)
     expect(timeline.lanesWindow).toEqual(timeline.view)
+  })
+
+  it('draws a zoom at once when its data comes quickly, and with the data on hand when it does not', async () => {
+    const { timeline } = await opened()
+    const before = timeline.shown
+    let release!: () => void
+    host.gate = new Promise((resolve) => (release = resolve))
+    const zoomed = timeline.zoom(0.5, 50)
+    // the window asked for moved; the lanes still show the old one, with its data
+    expect(timeline.view).not.toEqual(before)
+    expect(timeline.shown).toEqual(before)
+    await new Promise((resolve) => setTimeout(resolve, INTERIM_MS + 20))
+    expect(timeline.shown).toEqual(timeline.view)
+    expect(timeline.lanesWindow).toEqual(before)
+    release()
+    host.gate = null
+    await zoomed
+    expect(timeline.lanesWindow).toEqual(timeline.view)
+    // a quick answer: drawn once, at the new window
+    const quick = timeline.zoom(0.5, 50)
+    await quick
+    expect(timeline.shown).toEqual(timeline.view)
   })
 
   it('tallies residency events in the window', async () => {

@@ -93,9 +93,14 @@ describe('timeline view', () => {
     expect(headers[3]).toContain('3 evictions')
     expect(headers[3]).toContain('2 made resident')
     expect(wrapper.get('[data-testid=residency-lane]').attributes('data-evictions')).toBe('3')
-    const residency = options.filter((o) => (o.series as { name: string }[]).some((s) => s.name === 'evict')).pop()!
-    const evict = (residency.series as { name: string; data: unknown[] }[]).find((s) => s.name === 'evict')!
-    expect(evict.data).toHaveLength(3)
+    // the residency lane's drawing: the make-resident triangles, then the eviction ones, each kind one path
+    type Drawing = { id: string; renderItem?: (p: unknown) => { children: { type: string; shape: { pathData?: string } }[] } }
+    const drawings = options.map((o) => (o.series as Drawing[]).find((s) => s.id === 'drawing')!)
+    const paths = drawings
+      .map((d) => d.renderItem!({ coordSys: { x: 0, y: 0, width: 1000, height: 100 } }).children.filter((c) => c.type === 'path'))
+      .filter((p) => p.length === 2)
+      .pop()!
+    expect(paths.map((p) => p.shape.pathData!.split('M').length - 1)).toEqual([2, 3])
     // the placement legend names the layers the lanes stack
     expect(wrapper.get('[data-testid=placement-legend]').text()).toContain('TextureReadOnlyPool')
     expect(wrapper.get('[data-testid=placement-legend]').text()).toContain('UploadBigBlock')

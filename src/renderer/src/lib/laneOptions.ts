@@ -3,6 +3,11 @@
  * budget, residency with eviction and make-resident markers and over-budget shading, transient heaps against
  * their requests, and the compare view's sides and delta. Every lane has the same grid margins and a hidden
  * value x axis over the frame window, so one pixel mapping (frameWindow.ts) serves all of them and the overlays.
+ *
+ * What a lane draws is one custom series that turns its shapes (areas, bands, lines, spans) into a few polygons
+ * and polylines in pixels, level runs reduced to their ends. The lanes redraw on every zoom: one series a lane
+ * instead of a line series per layer keeps ECharts' own work per redraw (models, stacking, data stores, a view
+ * per series) out of the way, and the paths hold a fraction of the points.
  */
 import type { EChartsOption, SeriesOption } from 'echarts'
 import { formatBytes, formatCount } from '../../../shared/units'
@@ -41,13 +46,36 @@ export interface LaneContext {
   frameNumber: (index: number) => number
 }
 
-const hatches = new Map<string, unknown>()
+/** A fill: a colour, or an image pattern (ECharts' { image, repeat }). */
+type Fill = string | object
 
-/** A diagonal hatch in `color` as an ECharts image pattern (plain colour where canvas is unavailable). */
-export function hatch(color: string): unknown {
+export interface Stroke {
+  color: string
+  width: number
+  dash?: number[]
+  opacity?: number
+}
+
+/** What a lane draws, in data units: x in frame indices, y in the lane's unit. */
+export type Shape =
+  /** From the axis' zero up to `top`. */
+  | { kind: 'area'; x: Float64Array; top: Float64Array; fill: Fill }
+  /** Between `bottom` and `top`, its top edge stroked when `edge` is given. */
+  | { kind: 'band'; x: Float64Array; top: Float64Array; bottom: Float64Array; fill: Fill; edge?: Stroke }
+  /** A line; `step`: each value holds until the next point. */
+  | { kind: 'line'; x: Float64Array; y: Float64Array; stroke: Stroke; step?: boolean }
+  /** Frames [from, to] shaded over the lane's height. */
+  | { kind: 'span'; from: number; to: number; fill: Fill }
+  /** Triangles at (x, y), `size` pixels wide, pointing down or up: all of them one path. */
+  | { kind: 'markers'; x: number[]; y: number[]; size: number[]; down: boolean; fill: string; stroke: string }
+
+const hatches = new Map<string, object | string>()
+
+/** A diagonal hatch in `color` as an image pattern (plain colour where canvas is unavailable). */
+export function hatch(color: string): object | string {
   const cached = hatches.get(color)
   if (cached) return cached
-  let pattern: unknown = color
+  let pattern: object | string = color
   if (typeof document !== 'undefined') {
     const canvas = document.createElement('canvas')
     canvas.width = 6
@@ -71,15 +99,156 @@ export function hatch(color: string): unknown {
   return pattern
 }
 
-function pairs(x: Float64Array, values: Float64Array): [number, number][] {
-  const out = new Array<[number, number]>(x.length)
-  for (let i = 0; i < x.length; i++) out[i] = [x[i], values[i]]
+const same = (a: number, b: number) => a === b || (a !== a && b !== b)
+
+/**
+ * The vertices of an edge, in pixels, in runs without NaN: a point inside a run of equal values adds nothing
+ * to the line and is left out (memory stays level for long stretches); `step` turns each change into a riser.
+ */
+export function edgeRuns(
+  x: Float64Array,
+  y: Float64Array,
+  px: (v: number) => number,
+  py: (v: number) => number,
+  step = false,
+): number[][][] {
+  const runs: number[][][] = []
+  let run: number[][] | null = null
+  const n = x.length
+  for (let i = 0; i < n; i++) {
+    const v = y[i]
+    if (v !== v) {
+      run = null
+      continue
+    }
+    if (run && i + 1 < n && same(v, y[i - 1]) && same(v, y[i + 1])) continue
+    if (!run) {
+      run = []
+      runs.push(run)
+    } else if (step && !same(v, y[i - 1])) run.push([px(x[i]), py(y[i - 1])])
+    run.push([px(x[i]), py(v)])
+  }
+  return runs
+}
+
+/** The element options (zrender shapes) of a lane's shapes, for the custom series' renderItem. */
+export function shapeElements(shapes: Shape[], box: { x: number; y: number; width: number; height: number }, view: FrameWindow, yMin: number, yMax: number): object[] {
+  const span = Math.max(1e-9, view.to - view.from)
+  const range = Math.max(1e-9, yMax - yMin)
+  const px = (v: number) => box.x + ((v - view.from) / span) * box.width
+  const py = (v: number) => box.y + box.height * (1 - (v - yMin) / range)
+  const base = py(Math.max(yMin, Math.min(yMax, 0)))
+  const out: object[] = []
+  const stroke = (s: Stroke) => ({ fill: null, stroke: s.color, lineWidth: s.width, lineDash: s.dash ?? null, opacity: s.opacity ?? 1 })
+  for (const shape of shapes) {
+    if (shape.kind === 'span') {
+      const x0 = Math.max(box.x, px(shape.from))
+      const x1 = Math.min(box.x + box.width, px(shape.to))
+      if (x1 > x0) out.push({ type: 'rect', silent: true, shape: { x: x0, y: box.y, width: x1 - x0, height: box.height }, style: { fill: shape.fill } })
+    } else if (shape.kind === 'markers') {
+      if (shape.x.length === 0) continue
+      const parts: string[] = []
+      for (let i = 0; i < shape.x.length; i++) {
+        const cx = px(shape.x[i])
+        if (cx < box.x - 20 || cx > box.x + box.width + 20) continue
+        const cy = py(shape.y[i])
+        const h = shape.size[i] / 2
+        // a down triangle's tip on the curve, an up triangle's base on it: both read as "here"
+        const tip = shape.down ? cy : cy - 2 * h
+        const foot = shape.down ? cy - 2 * h : cy
+        parts.push(`M${(cx - h).toFixed(1)} ${foot.toFixed(1)}L${(cx + h).toFixed(1)} ${foot.toFixed(1)}L${cx.toFixed(1)} ${tip.toFixed(1)}Z`)
+      }
+      if (parts.length) {
+        out.push({ type: 'path', silent: true, z2: 10, shape: { pathData: parts.join('') }, style: { fill: shape.fill, stroke: shape.stroke, lineWidth: 0.6, opacity: 0.92 } })
+      }
+    } else if (shape.kind === 'area') {
+      for (const run of edgeRuns(shape.x, shape.top, px, py)) {
+        run.push([run[run.length - 1][0], base], [run[0][0], base])
+        out.push({ type: 'polygon', silent: true, shape: { points: run }, style: { fill: shape.fill } })
+      }
+    } else if (shape.kind === 'band') {
+      const top = edgeRuns(shape.x, shape.top, px, py)
+      const bottom = edgeRuns(shape.x, shape.bottom, px, py)
+      // bands are drawn where both edges have values; the runs match when the gaps do
+      for (let r = 0; r < Math.min(top.length, bottom.length); r++) {
+        out.push({ type: 'polygon', silent: true, shape: { points: [...top[r], ...bottom[r].reverse()] }, style: { fill: shape.fill } })
+        if (shape.edge) out.push({ type: 'polyline', silent: true, shape: { points: top[r] }, style: stroke(shape.edge) })
+      }
+    } else {
+      for (const run of edgeRuns(shape.x, shape.y, px, py, shape.step)) {
+        out.push({ type: 'polyline', silent: true, shape: { points: run }, style: stroke(shape.stroke) })
+      }
+    }
+  }
   return out
 }
 
-function positive(values: Float64Array, minus?: Float64Array): Float64Array {
-  const out = new Float64Array(values.length)
-  for (let i = 0; i < values.length; i++) out[i] = Math.max(0, values[i] - (minus ? minus[i] : 0))
+/** The custom series that draws a lane's shapes, clipped to the plot. */
+function drawing(shapes: Shape[], view: FrameWindow, yMin: number, yMax: number): SeriesOption {
+  return {
+    id: 'drawing',
+    type: 'custom',
+    data: [[view.from]],
+    dimensions: ['x'],
+    encode: { x: 0 },
+    clip: true,
+    silent: true,
+    z: 2,
+    renderItem: (params: { coordSys: unknown }) => {
+      const box = params.coordSys as { x: number; y: number; width: number; height: number }
+      return { type: 'group', children: shapeElements(shapes, box, view, yMin, yMax) }
+    },
+  } as unknown as SeriesOption
+}
+
+/** An invisible line across the window: what the axis tooltip follows. */
+function hover(view: FrameWindow): SeriesOption {
+  return {
+    id: 'hover',
+    type: 'line',
+    data: [
+      [view.from, 0],
+      [view.to, 0],
+    ],
+    symbol: 'none',
+    silent: true,
+    lineStyle: { opacity: 0 },
+    emphasis: { disabled: true },
+  } as SeriesOption
+}
+
+/** `color` seen through `alpha` over `background` (#rrggbb both): an opaque colour that looks translucent. */
+export function mix(color: string, background: string, alpha: number): string {
+  const c = (hex: string, i: number) => parseInt(hex.slice(1 + 2 * i, 3 + 2 * i), 16)
+  const out = [0, 1, 2].map((i) => Math.round(c(color, i) * alpha + c(background, i) * (1 - alpha)))
+  return `#${out.map((v) => v.toString(16).padStart(2, '0')).join('')}`
+}
+
+/**
+ * Layers stacked bottom to top, as opaque areas of their running totals, the top one first and each lower one
+ * over it: each area has only its top edge to draw.
+ */
+export function stackedAreas(x: Float64Array, layers: { key: string; values: Float64Array }[], theme: Pick<ChartTheme, 'background'>): Shape[] {
+  const tops: Float64Array[] = []
+  const running = new Float64Array(x.length)
+  // a point no layer has a value at (run B shorter than A) stays a gap
+  const seen = new Uint8Array(x.length)
+  for (const layer of layers) {
+    const top = new Float64Array(x.length)
+    for (let i = 0; i < x.length; i++) {
+      const v = layer.values[i]
+      if (!Number.isNaN(v)) {
+        running[i] += v
+        seen[i] = 1
+      }
+      top[i] = seen[i] ? running[i] : NaN
+    }
+    tops.push(top)
+  }
+  const out: Shape[] = []
+  for (let k = layers.length - 1; k >= 0; k--) {
+    out.push({ kind: 'area', x, top: tops[k], fill: mix(placementColor(layers[k].key), theme.background, 0.85) })
+  }
   return out
 }
 
@@ -94,9 +263,54 @@ function ticksFor(height: number): number {
   return Math.max(1, Math.min(6, Math.floor((height - GRID.top - GRID.bottom) / 24)))
 }
 
-function base(ctx: LaneContext, max: number, unit: 'bytes' | 'count', formatter: (params: unknown) => HTMLElement | string): EChartsOption {
+/** A 1-2-5 interval for a count axis. */
+export function countAxis(max: number, ticks: number): { max: number; interval: number } {
+  if (!(max > 0)) return { max: 1, interval: 1 }
+  const raw = max / Math.max(1, ticks)
+  const power = 10 ** Math.floor(Math.log10(raw))
+  const interval = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? 10 * power
+  const step = Math.max(1, interval)
+  return { max: Math.ceil(max / step) * step, interval: step }
+}
+
+/** The bucket of a frame axis value, in buckets starting at `start` of `width` frames. */
+function locator(start: Float64Array, width: number): (x: number) => number {
+  // the nearest whole frame, then its bucket
+  return (x) => (start.length ? bucketAt({ start, width }, x + 0.5) : -1)
+}
+
+interface LaneDraw {
+  ctx: LaneContext
+  unit: 'bytes' | 'count'
+  /** Largest value drawn; the axis rounds it up. */
+  max: number
+  /** Draw from −max to max (a delta), rather than from 0. */
+  symmetric?: boolean
+  shapes: Shape[]
+  /** Extra series over the drawing (markers). */
+  series?: SeriesOption[]
+  locate: (x: number) => number
+  tip: (bucket: number) => HTMLElement | string
+}
+
+/** A lane's option: the grid, the hidden frame axis, the y axis, its drawing, and the tooltip of the bucket under the mouse. */
+function lane(d: LaneDraw): EChartsOption {
+  const { ctx, unit } = d
   const { theme } = ctx
-  const axis = unit === 'bytes' ? byteAxis(max, ticksFor(ctx.height)) : countAxis(max, ticksFor(ctx.height))
+  const ticks = d.symmetric ? Math.max(1, Math.floor(ticksFor(ctx.height) / 2)) : ticksFor(ctx.height)
+  const axis = unit === 'bytes' ? byteAxis(d.max, ticks) : countAxis(d.max, ticks)
+  const min = d.symmetric ? -axis.max : 0
+  const label = (v: number) => {
+    const text = unit === 'bytes' ? formatAxisBytes(v) : formatAxisCount(v)
+    return d.symmetric && v > 0 ? `+${text}` : text
+  }
+  const formatter = (params: unknown) => {
+    const first = (Array.isArray(params) ? params[0] : params) as { axisValue?: number } | undefined
+    const x = Number(first?.axisValue)
+    if (!Number.isFinite(x)) return ''
+    const i = d.locate(x)
+    return i < 0 ? '' : d.tip(i)
+  }
   return {
     animation: false,
     backgroundColor: 'transparent',
@@ -104,15 +318,10 @@ function base(ctx: LaneContext, max: number, unit: 'bytes' | 'count', formatter:
     xAxis: { type: 'value', min: ctx.view.from, max: ctx.view.to, show: false },
     yAxis: {
       type: 'value',
-      min: 0,
+      min,
       max: axis.max,
       interval: axis.interval,
-      axisLabel: {
-        color: theme.muted,
-        fontSize: 10,
-        margin: 6,
-        formatter: (v: number) => (unit === 'bytes' ? formatAxisBytes(v) : formatAxisCount(v)),
-      },
+      axisLabel: { color: theme.muted, fontSize: 10, margin: 6, formatter: label },
       splitLine: { lineStyle: { color: theme.grid, width: 1 } },
       axisLine: { show: false },
       axisTick: { show: false },
@@ -127,104 +336,56 @@ function base(ctx: LaneContext, max: number, unit: 'bytes' | 'count', formatter:
       padding: [6, 9],
       className: 'hs-echarts-tip',
       textStyle: { color: theme.text, fontSize: 12 },
-      axisPointer: { type: 'line', lineStyle: { color: theme.hover, width: 1 }, animation: false },
+      axisPointer: { type: 'line', snap: false, lineStyle: { color: theme.hover, width: 1 }, animation: false },
       formatter: formatter as never,
     },
+    series: [drawing(d.shapes, ctx.view, min, axis.max), hover(ctx.view), ...(d.series ?? [])],
   }
 }
-
-/** A 1-2-5 interval for a count axis. */
-export function countAxis(max: number, ticks: number): { max: number; interval: number } {
-  if (!(max > 0)) return { max: 1, interval: 1 }
-  const raw = max / Math.max(1, ticks)
-  const power = 10 ** Math.floor(Math.log10(raw))
-  const interval = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? 10 * power
-  const step = Math.max(1, interval)
-  return { max: Math.ceil(max / step) * step, interval: step }
-}
-
-function dataIndexOf(params: unknown): number {
-  const list = Array.isArray(params) ? params : [params]
-  const first = list[0] as { dataIndex?: number } | undefined
-  return first?.dataIndex ?? -1
-}
-
-const line = (name: string, data: [number, number][], color: string, extra: Record<string, unknown> = {}): SeriesOption =>
-  ({
-    name,
-    type: 'line',
-    data,
-    symbol: 'none',
-    showSymbol: false,
-    silent: true,
-    emphasis: { disabled: true },
-    color,
-    lineStyle: { color, width: 1 },
-    ...extra,
-  }) as SeriesOption
 
 /** Budget drawn on a lane only when it is near the data; a far budget would flatten everything under it. */
 export function budgetVisible(dataMax: number, budgetMax: number): boolean {
   return budgetMax > 0 && budgetMax <= Math.max(dataMax * 2.5, 1)
 }
 
-export function heapLaneOption(lane: HeapLane, lanes: LaneSet, ctx: LaneContext): EChartsOption {
+export function heapLaneOption(heap: HeapLane, lanes: LaneSet, ctx: LaneContext): EChartsOption {
   const { theme, t } = ctx
   const { x } = lanes
-  const budget = lane.heap === 'DEFAULT' && lanes.residency.hasBudget ? lanes.residency.budget : null
+  const budget = heap.heap === 'DEFAULT' && lanes.residency.hasBudget ? lanes.residency.budget : null
   let budgetMax = 0
   if (budget) for (let i = 0; i < budget.length; i++) if (budget[i] > budgetMax) budgetMax = budget[i]
-  const showBudget = budget !== null && budgetVisible(lane.max, budgetMax)
-  const series: SeriesOption[] = lane.layers.map(
-    (layer) =>
-      ({
-        name: layer.key,
-        type: 'line',
-        stack: 'layers',
-        data: pairs(x, layer.values),
-        symbol: 'none',
-        showSymbol: false,
-        silent: true,
-        emphasis: { disabled: true },
-        color: placementColor(layer.key),
-        lineStyle: { width: 0.6, color: placementColor(layer.key) },
-        areaStyle: { color: placementColor(layer.key), opacity: 0.82 },
-      }) as SeriesOption,
-  )
-  // the waste band: from what requests asked for up to what the heap holds
-  series.push(line('requested', pairs(x, lane.requested), theme.waste, { stack: 'waste', lineStyle: { color: theme.waste, width: 1, type: 'dotted' } }))
-  series.push(
-    line('waste', pairs(x, positive(lane.held, lane.requested)), theme.waste, {
-      stack: 'waste',
-      lineStyle: { color: theme.text, width: 1, opacity: 0.7 },
-      areaStyle: { color: hatch(theme.waste), opacity: 1 },
-    }),
-  )
-  if (lanes.width > 1) series.push(line('peak', pairs(x, lane.peak), theme.text, { lineStyle: { color: theme.text, width: 1, opacity: 0.45, type: 'dashed' } }))
-  if (showBudget && budget) series.push(line('budget', pairs(x, budget), theme.budget, { step: 'end', lineStyle: { color: theme.budget, width: 1.3, type: 'dashed' } }))
-  const max = Math.max(lane.max, showBudget ? budgetMax : 0)
-  const option = base(ctx, max, 'bytes', (params) => {
-    const i = dataIndexOf(params)
-    if (i < 0) return ''
-    const lines: TipLine[] = []
-    for (let k = lane.layers.length - 1; k >= 0; k--) {
-      const layer = lane.layers[k]
-      const v = layer.values[i]
-      if (v > 0) lines.push({ label: t(`placement.${layer.key}`), value: formatBytes(v), color: placementColor(layer.key) })
-    }
-    lines.push('separator')
-    lines.push({ label: t('tip.held'), value: formatBytes(lane.held[i]), strong: true })
-    lines.push({ label: t('tip.requested'), value: formatBytes(lane.requested[i]) })
-    lines.push({ label: t('tip.waste'), value: formatBytes(Math.max(0, lane.held[i] - lane.requested[i])), color: theme.waste, hatched: true })
-    lines.push({ label: t('tip.alignment'), value: formatBytes(lane.alignment[i]), muted: true })
-    lines.push({ label: t('tip.poolFree'), value: formatBytes(lane.poolFree[i]), muted: true })
-    lines.push({ label: t('tip.pending'), value: formatBytes(lane.pending[i]), muted: true })
-    if (lanes.width > 1) lines.push({ label: t('tip.peak'), value: formatBytes(lane.peak[i]) })
-    if (budget && !Number.isNaN(budget[i])) lines.push({ label: t('tip.budget'), value: formatBytes(budget[i]), color: theme.budget })
-    return tooltipElement(bucketTitle(ctx, lanes.start[i], lanes.width), lines, lanes.width > 1 ? t('tip.meanNote') : undefined)
+  const showBudget = budget !== null && budgetVisible(heap.max, budgetMax)
+  const shapes = stackedAreas(x, heap.layers, theme)
+  // the waste band: from what requests asked for up to what the heap holds, hatched over the layers
+  shapes.push({ kind: 'band', x, top: heap.held, bottom: heap.requested, fill: hatch(theme.waste), edge: { color: theme.text, width: 1, opacity: 0.7 } })
+  shapes.push({ kind: 'line', x, y: heap.requested, stroke: { color: theme.waste, width: 1, dash: [2, 2] } })
+  if (lanes.width > 1) shapes.push({ kind: 'line', x, y: heap.peak, stroke: { color: theme.text, width: 1, opacity: 0.45, dash: [4, 3] } })
+  if (showBudget && budget) shapes.push({ kind: 'line', x, y: budget, step: true, stroke: { color: theme.budget, width: 1.3, dash: [5, 3] } })
+  return lane({
+    ctx,
+    unit: 'bytes',
+    max: Math.max(heap.max, showBudget ? budgetMax : 0),
+    shapes,
+    locate: locator(lanes.start, lanes.width),
+    tip: (i) => {
+      const lines: TipLine[] = []
+      for (let k = heap.layers.length - 1; k >= 0; k--) {
+        const layer = heap.layers[k]
+        const v = layer.values[i]
+        if (v > 0) lines.push({ label: t(`placement.${layer.key}`), value: formatBytes(v), color: placementColor(layer.key) })
+      }
+      lines.push('separator')
+      lines.push({ label: t('tip.held'), value: formatBytes(heap.held[i]), strong: true })
+      lines.push({ label: t('tip.requested'), value: formatBytes(heap.requested[i]) })
+      lines.push({ label: t('tip.waste'), value: formatBytes(Math.max(0, heap.held[i] - heap.requested[i])), color: theme.waste, hatched: true })
+      lines.push({ label: t('tip.alignment'), value: formatBytes(heap.alignment[i]), muted: true })
+      lines.push({ label: t('tip.poolFree'), value: formatBytes(heap.poolFree[i]), muted: true })
+      lines.push({ label: t('tip.pending'), value: formatBytes(heap.pending[i]), muted: true })
+      if (lanes.width > 1) lines.push({ label: t('tip.peak'), value: formatBytes(heap.peak[i]) })
+      if (budget && !Number.isNaN(budget[i])) lines.push({ label: t('tip.budget'), value: formatBytes(budget[i]), color: theme.budget })
+      return tooltipElement(bucketTitle(ctx, lanes.start[i], lanes.width), lines, lanes.width > 1 ? t('tip.meanNote') : undefined)
+    },
   })
-  option.series = series
-  return option
 }
 
 export interface ResidencyMarkers {
@@ -246,53 +407,37 @@ export function markerSize(bytes: number, maxBytes: number): number {
 export function residencyLaneOption(lanes: LaneSet, markers: ResidencyMarkers, ctx: LaneContext): EChartsOption {
   const { theme, t } = ctx
   const r = lanes.residency
-  const series: SeriesOption[] = [
-    line('resident', pairs(lanes.x, r.resident), theme.resident, {
-      lineStyle: { color: theme.resident, width: 1.4 },
-      areaStyle: { color: theme.resident, opacity: 0.22 },
-      markArea: r.overBudget.length
-        ? {
-            silent: true,
-            itemStyle: { color: theme.overBudget },
-            data: r.overBudget.map(([a, b]) => [{ xAxis: a - 0.5 }, { xAxis: b + 0.5 }]),
-          }
-        : undefined,
-    }),
-  ]
-  if (r.hasBudget) {
-    series.push(line('budget', pairs(lanes.x, r.budget), theme.budget, { step: 'end', lineStyle: { color: theme.budget, width: 1.3, type: 'dashed' } }))
-  }
-  const scatter = (name: string, data: [number, number, number][], color: string, rotate: number): SeriesOption =>
-    ({
-      name,
-      type: 'scatter',
-      data,
-      symbol: 'triangle',
-      symbolRotate: rotate,
-      symbolSize: (value: number[]) => markerSize(value[2], markers.maxBytes),
-      itemStyle: { color, opacity: 0.9, borderColor: theme.background, borderWidth: 0.6 },
-      silent: true,
-      emphasis: { disabled: true },
-      z: 5,
-      large: data.length > 5000,
-    }) as SeriesOption
-  series.push(scatter('makeResident', markers.make, theme.makeResident, 0))
-  series.push(scatter('evict', markers.evict, theme.evict, 180))
-  const option = base(ctx, r.max, 'bytes', (params) => {
-    const list = (Array.isArray(params) ? params : [params]) as { seriesName?: string; dataIndex: number }[]
-    const i = list.find((p) => p.seriesName === 'resident')?.dataIndex ?? -1
-    if (i < 0) return ''
-    const lines: TipLine[] = [{ label: t('tip.resident'), value: formatBytes(r.resident[i]), color: theme.resident, strong: true }]
-    if (r.hasBudget && !Number.isNaN(r.budget[i])) lines.push({ label: t('tip.budget'), value: formatBytes(r.budget[i]), color: theme.budget })
-    const events = markers.perBucket.get(i)
-    if (events?.evictions) {
-      lines.push({ label: t('tip.evicted', { n: events.evictions }), value: formatBytes(events.evictedBytes), color: theme.evict })
-    }
-    if (events?.made) lines.push({ label: t('tip.madeResident', { n: events.made }), value: formatBytes(events.madeBytes), color: theme.makeResident })
-    return tooltipElement(bucketTitle(ctx, lanes.start[i], lanes.width), lines)
+  const shapes: Shape[] = r.overBudget.map(([a, b]) => ({ kind: 'span' as const, from: a - 0.5, to: b + 0.5, fill: theme.overBudget }))
+  shapes.push({ kind: 'area', x: lanes.x, top: r.resident, fill: mix(theme.resident, theme.background, 0.22) })
+  shapes.push({ kind: 'line', x: lanes.x, y: r.resident, stroke: { color: theme.resident, width: 1.4 } })
+  if (r.hasBudget) shapes.push({ kind: 'line', x: lanes.x, y: r.budget, step: true, stroke: { color: theme.budget, width: 1.3, dash: [5, 3] } })
+  const triangles = (events: [number, number, number][], down: boolean, fill: string): Shape => ({
+    kind: 'markers',
+    x: events.map((e) => e[0]),
+    y: events.map((e) => e[1]),
+    size: events.map((e) => markerSize(e[2], markers.maxBytes)),
+    down,
+    fill,
+    stroke: theme.background,
   })
-  option.series = series
-  return option
+  shapes.push(triangles(markers.make, false, theme.makeResident), triangles(markers.evict, true, theme.evict))
+  return lane({
+    ctx,
+    unit: 'bytes',
+    max: r.max,
+    shapes,
+    locate: locator(lanes.start, lanes.width),
+    tip: (i) => {
+      const lines: TipLine[] = [{ label: t('tip.resident'), value: formatBytes(r.resident[i]), color: theme.resident, strong: true }]
+      if (r.hasBudget && !Number.isNaN(r.budget[i])) lines.push({ label: t('tip.budget'), value: formatBytes(r.budget[i]), color: theme.budget })
+      const events = markers.perBucket.get(i)
+      if (events?.evictions) {
+        lines.push({ label: t('tip.evicted', { n: events.evictions }), value: formatBytes(events.evictedBytes), color: theme.evict })
+      }
+      if (events?.made) lines.push({ label: t('tip.madeResident', { n: events.made }), value: formatBytes(events.madeBytes), color: theme.makeResident })
+      return tooltipElement(bucketTitle(ctx, lanes.start[i], lanes.width), lines)
+    },
+  })
 }
 
 /** Markers for the residency events in the window, placed on the resident curve. */
@@ -334,34 +479,35 @@ export function residencyMarkers(
 export function transientLaneOption(lanes: LaneSet, ctx: LaneContext): EChartsOption {
   const { theme, t } = ctx
   const tr = lanes.transient
-  const series: SeriesOption[] = [
-    line('transientHeap', pairs(lanes.x, tr.heap), theme.transientHeap, {
-      stack: 'transient',
-      lineStyle: { color: theme.transientHeap, width: 1.2 },
-      areaStyle: { color: theme.transientHeap, opacity: 0.55 },
-    }),
-    line('saving', pairs(lanes.x, positive(tr.requested, tr.heap)), theme.saving, {
-      stack: 'transient',
-      lineStyle: { width: 0 },
-      areaStyle: { color: hatch(theme.saving), opacity: 1 },
-    }),
+  const x = lanes.x
+  // the heaps, and above them, hatched, the requests they did not need bytes of their own for
+  const shapes: Shape[] = [
+    { kind: 'area', x, top: tr.heap, fill: mix(theme.transientHeap, theme.background, 0.6) },
+    { kind: 'line', x, y: tr.heap, stroke: { color: theme.transientHeap, width: 1.2 } },
+    { kind: 'band', x, top: positiveOr(tr.requested, tr.heap), bottom: tr.heap, fill: hatch(theme.saving) },
     // the sum of requests, also where it stays under the heaps (small graphs in a minimum-size heap)
-    line('requested', pairs(lanes.x, tr.requested), theme.transientRequested, {
-      lineStyle: { color: theme.transientRequested, width: 1.2, type: 'dashed' },
-    }),
+    { kind: 'line', x, y: tr.requested, stroke: { color: theme.transientRequested, width: 1.2, dash: [4, 3] } },
   ]
-  const option = base(ctx, tr.max, 'bytes', (params) => {
-    const i = dataIndexOf(params)
-    if (i < 0) return ''
-    const lines: TipLine[] = [
-      { label: t('tip.transientHeap'), value: formatBytes(tr.heap[i]), color: theme.transientHeap, strong: true },
-      { label: t('tip.transientRequested'), value: formatBytes(tr.requested[i]), color: theme.transientRequested },
-      { label: t('tip.saving'), value: formatBytes(tr.saving[i]), color: theme.saving, hatched: true },
-    ]
-    return tooltipElement(bucketTitle(ctx, lanes.start[i], lanes.width), lines)
+  return lane({
+    ctx,
+    unit: 'bytes',
+    max: tr.max,
+    shapes,
+    locate: locator(lanes.start, lanes.width),
+    tip: (i) =>
+      tooltipElement(bucketTitle(ctx, lanes.start[i], lanes.width), [
+        { label: t('tip.transientHeap'), value: formatBytes(tr.heap[i]), color: theme.transientHeap, strong: true },
+        { label: t('tip.transientRequested'), value: formatBytes(tr.requested[i]), color: theme.transientRequested },
+        { label: t('tip.saving'), value: formatBytes(tr.saving[i]), color: theme.saving, hatched: true },
+      ]),
   })
-  option.series = series
-  return option
+}
+
+/** The larger of `values` and `floor` at each point: a band's top that never dips under its bottom. */
+function positiveOr(values: Float64Array, floor: Float64Array): Float64Array {
+  const out = new Float64Array(values.length)
+  for (let i = 0; i < values.length; i++) out[i] = Math.max(values[i], floor[i])
+  return out
 }
 
 export interface CompareSideData {
@@ -375,37 +521,26 @@ export interface CompareSideData {
 
 export function compareSideOption(side: CompareSideData, ctx: LaneContext, accent: string): EChartsOption {
   const { t } = ctx
-  const series: SeriesOption[] = side.layers.map(
-    (layer) =>
-      ({
-        name: layer.key,
-        type: 'line',
-        stack: 'layers',
-        data: pairs(side.x, layer.values),
-        symbol: 'none',
-        showSymbol: false,
-        silent: true,
-        emphasis: { disabled: true },
-        color: placementColor(layer.key),
-        lineStyle: { width: 0.6, color: placementColor(layer.key) },
-        areaStyle: { color: placementColor(layer.key), opacity: 0.82 },
-      }) as SeriesOption,
-  )
-  series.push(line('total', pairs(side.x, side.total), accent, { lineStyle: { color: accent, width: 1.4 } }))
-  const option = base(ctx, side.max, 'bytes', (params) => {
-    const i = dataIndexOf(params)
-    if (i < 0 || Number.isNaN(side.total[i])) return ''
-    const lines: TipLine[] = []
-    for (let k = side.layers.length - 1; k >= 0; k--) {
-      const v = side.layers[k].values[i]
-      if (v > 0) lines.push({ label: t(`placement.${side.layers[k].key}`), value: formatBytes(v), color: placementColor(side.layers[k].key) })
-    }
-    lines.push('separator')
-    lines.push({ label: t('tip.heldPeak'), value: formatBytes(side.total[i]), color: accent, strong: true })
-    return tooltipElement(bucketTitle(ctx, side.start[i], side.width), lines)
+  const shapes = stackedAreas(side.x, side.layers, ctx.theme)
+  shapes.push({ kind: 'line', x: side.x, y: side.total, stroke: { color: accent, width: 1.4 } })
+  return lane({
+    ctx,
+    unit: 'bytes',
+    max: side.max,
+    shapes,
+    locate: locator(side.start, side.width),
+    tip: (i) => {
+      if (Number.isNaN(side.total[i])) return ''
+      const lines: TipLine[] = []
+      for (let k = side.layers.length - 1; k >= 0; k--) {
+        const v = side.layers[k].values[i]
+        if (v > 0) lines.push({ label: t(`placement.${side.layers[k].key}`), value: formatBytes(v), color: placementColor(side.layers[k].key) })
+      }
+      lines.push('separator')
+      lines.push({ label: t('tip.heldPeak'), value: formatBytes(side.total[i]), color: accent, strong: true })
+      return tooltipElement(bucketTitle(ctx, side.start[i], side.width), lines)
+    },
   })
-  option.series = series
-  return option
 }
 
 export interface DeltaData {
@@ -423,37 +558,34 @@ export function deltaLaneOption(d: DeltaData, ctx: LaneContext): EChartsOption {
   const { theme, t } = ctx
   const up = new Float64Array(d.delta.length)
   const down = new Float64Array(d.delta.length)
+  const zero = new Float64Array(d.delta.length)
   for (let i = 0; i < d.delta.length; i++) {
     const v = d.delta[i]
     up[i] = Number.isNaN(v) ? NaN : Math.max(0, v)
     down[i] = Number.isNaN(v) ? NaN : Math.min(0, v)
+    zero[i] = Number.isNaN(v) ? NaN : 0
   }
-  const span = Math.max(Math.abs(d.min), Math.abs(d.max))
-  const axis = d.unit === 'bytes' ? byteAxis(span, Math.max(1, Math.floor(ticksFor(ctx.height) / 2))) : countAxis(span, 2)
-  const fmt = (v: number) => (d.unit === 'bytes' ? formatAxisBytes(v) : formatAxisCount(v))
-  const option = base(ctx, axis.max, d.unit, (params) => {
-    const i = dataIndexOf(params)
-    if (i < 0 || Number.isNaN(d.delta[i])) return ''
-    const v = d.delta[i]
-    const text = d.unit === 'bytes' ? formatBytes(v) : formatCount(v)
-    return tooltipElement(bucketTitle(ctx, d.start[i], d.width), [
-      { label: `${d.label} ${t('compare.bMinusA')}`, value: v > 0 ? `+${text}` : text, color: v > 0 ? theme.deltaUp : theme.deltaDown, strong: true },
-    ])
-  })
-  option.yAxis = {
-    ...(option.yAxis as object),
-    min: -axis.max,
-    max: axis.max,
-    interval: axis.interval,
-    axisLabel: { color: theme.muted, fontSize: 10, margin: 6, formatter: (v: number) => (v > 0 ? `+${fmt(v)}` : fmt(v)) },
-  }
-  option.series = [
-    line('up', pairs(d.x, up), theme.deltaUp, {
-      lineStyle: { color: theme.deltaUp, width: 1 },
-      areaStyle: { color: theme.deltaUp, opacity: 0.35 },
-      markLine: { silent: true, symbol: 'none', label: { show: false }, lineStyle: { color: theme.axis, type: 'solid', width: 1 }, data: [{ yAxis: 0 }] },
-    }),
-    line('down', pairs(d.x, down), theme.deltaDown, { lineStyle: { color: theme.deltaDown, width: 1 }, areaStyle: { color: theme.deltaDown, opacity: 0.35 } }),
+  // more in B is red (memory grew), less is green
+  const shapes: Shape[] = [
+    { kind: 'band', x: d.x, top: up, bottom: zero, fill: mix(theme.deltaUp, theme.background, 0.4), edge: { color: theme.deltaUp, width: 1 } },
+    { kind: 'band', x: d.x, top: zero, bottom: down, fill: mix(theme.deltaDown, theme.background, 0.4) },
+    { kind: 'line', x: d.x, y: down, stroke: { color: theme.deltaDown, width: 1 } },
+    { kind: 'line', x: Float64Array.of(ctx.view.from, ctx.view.to), y: Float64Array.of(0, 0), stroke: { color: theme.axis, width: 1 } },
   ]
-  return option
+  return lane({
+    ctx,
+    unit: d.unit,
+    max: Math.max(Math.abs(d.min), Math.abs(d.max)),
+    symmetric: true,
+    shapes,
+    locate: locator(d.start, d.width),
+    tip: (i) => {
+      if (Number.isNaN(d.delta[i])) return ''
+      const v = d.delta[i]
+      const text = d.unit === 'bytes' ? formatBytes(v) : formatCount(v)
+      return tooltipElement(bucketTitle(ctx, d.start[i], d.width), [
+        { label: `${d.label} ${t('compare.bMinusA')}`, value: v > 0 ? `+${text}` : text, color: v > 0 ? theme.deltaUp : theme.deltaDown, strong: true },
+      ])
+    },
+  })
 }

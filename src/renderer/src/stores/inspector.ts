@@ -89,6 +89,7 @@ export const useInspectorStore = defineStore('inspector', () => {
 
   const frameQuery = new Latest<FrameRequest, [ResourcePage, Snapshot]>(
     (r) => {
+      performance.mark('hs:inspector:asked')
       const api = useApi()
       return Promise.all([
         api.resources({ runId: r.runId, frame: r.frame, sort: r.sort.key, descending: r.sort.descending, filter: r.filter, offset: 0, limit: PAGE_ROWS }),
@@ -96,6 +97,7 @@ export const useInspectorStore = defineStore('inspector', () => {
       ])
     },
     ([page, snap], r) => {
+      performance.mark('hs:inspector:answered')
       current = r
       pending.clear()
       pages.value = markRaw(new Map([[0, page.rows]]))
