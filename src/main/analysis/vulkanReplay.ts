@@ -168,8 +168,8 @@ export function isVulkanRun(header: CaptureHeader): boolean {
   return header.api === 'vulkan' && header.source !== 'rmv'
 }
 
-/** The device of a run as the summary shows it. */
-export function vulkanRunInfo(setup: VulkanSetup): VulkanRunInfo {
+/** The device of a run as the summary shows it; its name is the adapter's when the device block has none. */
+export function vulkanRunInfo(setup: VulkanSetup, header?: CaptureHeader): VulkanRunInfo {
   const d = setup.device
   const info: VulkanRunInfo = {
     heaps: d.memoryHeaps.map((h, index) => ({
@@ -191,7 +191,8 @@ export function vulkanRunInfo(setup: VulkanSetup): VulkanRunInfo {
     defaulted: setup.defaulted,
     problems: setup.problems.slice(),
   }
-  if (d.deviceName !== undefined) info.deviceName = d.deviceName
+  const name = d.deviceName ?? header?.adapter?.name
+  if (typeof name === 'string') info.deviceName = name
   if (d.apiVersion !== undefined) info.apiVersion = d.apiVersion
   return info
 }
@@ -464,7 +465,7 @@ export class VulkanReplay {
   }
 
   info(): VulkanRunInfo {
-    return vulkanRunInfo(this.setup)
+    return vulkanRunInfo(this.setup, this.store.header)
   }
 
   private async play(options: VulkanReplayOptions): Promise<void> {
