@@ -236,7 +236,7 @@ export default {
     delta: 'Delta B − A',
     bMinusA: 'B − A',
     deltaShort: 'Δ',
-    heapsByPlacement: 'Heaps by placement',
+    heapsByPlacement: 'Heaps',
     framesN: '{n} frames',
     summary: 'Summary',
     diff: 'Resource diff',

@@ -238,7 +238,7 @@ const zhCN: typeof en = {
     delta: '差值 B − A',
     bMinusA: 'B − A',
     deltaShort: 'Δ',
-    heapsByPlacement: '按放置方式的堆',
+    heapsByPlacement: '堆',
     framesN: '{n} 帧',
     summary: '摘要',
     diff: '资源差异',
