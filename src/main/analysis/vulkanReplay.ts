@@ -815,6 +815,8 @@ export class VulkanReplay {
     const store = this.store
     const target = Math.max(0, Math.min(store.frames.length - 1, Math.floor(frame)))
     let cp = this.checkpoints[0]
+    // A capture without frames has no checkpoint: its state is the empty model's.
+    if (!cp) return { model: new VulkanModel(this.device, this.config), created: new Map() }
     for (const c of this.checkpoints) if (c.frame <= target) cp = c
     const model = cp.model.clone()
     const created = new Map<number, number>()
