@@ -324,6 +324,37 @@ describe('runs store', () => {
   })
 })
 
+describe('a second capture, and export', () => {
+  it('uploads a file picked for comparison as run B and shows the compare view', async () => {
+    const { runs } = await opened()
+    const got: number[] = []
+    host.beginUpload = async () => undefined
+    host.uploadChunk = async (chunk) => {
+      got.push(chunk.data.byteLength)
+      return true
+    }
+    host.endUpload = async () => ({ ok: true, summary: (await import('./fakeHost')).summary('run-9') })
+    expect(await runs.upload(new File([new Uint8Array(10)], 'other.hscap'), 'B')).toBe(true)
+    await settle()
+    expect(got).toEqual([10])
+    expect([runs.current?.runId, runs.other?.runId]).toEqual(['run-1', 'run-9'])
+    expect(useUiStore().view).toBe('compare')
+  })
+
+  it('exports run A, the A/B range of it when one is set', async () => {
+    const { runs, timeline } = await opened()
+    const asked: unknown[] = []
+    host.exportCapture = async (request) => {
+      asked.push(request)
+      return { kind: 'cancelled' }
+    }
+    await timeline.setRange(10, 20)
+    // the range's last frame included: frames [10, 21)
+    await runs.exportCapture({ from: timeline.range!.a, to: timeline.range!.b + 1 })
+    expect(asked).toEqual([{ runId: 'run-1', from: 10, to: 21, gzip: true }])
+  })
+})
+
 describe('settings store', () => {
   it('reads the host settings and saves each change', async () => {
     const settings = useSettingsStore()

@@ -11,7 +11,8 @@ export type DialogName = 'about' | 'formats' | 'shortcuts'
 
 export const useUiStore = defineStore('ui', () => {
   const runs = useRunsStore()
-  const view = ref<ViewName>('start')
+  // a store first used with runs already open starts on their view
+  const view = ref<ViewName>(runs.current ? (runs.other ? 'compare' : 'timeline') : 'start')
   const dialog = ref<DialogName | null>(null)
   /** Where a file picked in the page goes (the browser host has no native dialog). */
   const pickFor = ref<'A' | 'B'>('A')
