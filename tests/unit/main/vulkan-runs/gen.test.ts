@@ -15,6 +15,7 @@ interface Line {
   name?: string
   tag?: string
   size?: number
+  offset?: number
   usage?: string[]
   explicit?: boolean
   memoryRequirements?: { size: number; alignment: number; memoryTypeBits: number }
@@ -108,11 +109,11 @@ describe('gen vulkan', () => {
       ['flush', 'flush'],
       ['access', undefined],
     ])
-    const [bind, write, flush] = differing.map(([f, c]) => [f, c] as [Record<string, number>, Record<string, number>])
+    const [bind, write, flush] = differing
     // 128 bytes past the stats buffer's aligned offset; a write 36 bytes past whole atoms, flushed as written.
-    expect(bind[0].offset - bind[1].offset).toBe(128)
-    expect(write[0].size % 64).toBe(36)
+    expect(bind[0].offset! - bind[1]!.offset!).toBe(128)
+    expect(write[0].size! % 64).toBe(36)
     expect(flush[0].size).toBe(write[0].size)
-    expect(flush[1].size % 64).toBe(0)
+    expect(flush[1]!.size! % 64).toBe(0)
   })
 })
