@@ -6,6 +6,7 @@
  * There is no residency: Vulkan leaves it to the driver.
  */
 import {
+  UPLOAD_VIAS,
   type AnyCaptureRecord,
   type CaptureHeader,
   type FrameRecord,
@@ -197,8 +198,6 @@ export function vulkanRunInfo(setup: VulkanSetup, header?: CaptureHeader): Vulka
   return info
 }
 
-type Mutable<T> = { -readonly [P in keyof T]: T[P] }
-
 /**
  * Records from the store to a VulkanModel. The frequent kinds go through objects reused for every record, a
  * resource's desc through the D3D12 replay's desc scratch plus its Vulkan fields (kept among the record's
@@ -206,12 +205,12 @@ type Mutable<T> = { -readonly [P in keyof T]: T[P] }
  */
 export class VulkanFeed {
   private readonly descs: DescScratch
-  private readonly frame: Mutable<FrameRecord> = { e: 'frame', n: 0 }
-  private readonly gpu: Mutable<GpuRecord> = { e: 'gpu', n: 0 }
-  private readonly release: Mutable<ReleaseRecord> = { e: 'release', id: 0 }
-  private readonly upload: Mutable<UploadRecord> = { e: 'upload', via: 'fast', bytes: 0, count: 1 }
-  private readonly lock: Mutable<LockRecord> = { e: 'lock', id: 0, bytes: 0 }
-  private readonly budget: Mutable<VulkanBudgetRecord> = { e: 'budget', bytes: 0 }
+  private readonly frame: FrameRecord = { e: 'frame', n: 0 }
+  private readonly gpu: GpuRecord = { e: 'gpu', n: 0 }
+  private readonly release: ReleaseRecord = { e: 'release', id: 0 }
+  private readonly upload: UploadRecord = { e: 'upload', via: 'fast', bytes: 0, count: 1 }
+  private readonly lock: LockRecord = { e: 'lock', id: 0, bytes: 0 }
+  private readonly budget: VulkanBudgetRecord = { e: 'budget', bytes: 0 }
   private readonly free = { id: 0 }
   private readonly buffer: VulkanBufferRecord = { e: 'buffer', id: 0, size: 0 }
   private readonly texture: VulkanTextureRecord = { e: 'texture', id: 0 }
@@ -350,8 +349,6 @@ export class VulkanFeed {
     out.explicit = x.explicit
   }
 }
-
-const UPLOAD_VIAS = ['fast', 'fastConstant', 'staging'] as const
 
 /** Live placements (not released) as columns, a row per id, rows recycled. */
 class LivePlacements {
