@@ -150,6 +150,11 @@ export interface VulkanRunInfo {
   /** The capture had no usable device block: a default desktop device stands in (`problems` say what was wrong). */
   defaulted: boolean
   problems: string[]
+  /**
+   * What the model could not honour over the run, by kind (memory-type-fallback, no-memory-type,
+   * staging-ring-full, bind-twice, unknown-id, map-not-host-visible): counted, not API-usage rules.
+   */
+  diagnostics: Record<string, number>
 }
 
 export interface CheckSummary {

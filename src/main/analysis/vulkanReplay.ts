@@ -191,6 +191,7 @@ export function vulkanRunInfo(setup: VulkanSetup, header?: CaptureHeader): Vulka
     nonCoherentAtomSize: d.nonCoherentAtomSize,
     defaulted: setup.defaulted,
     problems: setup.problems.slice(),
+    diagnostics: {},
   }
   const name = d.deviceName ?? header?.adapter?.name
   if (typeof name === 'string') info.deviceName = name
@@ -462,7 +463,7 @@ export class VulkanReplay {
   }
 
   info(): VulkanRunInfo {
-    return vulkanRunInfo(this.setup, this.store.header)
+    return { ...vulkanRunInfo(this.setup, this.store.header), diagnostics: { ...this.diagnostics } }
   }
 
   private async play(options: VulkanReplayOptions): Promise<void> {

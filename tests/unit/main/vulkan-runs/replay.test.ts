@@ -139,6 +139,22 @@ describe('the Vulkan replay of a hand-made capture', () => {
     expect(r.diagnostics).toEqual({})
   })
 
+  it('counts what the model could not honour apart from the checks, in the run\'s device summary', async () => {
+    const store = storeOf(header(), [
+      { e: 'frame', n: 1 },
+      // HOST_CACHED required, and no type has it: the seed's fallback, the first allowed DEVICE_LOCAL type.
+      { e: 'buffer', id: 1, size: 1000, required: ['HOST_CACHED'], memoryRequirements: { size: 1024, alignment: 256, memoryTypeBits: 3 } },
+      // DEVICE_LOCAL required from types 1 and 2, neither of which is: no memory type, not placed.
+      { e: 'buffer', id: 2, size: 1000, required: ['DEVICE_LOCAL'], memoryRequirements: { size: 1024, alignment: 256, memoryTypeBits: 6 } },
+    ])
+    const r = await VulkanReplay.run(store, { config: vulkanConfigOf(store.header) })
+    expect(r.diagnostics).toEqual({ 'memory-type-fallback': 1, 'no-memory-type': 1 })
+    expect(r.info().diagnostics).toEqual({ 'memory-type-fallback': 1, 'no-memory-type': 1 })
+    expect(r.checks.entries).toEqual([])
+    expect(column(r, vk.type(0, 'allocationCount'))).toEqual([1])
+    expect(column(r, SERIES.liveCount)).toEqual([1])
+  })
+
   it('rebuilds any frame from a checkpoint as a replay from the start does', async () => {
     const dense = await handReplay(1)
     const whole = await handReplay(Infinity)

@@ -49,6 +49,7 @@ describe('the vulkan scenario as a run', () => {
     ])
     // No memory-type fallback, no full staging ring, no unknown id.
     expect(run.replay.diagnostics).toEqual({})
+    expect(run.summary.vulkan?.diagnostics).toEqual({})
     expect(run.config['vulkan.staging.ringSize']).toBe(128 * MiB)
   })
 
