@@ -306,9 +306,12 @@ describe('lane options', () => {
       t: (key, params) => (params ? `${key} ${JSON.stringify(params)}` : key),
       frameNumber: (i) => i + 1,
     })
-    const series = option.series as { id: string; renderItem?: (p: unknown) => { children: { type: string; shape: { points: number[][] } }[] } }[]
-    expect(series.map((s) => s.id)).toEqual(['drawing', 'hover'])
-    const drawn = series[0].renderItem!({ coordSys: { x: 0, y: 0, width: 990, height: 100 } }).children
+    const series = option.series as { id: string; data: Float64Array; renderItem?: (p: unknown) => { children: { type: string; shape: { points: number[][] } }[] } | null }[]
+    expect(series.map((s) => s.id)).toEqual(['drawing'])
+    // a data item per bucket for the tooltip to find; the first draws everything, the others nothing
+    expect(series[0].data).toHaveLength(100)
+    expect(series[0].renderItem!({ coordSys: { x: 0, y: 0, width: 990, height: 100 }, dataIndexInside: 5 })).toBeNull()
+    const drawn = series[0].renderItem!({ coordSys: { x: 0, y: 0, width: 990, height: 100 }, dataIndexInside: 0 })!.children
     // three layers, the waste band and its edge, the requested line, the budget (128 MiB, under 2.5 × the lane's top)
     expect(drawn.map((e) => e.type)).toEqual(['polygon', 'polygon', 'polygon', 'polygon', 'polyline', 'polyline', 'polyline'])
     // the budget is level all along: two points, whatever the frames

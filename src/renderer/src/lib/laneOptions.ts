@@ -183,38 +183,27 @@ export function shapeElements(shapes: Shape[], box: { x: number; y: number; widt
   return out
 }
 
-/** The custom series that draws a lane's shapes, clipped to the plot. */
-function drawing(shapes: Shape[], view: FrameWindow, yMin: number, yMax: number): SeriesOption {
+/**
+ * The custom series that draws a lane's shapes, clipped to the plot. It has one data item per bucket (its x),
+ * so the axis tooltip finds the bucket under the mouse; the first item draws everything, the others nothing.
+ */
+function drawing(shapes: Shape[], xs: Float64Array, view: FrameWindow, yMin: number, yMax: number): SeriesOption {
   return {
     id: 'drawing',
     type: 'custom',
-    data: [[view.from]],
+    data: xs.length ? xs : Float64Array.of(view.from),
     dimensions: ['x'],
     encode: { x: 0 },
     clip: true,
     silent: true,
     z: 2,
-    renderItem: (params: { coordSys: unknown }) => {
+    renderItem: (params: { coordSys: unknown; dataIndexInside: number }) => {
+      if (params.dataIndexInside !== 0) return null
       const box = params.coordSys as { x: number; y: number; width: number; height: number }
       return { type: 'group', children: shapeElements(shapes, box, view, yMin, yMax) }
     },
+    // ECharts reads a typed array as flat values; its option types list arrays only
   } as unknown as SeriesOption
-}
-
-/** An invisible line across the window: what the axis tooltip follows. */
-function hover(view: FrameWindow): SeriesOption {
-  return {
-    id: 'hover',
-    type: 'line',
-    data: [
-      [view.from, 0],
-      [view.to, 0],
-    ],
-    symbol: 'none',
-    silent: true,
-    lineStyle: { opacity: 0 },
-    emphasis: { disabled: true },
-  } as SeriesOption
 }
 
 /** `color` seen through `alpha` over `background` (#rrggbb both): an opaque colour that looks translucent. */
@@ -281,6 +270,8 @@ function locator(start: Float64Array, width: number): (x: number) => number {
 
 interface LaneDraw {
   ctx: LaneContext
+  /** Frame index of each bucket's point: what the tooltip snaps to. */
+  xs: Float64Array
   unit: 'bytes' | 'count'
   /** Largest value drawn; the axis rounds it up. */
   max: number
@@ -336,10 +327,10 @@ function lane(d: LaneDraw): EChartsOption {
       padding: [6, 9],
       className: 'hs-echarts-tip',
       textStyle: { color: theme.text, fontSize: 12 },
-      axisPointer: { type: 'line', snap: false, lineStyle: { color: theme.hover, width: 1 }, animation: false },
+      axisPointer: { type: 'line', lineStyle: { color: theme.hover, width: 1 }, animation: false },
       formatter: formatter as never,
     },
-    series: [drawing(d.shapes, ctx.view, min, axis.max), hover(ctx.view), ...(d.series ?? [])],
+    series: [drawing(d.shapes, d.xs, ctx.view, min, axis.max), ...(d.series ?? [])],
   }
 }
 
@@ -363,6 +354,7 @@ export function heapLaneOption(heap: HeapLane, lanes: LaneSet, ctx: LaneContext)
   if (showBudget && budget) shapes.push({ kind: 'line', x, y: budget, step: true, stroke: { color: theme.budget, width: 1.3, dash: [5, 3] } })
   return lane({
     ctx,
+    xs: x,
     unit: 'bytes',
     max: Math.max(heap.max, showBudget ? budgetMax : 0),
     shapes,
@@ -423,6 +415,7 @@ export function residencyLaneOption(lanes: LaneSet, markers: ResidencyMarkers, c
   shapes.push(triangles(markers.make, false, theme.makeResident), triangles(markers.evict, true, theme.evict))
   return lane({
     ctx,
+    xs: lanes.x,
     unit: 'bytes',
     max: r.max,
     shapes,
@@ -490,6 +483,7 @@ export function transientLaneOption(lanes: LaneSet, ctx: LaneContext): EChartsOp
   ]
   return lane({
     ctx,
+    xs: x,
     unit: 'bytes',
     max: tr.max,
     shapes,
@@ -525,6 +519,7 @@ export function compareSideOption(side: CompareSideData, ctx: LaneContext, accen
   shapes.push({ kind: 'line', x: side.x, y: side.total, stroke: { color: accent, width: 1.4 } })
   return lane({
     ctx,
+    xs: side.x,
     unit: 'bytes',
     max: side.max,
     shapes,
@@ -574,6 +569,7 @@ export function deltaLaneOption(d: DeltaData, ctx: LaneContext): EChartsOption {
   ]
   return lane({
     ctx,
+    xs: d.x,
     unit: d.unit,
     max: Math.max(Math.abs(d.min), Math.abs(d.max)),
     symmetric: true,
