@@ -6,11 +6,13 @@
  *   best of --runs each, and the ratio;
  * - snapshot latency at 100 random frames, each from a fresh Snapshots (nothing from a cache), p50 and p95;
  * - series query latency over random frame ranges at resolution 2000, p50 and p95;
+ *   both as each sample's best of a few passes, with CPU time beside wall time, and the first pass alone;
  * - memory per record: heap + array buffers after a full gc, and the peak RSS, in a process of its own;
  * - checkpoint spacing: records per checkpoint against the checkpoints' memory and snapshot latency.
  *
  * Options: `-- --records N` (another capture size), `--runs R` (timed repetitions, 3), `--frames F` (snapshot
- * frames, 100), `--no-spacing` (skip the spacing table).
+ * frames, 100), `--passes P` (passes over those frames and the series ranges, each sample's best kept, 3),
+ * `--no-spacing` (skip the spacing table).
  *
  * The code under test is bundled with esbuild into bench/data/ and measured in `node --expose-gc`: under tsx every
  * imported binding is a module getter, which costs about 1.8x in hot loops.
@@ -34,6 +36,8 @@ const option = (name: string, fallback: number): number => {
 const RECORDS = option('--records', 2_000_000)
 const RUNS = option('--runs', 3)
 const FRAMES = option('--frames', 100)
+/** Passes over the same snapshot frames and series ranges: each one's best time counts (the machine is shared). */
+const PASSES = option('--passes', 3)
 const SCENARIO = 'deferred'
 const SPACINGS = [12_500, 25_000, 50_000, 100_000]
 
@@ -181,49 +185,73 @@ async function report(): Promise<Report> {
   return { result, replay: run.value, json: figures.value, load, run, figures }
 }
 
-/** Snapshot latencies at `count` random frames, each from a fresh Snapshots. */
-function snapshotLatency(replay: Replay, count: number, seed: number): { cold: number[]; open: number[] } {
-  const next = random(seed)
-  const frames = replay.store.frames.length
-  const cold: number[] = []
-  const open: number[] = []
-  for (let i = 0; i < count; i++) {
-    const frame = Math.floor(next() * frames)
-    const snapshots = new Snapshots(replay)
-    const start = performance.now()
-    snapshots.snapshot('bench', frame)
-    const built = performance.now()
-    // What the inspector asks next, from the state just built: the first page of the table, the graphs.
-    snapshots.resources({ runId: 'bench', frame, sort: 'occupied', descending: true, offset: 0, limit: 100 })
-    snapshots.transients(frame)
-    cold.push(built - start)
-    open.push(performance.now() - start)
-  }
-  return { cold, open }
+interface Latency {
+  /** The first pass's wall times. */
+  first: number[]
+  /** Per sample, the best of the passes: wall, and CPU time of the process. */
+  wall: number[]
+  cpu: number[]
 }
 
-/** Series queries over random frame ranges at resolution 2000; the first builds the pyramids it reads. */
-function seriesLatency(replay: Replay, count: number): { first: number; times: number[]; series: number } {
+/** Runs every sample `passes` times, in the same order each pass, and keeps each sample's best time. */
+function latency(count: number, passes: number, sample: (i: number) => void): Latency {
+  const first: number[] = []
+  const wall = new Array<number>(count).fill(Infinity)
+  const cpu = new Array<number>(count).fill(Infinity)
+  for (let pass = 0; pass < passes; pass++) {
+    for (let i = 0; i < count; i++) {
+      const cpu0 = process.cpuUsage()
+      const start = performance.now()
+      sample(i)
+      const time = performance.now() - start
+      const used = process.cpuUsage(cpu0)
+      if (pass === 0) first.push(time)
+      wall[i] = Math.min(wall[i], time)
+      cpu[i] = Math.min(cpu[i], (used.user + used.system) / 1000)
+    }
+  }
+  return { first, wall, cpu }
+}
+
+const latencies = (l: Latency, p: number) =>
+  `${ms(quantile(l.wall, p))} (cpu ${ms(quantile(l.cpu, p))}, one pass ${ms(quantile(l.first, p))})`
+
+/** Snapshot latency at `count` random frames, each from a fresh Snapshots; `open` adds what the inspector asks next. */
+function snapshotLatency(replay: Replay, count: number, seed: number, passes: number, open = false): Latency {
+  const next = random(seed)
+  const frames = Array.from({ length: count }, () => Math.floor(next() * replay.store.frames.length))
+  return latency(count, passes, (i) => {
+    const frame = frames[i]
+    const snapshots = new Snapshots(replay)
+    snapshots.snapshot('bench', frame)
+    if (open) {
+      // The first page of the table and the frame's graphs, from the state just built.
+      snapshots.resources({ runId: 'bench', frame, sort: 'occupied', descending: true, offset: 0, limit: 100 })
+      snapshots.transients(frame)
+    }
+  })
+}
+
+/** Series queries over random frame ranges at resolution 2000 (the pyramids already built by a first one). */
+function seriesLatency(replay: Replay, count: number, passes: number): { first: number; latency: Latency; series: number } {
   const next = random(7)
   const names = replay.series
     .list()
     .map((info) => info.name)
     .filter((name) => name.startsWith('total.') || name.startsWith('heap.') || name.startsWith('residency.'))
   const frames = replay.store.frames.length
-  const times: number[] = []
-  let first = 0
-  for (let i = 0; i <= count; i++) {
+  const start = performance.now()
+  replay.series.query({ runId: 'bench', series: names, from: 0, to: frames, resolution: 2000 })
+  const first = performance.now() - start
+  const ranges = Array.from({ length: count }, () => {
     const a = Math.floor(next() * frames)
     const b = Math.floor(next() * frames)
-    const from = i === 0 ? 0 : Math.min(a, b)
-    const to = i === 0 ? frames : Math.max(a, b) + 1
-    const start = performance.now()
-    replay.series.query({ runId: 'bench', series: names, from, to, resolution: 2000 })
-    const time = performance.now() - start
-    if (i === 0) first = time
-    else times.push(time)
-  }
-  return { first, times, series: names.length }
+    return [Math.min(a, b), Math.max(a, b) + 1]
+  })
+  const l = latency(count, passes, (i) => {
+    replay.series.query({ runId: 'bench', series: names, from: ranges[i][0], to: ranges[i][1], resolution: 2000 })
+  })
+  return { first, latency: l, series: names.length }
 }
 
 async function measureMain(): Promise<void> {
@@ -274,29 +302,24 @@ async function measureMain(): Promise<void> {
   )
 
   // Warm the snapshot path once (as a person's first click would), then measure.
-  snapshotLatency(replay, 3, 99)
-  const snap = snapshotLatency(replay, FRAMES, 1)
+  snapshotLatency(replay, 3, 99, 1)
+  const snap = snapshotLatency(replay, FRAMES, 1, PASSES)
+  const open = snapshotLatency(replay, FRAMES, 1, PASSES, true)
   console.log('')
   console.log(
     `snapshots at ${FRAMES} random frames, a fresh Snapshots each (${stats.count} checkpoints, every ` +
-      `${CHECKPOINT_RECORDS} records; at most ${stats.maxRecords} records replayed):`,
+      `${CHECKPOINT_RECORDS} records; at most ${stats.maxRecords} records replayed); best of ${PASSES} passes per frame:`,
   )
-  console.log(
-    `  snapshot               p50 ${ms(quantile(snap.cold, 0.5))}  p95 ${ms(quantile(snap.cold, 0.95))}  ` +
-      `max ${ms(Math.max(...snap.cold))}  (done when p95 ≤ 50 ms)`,
-  )
-  console.log(
-    `  + first table page and graphs  p50 ${ms(quantile(snap.open, 0.5))}  p95 ${ms(quantile(snap.open, 0.95))}`,
-  )
+  console.log(`  snapshot               p50 ${latencies(snap, 0.5)}`)
+  console.log(`                         p95 ${latencies(snap, 0.95)}  (done when p95 ≤ 50 ms)`)
+  console.log(`  + first table page and graphs  p50 ${latencies(open, 0.5)}  p95 ${latencies(open, 0.95)}`)
 
-  const series = seriesLatency(replay, 200)
+  const series = seriesLatency(replay, 200, PASSES)
   console.log('')
-  console.log(`series queries, ${series.series} series each, random ranges, resolution 2000:`)
+  console.log(`series queries, ${series.series} series each, 200 random ranges, resolution 2000; best of ${PASSES}:`)
   console.log(`  first (builds the pyramids)  ${ms(series.first)}`)
-  console.log(
-    `  then                   p50 ${ms(quantile(series.times, 0.5))}  p95 ${ms(quantile(series.times, 0.95))}  ` +
-      `(done when ≤ 10 ms)`,
-  )
+  console.log(`  then                   p50 ${latencies(series.latency, 0.5)}`)
+  console.log(`                         p95 ${latencies(series.latency, 0.95)}  (done when ≤ 10 ms)`)
 }
 
 /** Memory in a process of its own: after a full gc, before the load, after it, after the replay. */
@@ -358,12 +381,12 @@ async function measureSpacing(): Promise<void> {
     )
     await settle()
     const memory = held() - base - withOne
-    snapshotLatency(t.value, 3, 99)
-    const snap = snapshotLatency(t.value, 50, 3)
+    snapshotLatency(t.value, 3, 99, 1)
+    const snap = snapshotLatency(t.value, 50, 3, PASSES)
     const stats = t.value.checkpointStats()
     console.log(
       `  ${String(every).padStart(7)}  ${String(stats.count).padStart(4)} checkpoints  ${mib(memory).padStart(9)}  ` +
-        `replay ${s(t)}  snapshot p50 ${ms(quantile(snap.cold, 0.5))} p95 ${ms(quantile(snap.cold, 0.95))}`,
+        `replay ${s(t)}  snapshot p50 ${latencies(snap, 0.5)} p95 ${latencies(snap, 0.95)}`,
     )
     await settle()
   }
