@@ -274,6 +274,7 @@ export class VulkanFeed {
         return
       case K.budget:
         this.budget.bytes = ops[ref]
+        this.budget.heap = Number.isNaN(ops[ref + 1]) ? undefined : ops[ref + 1]
         model.onBudget(this.budget)
         return
       case K.submit:

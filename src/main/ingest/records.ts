@@ -97,7 +97,9 @@ function baseRecordAt(store: CaptureStore, index: number): CaptureRecord {
     case K.use:
       return { e: 'use', ids: useIdsOf(store, ref) }
     case K.budget:
-      return { e: 'budget', bytes: ops[ref] }
+      return Number.isNaN(ops[ref + 1])
+        ? { e: 'budget', bytes: ops[ref] }
+        : ({ e: 'budget', bytes: ops[ref], heap: ops[ref + 1] } as CaptureRecord)
     case K.graph: {
       const name = store.strings.get(ops[ref])
       return name === undefined ? { e: 'graph' } : { e: 'graph', name }

@@ -336,7 +336,10 @@ export class CaptureBuilder {
       case BUDGET: {
         const bytes = this.size(r, F.bytes, 'budget', 'bytes', true)
         if (bytes === undefined) return false
-        return this.pushOps1(kind, r, bytes)
+        // 1.1: a Vulkan budget may name its memory heap
+        const heap = r.has(F.heap) ? this.int(r, F.heap, 'budget', 'heap') : NaN
+        if (heap === undefined) return false
+        return this.pushOps2(kind, r, bytes, heap)
       }
       case GRAPH: {
         if (this.inGraph) this.closeGraph()

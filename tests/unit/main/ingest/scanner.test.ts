@@ -210,3 +210,10 @@ describe('records of the minor versions (1.1 Vulkan, 1.2 observed residency)', (
     expect(store.warnings.counts).toEqual({ missingField: 2, badField: 1 })
   })
 })
+
+describe('a Vulkan budget naming its memory heap (1.1)', () => {
+  it('keeps the heap', () => {
+    const records = [{ e: 'budget', bytes: 1024 }, { e: 'budget', bytes: 2048, heap: 1 }]
+    expect([...recordsOf(scan(lines(...records)).store)]).toEqual(records)
+  })
+})
