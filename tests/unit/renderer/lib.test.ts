@@ -129,13 +129,14 @@ describe('lanes from a series answer', () => {
       'placement.TextureReadOnlyPool.heapBytes': { mean: [64 * MiB, 64 * MiB] },
       'placement.SharedBufferPool.heapBytes': { mean: [32 * MiB, 32 * MiB] },
       'manual.DEFAULT.heapBytes': { mean: [0, 0] },
+      'residency.residentBytes': { mean: [90 * MiB, 90 * MiB] },
       'residency.budgetBytes': { mean: [Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER] },
     },
   })
 
   it('stacks a heap by placement, Committed being what the heap holds beyond its own pools', () => {
     const lanes = buildLanes(a, 'heapBytes')
-    const dflt = lanes.heaps.find((h) => h.heap === 'DEFAULT')!
+    const dflt = lanes.heaps.find((h) => h.id === 'DEFAULT')!
     // the application layer holds nothing and is dropped; order is the model's placement order
     expect(dflt.layers.map((l) => l.key)).toEqual(['Committed', 'SharedBufferPool', 'TextureReadOnlyPool'])
     // 100 − 64 − 32 = 4 MiB, then 110 − 96 = 14 MiB
@@ -144,9 +145,74 @@ describe('lanes from a series answer', () => {
     // held − requested: 20 and 30 MiB of waste
     expect(Array.from(dflt.held).map((h, i) => h - dflt.requested[i])).toEqual([20 * MiB, 30 * MiB])
     expect(dflt.max).toBe(110 * MiB)
-    // an unlimited budget is no budget
-    expect(lanes.residency.hasBudget).toBe(false)
-    expect(Number.isNaN(lanes.residency.budget[0])).toBe(true)
+    // an unlimited budget is no budget, on the residency lane nor on DEFAULT's
+    expect(lanes.residency!.hasBudget).toBe(false)
+    expect(Number.isNaN(lanes.residency!.budget[0])).toBe(true)
+    expect(dflt.budget).toBeNull()
+    // no transient series, no transient lane; no checks series, no checks lane
+    expect([lanes.transient, lanes.checks]).toEqual([null, null])
+  })
+
+  it('stacks a Vulkan memory heap by memory type, allocated against in use, with its budget and memory count', () => {
+    const vulkan = {
+      heaps: [
+        { index: 0, name: 'Heap 0', size: 8 * GiB, flags: ['DEVICE_LOCAL'] },
+        { index: 1, name: 'Heap 1', size: 16 * GiB, flags: [] },
+      ],
+      types: [
+        { index: 0, name: 'Type 0', heapIndex: 0, propertyFlags: ['DEVICE_LOCAL'] },
+        { index: 1, name: 'Type 1', heapIndex: 1, propertyFlags: ['HOST_VISIBLE', 'HOST_COHERENT'] },
+        { index: 2, name: 'Type 2', heapIndex: 1, propertyFlags: ['HOST_VISIBLE', 'HOST_CACHED'] },
+        { index: 3, name: 'Type 3', heapIndex: 0, propertyFlags: ['DEVICE_LOCAL', 'HOST_VISIBLE'] },
+      ],
+      maxMemoryAllocationCount: 4096,
+      bufferImageGranularity: 1024,
+      nonCoherentAtomSize: 64,
+      defaulted: false,
+      problems: [],
+      diagnostics: {},
+    }
+    const v = answer({
+      start: [0, 1],
+      width: 1,
+      series: {
+        'vkheap.0.allocatedBytes': { mean: [256 * MiB, 512 * MiB] },
+        'vkheap.0.usedBytes': { mean: [200 * MiB, 300 * MiB] },
+        'vkheap.0.memoryCount': { mean: [1, 2] },
+        'vkheap.0.budgetBytes': { mean: [GiB, GiB] },
+        'vktype.0.allocatedBytes': { mean: [192 * MiB, 384 * MiB] },
+        'vktype.3.allocatedBytes': { mean: [64 * MiB, 128 * MiB] },
+        'vkheap.1.allocatedBytes': { mean: [32 * MiB, 32 * MiB] },
+        'vkheap.1.usedBytes': { mean: [8 * MiB, 8 * MiB] },
+        'vktype.1.allocatedBytes': { mean: [32 * MiB, 32 * MiB] },
+        'vktype.2.allocatedBytes': { mean: [0, 0] },
+        'check.hazards': { mean: [0, 1] },
+        'check.warnings': { mean: [1, 0] },
+      },
+    })
+    const lanes = buildLanes(v, 'heapBytes', vulkan)
+    expect(lanes.api).toBe('vulkan')
+    expect(lanes.heaps.map((h) => [h.id, h.title])).toEqual([
+      ['vk.0', 'Heap 0 · DEVICE_LOCAL'],
+      ['vk.1', 'Heap 1'],
+    ])
+    const [h0, h1] = lanes.heaps
+    // heap 0 holds types 0 and 3 in type order; type 2 holds nothing and is dropped from heap 1
+    expect(h0.layers.map((l) => l.key)).toEqual(['Type 0', 'Type 3'])
+    expect(h1.layers.map((l) => l.key)).toEqual(['Type 1'])
+    // free in memory objects: 256 − 200 = 56 MiB, then 512 − 300 = 212 MiB
+    expect(Array.from(h0.held).map((held, i) => held - h0.requested[i])).toEqual([56 * MiB, 212 * MiB])
+    expect(Array.from(h0.budget!)).toEqual([GiB, GiB])
+    expect(h1.budget).toBeNull()
+    expect(Array.from(h0.memoryCount!)).toEqual([1, 2])
+    // no residency, no transients in a Vulkan run; the checks per frame
+    expect([lanes.residency, lanes.transient]).toEqual([null, null])
+    expect([Array.from(lanes.checks!.hazards), Array.from(lanes.checks!.warnings)]).toEqual([
+      [0, 1],
+      [1, 0],
+    ])
+    const names = laneSeries(new Set(['vktype.0.usedBytes', 'vktype.0.allocatedBytes', 'vkheap.0.usedBytes', 'check.hazards']), 'occupiedBytes', vulkan)
+    expect(names).toEqual(['vkheap.0.usedBytes', 'vktype.0.usedBytes', 'check.hazards'])
   })
 
   it('never makes Committed negative when the pools add up to more than the heap', () => {

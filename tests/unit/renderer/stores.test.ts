@@ -10,7 +10,7 @@ import { useRunsStore } from '../../../src/renderer/src/stores/runs'
 import { useSettingsStore } from '../../../src/renderer/src/stores/settings'
 import { BUCKET_PX, INTERIM_MS, useTimelineStore } from '../../../src/renderer/src/stores/timeline'
 import { useUiStore } from '../../../src/renderer/src/stores/ui'
-import { useWhatIfStore } from '../../../src/renderer/src/stores/whatif'
+import { parseEntryValue, useWhatIfStore } from '../../../src/renderer/src/stores/whatif'
 import { FakeHost, row } from './fakeHost'
 
 /** Let watchers run and queued answers arrive. */
@@ -246,6 +246,18 @@ describe('playback store', () => {
 })
 
 describe('what-if, then compare', () => {
+  it('checks the keys of a Vulkan run by what each entry says of itself', () => {
+    const blockSize = { key: 'vulkan.blockSize', kind: 'bytes' as const }
+    // 128 MiB = 128 × 1024 × 1024
+    expect(parseEntryValue(blockSize, '128MiB')).toBe(134217728)
+    expect(() => parseEntryValue(blockSize, 'big')).toThrow('is not a number')
+    const allocator = { key: 'vulkan.textureAllocator', kind: 'enum' as const, values: [0, 1] }
+    expect(parseEntryValue(allocator, '1')).toBe(1)
+    expect(() => parseEntryValue(allocator, '2')).toThrow('must be one of 0, 1')
+    // the D3D12 model's keys keep the shared parser's rules (its minimum of 1 byte)
+    expect(() => parseEntryValue({ key: 'bufferPool.size', kind: 'bytes' }, '0')).toThrow('below 1')
+  })
+
   it('checks edits as the CLI would, and refuses to re-run with a bad one', async () => {
     await opened()
     const whatif = useWhatIfStore()
@@ -352,6 +364,37 @@ describe('a second capture, and export', () => {
     // the range's last frame included: frames [10, 21)
     await runs.exportCapture({ from: timeline.range!.a, to: timeline.range!.b + 1 })
     expect(asked).toEqual([{ runId: 'run-1', from: 10, to: 21, gzip: true }])
+  })
+})
+
+describe('hazards', () => {
+  it('lists the findings of the run and opens one: its frame, its first resource, its bytes marked on the block maps', async () => {
+    const { summary } = await import('./fakeHost')
+    host.outcomes.push({ ok: true, summary: summary('run-1', 100, { checks: { aliasing: 'simple', hazards: 1, hazardRules: { 'access-inactive': 1 }, warnings: {} } }) })
+    const entry = { frame: 45, frameNumber: 46, rule: 'access-inactive', severity: 'hazard' as const, resources: [1003, 1004], heap: 7, range: [0, 4 * MiB] as [number, number], message: 'texture 1003 read while inactive' }
+    host.hazards = async (query) => ({ runId: query.runId, total: 1, offset: 0, entries: [entry], aliasing: 'simple', hazardRules: { 'access-inactive': 1 }, warnings: {} })
+    const { inspector, timeline } = await opened()
+    expect(inspector.hazards?.entries).toHaveLength(1)
+    inspector.openHazard(entry)
+    await settle()
+    expect(timeline.cursor).toBe(45)
+    expect(inspector.frame).toBe(45)
+    expect(inspector.tab).toBe('pools')
+    expect(inspector.selectedId).toBe(1003)
+    expect(inspector.details?.row.id).toBe(1003)
+    expect([...inspector.focus!.ids]).toEqual([1003, 1004])
+    expect(inspector.focus!.range).toEqual([0, 4 * MiB])
+  })
+
+  it('asks nothing of a run whose checks found nothing to list', async () => {
+    let asked = 0
+    host.hazards = async () => {
+      asked++
+      throw new Error('not asked')
+    }
+    const { inspector } = await opened()
+    expect(asked).toBe(0)
+    expect(inspector.hazards).toBeNull()
   })
 })
 

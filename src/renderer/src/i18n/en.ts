@@ -68,6 +68,8 @@ export default {
     origin: { demo: 'demo', recent: 'recent', argument: 'command line', dialog: 'opened' },
   },
   timeline: {
+    checksLane: 'Checks',
+    checksCount: '{hazards} hazards, {warnings} warnings',
     mode: { heapBytes: 'Heap bytes', occupiedBytes: 'Occupied', requestedBytes: 'Requested' },
     modeLabel: 'What the heap lanes stack',
     heapLane: '{heap} heap',
@@ -85,6 +87,12 @@ export default {
     budgetAbove: 'budget {bytes}, above the lane',
   },
   tip: {
+    vkAllocated: 'Allocated (VkDeviceMemory)',
+    vkUsed: 'In use',
+    vkFree: 'Free in memory objects',
+    vkMemoryCount: 'VkDeviceMemory objects',
+    hazards: 'Aliasing hazards',
+    warnings: 'API-usage warnings',
     frame: 'Frame {n}',
     frames: 'Frame {a}–{b} ({n} frames)',
     meanNote: 'Layers: mean over the frames; peak: their maximum.',
@@ -138,6 +146,7 @@ export default {
     age: 'Age',
   },
   inspector: {
+    hazards: 'Hazards ({n})',
     title: 'Inspector',
     frame: 'frame {n}',
     live: '{n} live resources',
@@ -152,6 +161,16 @@ export default {
     matching: '{n} rows',
     noResources: 'No live resource matches.',
     skipped: '{n} frames skipped to keep up',
+  },
+  hazards: {
+    frame: 'Frame',
+    severity: 'Severity',
+    hazard: 'hazard',
+    warning: 'warning',
+    rule: 'Rule',
+    resources: 'Resources',
+    range: 'Heap bytes',
+    message: 'What happened',
   },
   pools: {
     usage: '{used} used of {size}',

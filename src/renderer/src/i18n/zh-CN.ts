@@ -70,6 +70,8 @@ const zhCN: typeof en = {
     origin: { demo: '示例', recent: '最近', argument: '命令行', dialog: '已打开' },
   },
   timeline: {
+    checksLane: '检查',
+    checksCount: '{hazards} 个冒险，{warnings} 个警告',
     mode: { heapBytes: '堆字节', occupiedBytes: '已占用', requestedBytes: '已请求' },
     modeLabel: '堆泳道堆叠的数值',
     heapLane: '{heap} 堆',
@@ -87,6 +89,12 @@ const zhCN: typeof en = {
     budgetAbove: '预算 {bytes}，高于泳道范围',
   },
   tip: {
+    vkAllocated: '已分配（VkDeviceMemory）',
+    vkUsed: '使用中',
+    vkFree: '内存对象中的空闲',
+    vkMemoryCount: 'VkDeviceMemory 对象',
+    hazards: '别名冒险',
+    warnings: 'API 用法警告',
     frame: '帧 {n}',
     frames: '帧 {a}–{b}（{n} 帧）',
     meanNote: '分层：各帧平均值；峰值：其最大值。',
@@ -140,6 +148,7 @@ const zhCN: typeof en = {
     age: '存活帧数',
   },
   inspector: {
+    hazards: '冒险（{n}）',
     title: '检查器',
     frame: '帧 {n}',
     live: '{n} 个存活资源',
@@ -154,6 +163,16 @@ const zhCN: typeof en = {
     matching: '{n} 行',
     noResources: '没有匹配的存活资源。',
     skipped: '为跟上进度跳过了 {n} 帧',
+  },
+  hazards: {
+    frame: '帧',
+    severity: '级别',
+    hazard: '冒险',
+    warning: '警告',
+    rule: '规则',
+    resources: '资源',
+    range: '堆字节',
+    message: '发生了什么',
   },
   pools: {
     usage: '已用 {used}，共 {size}',
@@ -397,6 +416,13 @@ const zhCN: typeof en = {
     residency_enabled: '模拟驻留管理器',
     residency_startResident: '对象在创建时即驻留（D3D12.ResourcesStartResident）',
     resourceHeapTier: '资源堆层级：2 表示缓冲区与纹理可混放在同一个堆中',
+    vulkan_blockSize: '子分配器切分的每个 VkDeviceMemory 块的大小',
+    vulkan_dedicatedMinSize: '获得独立 VkDeviceMemory 的最小请求（种子文档未说明：半个块，使任何子分配请求都能放进新块）',
+    vulkan_textureAllocator: '纹理放在空闲链表块（0）或伙伴块（1）中',
+    vulkan_buddy_minBlock: '最小伙伴块（种子文档未说明；提高到 bufferImageGranularity）',
+    vulkan_linear_blockSize: '每帧动态 uniform 数据线性分配器的块大小',
+    vulkan_staging_ringSize: '暂存环大小（种子文档未说明）',
+    vulkan_emptyBlocksKept: '每种内存类型保留而不释放的空块数（种子文档未说明）',
   },
 }
 

@@ -12,7 +12,7 @@
 import type { EChartsOption, SeriesOption } from 'echarts'
 import { formatBytes, formatCount } from '../../../shared/units'
 import type { FrameWindow } from './frameWindow'
-import type { HeapLane, LaneSet } from './lanes'
+import type { ChecksLane, HeapLane, LaneSet, ResidencyLane, TransientLane } from './lanes'
 import { bucketAt } from './lanes'
 import { placementColor, type ChartTheme } from './palette'
 import { byteAxis, formatAxisBytes, formatAxisCount } from './ticks'
@@ -339,10 +339,15 @@ export function budgetVisible(dataMax: number, budgetMax: number): boolean {
   return budgetMax > 0 && budgetMax <= Math.max(dataMax * 2.5, 1)
 }
 
-export function heapLaneOption(heap: HeapLane, lanes: LaneSet, ctx: LaneContext): EChartsOption {
+/**
+ * A heap's lane. A Vulkan heap reads the same way with its own words: memory allocated, the part in use, the free
+ * bytes of its memory objects; `memoryLimit` (maxMemoryAllocationCount) beside its count of VkDeviceMemory.
+ */
+export function heapLaneOption(heap: HeapLane, lanes: LaneSet, ctx: LaneContext, memoryLimit?: number): EChartsOption {
   const { theme, t } = ctx
   const { x } = lanes
-  const budget = heap.heap === 'DEFAULT' && lanes.residency.hasBudget ? lanes.residency.budget : null
+  const budget = heap.budget
+  const vk = lanes.api === 'vulkan'
   let budgetMax = 0
   if (budget) for (let i = 0; i < budget.length; i++) if (budget[i] > budgetMax) budgetMax = budget[i]
   const showBudget = budget !== null && budgetVisible(heap.max, budgetMax)
@@ -367,12 +372,16 @@ export function heapLaneOption(heap: HeapLane, lanes: LaneSet, ctx: LaneContext)
         if (v > 0) lines.push({ label: t(`placement.${layer.key}`), value: formatBytes(v), color: placementColor(layer.key) })
       }
       lines.push('separator')
-      lines.push({ label: t('tip.held'), value: formatBytes(heap.held[i]), strong: true })
-      lines.push({ label: t('tip.requested'), value: formatBytes(heap.requested[i]) })
-      lines.push({ label: t('tip.waste'), value: formatBytes(Math.max(0, heap.held[i] - heap.requested[i])), color: theme.waste, hatched: true })
-      lines.push({ label: t('tip.alignment'), value: formatBytes(heap.alignment[i]), muted: true })
-      lines.push({ label: t('tip.poolFree'), value: formatBytes(heap.poolFree[i]), muted: true })
+      lines.push({ label: t(vk ? 'tip.vkAllocated' : 'tip.held'), value: formatBytes(heap.held[i]), strong: true })
+      lines.push({ label: t(vk ? 'tip.vkUsed' : 'tip.requested'), value: formatBytes(heap.requested[i]) })
+      lines.push({ label: t(vk ? 'tip.vkFree' : 'tip.waste'), value: formatBytes(Math.max(0, heap.held[i] - heap.requested[i])), color: theme.waste, hatched: true })
+      if (!vk) lines.push({ label: t('tip.alignment'), value: formatBytes(heap.alignment[i]), muted: true })
+      if (!vk) lines.push({ label: t('tip.poolFree'), value: formatBytes(heap.poolFree[i]), muted: true })
       lines.push({ label: t('tip.pending'), value: formatBytes(heap.pending[i]), muted: true })
+      if (heap.memoryCount) {
+        const count = formatCount(heap.memoryCount[i])
+        lines.push({ label: t('tip.vkMemoryCount'), value: memoryLimit ? `${count} / ${formatCount(memoryLimit)}` : count })
+      }
       if (lanes.width > 1) lines.push({ label: t('tip.peak'), value: formatBytes(heap.peak[i]) })
       if (budget && !Number.isNaN(budget[i])) lines.push({ label: t('tip.budget'), value: formatBytes(budget[i]), color: theme.budget })
       return tooltipElement(bucketTitle(ctx, lanes.start[i], lanes.width), lines, lanes.width > 1 ? t('tip.meanNote') : undefined)
@@ -396,9 +405,8 @@ export function markerSize(bytes: number, maxBytes: number): number {
   return 5 + 13 * Math.sqrt(Math.max(0, bytes) / maxBytes)
 }
 
-export function residencyLaneOption(lanes: LaneSet, markers: ResidencyMarkers, ctx: LaneContext): EChartsOption {
+export function residencyLaneOption(lanes: LaneSet, r: ResidencyLane, markers: ResidencyMarkers, ctx: LaneContext): EChartsOption {
   const { theme, t } = ctx
-  const r = lanes.residency
   const shapes: Shape[] = r.overBudget.map(([a, b]) => ({ kind: 'span' as const, from: a - 0.5, to: b + 0.5, fill: theme.overBudget }))
   shapes.push({ kind: 'area', x: lanes.x, top: r.resident, fill: mix(theme.resident, theme.background, 0.22) })
   shapes.push({ kind: 'line', x: lanes.x, y: r.resident, stroke: { color: theme.resident, width: 1.4 } })
@@ -448,7 +456,7 @@ export function residencyMarkers(
     const kind = events.kind[k]
     if (kind !== kinds.evict && kind !== kinds.make) continue
     const i = bucketAt(lanes, f)
-    const y = i >= 0 ? lanes.residency.resident[i] : 0
+    const y = i >= 0 && lanes.residency ? lanes.residency.resident[i] : 0
     const bytes = events.bytes[k]
     out.maxBytes = Math.max(out.maxBytes, bytes)
     let tally = out.perBucket.get(i)
@@ -469,9 +477,8 @@ export function residencyMarkers(
   return out
 }
 
-export function transientLaneOption(lanes: LaneSet, ctx: LaneContext): EChartsOption {
+export function transientLaneOption(lanes: LaneSet, tr: TransientLane, ctx: LaneContext): EChartsOption {
   const { theme, t } = ctx
-  const tr = lanes.transient
   const x = lanes.x
   // the heaps, and above them, hatched, the requests they did not need bytes of their own for
   const shapes: Shape[] = [
@@ -493,6 +500,31 @@ export function transientLaneOption(lanes: LaneSet, ctx: LaneContext): EChartsOp
         { label: t('tip.transientHeap'), value: formatBytes(tr.heap[i]), color: theme.transientHeap, strong: true },
         { label: t('tip.transientRequested'), value: formatBytes(tr.requested[i]), color: theme.transientRequested },
         { label: t('tip.saving'), value: formatBytes(tr.saving[i]), color: theme.saving, hatched: true },
+      ]),
+  })
+}
+
+/** The checks' findings per bucket: aliasing hazards (red) over API-usage warnings (amber). */
+export function checksLaneOption(lanes: LaneSet, c: ChecksLane, ctx: LaneContext): EChartsOption {
+  const { theme, t } = ctx
+  const x = lanes.x
+  const both = new Float64Array(x.length)
+  for (let i = 0; i < x.length; i++) both[i] = c.hazards[i] + c.warnings[i]
+  const shapes: Shape[] = [
+    { kind: 'area', x, top: both, fill: mix(theme.warning, theme.background, 0.7) },
+    { kind: 'area', x, top: c.hazards, fill: mix(theme.evict, theme.background, 0.85) },
+  ]
+  return lane({
+    ctx,
+    xs: x,
+    unit: 'count',
+    max: Math.max(...both, 1),
+    shapes,
+    locate: locator(lanes.start, lanes.width),
+    tip: (i) =>
+      tooltipElement(bucketTitle(ctx, lanes.start[i], lanes.width), [
+        { label: t('tip.hazards'), value: formatCount(c.hazards[i]), color: theme.evict, strong: true },
+        { label: t('tip.warnings'), value: formatCount(c.warnings[i]), color: theme.warning },
       ]),
   })
 }

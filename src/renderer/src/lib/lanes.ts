@@ -8,7 +8,7 @@
  * the heap's total is kept beside them, drawn as a line, so a short spike is never hidden by averaging.
  */
 import { HEAP_TYPES, type HeapType } from '../../../shared/model'
-import type { SeriesAnswer, SeriesBuckets } from '../../../shared/ipc'
+import type { SeriesAnswer, SeriesBuckets, VulkanRunInfo } from '../../../shared/ipc'
 import { APPLICATION, laneRows } from './palette'
 
 export const HEAP_MODES = ['heapBytes', 'occupiedBytes', 'requestedBytes'] as const
@@ -26,6 +26,19 @@ export const TRANSIENT = {
   savingBytes: 'transient.savingBytes',
 } as const
 
+/** The checks' findings per frame: aliasing hazards, and a Vulkan run's API-usage warnings. */
+export const CHECKS = { hazards: 'check.hazards', warnings: 'check.warnings' } as const
+
+/** A Vulkan run's series per memory heap and per memory type. */
+export const vkHeapSeries = (heap: number, field: string) => `vkheap.${heap}.${field}`
+export const vkTypeSeries = (type: number, field: string) => `vktype.${type}.${field}`
+const VK_HEAP_FIELDS = ['allocatedBytes', 'usedBytes', 'freeBytes', 'pendingFreeBytes', 'memoryCount', 'budgetBytes'] as const
+
+/** What a Vulkan heap lane stacks per memory type in each mode: the memory it allocated, or the part in use. */
+function vkTypeField(mode: HeapMode): string {
+  return mode === 'heapBytes' ? 'allocatedBytes' : 'usedBytes'
+}
+
 const HEAP_FIELDS = ['heapBytes', 'occupiedBytes', 'requestedBytes', 'alignmentWasteBytes', 'poolFreeBytes', 'pendingFreeBytes'] as const
 
 export const heapSeries = (heap: string, field: string) => `heap.${heap}.${field}`
@@ -35,20 +48,29 @@ const manualSeries = (heap: string, field: 'heapBytes' | 'placedBytes') => `manu
 /** A budget this large means "none": the model's stand-in for an unlimited budget. */
 export const NO_BUDGET = Number.MAX_SAFE_INTEGER / 2
 
+/** Most series one query may name (the host's limit). */
+export const MAX_SERIES = 64
+
 /** The series the timeline asks for, in one query (at most 64): only those the run has. */
-export function laneSeries(available: ReadonlySet<string>, mode: HeapMode): string[] {
+export function laneSeries(available: ReadonlySet<string>, mode: HeapMode, vulkan?: VulkanRunInfo): string[] {
   const out: string[] = []
-  for (const heap of HEAP_TYPES) {
-    for (const field of HEAP_FIELDS) out.push(heapSeries(heap, field))
-    for (const row of laneRows(heap)) {
-      if (row === APPLICATION) {
-        out.push(manualSeries(heap, 'heapBytes'), manualSeries(heap, 'placedBytes'))
-      } else if (row !== 'Committed') out.push(placementSeries(row, mode))
+  if (vulkan) {
+    for (const heap of vulkan.heaps) for (const field of VK_HEAP_FIELDS) out.push(vkHeapSeries(heap.index, field))
+    for (const type of vulkan.types) out.push(vkTypeSeries(type.index, vkTypeField(mode)))
+  } else {
+    for (const heap of HEAP_TYPES) {
+      for (const field of HEAP_FIELDS) out.push(heapSeries(heap, field))
+      for (const row of laneRows(heap)) {
+        if (row === APPLICATION) {
+          out.push(manualSeries(heap, 'heapBytes'), manualSeries(heap, 'placedBytes'))
+        } else if (row !== 'Committed') out.push(placementSeries(row, mode))
+      }
     }
   }
   out.push(RESIDENCY.resident, RESIDENCY.budget, RESIDENCY.overBudget)
   out.push(TRANSIENT.heapBytes, TRANSIENT.requestedBytes, TRANSIENT.savingBytes)
-  return [...new Set(out)].filter((name) => available.has(name))
+  out.push(CHECKS.hazards, CHECKS.warnings)
+  return [...new Set(out)].filter((name) => available.has(name)).slice(0, MAX_SERIES)
 }
 
 export interface StackLayer {
@@ -58,13 +80,16 @@ export interface StackLayer {
 }
 
 export interface HeapLane {
-  heap: HeapType
+  /** DEFAULT, UPLOAD, READBACK; or "vk.0" for a Vulkan run's memory heap 0. */
+  id: string
+  /** What the lane is called: the heap type, or the memory heap's name and flags. */
+  title: string
   mode: HeapMode
   /** Bottom to top; only layers that hold something in the window. */
   layers: StackLayer[]
   /** Sum of the layers (the stack's top). */
   stackTop: Float64Array
-  /** What live requests asked for, and what the heap holds (the gap between them is waste). */
+  /** What live requests asked for (a Vulkan heap: the memory in use), and what the heap holds (the gap is waste). */
   requested: Float64Array
   held: Float64Array
   /** The bucket's peak of `held`. */
@@ -72,6 +97,10 @@ export interface HeapLane {
   alignment: Float64Array
   poolFree: Float64Array
   pending: Float64Array
+  /** The budget drawn on this lane (NaN where there is none), or null. */
+  budget: Float64Array | null
+  /** A Vulkan heap's live VkDeviceMemory objects. */
+  memoryCount?: Float64Array
   /** Largest value drawn (for the y axis). */
   max: number
 }
@@ -93,7 +122,14 @@ export interface TransientLane {
   max: number
 }
 
+export interface ChecksLane {
+  hazards: Float64Array
+  warnings: Float64Array
+  max: number
+}
+
 export interface LaneSet {
+  api: 'd3d12' | 'vulkan'
   /** Frame index of each point (the bucket's centre), the bucket's first frame, and its capture frame number. */
   x: Float64Array
   start: Float64Array
@@ -101,8 +137,11 @@ export interface LaneSet {
   /** Frames per bucket. */
   width: number
   heaps: HeapLane[]
-  residency: ResidencyLane
-  transient: TransientLane
+  /** Absent where the run has no such series (a Vulkan run has no residency, no transient heaps). */
+  residency: ResidencyLane | null
+  transient: TransientLane | null
+  /** Present when the run's checks found something. */
+  checks: ChecksLane | null
 }
 
 function column(series: Record<string, SeriesBuckets>, name: string, pick: 'mean' | 'max' | 'min', n: number): Float64Array {
@@ -121,7 +160,7 @@ function anyAbove(values: Float64Array, threshold: number): boolean {
   return false
 }
 
-function heapLane(answer: SeriesAnswer, heap: HeapType, mode: HeapMode): HeapLane {
+function heapLane(answer: SeriesAnswer, heap: HeapType, mode: HeapMode, budget: Float64Array | null): HeapLane {
   const n = answer.start.length
   const s = answer.series
   const total = column(s, heapSeries(heap, mode), 'mean', n)
@@ -160,7 +199,8 @@ function heapLane(answer: SeriesAnswer, heap: HeapType, mode: HeapMode): HeapLan
     peak[i] = hbPeak[i] + manualPeak[i]
   }
   return {
-    heap,
+    id: heap,
+    title: heap,
     mode,
     layers,
     stackTop,
@@ -170,6 +210,46 @@ function heapLane(answer: SeriesAnswer, heap: HeapType, mode: HeapMode): HeapLan
     alignment: column(s, heapSeries(heap, 'alignmentWasteBytes'), 'mean', n),
     poolFree: column(s, heapSeries(heap, 'poolFreeBytes'), 'mean', n),
     pending: column(s, heapSeries(heap, 'pendingFreeBytes'), 'mean', n),
+    budget,
+    max: Math.max(peakOf(stackTop), peakOf(peak), peakOf(held)),
+  }
+}
+
+/** A Vulkan memory heap: its memory types stacked, allocated against in use (free bytes are the waste). */
+function vulkanHeapLane(answer: SeriesAnswer, vulkan: VulkanRunInfo, heapIndex: number, mode: HeapMode): HeapLane {
+  const n = answer.start.length
+  const s = answer.series
+  const info = vulkan.heaps.find((h) => h.index === heapIndex)!
+  const layers: StackLayer[] = []
+  for (const type of vulkan.types) {
+    if (type.heapIndex !== heapIndex) continue
+    const values = column(s, vkTypeSeries(type.index, vkTypeField(mode)), 'mean', n)
+    if (anyAbove(values, 0)) layers.push({ key: type.name, values })
+  }
+  const stackTop = new Float64Array(n)
+  for (const l of layers) for (let i = 0; i < n; i++) stackTop[i] += l.values[i]
+  const held = column(s, vkHeapSeries(heapIndex, 'allocatedBytes'), 'mean', n)
+  const peak = column(s, vkHeapSeries(heapIndex, 'allocatedBytes'), 'max', n)
+  const rawBudget = s[vkHeapSeries(heapIndex, 'budgetBytes')]?.min
+  let budget: Float64Array | null = null
+  if (rawBudget && anyAbove(rawBudget, 0)) {
+    budget = new Float64Array(n)
+    for (let i = 0; i < n; i++) budget[i] = rawBudget[i] > 0 && rawBudget[i] < NO_BUDGET ? rawBudget[i] : NaN
+  }
+  return {
+    id: `vk.${heapIndex}`,
+    title: info.flags.length ? `${info.name} · ${info.flags.join('|')}` : info.name,
+    mode,
+    layers,
+    stackTop,
+    requested: column(s, vkHeapSeries(heapIndex, 'usedBytes'), 'mean', n),
+    held,
+    peak,
+    alignment: new Float64Array(n),
+    poolFree: column(s, vkHeapSeries(heapIndex, 'freeBytes'), 'mean', n),
+    pending: column(s, vkHeapSeries(heapIndex, 'pendingFreeBytes'), 'mean', n),
+    budget,
+    memoryCount: column(s, vkHeapSeries(heapIndex, 'memoryCount'), 'max', n),
     max: Math.max(peakOf(stackTop), peakOf(peak), peakOf(held)),
   }
 }
@@ -190,47 +270,63 @@ export function flaggedStretches(start: Float64Array, width: number, flag: Float
   return out
 }
 
-export function buildLanes(answer: SeriesAnswer, mode: HeapMode): LaneSet {
+export function buildLanes(answer: SeriesAnswer, mode: HeapMode, vulkan?: VulkanRunInfo): LaneSet {
   const n = answer.start.length
   const s = answer.series
   const x = new Float64Array(n)
   for (let i = 0; i < n; i++) x[i] = answer.start[i] + (answer.width - 1) / 2
 
-  const resident = column(s, RESIDENCY.resident, 'max', n)
-  const rawBudget = column(s, RESIDENCY.budget, 'min', n)
-  const budget = new Float64Array(n)
-  let hasBudget = false
-  let budgetMax = 0
-  for (let i = 0; i < n; i++) {
-    const b = rawBudget[i]
-    if (b > 0 && b < NO_BUDGET) {
-      budget[i] = b
-      hasBudget = true
-      budgetMax = Math.max(budgetMax, b)
-    } else budget[i] = NaN
-  }
-  const transientHeap = column(s, TRANSIENT.heapBytes, 'max', n)
-  const transientRequested = column(s, TRANSIENT.requestedBytes, 'max', n)
-  return {
-    x,
-    start: answer.start,
-    frame: answer.frame,
-    width: answer.width,
-    heaps: HEAP_TYPES.map((heap) => heapLane(answer, heap, mode)),
-    residency: {
+  let residency: ResidencyLane | null = null
+  if (s[RESIDENCY.resident]) {
+    const resident = column(s, RESIDENCY.resident, 'max', n)
+    const rawBudget = column(s, RESIDENCY.budget, 'min', n)
+    const budget = new Float64Array(n)
+    let hasBudget = false
+    let budgetMax = 0
+    for (let i = 0; i < n; i++) {
+      const b = rawBudget[i]
+      if (b > 0 && b < NO_BUDGET) {
+        budget[i] = b
+        hasBudget = true
+        budgetMax = Math.max(budgetMax, b)
+      } else budget[i] = NaN
+    }
+    residency = {
       resident,
       budget,
       hasBudget,
       overBudget: flaggedStretches(answer.start, answer.width, s[RESIDENCY.overBudget]?.max),
       max: Math.max(peakOf(resident), budgetMax),
-    },
-    transient: {
+    }
+  }
+  let transient: TransientLane | null = null
+  if (s[TRANSIENT.heapBytes]) {
+    const transientHeap = column(s, TRANSIENT.heapBytes, 'max', n)
+    const transientRequested = column(s, TRANSIENT.requestedBytes, 'max', n)
+    transient = {
       heap: transientHeap,
       requested: transientRequested,
       saving: column(s, TRANSIENT.savingBytes, 'max', n),
       max: Math.max(peakOf(transientHeap), peakOf(transientRequested)),
-    },
+    }
   }
+  let checks: ChecksLane | null = null
+  if (s[CHECKS.hazards] || s[CHECKS.warnings]) {
+    // findings in a bucket: the sum over its frames (mean × frames)
+    const sum = (name: string) => {
+      const out = new Float64Array(n)
+      const mean = s[name]?.mean
+      if (mean) for (let i = 0; i < n; i++) out[i] = Math.round(mean[i] * Math.min(answer.width, Math.max(1, (i + 1 < n ? answer.start[i + 1] : answer.start[i] + answer.width) - answer.start[i])))
+      return out
+    }
+    const hazards = sum(CHECKS.hazards)
+    const warnings = sum(CHECKS.warnings)
+    checks = { hazards, warnings, max: Math.max(1, peakOf(hazards), peakOf(warnings)) }
+  }
+  const heaps = vulkan
+    ? vulkan.heaps.map((h) => vulkanHeapLane(answer, vulkan, h.index, mode))
+    : HEAP_TYPES.map((heap) => heapLane(answer, heap, mode, heap === 'DEFAULT' && residency?.hasBudget ? residency.budget : null))
+  return { api: vulkan ? 'vulkan' : 'd3d12', x, start: answer.start, frame: answer.frame, width: answer.width, heaps, residency, transient, checks }
 }
 
 /** The bucket holding frame index `frame` (the nearest one when the frame is outside the answer). */

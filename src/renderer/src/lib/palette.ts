@@ -31,10 +31,26 @@ export const PLACEMENT_COLORS: Record<string, string> = {
   Application: '#8c96a3',
 }
 
+/** What a Vulkan run's VkDeviceMemory is for, as its pool maps name it. */
+export const VULKAN_POOL_COLORS: Record<string, string> = {
+  FreeList: '#4a8df0',
+  Buddy: '#35b6d6',
+  Dedicated: '#9b7bf0',
+  Linear: '#ef8a3c',
+  Staging: '#d96a1f',
+  Bound: '#3fb96b',
+}
+
+/** A Vulkan run's memory types ("Type 3"), stacked in its heap lanes and named as resources' placement. */
+const TYPE_COLORS = ['#4a8df0', '#3fb96b', '#ef8a3c', '#9b7bf0', '#35b6d6', '#e0609e', '#d8b23a', '#93c548', '#b08555', '#e8625a']
+
 const FALLBACK = '#8c96a3'
 
 export function placementColor(placement: string): string {
-  return PLACEMENT_COLORS[placement] ?? FALLBACK
+  const known = PLACEMENT_COLORS[placement] ?? VULKAN_POOL_COLORS[placement]
+  if (known) return known
+  const type = /^Type (\d+)$/.exec(placement)
+  return type ? TYPE_COLORS[Number(type[1]) % TYPE_COLORS.length] : FALLBACK
 }
 
 /**
@@ -109,6 +125,7 @@ export interface ChartTheme {
   resident: string
   evict: string
   makeResident: string
+  warning: string
   overBudget: string
   waste: string
   saving: string
@@ -143,6 +160,7 @@ export const THEMES: Record<ThemeName, ChartTheme> = {
     resident: '#4a8df0',
     evict: '#ff5d5d',
     makeResident: '#3fb96b',
+    warning: '#e9b949',
     overBudget: 'rgba(255, 93, 93, 0.16)',
     waste: 'rgba(230, 237, 243, 0.55)',
     saving: 'rgba(199, 126, 230, 0.55)',
@@ -175,6 +193,7 @@ export const THEMES: Record<ThemeName, ChartTheme> = {
     resident: '#2f6fd6',
     evict: '#d1242f',
     makeResident: '#1a7f37',
+    warning: '#b7791f',
     overBudget: 'rgba(209, 36, 47, 0.1)',
     waste: 'rgba(31, 35, 40, 0.45)',
     saving: 'rgba(150, 70, 190, 0.5)',

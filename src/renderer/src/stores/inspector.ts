@@ -6,6 +6,8 @@
 import { defineStore } from 'pinia'
 import { computed, markRaw, ref, shallowRef, watch } from 'vue'
 import type {
+  HazardEntry,
+  HazardsAnswer,
   PlaybackFrame,
   ResourceDetails,
   ResourceFilter,
@@ -26,7 +28,17 @@ export const EXPORT_PAGE_ROWS = 5000
 /** Rows kept in the live table during playback. */
 export const LIVE_ROWS = 2000
 
-export type InspectorTab = 'resources' | 'pools' | 'range'
+export type InspectorTab = 'resources' | 'pools' | 'range' | 'hazards'
+
+/** Hazards and warnings listed at once (the engine pages them; the list is short in practice). */
+export const HAZARD_ROWS = 2000
+
+/** What a finding points at: its resources, and the heap bytes they share, shown on the block maps. */
+export interface Focus {
+  ids: Set<number>
+  heapId: number | null
+  range: [number, number] | null
+}
 export type ColorBy = 'placement' | 'tag'
 
 export interface SortState {
@@ -80,6 +92,9 @@ export const useInspectorStore = defineStore('inspector', () => {
   const liveRows = shallowRef<ResourceRow[]>([])
   /** Inspector views shown: queries run only while someone looks. */
   const active = ref(true)
+  /** The run's hazards and API-usage warnings, and the one the user opened. */
+  const hazards = shallowRef<HazardsAnswer | null>(null)
+  const focus = shallowRef<Focus | null>(null)
   /** Every live resource's tag at the frame shown, fetched when the block maps are coloured by tag. */
   const tags = shallowRef<Map<number, string> | null>(null)
   let tagsFor: string | null = null
@@ -259,6 +274,25 @@ export const useInspectorStore = defineStore('inspector', () => {
     }
   }
 
+  async function loadHazards(): Promise<void> {
+    const run = runs.current
+    if (!run?.checks) return
+    try {
+      const answer = await useApi().hazards({ runId: run.runId, offset: 0, limit: HAZARD_ROWS })
+      if (runs.current?.runId === run.runId) hazards.value = markRaw(answer)
+    } catch (err) {
+      error.value = err instanceof Error ? err.message : String(err)
+    }
+  }
+
+  /** Go to a finding: its frame, its first resource explained, its resources and bytes marked on the block maps. */
+  function openHazard(entry: HazardEntry): void {
+    focus.value = markRaw({ ids: new Set(entry.resources), heapId: entry.heap, range: entry.range })
+    timeline.setCursor(entry.frame)
+    tab.value = 'pools'
+    void select(entry.resources[0] ?? null)
+  }
+
   function setColorBy(next: ColorBy): void {
     colorBy.value = next
     if (next === 'tag') void loadTags()
@@ -321,6 +355,8 @@ export const useInspectorStore = defineStore('inspector', () => {
     error.value = null
     tags.value = null
     tagsFor = null
+    hazards.value = null
+    focus.value = null
   }
 
   watch(
@@ -328,7 +364,9 @@ export const useInspectorStore = defineStore('inspector', () => {
     () => {
       reset()
       filter.value = {}
+      void loadHazards()
     },
+    { immediate: true },
   )
   watch(
     () => timeline.cursor,
@@ -362,6 +400,8 @@ export const useInspectorStore = defineStore('inspector', () => {
     liveRows,
     active,
     tags,
+    hazards,
+    focus,
     rowCount,
     showFrame,
     reload,
@@ -373,6 +413,8 @@ export const useInspectorStore = defineStore('inspector', () => {
     select,
     allRows,
     loadTags,
+    loadHazards,
+    openHazard,
     setColorBy,
     beginPlayback,
     applyPlayback,

@@ -135,13 +135,13 @@ export const useTimelineStore = defineStore('timeline', () => {
     (r) => {
       // marks for the benchmark's breakdown: asked, answered, (the view marks drawn)
       performance.mark('hs:lanes:asked')
-      const series = laneSeries(available.value, r.mode)
+      const series = laneSeries(available.value, r.mode, run.value?.vulkan)
       const { from, to } = queryRange(r.window, frames.value)
       return useApi().series({ runId: r.runId, series, from, to, resolution: Math.max(1, Math.floor(r.width / BUCKET_PX)) })
     },
     (answer, r) => {
       performance.mark('hs:lanes:answered')
-      lanes.value = markRaw(buildLanes(answer, r.mode))
+      lanes.value = markRaw(buildLanes(answer, r.mode, run.value?.vulkan))
       lanesWindow.value = r.window
       if (sameWindow(r.window, view.value)) {
         clearTimeout(interim)

@@ -11,6 +11,24 @@ import { useApi } from '../api'
 import { useRunsStore } from './runs'
 import { useSettingsStore } from './settings'
 
+/**
+ * A value for a config entry, checked as the CLI's --config checks it: the D3D12 model's keys by the shared
+ * parser; other models' keys (a Vulkan run's) by what the entry says of itself (kind, allowed values).
+ */
+export function parseEntryValue(entry: Pick<ConfigEntry, 'key' | 'kind' | 'values'>, raw: string): number {
+  if (entry.key in CONFIG_KEYS) return parseConfigValue(entry.key, raw)
+  const text = raw.trim()
+  if (entry.kind === 'bool' && /^(true|false|on|off|yes|no)$/i.test(text)) return /^(true|on|yes)$/i.test(text) ? 1 : 0
+  const m = /^(\d+(?:\.\d+)?)\s*(B|KiB|MiB|GiB|K|M|G)?$/i.exec(text)
+  if (!m) throw new ConfigError(`config ${entry.key}: "${raw}" is not a number`)
+  const unit = (m[2] ?? 'B').toUpperCase()
+  const value = Number(m[1]) * (unit.startsWith('K') ? 1024 : unit.startsWith('M') ? 1024 ** 2 : unit.startsWith('G') ? 1024 ** 3 : 1)
+  if (!Number.isSafeInteger(value)) throw new ConfigError(`config ${entry.key}: ${raw} is not an integer`)
+  if (entry.kind === 'bool' && value !== 0 && value !== 1) throw new ConfigError(`config ${entry.key}: ${raw} must be 0 or 1 (or true/false)`)
+  if (entry.values && !entry.values.includes(value)) throw new ConfigError(`config ${entry.key}: ${raw} must be one of ${entry.values.join(', ')}`)
+  return value
+}
+
 /** The key's group, for the table's sections: the part of the name before its last dot. */
 export function configGroup(key: string): string {
   const dot = key.indexOf('.')
@@ -28,12 +46,16 @@ export const useWhatIfStore = defineStore('whatif', () => {
   const error = ref<string | null>(null)
 
   /** Each edited key's parse error, as the engine would report it. */
+  const byKey = computed(() => new Map(entries.value.map((e) => [e.key, e])))
   const errors = computed<Record<string, string>>(() => {
     const out: Record<string, string> = {}
     for (const [key, raw] of Object.entries(edits.value)) {
       if (raw.trim() === '') continue
+      const entry = byKey.value.get(key)
+      // an edit remembered for a key this run's model does not have is left out, not an error
+      if (!entry) continue
       try {
-        parseConfigValue(key, raw)
+        parseEntryValue(entry, raw)
       } catch (err) {
         out[key] = err instanceof ConfigError ? err.message : String(err)
       }
@@ -45,14 +67,14 @@ export const useWhatIfStore = defineStore('whatif', () => {
   const overrides = computed<Record<string, string>>(() => {
     const out: Record<string, string> = {}
     for (const [key, raw] of Object.entries(edits.value)) {
-      if (raw.trim() !== '' && !errors.value[key] && key in CONFIG_KEYS) out[key] = raw.trim()
+      if (raw.trim() !== '' && !errors.value[key] && byKey.value.has(key)) out[key] = raw.trim()
     }
     return out
   })
 
   /** Edits that change something: a value other than the one run A used. */
   const changed = computed(() =>
-    entries.value.filter((e) => e.key in overrides.value && parseConfigValue(e.key, overrides.value[e.key]) !== e.value).map((e) => e.key),
+    entries.value.filter((e) => e.key in overrides.value && parseEntryValue(e, overrides.value[e.key]) !== e.value).map((e) => e.key),
   )
   const valid = computed(() => Object.keys(errors.value).length === 0)
 
@@ -71,9 +93,10 @@ export const useWhatIfStore = defineStore('whatif', () => {
         const b = await api.runConfig(other.runId)
         otherValues.value = Object.fromEntries(b.map((e) => [e.key, e.value]))
       }
-      // the overrides last used, for keys this build knows
+      // the overrides last used, for keys this run's model has
+      const keys = new Set(list.map((e) => e.key))
       const remembered: Record<string, string> = {}
-      for (const [key, value] of Object.entries(settings.configOverrides)) if (key in CONFIG_KEYS) remembered[key] = value
+      for (const [key, value] of Object.entries(settings.configOverrides)) if (keys.has(key)) remembered[key] = value
       edits.value = { ...remembered, ...edits.value }
       error.value = null
     } catch (err) {
@@ -101,7 +124,9 @@ export const useWhatIfStore = defineStore('whatif', () => {
   async function rerun(): Promise<boolean> {
     if (!valid.value || !runs.current) return false
     const config = overrides.value
-    await settings.setConfigOverrides(config)
+    // remembered overrides of another model's keys (a D3D12 run's, when this one is Vulkan) stay
+    const others = Object.fromEntries(Object.entries(settings.configOverrides).filter(([key]) => !byKey.value.has(key)))
+    await settings.setConfigOverrides({ ...others, ...config })
     const ok = await runs.rerun(config)
     if (ok) await load()
     return ok
