@@ -675,6 +675,7 @@ export class Replay {
     const { kind: kinds, ref: refs } = store.records
     let lastCheckpointRecord = -Infinity
 
+    const frameHeaps: number[] = []
     for (frame = 0; frame < frames; frame++) {
       const start = store.frames.firstRecord[frame]
       const end = frame + 1 < frames ? store.frames.firstRecord[frame + 1] : store.records.length
@@ -699,7 +700,8 @@ export class Replay {
       let frameHighWater = 0
       let frameSaving = 0
       let frameExecutions = 0
-      const frameHeaps = new Set<number>()
+      // The transient heaps the frame's graphs used (a few): counted once each.
+      frameHeaps.length = 0
       let frameHeapBytes = 0
       for (let i = start; i < end; i++) {
         const k = kinds[i]
@@ -768,8 +770,8 @@ export class Replay {
             frameSaving += summary.saving
             frameExecutions++
             for (let h = 0; h < summary.heaps; h++) {
-              if (!frameHeaps.has(summary.heapId[h])) {
-                frameHeaps.add(summary.heapId[h])
+              if (!frameHeaps.includes(summary.heapId[h])) {
+                frameHeaps.push(summary.heapId[h])
                 frameHeapBytes += summary.heapSize[h]
               }
             }
