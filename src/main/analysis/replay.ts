@@ -212,7 +212,8 @@ export class DescScratch {
   private readonly bufferStride: Uint32Array
 
   constructor(private readonly store: CaptureStore) {
-    this.text = new Array<string | undefined>(store.strings.size + 1).fill(undefined)
+    // Bounded: a capture naming every resource apart has millions of strings; ids past the array ask the table.
+    this.text = new Array<string | undefined>(Math.min(store.strings.size + 1, 1 << 20)).fill(undefined)
     this.bufferSize = store.buffers.size.data
     this.bufferUsage = store.buffers.usage.data
     this.bufferStride = store.buffers.stride.data
@@ -220,11 +221,9 @@ export class DescScratch {
 
   /** The string of an id of the capture's string table. */
   string(id: number): string | undefined {
+    if (id >= this.text.length) return this.store.strings.get(id)
     let s = this.text[id]
-    if (s === undefined && id !== 0) {
-      s = this.store.strings.get(id)
-      if (id < this.text.length) this.text[id] = s
-    }
+    if (s === undefined && id !== 0) this.text[id] = s = this.store.strings.get(id)
     return s
   }
 
