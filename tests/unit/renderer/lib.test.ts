@@ -215,6 +215,14 @@ describe('lanes from a series answer', () => {
     expect(names).toEqual(['vkheap.0.usedBytes', 'vktype.0.usedBytes', 'check.hazards'])
   })
 
+  it('gives a capture of one frame (a memory dump) two points a frame apart, so its areas have a width', () => {
+    const one = answer({ start: [0], width: 1, series: { 'heap.DEFAULT.heapBytes': { mean: [10 * MiB] }, 'placement.SharedBufferPool.heapBytes': { mean: [4 * MiB] } } })
+    const lanes = buildLanes(one, 'heapBytes')
+    expect(Array.from(lanes.x)).toEqual([0, 1])
+    // Committed 10 − 4 = 6 MiB at both points
+    expect(Array.from(lanes.heaps[0].layers[0].values)).toEqual([6 * MiB, 6 * MiB])
+  })
+
   it('never makes Committed negative when the pools add up to more than the heap', () => {
     const over = answer({ start: [0], width: 1, series: { 'heap.DEFAULT.heapBytes': { mean: [10] }, 'placement.SharedBufferPool.heapBytes': { mean: [12] } } })
     const dflt = buildLanes(over, 'heapBytes').heaps[0]

@@ -270,7 +270,17 @@ export function flaggedStretches(start: Float64Array, width: number, flag: Float
   return out
 }
 
-export function buildLanes(answer: SeriesAnswer, mode: HeapMode, vulkan?: VulkanRunInfo): LaneSet {
+/** A capture of one frame (a memory dump) as two points a frame apart: an area needs a width to be seen. */
+function widened(answer: SeriesAnswer): SeriesAnswer {
+  if (answer.start.length !== 1) return answer
+  const two = (a: Float64Array) => Float64Array.of(a[0], a[0])
+  const series: SeriesAnswer['series'] = {}
+  for (const [name, b] of Object.entries(answer.series)) series[name] = { min: two(b.min), max: two(b.max), mean: two(b.mean) }
+  return { ...answer, start: Float64Array.of(answer.start[0], answer.start[0] + 1), frame: two(answer.frame), series }
+}
+
+export function buildLanes(raw: SeriesAnswer, mode: HeapMode, vulkan?: VulkanRunInfo): LaneSet {
+  const answer = widened(raw)
   const n = answer.start.length
   const s = answer.series
   const x = new Float64Array(n)
