@@ -485,6 +485,15 @@ describe('report deltas', () => {
     expect(placements).toEqual(['Committed', 'TextureReadOnlyPool'])
     expect(rows.find((r) => r.id === 'cacheHitRate')!.unit).toBe('ratio')
   })
+
+  it('lists the heaps the reports name: the memory heaps of a Vulkan run by name', () => {
+    const vk = (bytes: number) => report({ heaps: { 'Heap 0': { peakBytes: bytes, endBytes: bytes }, 'Heap 1': { peakBytes: 1, endBytes: 1 } } as never })
+    const rows = reportDeltas(vk(2 * GiB), vk(GiB)).filter((r) => r.id === 'heapPeak')
+    expect(rows.map((r) => [r.params?.heap, r.delta])).toEqual([
+      ['Heap 0', -GiB],
+      ['Heap 1', 0],
+    ])
+  })
 })
 
 describe('pool maps', () => {

@@ -31,7 +31,9 @@ export function reportDeltas(a: RunReport, b: RunReport): DeltaRow[] {
     row('liveAtEnd', 'capture', 'count', a.resources.liveAtEnd, b.resources.liveAtEnd),
     row('peak', 'heaps', 'bytes', a.peak.bytes, b.peak.bytes),
   ]
-  for (const heap of HEAP_TYPES) {
+  // D3D12's heap types in their order; a Vulkan run's memory heaps ("Heap 0") by name
+  const heaps = [...new Set([...HEAP_TYPES, ...Object.keys(a.heaps), ...Object.keys(b.heaps)])].filter((h) => a.heaps[h] || b.heaps[h])
+  for (const heap of heaps) {
     const ha = a.heaps[heap] ?? { peakBytes: 0, endBytes: 0 }
     const hb = b.heaps[heap] ?? { peakBytes: 0, endBytes: 0 }
     rows.push(row('heapPeak', 'heaps', 'bytes', ha.peakBytes, hb.peakBytes, { heap }))

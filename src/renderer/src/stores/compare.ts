@@ -18,7 +18,7 @@ import {
   zoomWindow,
   type FrameWindow,
 } from '../lib/frameWindow'
-import { placementSeries } from '../lib/lanes'
+import { placementSeries, vkTypeSeries } from '../lib/lanes'
 import { Latest } from '../lib/latest'
 import { useRunsStore } from './runs'
 
@@ -59,10 +59,16 @@ export interface CompareLanes {
   deltaMax: number
 }
 
-function side(answer: CompareSeriesAnswer['a'], placements: string[], n: number): CompareSide {
+/** A layer of the sides: its name and the series it reads (a placement's heap bytes, a memory type's allocation). */
+export interface CompareLayer {
+  key: string
+  series: string
+}
+
+function side(answer: CompareSeriesAnswer['a'], layerList: CompareLayer[], n: number): CompareSide {
   const layers: CompareSide['layers'] = []
-  for (const p of placements) {
-    const s = answer.series[placementSeries(p, 'heapBytes')]
+  for (const { key: p, series } of layerList) {
+    const s = answer.series[series]
     if (!s) continue
     const values = new Float64Array(n)
     let any = false
@@ -79,7 +85,7 @@ function side(answer: CompareSeriesAnswer['a'], placements: string[], n: number)
   return { layers, total }
 }
 
-export function buildCompareLanes(answer: CompareSeriesAnswer, placements: string[], deltaSeries: string): CompareLanes {
+export function buildCompareLanes(answer: CompareSeriesAnswer, placements: CompareLayer[], deltaSeries: string): CompareLanes {
   const n = answer.a.start.length
   const x = new Float64Array(n)
   for (let i = 0; i < n; i++) x[i] = answer.a.start[i] + (answer.a.width - 1) / 2
@@ -124,9 +130,20 @@ export const useCompareStore = defineStore('compare', () => {
   const error = ref<string | null>(null)
   const active = ref(false)
 
-  const placements = computed(() => {
+  /** What the sides stack: placements (D3D12 runs), or memory types by name (Vulkan runs), of either run. */
+  const placements = computed<CompareLayer[]>(() => {
     const names = new Set([...(a.value?.series ?? []), ...(b.value?.series ?? [])].map((s) => s.name))
-    return [...PLACEMENTS, 'FastAllocatorPage', 'FastConstantPage'].filter((p) => names.has(placementSeries(p, 'heapBytes')))
+    const types = new Map<string, string>()
+    for (const run of [a.value, b.value]) for (const type of run?.vulkan?.types ?? []) types.set(type.name, vkTypeSeries(type.index, 'allocatedBytes'))
+    const d3d12 = [...PLACEMENTS, 'FastAllocatorPage', 'FastConstantPage'].map((p) => ({ key: p, series: placementSeries(p, 'heapBytes') }))
+    const vulkan = [...types.entries()].map(([key, series]) => ({ key, series }))
+    return [...d3d12, ...vulkan].filter((l) => names.has(l.series))
+  })
+  /** The delta series both runs have. */
+  const deltaChoices = computed(() => {
+    const inA = new Set(a.value?.series.map((s) => s.name) ?? [])
+    const inB = new Set(b.value?.series.map((s) => s.name) ?? [])
+    return DELTA_SERIES.filter((name) => inA.has(name) && inB.has(name))
   })
 
   const deltas = computed<DeltaRow[]>(() => (reports.value ? reportDeltas(reports.value.a, reports.value.b) : []))
@@ -137,7 +154,7 @@ export const useCompareStore = defineStore('compare', () => {
 
   const seriesQuery = new Latest<{ runA: string; runB: string; view: FrameWindow; width: number; delta: string }, CompareSeriesAnswer>(
     (r) => {
-      const series = [...placements.value.map((p) => placementSeries(p, 'heapBytes')), ...DELTA_SERIES]
+      const series = [...new Set([...placements.value.map((p) => p.series), ...DELTA_SERIES])].slice(0, 64)
       const { from, to } = queryRange(r.view, frames.value)
       return useApi().compareSeries({ runA: r.runA, runB: r.runB, series, from, to, resolution: Math.max(1, Math.floor(r.width)) })
     },
@@ -304,6 +321,7 @@ export const useCompareStore = defineStore('compare', () => {
     error,
     active,
     placements,
+    deltaChoices,
     load,
     refresh,
     setActive,
