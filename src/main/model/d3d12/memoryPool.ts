@@ -158,8 +158,9 @@ export class MemoryPool {
   readonly size: Bytes
   readonly alignment: Bytes
   readonly order: number
-  /** First block in offset order. */
+  /** First and last block in offset order. */
   head = NONE
+  tail = NONE
   /** Free block indices, sorted by (size, offset) or by offset. */
   free: Int32Array
   freeCount = 0
@@ -196,6 +197,7 @@ export class MemoryPool {
       blocks.state[b] = BlockState.Free
       blocks.owner[b] = NONE
       this.head = b
+      this.tail = b
       this.free[0] = b
       this.freeCount = 1
     }
@@ -230,6 +232,7 @@ export class MemoryPool {
       blocks.prev[r] = b
       blocks.next[r] = after
       if (after !== NONE) blocks.prev[after] = r
+      else this.tail = r
       blocks.next[b] = r
       blocks.size[b] = size
       this.insertFree(blocks, r)
@@ -275,6 +278,7 @@ export class MemoryPool {
       b = n
     }
     this.head = NONE
+    this.tail = NONE
     this.freeCount = 0
   }
 
@@ -292,6 +296,7 @@ export class MemoryPool {
     c.slot = this.slot
     c.name = this.name
     c.head = this.head
+    c.tail = this.tail
     c.free = this.free.slice()
     c.freeCount = this.freeCount
     c.used = this.used
@@ -310,6 +315,7 @@ export class MemoryPool {
     if (p !== NONE) blocks.next[p] = n
     else this.head = n
     if (n !== NONE) blocks.prev[n] = p
+    else this.tail = p
   }
 
   /** First free index whose block is at least `size` (sorted by size, then offset). */

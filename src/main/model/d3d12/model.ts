@@ -234,6 +234,8 @@ export class D3D12Model {
   private families: PoolFamily[]
   private buddies: BuddyFamily[]
   private poolById: PoolRegistry
+  /** Residency object of each memory pool in service, by pool id (NONE otherwise): `use` reads it per id. */
+  private poolObjects: PoolObjects
   private fast: FastAllocatorPages
   private constantSlot = NONE
   private constantOffset: Bytes = 0
@@ -309,6 +311,7 @@ export class D3D12Model {
     this.families = familySpecs(config).map((s) => new PoolFamily(s))
     this.buddies = buddySpecs(config).map((s) => new BuddyFamily(s))
     this.poolById = new PoolRegistry()
+    this.poolObjects = new PoolObjects()
     this.fast = new FastAllocatorPages(config['fastAllocator.pageSize'])
     this.transientHeapBytes = new Map()
     this.result = new ModelPlacement(this.trace)
@@ -547,10 +550,7 @@ export class D3D12Model {
       const slot = this.live.get(ids[i])
       if (slot === undefined) continue
       let object = a.object[slot]
-      if (object < 0 && a.loc[slot] === Loc.Pool) {
-        const pool = this.poolById.get(a.pool[slot])
-        if (pool instanceof MemoryPool) object = pool.object
-      }
+      if (object < 0 && a.loc[slot] === Loc.Pool) object = this.poolObjects.get(a.pool[slot])
       if (object >= 0) this.residency.markUsed(object)
     }
   }
@@ -919,6 +919,7 @@ export class D3D12Model {
     c.allocs = options.packed ? this.allocs.packedClone() : this.allocs.clone()
     c.live = options.packed ? this.live.packedClone() : this.live.clone()
     c.poolById = new PoolRegistry()
+    c.poolObjects = this.poolObjects.clone()
     const registerPool = (p: MemoryPool): MemoryPool => {
       const q = p.clone()
       c.poolById.set(q.id, q)
@@ -1057,6 +1058,7 @@ export class D3D12Model {
     pool.lastUsedFrame = this.frame
     if (spec.heap === H.DEFAULT) {
       pool.object = this.nextObjectId++
+      this.poolObjects.set(pool.id, pool.object)
       this.residency.addObject(pool.object, pool.size, spec.priority, pool.name, this.frame)
     }
     const info = { pool: pool.id, name: pool.name, placement: PLACEMENTS[spec.row], heap: HEAP_TYPES[spec.heap] }
@@ -1069,6 +1071,7 @@ export class D3D12Model {
     fam.slots[pool.slot] = null
     pool.dispose(this.blocks)
     this.poolById.delete(pool.id)
+    this.poolObjects.set(pool.id, NONE)
     this.totals.pool(spec.row, spec.heap, -pool.size)
     if (pool.object !== NONE) this.residency.removeObject(pool.object, this.frame)
     this.sink.poolDestroyed?.(pool.id, this.frame)
@@ -1447,13 +1450,16 @@ export class D3D12Model {
   ): Bytes {
     const b = this.blocks
     const a = this.allocs
-    let block = pool.head
-    while (block !== NONE && b.next[block] !== NONE) block = b.next[block]
+    // The largest free block of any target: a block larger than it fits none, so the targets are not asked.
+    let room = 0
+    for (const target of into) room = Math.max(room, target.largestFree(b))
+    let block = pool.tail
     while (block !== NONE && copied < budget) {
       const prev = b.prev[block]
       const owner = b.owner[block]
       if (
         b.state[block] === BlockState.Allocated &&
+        b.size[block] <= room &&
         a.state[owner] === SlotState.Live &&
         (a.kind[owner] === Kind.Buffer || a.kind[owner] === Kind.Texture) &&
         !(a.lockFrame[owner] >= 0 && a.lockFrame[owner] > this.completed)
@@ -1472,6 +1478,8 @@ export class D3D12Model {
           this.totals.add(fam.spec.row, fam.spec.heap, F.PoolFree, -size)
           copied += size
           this.sink.moved?.(a.id[owner], pool.id, fromOffset, target.id, a.offset[owner], size, frame)
+          room = 0
+          for (const t of into) room = Math.max(room, t.largestFree(b))
           break
         }
       }
@@ -1734,6 +1742,30 @@ class TransientForms {
     this.desc[form] = desc
     this.bits[form] = bits
     this.count = form + 1
+  }
+}
+
+/** A residency object number per pool id, NONE by default; ids are dense, so a growing typed array. */
+class PoolObjects {
+  private objects = new Int32Array(64).fill(NONE)
+
+  get(pool: number): number {
+    return pool < this.objects.length ? this.objects[pool] : NONE
+  }
+
+  set(pool: number, object: number): void {
+    if (pool >= this.objects.length) {
+      const grown = new Int32Array(Math.max(pool + 1, this.objects.length * 2)).fill(NONE)
+      grown.set(this.objects)
+      this.objects = grown
+    }
+    this.objects[pool] = object
+  }
+
+  clone(): PoolObjects {
+    const c = new PoolObjects()
+    c.objects = this.objects.slice()
+    return c
   }
 }
 
