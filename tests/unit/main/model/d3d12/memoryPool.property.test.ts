@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { BlockState, BlockTable, FreeOrder, MemoryPool } from '../../../../../src/main/model/d3d12/memoryPool'
-
-import { NONE } from "../../../../../src/main/model/d3d12/memoryPool"
+import { BlockState, BlockTable, FreeOrder, MemoryPool, NONE } from '../../../../../src/main/model/d3d12/memoryPool'
 
 describe('memory pool block list', () => {
   it('keeps head and tail at the ends of the list through splits, merges and copies', () => {
