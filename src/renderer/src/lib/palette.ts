@@ -80,7 +80,7 @@ export function laneRows(heap: HeapType): string[] {
   return LANE_ROWS.filter((row) => row === 'Committed' || row === APPLICATION || PLACEMENT_HEAP[row] === heap)
 }
 
-/** Twelve colours apart from the placement ones' order, for tags (stable: a tag keeps its colour in every run). */
+/** Eighteen colours for tags (stable: a tag keeps its colour in every run; few captures have more tags). */
 const TAG_COLORS = [
   '#5b9cf5',
   '#f2a03d',
@@ -94,10 +94,42 @@ const TAG_COLORS = [
   '#d7905e',
   '#7fcf9e',
   '#b9a0c9',
+  '#f0d070',
+  '#6fa8a0',
+  '#d86f8c',
+  '#9c8f6a',
+  '#7a86e8',
+  '#b5d36b',
 ]
 
-/** FNV-1a of the tag: the same tag, the same colour, whatever else a run holds. */
+/** The tags engines commonly use (Unreal's LLM tags among them), each its own colour so they never collide. */
+const KNOWN_TAGS: Record<string, string> = {
+  Textures: '#5b9cf5',
+  Meshes: '#f2a03d',
+  RenderTargets: '#56c271',
+  UniformBuffers: '#e8605f',
+  Nanite: '#a98bf0',
+  Lumen: '#3cc2c2',
+  Shadows: '#e97fc1',
+  Landscape: '#c8c255',
+  Particles: '#8fb0d8',
+  UI: '#d7905e',
+  RayTracing: '#7fcf9e',
+  SceneRender: '#b9a0c9',
+  RHIMisc: '#f0d070',
+  DistanceFields: '#6fa8a0',
+  VirtualTexture: '#d86f8c',
+  GPUScene: '#9c8f6a',
+  Lighting: '#7a86e8',
+  Upload: '#b5d36b',
+  Readback: '#c98f3c',
+  '(untagged)': '#8c96a3',
+}
+
+/** A tag's colour: its own for the common ones, else by FNV-1a of its name (the same tag, the same colour, in every run). */
 export function tagColor(tag: string): string {
+  const known = KNOWN_TAGS[tag]
+  if (known) return known
   let h = 0x811c9dc5
   for (let i = 0; i < tag.length; i++) {
     h ^= tag.charCodeAt(i)
