@@ -17,6 +17,9 @@ interface Pyramid {
   sum: Float64Array
 }
 
+/** Buckets at most this wide are read straight from the column; wider ones from the pyramid. */
+const DIRECT_WIDTH = 16
+
 export class SeriesTable {
   readonly frames: number
   /** The capture's frame number of each frame index. */
@@ -173,17 +176,37 @@ export class SeriesTable {
     for (const name of query.series) {
       const column = this.columns.get(name)
       if (!column) continue
-      const p = this.pyramid(name, column)
       const min = new Float64Array(buckets)
       const max = new Float64Array(buckets)
       const mean = new Float64Array(buckets)
-      for (let b = 0; b < buckets; b++) {
-        const s = from + b * width
-        const e = Math.min(to, s + width)
-        this.range(column, p, s, e, cell)
-        min[b] = cell.min
-        max[b] = cell.max
-        mean[b] = cell.sum / (e - s)
+      if (width <= DIRECT_WIDTH) {
+        // Buckets of a few frames: read them from the column, no pyramid built for it.
+        for (let b = 0; b < buckets; b++) {
+          const s = from + b * width
+          const e = Math.min(to, s + width)
+          let lo = column[s]
+          let hi = lo
+          let sum = lo
+          for (let f = s + 1; f < e; f++) {
+            const v = column[f]
+            lo = Math.min(lo, v)
+            hi = Math.max(hi, v)
+            sum += v
+          }
+          min[b] = lo
+          max[b] = hi
+          mean[b] = sum / (e - s)
+        }
+      } else {
+        const p = this.pyramid(name, column)
+        for (let b = 0; b < buckets; b++) {
+          const s = from + b * width
+          const e = Math.min(to, s + width)
+          this.range(column, p, s, e, cell)
+          min[b] = cell.min
+          max[b] = cell.max
+          mean[b] = cell.sum / (e - s)
+        }
       }
       series[name] = { min, max, mean }
     }
