@@ -1,6 +1,7 @@
 /**
- * Per-frame series of a run: one Float64Array column per series, each with a min/max/sum pyramid built on first
- * query, so a {frame range, resolution} query reads a bounded number of cells however long the capture.
+ * Per-frame series of a run: one Float64Array column per series, each with a min/max/sum pyramid built by the
+ * first query whose buckets are wide, so a {frame range, resolution} query reads a bounded number of cells however
+ * long the capture. Buckets of a few frames are read from the column itself.
  */
 import type { SeriesAnswer, SeriesBuckets, SeriesInfo, SeriesQuery } from '../../shared/ipc'
 
