@@ -185,7 +185,8 @@ const ALL_KINDS = BUFFERS | TEXTURES | RENDER_TARGETS
 const FALLBACK_ALIGNMENT = 64 * KiB
 const MAX_PASSES = 0x7fffffff
 const NONE = -1
-const NO_PLACEMENTS: TransientPlacementInfo[] = []
+/** What endGraph returns when asked for no placements: shared, so frozen. */
+const NO_PLACEMENTS = Object.freeze([]) as unknown as TransientPlacementInfo[]
 
 function kindName(mask: number): TransientHeapKind {
   if (mask === ALL_KINDS) return 'all'
