@@ -380,23 +380,25 @@ describe('lane options', () => {
       t: (key, params) => (params ? `${key} ${JSON.stringify(params)}` : key),
       frameNumber: (i) => i + 1,
     })
-    const series = option.series as { id: string; data: Float64Array; renderItem?: (p: unknown) => { children: { type: string; shape: { points: number[][] } }[] } | null }[]
+    const series = option.series as { id: string; renderItem?: (p: unknown) => { children: { type: string; shape: { points: number[][] } }[] } | null }[]
     expect(series.map((s) => s.id)).toEqual(['drawing'])
-    // a data item per bucket for the tooltip to find; the first draws everything, the others nothing
-    expect(series[0].data).toHaveLength(100)
-    expect(series[0].renderItem!({ coordSys: { x: 0, y: 0, width: 990, height: 100 }, dataIndexInside: 5 })).toBeNull()
-    const drawn = series[0].renderItem!({ coordSys: { x: 0, y: 0, width: 990, height: 100 }, dataIndexInside: 0 })!.children
+    const drawn = series[0].renderItem!({ coordSys: { x: 0, y: 0, width: 990, height: 100 } })!.children
     // three layers, the waste band and its edge, the requested line, the budget (128 MiB, under 2.5 × the lane's top)
     expect(drawn.map((e) => e.type)).toEqual(['polygon', 'polygon', 'polygon', 'polygon', 'polyline', 'polyline', 'polyline'])
     // the budget is level all along: two points, whatever the frames
     expect(drawn[6].shape.points).toHaveLength(2)
     const formatter = (option.tooltip as { formatter: (p: unknown) => HTMLElement }).formatter
-    // the mouse at frame 10.3: the nearest frame's bucket, 10
+    // the mouse at frame 10.3 (the axis value, with no pane noting the pointer): the nearest frame's bucket, 10
     const tip = formatter([{ axisValue: 10.3 }])
     expect(tip.querySelector('.hs-tip-title')!.textContent).toBe('tip.frame {"n":11}')
     // Committed at frame 10: 4 MiB + 10 KiB = 4.01 MiB
     const committed = [...tip.querySelectorAll('.hs-tip-row')].find((r) => r.textContent?.includes('placement.Committed'))
     expect(committed?.querySelector('.hs-tip-value')?.textContent).toBe('4.01 MiB')
+    // with the pane's note of the pointer, the note wins over the axis value the single drawing item snaps to
+    const hover = { at: 40.2 }
+    const noted = heapLaneOption(dflt, lanes, { theme: (await import('../../../src/renderer/src/lib/palette')).THEMES.dark, view: { from: 0, to: 99 }, height: 150, t: (k, p) => (p ? `${k} ${JSON.stringify(p)}` : k), frameNumber: (i) => i + 1, hover })
+    const tip40 = (noted.tooltip as { formatter: (p: unknown) => HTMLElement }).formatter([{ axisValue: 0 }])
+    expect(tip40.querySelector('.hs-tip-title')!.textContent).toBe('tip.frame {"n":41}')
   })
 })
 

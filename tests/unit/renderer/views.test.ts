@@ -97,7 +97,7 @@ describe('timeline view', () => {
     type Drawing = { id: string; renderItem?: (p: unknown) => { children: { type: string; shape: { pathData?: string } }[] } }
     const drawings = options.map((o) => (o.series as Drawing[]).find((s) => s.id === 'drawing')!)
     const paths = drawings
-      .map((d) => d.renderItem!({ coordSys: { x: 0, y: 0, width: 1000, height: 100 }, dataIndexInside: 0 }).children.filter((c) => c.type === 'path'))
+      .map((d) => d.renderItem!({ coordSys: { x: 0, y: 0, width: 1000, height: 100 } }).children.filter((c) => c.type === 'path'))
       .filter((p) => p.length === 2)
       .pop()!
     expect(paths.map((p) => p.shape.pathData!.split('M').length - 1)).toEqual([2, 3])

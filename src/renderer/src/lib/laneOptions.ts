@@ -44,6 +44,8 @@ export interface LaneContext {
   t: Translate
   /** The capture's number of a frame index. */
   frameNumber: (index: number) => number
+  /** The frame under the pointer, when the lane's pane tracks it (the tooltip names its bucket). */
+  hover?: { at: number | null }
 }
 
 /** A fill: a colour, or an image pattern (ECharts' { image, repeat }). */
@@ -183,26 +185,21 @@ export function shapeElements(shapes: Shape[], box: { x: number; y: number; widt
   return out
 }
 
-/**
- * The custom series that draws a lane's shapes, clipped to the plot. It has one data item per bucket (its x),
- * so the axis tooltip finds the bucket under the mouse; the first item draws everything, the others nothing.
- */
-function drawing(shapes: Shape[], xs: Float64Array, view: FrameWindow, yMin: number, yMax: number): SeriesOption {
+/** The custom series that draws a lane's shapes, clipped to the plot: one data item, drawing everything. */
+function drawing(shapes: Shape[], view: FrameWindow, yMin: number, yMax: number): SeriesOption {
   return {
     id: 'drawing',
     type: 'custom',
-    data: xs.length ? xs : Float64Array.of(view.from),
+    data: [[view.from]],
     dimensions: ['x'],
     encode: { x: 0 },
     clip: true,
     silent: true,
     z: 2,
-    renderItem: (params: { coordSys: unknown; dataIndexInside: number }) => {
-      if (params.dataIndexInside !== 0) return null
+    renderItem: (params: { coordSys: unknown }) => {
       const box = params.coordSys as { x: number; y: number; width: number; height: number }
       return { type: 'group', children: shapeElements(shapes, box, view, yMin, yMax) }
     },
-    // ECharts reads a typed array as flat values; its option types list arrays only
   } as unknown as SeriesOption
 }
 
@@ -270,8 +267,6 @@ function locator(start: Float64Array, width: number): (x: number) => number {
 
 interface LaneDraw {
   ctx: LaneContext
-  /** Frame index of each bucket's point: what the tooltip snaps to. */
-  xs: Float64Array
   unit: 'bytes' | 'count'
   /** Largest value drawn; the axis rounds it up. */
   max: number
@@ -296,9 +291,10 @@ function lane(d: LaneDraw): EChartsOption {
     return d.symmetric && v > 0 ? `+${text}` : text
   }
   const formatter = (params: unknown) => {
+    // the pane's note of the frame under the pointer; the axis value otherwise (it snaps to the drawing's one item)
     const first = (Array.isArray(params) ? params[0] : params) as { axisValue?: number } | undefined
-    const x = Number(first?.axisValue)
-    if (!Number.isFinite(x)) return ''
+    const x = ctx.hover ? ctx.hover.at : Number(first?.axisValue)
+    if (x === null || !Number.isFinite(x)) return ''
     const i = d.locate(x)
     return i < 0 ? '' : d.tip(i)
   }
@@ -327,10 +323,11 @@ function lane(d: LaneDraw): EChartsOption {
       padding: [6, 9],
       className: 'hs-echarts-tip',
       textStyle: { color: theme.text, fontSize: 12 },
-      axisPointer: { type: 'line', lineStyle: { color: theme.hover, width: 1 }, animation: false },
+      // the pane draws the hover line across all lanes; the chart draws none of its own
+      axisPointer: { type: 'none', snap: false, animation: false },
       formatter: formatter as never,
     },
-    series: [drawing(d.shapes, d.xs, ctx.view, min, axis.max), ...(d.series ?? [])],
+    series: [drawing(d.shapes, ctx.view, min, axis.max), ...(d.series ?? [])],
   }
 }
 
@@ -359,7 +356,6 @@ export function heapLaneOption(heap: HeapLane, lanes: LaneSet, ctx: LaneContext,
   if (showBudget && budget) shapes.push({ kind: 'line', x, y: budget, step: true, stroke: { color: theme.budget, width: 1.3, dash: [5, 3] } })
   return lane({
     ctx,
-    xs: x,
     unit: 'bytes',
     max: Math.max(heap.max, showBudget ? budgetMax : 0),
     shapes,
@@ -423,7 +419,6 @@ export function residencyLaneOption(lanes: LaneSet, r: ResidencyLane, markers: R
   shapes.push(triangles(markers.make, false, theme.makeResident), triangles(markers.evict, true, theme.evict))
   return lane({
     ctx,
-    xs: lanes.x,
     unit: 'bytes',
     max: r.max,
     shapes,
@@ -490,7 +485,6 @@ export function transientLaneOption(lanes: LaneSet, tr: TransientLane, ctx: Lane
   ]
   return lane({
     ctx,
-    xs: x,
     unit: 'bytes',
     max: tr.max,
     shapes,
@@ -516,7 +510,6 @@ export function checksLaneOption(lanes: LaneSet, c: ChecksLane, ctx: LaneContext
   ]
   return lane({
     ctx,
-    xs: x,
     unit: 'count',
     max: Math.max(...both, 1),
     shapes,
@@ -551,7 +544,6 @@ export function compareSideOption(side: CompareSideData, ctx: LaneContext, accen
   shapes.push({ kind: 'line', x: side.x, y: side.total, stroke: { color: accent, width: 1.4 } })
   return lane({
     ctx,
-    xs: side.x,
     unit: 'bytes',
     max: side.max,
     shapes,
@@ -601,7 +593,6 @@ export function deltaLaneOption(d: DeltaData, ctx: LaneContext): EChartsOption {
   ]
   return lane({
     ctx,
-    xs: d.x,
     unit: d.unit,
     max: Math.max(Math.abs(d.min), Math.abs(d.max)),
     symmetric: true,
