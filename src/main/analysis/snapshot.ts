@@ -5,6 +5,7 @@
  * are kept so scrolling a table or moving between nearby views does not replay again.
  */
 import {
+  BLOCK_STATE,
   type PoolMap,
   type ResourceDetails,
   type ResourceFilter,
@@ -132,14 +133,126 @@ export interface SnapshotState {
   created: Map<number, number>
   table: ResourceTable
   transients: TransientExecution[]
+  /** Application heaps (manual heaps, imported dumps, driver allocations of a trace) and what is placed in them. */
+  heaps: ApplicationHeap[]
+}
+
+/** An application-created heap at a frame, with the resources placed in it. */
+export interface ApplicationHeap {
+  id: number
+  size: number
+  /** Index in HEAP_KINDS: default, upload, readback. */
+  type: number
+  name: string
+  /** Index of the `heap` record. */
+  record: number
+  /** Placed resources: their `placed` record indices, in creation order. */
+  placed: number[]
+}
+
+const HEAP_NAMES = ['DEFAULT', 'UPLOAD', 'READBACK'] as const
+/** The placement a resource the application placed in its own heap shows in tables. */
+export const APPLICATION_PLACEMENT = 'ApplicationHeap'
+
+/**
+ * Application heaps and their placed resources alive at the end of record `end`, from the records before it. The
+ * model does not hold them, so they are found by a scan; only captures that have heap records pay for it.
+ */
+export function applicationHeapsAt(replay: Replay, end: number): ApplicationHeap[] {
+  const store = replay.store
+  const heaps = new Map<number, ApplicationHeap>()
+  const placedIn = new Map<number, ApplicationHeap>()
+  const { kind, ref } = store.records
+  const ops = store.ops
+  for (let i = 0; i < end; i++) {
+    const k = kind[i]
+    if (k === K.heap) {
+      const r = ref[i]
+      heaps.set(ops[r], { id: ops[r], size: ops[r + 1], type: ops[r + 2], name: store.strings.get(ops[r + 3]) ?? '', record: i, placed: [] })
+    } else if (k === K.free) {
+      heaps.delete(ops[ref[i]])
+    } else if (k === K.placed) {
+      const heap = heaps.get(store.placed.a.data[ref[i]])
+      if (!heap) continue
+      heap.placed.push(i)
+      placedIn.set(placedId(replay, i), heap)
+    } else if (k === K.release) {
+      const id = ops[ref[i]]
+      const heap = placedIn.get(id)
+      if (!heap) continue
+      placedIn.delete(id)
+      heap.placed = heap.placed.filter((record) => placedId(replay, record) !== id)
+    }
+  }
+  return [...heaps.values()]
+}
+
+function placedId(replay: Replay, record: number): number {
+  const store = replay.store
+  const r = store.records.ref[record]
+  const desc = store.placed.desc.data[r]
+  return store.placed.kind.data[r] === 0 ? store.buffers.id.data[desc] : store.textures.id.data[desc]
 }
 
 const CACHE_SIZE = 4
 
 export class Snapshots {
   private readonly cache: SnapshotState[] = []
+  private applicationHeaps: boolean | undefined
+  /** Record index of each create, and of the release that ends it (-1: alive at the end), built when first asked. */
+  private lifetimes: { create: Uint32Array; release: Int32Array } | undefined
 
   constructor(private readonly replay: Replay) {}
+
+  private hasApplicationHeaps(): boolean {
+    if (this.applicationHeaps === undefined) {
+      const kinds = this.replay.store.records.kind
+      this.applicationHeaps = false
+      for (let i = 0; i < kinds.length; i++) {
+        if (kinds[i] === K.heap) {
+          this.applicationHeaps = true
+          break
+        }
+      }
+    }
+    return this.applicationHeaps
+  }
+
+  /** The release record of the resource a create record made, or -1, from an index built in one pass. */
+  private releaseOf(createRecord: number): number {
+    if (!this.lifetimes) {
+      const store = this.replay.store
+      const { kind, ref } = store.records
+      const creates: number[] = []
+      const releases: number[] = []
+      const live = new Map<number, number>()
+      for (let i = 0; i < store.records.length; i++) {
+        const k = kind[i]
+        if (k === K.buffer || k === K.texture || k === K.placed) {
+          live.set(placedOrCreatedId(this.replay, i), creates.length)
+          creates.push(i)
+          releases.push(-1)
+        } else if (k === K.release) {
+          const id = store.ops[ref[i]]
+          const at = live.get(id)
+          if (at !== undefined) {
+            releases[at] = i
+            live.delete(id)
+          }
+        }
+      }
+      this.lifetimes = { create: Uint32Array.from(creates), release: Int32Array.from(releases) }
+    }
+    const { create, release } = this.lifetimes
+    let lo = 0
+    let hi = create.length - 1
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (create[mid] < createRecord) lo = mid + 1
+      else hi = mid
+    }
+    return create[lo] === createRecord ? release[lo] : -1
+  }
 
   /** The state at the end of frame index `frame`, from the cache or the checkpoint before it. */
   state(frame: number): SnapshotState {
@@ -154,28 +267,33 @@ export class Snapshots {
     const transients: TransientExecution[] = []
     const { model, created } = this.replay.modelAt(target, (layout) => transients.push(layout))
     const frameNumber = store.frames.n[target]
-    const state: SnapshotState = { frame: target, model, created, table: this.tableOf(model, created, frameNumber), transients }
+    const end = target + 1 < store.frames.length ? store.frames.firstRecord[target + 1] : store.records.length
+    const heaps = this.hasApplicationHeaps() ? applicationHeapsAt(this.replay, end) : []
+    const table = this.tableOf(model, created, frameNumber, heaps)
+    const state: SnapshotState = { frame: target, model, created, table, transients, heaps }
     this.cache.unshift(state)
     if (this.cache.length > CACHE_SIZE) this.cache.pop()
     return state
   }
 
   /** The live resources as columns, straight from the model's table, with names and tags from the records. */
-  private tableOf(model: D3D12Model, created: Map<number, number>, frameNumber: number): ResourceTable {
+  private tableOf(model: D3D12Model, created: Map<number, number>, frameNumber: number, heaps: ApplicationHeap[]): ResourceTable {
     const store = this.replay.store
     const descs = this.replay.descs
     const live = model.liveTable()
-    const n = live.length
+    const modelRows = live.length
+    let n = modelRows
+    for (const heap of heaps) n += heap.placed.length
     const createRecord = new Float64Array(n)
     const text: ResourceTable['text'] = {
       name: new Array<string>(n),
       tag: new Array<string>(n),
       placement: new Array<string>(n),
       heap: new Array<string>(n),
-      pool: live.poolName,
+      pool: modelRows === n ? live.poolName : [...live.poolName, ...new Array<string | null>(n - modelRows)],
       kind: new Array<'buffer' | 'texture'>(n),
     }
-    for (let i = 0; i < n; i++) {
+    for (let i = 0; i < modelRows; i++) {
       const record = created.get(live.id[i]) ?? -1
       createRecord[i] = record
       let name = ''
@@ -192,14 +310,65 @@ export class Snapshots {
       text.heap[i] = HEAP_TYPES[live.heap[i]]
       text.kind[i] = live.texture[i] === 1 ? 'texture' : 'buffer'
     }
+    if (modelRows === n) {
+      return new ResourceTable(frameNumber, {
+        id: live.id,
+        occupied: live.size,
+        requested: live.requested,
+        offset: live.offset,
+        created: live.created,
+        createRecord,
+        estimated: live.estimated,
+        text,
+      })
+    }
+    // Resources the application placed in its own heaps: their size and offset are the capture's.
+    const grow = (column: Float64Array) => {
+      const out = new Float64Array(n)
+      out.set(column.subarray(0, modelRows))
+      return out
+    }
+    const id = grow(live.id)
+    const occupied = grow(live.size)
+    const requested = grow(live.requested)
+    const offset = grow(live.offset)
+    const createdFrame = grow(live.created)
+    const estimated = new Uint8Array(n)
+    estimated.set(live.estimated.subarray(0, modelRows))
+    const firstRecord = store.frames.firstRecord
+    let row = modelRows
+    for (const heap of heaps) {
+      const poolName = heap.name || `heap ${heap.id}`
+      for (const record of heap.placed) {
+        const r = store.records.ref[record]
+        const desc = store.placed.desc.data[r]
+        const isBuffer = store.placed.kind.data[r] === 0
+        const names = isBuffer ? store.buffers : store.textures
+        const size = isBuffer ? store.buffers.size.data[desc] : store.textures.size.data[desc]
+        id[row] = names.id.data[desc]
+        occupied[row] = Number.isNaN(size) ? 0 : size
+        requested[row] = occupied[row]
+        offset[row] = store.placed.b.data[r]
+        createdFrame[row] = store.frames.n[frameOfRecord(firstRecord, record)]
+        estimated[row] = Number.isNaN(size) ? 1 : 0
+        createRecord[row] = record
+        text.name[row] = descs.string(names.name.data[desc]) ?? ''
+        text.tag[row] = descs.string(names.tag.data[desc]) ?? ''
+        text.placement[row] = APPLICATION_PLACEMENT
+        text.heap[row] = HEAP_NAMES[heap.type] ?? 'DEFAULT'
+        text.pool[row] = poolName
+        text.kind[row] = isBuffer ? 'buffer' : 'texture'
+        row++
+      }
+    }
     return new ResourceTable(frameNumber, {
-      id: live.id,
-      occupied: live.size,
-      requested: live.requested,
-      offset: live.offset,
-      created: live.created,
+      id,
+      occupied,
+      requested,
+      offset,
+      created: createdFrame,
       createRecord,
-      estimated: live.estimated,
+      estimated,
       text,
     })
   }
@@ -222,6 +391,7 @@ export class Snapshots {
       state: p.state,
       id: p.id,
     }))
+    for (const heap of s.heaps) pools.push(this.applicationPool(heap))
     const totals = s.model.residencyManager().totals()
     return {
       runId,
@@ -236,6 +406,62 @@ export class Snapshots {
         residentObjects: totals.residentObjects,
       },
       graphs: s.transients.length,
+    }
+  }
+
+  /** An application heap as a block map: its placed resources by offset (they may overlap: aliasing), gaps free. */
+  private applicationPool(heap: ApplicationHeap): PoolMap {
+    const store = this.replay.store
+    const placed = heap.placed
+      .map((record) => {
+        const r = store.records.ref[record]
+        const desc = store.placed.desc.data[r]
+        const isBuffer = store.placed.kind.data[r] === 0
+        const size = isBuffer ? store.buffers.size.data[desc] : store.textures.size.data[desc]
+        return { offset: store.placed.b.data[r], size: Number.isNaN(size) ? 0 : size, id: placedId(this.replay, record) }
+      })
+      .sort((a, b) => a.offset - b.offset || a.id - b.id)
+    const offset: number[] = []
+    const size: number[] = []
+    const state: number[] = []
+    const id: number[] = []
+    let end = 0
+    let used = 0
+    for (const p of placed) {
+      if (p.offset > end) {
+        offset.push(end)
+        size.push(p.offset - end)
+        state.push(BLOCK_STATE.free)
+        id.push(NaN)
+      }
+      offset.push(p.offset)
+      size.push(p.size)
+      state.push(BLOCK_STATE.used)
+      id.push(p.id)
+      used += Math.max(0, p.offset + p.size - Math.max(end, p.offset))
+      end = Math.max(end, p.offset + p.size)
+    }
+    if (end < heap.size) {
+      offset.push(end)
+      size.push(heap.size - end)
+      state.push(BLOCK_STATE.free)
+      id.push(NaN)
+    }
+    return {
+      pool: -1 - heap.id,
+      name: heap.name || `heap ${heap.id}`,
+      placement: APPLICATION_PLACEMENT,
+      heap: HEAP_NAMES[heap.type] ?? 'DEFAULT',
+      bytes: heap.size,
+      used,
+      pending: 0,
+      free: Math.max(0, heap.size - used),
+      spare: false,
+      offset: Float64Array.from(offset),
+      size: Float64Array.from(size),
+      state: Uint8Array.from(state),
+      id: Float64Array.from(id),
+      heapId: heap.id,
     }
   }
 
@@ -279,22 +505,21 @@ export class Snapshots {
     const record = s.table.createRecord[index]
     const desc = record >= 0 ? (recordAt(store, record) as unknown as Record<string, unknown>) : {}
     // the release that ends this resource's life, if any
-    let releasedFrame: number | null = null
-    if (record >= 0) {
-      for (let i = record + 1; i < store.records.length; i++) {
-        if (store.records.kind[i] === K.release && store.ops[store.records.ref[i]] === id) {
-          releasedFrame = store.frames.n[frameOfRecord(store.frames.firstRecord, i)]
-          break
-        }
-      }
-    }
+    const release = record >= 0 ? this.releaseOf(record) : -1
+    const releasedFrame = release >= 0 ? store.frames.n[frameOfRecord(store.frames.firstRecord, release)] : null
+    const placedByApplication = record >= 0 && store.records.kind[record] === K.placed
     return {
       runId,
       frame: s.frame,
       row: s.table.row(index),
       desc,
       releasedFrame,
-      route: record >= 0 ? this.route(record) : [],
+      route:
+        record < 0
+          ? []
+          : placedByApplication
+            ? [`placed by the application in heap ${store.placed.a.data[store.records.ref[record]]} at offset ${store.placed.b.data[store.records.ref[record]]}`]
+            : this.route(record),
       residencyObject: null,
     }
   }
@@ -319,6 +544,15 @@ export class Snapshots {
   table(frame: number): ResourceTable {
     return this.state(frame).table
   }
+}
+
+function placedOrCreatedId(replay: Replay, record: number): number {
+  const store = replay.store
+  const kind = store.records.kind[record]
+  const r = store.records.ref[record]
+  if (kind === K.buffer) return store.buffers.id.data[r]
+  if (kind === K.texture) return store.textures.id.data[r]
+  return placedId(replay, record)
 }
 
 /** The frame index a record belongs to. */
