@@ -147,7 +147,8 @@ export function buildRunReport(result: LoadResult, replay: Replay): RunReport {
     byPlacement,
     waste: { alignmentBytes: alignment, poolFreeBytes: poolFree, pendingFreeBytes: pending },
     residency: {
-      budgetBytes: at(RESIDENCY_SERIES.budget),
+      // without a budget the model runs with an unlimited one: report it as 0, "none"
+      budgetBytes: at(RESIDENCY_SERIES.budget) >= Number.MAX_SAFE_INTEGER ? 0 : at(RESIDENCY_SERIES.budget),
       evictions,
       evictedBytes,
       makeResident,

@@ -50,7 +50,7 @@ export function formatReport(report: RunReport): string {
   )
   out.push(
     table('residency', [
-      ['budget at end', formatBytes(report.residency.budgetBytes)],
+      ['budget at end', report.residency.budgetBytes > 0 ? formatBytes(report.residency.budgetBytes) : 'none'],
       ['evictions', `${formatCount(report.residency.evictions)} (${formatBytes(report.residency.evictedBytes)})`],
       ['made resident', formatCount(report.residency.makeResident)],
       ['over-budget frames', formatCount(report.residency.overBudgetFrames)],
