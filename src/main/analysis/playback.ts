@@ -13,33 +13,37 @@ import { applyRecord, type Replay } from './replay'
 export const MAX_CREATED_ROWS = 500
 const FIELDS = 6
 
-export class Playback {
-  private readonly model: D3D12Model
-  private readonly created: Map<number, number>
+/**
+ * The pacing every playback shares: a clock at `fps` moves the target frame; when the renderer has acknowledged
+ * what it was sent, the model is advanced to the target and the changes since then are sent as one message.
+ * Subclasses apply records (`advanceTo`) and build the message (`message`).
+ */
+export abstract class PlaybackClock {
   /** Last frame applied to the model, and last frame sent. */
-  private applied: number
-  private sent: number
+  protected applied: number
+  protected sent: number
   private target: number
   private awaitingAck = false
   private timer: ReturnType<typeof setInterval> | undefined
-  private pendingCreated = new Set<number>()
-  private pendingReleased = new Set<number>()
+  /** Created since the last message (still alive), and released since then (created before it). */
+  protected readonly pendingCreated = new Set<number>()
+  protected readonly pendingReleased = new Set<number>()
   stopped = false
 
   constructor(
-    private readonly replay: Replay,
-    private readonly request: PlaybackRequest,
+    private readonly frames: number,
+    protected readonly request: PlaybackRequest,
     private readonly send: (frame: PlaybackFrame) => void,
     private readonly onEnd: () => void,
   ) {
-    const frames = replay.store.frames.length
-    const from = Math.max(0, Math.min(frames - 1, Math.floor(request.from)))
-    const state = replay.modelAt(from)
-    this.model = state.model
-    this.created = state.created
+    const from = PlaybackClock.firstFrame(frames, request)
     this.applied = from
     this.sent = from
     this.target = from
+  }
+
+  static firstFrame(frames: number, request: PlaybackRequest): number {
+    return Math.max(0, Math.min(frames - 1, Math.floor(request.from)))
   }
 
   start(): void {
@@ -58,7 +62,7 @@ export class Playback {
   }
 
   private end(): number {
-    return Math.min(this.replay.store.frames.length, Math.max(1, Math.floor(this.request.to))) - 1
+    return Math.min(this.frames, Math.max(1, Math.floor(this.request.to))) - 1
   }
 
   private tick(): void {
@@ -73,11 +77,43 @@ export class Playback {
       return
     }
     this.advanceTo(this.target)
-    this.emit()
+    const message = this.message()
+    this.pendingCreated.clear()
+    this.pendingReleased.clear()
+    this.sent = this.applied
+    this.awaitingAck = true
+    this.send(message)
   }
 
   /** Apply the records of the frames after `applied` up to `frame`, noting what was created and released. */
-  private advanceTo(frame: number): void {
+  protected abstract advanceTo(frame: number): void
+
+  /** The changes since the last message sent (the pending sets), as of frame `applied`. */
+  protected abstract message(): PlaybackFrame
+
+  /** A resource that ended: it leaves the created set, or joins the released one when it was sent before. */
+  protected released(id: number): void {
+    if (!this.pendingCreated.delete(id)) this.pendingReleased.add(id)
+  }
+}
+
+export class Playback extends PlaybackClock {
+  private readonly model: D3D12Model
+  private readonly created: Map<number, number>
+
+  constructor(
+    private readonly replay: Replay,
+    request: PlaybackRequest,
+    send: (frame: PlaybackFrame) => void,
+    onEnd: () => void,
+  ) {
+    super(replay.store.frames.length, request, send, onEnd)
+    const state = replay.modelAt(this.applied)
+    this.model = state.model
+    this.created = state.created
+  }
+
+  protected advanceTo(frame: number): void {
     const store = this.replay.store
     for (let f = this.applied + 1; f <= frame; f++) {
       const start = store.frames.firstRecord[f]
@@ -88,7 +124,7 @@ export class Playback {
         if (k === K.release) {
           const id = store.ops[store.records.ref[i]]
           this.created.delete(id)
-          if (!this.pendingCreated.delete(id)) this.pendingReleased.add(id)
+          this.released(id)
         }
         applyRecord(store, this.model, i, this.replay.descs)
         if (k === K.buffer || k === K.texture) {
@@ -103,7 +139,7 @@ export class Playback {
     this.applied = frame
   }
 
-  private emit(): void {
+  protected message(): PlaybackFrame {
     const store = this.replay.store
     const frameNumber = store.frames.n[this.applied]
     const created: ResourceRow[] = []
@@ -134,7 +170,7 @@ export class Playback {
     }
     const heapBytes: Record<string, number> = {}
     HEAP_TYPES.forEach((heap, h) => (heapBytes[heap] = this.model.totals.byHeap[h * FIELDS]))
-    const message: PlaybackFrame = {
+    return {
       playbackId: this.request.playbackId,
       frame: this.applied,
       frameNumber,
@@ -146,10 +182,5 @@ export class Playback {
       heapBytes,
       residentBytes: this.model.residencyManager().residentBytes(),
     }
-    this.pendingCreated.clear()
-    this.pendingReleased.clear()
-    this.sent = this.applied
-    this.awaitingAck = true
-    this.send(message)
   }
 }

@@ -7,76 +7,30 @@
 import type { PlaybackFrame, PlaybackRequest, ResourceRow } from '../../shared/ipc'
 import { K } from '../ingest/store'
 import type { VulkanModel } from '../model/vulkan/model'
-import { MAX_CREATED_ROWS } from './playback'
+import { MAX_CREATED_ROWS, PlaybackClock } from './playback'
 import { frameOfRecord } from './snapshot'
 import { heapName, typeName, VulkanFeed, type VulkanReplay } from './vulkanReplay'
 import type { VulkanSnapshots } from './vulkanSnapshot'
 
-export class VulkanPlayback {
+export class VulkanPlayback extends PlaybackClock {
   private readonly model: VulkanModel
   private readonly created: Map<number, number>
-  private applied: number
-  private sent: number
-  private target: number
-  private awaitingAck = false
-  private timer: ReturnType<typeof setInterval> | undefined
-  private readonly pendingCreated = new Set<number>()
-  private readonly pendingReleased = new Set<number>()
-  stopped = false
 
   constructor(
     private readonly replay: VulkanReplay,
     /** Names the VkDeviceMemory of each row as the inspector's table does. */
     private readonly snapshots: VulkanSnapshots,
-    private readonly request: PlaybackRequest,
-    private readonly send: (frame: PlaybackFrame) => void,
-    private readonly onEnd: () => void,
+    request: PlaybackRequest,
+    send: (frame: PlaybackFrame) => void,
+    onEnd: () => void,
   ) {
-    const frames = replay.store.frames.length
-    const from = Math.max(0, Math.min(frames - 1, Math.floor(request.from)))
-    const state = replay.modelAt(from)
+    super(replay.store.frames.length, request, send, onEnd)
+    const state = replay.modelAt(this.applied)
     this.model = state.model
     this.created = state.created
-    this.applied = from
-    this.sent = from
-    this.target = from
   }
 
-  start(): void {
-    const fps = Math.max(0.5, Math.min(240, this.request.fps))
-    this.timer = setInterval(() => this.tick(), 1000 / fps)
-  }
-
-  stop(): void {
-    this.stopped = true
-    if (this.timer) clearInterval(this.timer)
-    this.timer = undefined
-  }
-
-  ack(frame: number): void {
-    if (frame === this.sent) this.awaitingAck = false
-  }
-
-  private last(): number {
-    return Math.min(this.replay.store.frames.length, Math.max(1, Math.floor(this.request.to))) - 1
-  }
-
-  private tick(): void {
-    if (this.stopped) return
-    if (this.target < this.last()) this.target++
-    if (this.awaitingAck) return
-    if (this.target === this.sent) {
-      if (this.target >= this.last()) {
-        this.stop()
-        this.onEnd()
-      }
-      return
-    }
-    this.advanceTo(this.target)
-    this.emit()
-  }
-
-  private advanceTo(frame: number): void {
+  protected advanceTo(frame: number): void {
     const store = this.replay.store
     const feed = this.replay.feed
     for (let f = this.applied + 1; f <= frame; f++) {
@@ -92,14 +46,14 @@ export class VulkanPlayback {
         const ended = feed.endedId(i)
         if (!Number.isNaN(ended)) {
           this.created.delete(ended)
-          if (!this.pendingCreated.delete(ended)) this.pendingReleased.add(ended)
+          this.released(ended)
         }
       }
     }
     this.applied = frame
   }
 
-  private emit(): void {
+  protected message(): PlaybackFrame {
     const store = this.replay.store
     const frameNumber = store.frames.n[this.applied]
     const created: ResourceRow[] = []
@@ -134,7 +88,7 @@ export class VulkanPlayback {
     }
     const heapBytes: Record<string, number> = {}
     for (let h = 0; h < this.model.heapAllocated.length; h++) heapBytes[heapName(h)] = this.model.heapAllocated[h]
-    const message: PlaybackFrame = {
+    return {
       playbackId: this.request.playbackId,
       frame: this.applied,
       frameNumber,
@@ -146,10 +100,5 @@ export class VulkanPlayback {
       heapBytes,
       residentBytes: 0,
     }
-    this.pendingCreated.clear()
-    this.pendingReleased.clear()
-    this.sent = this.applied
-    this.awaitingAck = true
-    this.send(message)
   }
 }
