@@ -18,7 +18,7 @@ import {
 } from '../../shared/ipc'
 import type { BufferDesc, TextureDesc } from '../../shared/capture'
 import { bufferDesc, recordAt, textureDesc } from '../ingest/records'
-import { K } from '../ingest/store'
+import { K, type CaptureStore } from '../ingest/store'
 import type { D3D12Model } from '../model/d3d12/model'
 import { D3D12Model as Model } from '../model/d3d12/model'
 import { HEAP_TYPES, PLACEMENTS } from '../../shared/model'
@@ -116,6 +116,31 @@ export class ResourceTable {
     return order
   }
 
+  /** A page of the rows a query's filter keeps, in its order, with the facets present at this frame. */
+  page(query: ResourceQuery, frame: number): ResourcePage {
+    const order = this.order(query.sort ?? 'id', query.descending ?? false)
+    const needle = (query.filter?.name ?? '').toLowerCase()
+    const offset = Math.max(0, Math.floor(query.offset))
+    const limit = Math.max(0, Math.min(5000, Math.floor(query.limit)))
+    const rows: ResourceRow[] = []
+    let total = 0
+    for (let k = 0; k < order.length; k++) {
+      const i = order[k]
+      if (!this.matches(i, query.filter, needle)) continue
+      if (total >= offset && rows.length < limit) rows.push(this.row(i))
+      total++
+    }
+    const distinct = (values: (string | null)[]) => [...new Set(values.filter((v): v is string => !!v))].sort()
+    return {
+      runId: query.runId,
+      frame,
+      total,
+      offset,
+      rows,
+      facets: { placement: distinct(this.text.placement), heap: distinct(this.text.heap), tag: distinct(this.text.tag) },
+    }
+  }
+
   matches(i: number, filter: ResourceFilter | undefined, needle: string): boolean {
     if (!filter) return true
     if (filter.placement?.length && !filter.placement.includes(this.text.placement[i])) return false
@@ -188,10 +213,7 @@ export function applicationHeapsAt(replay: Replay, end: number): ApplicationHeap
 }
 
 function placedId(replay: Replay, record: number): number {
-  const store = replay.store
-  const r = store.records.ref[record]
-  const desc = store.placed.desc.data[r]
-  return store.placed.kind.data[r] === 0 ? store.buffers.id.data[desc] : store.textures.id.data[desc]
+  return createdIdOf(replay.store, record)
 }
 
 const CACHE_SIZE = 4
@@ -199,8 +221,7 @@ const CACHE_SIZE = 4
 export class Snapshots {
   private readonly cache: SnapshotState[] = []
   private applicationHeaps: boolean | undefined
-  /** Record index of each create, and of the release that ends it (-1: alive at the end), built when first asked. */
-  private lifetimes: { create: Uint32Array; release: Int32Array } | undefined
+  private lifetimes: Lifetimes | undefined
 
   constructor(private readonly replay: Replay) {}
 
@@ -216,42 +237,6 @@ export class Snapshots {
       }
     }
     return this.applicationHeaps
-  }
-
-  /** The release record of the resource a create record made, or -1, from an index built in one pass. */
-  private releaseOf(createRecord: number): number {
-    if (!this.lifetimes) {
-      const store = this.replay.store
-      const { kind, ref } = store.records
-      const creates: number[] = []
-      const releases: number[] = []
-      const live = new Map<number, number>()
-      for (let i = 0; i < store.records.length; i++) {
-        const k = kind[i]
-        if (k === K.buffer || k === K.texture || k === K.placed) {
-          live.set(placedOrCreatedId(this.replay, i), creates.length)
-          creates.push(i)
-          releases.push(-1)
-        } else if (k === K.release) {
-          const id = store.ops[ref[i]]
-          const at = live.get(id)
-          if (at !== undefined) {
-            releases[at] = i
-            live.delete(id)
-          }
-        }
-      }
-      this.lifetimes = { create: Uint32Array.from(creates), release: Int32Array.from(releases) }
-    }
-    const { create, release } = this.lifetimes
-    let lo = 0
-    let hi = create.length - 1
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1
-      if (create[mid] < createRecord) lo = mid + 1
-      else hi = mid
-    }
-    return create[lo] === createRecord ? release[lo] : -1
   }
 
   /** The state at the end of frame index `frame`, from the cache or the checkpoint before it. */
@@ -467,28 +452,7 @@ export class Snapshots {
 
   resources(query: ResourceQuery): ResourcePage {
     const s = this.state(query.frame)
-    const table = s.table
-    const order = table.order(query.sort ?? 'id', query.descending ?? false)
-    const needle = (query.filter?.name ?? '').toLowerCase()
-    const offset = Math.max(0, Math.floor(query.offset))
-    const limit = Math.max(0, Math.min(5000, Math.floor(query.limit)))
-    const rows: ResourceRow[] = []
-    let total = 0
-    for (let k = 0; k < order.length; k++) {
-      const i = order[k]
-      if (!table.matches(i, query.filter, needle)) continue
-      if (total >= offset && rows.length < limit) rows.push(table.row(i))
-      total++
-    }
-    const facet = (values: (string | null)[]) => [...new Set(values.filter((v): v is string => !!v))].sort()
-    return {
-      runId: query.runId,
-      frame: s.frame,
-      total,
-      offset,
-      rows,
-      facets: { placement: facet(table.text.placement), heap: facet(table.text.heap), tag: facet(table.text.tag) },
-    }
+    return s.table.page(query, s.frame)
   }
 
   details(runId: string, frame: number, id: number): ResourceDetails | null {
@@ -505,8 +469,8 @@ export class Snapshots {
     const record = s.table.createRecord[index]
     const desc = record >= 0 ? (recordAt(store, record) as unknown as Record<string, unknown>) : {}
     // the release that ends this resource's life, if any
-    const release = record >= 0 ? this.releaseOf(record) : -1
-    const releasedFrame = release >= 0 ? store.frames.n[frameOfRecord(store.frames.firstRecord, release)] : null
+    this.lifetimes ??= new Lifetimes(this.replay.store)
+    const releasedFrame = record >= 0 ? this.lifetimes.releasedFrame(record) : null
     const placedByApplication = record >= 0 && store.records.kind[record] === K.placed
     return {
       runId,
@@ -546,13 +510,61 @@ export class Snapshots {
   }
 }
 
-function placedOrCreatedId(replay: Replay, record: number): number {
-  const store = replay.store
+/**
+ * When each resource's life ends: the record index of every create (buffer, texture, placed) and of the release
+ * that ends it, built in one pass when first asked, so a resource's details need no scan of the records after it.
+ */
+export class Lifetimes {
+  private readonly create: Uint32Array
+  private readonly release: Int32Array
+
+  constructor(private readonly store: CaptureStore) {
+    const { kind, ref } = store.records
+    const creates: number[] = []
+    const releases: number[] = []
+    const live = new Map<number, number>()
+    for (let i = 0; i < store.records.length; i++) {
+      const k = kind[i]
+      if (k === K.buffer || k === K.texture || k === K.placed) {
+        live.set(createdIdOf(store, i), creates.length)
+        creates.push(i)
+        releases.push(-1)
+      } else if (k === K.release) {
+        const id = store.ops[ref[i]]
+        const at = live.get(id)
+        if (at !== undefined) {
+          releases[at] = i
+          live.delete(id)
+        }
+      }
+    }
+    this.create = Uint32Array.from(creates)
+    this.release = Int32Array.from(releases)
+  }
+
+  /** The frame number of the release that ended what a create record made, or null when it lived to the end. */
+  releasedFrame(createRecord: number): number | null {
+    const { create, release } = this
+    let lo = 0
+    let hi = create.length - 1
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (create[mid] < createRecord) lo = mid + 1
+      else hi = mid
+    }
+    const at = create[lo] === createRecord ? release[lo] : -1
+    return at >= 0 ? this.store.frames.n[frameOfRecord(this.store.frames.firstRecord, at)] : null
+  }
+}
+
+/** The id a buffer, texture or placed record creates. */
+function createdIdOf(store: CaptureStore, record: number): number {
   const kind = store.records.kind[record]
   const r = store.records.ref[record]
   if (kind === K.buffer) return store.buffers.id.data[r]
   if (kind === K.texture) return store.textures.id.data[r]
-  return placedId(replay, record)
+  const desc = store.placed.desc.data[r]
+  return store.placed.kind.data[r] === 0 ? store.buffers.id.data[desc] : store.textures.id.data[desc]
 }
 
 /** The frame index a record belongs to. */

@@ -10,7 +10,6 @@ import type {
   ResourceDetails,
   ResourcePage,
   ResourceQuery,
-  ResourceRow,
   Snapshot,
   TransientExecution,
 } from '../../shared/ipc'
@@ -23,7 +22,7 @@ import type { VulkanMemoryKind, VulkanPlacementInfo } from '../model/vulkan/even
 import { MemoryTypeSelector } from '../model/vulkan/memory-type'
 import type { VulkanModel } from '../model/vulkan/model'
 import { bufferNeeds, emptyNeeds, textureNeeds, type BufferLike } from '../model/vulkan/requirements'
-import { frameOfRecord, ResourceTable } from './snapshot'
+import { frameOfRecord, Lifetimes, ResourceTable } from './snapshot'
 import { heapName, typeName, type VulkanReplay } from './vulkanReplay'
 
 /** How pool maps and resource rows name what a VkDeviceMemory is for. */
@@ -49,6 +48,7 @@ export interface VulkanSnapshotState {
 const CACHE_SIZE = 4
 
 export class VulkanSnapshots {
+  private lifetimes: Lifetimes | undefined
   private readonly cache: VulkanSnapshotState[] = []
   private heapNames: Map<number, string> | undefined
 
@@ -257,31 +257,7 @@ export class VulkanSnapshots {
 
   resources(query: ResourceQuery): ResourcePage {
     const s = this.state(query.frame)
-    const table = s.table
-    const order = table.order(query.sort ?? 'id', query.descending ?? false)
-    const needle = (query.filter?.name ?? '').toLowerCase()
-    const offset = Math.max(0, Math.floor(query.offset))
-    const limit = Math.max(0, Math.min(5000, Math.floor(query.limit)))
-    const rows: ResourceRow[] = []
-    let total = 0
-    for (const i of order) {
-      if (!table.matches(i, query.filter, needle)) continue
-      if (total >= offset && rows.length < limit) rows.push(table.row(i))
-      total++
-    }
-    const distinct = (values: (string | null)[]) => [...new Set(values.filter((v): v is string => !!v))].sort()
-    return {
-      runId: query.runId,
-      frame: s.frame,
-      total,
-      offset,
-      rows,
-      facets: {
-        placement: distinct(table.text.placement),
-        heap: distinct(table.text.heap),
-        tag: distinct(table.text.tag),
-      },
-    }
+    return s.table.page(query, s.frame)
   }
 
   details(runId: string, frame: number, id: number): ResourceDetails | null {
@@ -291,15 +267,8 @@ export class VulkanSnapshots {
     const store = this.replay.store
     const record = s.table.createRecord[index]
     const desc = record >= 0 ? (recordAt(store, record) as unknown as Record<string, unknown>) : {}
-    let releasedFrame: number | null = null
-    if (record >= 0) {
-      for (let i = record + 1; i < store.records.length; i++) {
-        if (store.records.kind[i] === K.release && store.ops[store.records.ref[i]] === id) {
-          releasedFrame = store.frames.n[frameOfRecord(store.frames.firstRecord, i)]
-          break
-        }
-      }
-    }
+    this.lifetimes ??= new Lifetimes(store)
+    const releasedFrame = record >= 0 ? this.lifetimes.releasedFrame(record) : null
     const placement = s.model.placementOf(id)
     return {
       runId,
