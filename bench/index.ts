@@ -18,10 +18,10 @@
  * imported binding is a module getter, which costs about 1.8x in hot loops.
  */
 import { spawnSync } from 'node:child_process'
-import { createReadStream, createWriteStream, existsSync, mkdirSync, renameSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { runGen } from '../src/main/cli/gen'
+import { benchCaptureFile, generateBenchCapture, jsonParseBaseline } from './capture'
 import { CHECKPOINT_RECORDS, Replay } from '../src/main/analysis/replay'
 import { buildRunReport } from '../src/main/analysis/report'
 import { Snapshots } from '../src/main/analysis/snapshot'
@@ -44,44 +44,8 @@ const SPACINGS = [12_500, 25_000, 50_000, 100_000]
 const here = dirname(fileURLToPath(import.meta.url))
 // The bundle runs from bench/data/: the capture sits beside it.
 const dataDir = here.endsWith('data') ? here : join(here, 'data')
-const file = join(dataDir, `${SCENARIO}-${RECORDS}.hscap`)
+const file = benchCaptureFile(dataDir, SCENARIO, RECORDS)
 
-/** Stops the generator once it has written enough lines. */
-class Enough {}
-
-/** The capture: the header and exactly RECORDS records, cut at a line end from a run of enough frames. */
-async function generate(): Promise<void> {
-  mkdirSync(dataDir, { recursive: true })
-  const probeFrames = 500
-  const probe = await runGen(SCENARIO, { frames: probeFrames, seed: 1 }, () => {})
-  let frames = Math.ceil((RECORDS / (probe.records - 1)) * probeFrames * 1.2)
-  const partial = `${file}.part`
-  for (;;) {
-    const out = createWriteStream(partial)
-    let lines = 0
-    try {
-      await runGen(SCENARIO, { frames, seed: 1 }, (chunk) => {
-        let end = 0
-        while (lines <= RECORDS) {
-          const nl = chunk.indexOf('\n', end)
-          if (nl < 0) break
-          lines++
-          end = nl + 1
-        }
-        const done = lines > RECORDS
-        const ok = out.write(done ? chunk.slice(0, end) : chunk)
-        if (done) throw new Enough()
-        if (!ok) return new Promise<void>((resolve) => out.once('drain', () => resolve()))
-      })
-    } catch (err) {
-      if (!(err instanceof Enough)) throw err
-    }
-    await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())))
-    if (lines > RECORDS) break
-    frames *= 2
-  }
-  renameSync(partial, file)
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Measures (in the bundled child process)
@@ -135,31 +99,9 @@ function random(seed: number): () => number {
   }
 }
 
-/** What any reader must do at least: read 1 MiB chunks, decode, split into lines, JSON.parse each. */
+/** What any reader must do at least (bench/capture.ts): the lines parsed. */
 async function baseline(): Promise<number> {
-  const decoder = new TextDecoder('utf-8')
-  let carry = ''
-  let parsed = 0
-  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) {
-    const text = carry + decoder.decode(chunk as Buffer, { stream: true })
-    let start = 0
-    for (;;) {
-      const nl = text.indexOf('\n', start)
-      if (nl < 0) break
-      if (nl > start) {
-        JSON.parse(text.slice(start, nl))
-        parsed++
-      }
-      start = nl + 1
-    }
-    carry = text.slice(start)
-  }
-  const last = carry + decoder.decode()
-  if (last.trim() !== '') {
-    JSON.parse(last)
-    parsed++
-  }
-  return parsed
+  return jsonParseBaseline(file)
 }
 
 function configOf(result: LoadResult): ModelConfig {
@@ -402,7 +344,7 @@ async function measureSpacing(): Promise<void> {
 async function parent(): Promise<void> {
   if (!existsSync(file)) {
     console.log(`generating ${file} …`)
-    await generate()
+    await generateBenchCapture(dataDir, SCENARIO, RECORDS)
   }
   const { build } = await import('esbuild')
   const bundle = join(dataDir, 'bench.mjs')

@@ -7,12 +7,12 @@
  * runs and once the store is built, less what the process held before.
  */
 import { spawn } from 'node:child_process'
-import { createReadStream, createWriteStream, existsSync, mkdirSync, renameSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
-import { runGen } from '../src/main/cli/gen'
+import { benchCaptureFile, generateBenchCapture, jsonParseBaseline } from './capture'
 import { loadCaptureFile } from '../src/main/ingest/read'
 import { storeByteSize } from '../src/main/ingest/store'
 
@@ -31,45 +31,8 @@ setFlagsFromString('--expose-gc')
 const gc = runInNewContext('gc') as () => void
 
 const dataDir = join(dirname(fileURLToPath(import.meta.url)), 'data')
-const file = join(dataDir, `${SCENARIO}-${RECORDS}.hscap`)
+const file = benchCaptureFile(dataDir, SCENARIO, RECORDS)
 
-/** Stops the generator once it has written enough lines. */
-class Enough {}
-
-/** The capture: the header and exactly `RECORDS` records, cut at a line end from a run of enough frames. */
-async function generate(): Promise<void> {
-  mkdirSync(dataDir, { recursive: true })
-  const probeFrames = 500
-  const probe = await runGen(SCENARIO, { frames: probeFrames, seed: 1 }, () => {})
-  // Records per frame is not constant (a scenario warms up, streams, leaks): ask for a margin more.
-  let frames = Math.ceil((RECORDS / (probe.records - 1)) * probeFrames * 1.2)
-  const partial = `${file}.part`
-  for (;;) {
-    const out = createWriteStream(partial)
-    let lines = 0
-    try {
-      await runGen(SCENARIO, { frames, seed: 1 }, (chunk) => {
-        let end = 0
-        while (lines <= RECORDS) {
-          const nl = chunk.indexOf('\n', end)
-          if (nl < 0) break
-          lines++
-          end = nl + 1
-        }
-        const done = lines > RECORDS
-        const ok = out.write(done ? chunk.slice(0, end) : chunk)
-        if (done) throw new Enough()
-        if (!ok) return new Promise<void>((resolve) => out.once('drain', () => resolve()))
-      })
-    } catch (err) {
-      if (!(err instanceof Enough)) throw err
-    }
-    await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())))
-    if (lines > RECORDS) break
-    frames *= 2
-  }
-  renameSync(partial, file)
-}
 
 interface Timing {
   wall: number
@@ -85,32 +48,9 @@ async function timed(run: () => Promise<number>): Promise<Timing & { records: nu
   return { wall: (performance.now() - start) / 1000, cpu: (cpu.user + cpu.system) / 1e6, records }
 }
 
-/** What any reader must do at least: read, decode, split into lines, JSON.parse each. */
+/** What any reader must do at least (bench/capture.ts); the header is a line, not a record. */
 async function baseline(): Promise<number> {
-  const decoder = new TextDecoder('utf-8')
-  let carry = ''
-  let parsed = 0
-  for await (const chunk of createReadStream(file, { highWaterMark: CHUNK })) {
-    const text = carry + decoder.decode(chunk as Buffer, { stream: true })
-    let start = 0
-    for (;;) {
-      const nl = text.indexOf('\n', start)
-      if (nl < 0) break
-      if (nl > start) {
-        JSON.parse(text.slice(start, nl))
-        parsed++
-      }
-      start = nl + 1
-    }
-    carry = text.slice(start)
-  }
-  const last = carry + decoder.decode()
-  if (last.trim() !== '') {
-    JSON.parse(last)
-    parsed++
-  }
-  // the header is a line, not a record
-  return parsed - 1
+  return (await jsonParseBaseline(file, CHUNK)) - 1
 }
 
 async function ingest(): Promise<number> {
@@ -178,7 +118,7 @@ async function main(): Promise<void> {
   }
   if (!existsSync(file)) {
     console.log(`generating ${file} …`)
-    await generate()
+    await generateBenchCapture(dataDir, SCENARIO, RECORDS)
   }
   let bestBase: Timing = { wall: Infinity, cpu: Infinity }
   let bestIngest: Timing = { wall: Infinity, cpu: Infinity }

@@ -1,0 +1,82 @@
+/**
+ * What the benchmarks share: the generated capture they measure on (written once under bench/data/ and reused),
+ * and the JSON.parse baseline every reader is compared with.
+ */
+import { createReadStream, createWriteStream, mkdirSync, renameSync } from 'node:fs'
+import { join } from 'node:path'
+import { runGen } from '../src/main/cli/gen'
+
+/** Stops the generator once it has written enough lines. */
+class Enough {}
+
+/** The path of the capture of `scenario` cut after `records` records, in `dataDir`. */
+export function benchCaptureFile(dataDir: string, scenario: string, records: number): string {
+  return join(dataDir, `${scenario}-${records}.hscap`)
+}
+
+/** Write the capture: the header and exactly `records` records, cut at a line end from a run of enough frames. */
+export async function generateBenchCapture(dataDir: string, scenario: string, records: number): Promise<string> {
+  const file = benchCaptureFile(dataDir, scenario, records)
+  mkdirSync(dataDir, { recursive: true })
+  const probeFrames = 500
+  const probe = await runGen(scenario, { frames: probeFrames, seed: 1 }, () => {})
+  // Records per frame is not constant (a scenario warms up, streams, leaks): ask for a margin more.
+  let frames = Math.ceil((records / (probe.records - 1)) * probeFrames * 1.2)
+  const partial = `${file}.part`
+  for (;;) {
+    const out = createWriteStream(partial)
+    let lines = 0
+    try {
+      await runGen(scenario, { frames, seed: 1 }, (chunk) => {
+        let end = 0
+        while (lines <= records) {
+          const nl = chunk.indexOf('\n', end)
+          if (nl < 0) break
+          lines++
+          end = nl + 1
+        }
+        const done = lines > records
+        const ok = out.write(done ? chunk.slice(0, end) : chunk)
+        if (done) throw new Enough()
+        if (!ok) return new Promise<void>((resolve) => out.once('drain', () => resolve()))
+      })
+    } catch (err) {
+      if (!(err instanceof Enough)) throw err
+    }
+    await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())))
+    if (lines > records) break
+    frames *= 2
+  }
+  renameSync(partial, file)
+  return file
+}
+
+/**
+ * What any reader must do at least: read 1 MiB chunks, decode UTF-8, split into lines, JSON.parse each.
+ * Returns the lines parsed, the header included.
+ */
+export async function jsonParseBaseline(file: string, chunkSize = 1 << 20): Promise<number> {
+  const decoder = new TextDecoder('utf-8')
+  let carry = ''
+  let parsed = 0
+  for await (const chunk of createReadStream(file, { highWaterMark: chunkSize })) {
+    const text = carry + decoder.decode(chunk as Buffer, { stream: true })
+    let start = 0
+    for (;;) {
+      const nl = text.indexOf('\n', start)
+      if (nl < 0) break
+      if (nl > start) {
+        JSON.parse(text.slice(start, nl))
+        parsed++
+      }
+      start = nl + 1
+    }
+    carry = text.slice(start)
+  }
+  const last = carry + decoder.decode()
+  if (last.trim() !== '') {
+    JSON.parse(last)
+    parsed++
+  }
+  return parsed
+}
