@@ -115,6 +115,19 @@ describe('an RMV trace in the app', () => {
     expect(errors, errors.join('\n')).toEqual([])
   })
 
+  it('reads the trace again with the frame length the user chooses: 100 ms frames give 337', async () => {
+    // floor(33658.8576 / 100) + 1 = 337, what heapscope report --bucket-ms 100 says too
+    expect((await report('--bucket-ms', '100', SAMPLE)).frames).toBe(337)
+    await page.getByTestId('bucket-ms').fill('100')
+    await page.getByTestId('bucket-apply').click()
+    await expect.poll(() => page.getByTestId('frame-count').textContent(), { timeout: 30_000 }).toBe('337')
+    await page.screenshot({ path: join(RESULTS, 'rmv-buckets-100ms.png') })
+    // back to the default frame length for what follows
+    await page.getByTestId('bucket-ms').fill('16.6')
+    await page.getByTestId('bucket-apply').click()
+    await expect.poll(() => page.getByTestId('frame-count').textContent(), { timeout: 30_000 }).toBe(String(FRAMES))
+  })
+
   // The resources an observed run places in its application heaps (the `placed` records) are in the snapshot
   // beside the model's own allocations.
   it('lists the resources the trace named at a late frame', async () => {

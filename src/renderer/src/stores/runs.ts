@@ -5,6 +5,7 @@
 import { defineStore } from 'pinia'
 import { ref, shallowRef } from 'vue'
 import type {
+  CaptureImportOptions,
   AppInfo,
   CaptureEntry,
   EngineStopped,
@@ -48,6 +49,10 @@ export const useRunsStore = defineStore('runs', () => {
   const recent = shallowRef<CaptureEntry[]>([])
   /** The engine died: its runs are gone (the host started a new one); the window says so and offers to reopen. */
   const engineStopped = shallowRef<EngineStopped | null>(null)
+  /** Where run A came from, so a trace can be read again with other import options. */
+  const source = shallowRef<{ fileId: string } | { file: File } | null>(null)
+  /** How run A's trace was cut into frames (imported traces: RMV, GPGMM). */
+  const importOptions = shallowRef<CaptureImportOptions>({})
   let unsubscribe: Unsubscribe | undefined
   let unsubscribeStopped: Unsubscribe | undefined
 
@@ -167,8 +172,16 @@ export const useRunsStore = defineStore('runs', () => {
     return info.value?.captures.find((c) => c.fileId === fileId)?.name ?? recent.value.find((c) => c.fileId === fileId)?.name ?? fileId
   }
 
-  function open(fileId: string, slot: RunSlot = 'A'): Promise<boolean> {
-    return track(entryName(fileId), slot, (loadId) => useApi().openCapture({ fileId, loadId }))
+  function open(fileId: string, slot: RunSlot = 'A', options: CaptureImportOptions = {}): Promise<boolean> {
+    const request = (loadId: string) =>
+      useApi().openCapture({ fileId, loadId, ...(Object.keys(options).length ? { import: options } : {}) })
+    return track(entryName(fileId), slot, request).then((ok) => {
+      if (ok && slot === 'A') {
+        source.value = { fileId }
+        importOptions.value = options
+      }
+      return ok
+    })
   }
 
   function openDialog(slot: RunSlot = 'A'): Promise<boolean> {
@@ -176,16 +189,34 @@ export const useRunsStore = defineStore('runs', () => {
   }
 
   /** Stream a file the user dropped or picked to the engine, chunk by chunk, each awaited. */
-  function upload(file: File, slot: RunSlot = 'A'): Promise<boolean> {
+  function upload(file: File, slot: RunSlot = 'A', options: CaptureImportOptions = {}): Promise<boolean> {
     return track(file.name, slot, async (loadId) => {
       const api = useApi()
-      await api.beginUpload({ loadId, name: file.name, bytes: file.size })
+      await api.beginUpload({
+        loadId,
+        name: file.name,
+        bytes: file.size,
+        ...(Object.keys(options).length ? { import: options } : {}),
+      })
       for (let offset = 0; offset < file.size; offset += UPLOAD_CHUNK_BYTES) {
         const chunk = new Uint8Array(await file.slice(offset, offset + UPLOAD_CHUNK_BYTES).arrayBuffer())
         if (!(await api.uploadChunk({ loadId, data: chunk }))) break
       }
       return api.endUpload(loadId)
+    }).then((ok) => {
+      if (ok && slot === 'A') {
+        source.value = { file }
+        importOptions.value = options
+      }
+      return ok
     })
+  }
+
+  /** Read run A's trace again, its time cut into frames of `bucketMs` (frame markers still win where it has them). */
+  function reimport(options: CaptureImportOptions): Promise<boolean> {
+    const from = source.value
+    if (!from) return Promise.resolve(false)
+    return 'fileId' in from ? open(from.fileId, 'A', options) : upload(from.file, 'A', options)
   }
 
   /** Run A's capture replayed with `overrides` (config key → value as the CLI takes it), opened as run B. */
@@ -254,6 +285,9 @@ export const useRunsStore = defineStore('runs', () => {
     partial,
     recent,
     engineStopped,
+    source,
+    importOptions,
+    reimport,
     init,
     refreshRecent,
     reopenAfterStop,
