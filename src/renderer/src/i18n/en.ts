@@ -33,6 +33,7 @@ export default {
     bucket: 'frame length',
     bucketHelp: 'The trace has no frame markers: its time is cut into frames of this many milliseconds. Apply reads it again.',
     bucketApply: 'Apply',
+    bucketUnit: 'ms',
     warnings: 'warnings',
     warningLine: 'line {line}: {message}',
     cursor: 'cursor',

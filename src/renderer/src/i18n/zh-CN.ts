@@ -35,6 +35,7 @@ const zhCN: typeof en = {
     bucket: '帧长',
     bucketHelp: '该跟踪没有帧标记：其时间按此毫秒数切分为帧。应用后重新读取。',
     bucketApply: '应用',
+    bucketUnit: '毫秒',
     warnings: '警告',
     warningLine: '第 {line} 行：{message}',
     cursor: '光标',
