@@ -52,6 +52,7 @@ const api = {
   exportCapture: (request) => ipcRenderer.invoke(CHANNELS.exportCapture, request),
   onEngineStopped: (listener) => subscribe<[EngineStopped]>(EVENTS.engineStopped, listener),
   hazards: (query) => ipcRenderer.invoke(CHANNELS.hazards, query),
+  placements: (query) => ipcRenderer.invoke(CHANNELS.placements, query),
 } satisfies Api
 
 export type PreloadApi = typeof api

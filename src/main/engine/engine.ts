@@ -17,6 +17,8 @@ import type {
   LoadErrorInfo,
   LoadOutcome,
   LoadProgress,
+  PlacementsAnswer,
+  PlacementsQuery,
   PlaybackFrame,
   PlaybackRequest,
   ResidencyEventsAnswer,
@@ -38,6 +40,7 @@ import type {
 import { CONFIG_KEY_NAMES, CONFIG_KEYS } from '../../shared/model'
 import { compareSeries, leaks, resourceDiff } from '../analysis/compare'
 import { checkStore, type HazardLog } from '../analysis/hazards'
+import { PlacementLayouts } from '../analysis/placements'
 import { Playback } from '../analysis/playback'
 import { buildRunReport } from '../analysis/report'
 import { ResidencyEvents, TOTAL_SERIES } from '../analysis/replay'
@@ -112,6 +115,8 @@ export interface Engine {
   exportCapture(runId: string, options: ExportOptions, target: ExportTarget): Promise<ExportResult>
   /** The aliasing hazards and Vulkan warnings of a run, a page at a time. */
   hazards(query: HazardsQuery): Promise<HazardsAnswer>
+  /** A frame's application heaps with their placed resources over the frame's steps, and its hazards. */
+  placements(query: PlacementsQuery): Promise<PlacementsAnswer>
   dispose(): Promise<void>
 }
 
@@ -487,6 +492,19 @@ export class LocalEngine implements Engine {
 
   async hazards(query: HazardsQuery): Promise<HazardsAnswer> {
     return this.run(query.runId).checks.page(query)
+  }
+
+  /** Each run's placement layouts, made when first asked for (most runs never are). */
+  private readonly placementLayouts = new WeakMap<Run, PlacementLayouts>()
+
+  async placements(query: PlacementsQuery): Promise<PlacementsAnswer> {
+    const run = this.run(query.runId)
+    let layouts = this.placementLayouts.get(run)
+    if (!layouts) {
+      layouts = new PlacementLayouts(run.store)
+      this.placementLayouts.set(run, layouts)
+    }
+    return layouts.layout(query.runId, query.frame)
   }
 
   private readonly playbacks = new Map<string, { runId: string; playback: Playback | VulkanPlayback }>()

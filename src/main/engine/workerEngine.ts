@@ -110,6 +110,7 @@ export class WorkerEngine implements Engine {
   readonly leaks = this.forward('leaks')
   readonly ackPlayback = this.forward('ackPlayback')
   readonly hazards = this.forward('hazards')
+  readonly placements = this.forward('placements')
 
   exportCapture(runId: string, options: ExportOptions, target: ExportTarget): Promise<ExportResult> {
     return this.call('exportCapture', [runId, options, target])

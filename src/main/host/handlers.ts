@@ -144,6 +144,7 @@ export function createHandlers(ctx: HostContext): Handlers {
       ctx.recent?.clear()
     },
     hazards: async (payload) => ctx.engine().hazards(parsePayload('hazards', payload)),
+    placements: async (payload) => ctx.engine().placements(parsePayload('placements', payload)),
     exportCapture: async (payload): Promise<ExportOutcome> => {
       const { runId, from, to, gzip } = parsePayload('exportCapture', payload)
       const engine = ctx.engine()

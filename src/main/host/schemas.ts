@@ -145,6 +145,7 @@ export const schemas = {
       severity: z.enum(['hazard', 'warning']).optional(),
     })
     .strict(),
+  placements: z.object({ runId: id, frame: frameIndex }).strict(),
 } as const
 
 export type HandlerName = keyof typeof schemas

@@ -37,4 +37,5 @@ export class FakeApiBase implements Api {
   exportCapture: Api['exportCapture'] = notFaked('exportCapture')
   onEngineStopped: Api['onEngineStopped'] = () => () => undefined
   hazards: Api['hazards'] = notFaked('hazards')
+  placements: Api['placements'] = notFaked('placements')
 }

@@ -38,7 +38,23 @@ import { accessVerb, isInitialization, type Hazard, type HazardRule } from './ha
 const RENDER_TARGET = 1 << TEXTURE_FLAGS.indexOf('RenderTargetable')
 const DEPTH_STENCIL = 1 << TEXTURE_FLAGS.indexOf('DepthStencilTargetable')
 
-class Resident {
+/** What the checks hold of a placed resource, for views that show it: its bytes and, in the simple model, its state. */
+export interface PlacedState {
+  readonly id: number
+  readonly heap: number
+  /** Heap bytes [start, end). */
+  readonly start: Bytes
+  readonly end: Bytes
+  readonly kind: 'buffer' | 'texture'
+  /** 1 render target, 2 depth-stencil, 0 neither. */
+  readonly target: 0 | 1 | 2
+  /** Activated by an aliasing barrier and not deactivated since (the simple model's state). */
+  readonly active: boolean
+  /** The placed resources sharing at least one byte with it. */
+  readonly overlaps: readonly PlacedState[]
+}
+
+class Resident implements PlacedState {
   overlaps: Resident[] = []
   active = false
   /** The resource whose activation made this one inactive, -1 when none has (never activated yet). */
@@ -72,6 +88,24 @@ class Resident {
 
   label(): string {
     return `${this.kind} ${this.id}`
+  }
+
+  /** A copy of the state, its overlaps left for the caller to link. */
+  copy(): Resident {
+    const c = new Resident(this.id, this.heap, this.start, this.end, this.kind, this.target, this.placedFrame)
+    c.active = this.active
+    c.deactivatedBy = this.deactivatedBy
+    c.deactivatedFrame = this.deactivatedFrame
+    c.inactiveReported = this.inactiveReported
+    c.needsInit = this.needsInit
+    c.initCause = this.initCause
+    c.initFrame = this.initFrame
+    c.initBy = this.initBy
+    c.lastAccessSeq = this.lastAccessSeq
+    c.lastAccessSubmit = this.lastAccessSubmit
+    c.lastAccessOp = this.lastAccessOp
+    c.lastBarrierSeq = this.lastBarrierSeq
+    return c
   }
 
   targetLabel(): string {
@@ -110,6 +144,43 @@ export class AliasingChecker {
     this.model = options.model ?? 'simple'
     this.api = options.api ?? 'd3d12'
     this.onHazard = options.onHazard ?? ((h) => this.hazards.push(h))
+  }
+
+  /**
+   * An independent checker in the same state, reporting to `onHazard` (or collecting): a checkpoint to replay
+   * from, so a view of one frame need not check every record before it.
+   */
+  clone(options: Pick<AliasingCheckerOptions, 'onHazard'> = {}): AliasingChecker {
+    const c = new AliasingChecker({ model: this.model, api: this.api, onHazard: options.onHazard })
+    c.frame = this.frame
+    c.seq = this.seq
+    c.submit = this.submit
+    c.globalBarrierSeq = this.globalBarrierSeq
+    c.heapSize = new Map(this.heapSize)
+    const copies = new Map<Resident, Resident>()
+    for (const r of this.residents.values()) {
+      const copy = r.copy()
+      copies.set(r, copy)
+      c.residents.set(copy.id, copy)
+    }
+    for (const [r, copy] of copies) copy.overlaps = r.overlaps.map((o) => copies.get(o)!)
+    for (const [heap, list] of this.heapResidents) c.heapResidents.set(heap, list.map((r) => copies.get(r)!))
+    return c
+  }
+
+  /** A live placed resource's bytes and state, or undefined when `id` is none. */
+  placedState(id: number): PlacedState | undefined {
+    return this.residents.get(id)
+  }
+
+  /** The heaps the checks know (created by a `heap` record, or named by a `placed` one), each with its live resources in placement order. */
+  heaps(): IterableIterator<[number, readonly PlacedState[]]> {
+    return this.heapResidents.entries()
+  }
+
+  /** A heap's size from its `heap` record, or undefined when it had none. */
+  heapSizeOf(id: number): Bytes | undefined {
+    return this.heapSize.get(id)
   }
 
   /** Dispatch one record; kinds the checks do not read are ignored. */

@@ -106,6 +106,7 @@ export function createSocketApi(location: Location = window.location): Api {
     exportCapture: (request) => invoke('exportCapture', request),
     onEngineStopped: (listener) => listen(engineStopped, listener),
     hazards: (query) => invoke('hazards', query),
+    placements: (query) => invoke('placements', query),
   }
 }
 
