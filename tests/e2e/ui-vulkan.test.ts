@@ -1,7 +1,7 @@
 /**
  * A Vulkan run in the profiler UI, through the browser host: its memory heaps as lanes stacked by memory type,
  * no residency lane, and the checks' findings as `heapscope check` lists them, each one opening its frame with its
- * resources and heap bytes marked on the block maps.
+ * resources and heap bytes marked on the block maps (an aliasing hazard in the aliasing view first).
  */
 import { execFile } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, renameSync } from 'node:fs'
@@ -88,7 +88,10 @@ describe('a Vulkan run in Chromium', () => {
     const hazard = found.hazards[0]
     const row = page.getByTestId('table-row').filter({ hasText: hazard.rule })
     await row.click()
-    // the cursor on the finding's frame, its first resource explained, the block maps shown
+    // an aliasing hazard opens in the aliasing view, on its frame's application heaps; the inspector behind it
+    // is on the finding's frame, its first resource explained, the block maps shown
+    await expect.poll(() => page.getByTestId('aliasing-view').getAttribute('data-section')).toBe('placed')
+    await page.getByTestId('view-timeline').click()
     await expect.poll(() => page.getByTestId('inspector-frame').textContent()).toBe(`frame ${hazard.frame}`)
     await page.getByTestId('resource-details').waitFor()
     expect(await page.getByTestId('resource-details').textContent()).toContain(`#${hazard.resources[0]}`)

@@ -4,6 +4,7 @@
  * what it was asked, so tests can check the renderer asks for what it shows and no more.
  */
 import type {
+  PlacementsAnswer,
   AppInfo,
   CompareSeriesQuery,
   ConfigEntry,
@@ -209,6 +210,60 @@ export function execution(): TransientExecution {
   }
 }
 
+/**
+ * A frame of one application heap, as the engine lays out an access-inactive hazard: heap 50 "Aliased" of 256 KiB;
+ * A (51, texture) [0, 128 KiB) and B (52, buffer) [64 KiB, 192 KiB) share [64 KiB, 128 KiB); C (53) [192 KiB,
+ * 256 KiB) shares nothing. Steps: 0 barrier(A), 1 write A, 2 barrier(B, before A), 3 write B, 4 read A (the
+ * hazard), 5 submit; B released before the submit. A active [0, 2), B active [2, 5).
+ */
+export function placementsAnswer(runId: string, frame: number): PlacementsAnswer {
+  const KiB = 1024
+  return {
+    runId,
+    frame,
+    aliasing: 'simple',
+    steps: 6,
+    stepKind: Uint8Array.of(0, 1, 0, 1, 1, 2),
+    heaps: [
+      {
+        id: 50,
+        name: 'Aliased',
+        size: 256 * KiB,
+        type: 'default',
+        from: 0,
+        to: 6,
+        resources: {
+          id: Float64Array.of(51, 52, 53),
+          offset: Float64Array.of(0, 64 * KiB, 192 * KiB),
+          size: Float64Array.of(128 * KiB, 128 * KiB, 64 * KiB),
+          from: Int32Array.of(0, 0, 0),
+          to: Int32Array.of(6, 5, 6),
+          texture: Uint8Array.of(1, 0, 0),
+          target: Uint8Array.of(0, 0, 0),
+          name: ['A', 'B', 'C'],
+        },
+        active: Int32Array.of(0, 0, 2, 1, 2, 5),
+        overlaps: Int32Array.of(0, 1),
+      },
+    ],
+    accesses: { heap: Int32Array.of(0, 0, 0), resource: Int32Array.of(0, 1, 0), step: Int32Array.of(1, 3, 4), op: Uint8Array.of(1, 1, 0) },
+    barriers: { step: Int32Array.of(0, 2), afterHeap: Int32Array.of(0, 0), after: Int32Array.of(0, 1), beforeHeap: Int32Array.of(-1, 0), before: Int32Array.of(-1, 0) },
+    hazards: [
+      {
+        rule: 'access-inactive',
+        resources: [51, 52],
+        heapIndex: 0,
+        indices: [0, 1],
+        heap: 50,
+        range: [64 * KiB, 128 * KiB],
+        step: 4,
+        message: 'texture 51 read while inactive: 52 was activated on the same bytes at frame 46',
+      },
+    ],
+    truncated: false,
+  }
+}
+
 export class FakeHost extends FakeApiBase {
   calls: string[] = []
   seriesQueries: SeriesQuery[] = []
@@ -342,6 +397,7 @@ export class FakeHost extends FakeApiBase {
     residencyObject: null,
   })
   override transients = async (query: { runId: string; frame: number }) => ({ runId: query.runId, frame: query.frame, executions: [execution()] })
+  override placements = async (query: { runId: string; frame: number }) => placementsAnswer(query.runId, query.frame)
   override report = async () => report()
   override runConfig = async (runId: string): Promise<ConfigEntry[]> => [
     { key: 'bufferPool.size', default: 32 * MiB, value: runId === 'run-B' ? 8 * MiB : 32 * MiB, kind: 'bytes', seed: '§3.3', help: 'DEFAULT buffer pool size' },
