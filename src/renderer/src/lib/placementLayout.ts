@@ -60,6 +60,8 @@ export interface HazardBox extends Box {
 export interface PlacementsLayout {
   panels: PlacedPanel[]
   rects: PlacedRect[]
+  /** The rectangles by heap, then by resource index. */
+  rectOf: PlacedRect[][]
   /** Active spans, as bars inside the rectangles. */
   active: PlacedRect[]
   bands: PlacedBand[]
@@ -298,7 +300,7 @@ export function layoutPlacements(a: PlacementsAnswer, o: PlacementsLayoutOptions
     const h = Math.max(2, byteY(panel, z.range[1]) - y0)
     hazards.push({ hazard: n, panel: panelIndex, stepX: centreX(z.step), x: x0, y: y0, w: x1 - x0, h })
   })
-  return { panels, rects, active, bands, accesses, barriers, hazards, submits, stepX, columns }
+  return { panels, rects, rectOf, active, bands, accesses, barriers, hazards, submits, stepX, columns }
 }
 
 /** Whether resource `ref` is active at pixel x (inside one of its active bars). */
