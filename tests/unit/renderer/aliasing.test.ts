@@ -13,7 +13,7 @@ import { KiB, MiB } from '../../../src/shared/units'
 import { setApi } from '../../../src/renderer/src/api'
 import FrameInspector from '../../../src/renderer/src/components/inspector/FrameInspector.vue'
 import { createAppI18n } from '../../../src/renderer/src/i18n'
-import { byteSegments, byteY, hazardAt, layoutPlacements, placedAliases, placedAt } from '../../../src/renderer/src/lib/placementLayout'
+import { busiestHeaps, byteSegments, byteY, hazardAt, layoutPlacements, placedAliases, placedAt } from '../../../src/renderer/src/lib/placementLayout'
 import { useAliasingStore } from '../../../src/renderer/src/stores/aliasing'
 import { useInspectorStore } from '../../../src/renderer/src/stores/inspector'
 import { useRunsStore } from '../../../src/renderer/src/stores/runs'
@@ -125,6 +125,28 @@ describe('placement layout', () => {
     expect(placedAliases(a, 0, 2)).toEqual([])
   })
 
+  it('with more heaps than it stacks, draws those with a hazard first, then the fullest', () => {
+    // heap 0 has the hazard and 3 resources; six more: ids 60 to 65 with 0, 5, 1, 5, 2 and 4 resources
+    const base = placementsAnswer('run-1', 45)
+    const counts = [0, 5, 1, 5, 2, 4]
+    const heaps = [
+      base.heaps[0],
+      ...counts.map((n, k) => ({
+        ...base.heaps[0],
+        id: 60 + k,
+        resources: { ...base.heaps[0].resources, id: new Float64Array(n), name: Array.from({ length: n }, () => '') },
+      })),
+    ]
+    const many = { ...base, heaps }
+    // the hazard's heap (index 0), then 5, 5 (ids 61 and 63: indices 2 and 4), then 4 (id 65, index 6); in index order
+    expect(busiestHeaps(many)).toEqual([0, 2, 4, 6])
+    const drawn = layoutPlacements(many, { width: 700, height: 900, left: 100, bottom: 20, gap: 10, header: 20, heaps: [0, 2] })
+    expect(drawn.panels.map((p) => p.heap)).toEqual([0, 2])
+    // heap 0's hazard is drawn; heap 1 is not, so nothing of it is
+    expect(drawn.hazards).toHaveLength(1)
+    expect(drawn.rectOf[1]).toEqual([])
+  })
+
   it('fitted, folds the unused bytes between and after the used runs', () => {
     // used: [0, 4 MiB) and [32, 34 MiB) of 64 MiB; 6 MiB used, so gaps of 0.6 MiB or more fold to 18 px. 400 px:
     // 2 folds leave 364; each run 26 px plus its share of the 312 left: 4/6 → 234 px, 2/6 → 130 px
@@ -168,6 +190,13 @@ describe('aliasing store and view, a hazard opened', () => {
     expect(aliasing.placements?.frame).toBe(45)
     expect(aliasing.shown).toBe('placed')
     expect(aliasing.placedCount).toBe(3)
+    expect(aliasing.shownHeaps).toEqual([0])
+    // a heap chosen by its id; one the frame does not have falls back to all of them
+    aliasing.showHeap(50)
+    expect(aliasing.shownHeaps).toEqual([0])
+    aliasing.showHeap(99)
+    expect(aliasing.shownHeaps).toEqual([0])
+    aliasing.showHeap(null)
     expect(aliasing.focusedHazard).toBe(0)
     // another frame: the focus stays, outlining nothing there
     timeline.setCursor(12)

@@ -84,8 +84,32 @@ export interface PlacementsLayoutOptions {
   gap: number
   header: number
   right?: number
-  /** Show each heap only as far as its resources (and its hazards' bytes) reach, rounded to a binary size. */
+  /** Draw the bytes the frame uses to scale and fold the unused runs (else each heap whole, to scale). */
   fit?: boolean
+  /** Indices of the heaps drawn, top to bottom (all of them when absent). */
+  heaps?: number[]
+}
+
+/** Most heaps stacked at once; past it the view picks the busiest, or the one the user chooses. */
+export const MAX_STACKED_HEAPS = 4
+
+/**
+ * The heaps worth drawing when there are more than MAX_STACKED_HEAPS: those with a hazard (the one in focus
+ * first), then those with the most resources in the frame, then by id; a heap without resources last.
+ */
+export function busiestHeaps(a: PlacementsAnswer, focused = -1, limit = MAX_STACKED_HEAPS): number[] {
+  const hazards = new Map<number, number>()
+  for (const z of a.hazards) if (z.heapIndex >= 0) hazards.set(z.heapIndex, (hazards.get(z.heapIndex) ?? 0) + 1)
+  const first = a.hazards[focused]?.heapIndex ?? -1
+  const order = a.heaps.map((_, i) => i)
+  order.sort(
+    (x, y) =>
+      Number(y === first) - Number(x === first) ||
+      Number(hazards.has(y)) - Number(hazards.has(x)) ||
+      a.heaps[y].resources.id.length - a.heaps[x].resources.id.length ||
+      a.heaps[x].id - a.heaps[y].id,
+  )
+  return order.slice(0, limit).sort((x, y) => x - y)
 }
 
 /** Height of a heap without resources in the frame, of a folded run of unused bytes, and the least a used run gets. */
@@ -184,15 +208,16 @@ export function layoutPlacements(a: PlacementsAnswer, o: PlacementsLayoutOptions
   const plotW = Math.max(10, o.width - o.left - (o.right ?? 8))
   const stepX = (s: number) => o.left + (s / columns) * plotW
   const centreX = (s: number) => stepX(s + 0.5)
-  const heapCount = a.heaps.length
-  const empty = a.heaps.filter((h) => h.resources.id.length === 0).length
+  const shown = o.heaps ?? a.heaps.map((_, i) => i)
+  const heapCount = shown.length
+  const empty = shown.filter((h) => a.heaps[h].resources.id.length === 0).length
   // heaps with resources share the height left once the empty ones have their strip
   const usable = Math.max(20, o.height - o.bottom - 4 - heapCount * o.header - Math.max(0, heapCount - 1) * o.gap - empty * EMPTY_HEIGHT)
   const full = Math.max(1, heapCount - empty)
 
   const panels: PlacedPanel[] = []
   let y = 4
-  for (let h = 0; h < heapCount; h++) {
+  for (const h of shown) {
     const heap = a.heaps[h]
     y += o.header
     const r = heap.resources
@@ -212,7 +237,7 @@ export function layoutPlacements(a: PlacementsAnswer, o: PlacementsLayoutOptions
   }
 
   const rects: PlacedRect[] = []
-  const rectOf: PlacedRect[][] = []
+  const rectOf: PlacedRect[][] = a.heaps.map(() => [])
   const active: PlacedRect[] = []
   const bands: PlacedBand[] = []
   for (const panel of panels) {
@@ -227,7 +252,7 @@ export function layoutPlacements(a: PlacementsAnswer, o: PlacementsLayoutOptions
       rects.push(rect)
       own.push(rect)
     }
-    rectOf.push(own)
+    rectOf[panel.heap] = own
     for (let k = 0; k + 2 < heap.active.length; k += 3) {
       const rect = own[heap.active[k]]
       if (!rect) continue

@@ -9,7 +9,7 @@ import { computed, markRaw, ref, shallowRef, watch } from 'vue'
 import type { HazardEntry, PlacementsAnswer, TransientAnswer, TransientExecution } from '../../../shared/ipc'
 import { useApi } from '../api'
 import { Latest } from '../lib/latest'
-import type { PlacedRef } from '../lib/placementLayout'
+import { busiestHeaps, MAX_STACKED_HEAPS, type PlacedRef } from '../lib/placementLayout'
 import { useRunsStore } from './runs'
 import { useTimelineStore } from './timeline'
 import { useUiStore } from './ui'
@@ -36,6 +36,8 @@ export const useAliasingStore = defineStore('aliasing', () => {
   /** Placed resource under the mouse, or picked in the list. */
   const placedHovered = shallowRef<PlacedRef | null>(null)
   const focus = shallowRef<HazardFocus | null>(null)
+  /** The application heap chosen (its capture id), or null: every heap, or the busiest when there are many. */
+  const placedHeap = ref<number | null>(null)
 
   const query = new Latest<{ runId: string; frame: number }, TransientAnswer>(
     (r) => useApi().transients(r),
@@ -85,6 +87,17 @@ export const useAliasingStore = defineStore('aliasing', () => {
     return p.hazards.findIndex((h) => h.rule === f.rule && h.resources[0] === f.resources[0])
   })
 
+  /** Indices of the application heaps drawn: the one chosen if the frame has it, else all or the busiest. */
+  const shownHeaps = computed<number[]>(() => {
+    const p = placements.value
+    if (!p) return []
+    if (placedHeap.value !== null) {
+      const i = p.heaps.findIndex((h) => h.id === placedHeap.value)
+      if (i >= 0) return [i]
+    }
+    return p.heaps.length <= MAX_STACKED_HEAPS ? p.heaps.map((_, i) => i) : busiestHeaps(p, focusedHazard.value)
+  })
+
   function load(frame: number | null): Promise<void> {
     const run = runs.current
     if (!run || frame === null) return Promise.resolve()
@@ -116,6 +129,7 @@ export const useAliasingStore = defineStore('aliasing', () => {
   function openHazard(entry: HazardFocus): void {
     focus.value = markRaw({ ...entry })
     section.value = 'placed'
+    placedHeap.value = null
     placedHovered.value = null
     timeline.setCursor(entry.frame)
     useUiStore().show('aliasing')
@@ -126,6 +140,11 @@ export const useAliasingStore = defineStore('aliasing', () => {
     const h = placements.value?.hazards[index]
     if (!h || !placements.value) return
     focus.value = markRaw({ frame: placements.value.frame, rule: h.rule, resources: h.resources, heap: h.heap, range: h.range, message: h.message })
+  }
+
+  function showHeap(id: number | null): void {
+    placedHeap.value = id
+    placedHovered.value = null
   }
 
   function clearFocus(): void {
@@ -162,6 +181,7 @@ export const useAliasingStore = defineStore('aliasing', () => {
       hovered.value = null
       placedHovered.value = null
       focus.value = null
+      placedHeap.value = null
     },
   )
 
@@ -181,6 +201,8 @@ export const useAliasingStore = defineStore('aliasing', () => {
     placedHovered,
     focus,
     focusedHazard,
+    placedHeap,
+    shownHeaps,
     execution,
     load,
     select,
@@ -188,6 +210,7 @@ export const useAliasingStore = defineStore('aliasing', () => {
     setActive,
     openHazard,
     focusHazard,
+    showHeap,
     clearFocus,
     aliasesOf,
   }
