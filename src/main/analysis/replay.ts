@@ -45,6 +45,19 @@ export const CHECKPOINT_RECORDS = 25_000
  */
 export const CHECKPOINT_BYTES = 128 * 2 ** 20
 
+/**
+ * Past CHECKPOINT_BYTES, what the checkpoints may hold per record of the capture: they stay at CHECKPOINT_RECORDS
+ * apart on longer captures, so a snapshot replays as little on ten million records as on two. On the 10-million-
+ * record bench capture the checkpoints hold 22 bytes a record at that spacing (0.54 MiB each, 408 of them, 220 MiB)
+ * beside the store's ~85; 24 keeps that spacing and caps their memory at 24 bytes a record.
+ */
+export const CHECKPOINT_BYTES_PER_RECORD = 24
+
+/** What the checkpoints of a capture of `records` records may hold before they are thinned. */
+export function checkpointBudget(records: number): number {
+  return Math.max(CHECKPOINT_BYTES, CHECKPOINT_BYTES_PER_RECORD * records)
+}
+
 export const RESIDENCY_EVENT = { makeResident: 0, evict: 1, overBudget: 2 } as const
 
 const FIELD_LABEL: Record<(typeof TOTAL_FIELDS)[number], string> = {
@@ -122,6 +135,13 @@ export class ResidencyEvents {
   }
 }
 
+/** The model after frame index `frame` (as modelAt answers it) with its live creates; it is only read. */
+export interface ModelState {
+  frame: number
+  model: D3D12Model
+  created: Map<number, number>
+}
+
 interface Checkpoint {
   /** Frame index whose records come next. */
   frame: number
@@ -141,7 +161,7 @@ export interface ReplayProgress {
 export interface ReplayOptions {
   config: ModelConfig
   checkpointRecords?: number
-  /** What the checkpoints may hold before they are thinned (CHECKPOINT_BYTES). */
+  /** What the checkpoints may hold before they are thinned (checkpointBudget of the capture's records). */
   checkpointBytes?: number
   signal?: AbortSignal
   onProgress?: (progress: ReplayProgress) => void
@@ -525,7 +545,7 @@ export class Replay {
     const frames = store.frames.length
     const series = this.series
     let every = options.checkpointRecords ?? CHECKPOINT_RECORDS
-    const budget = options.checkpointBytes ?? CHECKPOINT_BYTES
+    const budget = options.checkpointBytes ?? checkpointBudget(store.records.length)
     let checkpointBytes = 0
 
     // Per-tag bookkeeping: id → tag, occupied and requested bytes of live resources.
@@ -856,22 +876,39 @@ export class Replay {
 
   /**
    * The model after frame index `frame` (its records applied and the frame finished), the live creates, and,
-   * through `onLayout`, the transient layout of each graph execution in that frame.
+   * through `onLayout`, the transient layout of each graph execution in that frame. `states`: models already
+   * rebuilt at other frames (a snapshot cache); the nearest one before `frame` is advanced when it is nearer than
+   * the checkpoint.
    */
   modelAt(
     frame: number,
     onLayout?: (execution: TransientExecution) => void,
+    states: readonly ModelState[] = [],
   ): { model: D3D12Model; created: Map<number, number> } {
     const target = Math.max(0, Math.min(this.store.frames.length - 1, frame))
     let cp = this.checkpoints[0]
     for (const c of this.checkpoints) if (c.frame <= target) cp = c
-    const model = cp.model.clone(NO_SINK)
-    const created = new Map<number, number>()
-    for (let i = 0; i < cp.liveIds.length; i++) created.set(cp.liveIds[i], cp.liveRecords[i])
+    // A state after an earlier frame at or past the checkpoint replays less: a cursor moving forward a few frames
+    // advances a copy of the state it left instead of replaying from the checkpoint again.
+    let from: ModelState | undefined
+    for (const s of states) if (s.frame < target && s.frame >= cp.frame && (!from || s.frame > from.frame)) from = s
+    let model: D3D12Model
+    let created: Map<number, number>
+    let first: number
+    if (from) {
+      model = from.model.clone(NO_SINK)
+      created = new Map(from.created)
+      first = from.frame + 1
+    } else {
+      model = cp.model.clone(NO_SINK)
+      created = new Map<number, number>()
+      for (let i = 0; i < cp.liveIds.length; i++) created.set(cp.liveIds[i], cp.liveRecords[i])
+      first = cp.frame
+    }
     const store = this.store
     const { kind: kinds, ref: refs } = store.records
     const descs = this.descs
-    for (let f = cp.frame; f <= target; f++) {
+    for (let f = first; f <= target; f++) {
       const start = store.frames.firstRecord[f]
       const end = f + 1 < store.frames.length ? store.frames.firstRecord[f + 1] : store.records.length
       for (let i = start; i < end; i++) {

@@ -250,7 +250,7 @@ export class Snapshots {
       return state
     }
     const transients: TransientExecution[] = []
-    const { model, created } = this.replay.modelAt(target, (layout) => transients.push(layout))
+    const { model, created } = this.replay.modelAt(target, (layout) => transients.push(layout), this.cache)
     const frameNumber = store.frames.n[target]
     const end = target + 1 < store.frames.length ? store.frames.firstRecord[target + 1] : store.records.length
     const heaps = this.hasApplicationHeaps() ? applicationHeapsAt(this.replay, end) : []

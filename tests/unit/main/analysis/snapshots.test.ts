@@ -1,0 +1,76 @@
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { checkpointBudget, CHECKPOINT_BYTES, Replay } from '../../../../src/main/analysis/replay'
+import { Snapshots } from '../../../../src/main/analysis/snapshot'
+import { loadCaptureFile } from '../../../../src/main/ingest/read'
+import type { TransientExecution } from '../../../../src/shared/ipc'
+import { resolveConfig } from '../../../../src/shared/model'
+
+const CAPTURE = join(__dirname, '__golden__', 'deferred-60.hscap.gz')
+
+async function replayOf(checkpointRecords: number) {
+  const { store } = await loadCaptureFile(CAPTURE)
+  const config = resolveConfig(store.header.config as Record<string, number> | undefined, {})
+  return Replay.run(store, { config, checkpointRecords, checkpointBytes: Number.POSITIVE_INFINITY })
+}
+
+describe('snapshots started from a cached state', () => {
+  it('modelAt advances the nearest earlier state given instead of the checkpoint, to the same model', async () => {
+    // one checkpoint, at frame 0: without a state every snapshot replays from the start
+    const replay = await replayOf(Number.POSITIVE_INFINITY)
+    expect(replay.checkpointStats().count).toBe(1)
+    const at20 = replay.modelAt(20)
+    const at25 = replay.modelAt(25)
+    // A marker id in the frame-25 state's creates: only a start from that state carries it into the answer.
+    const marked = { frame: 25, model: at25.model, created: new Map([...at25.created, [-7, -7]]) }
+    const layouts: TransientExecution[] = []
+    const advanced = replay.modelAt(31, (layout) => layouts.push(layout), [{ frame: 20, ...at20 }, marked])
+    expect(advanced.created.get(-7)).toBe(-7)
+    const fresh = replay.modelAt(31)
+    advanced.created.delete(-7)
+    expect(advanced.created).toEqual(fresh.created)
+    expect(advanced.model.liveTable()).toEqual(fresh.model.liveTable())
+    expect(advanced.model.poolBlocks()).toEqual(fresh.model.poolBlocks())
+    expect(Array.from(advanced.model.totals.byRow)).toEqual(Array.from(fresh.model.totals.byRow))
+    expect(advanced.model.residencyManager().totals()).toEqual(fresh.model.residencyManager().totals())
+    const freshLayouts: TransientExecution[] = []
+    replay.modelAt(31, (layout) => freshLayouts.push(layout))
+    expect(layouts).toEqual(freshLayouts)
+    // the state the start came from is left as it was
+    expect(at25.model.liveTable()).toEqual(replay.modelAt(25).model.liveTable())
+  })
+
+  it('a state at or after the frame asked, or before the checkpoint, is not a start', async () => {
+    // checkpoints every 300 records: dozens over the 60 frames (19 779 records)
+    const replay = await replayOf(300)
+    const at10 = replay.modelAt(10)
+    const at40 = replay.modelAt(40)
+    const marker = (frame: number, state: typeof at10) => ({ frame, model: state.model, created: new Map([...state.created, [-1, -1]]) })
+    // frame 40 is the frame asked, not before it; frame 10 is behind the checkpoint nearest frame 40
+    expect(replay.modelAt(40, undefined, [marker(40, at40), marker(10, at10)]).created.has(-1)).toBe(false)
+  })
+
+  it('a cursor walking forward and back through the capture sees the same tables and pools as cold snapshots', async () => {
+    const replay = await replayOf(2000)
+    const cached = new Snapshots(replay)
+    const frames = [3, 4, 9, 10, 30, 29, 31, 45, 46, 59, 12, 13]
+    for (const frame of frames) {
+      const cold = new Snapshots(replay)
+      expect(cached.snapshot('run', frame)).toEqual(cold.snapshot('run', frame))
+      const query = { runId: 'run', frame, sort: 'occupied' as const, descending: true, offset: 0, limit: 5000 }
+      expect(cached.resources(query)).toEqual(cold.resources(query))
+      expect(cached.transients(frame)).toEqual(cold.transients(frame))
+    }
+  })
+})
+
+describe('the checkpoint budget', () => {
+  it('is 128 MiB up to 5.6 million records, then 24 bytes a record', () => {
+    expect(checkpointBudget(2_000_000)).toBe(CHECKPOINT_BYTES)
+    // 128 MiB = 134 217 728 bytes = 24 × 5 592 405.33 records
+    expect(checkpointBudget(5_592_405)).toBe(CHECKPOINT_BYTES)
+    expect(checkpointBudget(5_592_406)).toBe(134_217_744)
+    // 10 million records: 240 000 000 bytes (229 MiB)
+    expect(checkpointBudget(10_000_000)).toBe(240_000_000)
+  })
+})
