@@ -7,6 +7,7 @@
  */
 import { ACCESS_OPS, type CaptureRecord } from '../../shared/capture'
 import type { HazardEntry, HazardsAnswer, HazardsQuery } from '../../shared/ipc'
+import { partitionPoint } from '../../shared/search'
 import type { Bytes } from '../../shared/units'
 import { recordAt } from '../ingest/records'
 import { K, type CaptureStore } from '../ingest/store'
@@ -61,14 +62,7 @@ export class HazardLog {
 
   /** The entries of one frame index and on: the hazards list jumps there. */
   firstAtFrame(frame: number): number {
-    let lo = 0
-    let hi = this.entries.length
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1
-      if (this.entries[mid].frame < frame) lo = mid + 1
-      else hi = mid
-    }
-    return lo
+    return partitionPoint(this.entries.length, (i) => this.entries[i].frame < frame)
   }
 
   page(query: HazardsQuery): HazardsAnswer {

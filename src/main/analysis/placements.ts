@@ -10,6 +10,7 @@
  */
 import { HEAP_KINDS } from '../../shared/capture'
 import { PLACEMENT_STEPS, type PlacedHeapLayout, type PlacementHazard, type PlacementsAnswer } from '../../shared/ipc'
+import { lowerBound } from '../../shared/search'
 import type { Bytes } from '../../shared/units'
 import { K, type CaptureStore } from '../ingest/store'
 import { AliasingChecker, type PlacedState } from '../model/aliasing/checker'
@@ -438,14 +439,8 @@ function push(map: Map<number, number[]>, key: number, value: number): void {
 /** The last of ascending `list` below `end`, or -1. */
 function lastBefore(list: number[] | undefined, end: number): number {
   if (!list) return -1
-  let lo = 0
-  let hi = list.length
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1
-    if (list[mid] < end) lo = mid + 1
-    else hi = mid
-  }
-  return lo > 0 ? list[lo - 1] : -1
+  const at = lowerBound(list, end)
+  return at > 0 ? list[at - 1] : -1
 }
 
 /** A run's placement layouts, frame by frame. */
