@@ -239,6 +239,18 @@ export class Snapshots {
     return this.applicationHeaps
   }
 
+  /**
+   * Rebuild the snapshot of a frame as the inspector first asks for it (the table in its default order, the pool
+   * maps) and forget it: run after a load, so the code a cursor move runs is ready before someone moves it.
+   */
+  warm(frame: number): void {
+    const s = this.state(frame)
+    s.table.order('occupied', true)
+    this.snapshot('', frame)
+    const at = this.cache.indexOf(s)
+    if (at >= 0) this.cache.splice(at, 1)
+  }
+
   /** The state at the end of frame index `frame`, from the cache or the checkpoint before it. */
   state(frame: number): SnapshotState {
     const store = this.replay.store

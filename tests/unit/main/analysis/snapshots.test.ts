@@ -74,3 +74,25 @@ describe('the checkpoint budget', () => {
     expect(checkpointBudget(10_000_000)).toBe(240_000_000)
   })
 })
+
+
+describe('warming a snapshot', () => {
+  it('rebuilds the frame, then forgets it: the next ask rebuilds it again, to the same answer', async () => {
+    const replay = await replayOf(2000)
+    const asked: number[] = []
+    const modelAt = replay.modelAt.bind(replay)
+    replay.modelAt = (frame, onLayout, states) => {
+      asked.push(frame)
+      return modelAt(frame, onLayout, states)
+    }
+    const snapshots = new Snapshots(replay)
+    snapshots.snapshot('run', 12)
+    snapshots.warm(30)
+    expect(asked).toEqual([12, 30])
+    // frame 12 is still cached, frame 30 is not
+    snapshots.snapshot('run', 12)
+    expect(asked).toEqual([12, 30])
+    expect(snapshots.snapshot('run', 30)).toEqual(new Snapshots(replay).snapshot('run', 30))
+    expect(asked).toEqual([12, 30, 30, 30])
+  })
+})
