@@ -7,15 +7,15 @@ import type { SeriesAnswer, SeriesBuckets, SeriesInfo, SeriesQuery } from '../..
 
 /**
  * Levels halve the length: level k holds the min, max and sum of 2^k frames per cell. Level 0 is the column
- * itself; levels 1 and up sit end to end in one array per statistic, level k from `start[k]` (three allocations a
- * series, not three a level).
+ * itself; levels 1 and up sit end to end in one array, level k from cell `start[k]`, each cell's min, max and sum
+ * side by side: a bucket's climb reads one cache line a cell, not three (a wide query over a long capture touches
+ * every series' pyramid, and its time is its cache misses).
  */
 interface Pyramid {
   levels: number
   start: Int32Array
-  min: Float64Array
-  max: Float64Array
-  sum: Float64Array
+  /** min, max, sum of each cell. */
+  cells: Float64Array
 }
 
 /** Buckets at most this wide are read straight from the column; wider ones from the pyramid. */
@@ -71,7 +71,7 @@ export class SeriesTable {
   byteSize(): number {
     let n = 0
     for (const c of this.columns.values()) n += c.byteLength
-    for (const p of this.pyramids.values()) n += p.min.byteLength + p.max.byteLength + p.sum.byteLength
+    for (const p of this.pyramids.values()) n += p.cells.byteLength
     return n
   }
 
@@ -79,84 +79,42 @@ export class SeriesTable {
     let p = this.pyramids.get(name)
     if (p) return p
     let levels = 1
-    let cells = 0
+    let count = 0
     for (let length = column.length; length > 1; levels++) {
       length = Math.ceil(length / 2)
-      cells += length
+      count += length
     }
     const start = new Int32Array(levels + 1)
-    const min = new Float64Array(cells)
-    const max = new Float64Array(cells)
-    const sum = new Float64Array(cells)
+    const cells = new Float64Array(3 * count)
     let length = column.length
     let at = 0
     for (let level = 1; level < levels; level++) {
       const next = Math.ceil(length / 2)
       const below = start[level - 1]
-      // Level 0 reads the column; the others the level under them in the flat arrays.
-      const pmin = level === 1 ? column : min
-      const pmax = level === 1 ? column : max
-      const psum = level === 1 ? column : sum
       start[level] = at
       for (let i = 0; i < next; i++) {
-        const a = below + 2 * i
-        const b = 2 * i + 1 < length ? a + 1 : a
-        min[at + i] = Math.min(pmin[a], pmin[b])
-        max[at + i] = Math.max(pmax[a], pmax[b])
-        sum[at + i] = b === a ? psum[a] : psum[a] + psum[b]
+        const out = 3 * (at + i)
+        if (level === 1) {
+          // level 1 reads the column
+          const a = 2 * i
+          const b = a + 1 < length ? a + 1 : a
+          cells[out] = Math.min(column[a], column[b])
+          cells[out + 1] = Math.max(column[a], column[b])
+          cells[out + 2] = b === a ? column[a] : column[a] + column[b]
+        } else {
+          const a = 3 * (below + 2 * i)
+          const b = 2 * i + 1 < length ? a + 3 : a
+          cells[out] = Math.min(cells[a], cells[b])
+          cells[out + 1] = Math.max(cells[a + 1], cells[b + 1])
+          cells[out + 2] = b === a ? cells[a + 2] : cells[a + 2] + cells[b + 2]
+        }
       }
       at += next
       length = next
     }
-    p = { levels, start, min, max, sum }
+    p = { levels, start, cells }
     this.pyramids.set(name, p)
     return p
-  }
-
-  /** min, max and mean of frames [from, to) of a column, from the coarsest pyramid cells that fit. */
-  private range(
-    column: Float64Array,
-    p: Pyramid,
-    from: number,
-    to: number,
-    out: { min: number; max: number; sum: number },
-  ): void {
-    let min = Infinity
-    let max = -Infinity
-    let sum = 0
-    let level = 0
-    let lo = from
-    let hi = to
-    let mins = column
-    let maxs = column
-    let sums = column
-    let base = 0
-    // climb: take whole cells at each level from both ends
-    while (lo < hi) {
-      if (lo & 1) {
-        min = Math.min(min, mins[base + lo])
-        max = Math.max(max, maxs[base + lo])
-        sum += sums[base + lo]
-        lo++
-      }
-      if (hi & 1) {
-        hi--
-        min = Math.min(min, mins[base + hi])
-        max = Math.max(max, maxs[base + hi])
-        sum += sums[base + hi]
-      }
-      lo >>= 1
-      hi >>= 1
-      level++
-      if (level >= p.levels) break
-      mins = p.min
-      maxs = p.max
-      sums = p.sum
-      base = p.start[level]
-    }
-    out.min = min
-    out.max = max
-    out.sum = sum
   }
 
   query(query: SeriesQuery): SeriesAnswer {
@@ -173,7 +131,6 @@ export class SeriesTable {
       frame[b] = this.frameNumbers[from + b * width]
     }
     const series: Record<string, SeriesBuckets> = {}
-    const cell = { min: 0, max: 0, sum: 0 }
     for (const name of query.series) {
       const column = this.columns.get(name)
       if (!column) continue
@@ -200,13 +157,52 @@ export class SeriesTable {
         }
       } else {
         const p = this.pyramid(name, column)
+        const cells = p.cells
+        const starts = p.start
+        const top = p.levels
         for (let b = 0; b < buckets; b++) {
           const s = from + b * width
           const e = Math.min(to, s + width)
-          this.range(column, p, s, e, cell)
-          min[b] = cell.min
-          max[b] = cell.max
-          mean[b] = cell.sum / (e - s)
+          // climb (a segment tree's range query): the odd ends at level 0 from the column, whole cells above
+          let lo = s
+          let hi = e
+          let vmin = Infinity
+          let vmax = -Infinity
+          let sum = 0
+          if (lo & 1) {
+            const v = column[lo++]
+            vmin = v
+            vmax = v
+            sum = v
+          }
+          if (hi & 1) {
+            const v = column[--hi]
+            if (v < vmin) vmin = v
+            if (v > vmax) vmax = v
+            sum += v
+          }
+          lo >>= 1
+          hi >>= 1
+          for (let level = 1; lo < hi && level < top; level++) {
+            const base = starts[level]
+            if (lo & 1) {
+              const at = 3 * (base + lo++)
+              if (cells[at] < vmin) vmin = cells[at]
+              if (cells[at + 1] > vmax) vmax = cells[at + 1]
+              sum += cells[at + 2]
+            }
+            if (hi & 1) {
+              const at = 3 * (base + --hi)
+              if (cells[at] < vmin) vmin = cells[at]
+              if (cells[at + 1] > vmax) vmax = cells[at + 1]
+              sum += cells[at + 2]
+            }
+            lo >>= 1
+            hi >>= 1
+          }
+          min[b] = vmin
+          max[b] = vmax
+          mean[b] = sum / (e - s)
         }
       }
       series[name] = { min, max, mean }
