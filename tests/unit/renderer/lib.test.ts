@@ -344,6 +344,22 @@ describe('lane options', () => {
     expect([elements[2].shape.x, elements[2].shape.width]).toEqual([60, 50])
   })
 
+  it('draws markers on the same pixel once, the largest, and every marker on a pixel of its own', () => {
+    const box = { x: 0, y: 0, width: 100, height: 50 }
+    // 1000 frames over 100 px: frames 10 to 14 all land on pixel 1; frame 500 on pixel 50; y 0 → pixel 50
+    const x = [10, 11, 12, 13, 14, 500]
+    const markers = shapeElements(
+      [{ kind: 'markers', x, y: x.map(() => 0), size: [6, 10, 8, 6, 6, 4], down: true, fill: '#ff0000', stroke: '#000000' }],
+      box,
+      { from: 0, to: 1000 },
+      0,
+      100,
+    ) as { shape: { pathData: string } }[]
+    expect(markers).toHaveLength(1)
+    // down triangles: the base 2h above the tip; pixel 1 keeps the 10 px one (h 5), pixel 50 its own 4 px one
+    expect(markers[0].shape.pathData).toBe('M-4.0 40.0L6.0 40.0L1.0 50.0ZM48.0 46.0L52.0 46.0L50.0 50.0Z')
+  })
+
   it('draws a budget only near the data', () => {
     expect(budgetVisible(100, 250)).toBe(true)
     expect(budgetVisible(100, 251)).toBe(false)

@@ -149,12 +149,20 @@ export function shapeElements(shapes: Shape[], box: { x: number; y: number; widt
       if (x1 > x0) out.push({ type: 'rect', silent: true, shape: { x: x0, y: box.y, width: x1 - x0, height: box.height }, style: { fill: shape.fill } })
     } else if (shape.kind === 'markers') {
       if (shape.x.length === 0) continue
-      const parts: string[] = []
+      // Markers on the same pixel are drawn once, the largest: the smaller lie inside it (a whole capture in
+      // view puts thousands of events on a lane a thousand pixels wide, and each is a subpath to parse and fill).
+      const largest = new Map<number, number>()
       for (let i = 0; i < shape.x.length; i++) {
-        const cx = px(shape.x[i])
+        const cx = Math.round(px(shape.x[i]))
         if (cx < box.x - 20 || cx > box.x + box.width + 20) continue
-        const cy = py(shape.y[i])
-        const h = shape.size[i] / 2
+        const key = cx * 65536 + Math.round(py(shape.y[i]))
+        if (!(shape.size[i] <= (largest.get(key) ?? 0))) largest.set(key, shape.size[i])
+      }
+      const parts: string[] = []
+      for (const [key, size] of largest) {
+        const cx = Math.floor(key / 65536 + 0.5)
+        const cy = key - cx * 65536
+        const h = size / 2
         // a down triangle's tip on the curve, an up triangle's base on it: both read as "here"
         const tip = shape.down ? cy : cy - 2 * h
         const foot = shape.down ? cy - 2 * h : cy
