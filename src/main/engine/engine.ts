@@ -38,6 +38,7 @@ import type {
   TransientQuery,
 } from '../../shared/ipc'
 import { CONFIG_KEY_NAMES, CONFIG_KEYS } from '../../shared/model'
+import { partitionPoint } from '../../shared/search'
 import { compareSeries, leaks, resourceDiff } from '../analysis/compare'
 import { checkStore, type HazardLog } from '../analysis/hazards'
 import { PlacementLayouts } from '../analysis/placements'
@@ -494,13 +495,7 @@ export class LocalEngine implements Engine {
     const limit = Math.max(0, Math.min(1_000_000, Math.floor(query.limit)))
     // events are in frame order: binary search the start
     const frames = events.frame.data
-    let lo = 0
-    let hi = events.length
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1
-      if (frames[mid] < from) lo = mid + 1
-      else hi = mid
-    }
+    const lo = partitionPoint(events.length, (i) => frames[i] < from)
     let end = lo
     while (end < events.length && frames[end] < to) end++
     const count = Math.min(limit, end - lo)

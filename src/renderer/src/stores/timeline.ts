@@ -12,6 +12,7 @@ import {
   type RunSummary,
   type SeriesAnswer,
 } from '../../../shared/ipc'
+import { lowerBound } from '../../../shared/search'
 import { useApi } from '../api'
 import {
   centreWindow,
@@ -64,18 +65,6 @@ interface LaneRequest {
   window: FrameWindow
   mode: HeapMode
   width: number
-}
-
-/** First index of a sorted column at or after `value`. */
-export function lowerBound(values: Float64Array, value: number): number {
-  let lo = 0
-  let hi = values.length
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1
-    if (values[mid] < value) lo = mid + 1
-    else hi = mid
-  }
-  return lo
 }
 
 export interface EventTally {
