@@ -12,6 +12,7 @@
 import type { EChartsOption, SeriesOption } from 'echarts'
 import { formatBytes, formatCount } from '../../../shared/units'
 import type { FrameWindow } from './frameWindow'
+import { hatchTile } from './hatch'
 import type { ChecksLane, HeapLane, LaneSet, ResidencyLane, TransientLane } from './lanes'
 import { bucketAt } from './lanes'
 import { placementColor, type ChartTheme } from './palette'
@@ -75,29 +76,12 @@ const hatches = new Map<string, object | string>()
 
 /** A diagonal hatch in `color` as an image pattern (plain colour where canvas is unavailable). */
 export function hatch(color: string): object | string {
-  const cached = hatches.get(color)
-  if (cached) return cached
-  let pattern: object | string = color
-  if (typeof document !== 'undefined') {
-    const canvas = document.createElement('canvas')
-    canvas.width = 6
-    canvas.height = 6
-    const g = canvas.getContext?.('2d')
-    if (g) {
-      g.strokeStyle = color
-      g.lineWidth = 1.2
-      g.beginPath()
-      g.moveTo(-1, 7)
-      g.lineTo(7, -1)
-      g.moveTo(-1, 1)
-      g.lineTo(1, -1)
-      g.moveTo(5, 7)
-      g.lineTo(7, 5)
-      g.stroke()
-      pattern = { image: canvas, repeat: 'repeat' }
-    }
+  let pattern = hatches.get(color)
+  if (pattern === undefined) {
+    const tile = hatchTile(color, 6, 1.2)
+    pattern = tile ? { image: tile, repeat: 'repeat' } : color
+    hatches.set(color, pattern)
   }
-  hatches.set(color, pattern)
   return pattern
 }
 
