@@ -1,8 +1,10 @@
-/** Starting the built browser host and Debian's Chromium for end-to-end tests. */
-import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync } from 'node:fs'
+/** Starting the built browser host and Debian's Chromium for end-to-end tests, and the built command line. */
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { chromium, type Browser } from 'playwright-core'
+import { promisify } from 'node:util'
+import { chromium, type Browser, type Page } from 'playwright-core'
 
 export const ROOT = resolve(__dirname, '../..')
 export const RESULTS = join(ROOT, 'test-results')
@@ -15,10 +17,10 @@ export interface Host {
 }
 
 /** Run out/main/host.js (built by `npm run build`) on the given files; resolves with its printed address. */
-export function startHost(files: string[] = []): Promise<Host> {
+export function startHost(files: string[] = [], env: Record<string, string> = {}): Promise<Host> {
   const hostJs = join(ROOT, 'out/main/host.js')
   if (!existsSync(hostJs)) throw new Error(`${hostJs} is missing: run npm run build first`)
-  const child = spawn(process.execPath, [hostJs, ...files], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [hostJs, ...files], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   return new Promise((resolvePromise, reject) => {
     const timer = setTimeout(() => reject(new Error(`the host printed no address:\n${output}`)), 20_000)
@@ -62,4 +64,73 @@ export async function launchChromium(): Promise<Browser> {
       '--no-first-run',
     ],
   })
+}
+
+export interface App {
+  host: Host
+  browser: Browser
+  page: Page
+  /** Uncaught page errors and console errors, for the suite to assert none. */
+  errors: string[]
+  close(): Promise<void>
+}
+
+/**
+ * The app in Chromium through the browser host on `files`, once the page shows a run. The host gets settings and
+ * recent files of its own (a fresh user-data folder): a language or theme left by another run neither leaks in nor out.
+ */
+export async function openApp(files: string[] = [], viewport = { width: 1600, height: 1000 }): Promise<App> {
+  mkdirSync(RESULTS, { recursive: true })
+  const host = await startHost(files, { HEAPSCOPE_USER_DATA: mkdtempSync(join(tmpdir(), 'heapscope-e2e-')) })
+  let browser: Browser | undefined
+  try {
+    browser = await launchChromium()
+    const page = await browser.newPage({ viewport })
+    const errors: string[] = []
+    page.on('pageerror', (e) => errors.push(e.message))
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text())
+    })
+    await page.goto(host.url)
+    await page.getByTestId('frame-count').waitFor({ timeout: 60_000 })
+    const opened = browser
+    return {
+      host,
+      browser: opened,
+      page,
+      errors,
+      close: async () => {
+        await opened.close()
+        await host.stop()
+      },
+    }
+  } catch (err) {
+    await browser?.close()
+    await host.stop()
+    throw err
+  }
+}
+
+const run = promisify(execFile)
+export const CLI = join(ROOT, 'out/main/cli.js')
+
+/** The built command line's stdout. */
+export async function cli(...args: string[]): Promise<string> {
+  return (await run(process.execPath, [CLI, ...args], { cwd: ROOT, maxBuffer: 64 << 20 })).stdout
+}
+
+/** `heapscope check --json`: exit 4 when it finds a hazard, with its findings on stdout all the same. */
+export async function checkCapture<T>(path: string): Promise<T> {
+  try {
+    return JSON.parse(await cli('check', '--json', path)) as T
+  } catch (err) {
+    const e = err as { code?: number; stdout?: string }
+    if (e.code === 4 && e.stdout) return JSON.parse(e.stdout) as T
+    throw err
+  }
+}
+
+/** Run `code` (an ES module, TypeScript allowed) against the sources with tsx, `args` as process.argv[1…]; its stdout. */
+export async function engineScript(code: string, ...args: string[]): Promise<string> {
+  return (await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code, ...args], { cwd: ROOT, maxBuffer: 64 << 20 })).stdout
 }

@@ -8,14 +8,10 @@
  * tests/unit/main/rmv/residency.test.ts) and has no present marker: floor(33658.8576 / 16.6) + 1 = 2028 frames.
  * Its RESOURCE_REFERENCE tokens are 476 adds (make resident) and 468 removes (evict).
  */
-import { execFile } from 'node:child_process'
-import { mkdirSync, mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium, RESULTS, ROOT, startHost, type Host } from './browser'
+import { cli, openApp, RESULTS, ROOT, type App } from './browser'
 
 const SAMPLE = join(ROOT, 'tests/fixtures/real/rmv-sample-trace-rx6600.rmv')
 const FRAMES = 2028
@@ -29,11 +25,7 @@ interface Report {
 
 /** `heapscope report --json` of the built CLI, as a user runs it. */
 async function report(...args: string[]): Promise<Report> {
-  const { stdout } = await promisify(execFile)(process.execPath, [join(ROOT, 'out/main/cli.js'), 'report', '--json', ...args], {
-    cwd: ROOT,
-    maxBuffer: 64 << 20,
-  })
-  return JSON.parse(stdout) as Report
+  return JSON.parse(await cli('report', '--json', ...args)) as Report
 }
 
 /** Drawn pixels of the canvases under a selector, of all their pixels. */
@@ -55,25 +47,15 @@ async function drawn(page: Page, selector: string): Promise<{ total: number; dra
 }
 
 describe('an RMV trace in the app', () => {
-  let host: Host
-  let browser: Browser
+  let app: App
   let page: Page
-  const errors: string[] = []
-  const userData = process.env.HEAPSCOPE_USER_DATA
+  let errors: string[] = []
 
   beforeAll(async () => {
-    // settings and recent files of its own, so nothing from another run leaks in or out
-    process.env.HEAPSCOPE_USER_DATA = mkdtempSync(join(tmpdir(), 'heapscope-rmv-e2e-'))
-    mkdirSync(RESULTS, { recursive: true })
-    host = await startHost()
-    browser = await launchChromium()
-    page = await browser.newPage({ viewport: { width: 1600, height: 1000 } })
-    page.on('pageerror', (e) => errors.push(e.message))
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text())
-    })
-    await page.goto(host.url)
-    await page.getByTestId('frame-count').waitFor({ timeout: 60_000 })
+    // the demo first, then the trace uploaded through the page
+    app = await openApp()
+    page = app.page
+    errors = app.errors
     await page.getByTestId('file-input').setInputFiles(SAMPLE)
     await page.waitForFunction(
       () => document.querySelector('[data-testid=run-file]')?.textContent === 'rmv-sample-trace-rx6600.rmv',
@@ -83,10 +65,7 @@ describe('an RMV trace in the app', () => {
   })
 
   afterAll(async () => {
-    await browser?.close()
-    await host?.stop()
-    if (userData === undefined) delete process.env.HEAPSCOPE_USER_DATA
-    else process.env.HEAPSCOPE_USER_DATA = userData
+    await app?.close()
   })
 
   it('shows the adapter and as many frames as the trace has buckets', async () => {

@@ -5,17 +5,12 @@
  * `vulkan-hazards` capture, and on a small hand-made D3D12 capture with one access-inactive hazard (also in the
  * light theme and in Simplified Chinese).
  */
-import { execFile } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium, RESULTS, ROOT, startHost, type Host } from './browser'
+import { checkCapture, cli, engineScript, openApp, RESULTS, ROOT, type App } from './browser'
 
-const run = promisify(execFile)
-const CLI = join(ROOT, 'out/main/cli.js')
 const VULKAN = join(RESULTS, 'ui-hazards-aliasing-vulkan.hscap.gz')
 const D3D12 = join(RESULTS, 'ui-hazards-aliasing-d3d12.hscap')
 const MiB = 1024 * 1024
@@ -23,17 +18,6 @@ const MiB = 1024 * 1024
 /** `heapscope check --json`: each hazard with its frame number. */
 interface Check {
   hazards: { frame: number; rule: string; resources: number[]; heap: number; range: [number, number] }[]
-}
-
-/** `heapscope check --json`: exit 4 when it finds a hazard, with its findings on stdout all the same. */
-async function check(path: string): Promise<Check> {
-  try {
-    return JSON.parse((await run(process.execPath, [CLI, 'check', '--json', path], { cwd: ROOT, maxBuffer: 16 << 20 })).stdout) as Check
-  } catch (err) {
-    const e = err as { code?: number; stdout?: string }
-    if (e.code === 4 && e.stdout) return JSON.parse(e.stdout) as Check
-    throw err
-  }
 }
 
 /** The engine's own placement layout of a frame, straight from the engine (not through the page). */
@@ -45,8 +29,7 @@ async function enginePlacements(path: string, frame: number): Promise<{ heaps: {
     const a = await engine.placements({ runId: outcome.summary.runId, frame: Number(process.argv[2]) })
     console.log(JSON.stringify({ heaps: a.heaps.map((h) => ({ name: h.name, resources: h.resources.name })), hazards: a.hazards.map((h) => h.rule) }))
   `
-  const out = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code, path, String(frame)], { cwd: ROOT, maxBuffer: 64 << 20 })
-  return JSON.parse(out.stdout) as { heaps: { name: string; resources: string[] }[]; hazards: string[] }
+  return JSON.parse(await engineScript(code, path, String(frame))) as { heaps: { name: string; resources: string[] }[]; hazards: string[] }
 }
 
 /**
@@ -132,40 +115,24 @@ async function hoverResource(page: Page, names: string[]): Promise<string> {
 
 function hostSuite(name: string, capture: () => Promise<string>, body: (ctx: { page: () => Page; path: () => string; found: () => Check }) => void): void {
   describe(name, () => {
-    let host: Host
-    let browser: Browser
-    let page: Page
+    let app: App
     let path: string
     let found: Check
-    const errors: string[] = []
-    const userData = process.env.HEAPSCOPE_USER_DATA
 
     beforeAll(async () => {
-      // settings and recent files of its own: a language or theme left by another run must not leak in, nor out
-      process.env.HEAPSCOPE_USER_DATA = mkdtempSync(join(tmpdir(), 'heapscope-ui-e2e-'))
       mkdirSync(RESULTS, { recursive: true })
       path = await capture()
-      found = await check(path)
-      host = await startHost([path])
-      browser = await launchChromium()
-      page = await browser.newPage({ viewport: { width: 1600, height: 1000 } })
-      page.on('pageerror', (e) => errors.push(e.message))
-      page.on('console', (m) => {
-        if (m.type() === 'error') errors.push(m.text())
-      })
-      await page.goto(host.url)
-      await page.getByTestId('frame-count').waitFor({ timeout: 60_000 })
+      found = await checkCapture<Check>(path)
+      app = await openApp([path])
     })
 
     afterAll(async () => {
+      const errors = app?.errors ?? []
+      await app?.close()
       expect(errors, errors.join('\n')).toEqual([])
-      await browser?.close()
-      await host?.stop()
-      if (userData === undefined) delete process.env.HEAPSCOPE_USER_DATA
-      else process.env.HEAPSCOPE_USER_DATA = userData
     })
 
-    body({ page: () => page, path: () => path, found: () => found })
+    body({ page: () => app.page, path: () => path, found: () => found })
   })
 }
 
@@ -173,7 +140,7 @@ hostSuite(
   'a Vulkan run’s hazard in the aliasing view',
   async () => {
     if (!existsSync(VULKAN)) {
-      await run(process.execPath, [CLI, 'gen', 'vulkan-hazards', '-o', `${VULKAN}.part.gz`], { cwd: ROOT })
+      await cli('gen', 'vulkan-hazards', '-o', `${VULKAN}.part.gz`)
       renameSync(`${VULKAN}.part.gz`, VULKAN)
     }
     return VULKAN

@@ -4,17 +4,12 @@
  * as the engine lays them out, the compare view shows both runs, the Chinese locale shows Chinese. Every view
  * is saved as a screenshot under test-results/.
  */
-import { execFile } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, renameSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync, renameSync } from 'node:fs'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium, RESULTS, ROOT, startHost, type Host } from './browser'
+import { cli, engineScript, openApp, RESULTS, ROOT, type App } from './browser'
 
-const run = promisify(execFile)
-const CLI = join(ROOT, 'out/main/cli.js')
 /** budget-drop: the budget falls mid-capture, so residency evicts; two render graphs a frame alias transients. */
 const FRAMES = 500
 const CAPTURE = join(RESULTS, `ui-budget-drop-${FRAMES}.hscap.gz`)
@@ -23,11 +18,6 @@ interface Report {
   frames: number
   residency: { evictions: number; makeResident: number; overBudgetFrames: number }
   transient: { graphs: number }
-}
-
-/** The built CLI, as a user runs it: `heapscope gen` makes the capture, `heapscope report --json` counts. */
-async function cli(...args: string[]): Promise<string> {
-  return (await run(process.execPath, [CLI, ...args], { cwd: ROOT, maxBuffer: 64 << 20 })).stdout
 }
 
 /** The engine's own layout of a frame's graph executions, straight from the engine (not through the page). */
@@ -39,8 +29,7 @@ async function engineTransients(path: string, frame: number): Promise<{ name: st
     const answer = await engine.transients({ runId: outcome.summary.runId, frame: Number(process.argv[2]) })
     console.log(JSON.stringify(answer.executions.map((x) => ({ name: x.name, resources: x.resources.name, overlaps: x.overlaps.length / 2 }))))
   `
-  const out = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code, path, String(frame)], { cwd: ROOT, maxBuffer: 64 << 20 })
-  return JSON.parse(out.stdout) as { name: string; resources: string[]; overlaps: number }[]
+  return JSON.parse(await engineScript(code, path, String(frame))) as { name: string; resources: string[]; overlaps: number }[]
 }
 
 /** Pixels of the canvases under `selector` that are drawn, and those close to a colour. */
@@ -70,39 +59,25 @@ async function pixels(page: Page, selector: string, color?: [number, number, num
 const hasChinese = (text: string | null) => /[\u4e00-\u9fff]/.test(text ?? '')
 
 describe('the profiler UI in Chromium', () => {
-  let host: Host
-  let browser: Browser
+  let app: App
   let page: Page
   let report: Report
-  const errors: string[] = []
-
-  const userData = process.env.HEAPSCOPE_USER_DATA
+  let errors: string[] = []
 
   beforeAll(async () => {
-    // settings and recent files of its own: a language or theme left by another run must not leak in, nor out
-    process.env.HEAPSCOPE_USER_DATA = mkdtempSync(join(tmpdir(), 'heapscope-ui-e2e-'))
     mkdirSync(RESULTS, { recursive: true })
     if (!existsSync(CAPTURE)) {
       await cli('gen', 'budget-drop', '--frames', String(FRAMES), '--seed', '2', '-o', `${CAPTURE}.part.gz`)
       renameSync(`${CAPTURE}.part.gz`, CAPTURE)
     }
     report = JSON.parse(await cli('report', '--json', CAPTURE)) as Report
-    host = await startHost([CAPTURE])
-    browser = await launchChromium()
-    page = await browser.newPage({ viewport: { width: 1600, height: 1000 } })
-    page.on('pageerror', (e) => errors.push(e.message))
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text())
-    })
-    await page.goto(host.url)
-    await page.getByTestId('frame-count').waitFor({ timeout: 60_000 })
+    app = await openApp([CAPTURE])
+    page = app.page
+    errors = app.errors
   })
 
   afterAll(async () => {
-    await browser?.close()
-    await host?.stop()
-    if (userData === undefined) delete process.env.HEAPSCOPE_USER_DATA
-    else process.env.HEAPSCOPE_USER_DATA = userData
+    await app?.close()
   })
 
   it('draws as many eviction markers as heapscope report counts evictions', async () => {

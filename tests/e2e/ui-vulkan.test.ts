@@ -3,17 +3,12 @@
  * no residency lane, and the checks' findings as `heapscope check` lists them, each one opening its frame with its
  * resources and heap bytes marked on the block maps (an aliasing hazard in the aliasing view first).
  */
-import { execFile } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, renameSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync, renameSync } from 'node:fs'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium, RESULTS, ROOT, startHost, type Host } from './browser'
+import { checkCapture, cli, openApp, RESULTS, type App } from './browser'
 
-const run = promisify(execFile)
-const CLI = join(ROOT, 'out/main/cli.js')
 const CAPTURE = join(RESULTS, 'ui-vulkan-hazards.hscap.gz')
 
 /** `heapscope check --json`: each hazard with its frame number, and the warnings counted by rule. */
@@ -22,49 +17,26 @@ interface Check {
   warnings: Record<string, number>
 }
 
-/** `heapscope check --json`: exit 4 when it finds a hazard, with its findings on stdout all the same. */
-async function check(path: string): Promise<Check> {
-  try {
-    return JSON.parse((await run(process.execPath, [CLI, 'check', '--json', path], { cwd: ROOT, maxBuffer: 16 << 20 })).stdout) as Check
-  } catch (err) {
-    const e = err as { code?: number; stdout?: string }
-    if (e.code === 4 && e.stdout) return JSON.parse(e.stdout) as Check
-    throw err
-  }
-}
-
 describe('a Vulkan run in Chromium', () => {
-  let host: Host
-  let browser: Browser
+  let app: App
   let page: Page
   let found: Check
-  const errors: string[] = []
-  const userData = process.env.HEAPSCOPE_USER_DATA
+  let errors: string[] = []
 
   beforeAll(async () => {
-    process.env.HEAPSCOPE_USER_DATA = mkdtempSync(join(tmpdir(), 'heapscope-ui-e2e-'))
     mkdirSync(RESULTS, { recursive: true })
     if (!existsSync(CAPTURE)) {
-      await run(process.execPath, [CLI, 'gen', 'vulkan-hazards', '-o', `${CAPTURE}.part.gz`], { cwd: ROOT })
+      await cli('gen', 'vulkan-hazards', '-o', `${CAPTURE}.part.gz`)
       renameSync(`${CAPTURE}.part.gz`, CAPTURE)
     }
-    found = await check(CAPTURE)
-    host = await startHost([CAPTURE])
-    browser = await launchChromium()
-    page = await browser.newPage({ viewport: { width: 1600, height: 1000 } })
-    page.on('pageerror', (e) => errors.push(e.message))
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text())
-    })
-    await page.goto(host.url)
-    await page.getByTestId('frame-count').waitFor({ timeout: 60_000 })
+    found = await checkCapture<Check>(CAPTURE)
+    app = await openApp([CAPTURE])
+    page = app.page
+    errors = app.errors
   })
 
   afterAll(async () => {
-    await browser?.close()
-    await host?.stop()
-    if (userData === undefined) delete process.env.HEAPSCOPE_USER_DATA
-    else process.env.HEAPSCOPE_USER_DATA = userData
+    await app?.close()
   })
 
   it('draws a lane per memory heap, stacked by memory type, and no residency lane', async () => {
