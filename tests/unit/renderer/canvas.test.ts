@@ -45,16 +45,16 @@ describe('the canvas views’ helpers', () => {
       clearRect: (...a: number[]) => calls.push(`clearRect(${a.join(',')})`),
     }
     let resized = 0
+    let backingWidth = 0
     const canvas = {
       getContext: () => g,
       get width() {
-        return this._w
+        return backingWidth
       },
       set width(v: number) {
         resized++
-        this._w = v
+        backingWidth = v
       },
-      _w: 0,
       height: 0,
     } as unknown as HTMLCanvasElement
     expect(canvasContext(canvas, 100.4, 50)).toBe(g)
