@@ -27,9 +27,10 @@ function contentSecurityPolicy(): Plugin {
 export default defineConfig({
   main: {
     build: {
-      // zod is bundled so the desktop app's entry and engine need nothing from node_modules (the package holds
-      // only out/); ws and commander stay external, used only by the browser host and the CLI in a checkout
-      externalizeDeps: { exclude: ['zod'] },
+      // zod and fzstd are bundled so the desktop app's entry and engine need nothing from node_modules (the
+      // package holds only out/); ws and commander stay external, used only by the browser host and the CLI in a
+      // checkout
+      externalizeDeps: { exclude: ['zod', 'fzstd'] },
       rollupOptions: {
         input: {
           index: resolve('src/main/index.ts'),

@@ -14,6 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cli, openApp, RESULTS, ROOT, type App } from './browser'
 
 const SAMPLE = join(ROOT, 'tests/fixtures/real/rmv-sample-trace-rx6600.rmv')
+/** The same trace, its chunks zstd-compressed (tests/fixtures/rmv-sample-trace-rx6600.zstd.README.md). */
+const ZSTD = join(ROOT, 'tests/fixtures/rmv-sample-trace-rx6600.zstd.rmv')
 const FRAMES = 2028
 const EVICTIONS = 468
 const MAKE_RESIDENT = 476
@@ -121,5 +123,21 @@ describe('an RMV trace in the app', () => {
     // names the trace gives by its name tokens: indexBuffer[…], vertexBuffer[…], ui_texture[…], ColorRT_4k[…], …
     expect(names.some((n) => /(indexBuffer|vertexBuffer|ui_texture|gameplay_texture_[12]k|ColorRT_4k|DepthStencil_4k|Buffer)\[\d+\]/.test(n))).toBe(true)
     await page.screenshot({ path: join(RESULTS, 'rmv-inspector.png') })
+  })
+
+  it('opens the same trace with its chunks zstd-compressed as the same run', async () => {
+    await page.getByTestId('file-input').setInputFiles(ZSTD)
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=run-file]')?.textContent === 'rmv-sample-trace-rx6600.zstd.rmv',
+      undefined,
+      { timeout: 60_000 },
+    )
+    expect(await page.getByTestId('load-error').count()).toBe(0)
+    expect(await page.getByTestId('frame-count').textContent()).toBe(String(FRAMES))
+    expect(await page.getByTestId('run-summary').textContent()).toContain('AMD Radeon RX 6600')
+    const lane = page.getByTestId('residency-lane')
+    await expect.poll(() => lane.getAttribute('data-evictions'), { timeout: 20_000 }).toBe(String(EVICTIONS))
+    expect(await lane.getAttribute('data-make-resident')).toBe(String(MAKE_RESIDENT))
+    expect(errors, errors.join('\n')).toEqual([])
   })
 })

@@ -9,6 +9,7 @@ import { detectContainer } from './container'
 import { RmvFormatError } from './errors'
 import { rmvToObserved, type RmvObservedOptions } from './observed'
 import { parseRmv, type ParseRmvOptions } from './trace'
+import { zstdDecompress } from './zstd'
 
 export const RMV_FORMAT = 'rmv'
 
@@ -19,7 +20,7 @@ export function sniffRmv(head: Uint8Array): boolean {
 export function importRmv(source: ImportSource, options: ParseRmvOptions & RmvObservedOptions = {}): ImportedCapture<AnyCaptureRecord> | null {
   if (!sniffRmv(source.bytes)) return null
   try {
-    const observed = rmvToObserved(parseRmv(source.bytes, options), options)
+    const observed = rmvToObserved(parseRmv(source.bytes, { decompress: zstdDecompress, ...options }), options)
     let evictions = 0
     for (const r of observed.residency) if (r.kind === 'evict') evictions++
     const notes = [

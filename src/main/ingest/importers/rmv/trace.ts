@@ -22,7 +22,7 @@ import {
 } from './types'
 
 export interface ParseRmvOptions {
-  /** A zstd decoder for compressed RDF chunks (Node ≥ 22.15: `(d) => zlib.zstdDecompressSync(d)`). */
+  /** A zstd decoder for compressed RDF chunks (the importer gives zstd.ts's); without one they are an error. */
   decompress?: RmvDecompress
 }
 
