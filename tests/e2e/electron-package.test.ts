@@ -15,6 +15,8 @@ import { RESULTS, ROOT } from './browser'
 const require = createRequire(import.meta.url)
 const OUT = join(RESULTS, 'electron-package')
 const UNPACKED = join(OUT, 'dist', 'linux-unpacked')
+/** Where Electron's binary keeps its fuse wire (@electron/fuses). */
+const SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX'
 
 /** Every module specifier a built file imports, statically or not. */
 function specifiers(code: string): string[] {
@@ -33,7 +35,10 @@ describe('the package', () => {
     rmSync(OUT, { recursive: true, force: true })
     const fake = join(OUT, 'electron')
     mkdirSync(join(fake, 'resources'), { recursive: true })
-    writeFileSync(join(fake, 'electron'), '#!/bin/sh\n')
+    // a binary with Electron's fuse wire as Electron 40 ships it: the sentinel, version 1, 8 fuses as ASCII 0/1
+    // (run as node on, cookie encryption off, NODE_OPTIONS on, --inspect on, asar integrity off, only from asar off,
+    // browser V8 snapshot off, file:// privileges on)
+    writeFileSync(join(fake, 'electron'), Buffer.concat([Buffer.from('#!/bin/sh\n'), Buffer.from(SENTINEL), Buffer.from([1, 8]), Buffer.from('10110001')]))
     chmodSync(join(fake, 'electron'), 0o755)
     for (const f of ['chrome-sandbox', 'LICENSE', 'LICENSES.chromium.html']) writeFileSync(join(fake, f), '')
     execFileSync(
@@ -65,6 +70,16 @@ describe('the package', () => {
     expect((config.linux as { target: string[] }).target).toEqual(['AppImage', 'deb'])
     expect((config.win as { target: string[] }).target).toEqual(['nsis'])
     expect((config.mac as { target: string[] }).target).toEqual(['dmg'])
+  })
+
+  it('has the packed binary’s fuses set: no run-as-node, NODE_OPTIONS or --inspect, the app only from its archive', async () => {
+    const { getCurrentFuseWire, FuseV1Options } = require('@electron/fuses') as typeof import('@electron/fuses')
+    const wire = await getCurrentFuseWire(join(UNPACKED, 'heapscope'))
+    // ASCII '0' (48) off, '1' (49) on; the two fuses not set keep what the binary shipped with
+    expect(wire.version).toBe('1')
+    expect([0, 1, 2, 3, 4, 5, 6, 7].map((i) => String.fromCharCode(Number(wire[i as FuseV1Options])))).toEqual(['0', '1', '0', '0', '0', '1', '0', '0'])
+    expect(wire[FuseV1Options.RunAsNode]).toBe(48)
+    expect(wire[FuseV1Options.OnlyLoadAppFromAsar]).toBe(49)
   })
 
   it('holds the built output and nothing else', () => {
