@@ -6,7 +6,7 @@
  */
 import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
 import { createPinia, setActivePinia, type Pinia } from 'pinia'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import type { Component } from 'vue'
 import type { HazardEntry } from '../../../src/shared/ipc'
 import { KiB, MiB } from '../../../src/shared/units'
@@ -21,6 +21,7 @@ import { useTimelineStore } from '../../../src/renderer/src/stores/timeline'
 import { useUiStore } from '../../../src/renderer/src/stores/ui'
 import AliasingView from '../../../src/renderer/src/views/AliasingView.vue'
 import { FakeHost, placementsAnswer, summary } from './fakeHost'
+import { layOutAsAWindow } from './layout'
 
 let host: FakeHost
 let pinia: Pinia
@@ -36,15 +37,7 @@ function mountView(view: Component, language: 'en' | 'zh-CN' = 'en'): VueWrapper
   return mount(view, { global: { plugins: [pinia, createAppI18n(language)] }, attachTo: document.body })
 }
 
-// happy-dom lays nothing out: give elements the size of a window so the virtualized tables show rows
-const box = { offsetHeight: 400, offsetWidth: 1200, clientHeight: 400, clientWidth: 1200 }
-const saved = Object.fromEntries(Object.keys(box).map((k) => [k, Object.getOwnPropertyDescriptor(HTMLElement.prototype, k) ?? Object.getOwnPropertyDescriptor(Element.prototype, k)]))
-beforeAll(() => {
-  for (const [k, v] of Object.entries(box)) Object.defineProperty(HTMLElement.prototype, k, { configurable: true, get: () => v })
-})
-afterAll(() => {
-  for (const [k, d] of Object.entries(saved)) if (d) Object.defineProperty(HTMLElement.prototype, k, d)
-})
+layOutAsAWindow()
 
 beforeEach(() => {
   pinia = createPinia()

@@ -1,6 +1,6 @@
 import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
 import { createPinia, setActivePinia, type Pinia } from 'pinia'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { defineComponent, h, watch, type Component } from 'vue'
 import type { EChartsOption } from 'echarts'
 import { setApi } from '../../../src/renderer/src/api'
@@ -15,6 +15,7 @@ import StartView from '../../../src/renderer/src/views/StartView.vue'
 import TimelineView from '../../../src/renderer/src/views/TimelineView.vue'
 import WhatIfView from '../../../src/renderer/src/views/WhatIfView.vue'
 import { FakeHost } from './fakeHost'
+import { layOutAsAWindow } from './layout'
 
 /** The charts stand in as their options: ECharts has no canvas to draw on here. */
 const options: EChartsOption[] = []
@@ -45,15 +46,7 @@ function mountView(view: Component, language: 'en' | 'zh-CN' = 'en'): VueWrapper
   return mount(view, { global: { plugins: [pinia, i18n], stubs: { LaneChart } }, attachTo: document.body })
 }
 
-// happy-dom lays nothing out: give elements the size of a window so the virtualized table shows rows
-const box = { offsetHeight: 400, offsetWidth: 1200, clientHeight: 400, clientWidth: 1200 }
-const saved = Object.fromEntries(Object.keys(box).map((k) => [k, Object.getOwnPropertyDescriptor(HTMLElement.prototype, k) ?? Object.getOwnPropertyDescriptor(Element.prototype, k)]))
-beforeAll(() => {
-  for (const [k, v] of Object.entries(box)) Object.defineProperty(HTMLElement.prototype, k, { configurable: true, get: () => v })
-})
-afterAll(() => {
-  for (const [k, d] of Object.entries(saved)) if (d) Object.defineProperty(HTMLElement.prototype, k, d)
-})
+layOutAsAWindow()
 
 beforeEach(() => {
   pinia = createPinia()
