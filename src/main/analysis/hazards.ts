@@ -10,7 +10,7 @@ import type { HazardEntry, HazardsAnswer, HazardsQuery } from '../../shared/ipc'
 import { partitionPoint } from '../../shared/search'
 import type { Bytes } from '../../shared/units'
 import { recordAt } from '../ingest/records'
-import { K, type CaptureStore } from '../ingest/store'
+import { frameEnd, K, type CaptureStore } from '../ingest/store'
 import { AliasingChecker } from '../model/aliasing/checker'
 import type { Hazard } from '../model/aliasing/hazards'
 import type { AliasingModel } from '../model/vulkan/capture-types'
@@ -187,7 +187,7 @@ export function checkStore(store: CaptureStore): HazardLog {
   const kinds = store.records.kind
   for (frame = 0; frame < store.frames.length; frame++) {
     const start = store.frames.firstRecord[frame]
-    const end = frame + 1 < store.frames.length ? store.frames.firstRecord[frame + 1] : store.records.length
+    const end = frameEnd(store, frame)
     for (let i = start; i < end; i++) if (AliasingFeed.reads(kinds[i])) feed.apply(i)
   }
   return log

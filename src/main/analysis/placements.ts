@@ -12,7 +12,7 @@ import { HEAP_KINDS } from '../../shared/capture'
 import { PLACEMENT_STEPS, type PlacedHeapLayout, type PlacementHazard, type PlacementsAnswer } from '../../shared/ipc'
 import { lowerBound } from '../../shared/search'
 import type { Bytes } from '../../shared/units'
-import { K, type CaptureStore } from '../ingest/store'
+import { frameEnd, K, type CaptureStore } from '../ingest/store'
 import { AliasingChecker, type PlacedState } from '../model/aliasing/checker'
 import type { Hazard } from '../model/aliasing/hazards'
 import { AliasingFeed, aliasingOf } from './hazards'
@@ -561,10 +561,6 @@ export class PlacementLayouts {
     }
     return b.finish(runId, f, this.aliasing)
   }
-}
-
-function frameEnd(store: CaptureStore, f: number): number {
-  return f + 1 < store.frames.length ? store.frames.firstRecord[f + 1] : store.records.length
 }
 
 function copyAnswer(a: PlacementsAnswer, runId: string): PlacementsAnswer {

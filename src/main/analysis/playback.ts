@@ -5,7 +5,7 @@
  */
 import { HEAP_TYPES } from '../../shared/model'
 import type { PlaybackFrame, PlaybackRequest, ResourceRow } from '../../shared/ipc'
-import { K } from '../ingest/store'
+import { frameEnd, K } from '../ingest/store'
 import type { D3D12Model } from '../model/d3d12/model'
 import { applyRecord, type Replay } from './replay'
 
@@ -117,7 +117,7 @@ export class Playback extends PlaybackClock {
     const store = this.replay.store
     for (let f = this.applied + 1; f <= frame; f++) {
       const start = store.frames.firstRecord[f]
-      const end = f + 1 < store.frames.length ? store.frames.firstRecord[f + 1] : store.records.length
+      const end = frameEnd(store, f)
       for (let i = start; i < end; i++) {
         const k = store.records.kind[i]
         if (k === K.heap || k === K.free || k === K.placed) continue

@@ -22,7 +22,7 @@ import { SERIES } from '../../shared/ipc'
 import type { Bytes } from '../../shared/units'
 import { f64, u8, type Column } from '../ingest/columns'
 import { useIdsOf } from '../ingest/records'
-import { BUFFER_ATTR, K, type CaptureStore } from '../ingest/store'
+import { BUFFER_ATTR, frameEnd, K, type CaptureStore } from '../ingest/store'
 import type { ModelSink } from '../model/events'
 import { IdMap } from '../model/d3d12/allocations'
 import { DescIds } from '../model/d3d12/descIds'
@@ -697,7 +697,7 @@ export class Replay {
     const frameHeaps: number[] = []
     for (frame = 0; frame < frames; frame++) {
       const start = store.frames.firstRecord[frame]
-      const end = frame + 1 < frames ? store.frames.firstRecord[frame + 1] : store.records.length
+      const end = frameEnd(store, frame)
       if (start - lastCheckpointRecord >= every) {
         const checkpoint = this.checkpoint(frame, model, liveTag)
         this.checkpoints.push(checkpoint)
@@ -910,7 +910,7 @@ export class Replay {
     const descs = this.descs
     for (let f = first; f <= target; f++) {
       const start = store.frames.firstRecord[f]
-      const end = f + 1 < store.frames.length ? store.frames.firstRecord[f + 1] : store.records.length
+      const end = frameEnd(store, f)
       for (let i = start; i < end; i++) {
         const k = kinds[i]
         if (k === K.heap || k === K.free || k === K.placed) continue

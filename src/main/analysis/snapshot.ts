@@ -18,7 +18,7 @@ import {
 } from '../../shared/ipc'
 import type { BufferDesc, TextureDesc } from '../../shared/capture'
 import { bufferDesc, recordAt, textureDesc } from '../ingest/records'
-import { K, type CaptureStore } from '../ingest/store'
+import { frameEnd, K, type CaptureStore } from '../ingest/store'
 import type { D3D12Model } from '../model/d3d12/model'
 import { D3D12Model as Model } from '../model/d3d12/model'
 import { HEAP_TYPES, PLACEMENTS } from '../../shared/model'
@@ -264,7 +264,7 @@ export class Snapshots {
     const transients: TransientExecution[] = []
     const { model, created } = this.replay.modelAt(target, (layout) => transients.push(layout), this.cache)
     const frameNumber = store.frames.n[target]
-    const end = target + 1 < store.frames.length ? store.frames.firstRecord[target + 1] : store.records.length
+    const end = frameEnd(store, target)
     const heaps = this.hasApplicationHeaps() ? applicationHeapsAt(this.replay, end) : []
     const table = this.tableOf(model, created, frameNumber, heaps)
     const state: SnapshotState = { frame: target, model, created, table, transients, heaps }

@@ -5,7 +5,7 @@
  * no residency.
  */
 import type { PlaybackFrame, PlaybackRequest, ResourceRow } from '../../shared/ipc'
-import { K } from '../ingest/store'
+import { frameEnd, K } from '../ingest/store'
 import type { VulkanModel } from '../model/vulkan/model'
 import { MAX_CREATED_ROWS, PlaybackClock } from './playback'
 import { frameOfRecord } from './snapshot'
@@ -35,7 +35,7 @@ export class VulkanPlayback extends PlaybackClock {
     const feed = this.replay.feed
     for (let f = this.applied + 1; f <= frame; f++) {
       const start = store.frames.firstRecord[f]
-      const end = f + 1 < store.frames.length ? store.frames.firstRecord[f + 1] : store.records.length
+      const end = frameEnd(store, f)
       for (let i = start; i < end; i++) {
         const id = feed.createdId(i)
         if (!Number.isNaN(id)) {

@@ -18,7 +18,7 @@ import {
 import { SERIES, type SeriesInfo, type VulkanRunInfo } from '../../shared/ipc'
 import type { Bytes } from '../../shared/units'
 import { recordAt } from '../ingest/records'
-import { K, type CaptureStore } from '../ingest/store'
+import { frameEnd, K, type CaptureStore } from '../ingest/store'
 import { AliasingChecker, placedSize } from '../model/aliasing/checker'
 import type {
   VulkanBudgetRecord,
@@ -667,7 +667,7 @@ export class VulkanReplay {
     let lastCheckpointRecord = -Infinity
     for (frame = 0; frame < frames; frame++) {
       const start = store.frames.firstRecord[frame]
-      const end = frame + 1 < frames ? store.frames.firstRecord[frame + 1] : store.records.length
+      const end = frameEnd(store, frame)
       if (start - lastCheckpointRecord >= every) {
         this.checkpoints.push(checkpointOf(frame, model, created))
         lastCheckpointRecord = start
@@ -830,7 +830,7 @@ export class VulkanReplay {
     const kinds = store.records.kind
     for (let f = from; f <= to; f++) {
       const start = store.frames.firstRecord[f]
-      const end = f + 1 < store.frames.length ? store.frames.firstRecord[f + 1] : store.records.length
+      const end = frameEnd(store, f)
       for (let i = start; i < end; i++) {
         const id = this.feed.createdId(i)
         if (!Number.isNaN(id)) created.set(id, i)

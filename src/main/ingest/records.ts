@@ -17,7 +17,7 @@ import {
   type ExtensionRecord,
   type TextureDesc,
 } from '../../shared/capture'
-import { BUFFER_ATTR, K, unpackUseIds, type CaptureStore } from './store'
+import { BUFFER_ATTR, K, recordRange, unpackUseIds, type CaptureStore } from './store'
 
 export function bufferDesc(store: CaptureStore, row: number): BufferDesc {
   const b = store.buffers
@@ -150,8 +150,6 @@ export function* recordsOf(
   fromFrame = 0,
   toFrame = store.frames.length,
 ): Generator<AnyCaptureRecord> {
-  if (store.frames.length === 0) return
-  const start = store.frames.firstRecord[fromFrame] ?? store.records.length
-  const end = toFrame >= store.frames.length ? store.records.length : store.frames.firstRecord[toFrame]
+  const { start, end } = recordRange(store, fromFrame, toFrame)
   for (let i = start; i < end; i++) yield recordAt(store, i)
 }

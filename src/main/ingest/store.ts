@@ -910,6 +910,24 @@ export function unpackUseIds(useIds: Uint8Array | Float64Array, count: number, f
   return out
 }
 
+/** The first record of frame index `frame`, or the end of the records when there is no such frame. */
+export function frameStart(store: CaptureStore, frame: number): number {
+  return frame < store.frames.length ? store.frames.firstRecord[frame] : store.records.length
+}
+
+/** The record after frame `frame`'s last: the next frame's first, or the end of the records for the last frame. */
+export function frameEnd(store: CaptureStore, frame: number): number {
+  return frameStart(store, frame + 1)
+}
+
+/** Where the records of frame indices [from, to) are, as record indices [start, end); the range is clamped. */
+export function recordRange(store: CaptureStore, from = 0, to = store.frames.length): { start: number; end: number } {
+  const frames = store.frames.length
+  const first = Math.max(0, Math.min(frames, Math.floor(from)))
+  const last = Math.max(first, Math.min(frames, Math.ceil(to)))
+  return { start: frameStart(store, first), end: frameStart(store, last) }
+}
+
 /** Bytes the store's columns hold. */
 export function storeByteSize(store: CaptureStore): number {
   let n = store.records.kind.byteLength + store.records.ref.byteLength + store.ops.byteLength + store.useIds.byteLength

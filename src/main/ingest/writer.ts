@@ -16,7 +16,7 @@ import { createGzip } from 'node:zlib'
 import type { AnyCaptureRecord, CaptureHeader } from '../../shared/capture'
 import { NdjsonSink, recordLine } from './ndjson-writer'
 import { recordAt } from './records'
-import { K, type CaptureStore } from './store'
+import { K, recordRange, type CaptureStore } from './store'
 
 export interface WriteOptions {
   /** Frame index range [from, to) of the store's frames; the whole capture when absent. */
@@ -32,16 +32,6 @@ export interface WriteResult {
   records: number
   /** Bytes handed to the output (compressed bytes for gzip). */
   bytes: number
-}
-
-/** Where a frame range's records are, as record indices [start, end). */
-function recordRange(store: CaptureStore, from = 0, to = store.frames.length): { start: number; end: number } {
-  const frames = store.frames
-  const first = Math.max(0, Math.min(frames.length, Math.floor(from)))
-  const last = Math.max(first, Math.min(frames.length, Math.ceil(to)))
-  const start = first < frames.length ? frames.firstRecord[first] : store.records.length
-  const end = last < frames.length ? frames.firstRecord[last] : store.records.length
-  return { start, end }
 }
 
 /** Id of a record that creates a resource or a heap, or of what a release, free or commit is about. */
