@@ -469,13 +469,7 @@ export class Snapshots {
 
   details(runId: string, frame: number, id: number): ResourceDetails | null {
     const s = this.state(frame)
-    let index = -1
-    for (let i = 0; i < s.table.length; i++) {
-      if (s.table.id[i] === id) {
-        index = i
-        break
-      }
-    }
+    const index = s.table.id.indexOf(id)
     if (index < 0) return null
     const store = this.replay.store
     const record = s.table.createRecord[index]

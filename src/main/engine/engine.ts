@@ -37,7 +37,7 @@ import type {
   TransientAnswer,
   TransientQuery,
 } from '../../shared/ipc'
-import { CONFIG_KEY_NAMES, CONFIG_KEYS } from '../../shared/model'
+import { CONFIG_KEY_NAMES, CONFIG_KEYS, type ConfigKeyInfo } from '../../shared/model'
 import { partitionPoint } from '../../shared/search'
 import { compareSeries, leaks, resourceDiff } from '../analysis/compare'
 import { checkStore, type HazardLog } from '../analysis/hazards'
@@ -241,6 +241,29 @@ export const WARM_SNAPSHOTS = 8
 /** A warming snapshot waits until no series or snapshot query came for this long: it never delays someone's zoom. */
 export const WARM_IDLE_MS = 150
 
+/** Each config key of a model: its default, the capture's value where it sets one, and the value the run used. */
+function configEntries<Key extends string>(
+  names: readonly Key[],
+  keys: Record<Key, ConfigKeyInfo>,
+  captured: Record<string, unknown>,
+  values: Record<string, number>,
+): ConfigEntry[] {
+  return names.map((key) => {
+    const info = keys[key]
+    const capture = typeof captured[key] === 'number' ? (captured[key] as number) : undefined
+    return {
+      key,
+      default: info.default,
+      ...(capture === undefined ? {} : { capture }),
+      value: values[key],
+      kind: info.kind,
+      seed: info.seed,
+      help: info.help,
+      ...('values' in info ? { values: info.values } : {}),
+    }
+  })
+}
+
 function checkSummary(checks: HazardLog): RunSummary['checks'] {
   return {
     aliasing: checks.aliasing,
@@ -424,36 +447,9 @@ export class LocalEngine implements Engine {
   async runConfig(runId: string): Promise<ConfigEntry[]> {
     const run = this.run(runId)
     const captured = (run.store.header.config ?? {}) as Record<string, unknown>
-    if (run.api === 'vulkan') {
-      return VULKAN_CONFIG_KEY_NAMES.map((key) => {
-        const info = VULKAN_CONFIG_KEYS[key]
-        const capture = typeof captured[key] === 'number' ? (captured[key] as number) : undefined
-        return {
-          key,
-          default: info.default,
-          ...(capture === undefined ? {} : { capture }),
-          value: run.config[key],
-          kind: info.kind,
-          seed: 'seed' in info ? info.seed : undefined,
-          help: info.help,
-          ...('values' in info ? { values: info.values } : {}),
-        }
-      })
-    }
-    return CONFIG_KEY_NAMES.map((key) => {
-      const info = CONFIG_KEYS[key]
-      const capture = typeof captured[key] === 'number' ? (captured[key] as number) : undefined
-      return {
-        key,
-        default: info.default,
-        ...(capture === undefined ? {} : { capture }),
-        value: run.config[key],
-        kind: info.kind,
-        seed: 'seed' in info ? info.seed : undefined,
-        help: info.help,
-        ...('values' in info ? { values: info.values } : {}),
-      }
-    })
+    return run.api === 'vulkan'
+      ? configEntries(VULKAN_CONFIG_KEY_NAMES, VULKAN_CONFIG_KEYS, captured, run.config)
+      : configEntries(CONFIG_KEY_NAMES, CONFIG_KEYS, captured, run.config)
   }
 
   async report(runId: string): Promise<RunReport> {
