@@ -13,6 +13,7 @@ import {
   panWindow,
   queryRange,
   xAtFrame,
+  zoomAnchor,
   zoomWindow,
 } from '../../../src/renderer/src/lib/frameWindow'
 import {
@@ -83,6 +84,10 @@ describe('the frame window', () => {
   it('zooms around a frame, keeping it where it was on screen', () => {
     // around 100 in [0, 299] by half: 100 − 100 × 0.5 = 50, 100 + 199 × 0.5 = 199.5
     expect(zoomWindow(fullWindow(300), 0.5, 100, 300)).toEqual({ from: 50, to: 199.5 })
+    // a zoom keeps the cursor in place while it is in the window, else the window's centre
+    expect(zoomAnchor({ from: 10, to: 50 }, 20)).toBe(20)
+    expect(zoomAnchor({ from: 10, to: 50 }, 60)).toBe(30)
+    expect(zoomAnchor({ from: 10, to: 50 }, null)).toBe(30)
     // below the narrowest span: [104.5, 105.5] widens to MIN_SPAN frames with 105 at the middle, as it was
     expect(zoomWindow({ from: 100, to: 110 }, 0.1, 105, 300)).toEqual({ from: 105 - MIN_SPAN / 2, to: 105 + MIN_SPAN / 2 })
   })

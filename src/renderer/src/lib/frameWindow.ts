@@ -30,6 +30,11 @@ export function clampWindow(w: FrameWindow, frames: number): FrameWindow {
   return { from, to: from + span }
 }
 
+/** The frame a zoom keeps in place: the cursor while it is in the window, else the window's centre. */
+export function zoomAnchor(w: FrameWindow, cursor: number | null): number {
+  return cursor !== null && cursor >= w.from && cursor <= w.to ? cursor : (w.from + w.to) / 2
+}
+
 /** Scale the span by `factor` (below 1 zooms in) keeping `around` at the same place on screen. */
 export function zoomWindow(w: FrameWindow, factor: number, around: number, frames: number): FrameWindow {
   const at = Math.max(w.from, Math.min(w.to, around))

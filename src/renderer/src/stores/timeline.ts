@@ -21,6 +21,7 @@ import {
   panWindow,
   queryRange,
   sameWindow,
+  zoomAnchor,
   zoomWindow,
   type FrameWindow,
 } from '../lib/frameWindow'
@@ -238,7 +239,7 @@ export const useTimelineStore = defineStore('timeline', () => {
   /** Zoom by `factor` (below 1 zooms in) around a frame (the cursor, or the window's centre). */
   function zoom(factor: number, around?: number): Promise<void> {
     const w = view.value
-    const at = around ?? (cursor.value !== null && cursor.value >= w.from && cursor.value <= w.to ? cursor.value : (w.from + w.to) / 2)
+    const at = around ?? zoomAnchor(w, cursor.value)
     return setWindow(zoomWindow(w, factor, at, frames.value))
   }
 
