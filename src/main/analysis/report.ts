@@ -66,7 +66,15 @@ export function countResources(store: CaptureStore): RunReport['resources'] {
   return { created, released, named, liveAtEnd: created - released }
 }
 
-function peakEnd(column: Float64Array | undefined): PeakEnd {
+/** The index of a column's first largest value (0 for a missing or empty column). */
+export function peakIndex(column: Float64Array | undefined): number {
+  let peak = 0
+  if (column) for (let f = 1; f < column.length; f++) if (column[f] > column[peak]) peak = f
+  return peak
+}
+
+/** A column's largest value and its last, zero for a missing or empty column. */
+export function peakEnd(column: Float64Array | undefined): PeakEnd {
   if (!column || column.length === 0) return { peakBytes: 0, endBytes: 0 }
   let peak = 0
   for (let i = 0; i < column.length; i++) if (column[i] > peak) peak = column[i]
@@ -80,8 +88,7 @@ export function buildRunReport(result: LoadResult, replay: Replay): RunReport {
   const at = (name: string) => (last >= 0 ? (s.get(name)?.[last] ?? 0) : 0)
 
   const total = s.get(TOTAL_SERIES.heapBytes)
-  let peakFrame = 0
-  if (total) for (let f = 1; f < total.length; f++) if (total[f] > total[peakFrame]) peakFrame = f
+  const peakFrame = peakIndex(total)
 
   const heaps = {} as RunReport['heaps']
   for (const heap of HEAP_TYPES) {

@@ -6,18 +6,10 @@
  * except the budget, which is the DEVICE_LOCAL heaps' (VK_EXT_memory_budget) at the end.
  */
 import type { RunReport } from '../../shared/ipc'
-import type { Bytes } from '../../shared/units'
 import type { LoadResult } from '../ingest/read'
-import { countResources } from './report'
+import { countResources, peakEnd, peakIndex } from './report'
 import { TOTAL_SERIES } from './replay'
 import { heapName, typeName, vulkanSeriesName, type VulkanReplay } from './vulkanReplay'
-
-function peakEnd(column: Float64Array | undefined): { peakBytes: Bytes; endBytes: Bytes } {
-  if (!column || column.length === 0) return { peakBytes: 0, endBytes: 0 }
-  let peak = 0
-  for (let i = 0; i < column.length; i++) if (column[i] > peak) peak = column[i]
-  return { peakBytes: peak, endBytes: column[column.length - 1] }
-}
 
 export function buildVulkanRunReport(result: LoadResult, replay: VulkanReplay): RunReport {
   const { store } = result
@@ -27,8 +19,7 @@ export function buildVulkanRunReport(result: LoadResult, replay: VulkanReplay): 
   const at = (name: string) => (last >= 0 ? (s.get(name)?.[last] ?? 0) : 0)
 
   const total = s.get(TOTAL_SERIES.heapBytes)
-  let peakFrame = 0
-  if (total) for (let f = 1; f < total.length; f++) if (total[f] > total[peakFrame]) peakFrame = f
+  const peakFrame = peakIndex(total)
 
   const heaps: RunReport['heaps'] = {}
   device.memoryHeaps.forEach((_, h) => {
