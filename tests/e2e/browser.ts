@@ -134,3 +134,24 @@ export async function checkCapture<T>(path: string): Promise<T> {
 export async function engineScript(code: string, ...args: string[]): Promise<string> {
   return (await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code, ...args], { cwd: ROOT, maxBuffer: 64 << 20 })).stdout
 }
+
+/**
+ * Add a script the page did not ship, inline and from a data: URL, and say what happened: under the app's CSP
+ * neither runs (`inline` and `ran` stay null, the data: script is `refused`).
+ */
+export async function injectScripts(page: Page): Promise<{ inline: number | null; data: string; ran: number | null }> {
+  return page.evaluate(async () => {
+    const w = window as unknown as { __inline?: number; __data?: number }
+    const inline = document.createElement('script')
+    inline.textContent = 'window.__inline = 1'
+    document.head.append(inline)
+    const data = document.createElement('script')
+    const refused = new Promise<string>((resolve) => {
+      data.onerror = () => resolve('refused')
+      data.onload = () => resolve('loaded')
+    })
+    data.src = 'data:text/javascript,window.__data=1'
+    document.head.append(data)
+    return { inline: w.__inline ?? null, data: await refused, ran: w.__data ?? null }
+  })
+}

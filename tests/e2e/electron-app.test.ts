@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { _electron, type ElectronApplication, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ROOT } from './browser'
+import { injectScripts, ROOT } from './browser'
 
 const APP_INDEX = 'app://heapscope/index.html'
 
@@ -93,20 +93,7 @@ describe.skipIf('reason' in electron)('the desktop app, end to end', () => {
     expect(policy).not.toMatch(/unsafe-eval|unsafe-inline/)
     // scripts the page did not ship are refused: inline, and from data: (code evaluated by the test driver
     // itself is exempt from CSP, so eval is checked in the policy's text below)
-    const result = await page.evaluate(async () => {
-      const w = window as unknown as { __inline?: number; __data?: number }
-      const inline = document.createElement('script')
-      inline.textContent = 'window.__inline = 1'
-      document.head.append(inline)
-      const data = document.createElement('script')
-      const refused = new Promise<string>((resolve) => {
-        data.onerror = () => resolve('refused')
-        data.onload = () => resolve('loaded')
-      })
-      data.src = 'data:text/javascript,window.__data=1'
-      document.head.append(data)
-      return { inline: w.__inline ?? null, data: await refused, ran: w.__data ?? null }
-    })
+    const result = await injectScripts(page)
     expect(result).toEqual({ inline: null, data: 'refused', ran: null })
   })
 

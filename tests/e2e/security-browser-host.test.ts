@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium, startHost, type Host } from './browser'
+import { injectScripts, launchChromium, startHost, type Host } from './browser'
 
 describe('browser host security, in Chromium', () => {
   let host: Host
@@ -59,20 +59,7 @@ describe('browser host security, in Chromium', () => {
     await page.getByTestId('frame-count').waitFor({ timeout: 30_000 })
     // scripts the page did not ship are refused: inline, and from data: (code evaluated by the test driver
     // itself is exempt from CSP, so eval is checked in the policy's text below)
-    const result = await page.evaluate(async () => {
-      const w = window as unknown as { __inline?: number; __data?: number }
-      const inline = document.createElement('script')
-      inline.textContent = 'window.__inline = 1'
-      document.head.append(inline)
-      const data = document.createElement('script')
-      const refused = new Promise<string>((resolve) => {
-        data.onerror = () => resolve('refused')
-        data.onload = () => resolve('loaded')
-      })
-      data.src = 'data:text/javascript,window.__data=1'
-      document.head.append(data)
-      return { inline: w.__inline ?? null, data: await refused, ran: w.__data ?? null }
-    })
+    const result = await injectScripts(page)
     expect(result).toEqual({ inline: null, data: 'refused', ran: null })
     await expect.poll(() => violations.length).toBeGreaterThan(0)
   })
