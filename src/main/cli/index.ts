@@ -65,9 +65,12 @@ async function read(file: string, options: { headerOptional?: boolean; frames?: 
         ? await loadCapture(process.stdin, { file: name, ...load })
         : await loadCaptureFile(file, load)
     clearProgress()
+    // A fault before the first record leaves nothing to report: say so alone, with no empty report beside it.
+    if (result.error && result.store.records.length === 0) throw new ExitError(EXIT.input, result.error.message)
     return result
   } catch (err) {
     clearProgress()
+    if (err instanceof ExitError) throw err
     if (err instanceof CaptureError || err instanceof ImportError) throw new ExitError(EXIT.input, err.message)
     throw err
   }

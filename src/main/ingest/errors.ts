@@ -25,3 +25,16 @@ export class CancelledError extends Error {
     this.name = 'CancelledError'
   }
 }
+
+/** A JSON document that no importer takes: says which formats were tried and why each refused. */
+export class UnrecognisedFormatError extends CaptureError {
+  constructor(
+    file: string,
+    readonly refusals: readonly { format: string; reason: string }[],
+  ) {
+    super(file, 0, 0, 'a format HeapScope reads')
+    this.name = 'UnrecognisedFormatError'
+    const tried = refusals.map((r) => `${r.format} (${r.reason})`).join('; ')
+    this.message = `${file}: a JSON document that no importer reads; tried ${tried}`
+  }
+}
