@@ -669,6 +669,8 @@ export interface LeakQuery {
   to: number
   offset: number
   limit: number
+  /** False to skip the groups (an export reading every row, page by page); they come by default. */
+  groups?: boolean
 }
 
 export interface LeakAnswer {
@@ -677,6 +679,30 @@ export interface LeakAnswer {
   /** Live occupied bytes at B minus at A. */
   growthBytes: Bytes
   rows: ResourceRow[]
+  /** Every candidate, grouped by name pattern and by tag: the steady, never-freed groups first, then by bytes. */
+  groups: LeakGroup[]
+}
+
+/** Leak candidates that share a name pattern (runs of digits folded to #) or a tag. */
+export interface LeakGroup {
+  by: 'name' | 'tag'
+  /** The name pattern ("Mesh_#.VB") or the tag; '' for unnamed or untagged resources. */
+  key: string
+  /** Candidates in the group: created after A, alive at B. */
+  count: number
+  /** Their occupied bytes at B. */
+  bytes: Bytes
+  /** bytes / (B − A): how fast the group grew over the range. */
+  bytesPerFrame: number
+  /** Resources of the group created in (A, B], freed since or not. */
+  created: number
+  /** Resources of the group released in (A, B], wherever they were created. */
+  freed: number
+  /** Frame numbers of the first and last creation in (A, B]. */
+  firstCreated: number
+  lastCreated: number
+  /** Created steadily over the range (three or more, over at least half of it) and never freed. */
+  steady: boolean
 }
 
 export interface PlaybackRequest {

@@ -16,6 +16,7 @@ import type {
 import { recordLine } from '../ingest/ndjson-writer'
 import { recordAt } from '../ingest/records'
 import type { CaptureStore } from '../ingest/store'
+import { leakGroups } from './leakGroups'
 import type { SeriesTable } from './seriesTable'
 import type { ResourceTable } from './snapshot'
 
@@ -174,5 +175,6 @@ export function leaks(run: ComparedRun, query: LeakQuery, occupiedSeries: Float6
     totalBytes += table.occupied[i]
   }
   const growth = occupiedSeries ? occupiedSeries[to] - occupiedSeries[from] : 0
-  return { total, totalBytes, growthBytes: growth, rows }
+  const groups = query.groups === false ? [] : leakGroups(run.replay.store, run.snapshots.table(from), table, from, to)
+  return { total, totalBytes, growthBytes: growth, rows, groups }
 }

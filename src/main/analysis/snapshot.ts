@@ -564,7 +564,7 @@ export class Lifetimes {
 }
 
 /** The id a buffer, texture or placed record creates. */
-function createdIdOf(store: CaptureStore, record: number): number {
+export function createdIdOf(store: CaptureStore, record: number): number {
   const kind = store.records.kind[record]
   const r = store.records.ref[record]
   if (kind === K.buffer) return store.buffers.id.data[r]

@@ -113,6 +113,7 @@ export const schemas = {
       to: frameIndex,
       offset: z.number().int().min(0).max(2 ** 32),
       limit: z.number().int().min(0).max(5000),
+      groups: z.boolean().optional(),
     })
     .strict(),
   startPlayback: z

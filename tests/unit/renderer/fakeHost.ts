@@ -426,7 +426,7 @@ export class FakeHost extends FakeApiBase {
   }
   override leaks = async (query: LeakQuery) => {
     this.calls.push(`leaks ${query.from} ${query.to}`)
-    return { total: 2, totalBytes: 3 * MiB, growthBytes: 5 * MiB, rows: [row(1), row(2)] }
+    return { total: 2, totalBytes: 3 * MiB, growthBytes: 5 * MiB, rows: [row(1), row(2)], groups: [] }
   }
   override startPlayback = async (request: PlaybackRequest) => {
     this.playbacks.push(request)

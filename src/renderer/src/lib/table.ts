@@ -1,5 +1,5 @@
 /** Columns of the virtualized tables, and the resource row columns the inspector, leaks and diff share. */
-import type { ResourceRow } from '../../../shared/ipc'
+import type { LeakGroup, ResourceRow } from '../../../shared/ipc'
 import { formatBytes, formatCount } from '../../../shared/units'
 import { placementColor } from './palette'
 import type { Translate } from './laneOptions'
@@ -83,4 +83,50 @@ export const RESOURCE_CSV: CsvColumn<ResourceRow>[] = [
   { header: 'created', value: (r) => r.created },
   { header: 'age', value: (r) => r.age },
   { header: 'estimated', value: (r) => r.estimated },
+]
+
+/** Leak candidate groups: a name pattern or a tag, how many, how many bytes, how fast, and whether it only grew. */
+export function leakGroupColumns(t: Translate): Column<LeakGroup>[] {
+  return [
+    {
+      key: 'key',
+      label: t('leakGroups.key'),
+      width: 0,
+      cell: (g) => g.key || (g.by === 'name' ? t('common.unnamed') : '—'),
+      title: (g) => `${g.key}\n${t('leakGroups.createdRange', { first: g.firstCreated, last: g.lastCreated })}`,
+    },
+    { key: 'count', label: t('leakGroups.count'), width: 70, align: 'right', mono: true, cell: (g) => formatCount(g.count) },
+    { key: 'bytes', label: t('leakGroups.bytes'), width: 90, align: 'right', mono: true, cell: (g) => formatBytes(g.bytes) },
+    {
+      key: 'perFrame',
+      label: t('leakGroups.perFrame'),
+      width: 118,
+      align: 'right',
+      mono: true,
+      cell: (g) => `+${formatBytes(g.bytesPerFrame)}`,
+      title: () => t('leakGroups.perFrameHint'),
+    },
+    { key: 'created', label: t('leakGroups.created'), width: 70, align: 'right', mono: true, cell: (g) => formatCount(g.created) },
+    { key: 'freed', label: t('leakGroups.freed'), width: 62, align: 'right', mono: true, cell: (g) => formatCount(g.freed) },
+    {
+      key: 'steady',
+      label: t('leakGroups.pattern'),
+      width: 210,
+      cell: (g) => (g.steady ? t('leakGroups.steady') : g.freed > 0 ? t('leakGroups.someFreed') : t('leakGroups.burst')),
+      swatch: (g) => (g.steady ? 'var(--delta-up)' : undefined),
+    },
+  ]
+}
+
+export const LEAK_GROUP_CSV: CsvColumn<LeakGroup>[] = [
+  { header: 'by', value: (g) => g.by },
+  { header: 'key', value: (g) => g.key },
+  { header: 'count', value: (g) => g.count },
+  { header: 'bytes', value: (g) => g.bytes },
+  { header: 'bytesPerFrame', value: (g) => Math.round(g.bytesPerFrame) },
+  { header: 'created', value: (g) => g.created },
+  { header: 'freed', value: (g) => g.freed },
+  { header: 'firstCreated', value: (g) => g.firstCreated },
+  { header: 'lastCreated', value: (g) => g.lastCreated },
+  { header: 'steadyNeverFreed', value: (g) => g.steady },
 ]

@@ -8,6 +8,7 @@ import { computed, markRaw, ref, shallowRef, watch } from 'vue'
 import {
   RESIDENCY_EVENT_KINDS,
   type LeakAnswer,
+  type ResourceRow,
   type ResidencyEventsAnswer,
   type RunSummary,
   type SeriesAnswer,
@@ -35,6 +36,8 @@ export const OVERVIEW_RESOLUTION = 1600
 export const EVENT_LIMIT = 500_000
 /** Leak candidates listed for an A/B range. */
 export const LEAK_ROWS = 500
+/** Rows per page when an export reads every candidate (the engine's page limit). */
+const LEAK_EXPORT_PAGE = 5000
 /**
  * How long a zoom or pan waits for its window's data before redrawing with the data on hand: a fast answer
  * then costs one redraw, not two, and a slow one still moves the lanes at once.
@@ -297,6 +300,19 @@ export const useTimelineStore = defineStore('timeline', () => {
     return leakQuery.request({ runId: r.runId, range: range.value })
   }
 
+  /** Every leak candidate of the range, page by page (the table holds the largest LEAK_ROWS; an export all of them). */
+  async function allLeakRows(): Promise<ResourceRow[]> {
+    const r = run.value
+    const at = range.value
+    if (!r || !at) return []
+    const out: ResourceRow[] = []
+    for (;;) {
+      const page = await useApi().leaks({ runId: r.runId, from: at.a, to: at.b, offset: out.length, limit: LEAK_EXPORT_PAGE, groups: false })
+      out.push(...page.rows)
+      if (page.rows.length === 0 || out.length >= page.total) return out
+    }
+  }
+
   function clearRange(): void {
     leakQuery.reset()
     range.value = null
@@ -339,6 +355,7 @@ export const useTimelineStore = defineStore('timeline', () => {
     setCursor,
     stepCursor,
     setRange,
+    allLeakRows,
     clearRange,
   }
 })

@@ -44,9 +44,9 @@ describe('VMA 2.x JSON dump (real: VMA 2.3 tools/VmaDumpVis/Sample.json)', () =>
     ])
     expect(sum(placed.map((p) => p.size!))).toBe(8062124)
     // Usage 130 = TRANSFER_DST | VERTEX_BUFFER, 66 = TRANSFER_DST | INDEX_BUFFER, 32 = DEPTH_STENCIL_ATTACHMENT
-    expect(placed[1].usage).toEqual(['VertexBuffer'])
-    expect(placed[2].usage).toEqual(['IndexBuffer'])
-    expect(placed[3].flags).toEqual(['DepthStencilTargetable'])
+    expect((placed[1] as { usage?: string[] }).usage).toEqual(['VertexBuffer'])
+    expect((placed[2] as { usage?: string[] }).usage).toEqual(['IndexBuffer'])
+    expect((placed[3] as { flags?: string[] }).flags).toEqual(['DepthStencilTargetable'])
     expect(imported.notes).toEqual([VERSION2_NOTE])
   })
 
