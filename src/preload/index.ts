@@ -53,6 +53,7 @@ const api = {
   onEngineStopped: (listener) => subscribe<[EngineStopped]>(EVENTS.engineStopped, listener),
   hazards: (query) => ipcRenderer.invoke(CHANNELS.hazards, query),
   placements: (query) => ipcRenderer.invoke(CHANNELS.placements, query),
+  search: (query) => ipcRenderer.invoke(CHANNELS.search, query),
 } satisfies Api
 
 export type PreloadApi = typeof api

@@ -38,6 +38,7 @@ export const CHANNELS = {
   exportCapture: 'capture:export',
   hazards: 'hazards:list',
   placements: 'placements:get',
+  search: 'resources:search',
 } as const satisfies Record<Exclude<keyof Api, 'onProgress' | 'onPlayback' | 'onMenu' | 'onEngineStopped'>, string>
 export type InvokeMethod = keyof typeof CHANNELS
 
@@ -705,6 +706,52 @@ export interface LeakGroup {
   steady: boolean
 }
 
+/** A search of every resource the capture ever made, by name, glob, regex or id. */
+export interface SearchQuery {
+  runId: string
+  /** "SceneColor" (a part of the name, any case), "Mesh_*.VB" (a glob of the whole name), "/^T_.*_N$/i" (a regex), "#123" (an id; bare digits match an id or a part of a name). */
+  text: string
+  offset: number
+  limit: number
+  /** The index of one match whose placement and size history the answer should carry. */
+  historyOf?: number
+}
+
+export interface SearchRow {
+  /** The match's index in creation order, for historyOf. */
+  index: number
+  id: number
+  name: string
+  tag: string
+  kind: 'buffer' | 'texture' | 'transient'
+  /** Frame indices of its creation and of its release; release null when alive at the end. */
+  created: number
+  released: number | null
+  /** Buffers: the bytes asked for; 0 when the desc gives none (a texture's are the model's). */
+  requested: Bytes
+}
+
+/** Where a resource was, frame by frame as far as it changed: at its creation, and at the last frame it lived. */
+export interface SearchHistoryEntry {
+  frame: number
+  placement: string
+  heap: string
+  pool: string | null
+  offset: Bytes
+  occupied: Bytes
+  requested: Bytes
+}
+
+export interface SearchAnswer {
+  /** How the text was read. */
+  mode: 'text' | 'glob' | 'regex' | 'id'
+  /** A regex that does not compile, said as the engine's message; no matches then. */
+  error?: string
+  total: number
+  rows: SearchRow[]
+  history?: { index: number; entries: SearchHistoryEntry[] }
+}
+
 export interface PlaybackRequest {
   runId: string
   /** Chosen by the renderer, to match the frames it receives. */
@@ -832,4 +879,5 @@ export interface Api {
   hazards(query: HazardsQuery): Promise<HazardsAnswer>
   /** A frame's application heaps with their placed resources over the frame's steps, and its aliasing hazards. */
   placements(query: PlacementsQuery): Promise<PlacementsAnswer>
+  search(query: SearchQuery): Promise<SearchAnswer>
 }

@@ -1,10 +1,12 @@
 /**
  * The analyst's workflow on a generated leak, in Chromium through the browser host: the A/B range's leak
  * candidates in groups by name pattern and by tag, the leaking emitter's buffers first and marked as created
- * steadily and never freed; the CSV of the candidates holds every row, not the largest shown. Each view is saved
- * in both languages and both themes under test-results/.
+ * steadily and never freed; the CSV of the candidates holds every row, not the largest shown; a search of every
+ * frame finds each resource the capture ever made by name, glob or id, with its life on the frame axis, and a click
+ * or the go-to-frame box moves the cursor. Each view is saved in both languages and both themes under test-results/.
  */
 import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs'
+import { gunzipSync } from 'node:zlib'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -80,6 +82,52 @@ describe('the analyst’s workflow in Chromium', () => {
     const lines = readFileSync(path, 'utf8').trim().split('\n')
     // a header line, then one line per candidate
     expect(lines.length).toBe(total + 1)
+    expect(app.errors, app.errors.join('\n')).toEqual([])
+  })
+
+  it('searches every frame: each resource ever made, its life on the frame axis, a click to its creation', async () => {
+    const lines = gunzipSync(readFileSync(CAPTURE)).toString('utf8').split('\n')
+    const dust = lines.filter((l) => l.includes('"e":"buffer"') && l.includes('"name":"NS_Footstep_Dust.GPUBuffer.Float"'))
+    // the first Float buffer of the emitter, made in the frame of the last frame line before it
+    const firstAt = lines.indexOf(dust[0])
+    const frameLine = lines.slice(0, firstAt).reverse().find((l) => l.startsWith('{"e":"frame"'))!
+    const firstFrame = (JSON.parse(frameLine) as { n: number }).n
+
+    await page.getByTestId('view-timeline').click()
+    await page.keyboard.press('/')
+    const input = page.getByTestId('search-input')
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('search-input')
+    await input.fill('ns_footstep_dust.gpubuffer.float')
+    await expect.poll(() => page.getByTestId('search-total').textContent(), { timeout: 20_000 }).toBe(`${dust.length.toLocaleString('en')} resources ever matched`)
+    const first = page.getByTestId('search-row').first()
+    expect(await first.getByTestId('search-life').textContent()).toBe(`frame ${firstFrame} → end`)
+    await first.click()
+    await expect.poll(() => page.getByTestId('cursor-frame').textContent()).toBe(`frame ${firstFrame}`)
+    await expect.poll(() => page.getByTestId('search-history').textContent()).toMatch(/PlacedBufferPool|SharedBufferPool|Committed/)
+    await shootAll(page, 'ui-search')
+
+    // a glob of the whole name, and an id
+    await input.fill('NS_Footstep_Dust.GPUBuffer.*')
+    const all = lines.filter((l) => l.includes('"e":"buffer"') && l.includes('"name":"NS_Footstep_Dust.GPUBuffer.')).length
+    await expect.poll(() => page.getByTestId('search-total').textContent()).toBe(`${all.toLocaleString('en')} resources ever matched`)
+    const id = (JSON.parse(dust[0]) as { id: number }).id
+    await input.fill(`#${id}`)
+    await expect.poll(() => page.getByTestId('search-row').first().textContent()).toContain(`#${id} · buffer`)
+    await input.fill('/[/')
+    await expect.poll(() => page.getByTestId('search-error').textContent()).toContain('Invalid regular expression')
+  })
+
+  it('goes to a frame typed in the go-to box, after G', async () => {
+    await page.getByTestId('timeline-view').click({ position: { x: 5, y: 5 } })
+    await page.keyboard.press('g')
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('goto-frame')
+    await page.keyboard.type('700')
+    await page.keyboard.press('Enter')
+    await expect.poll(() => page.getByTestId('cursor-frame').textContent()).toBe('frame 700')
+    await page.getByTestId('goto-frame').fill('999999')
+    await page.keyboard.press('Enter')
+    expect(await page.getByTestId('goto-frame').getAttribute('title')).toBe('No frame 999999 in this capture')
+    expect(await page.getByTestId('cursor-frame').textContent()).toBe('frame 700')
     expect(app.errors, app.errors.join('\n')).toEqual([])
   })
 })

@@ -19,6 +19,8 @@ import type {
   LoadProgress,
   PlacementsAnswer,
   PlacementsQuery,
+  SearchAnswer,
+  SearchQuery,
   PlaybackFrame,
   PlaybackRequest,
   ResidencyEventsAnswer,
@@ -42,6 +44,7 @@ import { partitionPoint } from '../../shared/search'
 import { compareSeries, leaks, resourceDiff } from '../analysis/compare'
 import { checkStore, type HazardLog } from '../analysis/hazards'
 import { PlacementLayouts } from '../analysis/placements'
+import { ResourceIndex, search } from '../analysis/search'
 import { Playback } from '../analysis/playback'
 import { buildRunReport } from '../analysis/report'
 import { ResidencyEvents, TOTAL_SERIES } from '../analysis/replay'
@@ -118,6 +121,7 @@ export interface Engine {
   hazards(query: HazardsQuery): Promise<HazardsAnswer>
   /** A frame's application heaps with their placed resources over the frame's steps, and its hazards. */
   placements(query: PlacementsQuery): Promise<PlacementsAnswer>
+  search(query: SearchQuery): Promise<SearchAnswer>
   dispose(): Promise<void>
 }
 
@@ -520,6 +524,19 @@ export class LocalEngine implements Engine {
 
   async hazards(query: HazardsQuery): Promise<HazardsAnswer> {
     return this.run(query.runId).checks.page(query)
+  }
+
+  /** Each run's index of every resource it ever made, built on the first search. */
+  private readonly resourceIndexes = new WeakMap<Run, ResourceIndex>()
+
+  async search(query: SearchQuery): Promise<SearchAnswer> {
+    const run = this.run(query.runId)
+    let index = this.resourceIndexes.get(run)
+    if (!index) {
+      index = new ResourceIndex(run.store)
+      this.resourceIndexes.set(run, index)
+    }
+    return search(index, query, (frame) => run.snapshots.table(frame))
   }
 
   /** Each run's placement layouts, made when first asked for (most runs never are). */

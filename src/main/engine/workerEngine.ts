@@ -111,6 +111,7 @@ export class WorkerEngine implements Engine {
   readonly ackPlayback = this.forward('ackPlayback')
   readonly hazards = this.forward('hazards')
   readonly placements = this.forward('placements')
+  readonly search = this.forward('search')
 
   exportCapture(runId: string, options: ExportOptions, target: ExportTarget): Promise<ExportResult> {
     return this.call('exportCapture', [runId, options, target])

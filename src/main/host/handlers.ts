@@ -145,6 +145,7 @@ export function createHandlers(ctx: HostContext): Handlers {
     },
     hazards: async (payload) => ctx.engine().hazards(parsePayload('hazards', payload)),
     placements: async (payload) => ctx.engine().placements(parsePayload('placements', payload)),
+    search: async (payload) => ctx.engine().search(parsePayload('search', payload)),
     exportCapture: async (payload): Promise<ExportOutcome> => {
       const { runId, from, to, gzip } = parsePayload('exportCapture', payload)
       const engine = ctx.engine()

@@ -147,6 +147,15 @@ export const schemas = {
     })
     .strict(),
   placements: z.object({ runId: id, frame: frameIndex }).strict(),
+  search: z
+    .object({
+      runId: id,
+      text: z.string().max(1000),
+      offset: z.number().int().min(0).max(2 ** 32),
+      limit: z.number().int().min(0).max(1000),
+      historyOf: z.number().int().min(0).max(2 ** 32).optional(),
+    })
+    .strict(),
 } as const
 
 export type HandlerName = keyof typeof schemas

@@ -38,4 +38,5 @@ export class FakeApiBase implements Api {
   onEngineStopped: Api['onEngineStopped'] = () => () => undefined
   hazards: Api['hazards'] = notFaked('hazards')
   placements: Api['placements'] = notFaked('placements')
+  search: Api['search'] = notFaked('search')
 }

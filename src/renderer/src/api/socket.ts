@@ -107,6 +107,7 @@ export function createSocketApi(location: Location = window.location): Api {
     onEngineStopped: (listener) => listen(engineStopped, listener),
     hazards: (query) => invoke('hazards', query),
     placements: (query) => invoke('placements', query),
+    search: (query) => invoke('search', query),
   }
 }
 

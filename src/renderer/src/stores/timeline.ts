@@ -281,6 +281,28 @@ export const useTimelineStore = defineStore('timeline', () => {
     cursor.value = Math.max(0, Math.min(frames.value - 1, Math.round(index)))
   }
 
+  /** The frame index of a frame number of the capture, or null when it has no such frame. */
+  function indexOfFrameNumber(n: number): number | null {
+    const map = frameNumbers.value
+    if (map) {
+      const i = lowerBound(map, n)
+      return i < map.length && map[i] === n ? i : null
+    }
+    const r = run.value
+    if (!r || !contiguous.value) return null
+    const i = n - r.firstFrame
+    return Number.isInteger(i) && i >= 0 && i < r.frames ? i : null
+  }
+
+  /** Put the cursor on a frame number, the window moved to show it; false when the capture has no such frame. */
+  function goToFrame(n: number): boolean {
+    const i = indexOfFrameNumber(n)
+    if (i === null) return false
+    setCursor(i)
+    if (i < view.value.from || i > view.value.to) void setWindow(centreWindow(view.value, i, frames.value))
+    return true
+  }
+
   /** Move the cursor by `delta` frames, keeping it in view. */
   function stepCursor(delta: number): void {
     const from = cursor.value ?? Math.round(view.value.from)
@@ -353,6 +375,8 @@ export const useTimelineStore = defineStore('timeline', () => {
     setMode,
     setPlotWidth,
     setCursor,
+    goToFrame,
+    indexOfFrameNumber,
     stepCursor,
     setRange,
     allLeakRows,

@@ -2,13 +2,14 @@ import { describe, expect, it } from 'vitest'
 import { namePattern } from '../../../../src/main/analysis/leakGroups'
 import { LocalEngine } from '../../../../src/main/engine/engine'
 import { loadCapture } from '../../../../src/main/ingest/read'
+import { chunksOf } from '../ingest/helpers'
 
 const HEADER = '{"format":"heapscope-capture","version":1}'
 const MiB = 1 << 20
 
 async function runOf(lines: object[]) {
   const text = [HEADER, ...lines.map((l) => JSON.stringify(l))].join('\n') + '\n'
-  const result = await loadCapture([new TextEncoder().encode(text)], { file: 'leaks.hscap' })
+  const result = await loadCapture(chunksOf(new TextEncoder().encode(text), 1 << 16), { file: 'leaks.hscap' })
   const engine = new LocalEngine()
   const run = await engine.addRun(result, {})
   return { engine, runId: run.id }
