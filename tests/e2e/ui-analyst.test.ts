@@ -130,4 +130,28 @@ describe('the analyst’s workflow in Chromium', () => {
     expect(await page.getByTestId('cursor-frame').textContent()).toBe('frame 700')
     expect(app.errors, app.errors.join('\n')).toEqual([])
   })
+
+  it('keeps what-if edits with the run they were typed on, and says which keys differ from the defaults', async () => {
+    await page.getByTestId('view-whatif').click()
+    await page.getByTestId('edit-bufferPool.size').fill('8MiB')
+    await page.getByTestId('rerun').click()
+    await page.getByTestId('compare-view').waitFor({ timeout: 60_000 })
+    // run B was replayed with the edit: B's value differs from the defaults
+    await page.getByTestId('view-whatif').click()
+    expect(await page.getByTestId('whatif-defaults').textContent()).toContain('Run A uses the model’s default for every key.')
+    // another capture as run A: no edit of the first one comes with it, the last re-run's is only offered
+    const demo = await page.getByTestId('capture-list').locator('option').filter({ hasText: /^\s*demo\./ }).first().getAttribute('value')
+    await page.getByTestId('capture-list').selectOption(demo!)
+    await expect.poll(() => page.getByTestId('run-file').textContent(), { timeout: 60_000 }).toContain('demo')
+    await page.getByTestId('view-whatif').click()
+    await expect.poll(() => page.getByTestId('edit-bufferPool.size').inputValue()).toBe('')
+    expect(await page.getByTestId('whatif-changes').count()).toBe(0)
+    expect(await page.getByTestId('whatif-remembered').textContent()).toBe('Apply the last re-run’s overrides (1)')
+    await page.getByTestId('edit-defrag.enabled').selectOption('false')
+    await shootAll(page, 'ui-whatif-run')
+    await page.getByTestId('whatif-remembered').click()
+    expect(await page.getByTestId('edit-bufferPool.size').inputValue()).toBe('8MiB')
+    expect(await page.getByTestId('whatif-changes').textContent()).toBe('2 keys changed')
+    expect(app.errors, app.errors.join('\n')).toEqual([])
+  })
 })

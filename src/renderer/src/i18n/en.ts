@@ -412,7 +412,11 @@ export default {
     running: 'Replaying…',
     changes: '{n} keys changed',
     seedHint: 'Where the seed gives this value',
-    hint: 'Sizes take KiB, MiB and GiB (64MiB); switches take true or false. The edits are remembered for the next what-if.',
+    hint: 'Sizes take KiB, MiB and GiB (64MiB); switches take true or false. The edits belong to this run; the overrides of the last re-run can be applied to another.',
+    nonDefault: 'Run A differs from the model’s defaults in {n} keys:',
+    allDefault: 'Run A uses the model’s default for every key.',
+    applyRemembered: 'Apply the last re-run’s overrides ({n})',
+    rememberedHint: 'From the last re-run, maybe of another capture: {list}',
   },
   playback: {
     label: 'Playback',

@@ -414,7 +414,11 @@ const zhCN: typeof en = {
     running: '正在重放…',
     changes: '已修改 {n} 个键',
     seedHint: '种子文档中给出该值的位置',
-    hint: '大小可使用 KiB、MiB、GiB（如 64MiB）；开关使用 true 或 false。修改会被记住，供下次假设分析使用。',
+    hint: '大小可使用 KiB、MiB、GiB（如 64MiB）；开关使用 true 或 false。修改只属于当前运行；上次重新运行的覆盖值可以应用到其他运行。',
+    nonDefault: '运行 A 有 {n} 个键与模型默认值不同：',
+    allDefault: '运行 A 的每个键都使用模型默认值。',
+    applyRemembered: '应用上次重新运行的覆盖值（{n}）',
+    rememberedHint: '来自上次重新运行（可能是另一个捕获）：{list}',
   },
   playback: {
     label: '回放',
