@@ -263,10 +263,14 @@ export interface ResourceRow {
   /** "DEFAULT/SingleState/0", or null for committed and reserved resources. */
   pool: string | null
   offset: Bytes
+  /** Physical bytes it holds: for a reserved resource, its committed tiles (what the lanes and report count). */
   occupied: Bytes
+  /** The bytes asked for that `occupied` holds (a reserved resource's last commit). */
   requested: Bytes
   /** occupied − requested: alignment and rounding. */
   waste: Bytes
+  /** A reserved resource's virtual size (address space, no memory); null for every other resource. */
+  virtual?: Bytes | null
   /** The capture's frame number the resource was created in. */
   created: number
   /** Frames alive at the snapshot's frame. */
@@ -475,7 +479,18 @@ export interface RunReport {
   byPlacement: Record<string, { peakBytes: Bytes; endBytes: Bytes; count: number }>
   waste: { alignmentBytes: Bytes; poolFreeBytes: Bytes; pendingFreeBytes: Bytes }
   residency: { budgetBytes: Bytes; evictions: number; evictedBytes: Bytes; makeResident: number; overBudgetFrames: number }
-  transient: { graphs: number; heaps: number; aliasingSavingsBytes: Bytes; placedCacheHitRate: number }
+  transient: {
+    graphs: number
+    heaps: number
+    /** The sum over every frame of what aliasing saved in that frame: a total, not a size. */
+    aliasingSavingsBytes: Bytes
+    /** The most aliasing saved in one frame, and that frame's number. */
+    aliasingSavingsPeakBytes: Bytes
+    aliasingSavingsPeakFrame: number
+    placedCacheHitRate: number
+  }
+  /** Reserved resources alive at the end: their virtual size (address space) and committed bytes; absent when none. */
+  reserved?: { count: number; virtualBytes: Bytes; committedBytes: Bytes }
 }
 
 export interface HazardsQuery {
@@ -727,7 +742,7 @@ export interface SearchRow {
   /** Frame indices of its creation and of its release; release null when alive at the end. */
   created: number
   released: number | null
-  /** Buffers: the bytes asked for; 0 when the desc gives none (a texture's are the model's). */
+  /** The bytes its desc asks for; 0 when the desc gives none (a texture whose size the model estimates). */
   requested: Bytes
 }
 

@@ -51,7 +51,8 @@ export class ResourceIndex {
         rows.name.push(buffer ? store.buffers.name.data[desc] : store.textures.name.data[desc])
         rows.tag.push(buffer ? store.buffers.tag.data[desc] : store.textures.tag.data[desc])
         rows.created.push(frame)
-        rows.requested.push(buffer ? store.buffers.size.data[desc] : 0)
+        const size = buffer ? store.buffers.size.data[desc] : store.textures.size.data[desc]
+        rows.requested.push(Number.isNaN(size) ? 0 : size)
         // a transient lives within its graph execution, in its frame
         rows.released.push(k === K.transient ? frame : -1)
         if (k !== K.transient) live.set(createdIdOf(store, i), row)

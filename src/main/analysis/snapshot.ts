@@ -34,6 +34,8 @@ export interface ResourceColumns {
   /** Index of the create record, -1 when unknown. */
   createRecord: Float64Array
   estimated: Uint8Array
+  /** A reserved resource's virtual size, 0 for every other; absent when the run has none. */
+  virtual?: Float64Array
   text: ResourceTable['text']
 }
 
@@ -48,6 +50,7 @@ export class ResourceTable {
   readonly createRecord: Float64Array
   readonly text: { name: string[]; tag: string[]; placement: string[]; heap: string[]; pool: (string | null)[]; kind: ('buffer' | 'texture')[] }
   readonly estimated: Uint8Array
+  readonly virtual: Float64Array | undefined
   private readonly sorted = new Map<string, Uint32Array>()
 
   constructor(readonly frameNumber: number, columns: ResourceColumns) {
@@ -59,6 +62,7 @@ export class ResourceTable {
     this.created = columns.created
     this.createRecord = columns.createRecord
     this.estimated = columns.estimated
+    this.virtual = columns.virtual
     this.text = columns.text
   }
 
@@ -78,6 +82,7 @@ export class ResourceTable {
       created: this.created[i],
       age: this.frameNumber - this.created[i],
       estimated: this.estimated[i] === 1,
+      virtual: this.virtual && this.virtual[i] > 0 ? this.virtual[i] : null,
     }
   }
 
@@ -316,6 +321,7 @@ export class Snapshots {
         created: live.created,
         createRecord,
         estimated: live.estimated,
+        virtual: live.virtual,
         text,
       })
     }
@@ -366,6 +372,7 @@ export class Snapshots {
       created: createdFrame,
       createRecord,
       estimated,
+      virtual: grow(live.virtual),
       text,
     })
   }

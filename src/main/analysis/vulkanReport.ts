@@ -66,6 +66,6 @@ export function buildVulkanRunReport(result: LoadResult, replay: VulkanReplay): 
     byPlacement,
     waste: { alignmentBytes: alignment, poolFreeBytes: free, pendingFreeBytes: pending },
     residency: { budgetBytes: budget, evictions: 0, evictedBytes: 0, makeResident: 0, overBudgetFrames: 0 },
-    transient: { graphs: 0, heaps: 0, aliasingSavingsBytes: 0, placedCacheHitRate: 0 },
+    transient: { graphs: 0, heaps: 0, aliasingSavingsBytes: 0, aliasingSavingsPeakBytes: 0, aliasingSavingsPeakFrame: 0, placedCacheHitRate: 0 },
   }
 }

@@ -14,6 +14,8 @@ export interface Column<R> {
   sortable?: boolean
   cell: (row: R) => string
   title?: (row: R) => string
+  /** What the column means, as its header's tooltip. */
+  hint?: string
   /** A colour swatch before the text. */
   swatch?: (row: R) => string | undefined
   mono?: boolean
@@ -38,8 +40,8 @@ export function resourceColumns(t: Translate, options: { sortable?: boolean; off
       cell: (r) => r.placement,
       swatch: (r) => placementColor(r.placement),
     },
-    { key: 'heap', label: t('col.heap'), width: 78, sortable, cell: (r) => r.heap },
-    { key: 'pool', label: t('col.pool'), width: 170, sortable, cell: (r) => r.pool ?? '—' },
+    { key: 'heap', label: t('col.heap'), hint: t('col.heapHint'), width: 78, sortable, cell: (r) => r.heap },
+    { key: 'pool', label: t('col.pool'), hint: t('col.poolHint'), width: 170, sortable, cell: (r) => r.pool ?? '—' },
     {
       key: 'offset',
       label: t('col.offset'),
@@ -50,7 +52,26 @@ export function resourceColumns(t: Translate, options: { sortable?: boolean; off
       cell: (r) => (r.pool === null ? '—' : hexOffset(r.offset)),
       title: (r) => `${formatCount(r.offset)} B`,
     },
-    { key: 'occupied', label: t('col.occupied'), width: 88, align: 'right', sortable, mono: true, cell: (r) => formatBytes(r.occupied) },
+    {
+      key: 'occupied',
+      label: t('col.occupied'),
+      hint: t('col.occupiedHint'),
+      width: 88,
+      align: 'right',
+      sortable,
+      mono: true,
+      cell: (r) => formatBytes(r.occupied),
+      title: (r) => (r.virtual ? t('col.committedOf', { committed: formatBytes(r.occupied), virtual: formatBytes(r.virtual) }) : `${formatCount(r.occupied)} B`),
+    },
+    {
+      key: 'virtual',
+      label: t('col.virtual'),
+      hint: t('col.virtualHint'),
+      width: 80,
+      align: 'right',
+      mono: true,
+      cell: (r) => (r.virtual ? formatBytes(r.virtual) : '—'),
+    },
     {
       key: 'requested',
       label: t('col.requested'),
@@ -78,6 +99,7 @@ export const RESOURCE_CSV: CsvColumn<ResourceRow>[] = [
   { header: 'pool', value: (r) => r.pool ?? '' },
   { header: 'offset', value: (r) => r.offset },
   { header: 'occupied', value: (r) => r.occupied },
+  { header: 'virtual', value: (r) => r.virtual ?? '' },
   { header: 'requested', value: (r) => r.requested },
   { header: 'waste', value: (r) => r.waste },
   { header: 'created', value: (r) => r.created },
