@@ -19,7 +19,7 @@ import { runGen, SCENARIOS } from './gen'
 import { buildRunReport } from '../analysis/report'
 import { Replay } from '../analysis/replay'
 import { formatReport } from './report'
-import { buildDiff, formatDiff } from './diff'
+import { buildDiff, formatDiff, runLabel } from './diff'
 import { Snapshots } from '../analysis/snapshot'
 import { isVulkanRun, VulkanReplay, vulkanConfigOf } from '../analysis/vulkanReplay'
 import { buildVulkanRunReport } from '../analysis/vulkanReport'
@@ -169,12 +169,16 @@ export function buildProgram(): Command {
     .action(async (file: string, opts: { config: string[] } & FrameFlags) => {
       const result = await read(file, { headerOptional: true, frames: opts })
       const config = configFrom(opts.config, result.store.header)
-      await runRoute(
+      const requests = await runRoute(
         recordsOf(result.store),
         { config, header: result.store.header, gpuRecords: result.store.hasGpuRecords },
         writeLine,
       )
       if (result.error) throw new ExitError(EXIT.input, result.error.message)
+      if (requests === 0) {
+        const observed = result.format !== 'heapscope-capture' ? ` (the ${result.format} import records what the allocator did, not what was asked of it: try report)` : ''
+        throw new ExitError(EXIT.input, `${result.store.file}: no requests to route: no buffer, texture or transient records${observed}`)
+      }
     })
 
   program
@@ -220,7 +224,9 @@ export function buildProgram(): Command {
         const resultB = fileB === undefined || fileB === fileA ? resultA : await read(fileB, { frames: opts })
         const a = await replayRun(resultA, [...opts.config, ...opts.configA])
         const b = await replayRun(resultB, [...opts.config, ...opts.configB])
-        const diff = buildDiff(a, b)
+        const pairsA = [...opts.config, ...opts.configA]
+        const pairsB = [...opts.config, ...opts.configB]
+        const diff = buildDiff(a, b, { a: runLabel(resultA.store.file, pairsA), b: runLabel(resultB.store.file, pairsB) })
         process.stdout.write(opts.json ? `${JSON.stringify(diff)}\n` : formatDiff(diff))
         for (const result of [resultA, resultB]) if (result.error) throw new ExitError(EXIT.input, result.error.message)
         if (opts.failOnGrowth !== undefined && diff.peakGrowthPercent > opts.failOnGrowth) {

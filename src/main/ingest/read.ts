@@ -8,7 +8,7 @@ import { stat } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { Readable } from 'node:stream'
 import { createGunzip } from 'node:zlib'
-import { CancelledError, CaptureError, UnrecognisedFormatError } from './errors'
+import { CancelledError, CaptureError, TruncatedGzipError, UnrecognisedFormatError } from './errors'
 import { RecordScratch } from './fields'
 import { importCapture, refusalsOf, SNIFF_BYTES, sniffFormat, type ImportOptions } from './importers'
 import { decodeHead } from './importers/source'
@@ -109,7 +109,7 @@ export async function loadCapture(source: AsyncIterable<Uint8Array>, options: Lo
     yield head
     yield* raw
   }
-  const bytes: AsyncIterable<Uint8Array> = gzip ? gunzip(replayed(), options.file) : replayed()
+  const bytes: AsyncIterable<Uint8Array> = gzip ? gunzip(replayed(), options.file, () => progress.bytesRead) : replayed()
 
   // Gather the first few KiB to tell the format by content, whatever the chunk size.
   const iterator = bytes[Symbol.asyncIterator]()
@@ -147,7 +147,8 @@ export async function loadCapture(source: AsyncIterable<Uint8Array>, options: Lo
     }
     scanner.finish()
   } catch (err) {
-    if (err instanceof CaptureError) error = err
+    // a line's byte offset in a .gz capture counts the decompressed stream
+    if (err instanceof CaptureError) error = gzip && !err.decompressed ? err.inDecompressedStream() : err
     else if (err instanceof CancelledError) throw err
     else throw err
   }
@@ -236,7 +237,7 @@ async function importWhole(
   return { store, format: imported.format, notes: imported.notes }
 }
 
-async function* gunzip(chunks: AsyncIterable<Uint8Array>, file: string): AsyncGenerator<Uint8Array> {
+async function* gunzip(chunks: AsyncIterable<Uint8Array>, file: string, compressedRead: () => number): AsyncGenerator<Uint8Array> {
   const inflate = createGunzip()
   const input = Readable.from(chunks)
   input.on('error', (err) => inflate.destroy(err))
@@ -249,7 +250,7 @@ async function* gunzip(chunks: AsyncIterable<Uint8Array>, file: string): AsyncGe
     }
   } catch (err) {
     if (err instanceof CancelledError || err instanceof CaptureError) throw err
-    throw new CaptureError(file, 0, out, 'a complete gzip stream', (err as Error).message)
+    throw new TruncatedGzipError(file, out, compressedRead(), (err as Error).message)
   } finally {
     input.destroy()
     inflate.destroy()
