@@ -514,6 +514,8 @@ export interface HazardEntry {
   severity: 'hazard' | 'warning'
   /** The resource accessed (or bound, written) first, then the others involved. */
   resources: number[]
+  /** Their names in the capture ('' for an unnamed one), as the engine's pages give them. */
+  names?: string[]
   /** The capture's heap (application memory) id, when the finding is in one. */
   heap: number | null
   /** Heap bytes [start, end) involved, when known. */

@@ -10,24 +10,10 @@ import { gunzipSync } from 'node:zlib'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cli, openApp, RESULTS, type App } from './browser'
+import { cli, openApp, RESULTS, shootThemes, type App } from './browser'
 
 const FRAMES = 1500
 const CAPTURE = join(RESULTS, `ui-leak-${FRAMES}.hscap.gz`)
-
-/** Screenshots of what is on screen in English and Chinese, dark and light: `<name>-<lang>-<theme>.png`. */
-async function shootAll(page: Page, name: string): Promise<void> {
-  for (const lang of ['en', 'zh-CN']) {
-    await page.getByTestId('language').selectOption(lang)
-    for (const theme of ['dark', 'light']) {
-      if ((await page.evaluate(() => document.documentElement.dataset.theme)) !== theme) await page.getByTestId('theme-toggle').click()
-      await page.waitForTimeout(300)
-      await page.screenshot({ path: join(RESULTS, `${name}-${lang}-${theme}.png`) })
-    }
-  }
-  await page.getByTestId('language').selectOption('en')
-  if ((await page.evaluate(() => document.documentElement.dataset.theme)) !== 'dark') await page.getByTestId('theme-toggle').click()
-}
 
 describe('the analyst’s workflow in Chromium', () => {
   let app: App
@@ -63,13 +49,13 @@ describe('the analyst’s workflow in Chromium', () => {
     const steady = rows.filter((r) => r.includes('created steadily, never freed'))
     expect(steady.length).toBeGreaterThan(0)
     for (const row of steady) expect(row).toContain('NS_Footstep_Dust')
-    await shootAll(page, 'ui-leak-groups')
+    await shootThemes(page, 'ui-leak-groups')
 
     await page.getByTestId('leak-view-tag').click()
     // by tag the emitter is one of the particle systems, of which the others are freed: no steady group
     await expect.poll(async () => (await groups.getByTestId('table-row').allTextContents()).join('\n')).toContain('Particles')
     expect((await groups.getByTestId('table-row').allTextContents()).join('\n')).not.toContain('created steadily, never freed')
-    await shootAll(page, 'ui-leak-groups-by-tag')
+    await shootThemes(page, 'ui-leak-groups-by-tag')
   })
 
   it('exports every leak candidate to CSV, past the largest rows the table holds', async () => {
@@ -104,7 +90,7 @@ describe('the analyst’s workflow in Chromium', () => {
     await first.click()
     await expect.poll(() => page.getByTestId('cursor-frame').textContent()).toBe(`frame ${firstFrame}`)
     await expect.poll(() => page.getByTestId('search-history').textContent()).toMatch(/PlacedBufferPool|SharedBufferPool|Committed/)
-    await shootAll(page, 'ui-search')
+    await shootThemes(page, 'ui-search')
 
     // a glob of the whole name, and an id
     await input.fill('NS_Footstep_Dust.GPUBuffer.*')
@@ -148,7 +134,7 @@ describe('the analyst’s workflow in Chromium', () => {
     expect(await page.getByTestId('whatif-changes').count()).toBe(0)
     expect(await page.getByTestId('whatif-remembered').textContent()).toBe('Apply the last re-run’s overrides (1)')
     await page.getByTestId('edit-defrag.enabled').selectOption('false')
-    await shootAll(page, 'ui-whatif-run')
+    await shootThemes(page, 'ui-whatif-run')
     await page.getByTestId('whatif-remembered').click()
     expect(await page.getByTestId('edit-bufferPool.size').inputValue()).toBe('8MiB')
     expect(await page.getByTestId('whatif-changes').textContent()).toBe('2 keys changed')

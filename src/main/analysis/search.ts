@@ -73,6 +73,25 @@ export class ResourceIndex {
     this.requested = Float64Array.from(rows.requested)
   }
 
+  private byId: Map<number, number[]> | undefined
+
+  /** The name of the resource `id` was at frame index `frame` (ids come back after a release); '' when unknown. */
+  nameAt(id: number, frame: number): string {
+    if (!this.byId) {
+      this.byId = new Map()
+      for (let i = 0; i < this.length; i++) {
+        const rows = this.byId.get(this.id[i])
+        if (rows) rows.push(i)
+        else this.byId.set(this.id[i], [i])
+      }
+    }
+    const rows = this.byId.get(id) ?? []
+    // the last made at or before the frame
+    let best = -1
+    for (const i of rows) if (this.created[i] <= frame) best = i
+    return best < 0 ? '' : (this.store.strings.get(this.name[best]) ?? '')
+  }
+
   row(i: number, index: number): SearchRow {
     const strings = this.store.strings
     return {

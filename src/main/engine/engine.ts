@@ -523,20 +523,29 @@ export class LocalEngine implements Engine {
   }
 
   async hazards(query: HazardsQuery): Promise<HazardsAnswer> {
-    return this.run(query.runId).checks.page(query)
+    const run = this.run(query.runId)
+    const answer = run.checks.page(query)
+    // each finding's resources by name, as the capture named them at its frame
+    const index = this.resourceIndex(run)
+    answer.entries = answer.entries.map((e) => ({ ...e, names: e.resources.map((id) => index.nameAt(id, e.frame)) }))
+    return answer
   }
 
   /** Each run's index of every resource it ever made, built on the first search. */
   private readonly resourceIndexes = new WeakMap<Run, ResourceIndex>()
 
-  async search(query: SearchQuery): Promise<SearchAnswer> {
-    const run = this.run(query.runId)
+  private resourceIndex(run: Run): ResourceIndex {
     let index = this.resourceIndexes.get(run)
     if (!index) {
       index = new ResourceIndex(run.store)
       this.resourceIndexes.set(run, index)
     }
-    return search(index, query, (frame) => run.snapshots.table(frame))
+    return index
+  }
+
+  async search(query: SearchQuery): Promise<SearchAnswer> {
+    const run = this.run(query.runId)
+    return search(this.resourceIndex(run), query, (frame) => run.snapshots.table(frame))
   }
 
   /** Each run's placement layouts, made when first asked for (most runs never are). */

@@ -165,7 +165,7 @@ describe('heapscope --bucket-ms', () => {
 
   it('check and route take it as well', async () => {
     expect(await main(['check', RMV, '--json', '--bucket-ms', '1000', '--no-frame-markers'])).toBe(0)
-    expect(JSON.parse(out)).toEqual({ hazards: [], warnings: {} })
+    expect(JSON.parse(out)).toEqual({ hazards: [], warnings: {}, warningList: [] })
     // route places requests; an RMV trace has none, only the driver's own placements: it says so, exit 2
     out = ''
     err = ''
