@@ -81,7 +81,7 @@ export function readDeclaration(data: Uint8Array, protocol: number): UtraceEvent
   const flags = data[3]
   const loggerSize = data[4]
   const nameSize = data[5]
-  if (uid < FIRST_USER_UID) throw new DeclarationError(0, `an event uid of ${FIRST_USER_UID} or more`, `${uid}`)
+  if (uid === 0) throw new DeclarationError(0, 'an event uid other than 0 (the uid of declarations)', '0')
   const stride = protocol >= 6 ? 8 : 6
   let at = 6
   const raw: { family: FieldFamily; offset: number; size: number; typeInfo: number; nameSize: number }[] = []

@@ -207,7 +207,7 @@ export class UtraceReader {
       throw new UtraceFormatError(this.itemStart + this.carryLength, `${what} (${this.need} bytes)`, `the end of the file after ${this.carryLength} of them`)
     }
     if (partial) {
-      const got = this.offset - this.packetStart
+      const got = this.offset + this.carryLength - this.packetStart
       truncated = {
         offset: this.packetStart,
         what: `the file stops inside the packet at byte ${this.packetStart}: ${got} of its ${this.stage === 'packetBody' ? this.packetSize : 'at least 4'} bytes are there; that packet is dropped`,

@@ -323,13 +323,29 @@ export function mergeBySerial<E extends { serial: number }>(perThread: Map<numbe
     while (heads[t] < list.length && list[heads[t]].serial < 0) out.push(list[heads[t]++])
   }
   for (let t = 0; t < lists.length; t++) drainUnserialed(t)
+  // the first serial: the head that every other head follows within half the range (serials wrap past 2^24)
+  let first = -1
+  let spread = Infinity
+  for (let t = 0; t < lists.length; t++) {
+    if (heads[t] >= lists[t].length) continue
+    const s = lists[t][heads[t]].serial
+    let widest = 0
+    for (let o = 0; o < lists.length; o++) {
+      if (heads[o] < lists[o].length) widest = Math.max(widest, (lists[o][heads[o]].serial - s) & SERIAL_MASK)
+    }
+    if (widest < spread) {
+      spread = widest
+      first = s
+    }
+  }
+  if (first >= 0) next = first
   for (;;) {
     let best = -1
     let bestDistance = Infinity
     for (let t = 0; t < lists.length; t++) {
       if (heads[t] >= lists[t].length) continue
       const serial = lists[t][heads[t]].serial
-      const distance = next < 0 ? serial : (serial - next) & SERIAL_MASK
+      const distance = (serial - next) & SERIAL_MASK
       if (distance < bestDistance) {
         bestDistance = distance
         best = t
