@@ -36,7 +36,7 @@ export interface UtraceModule {
 
 /** An event whose place in time matters, from any thread, in the merged order. */
 export type UtraceTimedEvent = { thread: number; serial: number; offset: number } & (
-  | { kind: 'alloc'; address: number; size: number; callstack: number; tag: number; realloc: boolean }
+  | { kind: 'alloc'; address: number; size: number; callstack: number; tag: number; realloc: boolean; sizeLower: number }
   | { kind: 'free'; address: number; callstack: number; realloc: boolean }
   | { kind: 'mark' | 'unmark'; address: number; heap: number }
   | { kind: 'time'; cycle: number }
@@ -120,6 +120,12 @@ class Collector {
   readonly bookmarkSpecs = new Map<number, string>()
   readonly perThread = new Map<number, UtraceTimedEvent[]>()
   readonly otherRoots = { allocs: 0, frees: 0, bytes: 0 }
+  /**
+   * Sizes wait for Memory.Init's SizeShift, which may come after the first allocations (its thread's packets may come
+   * later in the file): other roots' sizes are summed as their `Size` field and a count of each low byte.
+   */
+  private otherSizes = 0
+  private readonly otherLowBytes = new Float64Array(256)
   readonly counts = new Map<string, number>()
   /** Tag scopes open on each thread, innermost last; the event after an enter sets the top. */
   private readonly tagStacks = new Map<number, number[]>()
@@ -202,15 +208,17 @@ class Collector {
       const callstack = view.number('CallstackId') ?? 0
       const realloc = name.startsWith('Realloc')
       if (ALLOCS.has(name)) {
-        const size = this.sizeOf(view, num)
+        const size = num('Size')
+        const sizeLower = view.number('AlignmentPow2_SizeLower') ?? -1
         if (root !== ROOT_VIDEO) {
           this.otherRoots.allocs++
-          this.otherRoots.bytes += size
+          this.otherSizes += size
+          if (sizeLower >= 0) this.otherLowBytes[sizeLower & 0xff]++
           return
         }
         const tag = this.tagOf(thread)
         this.tagOfAddress.set(address, tag)
-        this.push({ ...common, kind: 'alloc', address, size, callstack, tag, realloc })
+        this.push({ ...common, kind: 'alloc', address, size, callstack, tag, realloc, sizeLower })
       } else {
         if (root !== ROOT_VIDEO) {
           this.otherRoots.frees++
@@ -273,17 +281,15 @@ class Collector {
     if (stack && stack.length > 0) stack[stack.length - 1] = tag
   }
 
-  /** `(Size << SizeShift) | (AlignmentPow2_SizeLower & (2^SizeShift - 1))`: the low bits of the size ride with the alignment. */
-  private sizeOf(view: EventView, num: (name: string) => number): number {
-    const size = num('Size')
-    const lower = view.number('AlignmentPow2_SizeLower')
-    const shift = this.memory?.sizeShift ?? 0
-    if (lower === undefined || shift === 0) return size
-    return size * 2 ** shift + (lower & (2 ** shift - 1))
-  }
-
   result(stream: UtraceStreamSummary): UtraceTrace {
     const events = mergeBySerial(this.perThread)
+    // (Size << SizeShift) | (AlignmentPow2_SizeLower & (2^SizeShift - 1)): the low bits ride with the alignment
+    const shift = this.memory?.sizeShift ?? 0
+    const scale = 2 ** shift
+    const mask = scale - 1
+    for (const e of events) if (e.kind === 'alloc' && e.sizeLower >= 0) e.size = e.size * scale + (e.sizeLower & mask)
+    this.otherRoots.bytes = this.otherSizes * scale
+    this.otherLowBytes.forEach((count, low) => (this.otherRoots.bytes += count * (low & mask)))
     return {
       stream,
       startCycle: this.startCycle,
