@@ -56,12 +56,14 @@ interface LiveHeap {
   size: Bytes
   /** Placed resources in it now, by address. */
   placed: Map<number, number>
+  /** A HeapUnmarkAlloc said it is a plain allocation again: the next free at its address is its own. */
+  unmarked?: boolean
 }
 
-interface LiveAlloc {
-  /** The heap this allocation is (a marked heap, or a committed resource's own heap). */
+interface LiveResource {
+  /** A committed resource's own heap. */
   heap?: LiveHeap
-  /** The placed record of this allocation (a placed resource, or a committed resource in its own heap). */
+  /** The placed record of this allocation, while it has one. */
   placed?: number
   /** The heap it is placed in, when placed. */
   within?: LiveHeap
@@ -129,13 +131,13 @@ export function utraceToObserved(trace: UtraceTrace, options: UtraceObservedOpti
   }
   const heapOfAlloc = new Map<UtraceTimedEvent, number>()
   {
-    const liveByAddress = new Map<number, UtraceTimedEvent>()
+    // a mark names the latest allocation at its address (a placed resource at offset 0 shares its heap's address)
+    const latest = new Map<number, UtraceTimedEvent>()
     for (const e of events) {
-      if (e.kind === 'alloc') liveByAddress.set(e.address, e)
-      else if (e.kind === 'free') liveByAddress.delete(e.address)
+      if (e.kind === 'alloc') latest.set(e.address, e)
       else if (e.kind === 'mark') {
-        const alloc = liveByAddress.get(e.address)
-        if (!alloc) warn('heapMarkOfUnknownAllocation')
+        const alloc = latest.get(e.address)
+        if (!alloc || heapOfAlloc.has(alloc)) warn('heapMarkOfUnknownAllocation')
         else if (trace.heapSpecs.has(e.heap) && rootOf(e.heap) !== ROOT_VIDEO) warn('heapMarkOutsideVideoMemory')
         else heapOfAlloc.set(alloc, e.heap)
       }
@@ -145,7 +147,9 @@ export function utraceToObserved(trace: UtraceTrace, options: UtraceObservedOpti
   const records: AnyCaptureRecord[] = [{ e: 'frame', n: 0, t: 0 }]
   const bookmarks: UtraceObserved['bookmarks'] = []
   const counts = { heaps: 0, placed: 0, committed: 0 }
-  const live = new Map<number, LiveAlloc>()
+  /** Live D3D12 heaps and live resources, by address: a resource at offset 0 has its heap's address. */
+  const liveHeaps = new Map<number, LiveHeap>()
+  const resources = new Map<number, LiveResource>()
   /** Live heaps sorted by base address, to find the one that holds an address. */
   const bases: number[] = []
   const heaps: LiveHeap[] = []
@@ -221,26 +225,24 @@ export function utraceToObserved(trace: UtraceTrace, options: UtraceObservedOpti
     heap.placed.set(e.address, id)
     return id
   }
-  const release = (alloc: LiveAlloc, address: number): void => {
-    if (alloc.placed !== undefined) {
-      records.push({ e: 'release', id: alloc.placed })
-      alloc.within?.placed.delete(address)
+  const releaseResource = (r: LiveResource, address: number): void => {
+    if (r.placed !== undefined) {
+      records.push({ e: 'release', id: r.placed })
+      r.within?.placed.delete(address)
+      r.placed = r.within = undefined
     }
-    const heap = alloc.heap
-    if (heap) {
-      if (heap.placed.size > 0 && heap.placed.get(address) === undefined) {
-        warn('heapFreedWithPlacedResources')
-      }
-      for (const [at, id] of heap.placed) {
-        if (id === alloc.placed) continue
-        records.push({ e: 'release', id })
-        const inner = live.get(at)
-        if (inner) inner.placed = inner.within = undefined
-      }
-      heap.placed.clear()
-      removeHeap(heap)
-      records.push({ e: 'free', id: heap.id })
+    if (r.heap) freeHeap(r.heap)
+  }
+  const freeHeap = (heap: LiveHeap): void => {
+    if (heap.placed.size > 0) warn('heapFreedWithPlacedResources')
+    for (const [at, id] of heap.placed) {
+      records.push({ e: 'release', id })
+      const inner = resources.get(at)
+      if (inner?.placed === id) inner.placed = inner.within = undefined
     }
+    heap.placed.clear()
+    removeHeap(heap)
+    records.push({ e: 'free', id: heap.id })
   }
 
   for (const e of events) {
@@ -257,27 +259,33 @@ export function utraceToObserved(trace: UtraceTrace, options: UtraceObservedOpti
         if (byMarkers && e.begin && e.frameType === markerType) beginFrame(toMs(e.cycle))
         break
       case 'alloc': {
-        const before = live.get(e.address)
-        if (before) {
-          warn('allocationOverLiveAllocation')
-          release(before, e.address)
-          live.delete(e.address)
-        }
         const marked = heapOfAlloc.get(e)
         if (marked !== undefined) {
+          const before = liveHeaps.get(e.address)
+          if (before) {
+            warn('allocationOverLiveAllocation')
+            liveHeaps.delete(e.address)
+            freeHeap(before)
+          }
           const id = nextId++
           const name = trace.heapSpecs.get(marked)?.name || `heap ${marked}`
           const record: HeapRecord = { e: 'heap', id, size: e.size, type: kindOfName(name), name }
           records.push(record)
           const heap: LiveHeap = { id, base: e.address, size: e.size, placed: new Map() }
           addHeap(heap)
-          live.set(e.address, { heap })
+          liveHeaps.set(e.address, heap)
           counts.heaps++
           break
         }
+        const before = resources.get(e.address)
+        if (before) {
+          warn('allocationOverLiveAllocation')
+          resources.delete(e.address)
+          releaseResource(before, e.address)
+        }
         const within = heapAt(e.address)
         if (within && e.address + e.size <= within.base + within.size) {
-          live.set(e.address, { placed: placedRecord(within, e.address - within.base, e), within })
+          resources.set(e.address, { placed: placedRecord(within, e.address - within.base, e), within })
           counts.placed++
           break
         }
@@ -288,22 +296,30 @@ export function utraceToObserved(trace: UtraceTrace, options: UtraceObservedOpti
         records.push({ e: 'heap', id, size: e.size, type: 'default', name: `committed ${hex(e.address)}${tag ? ` (${tag})` : ''}` })
         const heap: LiveHeap = { id, base: e.address, size: e.size, placed: new Map() }
         const placed = placedRecord(heap, 0, e)
-        live.set(e.address, { heap, placed, within: heap })
+        resources.set(e.address, { heap, placed, within: heap })
         counts.committed++
         break
       }
       case 'free': {
-        const alloc = live.get(e.address)
-        if (!alloc) {
+        const heap = liveHeaps.get(e.address)
+        const resource = resources.get(e.address)
+        if (heap && (heap.unmarked || !resource)) {
+          liveHeaps.delete(e.address)
+          freeHeap(heap)
+        } else if (resource) {
+          resources.delete(e.address)
+          releaseResource(resource, e.address)
+        } else {
           warn('freeOfUnknownAllocation')
-          break
         }
-        live.delete(e.address)
-        release(alloc, e.address)
+        break
+      }
+      case 'unmark': {
+        const heap = liveHeaps.get(e.address)
+        if (heap) heap.unmarked = true
         break
       }
       case 'mark':
-      case 'unmark':
         break
     }
   }
