@@ -160,8 +160,9 @@ export class EventView {
   thread = 0
   /** 24-bit serial, or -1 for important events and events declared without one. */
   serial = -1
-  /** Byte offset in the file of the event, or of its packet when the packet is LZ4-compressed. */
-  offset = 0
+  /** Where the event's stream position lies in the file, asked only when someone wants the offset. */
+  locator?: { where(pos: number): { offset: number } }
+  position = 0
   bytes: Uint8Array = new Uint8Array(0)
   /** Start of the fixed part in `bytes`. */
   start = 0
@@ -170,11 +171,16 @@ export class EventView {
   readonly auxEnd: number[] = []
   readonly auxJoined: (Uint8Array | undefined)[] = []
 
-  reset(type: UtraceEventType, thread: number, serial: number, offset: number, bytes: Uint8Array, start: number): void {
+  /** Byte offset in the file of the event, or of its packet when the packet is LZ4-compressed. */
+  get offset(): number {
+    return this.locator ? this.locator.where(this.position).offset : 0
+  }
+
+  reset(type: UtraceEventType, thread: number, serial: number, position: number, bytes: Uint8Array, start: number): void {
     this.type = type
     this.thread = thread
     this.serial = serial
-    this.offset = offset
+    this.position = position
     this.bytes = bytes
     this.start = start
     const n = type.fields.length
@@ -206,7 +212,11 @@ export class EventView {
   /** An integer or float field as a number (64-bit integers exact up to 2^53), or undefined when not declared. */
   number(name: string): number | undefined {
     const f = this.type.byName.get(name)
-    if (!f || f.aux) return undefined
+    return f && !f.aux ? this.numberOf(f) : undefined
+  }
+
+  /** A fixed field of this event's type as a number. */
+  numberOf(f: UtraceField): number {
     const at = this.start + f.offset
     const b = this.bytes
     if (f.float) {

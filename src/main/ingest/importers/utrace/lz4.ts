@@ -36,9 +36,13 @@ export function decodeLz4Block(src: Uint8Array, decodedSize: number): Uint8Array
     }
     if (s + literals > end) throw new Lz4Error(s, `${literals} literal bytes, only ${end - s} left in the block`)
     if (d + literals > decodedSize) throw new Lz4Error(s, `literals past the decoded size of ${decodedSize} bytes`)
-    dst.set(src.subarray(s, s + literals), d)
-    s += literals
-    d += literals
+    if (literals > 32) {
+      dst.set(src.subarray(s, s + literals), d)
+      s += literals
+      d += literals
+    } else {
+      for (let i = 0; i < literals; i++) dst[d++] = src[s++]
+    }
     // the last sequence has literals only
     if (s === end) break
     if (s + 2 > end) throw new Lz4Error(s, 'the block ends inside a match offset')
@@ -57,11 +61,11 @@ export function decodeLz4Block(src: Uint8Array, decodedSize: number): Uint8Array
     length += MIN_MATCH
     if (d + length > decodedSize) throw new Lz4Error(s, `a match past the decoded size of ${decodedSize} bytes`)
     let from = d - offset
-    if (offset >= length) {
+    if (offset >= length && length > 32) {
       dst.copyWithin(d, from, from + length)
       d += length
     } else {
-      // overlapping: the match repeats the bytes it is writing
+      // short, or overlapping: a match may repeat the bytes it is writing
       for (let i = 0; i < length; i++) dst[d++] = dst[from++]
     }
   }

@@ -91,13 +91,19 @@ class ThreadStream {
       return
     }
     const left = this.end - this.start
-    const next = new Uint8Array(left + data.length)
+    if (this.owned && this.end + data.length <= this.buf.length) {
+      this.buf.set(data, this.end)
+      this.end += data.length
+      return
+    }
+    // grow by doubling: a thread that waits for a declaration may gather many packets
+    const next = new Uint8Array(Math.max(left + data.length, 2 * left, 4096))
     next.set(this.buf.subarray(this.start, this.end))
     next.set(data, left)
     this.base += this.start
     this.buf = next
     this.start = 0
-    this.end = next.length
+    this.end = left + data.length
     this.owned = true
   }
 
@@ -115,9 +121,12 @@ class ThreadStream {
       return
     }
     if (!this.owned) {
-      this.buf = this.buf.slice(this.start, this.end)
+      const left = this.end - this.start
+      const copy = new Uint8Array(Math.max(left, 4096))
+      copy.set(this.buf.subarray(this.start, this.end))
+      this.buf = copy
       this.base += this.start
-      this.end -= this.start
+      this.end = left
       this.start = 0
       this.owned = true
     }
@@ -125,8 +134,15 @@ class ThreadStream {
 
   /** File offset of a stream position: exact in a plain packet, the packet's own in a compressed one. */
   where(pos: number): { offset: number; detail: string } {
-    let s = this.segments[0]
-    for (const seg of this.segments) if (seg.pos <= pos) s = seg
+    // the last segment that starts at or before the position
+    let lo = 0
+    let hi = this.segments.length - 1
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1
+      if (this.segments[mid].pos <= pos) lo = mid
+      else hi = mid - 1
+    }
+    const s = this.segments[lo]
     if (!s) return { offset: 0, detail: '' }
     if (s.compressed) {
       return { offset: s.file, detail: ` (in the LZ4 packet of thread ${this.id} at byte ${s.file}, decoded byte ${pos - s.pos})` }
@@ -397,7 +413,8 @@ export class UtraceReader {
       if (type.size > size) this.fail(stream, abs + 2, `an important event ${type.fullName} of at least ${type.size} bytes`, `${size}`)
       this.events++
       if (this.wanted.has(uid)) {
-        this.view.reset(type, stream.id, -1, stream.where(abs).offset, b, p + 4)
+        this.view.reset(type, stream.id, -1, abs, b, p + 4)
+        this.view.locator = stream
         if (type.flags & EVENT_FLAG.maybeHasAux) this.importantAux(stream, p + 4 + type.size, p + 4 + size)
         this.handler.event(this.view)
       } else {
@@ -498,7 +515,7 @@ export class UtraceReader {
       q += type.size
       if (q > end) return
       const wanted = this.wanted.has(uid)
-      if (wanted) this.view.reset(type, stream.id, serial, 0, b, data)
+      if (wanted) this.view.reset(type, stream.id, serial, abs, b, data)
       if (type.flags & EVENT_FLAG.maybeHasAux) {
         for (;;) {
           if (q >= end) return
@@ -524,7 +541,7 @@ export class UtraceReader {
       stream.start = q
       this.events++
       if (wanted) {
-        this.view.offset = stream.where(abs).offset
+        this.view.locator = stream
         this.handler.event(this.view)
       } else {
         this.skipped++

@@ -5,7 +5,7 @@
  * their order, and threads are merged by the events' 24-bit serials. Pure: no Node imports.
  */
 import { UtraceFormatError } from './errors'
-import type { EventView, UtraceEventType } from './events'
+import type { EventView, UtraceEventType, UtraceField } from './events'
 import { UtraceReader, type UtraceStreamSummary } from './reader'
 
 /** Root heaps of the memory trace. */
@@ -66,7 +66,7 @@ export interface UtraceTrace {
   events: UtraceTimedEvent[]
   /** Allocations and frees of System memory and other roots: not mapped, only counted. */
   otherRoots: { allocs: number; frees: number; bytes: number }
-  /** Counts of the kept events by `Logger.Name`. */
+  /** Counts of the kept events by `Logger.Name`, allocations and frees aside. */
   counts: Map<string, number>
 }
 
@@ -87,10 +87,41 @@ function kept(type: UtraceEventType): boolean {
   return type.logger === 'Misc' && KEPT_MISC.has(type.name)
 }
 
-function rootOf(type: UtraceEventType, view: EventView): number {
-  if (type.name.endsWith('System')) return ROOT_SYSTEM
-  if (type.name.endsWith('Video')) return ROOT_VIDEO
-  return view.number('RootHeap') ?? ROOT_SYSTEM
+/** The fields of an allocation or free event, found once per declaration: these events are most of a trace. */
+interface AllocRole {
+  alloc: boolean
+  realloc: boolean
+  /** The root heap the event's name says, or -1 when its RootHeap field does. */
+  root: number
+  rootHeap?: UtraceField
+  address?: UtraceField
+  /** What its declaration lacks, when it lacks the fields that every allocation has. */
+  missing?: string
+  size?: UtraceField
+  sizeLower?: UtraceField
+  callstack?: UtraceField
+}
+
+function allocRole(type: UtraceEventType): AllocRole | undefined {
+  if (type.logger !== 'Memory' || !(ALLOCS.has(type.name) || FREES.has(type.name))) return undefined
+  const field = (name: string): UtraceField | undefined => {
+    const f = type.byName.get(name)
+    return f && !f.aux ? f : undefined
+  }
+  const address = field('Address')
+  const alloc = ALLOCS.has(type.name)
+  const size = field('Size')
+  return {
+    missing: !address || (alloc && !size) ? `fields Address${alloc ? ' and Size' : ''} in the declaration of ${type.fullName}` : undefined,
+    alloc,
+    realloc: type.name.startsWith('Realloc'),
+    root: type.name.endsWith('System') ? ROOT_SYSTEM : type.name.endsWith('Video') ? ROOT_VIDEO : -1,
+    rootHeap: field('RootHeap'),
+    address,
+    size,
+    sizeLower: field('AlignmentPow2_SizeLower'),
+    callstack: field('CallstackId'),
+  }
 }
 
 export function readUtrace(bytes: Uint8Array, options: ReadUtraceOptions = {}): UtraceTrace {
@@ -133,8 +164,45 @@ class Collector {
   /** Tag of each live Video allocation, for scopes that name an allocation instead of a tag. */
   private readonly tagOfAddress = new Map<number, number>()
 
+  private readonly allocRoles = new Map<number, AllocRole>()
+
   wants(type: UtraceEventType): boolean {
+    const role = allocRole(type)
+    if (role) this.allocRoles.set(type.uid, role)
+    else this.allocRoles.delete(type.uid)
     return kept(type)
+  }
+
+  /** An allocation or a free: System memory only counted, Video memory kept with the thread's tag. */
+  private allocation(view: EventView, role: AllocRole): void {
+    if (role.missing || !role.address) {
+      throw new UtraceFormatError(view.offset, role.missing ?? 'an Address field', view.type.fields.map((f) => f.name).join(', '))
+    }
+    const root = role.root >= 0 ? role.root : role.rootHeap ? view.numberOf(role.rootHeap) : ROOT_SYSTEM
+    if (role.alloc) {
+      const size = view.numberOf(role.size as UtraceField)
+      const sizeLower = role.sizeLower ? view.numberOf(role.sizeLower) : -1
+      if (root !== ROOT_VIDEO) {
+        this.otherRoots.allocs++
+        this.otherSizes += size
+        if (sizeLower >= 0) this.otherLowBytes[sizeLower & 0xff]++
+        return
+      }
+      const address = view.numberOf(role.address)
+      const tag = this.tagOf(view.thread)
+      this.tagOfAddress.set(address, tag)
+      const callstack = role.callstack ? view.numberOf(role.callstack) : 0
+      this.push({ thread: view.thread, serial: view.serial, offset: view.offset, kind: 'alloc', address, size, callstack, tag, realloc: role.realloc, sizeLower })
+      return
+    }
+    if (root !== ROOT_VIDEO) {
+      this.otherRoots.frees++
+      return
+    }
+    const address = view.numberOf(role.address)
+    this.tagOfAddress.delete(address)
+    const callstack = role.callstack ? view.numberOf(role.callstack) : 0
+    this.push({ thread: view.thread, serial: view.serial, offset: view.offset, kind: 'free', address, callstack, realloc: role.realloc })
   }
 
   scope(thread: number, kind: 'enter' | 'leave'): void {
@@ -162,9 +230,11 @@ class Collector {
 
   event(view: EventView): void {
     const type = view.type
-    this.counts.set(type.fullName, (this.counts.get(type.fullName) ?? 0) + 1)
     const thread = view.thread
-    const opened = this.scopeOpened.delete(thread)
+    const opened = this.scopeOpened.size > 0 && this.scopeOpened.delete(thread)
+    const role = this.allocRoles.get(type.uid)
+    if (role) return this.allocation(view, role)
+    this.counts.set(type.fullName, (this.counts.get(type.fullName) ?? 0) + 1)
     const common = { thread, serial: view.serial, offset: view.offset }
     const num = (name: string): number => {
       const value = view.number(name)
@@ -202,33 +272,6 @@ class Collector {
     }
     // Memory
     const name = type.name
-    if (ALLOCS.has(name) || FREES.has(name)) {
-      const root = rootOf(type, view)
-      const address = num('Address')
-      const callstack = view.number('CallstackId') ?? 0
-      const realloc = name.startsWith('Realloc')
-      if (ALLOCS.has(name)) {
-        const size = num('Size')
-        const sizeLower = view.number('AlignmentPow2_SizeLower') ?? -1
-        if (root !== ROOT_VIDEO) {
-          this.otherRoots.allocs++
-          this.otherSizes += size
-          if (sizeLower >= 0) this.otherLowBytes[sizeLower & 0xff]++
-          return
-        }
-        const tag = this.tagOf(thread)
-        this.tagOfAddress.set(address, tag)
-        this.push({ ...common, kind: 'alloc', address, size, callstack, tag, realloc, sizeLower })
-      } else {
-        if (root !== ROOT_VIDEO) {
-          this.otherRoots.frees++
-          return
-        }
-        this.tagOfAddress.delete(address)
-        this.push({ ...common, kind: 'free', address, callstack, realloc })
-      }
-      return
-    }
     switch (name) {
       case 'Init': {
         const version = num('Version')
