@@ -291,7 +291,7 @@ export class UtraceReader {
         }
         if (!(PROTOCOL_VERSIONS as readonly number[]).includes(this.protocol)) {
           const era = this.protocol < 5 ? ' (an Unreal Engine 4 trace)' : ' (a newer engine than this reader knows)'
-          throw new UtraceFormatError(at + 1, 'protocol version 5, 6 or 7 (Unreal Engine 5.0 to 5.8)', `protocol version ${this.protocol}${era}`)
+          throw new UtraceFormatError(at + 1, 'protocol version 5, 6 or 7 (Unreal Engine 5)', `protocol version ${this.protocol}${era}`)
         }
         this.next('packetHeader', 4)
         return
