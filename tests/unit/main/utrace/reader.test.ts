@@ -2,6 +2,7 @@
  * The .utrace reader on its own: the third-party fixture, LZ4 blocks of a third-party encoder, declarations and
  * fields by name, aux blocks, two-byte uids, scopes with times, packets cut anywhere and read a byte at a time.
  */
+import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import fc from 'fast-check'
@@ -117,6 +118,20 @@ describe('LZ4 blocks', () => {
       }),
       { seed: 1818, numRuns: 200 },
     )
+  })
+
+  it('decodes a block of the reference implementation (liblz4 1.9.4, tests/fixtures/utrace/README.md)', () => {
+    const frame = new Uint8Array(readFileSync(join(FIXTURES, 'lz4-reference.lz4')))
+    const dv = new DataView(frame.buffer, frame.byteOffset, frame.byteLength)
+    expect(dv.getUint32(0, true)).toBe(0x184d2204)
+    // FLG 0x60 (version 1, independent blocks, no checksums, no content size), BD, header checksum: 7 bytes
+    expect(frame[4]).toBe(0x60)
+    const size = dv.getUint32(7, true)
+    expect(size & 0x80000000).toBe(0) // compressed
+    const block = frame.subarray(11, 11 + size)
+    expect(dv.getUint32(11 + size, true)).toBe(0) // end mark
+    const decoded = decodeLz4Block(block, 14119)
+    expect(createHash('sha256').update(decoded).digest('hex')).toBe('a809502bbb16fc4152f7d6f223497cedbc58bbb089044573055aec0c591605f2')
   })
 
   it('refuses a match before the start, a block too short or too long, at the byte of the fault', () => {
