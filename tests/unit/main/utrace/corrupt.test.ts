@@ -54,6 +54,26 @@ describe('versions', () => {
   })
 })
 
+describe('declarations of another layout', () => {
+  it('skips events whose declaration lacks a field it reads, and says which', () => {
+    const w = new UtraceWriter()
+    w.declare({ logger: 'Memory', name: 'HeapSpec', important: true, fields: [{ name: 'HeapId', type: 'u32' }, { name: 'Name', type: 'wide' }] })
+    w.declare({ logger: 'Memory', name: 'AllocVideo', fields: [{ name: 'Address', type: 'u64' }, { name: 'Bytes', type: 'u64' }] })
+    w.declare({ logger: 'Memory', name: 'FreeVideo', fields: [{ name: 'Address', type: 'u64' }] })
+    w.important('Memory.HeapSpec', { HeapId: 3, Name: 'Pool D3D12Heap' })
+    w.event(2, 'Memory.AllocVideo', { Address: 0x1000, Bytes: 64 })
+    w.event(2, 'Memory.AllocVideo', { Address: 0x2000, Bytes: 64 })
+    w.event(2, 'Memory.FreeVideo', { Address: 0x1000 })
+    const imported = importUtrace({ name: 'other.utrace', bytes: w.bytes() })
+    const notes = imported?.notes.join('\n') ?? ''
+    expect(notes).toContain('Memory.HeapSpec: 1 events not read, its declaration has no field "Id" (it has: HeapId, Name)')
+    expect(notes).toContain('Memory.AllocVideo: 2 events not read, its declaration has no field "Size" (it has: Address, Bytes)')
+    // the free of an allocation never read is noted, and nothing else is made
+    expect(notes).toContain('freeOfUnknownAllocation: 1')
+    expect(imported?.records).toEqual([{ e: 'frame', n: 0, t: 0 }])
+  })
+})
+
 describe('corrupt content', () => {
   it('names the packet and the decoded byte of a broken LZ4 block', () => {
     const w = new UtraceWriter({ packetBytes: 4096 })

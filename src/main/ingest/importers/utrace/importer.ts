@@ -50,6 +50,9 @@ export function importUtrace(source: ImportSource, options: UtraceImportOptions 
     }
     if (trace.callstacks.size > 0) notes.add('callstacks', `${trace.callstacks.size} call stacks, ${trace.modules.length} modules`)
     for (const b of observed.bookmarks) notes.add('bookmark', `bookmark at frame ${b.frame}: ${b.text}`)
+    for (const [event, u] of trace.unread) {
+      notes.add('unread', `${event}: ${u.count} events not read, its declaration has no field "${u.field}" (it has: ${u.fields})`)
+    }
     for (const [kind, count] of Object.entries(observed.warnings)) notes.add('warning', `${kind}: ${count}`)
     if (s.truncated) notes.add('truncated', s.truncated.what)
     for (const t of s.unfinishedThreads) notes.add('unfinished', `thread ${t.thread} ends inside an event (${t.bytes} bytes left unread)`)

@@ -68,6 +68,8 @@ export interface UtraceTrace {
   otherRoots: { allocs: number; frees: number; bytes: number }
   /** Counts of the kept events by `Logger.Name`, allocations and frees aside. */
   counts: Map<string, number>
+  /** Events skipped because their declaration lacks a field HeapScope reads, by `Logger.Name`. */
+  unread: Map<string, { field: string; fields: string; count: number }>
 }
 
 export interface ReadUtraceOptions {
@@ -82,6 +84,13 @@ const FREES = new Set(['Free', 'FreeSystem', 'FreeVideo', 'ReallocFree', 'Reallo
 
 export const DEFAULT_CHUNK_SIZE = 1 << 20
 
+/** A field HeapScope reads is not in the event's declaration. */
+class MissingField extends Error {
+  constructor(readonly field: string) {
+    super(`no field "${field}"`)
+  }
+}
+
 function kept(type: UtraceEventType): boolean {
   if (KEPT_LOGGERS.has(type.logger)) return type.logger !== 'Diagnostics' || type.name.startsWith('Module')
   return type.logger === 'Misc' && KEPT_MISC.has(type.name)
@@ -95,8 +104,6 @@ interface AllocRole {
   root: number
   rootHeap?: UtraceField
   address?: UtraceField
-  /** What its declaration lacks, when it lacks the fields that every allocation has. */
-  missing?: string
   size?: UtraceField
   sizeLower?: UtraceField
   callstack?: UtraceField
@@ -112,7 +119,6 @@ function allocRole(type: UtraceEventType): AllocRole | undefined {
   const alloc = ALLOCS.has(type.name)
   const size = field('Size')
   return {
-    missing: !address || (alloc && !size) ? `fields Address${alloc ? ' and Size' : ''} in the declaration of ${type.fullName}` : undefined,
     alloc,
     realloc: type.name.startsWith('Realloc'),
     root: type.name.endsWith('System') ? ROOT_SYSTEM : type.name.endsWith('Video') ? ROOT_VIDEO : -1,
@@ -175,9 +181,8 @@ class Collector {
 
   /** An allocation or a free: System memory only counted, Video memory kept with the thread's tag. */
   private allocation(view: EventView, role: AllocRole): void {
-    if (role.missing || !role.address) {
-      throw new UtraceFormatError(view.offset, role.missing ?? 'an Address field', view.type.fields.map((f) => f.name).join(', '))
-    }
+    if (!role.address) throw new MissingField('Address')
+    if (role.alloc && !role.size) throw new MissingField('Size')
     const root = role.root >= 0 ? role.root : role.rootHeap ? view.numberOf(role.rootHeap) : ROOT_SYSTEM
     if (role.alloc) {
       const size = view.numberOf(role.size as UtraceField)
@@ -228,7 +233,22 @@ class Collector {
     return stack && stack.length > 0 ? stack[stack.length - 1] : 0
   }
 
+  /** Events whose declaration lacks a field HeapScope reads (another engine's layout): skipped and counted. */
+  readonly unread = new Map<string, { field: string; fields: string; count: number }>()
+
   event(view: EventView): void {
+    try {
+      this.read(view)
+    } catch (error) {
+      if (!(error instanceof MissingField)) throw error
+      const type = view.type
+      const entry = this.unread.get(type.fullName)
+      if (entry) entry.count++
+      else this.unread.set(type.fullName, { field: error.field, fields: type.fields.map((f) => f.name).join(', '), count: 1 })
+    }
+  }
+
+  private read(view: EventView): void {
     const type = view.type
     const thread = view.thread
     const opened = this.scopeOpened.size > 0 && this.scopeOpened.delete(thread)
@@ -238,9 +258,7 @@ class Collector {
     const common = { thread, serial: view.serial, offset: view.offset }
     const num = (name: string): number => {
       const value = view.number(name)
-      if (value === undefined) {
-        throw new UtraceFormatError(view.offset, `a field "${name}" in the declaration of ${type.fullName}`, 'a declaration without it')
-      }
+      if (value === undefined) throw new MissingField(name)
       return value
     }
     switch (type.logger) {
@@ -350,6 +368,7 @@ class Collector {
       events,
       otherRoots: this.otherRoots,
       counts: this.counts,
+      unread: this.unread,
     }
   }
 }
