@@ -132,7 +132,7 @@ function allocRole(type: UtraceEventType): AllocRole | undefined {
 
 export function readUtrace(bytes: Uint8Array, options: ReadUtraceOptions = {}): UtraceTrace {
   const chunkSize = options.chunkSize ?? DEFAULT_CHUNK_SIZE
-  if (!(chunkSize >= 1)) throw new RangeError(`chunkSize must be at least 1, got ${chunkSize}`)
+  if (!(Number.isInteger(chunkSize) && chunkSize >= 1)) throw new RangeError(`chunkSize must be a whole number of bytes, at least 1, got ${chunkSize}`)
   const collector = new Collector()
   const reader = new UtraceReader(collector)
   for (let at = 0; at < bytes.length; at += chunkSize) reader.push(bytes.subarray(at, Math.min(bytes.length, at + chunkSize)))
