@@ -74,6 +74,15 @@ describe('declarations of another layout', () => {
   })
 })
 
+describe('call stacks of another logger', () => {
+  it('reads a CallstackSpec whatever its logger', () => {
+    const w = new UtraceWriter()
+    w.declare({ logger: 'Callstack', name: 'CallstackSpec', noSync: true, fields: [{ name: 'CallstackId', type: 'u32' }, { name: 'Frames', type: 'u64[]' }] })
+    w.event(2, 'Callstack.CallstackSpec', { CallstackId: 4, Frames: [0x10, 0x20] })
+    expect(readUtrace(w.bytes()).callstacks.get(4)).toEqual([0x10, 0x20])
+  })
+})
+
 describe('corrupt content', () => {
   it('names the packet and the decoded byte of a broken LZ4 block', () => {
     const w = new UtraceWriter({ packetBytes: 4096 })

@@ -92,6 +92,8 @@ class MissingField extends Error {
 }
 
 function kept(type: UtraceEventType): boolean {
+  // call stacks are Memory's in UE 5; another logger's CallstackSpec is read the same
+  if (type.name === 'CallstackSpec') return true
   if (KEPT_LOGGERS.has(type.logger)) return type.logger !== 'Diagnostics' || type.name.startsWith('Module')
   return type.logger === 'Misc' && KEPT_MISC.has(type.name)
 }
@@ -261,6 +263,16 @@ class Collector {
       if (value === undefined) throw new MissingField(name)
       return value
     }
+    if (type.name === 'CallstackSpec') {
+      const frames = view.array('Frames')
+      const list: number[] = []
+      if (frames) {
+        const dv = new DataView(frames.buffer, frames.byteOffset, frames.byteLength)
+        for (let i = 0; i + 8 <= frames.length; i += 8) list.push(dv.getUint32(i, true) + dv.getUint32(i + 4, true) * 2 ** 32)
+      }
+      this.callstacks.set(num('CallstackId'), list)
+      return
+    }
     switch (type.logger) {
       case '$Trace':
         if (type.name === 'NewTrace') {
@@ -324,16 +336,6 @@ class Collector {
       case 'MemoryScopePtr':
         if (opened) this.setTag(thread, this.tagOfAddress.get(num('Ptr')) ?? this.tagOf(thread))
         return
-      case 'CallstackSpec': {
-        const frames = view.array('Frames')
-        const list: number[] = []
-        if (frames) {
-          const dv = new DataView(frames.buffer, frames.byteOffset, frames.byteLength)
-          for (let i = 0; i + 8 <= frames.length; i += 8) list.push(dv.getUint32(i, true) + dv.getUint32(i + 4, true) * 2 ** 32)
-        }
-        this.callstacks.set(num('CallstackId'), list)
-        return
-      }
     }
   }
 
