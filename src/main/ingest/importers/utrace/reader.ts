@@ -435,7 +435,9 @@ export class UtraceReader {
         this.fail(stream, stream.base + q, `aux data or its terminal in ${this.view.type.fullName}`, `byte 0x${uid.toString(16)}`)
       }
       if (q + 4 > end) this.fail(stream, stream.base + q, `an aux header (4 bytes) in ${this.view.type.fullName}`, `${end - q} bytes left in the event`)
-      this.auxBlock(stream, q, end)
+      if (!this.auxBlock(stream, q, end)) {
+        this.fail(stream, stream.base + q, `an aux block inside ${this.view.type.fullName} (${this.lastAuxSize} bytes)`, `${end - q - 4} bytes left in the event`)
+      }
       q += 4 + this.lastAuxSize
     }
   }
