@@ -8,6 +8,7 @@ import type { AnyCaptureRecord } from '../../../shared/capture'
 import type { CaptureImportOptions } from '../../../shared/ipc'
 import { decodeHead, SNIFF_BYTES, type ImportedCapture, type ImportSource } from './source'
 import { importRmv, RMV_FORMAT, sniffRmv, type ParseRmvOptions, type RmvObservedOptions } from './rmv'
+import { importUtrace, sniffUtrace, UTRACE_FORMAT } from './utrace'
 import { attemptToImportVma, refuseVma, sniffVma, VMA_FORMAT } from './vma'
 
 export { attemptToImportGpgmm, DEFAULT_FRAME_MICROS, type GpgmmImportOptions } from './gpgmm'
@@ -67,6 +68,12 @@ export const IMPORTERS: readonly Importer[] = [
     sniff: sniffRmv,
     refuse: () => 'it does not start with the RDF magic "AMD_RDF " or the RMT chunk magic "MINI"',
     import: (source, options) => importRmv(source, options.rmv),
+  },
+  {
+    name: UTRACE_FORMAT,
+    sniff: sniffUtrace,
+    refuse: () => 'it does not start with the Unreal Insights trace magic "2CRT" (or the older "ECRT")',
+    import: (source, options) => importUtrace(source, options.rmv),
   },
 ]
 
