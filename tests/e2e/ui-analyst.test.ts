@@ -117,6 +117,30 @@ describe('the analyst’s workflow in Chromium', () => {
     expect(app.errors, app.errors.join('\n')).toEqual([])
   })
 
+  it('gives a lane header that does not fit its whole text as a tooltip', async () => {
+    await page.getByTestId('view-timeline').click()
+    const header = page.getByTestId('lane-header').first()
+    // the DEFAULT lane's "budget 14.5 GiB, above the lane" is cut at the header's width
+    await header.hover()
+    await expect.poll(() => header.getAttribute('title')).toMatch(/^DEFAULT\n[\s\S]*budget [\d.]+ GiB, above the lane$/)
+    // a header that fits has none
+    const upload = page.getByTestId('lane-header').nth(1)
+    await upload.hover()
+    expect(await upload.getAttribute('title')).toBeNull()
+  })
+
+  it('writes each render-graph resource’s name on its rectangle where it fits', async () => {
+    await page.getByTestId('goto-frame').fill('700')
+    await page.getByTestId('goto-frame').press('Enter')
+    await page.getByTestId('view-aliasing').click()
+    const canvas = page.getByTestId('aliasing-canvas')
+    await expect.poll(() => canvas.getAttribute('data-rects'), { timeout: 20_000 }).not.toBe('0')
+    await expect.poll(async () => Number(await canvas.getAttribute('data-labels'))).toBeGreaterThan(0)
+    expect(Number(await canvas.getAttribute('data-labels'))).toBeLessThanOrEqual(Number(await canvas.getAttribute('data-rects')))
+    await shootThemes(page, 'ui-aliasing-names')
+    await page.getByTestId('view-timeline').click()
+    expect(app.errors, app.errors.join('\n')).toEqual([])
+  })
   it('keeps what-if edits with the run they were typed on, and says which keys differ from the defaults', async () => {
     await page.getByTestId('view-whatif').click()
     await page.getByTestId('edit-bufferPool.size').fill('8MiB')
