@@ -1,12 +1,12 @@
 /**
  * The lanes as steps, in Chromium: a 64 MiB buffer made in frame 3 of a six-frame capture reads 0 up to frame 3
  * and 64 MiB from there, with no ramp from frame 2. The DEFAULT lane's bottom row of pixels is filled from the
- * cursor's x at frame 3 on, and empty before it.
+ * cursor's x at frame 3 on, and empty before it. The heaps that hold nothing in the capture fold to thin rows.
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { openApp, RESULTS } from './browser'
+import { openApp, RESULTS, shootThemes } from './browser'
 
 const CAPTURE = join(RESULTS, 'ui-sparse-steps.hscap')
 
@@ -59,6 +59,16 @@ describe('lanes drawn as steps', () => {
       // a ramp from frame 2 would paint the bottom row just after x2; steps paint it from x3
       expect(filledX).toBeGreaterThan(x2 + (x3 - x2) * 0.8)
       expect(Math.abs(filledX - x3)).toBeLessThan(4)
+      // the UPLOAD and READBACK heaps hold nothing in this capture: each folds to a thin row that says so
+      for (const id of ['lane-UPLOAD', 'lane-READBACK']) {
+        const chart = page.getByTestId(id)
+        expect(await chart.getAttribute('data-folded')).toBe('1')
+        expect((await chart.boundingBox())!.height).toBeLessThan(30)
+      }
+      expect(await page.getByTestId('lane-header').nth(1).textContent()).toContain('empty in this capture')
+      expect(await lane.getAttribute('data-folded')).toBe('0')
+      expect(box.height).toBeGreaterThan(200)
+      await shootThemes(page, 'ui-steps-folded')
       expect(app.errors, app.errors.join('\n')).toEqual([])
     } finally {
       await app.close()

@@ -89,6 +89,7 @@ export default {
     evictions: '{n} evictions',
     madeResident: '{n} made resident',
     budgetAbove: 'budget {bytes}, above the lane',
+    emptyLane: 'empty in this capture',
   },
   tip: {
     vkAllocated: 'Allocated (VkDeviceMemory)',

@@ -91,6 +91,7 @@ const zhCN: typeof en = {
     evictions: '{n} 次逐出',
     madeResident: '{n} 次设为驻留',
     budgetAbove: '预算 {bytes}，高于泳道范围',
+    emptyLane: '此捕获中为空',
   },
   tip: {
     vkAllocated: '已分配（VkDeviceMemory）',

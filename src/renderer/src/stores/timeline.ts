@@ -117,6 +117,8 @@ export const useTimelineStore = defineStore('timeline', () => {
   const cursor = ref<number | null>(null)
   const range = shallowRef<FrameRange | null>(null)
   const leaks = shallowRef<LeakAnswer | null>(null)
+  /** Lanes with nothing in them over the whole capture: drawn as a thin row. */
+  const emptyLanes = shallowRef<ReadonlySet<string>>(new Set())
   const leaksLoading = ref(false)
   const queryError = ref<string | null>(null)
 
@@ -176,6 +178,7 @@ export const useTimelineStore = defineStore('timeline', () => {
     range.value = null
     leaks.value = null
     queryError.value = null
+    emptyLanes.value = new Set()
     if (!r || r.frames === 0) return
     view.value = fullWindow(r.frames)
     shown.value = view.value
@@ -190,6 +193,7 @@ export const useTimelineStore = defineStore('timeline', () => {
       ])
       if (run.value?.runId !== runId) return
       if (map.width === 1) frameNumbers.value = markRaw(map.frame)
+      void findEmptyLanes(r)
       const total = over.series['total.heapBytes']?.max ?? new Float64Array(over.start.length)
       const x = new Float64Array(over.start.length)
       for (let i = 0; i < x.length; i++) x[i] = over.start[i] + (over.width - 1) / 2
@@ -212,6 +216,26 @@ export const useTimelineStore = defineStore('timeline', () => {
     },
     { immediate: true },
   )
+
+  /**
+   * The lanes with nothing in them over the whole capture (a READBACK heap never used, no render graph), to draw
+   * folded: the peak of each lane's series, one bucket over every frame.
+   */
+  async function findEmptyLanes(r: RunSummary): Promise<void> {
+    const lanesOf = new Map<string, string[]>([['transient', ['transient.heapBytes']]])
+    for (const heap of ['UPLOAD', 'READBACK']) lanesOf.set(heap, [`heap.${heap}.heapBytes`, `manual.${heap}.heapBytes`])
+    const names = new Set(r.series.map((s) => s.name))
+    const wanted = [...lanesOf.values()].flat().filter((n) => names.has(n))
+    if (!wanted.length) return
+    const answer = await useApi().series({ runId: r.runId, series: wanted, from: 0, to: r.frames, resolution: 1 })
+    if (run.value?.runId !== r.runId) return
+    const empty = new Set<string>()
+    for (const [lane, series] of lanesOf) {
+      const present = series.filter((n) => names.has(n))
+      if (present.length && present.every((n) => (answer.series[n]?.max[0] ?? 0) === 0)) empty.add(lane)
+    }
+    emptyLanes.value = empty
+  }
 
   function frameNumber(index: number): number {
     const map = frameNumbers.value
@@ -359,6 +383,7 @@ export const useTimelineStore = defineStore('timeline', () => {
     range,
     leaks,
     leaksLoading,
+    emptyLanes,
     queryError,
     contiguous,
     cursorFrameNumber,
