@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { openApp, RESULTS, shootThemes } from './browser'
+import { openApp, RESULTS, ROOT, shootThemes } from './browser'
 
 const CAPTURE = join(RESULTS, 'ui-sparse-steps.hscap')
 
@@ -69,6 +69,26 @@ describe('lanes drawn as steps', () => {
       expect(await lane.getAttribute('data-folded')).toBe('0')
       expect(box.height).toBeGreaterThan(200)
       await shootThemes(page, 'ui-steps-folded')
+      expect(app.errors, app.errors.join('\n')).toEqual([])
+    } finally {
+      await app.close()
+    }
+  })
+
+  it('shows a one-frame dump (a VMA 2.x one) as a snapshot of its heaps, not a flat timeline', async () => {
+    const app = await openApp([join(ROOT, 'tests/fixtures/real/vma2-dump-sample.json')])
+    try {
+      const { page } = app
+      const view = page.getByTestId('snapshot-view')
+      await view.waitFor({ timeout: 20_000 })
+      expect(await page.getByTestId('frame-count').textContent()).toBe('1')
+      // the dump's two 32 MiB blocks: one of Heap 0 (Type 0, 4 allocations), one of Heap 1 (Type 1, empty)
+      const rows = await page.getByTestId('snapshot-heap').allTextContents()
+      expect(rows[0]).toMatch(/^Heap 0.*32\.0 MiB/)
+      expect(rows[0]).toContain('7.69 MiB requested')
+      expect(rows[1]).toMatch(/^Heap 1.*32\.0 MiB/)
+      expect(await page.getByTestId('timeline-chart').count()).toBe(0)
+      await shootThemes(page, 'ui-snapshot')
       expect(app.errors, app.errors.join('\n')).toEqual([])
     } finally {
       await app.close()

@@ -90,6 +90,8 @@ export default {
     madeResident: '{n} made resident',
     budgetAbove: 'budget {bytes}, above the lane',
     emptyLane: 'empty in this capture',
+    snapshot: 'One frame: a snapshot of the heaps at one moment (a dump), not a timeline. The inspector below lists its resources and pool blocks.',
+    snapshotFigures: '{requested} requested · {waste} unused',
   },
   tip: {
     vkAllocated: 'Allocated (VkDeviceMemory)',

@@ -92,6 +92,8 @@ const zhCN: typeof en = {
     madeResident: '{n} 次设为驻留',
     budgetAbove: '预算 {bytes}，高于泳道范围',
     emptyLane: '此捕获中为空',
+    snapshot: '只有一帧：这是某一时刻各个堆的快照（转储），不是时间线。下方的检查器列出其资源和池块。',
+    snapshotFigures: '请求 {requested} · 未用 {waste}',
   },
   tip: {
     vkAllocated: '已分配（VkDeviceMemory）',
