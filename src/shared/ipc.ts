@@ -415,6 +415,8 @@ export interface TransientExecution {
   execution: number
   name: string
   passes: number
+  /** The passes' names, when the capture gives them (`endgraph` `passNames`, format 1.4); '' for a pass it leaves unnamed. */
+  passNames?: string[]
   heaps: { id: Float64Array; size: Float64Array; highWater: Float64Array }
   resources: {
     id: Float64Array

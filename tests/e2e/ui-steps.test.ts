@@ -94,4 +94,33 @@ describe('lanes drawn as steps', () => {
       await app.close()
     }
   })
+
+  it('names a graph’s passes along the aliasing view’s pass axis when the capture gives them (format 1.4)', async () => {
+    const path = join(RESULTS, 'ui-pass-names.hscap')
+    const passNames = ['DepthPrepass', 'BasePass', 'LightsCompute', 'Translucency', 'Tonemap', 'UI']
+    const lines = [
+      { format: 'heapscope-capture', version: 1, minor: 4 },
+      { e: 'frame', n: 0 },
+      { e: 'graph', name: 'SceneRenderer' },
+      { e: 'transient', id: 1, kind: 'buffer', size: 8 << 20, usage: ['UnorderedAccess'], first: 0, last: 2, name: 'SceneDepth' },
+      { e: 'transient', id: 2, kind: 'buffer', size: 8 << 20, usage: ['UnorderedAccess'], first: 3, last: 5, name: 'SceneColor' },
+      { e: 'endgraph', passes: passNames.length, passNames },
+      { e: 'frame', n: 1 },
+    ]
+    writeFileSync(path, lines.map((l) => JSON.stringify(l)).join('\n') + '\n')
+    const app = await openApp([path])
+    try {
+      const { page } = app
+      await page.getByTestId('goto-frame').fill('0')
+      await page.getByTestId('goto-frame').press('Enter')
+      await page.getByTestId('view-aliasing').click()
+      const canvas = page.getByTestId('aliasing-canvas')
+      await expect.poll(() => canvas.getAttribute('data-rects'), { timeout: 20_000 }).toBe('2')
+      expect(await canvas.getAttribute('data-pass-names')).toBe(String(passNames.length))
+      await shootThemes(page, 'ui-pass-names')
+      expect(app.errors, app.errors.join('\n')).toEqual([])
+    } finally {
+      await app.close()
+    }
+  })
 })

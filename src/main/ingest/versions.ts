@@ -15,6 +15,15 @@ export interface Upgrader {
 /** Keyed by the version they upgrade from. Version 1 is the first: nothing to upgrade yet. */
 export const UPGRADERS: Record<number, Upgrader> = {}
 
+/**
+ * Minor versions of format 1 add records or keys a reader of an older minor keeps and ignores, so their upgrader
+ * is the identity: a capture of an older minor is one of the newer without what that minor added. Keyed by the
+ * minor they upgrade to, with what it added (docs/CHANGELOG-formats.md).
+ */
+export const MINOR_UPGRADES: Record<number, { adds: string; upgrade(header: CaptureHeader): CaptureHeader }> = {
+  4: { adds: 'render-graph pass names: "passNames" on endgraph', upgrade: (header) => header },
+}
+
 export type HeaderCheck = { ok: true; header: CaptureHeader } | { ok: false; expected: string; detail: string }
 
 /** Check a parsed first line and bring it to the current version. */
