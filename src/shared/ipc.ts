@@ -641,10 +641,12 @@ export interface CompareSeriesQuery {
   runA: string
   runB: string
   series: SeriesName[]
-  /** Frame index range in A's frames; B is aligned by frame index. */
+  /** Frame index range in A's frames; B's frame index i + offsetB stands beside A's i. */
   from: number
   to: number
   resolution: number
+  /** B's frames shifted against A's (runs that started at different frames): B's index = A's + offsetB; 0 by default. */
+  offsetB?: number
 }
 
 export interface CompareSeriesAnswer {

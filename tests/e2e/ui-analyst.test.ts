@@ -146,6 +146,21 @@ describe('the analyst’s workflow in Chromium', () => {
     await page.getByTestId('edit-bufferPool.size').fill('8MiB')
     await page.getByTestId('rerun').click()
     await page.getByTestId('compare-view').waitFor({ timeout: 60_000 })
+    // A, B and their delta on one frame axis: the three plots start and end at the same x
+    const boxes = await Promise.all(['compare-chart-a', 'compare-chart-b', 'compare-delta'].map(async (id) => (await page.getByTestId(id).boundingBox())!))
+    expect(new Set(boxes.map((b) => Math.round(b.x))).size).toBe(1)
+    expect(new Set(boxes.map((b) => Math.round(b.width))).size).toBe(1)
+    expect(boxes[1].y).toBeGreaterThan(boxes[0].y)
+    expect(boxes[2].y).toBeGreaterThan(boxes[1].y)
+    // one capture under two configs starts at the same frame: aligned by frame number, no offset; an offset typed
+    // shifts B, and "align" brings it back
+    expect(await page.getByTestId('compare-offset').inputValue()).toBe('0')
+    await page.getByTestId('compare-offset').fill('5')
+    await page.getByTestId('compare-offset').press('Enter')
+    await page.waitForTimeout(500)
+    await shootThemes(page, 'ui-compare-shared')
+    await page.getByTestId('compare-align').click()
+    await expect.poll(() => page.getByTestId('compare-offset').inputValue()).toBe('0')
     // run B was replayed with the edit: B's value differs from the defaults
     await page.getByTestId('view-whatif').click()
     expect(await page.getByTestId('whatif-defaults').textContent()).toContain('Run A uses the model’s default for every key.')

@@ -93,6 +93,7 @@ export const schemas = {
       from: frameIndex,
       to: frameIndex,
       resolution: z.number().int().min(1).max(100_000),
+      offsetB: z.number().int().min(-(2 ** 32)).max(2 ** 32).optional(),
     })
     .strict(),
   resourceDiff: z

@@ -336,6 +336,10 @@ export default {
     },
   },
   compare: {
+    offset: 'B offset (frames)',
+    offsetHint: 'B’s frame shown beside A’s frame i is i + this offset: for runs that started at different frames',
+    align: 'Align by frame number',
+    alignHint: 'Line the runs up by their frame numbers (the offset A’s first frame − B’s)',
     needB: 'Compare needs a run B: another capture, or this one under other config values.',
     fromWhatIf: 'Change the config (What-if)',
     swap: 'Swap A and B',

@@ -338,6 +338,10 @@ const zhCN: typeof en = {
     },
   },
   compare: {
+    offset: 'B 偏移（帧）',
+    offsetHint: '与 A 的第 i 帧并列显示的是 B 的第 i + 偏移 帧：用于从不同帧开始的运行',
+    align: '按帧号对齐',
+    alignHint: '按帧号对齐两次运行（偏移为 A 的首帧 − B 的首帧）',
     needB: '对比需要运行 B：另一个捕获，或本捕获在其他配置下的结果。',
     fromWhatIf: '修改配置（假设分析）',
     swap: '交换 A 与 B',
