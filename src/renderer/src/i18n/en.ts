@@ -137,7 +137,7 @@ export default {
     FastConstantPage: 'FastConstant pages',
     Application: 'Application heaps',
   },
-  kind: { buffer: 'buffer', texture: 'texture' },
+  kind: { buffer: 'buffer', texture: 'texture', transient: 'transient' },
   col: {
     id: 'id',
     name: 'Name',

@@ -139,7 +139,7 @@ const zhCN: typeof en = {
     FastConstantPage: 'FastConstant 页',
     Application: '应用程序堆',
   },
-  kind: { buffer: '缓冲区', texture: '纹理' },
+  kind: { buffer: '缓冲区', texture: '纹理', transient: '瞬态资源' },
   col: {
     id: 'ID',
     name: '名称',
