@@ -1,0 +1,257 @@
+/**
+ * The history database: one DuckDB file holding each added run's figures (docs/history.md has the schema). Runs are
+ * never changed once added; a build is the order its first run was added in, so a nightly job's builds line up
+ * in time. Trends read one metric per build (the largest of the build's runs, so a build with several captures
+ * is judged by its worst), in total or by heap, placement or tag.
+ */
+import type { DuckDBValue } from '@duckdb/node-api'
+import { closeDatabase, HistoryError, literal, openDatabase, rows, type Database } from './duckdb'
+import type { RunFigures } from './figures'
+
+/** Version of the database's tables; a newer database is refused, an older one upgraded. */
+export const HISTORY_SCHEMA_VERSION = 1
+
+export const TREND_METRICS = ['peak', 'end', 'evictions', 'hazards'] as const
+export type TrendMetric = (typeof TREND_METRICS)[number]
+export const TREND_GROUPS = ['heap', 'placement', 'tag'] as const
+export type TrendGroup = (typeof TREND_GROUPS)[number]
+
+const SCHEMA = [
+  `CREATE TABLE IF NOT EXISTS heapscope_meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS runs (
+    run_id INTEGER PRIMARY KEY,
+    added_at TIMESTAMP NOT NULL,
+    path VARCHAR NOT NULL,
+    file VARCHAR NOT NULL,
+    build VARCHAR NOT NULL,
+    app VARCHAR,
+    platform VARCHAR,
+    adapter VARCHAR,
+    captured VARCHAR,
+    api VARCHAR NOT NULL,
+    format VARCHAR NOT NULL,
+    config VARCHAR NOT NULL,
+    heapscope_version VARCHAR NOT NULL,
+    frames INTEGER NOT NULL,
+    records BIGINT NOT NULL,
+    partial BOOLEAN NOT NULL,
+    peak_frame BIGINT NOT NULL,
+    peak_bytes BIGINT NOT NULL,
+    end_bytes BIGINT NOT NULL,
+    resources_created BIGINT NOT NULL,
+    resources_released BIGINT NOT NULL,
+    resources_live_at_end BIGINT NOT NULL,
+    evictions BIGINT NOT NULL,
+    evicted_bytes BIGINT NOT NULL,
+    over_budget_frames BIGINT NOT NULL,
+    hazards BIGINT NOT NULL,
+    report VARCHAR NOT NULL
+  )`,
+  `CREATE TABLE IF NOT EXISTS run_labels (run_id INTEGER NOT NULL, key VARCHAR NOT NULL, value VARCHAR NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS run_heaps (run_id INTEGER NOT NULL, heap VARCHAR NOT NULL, peak_bytes BIGINT NOT NULL, end_bytes BIGINT NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS run_placements (run_id INTEGER NOT NULL, placement VARCHAR NOT NULL, peak_bytes BIGINT NOT NULL, end_bytes BIGINT NOT NULL, live_count BIGINT NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS run_tags (run_id INTEGER NOT NULL, tag VARCHAR NOT NULL, peak_bytes BIGINT NOT NULL, end_bytes BIGINT NOT NULL, live_count BIGINT NOT NULL)`,
+]
+
+export interface TrendQuery {
+  metric: TrendMetric
+  by?: TrendGroup
+  /** Only runs carrying all these labels. */
+  labels?: Record<string, string>
+}
+
+export interface TrendBuild {
+  build: string
+  runs: number
+  /** The build's latest run: the one the app opens for it. */
+  runId: number
+}
+
+export interface Trend {
+  metric: TrendMetric
+  by: TrendGroup | null
+  /** In the order each build's first run was added. */
+  builds: TrendBuild[]
+  /** One line per heap, placement or tag (`all` without `by`), a value per build, null where the build has none. */
+  series: { name: string; values: (number | null)[] }[]
+}
+
+export interface QueryAnswer {
+  columns: string[]
+  rows: unknown[][]
+}
+
+/** The column a metric reads, in `runs` (no group) or in the group's table. */
+function metricColumn(metric: TrendMetric, by: TrendGroup | undefined): { table: string; key: string | null; column: string } {
+  if (metric === 'evictions' || metric === 'hazards') {
+    if (by) throw new HistoryError(`--metric ${metric} is counted per run, not by ${by}: leave --by out`)
+    return { table: 'runs', key: null, column: metric }
+  }
+  const column = metric === 'peak' ? 'peak_bytes' : 'end_bytes'
+  if (!by) return { table: 'runs', key: null, column }
+  return { table: `run_${by}s`, key: by, column }
+}
+
+const int = (n: number) => BigInt(Math.round(n))
+
+export class History {
+  private constructor(
+    private readonly db: Database,
+    readonly path: string,
+  ) {}
+
+  /** Open (and, unless read-only, create) a history database. */
+  static async open(path: string, options: { readOnly?: boolean } = {}): Promise<History> {
+    const db = await openDatabase(path, options)
+    const history = new History(db, path)
+    try {
+      await history.checkSchema(options.readOnly ?? false)
+    } catch (err) {
+      closeDatabase(db)
+      throw err
+    }
+    return history
+  }
+
+  private async checkSchema(readOnly: boolean): Promise<void> {
+    const c = this.db.connection
+    const tables = await rows(c, `SELECT table_name FROM information_schema.tables WHERE table_name = 'heapscope_meta'`)
+    if (tables.length === 0) {
+      const any = await rows(c, `SELECT count(*)::INTEGER AS n FROM information_schema.tables`)
+      if (readOnly || Number(any[0].n) > 0) throw new HistoryError(`${this.path}: not a HeapScope history database (no heapscope_meta table)`)
+      for (const statement of SCHEMA) await c.run(statement)
+      await c.run(`INSERT INTO heapscope_meta VALUES ('schema_version', ${literal(String(HISTORY_SCHEMA_VERSION))})`)
+      return
+    }
+    const meta = await rows(c, `SELECT value FROM heapscope_meta WHERE key = 'schema_version'`)
+    const version = Number(meta[0]?.value)
+    if (!Number.isInteger(version)) throw new HistoryError(`${this.path}: heapscope_meta has no schema_version`)
+    if (version > HISTORY_SCHEMA_VERSION) {
+      throw new HistoryError(`${this.path}: history schema version ${version} is newer than this HeapScope reads (${HISTORY_SCHEMA_VERSION})`)
+    }
+  }
+
+  close(): void {
+    closeDatabase(this.db)
+  }
+
+  /** Add one run's figures; its id. */
+  async add(figures: RunFigures): Promise<number> {
+    const c = this.db.connection
+    const { meta, report } = figures
+    await c.run('BEGIN TRANSACTION')
+    try {
+      const next = await rows(c, `SELECT (coalesce(max(run_id), 0) + 1)::INTEGER AS id FROM runs`)
+      const id = Number(next[0].id)
+      const values: DuckDBValue[] = [
+        id,
+        meta.path,
+        meta.file,
+        meta.build ?? `#${id}`,
+        meta.app,
+        meta.platform,
+        meta.adapter,
+        meta.captured,
+        meta.api,
+        meta.format,
+        meta.config,
+        meta.heapscopeVersion,
+        report.frames,
+        int(report.records),
+        report.partial,
+        int(report.peak.frame),
+        int(report.peak.bytes),
+        int(figures.endBytes),
+        int(report.resources.created),
+        int(report.resources.released),
+        int(report.resources.liveAtEnd),
+        int(report.residency.evictions),
+        int(report.residency.evictedBytes),
+        int(report.residency.overBudgetFrames),
+        int(figures.hazards),
+        JSON.stringify(report),
+      ]
+      const marks = values.map((_, i) => `$${i + 1}`)
+      marks.splice(1, 0, 'now()::TIMESTAMP')
+      await c.run(`INSERT INTO runs VALUES (${marks.join(', ')})`, values)
+      const insert = async (table: string, tuples: DuckDBValue[][]) => {
+        if (tuples.length === 0) return
+        const width = tuples[0].length
+        const sql = tuples.map((_, r) => `(${Array.from({ length: width }, (_, k) => `$${r * width + k + 1}`).join(', ')})`)
+        await c.run(`INSERT INTO ${table} VALUES ${sql.join(', ')}`, tuples.flat())
+      }
+      await insert('run_labels', Object.entries(meta.labels).map(([k, v]) => [id, k, v]))
+      await insert('run_heaps', Object.entries(report.heaps).map(([heap, v]) => [id, heap, int(v.peakBytes), int(v.endBytes)]))
+      await insert(
+        'run_placements',
+        Object.entries(report.byPlacement).map(([p, v]) => [id, p, int(v.peakBytes), int(v.endBytes), int(v.count)]),
+      )
+      await insert('run_tags', Object.entries(figures.tags).map(([t, v]) => [id, t, int(v.peakBytes), int(v.endBytes), int(v.count)]))
+      await c.run('COMMIT')
+      return id
+    } catch (err) {
+      await c.run('ROLLBACK')
+      throw err
+    }
+  }
+
+  /** Any SQL; DuckDB's own error message when it is wrong. */
+  async query(sql: string): Promise<QueryAnswer> {
+    let reader
+    try {
+      reader = await this.db.connection.runAndReadAll(sql)
+    } catch (err) {
+      throw new HistoryError((err as Error).message)
+    }
+    return { columns: reader.columnNames(), rows: reader.getRowsJson() as unknown[][] }
+  }
+
+  /** The capture path a run was added from. */
+  async runPath(runId: number): Promise<string | null> {
+    const found = await rows(this.db.connection, 'SELECT path FROM runs WHERE run_id = $1', [runId])
+    return found.length ? String(found[0].path) : null
+  }
+
+  async runCount(): Promise<number> {
+    const found = await rows(this.db.connection, 'SELECT count(*)::INTEGER AS n FROM runs')
+    return Number(found[0].n)
+  }
+
+  async trend(query: TrendQuery): Promise<Trend> {
+    const { table, key, column } = metricColumn(query.metric, query.by)
+    const params: DuckDBValue[] = []
+    const filters = Object.entries(query.labels ?? {}).map(([k, v]) => {
+      params.push(k, v)
+      return `run_id IN (SELECT run_id FROM run_labels WHERE key = $${params.length - 1} AND value = $${params.length})`
+    })
+    const where = filters.length ? `WHERE ${filters.join(' AND ')}` : ''
+    const c = this.db.connection
+    const builds = await rows(
+      c,
+      `SELECT build, count(*)::INTEGER AS runs, min(run_id)::INTEGER AS first_run, max(run_id)::INTEGER AS last_run
+       FROM runs ${where} GROUP BY build ORDER BY first_run`,
+      params,
+    )
+    const source = table === 'runs' ? 'runs' : `runs JOIN ${table} USING (run_id)`
+    const values = await rows(
+      c,
+      `SELECT build, ${key ?? `'all'`} AS name, max(${table}.${column})::DOUBLE AS value
+       FROM ${source} ${where} GROUP BY build, name ORDER BY name`,
+      params,
+    )
+    const index = new Map(builds.map((b, i) => [String(b.build), i]))
+    const byName = new Map<string, (number | null)[]>()
+    for (const v of values) {
+      const name = String(v.name)
+      let line = byName.get(name)
+      if (!line) byName.set(name, (line = new Array<number | null>(builds.length).fill(null)))
+      line[index.get(String(v.build))!] = Number(v.value)
+    }
+    return {
+      metric: query.metric,
+      by: query.by ?? null,
+      builds: builds.map((b) => ({ build: String(b.build), runs: Number(b.runs), runId: Number(b.last_run) })),
+      series: [...byName].map(([name, line]) => ({ name, values: line })),
+    }
+  }
+}
