@@ -12,6 +12,9 @@ import type {
   ConfigEntry,
   HazardsAnswer,
   HazardsQuery,
+  HistoryInfo,
+  HistoryTrend,
+  HistoryTrendQuery,
   LeakAnswer,
   LeakQuery,
   LoadErrorInfo,
@@ -58,6 +61,7 @@ import { ImportError, importOptionsOf } from '../ingest/importers'
 import { loadCapture, loadCaptureFile, type LoadResult } from '../ingest/read'
 import { captureBytes, writeCapture } from '../ingest/writer'
 import type { CaptureStore } from '../ingest/store'
+import { History } from '../history/db'
 
 export type LoadSource = (
   | { kind: 'file'; path: string; name?: string }
@@ -118,6 +122,12 @@ export interface Engine {
   hazards(query: HazardsQuery): Promise<HazardsAnswer>
   /** A frame's application heaps with their placed resources over the frame's steps, and its hazards. */
   placements(query: PlacementsQuery): Promise<PlacementsAnswer>
+  /** Open a history database read-only (the host chose the path). */
+  openHistory(path: string): Promise<HistoryInfo>
+  historyTrend(query: HistoryTrendQuery): Promise<HistoryTrend>
+  /** The capture path a history keeps for one of its runs. */
+  historyRunPath(historyId: string, runId: number): Promise<string>
+  closeHistory(historyId: string): Promise<void>
   dispose(): Promise<void>
 }
 
@@ -583,7 +593,41 @@ export class LocalEngine implements Engine {
     }
   }
 
+  private readonly histories = new Map<string, History>()
+  private nextHistory = 1
+
+  async openHistory(path: string): Promise<HistoryInfo> {
+    const history = await History.open(path, { readOnly: true })
+    const historyId = `history-${this.nextHistory++}`
+    this.histories.set(historyId, history)
+    const peak = await history.trend({ metric: 'peak' })
+    return { historyId, name: basename(path), runs: await history.runCount(), builds: peak.builds.length }
+  }
+
+  private history(historyId: string): History {
+    const history = this.histories.get(historyId)
+    if (!history) throw new Error(`no history ${historyId} is open`)
+    return history
+  }
+
+  async historyTrend(query: HistoryTrendQuery): Promise<HistoryTrend> {
+    return this.history(query.historyId).trend({ metric: query.metric, by: query.by })
+  }
+
+  async historyRunPath(historyId: string, runId: number): Promise<string> {
+    const path = await this.history(historyId).runPath(runId)
+    if (path === null) throw new Error(`the history has no run ${runId}`)
+    return path
+  }
+
+  async closeHistory(historyId: string): Promise<void> {
+    this.histories.get(historyId)?.close()
+    this.histories.delete(historyId)
+  }
+
   async dispose(): Promise<void> {
+    for (const history of this.histories.values()) history.close()
+    this.histories.clear()
     for (const load of this.loads.values()) load.abort.abort()
     for (const { playback } of this.playbacks.values()) playback.stop()
     this.playbacks.clear()

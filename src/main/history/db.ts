@@ -5,16 +5,19 @@
  * is judged by its worst), in total or by heap, placement or tag.
  */
 import type { DuckDBValue } from '@duckdb/node-api'
+import type { HistoryBuild, HistoryGroup as TrendGroup, HistoryMetric as TrendMetric, HistoryTrend } from '../../shared/ipc'
 import { closeDatabase, HistoryError, literal, openDatabase, rows, type Database } from './duckdb'
 import type { RunFigures } from './figures'
 
 /** Version of the database's tables; a newer database is refused, an older one upgraded. */
 export const HISTORY_SCHEMA_VERSION = 1
 
-export const TREND_METRICS = ['peak', 'end', 'evictions', 'hazards'] as const
-export type TrendMetric = (typeof TREND_METRICS)[number]
-export const TREND_GROUPS = ['heap', 'placement', 'tag'] as const
-export type TrendGroup = (typeof TREND_GROUPS)[number]
+export {
+  HISTORY_METRICS as TREND_METRICS,
+  HISTORY_GROUPS as TREND_GROUPS,
+  type HistoryMetric as TrendMetric,
+  type HistoryGroup as TrendGroup,
+} from '../../shared/ipc'
 
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS heapscope_meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)`,
@@ -60,21 +63,8 @@ export interface TrendQuery {
   labels?: Record<string, string>
 }
 
-export interface TrendBuild {
-  build: string
-  runs: number
-  /** The build's latest run: the one the app opens for it. */
-  runId: number
-}
-
-export interface Trend {
-  metric: TrendMetric
-  by: TrendGroup | null
-  /** In the order each build's first run was added. */
-  builds: TrendBuild[]
-  /** One line per heap, placement or tag (`all` without `by`), a value per build, null where the build has none. */
-  series: { name: string; values: (number | null)[] }[]
-}
+export type TrendBuild = HistoryBuild
+export type Trend = HistoryTrend
 
 export interface QueryAnswer {
   columns: string[]
