@@ -86,7 +86,7 @@ export default {
     noRuns: 'This history has no runs yet.',
     pick: 'Click a build in a chart or in the list below.',
     build: 'Build {build}',
-    buildRuns: '{n} runs; the latest, run {run}, opens',
+    buildRuns: 'one run: run {run} | {n} runs; the latest, run {run}, opens',
     openRun: 'Open run',
     compare: 'Compare with previous',
     noPrevious: 'The first build has no previous one',

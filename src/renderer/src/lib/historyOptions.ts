@@ -7,7 +7,8 @@ import type { EChartsOption } from 'echarts'
 import type { HistoryTrend } from '../../../shared/ipc'
 import { formatBytes, formatCount } from '../../../shared/units'
 import { placementColor, PLACEMENT_COLORS, tagColor, type ChartTheme } from './palette'
-import { formatAxisBytes, formatAxisCount } from './ticks'
+import { byteAxis, formatAxisBytes, formatAxisCount } from './ticks'
+import { tooltipElement, type TipLine } from './tooltip'
 
 const HEAP_COLORS: Record<string, string> = {
   DEFAULT: PLACEMENT_COLORS.TextureReadOnlyPool,
@@ -24,9 +25,30 @@ export function lineColor(trend: Pick<HistoryTrend, 'by'>, name: string, theme: 
 
 export const isBytes = (trend: Pick<HistoryTrend, 'metric'>) => trend.metric === 'peak' || trend.metric === 'end'
 
+interface TipParam {
+  dataIndex: number
+  seriesName: string
+  value: number | null
+  color: string
+}
+
+/** The build under the pointer: each line's value there, the largest first (a DOM node: the CSP allows no inline styles). */
+function buildTip(trend: HistoryTrend, params: TipParam[], bytes: boolean): HTMLElement {
+  const build = trend.builds[params[0]?.dataIndex ?? 0]
+  const rows: TipLine[] = params
+    .filter((p) => typeof p.value === 'number')
+    .sort((a, b) => (b.value as number) - (a.value as number))
+    .map((p) => ({ label: p.seriesName, value: bytes ? formatBytes(p.value as number) : formatCount(p.value as number), color: p.color }))
+  return tooltipElement(build ? `${build.build} · ${build.runs} × run #${build.runId}` : '', rows)
+}
+
 export function historyOption(trend: HistoryTrend, theme: ChartTheme, selected: number | null): EChartsOption {
   const bytes = isBytes(trend)
   const many = trend.builds.length > 60
+  let top = 0
+  for (const line of trend.series) for (const v of line.values) if (v !== null && v > top) top = v
+  // bytes step in round binary sizes, as the timeline's lanes do
+  const axis = bytes ? byteAxis(top, 5) : null
   return {
     animation: false,
     backgroundColor: 'transparent',
@@ -36,10 +58,15 @@ export function historyOption(trend: HistoryTrend, theme: ChartTheme, selected: 
       : undefined,
     tooltip: {
       trigger: 'axis',
+      confine: true,
+      transitionDuration: 0,
       backgroundColor: theme.tooltipBg,
       borderColor: theme.tooltipBorder,
+      borderWidth: 1,
+      padding: [6, 9],
+      className: 'hs-echarts-tip',
       textStyle: { color: theme.text, fontSize: 12 },
-      valueFormatter: (v) => (typeof v === 'number' ? (bytes ? formatBytes(v) : formatCount(v)) : '–'),
+      formatter: ((params: TipParam[]) => buildTip(trend, params, bytes)) as never,
     },
     xAxis: {
       type: 'category',
@@ -52,6 +79,7 @@ export function historyOption(trend: HistoryTrend, theme: ChartTheme, selected: 
     yAxis: {
       type: 'value',
       min: 0,
+      ...(axis ? { max: axis.max, interval: axis.interval } : {}),
       axisLabel: { color: theme.muted, fontSize: 11, formatter: (v: number) => (bytes ? formatAxisBytes(v) : formatAxisCount(v)) },
       splitLine: { lineStyle: { color: theme.grid } },
     },

@@ -24,6 +24,8 @@ export const useHistoryStore = defineStore('history', () => {
   const selected = ref<number | null>(null)
   const error = ref<string | null>(null)
   const busy = ref(false)
+  /** The path last typed in the browser host's page. */
+  const path = ref('')
 
   async function guarded<T>(step: () => Promise<T>): Promise<T | null> {
     busy.value = true
@@ -65,8 +67,9 @@ export const useHistoryStore = defineStore('history', () => {
   }
 
   /** A path typed in the page (browser host). */
-  async function openPath(path: string): Promise<void> {
-    await opened(await guarded(() => useApi().openHistory(path)))
+  async function openPath(next: string): Promise<void> {
+    path.value = next
+    await opened(await guarded(() => useApi().openHistory(next)))
   }
 
   async function setMetric(next: HistoryMetric): Promise<void> {
@@ -98,5 +101,5 @@ export const useHistoryStore = defineStore('history', () => {
     if (await openBuild(index, 'B')) useUiStore().show('compare')
   }
 
-  return { info, metric, trends, selected, error, busy, openDialog, openPath, setMetric, select, openRun, compareWithPrevious }
+  return { info, metric, trends, selected, error, busy, path, openDialog, openPath, setMetric, select, openRun, compareWithPrevious }
 })
