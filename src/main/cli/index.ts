@@ -23,7 +23,7 @@ import { replayCapture } from '../analysis/run'
 import { HEAPSCOPE_VERSION } from '../../shared/version'
 import { History, TREND_GROUPS, TREND_METRICS, type TrendGroup, type TrendMetric } from '../history/db'
 import { HistoryError } from '../history/duckdb'
-import { runFigures } from '../history/figures'
+import { runFigures, type RunFigures } from '../history/figures'
 import { growthGate, type GateLine } from '../history/gate'
 import { exportParquet } from '../history/parquet'
 import { formatGate, formatGateLines, formatQuery, formatTrend } from './history'
@@ -298,12 +298,16 @@ export function buildProgram(): Command {
       labelsFrom(opts.label)
       const store = await historyCall(() => History.open(db))
       try {
+        // every run is read before any is added: all of them go in, in one transaction, or none
+        const runs: RunFigures[] = []
         for (const file of files) {
           const result = await read(file, { frames: opts })
           if (result.error) throw new ExitError(EXIT.input, result.error.message)
-          const { figures } = await gather(result, file, opts)
-          const id = await historyCall(() => store.add(figures))
-          writeLine(`run ${id}: ${basename(file)}  build ${figures.meta.build ?? `#${id}`}  peak ${formatCount(figures.report.peak.bytes)} bytes`)
+          runs.push((await gather(result, file, opts)).figures)
+        }
+        const ids = await historyCall(() => store.add(runs))
+        for (const [i, figures] of runs.entries()) {
+          writeLine(`run ${ids[i]}: ${basename(files[i])}  build ${figures.meta.build ?? `#${ids[i]}`}  peak ${formatCount(figures.report.peak.bytes)} bytes`)
         }
       } finally {
         store.close()

@@ -83,6 +83,7 @@ function metricColumn(metric: TrendMetric, by: TrendGroup | undefined): { table:
 }
 
 const int = (n: number) => BigInt(Math.round(n))
+const INSERT_ROWS = 256
 
 export class History {
   private constructor(
@@ -125,60 +126,76 @@ export class History {
     closeDatabase(this.db)
   }
 
-  /** Add one run's figures; its id. */
-  async add(figures: RunFigures): Promise<number> {
+  /** Add runs' figures in one transaction (all of them or none); their ids, in order. */
+  async add(runs: readonly RunFigures[]): Promise<number[]> {
     const c = this.db.connection
-    const { meta, report } = figures
     await c.run('BEGIN TRANSACTION')
     try {
       const next = await rows(c, `SELECT (coalesce(max(run_id), 0) + 1)::INTEGER AS id FROM runs`)
-      const id = Number(next[0].id)
-      const values: DuckDBValue[] = [
-        id,
-        meta.path,
-        meta.file,
-        meta.build ?? `#${id}`,
-        meta.app,
-        meta.platform,
-        meta.adapter,
-        meta.captured,
-        meta.api,
-        meta.format,
-        meta.config,
-        meta.heapscopeVersion,
-        report.frames,
-        int(report.records),
-        report.partial,
-        int(report.peak.frame),
-        int(report.peak.bytes),
-        int(figures.endBytes),
-        int(report.resources.created),
-        int(report.resources.released),
-        int(report.resources.liveAtEnd),
-        int(report.residency.evictions),
-        int(report.residency.evictedBytes),
-        int(report.residency.overBudgetFrames),
-        int(figures.hazards),
-        JSON.stringify(report),
-      ]
-      const marks = values.map((_, i) => `$${i + 1}`)
-      marks.splice(1, 0, 'now()::TIMESTAMP')
-      await c.run(`INSERT INTO runs VALUES (${marks.join(', ')})`, values)
+      const first = Number(next[0].id)
+      const ids = runs.map((_, i) => first + i)
+      // rows a statement at a time, a few hundred to a statement
       const insert = async (table: string, tuples: DuckDBValue[][]) => {
-        if (tuples.length === 0) return
-        const width = tuples[0].length
-        const sql = tuples.map((_, r) => `(${Array.from({ length: width }, (_, k) => `$${r * width + k + 1}`).join(', ')})`)
-        await c.run(`INSERT INTO ${table} VALUES ${sql.join(', ')}`, tuples.flat())
+        for (let from = 0; from < tuples.length; from += INSERT_ROWS) {
+          const part = tuples.slice(from, from + INSERT_ROWS)
+          const width = part[0].length
+          const sql = part.map((_, r) => `(${Array.from({ length: width }, (_, k) => `$${r * width + k + 1}`).join(', ')})`)
+          await c.run(`INSERT INTO ${table} VALUES ${sql.join(', ')}`, part.flat())
+        }
       }
-      await insert('run_labels', Object.entries(meta.labels).map(([k, v]) => [id, k, v]))
-      await insert('run_heaps', Object.entries(report.heaps).map(([heap, v]) => [id, heap, int(v.peakBytes), int(v.endBytes)]))
-      await insert(
-        'run_placements',
-        Object.entries(report.byPlacement).map(([p, v]) => [id, p, int(v.peakBytes), int(v.endBytes), int(v.count)]),
-      )
-      await insert('run_tags', Object.entries(figures.tags).map(([t, v]) => [id, t, int(v.peakBytes), int(v.endBytes), int(v.count)]))
+      const runRows: DuckDBValue[][] = []
+      const labels: DuckDBValue[][] = []
+      const heaps: DuckDBValue[][] = []
+      const placements: DuckDBValue[][] = []
+      const tags: DuckDBValue[][] = []
+      for (const [i, figures] of runs.entries()) {
+        const id = ids[i]
+        const { meta, report } = figures
+        runRows.push([
+          id,
+          meta.path,
+          meta.file,
+          meta.build ?? `#${id}`,
+          meta.app,
+          meta.platform,
+          meta.adapter,
+          meta.captured,
+          meta.api,
+          meta.format,
+          meta.config,
+          meta.heapscopeVersion,
+          report.frames,
+          int(report.records),
+          report.partial,
+          int(report.peak.frame),
+          int(report.peak.bytes),
+          int(figures.endBytes),
+          int(report.resources.created),
+          int(report.resources.released),
+          int(report.resources.liveAtEnd),
+          int(report.residency.evictions),
+          int(report.residency.evictedBytes),
+          int(report.residency.overBudgetFrames),
+          int(figures.hazards),
+          JSON.stringify(report),
+        ])
+        for (const [k, v] of Object.entries(meta.labels)) labels.push([id, k, v])
+        for (const [heap, v] of Object.entries(report.heaps)) heaps.push([id, heap, int(v.peakBytes), int(v.endBytes)])
+        for (const [p, v] of Object.entries(report.byPlacement)) placements.push([id, p, int(v.peakBytes), int(v.endBytes), int(v.count)])
+        for (const [t, v] of Object.entries(figures.tags)) tags.push([id, t, int(v.peakBytes), int(v.endBytes), int(v.count)])
+      }
+      // added_at is the second column: every run of one add has the same
+      for (const row of runRows) {
+        const marks = row.map((_, k) => `$${k + 1}`)
+        marks.splice(1, 0, 'now()::TIMESTAMP')
+        await c.run(`INSERT INTO runs VALUES (${marks.join(', ')})`, row)
+      }
+      await insert('run_labels', labels)
+      await insert('run_heaps', heaps)
+      await insert('run_placements', placements)
+      await insert('run_tags', tags)
       await c.run('COMMIT')
-      return id
+      return ids
     } catch (err) {
       await c.run('ROLLBACK')
       throw err
