@@ -74,7 +74,6 @@ describe('the History view in Chromium', () => {
       .evaluateAll((buttons) => buttons.map((b) => [b.children[0].textContent, Number(b.getAttribute('data-value'))]))
     expect(list).toEqual([...BUILDS.keys()].reverse().map((i) => [BUILDS[i], reports[i].peak.bytes]))
     expect(await page.getByTestId('history-builds').locator('button').first().textContent()).toMatch(/^1\.0\.4\s*[\d.]+ GiB$/)
-    await page.screenshot({ path: join(RESULTS, 'ui-history-dark.png') })
   })
 
   it('picks a build by a click on the chart, with the figures report gives', async () => {
@@ -89,6 +88,7 @@ describe('the History view in Chromium', () => {
     expect(await value('DEFAULT')).toBe(reports[1].heaps.DEFAULT.peakBytes)
     expect(await value('UPLOAD')).toBe(reports[1].heaps.UPLOAD.peakBytes)
     expect(await picked.locator('tr[data-line="all"] th').textContent()).toBe('All heaps')
+    await page.screenshot({ path: join(RESULTS, 'ui-history-dark.png') })
     await page.getByTestId('theme-toggle').click()
     await page.waitForTimeout(300)
     await page.screenshot({ path: join(RESULTS, 'ui-history-light.png') })

@@ -353,6 +353,9 @@ export function buildProgram(): Command {
         opts: { metric: TrendMetric; by?: TrendGroup; label: string[]; json?: boolean; last: number; failOnGrowth?: number; window: number },
       ) => {
         const labels = labelsFrom(opts.label)
+        if (opts.by && (opts.metric === 'evictions' || opts.metric === 'hazards')) {
+          throw new ExitError(EXIT.usage, `--metric ${opts.metric} is counted per run, not by ${opts.by}: leave --by out`)
+        }
         const store = await historyCall(() => History.open(db, { readOnly: true }))
         try {
           const trend = await historyCall(() => store.trend({ metric: opts.metric, by: opts.by, labels }))

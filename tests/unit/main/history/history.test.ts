@@ -162,7 +162,7 @@ describe('history over generated runs', () => {
     expect(bad.code).toBe(2)
     expect(bad.err).toMatch(/nope/)
     const grouped = await cli('history', 'trend', db, '--metric', 'hazards', '--by', 'heap')
-    expect(grouped.code).toBe(2)
+    expect(grouped.code).toBe(1)
     expect(grouped.err).toContain('--metric hazards is counted per run, not by heap')
     const notHistory = join(dir, 'other.duckdb')
     const { DuckDBInstance } = await import('@duckdb/node-api')
