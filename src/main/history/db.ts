@@ -148,11 +148,13 @@ export class History {
       const heaps: DuckDBValue[][] = []
       const placements: DuckDBValue[][] = []
       const tags: DuckDBValue[][] = []
+      const addedAt = new Date().toISOString().replace('T', ' ').replace('Z', '')
       for (const [i, figures] of runs.entries()) {
         const id = ids[i]
         const { meta, report } = figures
         runRows.push([
           id,
+          addedAt,
           meta.path,
           meta.file,
           meta.build ?? `#${id}`,
@@ -184,12 +186,7 @@ export class History {
         for (const [p, v] of Object.entries(report.byPlacement)) placements.push([id, p, int(v.peakBytes), int(v.endBytes), int(v.count)])
         for (const [t, v] of Object.entries(figures.tags)) tags.push([id, t, int(v.peakBytes), int(v.endBytes), int(v.count)])
       }
-      // added_at is the second column: every run of one add has the same
-      for (const row of runRows) {
-        const marks = row.map((_, k) => `$${k + 1}`)
-        marks.splice(1, 0, 'now()::TIMESTAMP')
-        await c.run(`INSERT INTO runs VALUES (${marks.join(', ')})`, row)
-      }
+      await insert('runs', runRows)
       await insert('run_labels', labels)
       await insert('run_heaps', heaps)
       await insert('run_placements', placements)
