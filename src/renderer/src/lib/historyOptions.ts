@@ -33,16 +33,21 @@ interface TipParam {
 }
 
 /** The build under the pointer: each line's value there, the largest first (a DOM node: the CSP allows no inline styles). */
-function buildTip(trend: HistoryTrend, params: TipParam[], bytes: boolean): HTMLElement {
+function buildTip(trend: HistoryTrend, params: TipParam[], bytes: boolean, total: string): HTMLElement {
   const build = trend.builds[params[0]?.dataIndex ?? 0]
   const rows: TipLine[] = params
     .filter((p) => typeof p.value === 'number')
     .sort((a, b) => (b.value as number) - (a.value as number))
-    .map((p) => ({ label: p.seriesName, value: bytes ? formatBytes(p.value as number) : formatCount(p.value as number), color: p.color }))
-  return tooltipElement(build ? `${build.build} · ${build.runs} × run #${build.runId}` : '', rows)
+    .map((p) => ({
+      label: trend.by ? p.seriesName : total,
+      value: bytes ? formatBytes(p.value as number) : formatCount(p.value as number),
+      color: p.color,
+    }))
+  return tooltipElement(build?.build ?? '', rows)
 }
 
-export function historyOption(trend: HistoryTrend, theme: ChartTheme, selected: number | null): EChartsOption {
+/** `total`: what the run total's line is called in the tooltip, in the page's language. */
+export function historyOption(trend: HistoryTrend, theme: ChartTheme, selected: number | null, total = 'all'): EChartsOption {
   const bytes = isBytes(trend)
   const many = trend.builds.length > 60
   let top = 0
@@ -66,7 +71,7 @@ export function historyOption(trend: HistoryTrend, theme: ChartTheme, selected: 
       padding: [6, 9],
       className: 'hs-echarts-tip',
       textStyle: { color: theme.text, fontSize: 12 },
-      formatter: ((params: TipParam[]) => buildTip(trend, params, bytes)) as never,
+      formatter: ((params: TipParam[]) => buildTip(trend, params, bytes, total)) as never,
     },
     xAxis: {
       type: 'category',
