@@ -94,7 +94,7 @@ async function fillResources(c: DuckDBConnection, result: LoadResult, replayed: 
   const { LIST, VARCHAR } = await duckdb()
   const routeType = LIST(VARCHAR)
   const replay = replayed.replay
-  const rows = resourceRows(result.store, replay instanceof VulkanReplay ? null : replay.config)
+  const rows = resourceRows(result.store, replay instanceof VulkanReplay ? { api: 'vulkan', replay } : { api: 'd3d12', config: replay.config })
   const a = await c.createAppender('resources')
   const bigOrNull = (v: number | null) => (v === null ? a.appendNull() : a.appendBigInt(big(v)))
   const textOrNull = (v: string | null) => nullable(a.appendVarchar, a, v)

@@ -219,6 +219,29 @@ describe('history over generated runs', () => {
     c.closeSync()
     instance.closeSync()
   })
+
+  it('exports a Vulkan run: its resources on the memory types report names, the findings check makes', async () => {
+    const pq = join(dir, 'parquet-vulkan')
+    expect((await cli('export', files[3], '--parquet', pq)).code).toBe(0)
+    const { DuckDBInstance } = await import('@duckdb/node-api')
+    const instance = await DuckDBInstance.create(':memory:')
+    const c = await instance.connect()
+    const one = async (sql: string) => (await c.runAndReadAll(sql)).getRowObjectsJson()
+    const r = reports[3]
+    const counts = await one(`SELECT count(*)::DOUBLE AS created, count(released_frame)::DOUBLE AS released FROM '${pq}/resources.parquet'`)
+    expect(counts[0]).toEqual({ created: r.resources.created, released: r.resources.released })
+    const live = await one(
+      `SELECT placement, count(*)::DOUBLE AS n FROM '${pq}/resources.parquet' WHERE released_frame IS NULL AND placement IS NOT NULL GROUP BY placement ORDER BY placement`,
+    )
+    expect(Object.fromEntries(live.map((x) => [x.placement, x.n]))).toEqual(
+      Object.fromEntries(Object.entries(r.byPlacement).map(([p, v]) => [p, v.count])),
+    )
+    const findings = await one(`SELECT kind, rule, resources FROM '${pq}/events.parquet' WHERE kind = 'hazard'`)
+    expect(findings).toEqual([{ kind: 'hazard', rule: 'access-inactive', resources: expect.any(Array) }])
+    expect(findings.length).toBe(hazards[3])
+    c.closeSync()
+    instance.closeSync()
+  })
 })
 
 const HEADER = '{"format":"heapscope-capture","version":1,"app":"Gate"}'
