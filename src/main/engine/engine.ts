@@ -593,40 +593,51 @@ export class LocalEngine implements Engine {
     }
   }
 
-  private readonly histories = new Map<string, History>()
+  /** History databases by id: their paths. Each query opens the file read-only and closes it, so a nightly
+   * `history add` (one writer, the file locked) is never kept out by a window left open, and every answer is fresh. */
+  private readonly histories = new Map<string, string>()
   private nextHistory = 1
 
-  async openHistory(path: string): Promise<HistoryInfo> {
+  private async withHistory<T>(path: string, use: (history: History) => Promise<T>): Promise<T> {
     const history = await History.open(path, { readOnly: true })
-    const historyId = `history-${this.nextHistory++}`
-    this.histories.set(historyId, history)
-    const peak = await history.trend({ metric: 'peak' })
-    return { historyId, name: basename(path), runs: await history.runCount(), builds: peak.builds.length }
+    try {
+      return await use(history)
+    } finally {
+      history.close()
+    }
   }
 
-  private history(historyId: string): History {
-    const history = this.histories.get(historyId)
-    if (!history) throw new Error(`no history ${historyId} is open`)
-    return history
+  async openHistory(path: string): Promise<HistoryInfo> {
+    const info = await this.withHistory(path, async (history) => ({
+      runs: await history.runCount(),
+      builds: (await history.trend({ metric: 'peak' })).builds.length,
+    }))
+    const historyId = `history-${this.nextHistory++}`
+    this.histories.set(historyId, path)
+    return { historyId, name: basename(path), ...info }
+  }
+
+  private historyPath(historyId: string): string {
+    const path = this.histories.get(historyId)
+    if (!path) throw new Error(`no history ${historyId} is open`)
+    return path
   }
 
   async historyTrend(query: HistoryTrendQuery): Promise<HistoryTrend> {
-    return this.history(query.historyId).trend({ metric: query.metric, by: query.by })
+    return this.withHistory(this.historyPath(query.historyId), (h) => h.trend({ metric: query.metric, by: query.by }))
   }
 
   async historyRunPath(historyId: string, runId: number): Promise<string> {
-    const path = await this.history(historyId).runPath(runId)
+    const path = await this.withHistory(this.historyPath(historyId), (h) => h.runPath(runId))
     if (path === null) throw new Error(`the history has no run ${runId}`)
     return path
   }
 
   async closeHistory(historyId: string): Promise<void> {
-    this.histories.get(historyId)?.close()
     this.histories.delete(historyId)
   }
 
   async dispose(): Promise<void> {
-    for (const history of this.histories.values()) history.close()
     this.histories.clear()
     for (const load of this.loads.values()) load.abort.abort()
     for (const { playback } of this.playbacks.values()) playback.stop()

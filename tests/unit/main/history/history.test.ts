@@ -3,15 +3,18 @@
  * query` and `history trend`, every figure checked against `report --json` (and `check --json`) of the same run;
  * the growth gate on hand-made captures whose peaks are worked out from docs/model.md; a Parquet export read back.
  */
+import { spawnSync } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { main } from '../../../../src/main/cli/index'
+import { LocalEngine } from '../../../../src/main/engine/engine'
 import { History } from '../../../../src/main/history/db'
 import { growthGate } from '../../../../src/main/history/gate'
 import { MiB } from '../../../../src/shared/units'
 
+const ROOT = resolve(__dirname, '../../../..')
 let out = ''
 let err = ''
 
@@ -290,9 +293,29 @@ describe('the growth gate', () => {
     expect((await cli('history', 'trend', db, '--metric', 'end', '--by', 'heap', '--fail-on-growth', '24')).code).toBe(0)
   })
 
+  it('the engine answers the app from a history another process adds to meanwhile', async () => {
+    const engine = new LocalEngine()
+    const info = await engine.openHistory(db)
+    expect(info).toMatchObject({ name: 'gate.duckdb', runs: 5, builds: 5 })
+    // a nightly job adds a build while the app shows the history: the engine holds no lock between queries
+    const added = spawnSync(process.execPath, ['--import', 'tsx', 'src/main/cli/run.ts', 'history', 'add', db, join(dir, 'base.hscap'), '--build', '105'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    })
+    expect(added.status, added.stderr).toBe(0)
+    const trend = await engine.historyTrend({ historyId: info.historyId, metric: 'peak', by: 'placement' })
+    expect(trend.builds.map((b) => b.build)).toEqual(['100', '101', '102', '103', '104', '105'])
+    expect(trend.series.find((l) => l.name === 'Committed')?.values).toEqual([20, 20, 20, 20, 40, 20].map((n) => n * MiB))
+    expect(await engine.historyRunPath(info.historyId, 6)).toBe(join(dir, 'base.hscap'))
+    await expect(engine.historyRunPath(info.historyId, 99)).rejects.toThrow('the history has no run 99')
+    await engine.closeHistory(info.historyId)
+    await expect(engine.historyTrend({ historyId: info.historyId, metric: 'peak' })).rejects.toThrow(`no history ${info.historyId} is open`)
+    await engine.dispose()
+  }, 60_000)
+
   it('opens read-only beside a writer-less reader, and refuses a newer schema', async () => {
     const history = await History.open(db, { readOnly: true })
-    expect(await history.runCount()).toBe(5)
+    expect(await history.runCount()).toBe(6)
     expect(await history.runPath(5)).toBe(join(dir, 'grown.hscap'))
     history.close()
     const { DuckDBInstance } = await import('@duckdb/node-api')
