@@ -777,12 +777,16 @@ export interface HistoryInfo {
   name: string
   runs: number
   builds: number
+  /** The labels runs were added with (`--label K=V`), each key with its values, for narrowing the trends. */
+  labels: { key: string; values: string[] }[]
 }
 
 export interface HistoryTrendQuery {
   historyId: string
   metric: HistoryMetric
   by?: HistoryGroup
+  /** Only runs carrying all these labels. */
+  labels?: Record<string, string>
 }
 
 export interface HistoryBuild {

@@ -39,6 +39,8 @@ describe('the History view in Chromium', () => {
   let page: Page
   const files: string[] = []
   const reports: Report[] = []
+  /** A second map of the last build, added after its forest run: the build's latest run. */
+  let city: Report
 
   beforeAll(async () => {
     rmSync(DIR, { recursive: true, force: true })
@@ -51,6 +53,10 @@ describe('the History view in Chromium', () => {
       files.push(file)
       reports.push(JSON.parse(await cli('report', '--json', file)) as Report)
     }
+    const cityFile = join(DIR, `nightly-${BUILDS[3]}-city.hscap`)
+    await cli('gen', 'demo', '--frames', '120', '--seed', '9', '-o', cityFile)
+    await cli('history', 'add', DB, cityFile, '--build', BUILDS[3], '--label', 'map=city')
+    city = JSON.parse(await cli('report', '--json', cityFile)) as Report
     app = await openApp([files[0]])
     page = app.page
   })
@@ -63,7 +69,7 @@ describe('the History view in Chromium', () => {
     await page.getByTestId('view-history').click()
     await page.getByTestId('history-path').fill(DB)
     await page.getByTestId('history-open').click()
-    await expect.poll(() => page.getByTestId('history-name').textContent()).toContain('4 runs, 4 builds')
+    await expect.poll(() => page.getByTestId('history-name').textContent()).toContain('5 runs, 4 builds')
     for (const chart of ['total', 'heap', 'placement']) {
       await expect.poll(() => drawn(page, `[data-testid=history-chart-${chart}]`), { timeout: 10_000 }).toBeGreaterThan(500)
     }
@@ -72,7 +78,11 @@ describe('the History view in Chromium', () => {
       .getByTestId('history-builds')
       .locator('button')
       .evaluateAll((buttons) => buttons.map((b) => [b.children[0].textContent, Number(b.getAttribute('data-value'))]))
-    expect(list).toEqual([...BUILDS.keys()].reverse().map((i) => [BUILDS[i], reports[i].peak.bytes]))
+    // a build is as large as its largest run: the last one has a forest and a city run
+    const peaks = reports.map((r) => r.peak.bytes)
+    peaks[3] = Math.max(peaks[3], city.peak.bytes)
+    expect(city.peak.bytes).not.toBe(reports[3].peak.bytes)
+    expect(list).toEqual([...BUILDS.keys()].reverse().map((i) => [BUILDS[i], peaks[i]]))
     expect(await page.getByTestId('history-builds').locator('button').first().textContent()).toMatch(/^1\.0\.4\s*[\d.]+ GiB$/)
   })
 
@@ -95,6 +105,18 @@ describe('the History view in Chromium', () => {
     await page.getByTestId('theme-toggle').click()
   })
 
+  it('narrows the builds to a map', async () => {
+    const buttons = page.getByTestId('history-builds').locator('button')
+    await page.getByTestId('history-filter-map').selectOption('city')
+    await expect.poll(() => buttons.count()).toBe(1)
+    expect(await buttons.first().getAttribute('data-value')).toBe(String(city.peak.bytes))
+    await page.getByTestId('history-filter-map').selectOption('forest')
+    await expect.poll(() => buttons.count()).toBe(4)
+    expect(await buttons.first().getAttribute('data-value')).toBe(String(reports[3].peak.bytes))
+    await page.getByTestId('history-filter-map').selectOption('')
+    await expect.poll(() => buttons.first().getAttribute('data-value')).toBe(String(Math.max(city.peak.bytes, reports[3].peak.bytes)))
+  })
+
   it('opens the build’s run on the timeline', async () => {
     await page.getByTestId(`history-build-${BUILDS[2]}`).click()
     await page.getByTestId('history-open-run').click()
@@ -103,13 +125,13 @@ describe('the History view in Chromium', () => {
     await page.getByTestId('timeline-view').waitFor()
   })
 
-  it('compares a build with the previous one', async () => {
+  it('compares a build’s latest run with the previous build’s', async () => {
     await page.getByTestId('view-history').click()
     await page.getByTestId(`history-build-${BUILDS[3]}`).click()
     await page.getByTestId('history-compare').click()
     await expect.poll(() => page.getByTestId('view-compare').getAttribute('aria-selected'), { timeout: 30_000 }).toBe('true')
     expect(await page.getByTestId('run-file').textContent()).toBe(`nightly-${BUILDS[2]}.hscap`)
-    expect(await page.getByTestId('run-summary').textContent()).toContain(`nightly-${BUILDS[3]}.hscap`)
+    expect(await page.getByTestId('run-summary').textContent()).toContain(`nightly-${BUILDS[3]}-city.hscap`)
     // the first build has nothing before it
     await page.getByTestId('view-history').click()
     await page.getByTestId(`history-build-${BUILDS[0]}`).click()

@@ -611,6 +611,7 @@ export class LocalEngine implements Engine {
     const info = await this.withHistory(path, async (history) => ({
       runs: await history.runCount(),
       builds: (await history.trend({ metric: 'peak' })).builds.length,
+      labels: await history.labels(),
     }))
     const historyId = `history-${this.nextHistory++}`
     this.histories.set(historyId, path)
@@ -624,7 +625,7 @@ export class LocalEngine implements Engine {
   }
 
   async historyTrend(query: HistoryTrendQuery): Promise<HistoryTrend> {
-    return this.withHistory(this.historyPath(query.historyId), (h) => h.trend({ metric: query.metric, by: query.by }))
+    return this.withHistory(this.historyPath(query.historyId), (h) => h.trend({ metric: query.metric, by: query.by, labels: query.labels }))
   }
 
   async historyRunPath(historyId: string, runId: number): Promise<string> {

@@ -216,6 +216,15 @@ export class History {
     return found.length ? String(found[0].path) : null
   }
 
+  /** Each label key with its values (the first `limit` of each, in order). */
+  async labels(limit = 200): Promise<{ key: string; values: string[] }[]> {
+    const found = await rows(
+      this.db.connection,
+      'SELECT key, list(DISTINCT value ORDER BY value) AS "values" FROM run_labels GROUP BY key ORDER BY key',
+    )
+    return found.map((r) => ({ key: String(r.key), values: (r.values as unknown[]).slice(0, limit).map(String) }))
+  }
+
   async runCount(): Promise<number> {
     const found = await rows(this.db.connection, 'SELECT count(*)::INTEGER AS n FROM runs')
     return Number(found[0].n)

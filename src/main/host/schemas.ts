@@ -154,7 +154,15 @@ export const schemas = {
     .refine((s) => ![...s].some((c) => c.charCodeAt(0) < 0x20), 'no control characters'),
   openHistoryDialog: z.undefined().or(z.null()),
   historyTrend: z
-    .object({ historyId: id, metric: z.enum(HISTORY_METRICS), by: z.enum(HISTORY_GROUPS).optional() })
+    .object({
+      historyId: id,
+      metric: z.enum(HISTORY_METRICS),
+      by: z.enum(HISTORY_GROUPS).optional(),
+      labels: z
+        .record(label, label)
+        .refine((l) => Object.keys(l).length <= 16, 'at most 16 labels')
+        .optional(),
+    })
     .strict(),
   historyRun: z.object({ historyId: id, runId: z.number().int().min(1).max(2 ** 31 - 1) }).strict(),
   closeHistory: id,

@@ -25,7 +25,13 @@ class HistoryHost extends FakeApiBase {
   trendQueries: HistoryTrendQuery[] = []
   opens: OpenRequest[] = []
   closed: string[] = []
-  override openHistory = async (path: string) => ({ historyId: `h-${path.length}`, name: 'runs.duckdb', runs: 4, builds: 3 })
+  override openHistory = async (path: string) => ({
+    historyId: `h-${path.length}`,
+    name: 'runs.duckdb',
+    runs: 4,
+    builds: 3,
+    labels: [{ key: 'map', values: ['City', 'Forest'] }],
+  })
   override closeHistory = async (id: string) => {
     this.closed.push(id)
   }
@@ -70,6 +76,23 @@ describe('history store', () => {
     // another history closes the first
     await history.openPath('/ci/other.duckdb')
     expect(host.closed).toEqual(['h-15'])
+  })
+
+  it('narrows the runs to a label: every trend asked again with it, the picked build dropped', async () => {
+    const history = useHistoryStore()
+    await history.openPath('/ci/runs.duckdb')
+    history.select(2)
+    host.trendQueries = []
+    await history.setFilter('map', 'Forest')
+    expect(host.trendQueries).toEqual([
+      { historyId: 'h-15', metric: 'peak', labels: { map: 'Forest' } },
+      { historyId: 'h-15', metric: 'peak', by: 'heap', labels: { map: 'Forest' } },
+      { historyId: 'h-15', metric: 'peak', by: 'placement', labels: { map: 'Forest' } },
+    ])
+    expect(history.selected).toBeNull()
+    host.trendQueries = []
+    await history.setFilter('map', '')
+    expect(host.trendQueries[0]).toEqual({ historyId: 'h-15', metric: 'peak' })
   })
 
   it('opens a build’s latest run, and compares a build with the previous one as B against A', async () => {

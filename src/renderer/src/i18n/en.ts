@@ -77,6 +77,7 @@ export default {
     open: 'Open history…',
     path: 'History database path',
     pathPlaceholder: 'path to a history database, e.g. /ci/runs.duckdb',
+    allRuns: 'all',
     openPath: 'Open',
     counts: '{runs} runs, {builds} builds',
     metric: 'Metric',

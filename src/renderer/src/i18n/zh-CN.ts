@@ -79,6 +79,7 @@ const zhCN: typeof en = {
     open: '打开历史…',
     path: '历史数据库路径',
     pathPlaceholder: '历史数据库的路径，例如 /ci/runs.duckdb',
+    allRuns: '全部',
     openPath: '打开',
     counts: '{runs} 次运行，{builds} 个构建',
     metric: '指标',

@@ -26,6 +26,8 @@ export const useHistoryStore = defineStore('history', () => {
   const busy = ref(false)
   /** The path last typed in the browser host's page. */
   const path = ref('')
+  /** Labels the runs must carry (a map, a platform): one value per key, none for all runs. */
+  const filters = ref<Record<string, string>>({})
 
   async function guarded<T>(step: () => Promise<T>): Promise<T | null> {
     busy.value = true
@@ -44,11 +46,15 @@ export const useHistoryStore = defineStore('history', () => {
     const open = info.value
     if (!open) return
     const wanted = metric.value
+    const labels = filters.value
+    const narrowed = Object.keys(labels).length ? { labels } : {}
     const answers = await guarded(() =>
-      Promise.all(groupsOf(wanted).map((by) => useApi().historyTrend({ historyId: open.historyId, metric: wanted, ...(by ? { by } : {}) }))),
+      Promise.all(
+        groupsOf(wanted).map((by) => useApi().historyTrend({ historyId: open.historyId, metric: wanted, ...(by ? { by } : {}), ...narrowed })),
+      ),
     )
-    // a later metric or another history won meanwhile
-    if (answers && info.value === open && metric.value === wanted) trends.value = answers
+    // a later metric, filter or history won meanwhile
+    if (answers && info.value === open && metric.value === wanted && filters.value === labels) trends.value = answers
   }
 
   async function opened(next: HistoryInfo | null): Promise<void> {
@@ -56,6 +62,7 @@ export const useHistoryStore = defineStore('history', () => {
     const previous = info.value
     info.value = next
     selected.value = null
+    filters.value = {}
     trends.value = []
     if (previous) await useApi().closeHistory(previous.historyId).catch(() => undefined)
     await load()
@@ -74,6 +81,16 @@ export const useHistoryStore = defineStore('history', () => {
 
   async function setMetric(next: HistoryMetric): Promise<void> {
     metric.value = next
+    await load()
+  }
+
+  /** Narrow the runs to a label's value, or all runs again with an empty value; the builds change, the pick goes. */
+  async function setFilter(key: string, value: string): Promise<void> {
+    const next = { ...filters.value }
+    if (value) next[key] = value
+    else delete next[key]
+    filters.value = next
+    selected.value = null
     await load()
   }
 
@@ -101,5 +118,21 @@ export const useHistoryStore = defineStore('history', () => {
     if (await openBuild(index, 'B')) useUiStore().show('compare')
   }
 
-  return { info, metric, trends, selected, error, busy, path, openDialog, openPath, setMetric, select, openRun, compareWithPrevious }
+  return {
+    info,
+    metric,
+    trends,
+    selected,
+    error,
+    busy,
+    path,
+    filters,
+    openDialog,
+    openPath,
+    setMetric,
+    setFilter,
+    select,
+    openRun,
+    compareWithPrevious,
+  }
 })

@@ -271,8 +271,8 @@ describe('the growth gate', () => {
     vi.spyOn(process.stdout, 'write').mockImplementation(() => true)
     const a = capture(dir, 'base.hscap', base)
     const b = capture(dir, 'grown.hscap', grown)
-    for (const build of ['100', '101', '102', '103']) expect(await main(['history', 'add', db, a, '--build', build])).toBe(0)
-    expect(await main(['history', 'add', db, b, '--build', '104'])).toBe(0)
+    for (const build of ['100', '101', '102', '103']) expect(await main(['history', 'add', db, a, '--build', build, '--label', 'rig=a'])).toBe(0)
+    expect(await main(['history', 'add', db, b, '--build', '104', '--label', 'rig=b'])).toBe(0)
     vi.restoreAllMocks()
   })
 
@@ -296,13 +296,15 @@ describe('the growth gate', () => {
   it('the engine answers the app from a history another process adds to meanwhile', async () => {
     const engine = new LocalEngine()
     const info = await engine.openHistory(db)
-    expect(info).toMatchObject({ name: 'gate.duckdb', runs: 5, builds: 5 })
+    expect(info).toEqual({ historyId: info.historyId, name: 'gate.duckdb', runs: 5, builds: 5, labels: [{ key: 'rig', values: ['a', 'b'] }] })
     // a nightly job adds a build while the app shows the history: the engine holds no lock between queries
     const added = spawnSync(process.execPath, ['--import', 'tsx', 'src/main/cli/run.ts', 'history', 'add', db, join(dir, 'base.hscap'), '--build', '105'], {
       cwd: ROOT,
       encoding: 'utf8',
     })
     expect(added.status, added.stderr).toBe(0)
+    const narrowed = await engine.historyTrend({ historyId: info.historyId, metric: 'peak', labels: { rig: 'b' } })
+    expect(narrowed.builds.map((b) => b.build)).toEqual(['104'])
     const trend = await engine.historyTrend({ historyId: info.historyId, metric: 'peak', by: 'placement' })
     expect(trend.builds.map((b) => b.build)).toEqual(['100', '101', '102', '103', '104', '105'])
     expect(trend.series.find((l) => l.name === 'Committed')?.values).toEqual([20, 20, 20, 20, 40, 20].map((n) => n * MiB))

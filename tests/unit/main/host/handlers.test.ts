@@ -113,6 +113,9 @@ const BAD: Partial<Record<HandlerName, [string, unknown][]>> = {
     ['an unknown grouping', { historyId: 'history-1', metric: 'peak', by: 'pool' }],
     ['SQL beside the query', { historyId: 'history-1', metric: 'peak', sql: 'DROP TABLE runs' }],
     ['a history id that is a path', { historyId: '/ci/runs.duckdb', metric: 'peak' }],
+    ['17 labels', { historyId: 'history-1', metric: 'peak', labels: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, 'v'])) }],
+    ['a huge label value', { historyId: 'history-1', metric: 'peak', labels: { map: huge } }],
+    ['a label value that is no string', { historyId: 'history-1', metric: 'peak', labels: { map: 1 } }],
   ],
   historyRun: [
     ['a string run id', { historyId: 'history-1', runId: '3' }],
@@ -224,7 +227,7 @@ describe('handlers with good payloads', () => {
 })
 
 describe('history', () => {
-  const info = { historyId: 'history-1', name: 'runs.duckdb', runs: 2, builds: 2 }
+  const info = { historyId: 'history-1', name: 'runs.duckdb', runs: 2, builds: 2, labels: [] }
 
   it('browser host: opens a history by the path typed in the page, resolved', async () => {
     const t = testContext({ openHistory: () => info })
