@@ -599,7 +599,7 @@ export class LocalEngine implements Engine {
   private nextHistory = 1
 
   private async withHistory<T>(path: string, use: (history: History) => Promise<T>): Promise<T> {
-    const history = await History.open(path, { readOnly: true })
+    const history = await History.open(path, { readOnly: true, sandboxed: true })
     try {
       return await use(history)
     } finally {

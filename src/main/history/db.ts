@@ -6,7 +6,7 @@
  */
 import type { DuckDBValue } from '@duckdb/node-api'
 import type { HistoryBuild, HistoryGroup as TrendGroup, HistoryMetric as TrendMetric, HistoryTrend } from '../../shared/ipc'
-import { closeDatabase, HistoryError, literal, openDatabase, rows, type Database } from './duckdb'
+import { closeDatabase, HistoryError, literal, openDatabase, rows, type Database, type OpenOptions } from './duckdb'
 import type { RunFigures } from './figures'
 
 /** Version of the database's tables; a newer database is refused, an older one upgraded. */
@@ -92,7 +92,7 @@ export class History {
   ) {}
 
   /** Open (and, unless read-only, create) a history database. */
-  static async open(path: string, options: { readOnly?: boolean } = {}): Promise<History> {
+  static async open(path: string, options: OpenOptions = {}): Promise<History> {
     const db = await openDatabase(path, options)
     const history = new History(db, path)
     try {

@@ -29,12 +29,25 @@ export interface Database {
   connection: DuckDBConnection
 }
 
-/** A database file (or `:memory:`), read-only when asked: several readers may share a file, one writer may not. */
-export async function openDatabase(path: string, options: { readOnly?: boolean } = {}): Promise<Database> {
+export interface OpenOptions {
+  /** Several readers may share a file; one writer may not. */
+  readOnly?: boolean
+  /** No file but the database itself: what the app opens runs only its own queries. */
+  sandboxed?: boolean
+}
+
+/**
+ * A database file (or `:memory:`). Extensions are never installed or loaded behind the user's back (Parquet and
+ * JSON are built into the binary): nothing is downloaded.
+ */
+export async function openDatabase(path: string, options: OpenOptions = {}): Promise<Database> {
   const { DuckDBInstance } = await duckdb()
+  const settings: Record<string, string> = { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' }
+  if (options.readOnly) settings.access_mode = 'READ_ONLY'
+  if (options.sandboxed) settings.enable_external_access = 'false'
   let instance: DuckDBInstance
   try {
-    instance = await DuckDBInstance.create(path, options.readOnly ? { access_mode: 'READ_ONLY' } : {})
+    instance = await DuckDBInstance.create(path, settings)
   } catch (err) {
     throw new HistoryError(`${path}: cannot open as a DuckDB database: ${(err as Error).message}`)
   }

@@ -315,11 +315,16 @@ describe('the growth gate', () => {
     await engine.dispose()
   }, 60_000)
 
-  it('opens read-only beside a writer-less reader, and refuses a newer schema', async () => {
+  it('opens read-only, sandboxed as the app opens it, and refuses a newer schema', async () => {
     const history = await History.open(db, { readOnly: true })
     expect(await history.runCount()).toBe(6)
     expect(await history.runPath(5)).toBe(join(dir, 'grown.hscap'))
     history.close()
+    // as the app's engine opens it: its own file and nothing else
+    const sandboxed = await History.open(db, { readOnly: true, sandboxed: true })
+    await expect(sandboxed.query(`SELECT * FROM read_csv('${join(dir, 'base.hscap')}')`)).rejects.toThrow(/disabled by configuration/)
+    expect((await sandboxed.query('SELECT count(*)::INTEGER AS n FROM runs')).rows).toEqual([[6]])
+    sandboxed.close()
     const { DuckDBInstance } = await import('@duckdb/node-api')
     const future = join(dir, 'future.duckdb')
     await History.open(future).then((h) => h.close())
