@@ -291,6 +291,8 @@ export class D3D12Model {
   private readonly textureDescs = new DescIds(9)
   private readonly descNames = new Map<string, number>()
   private readonly transientForms = new TransientForms()
+  /** Residency labels of live reserved resources, by object: registered only while tiles are committed. */
+  private reservedLabels = new Map<number, string>()
   private poolScratch: MemoryPool | null = null
   private blockScratch = NONE
 
@@ -320,6 +322,7 @@ export class D3D12Model {
         enabled: config['residency.enabled'] === 1,
         startResident: config['residency.startResident'] === 1,
         budget: this.budgetStart,
+        usedWhenHeld: !this.hasUseRecords,
       },
       sink,
     )
@@ -372,7 +375,6 @@ export class D3D12Model {
   /** The capture ends: the last frame's residency is settled. */
   endCapture(): void {
     if (this.frameFinished) return
-    if (!this.hasUseRecords) this.residency.markAllUsed()
     this.residency.endFrame(this.frame)
   }
 
@@ -429,6 +431,7 @@ export class D3D12Model {
       this.placeReserved(slot, roundUp(d.width, TILE), 0, desc.name)
     }
     this.live.set(id, slot)
+    this.holdResidency(slot, true)
     if (desc.init === true && d.heap !== H.UPLOAD && d.target !== Target.Reserved && d.width > 0) {
       // Initial data: the block stays locked until the GPU finished the copy, and the copy needs staging.
       a.lockFrame[slot] = this.frame
@@ -460,6 +463,7 @@ export class D3D12Model {
     else if (d.target === Target.Committed) this.placeCommitted(slot, d.size, 'normal', desc.name)
     else this.placeReserved(slot, d.size, d.committed, desc.name)
     this.live.set(id, slot)
+    this.holdResidency(slot, true)
     return this.emitPlaced(slot)
   }
 
@@ -472,6 +476,7 @@ export class D3D12Model {
       return
     }
     this.live.delete(id)
+    this.holdResidency(slot, false)
     this.releaseSlot(slot)
     this.sink.releasePending?.(id, this.frame)
   }
@@ -503,7 +508,7 @@ export class D3D12Model {
     this.totals.add(P.Reserved, H.DEFAULT, F.Waste, target - before - (asked - beforeAsked))
     a.committed[slot] = target
     a.commitRequested[slot] = asked
-    this.residency.resizeObject(a.object[slot], target, this.frame)
+    this.commitBacking(slot, before, target)
   }
 
   /**
@@ -549,8 +554,7 @@ export class D3D12Model {
     for (let i = 0; i < ids.length; i++) {
       const slot = this.live.get(ids[i])
       if (slot === undefined) continue
-      let object = a.object[slot]
-      if (object < 0 && a.loc[slot] === Loc.Pool) object = this.poolObjects.get(a.pool[slot])
+      const object = this.residencyObjectOf(slot)
       if (object >= 0) this.residency.markUsed(object)
     }
   }
@@ -943,6 +947,7 @@ export class D3D12Model {
     c.pendTail = pending
     c.graphTransients = this.graphTransients.map((t) => ({ ...t, trace: t.trace.copy() }))
     c.transientHeapBytes = new Map(this.transientHeapBytes)
+    c.reservedLabels = new Map(this.reservedLabels)
     c.poolScratch = null
     const scratch = c as unknown as {
       trace: RouteTrace
@@ -1162,9 +1167,49 @@ export class D3D12Model {
     a.committed[slot] = committed
     a.commitRequested[slot] = committed
     this.totals.take(P.Reserved, H.DEFAULT, committed, committed, false)
+    // The number is the resource's from its creation; the object is registered while tiles are committed.
     const object = this.nextObjectId++
     a.object[slot] = object
-    this.residency.addObject(object, committed, 'normal', `Reserved ${name ?? `#${a.id[slot]}`}`, this.frame)
+    this.reservedLabels.set(object, `Reserved ${name ?? `#${a.id[slot]}`}`)
+    if (committed > 0) this.addBacking(slot)
+  }
+
+  /** §7.1: the backing heaps of a reserved resource's committed tiles are its residency object; none without. */
+  private addBacking(slot: number): void {
+    const a = this.allocs
+    const object = a.object[slot]
+    this.residency.addObject(object, a.committed[slot], 'normal', this.reservedLabels.get(object) ?? '', this.frame)
+  }
+
+  /** A commit changed a reserved resource's tiles from `before` to `after` bytes. */
+  private commitBacking(slot: number, before: Bytes, after: Bytes): void {
+    const a = this.allocs
+    const object = a.object[slot]
+    if (before === 0 && after > 0) {
+      this.addBacking(slot)
+      if (a.state[slot] === SlotState.Live) this.residency.addHolder(object)
+    } else if (before > 0 && after === 0) {
+      this.residency.removeObject(object, this.frame)
+    } else if (after !== before) {
+      this.residency.resizeObject(object, after, this.frame)
+    }
+  }
+
+  /** The residency object a resource's memory belongs to: its own, or its pool's; NONE when unmanaged. */
+  private residencyObjectOf(slot: number): number {
+    const a = this.allocs
+    const loc = a.loc[slot]
+    if (loc === Loc.Pool) return this.poolObjects.get(a.pool[slot])
+    if (loc === Loc.Reserved && a.committed[slot] === 0) return NONE
+    return a.object[slot]
+  }
+
+  /** A live resource starts or stops holding its residency object's memory (in use without `use` records). */
+  private holdResidency(slot: number, live: boolean): void {
+    const object = this.residencyObjectOf(slot)
+    if (object < 0) return
+    if (live) this.residency.addHolder(object)
+    else this.residency.removeHolder(object)
   }
 
   /** The UploadHeapAllocator (AllocUploadResource): small block, big block or committed UPLOAD. */
@@ -1324,7 +1369,10 @@ export class D3D12Model {
       this.totals.free(row, heap, bytes, true)
     } else {
       this.totals.free(row, heap, bytes, false)
-      if (a.object[slot] !== NONE) this.residency.removeObject(a.object[slot], this.frame)
+      if (a.object[slot] !== NONE && (loc !== Loc.Reserved || a.committed[slot] > 0)) {
+        this.residency.removeObject(a.object[slot], this.frame)
+      }
+      if (loc === Loc.Reserved) this.reservedLabels.delete(a.object[slot])
     }
     const kind = a.kind[slot]
     if (kind === Kind.Buffer || kind === Kind.Texture) this.sink.freed?.(a.id[slot], this.frame)
@@ -1364,7 +1412,6 @@ export class D3D12Model {
 
 
   private endOfFrame(frame: Frame): void {
-    if (!this.hasUseRecords) this.residency.markAllUsed()
     this.residency.endFrame(frame)
     this.cleanUp()
     this.defrag(frame)
@@ -1434,7 +1481,11 @@ export class D3D12Model {
       if (into.length === 0) continue
       copied = this.tryClear(fam, pool, into, budget, copied, frame)
       cleared++
-      if (copied >= budget || cleared >= maxPools) break
+      // 「在池之间轮转」: the next frame starts after the pool just processed.
+      if (copied >= budget || cleared >= maxPools) {
+        fam.lastDefragSlot++
+        break
+      }
     }
     return copied
   }
@@ -1471,10 +1522,12 @@ export class D3D12Model {
           if (moved === NONE) continue
           const fromOffset = a.offset[owner]
           this.detachForMove(owner)
+          this.holdResidency(owner, false)
           a.pool[owner] = target.id
           a.block[owner] = moved
           a.offset[owner] = alignedOffset(b.offset[moved], fam.spec.poolAlignment, a.poolAlignment[owner])
           a.lockFrame[owner] = frame
+          this.holdResidency(owner, true)
           this.totals.add(fam.spec.row, fam.spec.heap, F.PoolFree, -size)
           copied += size
           this.sink.moved?.(a.id[owner], pool.id, fromOffset, target.id, a.offset[owner], size, frame)

@@ -301,6 +301,51 @@ describe('D3D12 model properties', () => {
     )
   })
 
+  it('counts, per residency object, exactly the live resources in it, as a scan of the live allocations does', () => {
+    // Without `use` records an object is in use while it holds a live resource (§9: only those are "in use";
+    // pending releases and empty pools are the 「其他对象」 eviction may take). The model keeps these counts as
+    // resources come, go and move (defrag); here they are recounted from scratch after every operation.
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 80, size: 'max' }), fc.boolean(), (ops, explicit) => {
+        const evicted: { object: number; frame: number }[] = []
+        const overFrames = new Set<number>()
+        const m = newModel(
+          { ...SMALL_POOLS, 'defrag.maxCopyPerFrame': 64 * KiB },
+          { explicitGpuFences: explicit, budget: 3 * MiB },
+          { evicted: (object, _b, frame) => evicted.push({ object, frame }), overBudget: (f) => overFrames.add(f) },
+        )
+        const rm = m.residencyManager()
+        const d = new Driver(explicit)
+        for (const o of ops) {
+          const before = evicted.length
+          const holding = new Set(rm.objects().filter((x) => rm.holders(x.object) > 0).map((x) => x.object))
+          d.apply([m], o)
+          // A label names each object: its pool, `Committed #id` or `Reserved #id` (the driver names nothing).
+          const expected = new Map<string, number>()
+          for (const a of m.liveAllocations()) {
+            if (a.heap !== 'DEFAULT') continue
+            const label =
+              a.poolName !== null
+                ? a.poolName
+                : a.placement === 'Committed'
+                  ? `Committed #${a.id}`
+                  : a.placement === 'Reserved' && a.committed > 0
+                    ? `Reserved #${a.id}`
+                    : null
+            if (label !== null) expected.set(label, (expected.get(label) ?? 0) + 1)
+          }
+          for (const x of rm.objects()) expect(rm.holders(x.object), x.label).toBe(expected.get(x.label) ?? 0)
+          // Nothing holding a live resource through the frame's end is evicted at it.
+          if (o.k === 'frame') {
+            for (const e of evicted.slice(before)) expect(holding.has(e.object) && rm.holders(e.object) > 0).toBe(false)
+            if (!overFrames.has(d.frame - 1)) expect(rm.residentBytes()).toBeLessThanOrEqual(rm.budget())
+          }
+        }
+      }),
+      { numRuns: 300, seed: 0x5ea0 },
+    )
+  })
+
   it('is deterministic: the same stream gives the same placements byte for byte', () => {
     fc.assert(
       fc.property(fc.array(op, { maxLength: 60 }), (ops) => {
