@@ -550,7 +550,6 @@ export class D3D12Model {
 
   /** GPU work of this frame referenced these resources. */
   use(ids: readonly number[]): void {
-    const a = this.allocs
     for (let i = 0; i < ids.length; i++) {
       const slot = this.live.get(ids[i])
       if (slot === undefined) continue
