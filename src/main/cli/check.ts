@@ -15,14 +15,14 @@ import { vulkanSetup } from '../model/vulkan/device'
 import { VULKAN_RULES, type VulkanRule } from '../model/vulkan/events'
 import { VulkanModel } from '../model/vulkan/model'
 
-/** How many reading warnings `check` lists one by one; the counts cover them all. */
+/** How many reading warnings `check` lists one by one (of the reader's first few of each kind); the counts cover them all. */
 export const READING_SAMPLES = 10
 
 /** What reading the capture warned about: records skipped or corrected before any check saw them. */
 export interface CheckReading {
   /** Warning kind → how many. */
   counts: Partial<Record<WarningKind, number>>
-  /** The first few, in file order, with where they are. */
+  /** The first few of each kind, in file order, at most READING_SAMPLES, with where they are. */
   first: WarningSample[]
 }
 
@@ -130,7 +130,7 @@ export function formatCheck(result: CheckResult, json: boolean): string {
     const width = Math.max(...counts.map(([k]) => k.length))
     for (const [k, n] of counts) lines.push(`  ${k.padEnd(width)}  ${n}`)
     const first = result.reading.first
-    lines.push(total > first.length ? `First ${first.length}:` : 'Each:')
+    lines.push(total > first.length ? `The first of each kind (${first.length} of ${total}):` : 'Each:')
     for (const w of first) lines.push(`  line ${w.line} (byte ${w.offset}): ${w.kind}: ${w.message}`)
   }
   return `${lines.join('\n')}\n`

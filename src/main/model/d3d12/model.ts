@@ -1474,6 +1474,8 @@ export class D3D12Model {
       const pool = fam.slots[fam.lastDefragSlot]
       const usage = pool ? pool.used / pool.size : 1
       if (pool === null || usage >= DEFRAG_SIZE_FRACTION) continue
+      // Nothing live to move (its blocks moved or released, waiting for their fence): not a pool to clear.
+      if (pool.allocatedBlocks === pool.pendingBlocks) continue
       // Move into fuller pools, the fullest first.
       const into: MemoryPool[] = []
       for (let t = targets.length - 1; t >= 0 && targets[t] !== pool; t--) into.push(targets[t])

@@ -216,6 +216,42 @@ describe('defrag (§8.2)', () => {
     checkInvariants(m)
   })
 
+  it('does not spend a frame on a pool whose blocks all moved, while they wait for their fence', () => {
+    // §8.2 again: one pool per frame, rotating. A pool holding only pending blocks has nothing left to clear.
+    const rec = recordingSink()
+    const m = newModel({ ...SMALL, 'defrag.maxCopyPerFrame': 64 * KiB }, { explicitGpuFences: true }, rec.sink)
+    const p0 = buffer(m, 1, 512 * KiB) // pool 0 [0, 512 KiB)
+    buffer(m, 2, 256 * KiB) // pool 0 [512 KiB, 768 KiB)
+    buffer(m, 3, 256 * KiB) // pool 0 full
+    const p1 = buffer(m, 4, 512 * KiB) // pool 1 [0, 512 KiB)
+    buffer(m, 5, 64 * KiB) // pool 1 [512 KiB, 576 KiB)
+    buffer(m, 6, 448 * KiB) // pool 1 full
+    const p2 = buffer(m, 7, 512 * KiB) // pool 2 [0, 512 KiB)
+    buffer(m, 8, 64 * KiB) // pool 2 [512 KiB, 576 KiB)
+    buffer(m, 9, 64 * KiB) // pool 2 [576 KiB, 640 KiB)
+    buffer(m, 10, 384 * KiB) // pool 2 full
+    for (const id of [3, 4, 6, 7, 10]) m.release(id)
+    m.gpuDone(0) // pool 0 768 KiB, pool 1 64 KiB (5), pool 2 128 KiB (8, 9)
+    const move = (id: number, from: number, fromOffset: number, to: number, toOffset: number, frame: number) => ({
+      id,
+      fromPool: from,
+      fromOffset,
+      toPool: to,
+      toOffset,
+      bytes: 64 * KiB,
+      frame,
+    })
+    m.beginFrame(1) // frame 0: pool 1's 5 fills the 64 KiB copy budget
+    m.beginFrame(2) // frame 1: pool 2, from its end: 9
+    m.beginFrame(3) // frame 2: pool 0 is the fullest, pool 1 holds only 5's old block (pending): pool 2 again, 8
+    expect(rec.moved).toEqual([
+      move(5, p1.pool, 512 * KiB, p0.pool, 768 * KiB, 0),
+      move(9, p2.pool, 576 * KiB, p0.pool, 832 * KiB, 1),
+      move(8, p2.pool, 512 * KiB, p0.pool, 896 * KiB, 2),
+    ])
+    checkInvariants(m)
+  })
+
   it('leaves the acceleration-structure pool alone', () => {
     const rec = recordingSink()
     const small = { 'asPool.size': 1 * MiB, 'asPool.maxAllocation': 512 * KiB }
