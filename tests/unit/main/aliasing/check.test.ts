@@ -3,6 +3,7 @@ import { checkExitCode, formatCheck, runCheck } from '../../../../src/main/cli/c
 import type { CaptureHeader, CaptureRecord } from '../../../../src/shared/capture'
 import type { VulkanCaptureHeader, VulkanCaptureRecord } from '../../../../src/main/model/vulkan/capture-types'
 import { recordsOf } from '../../../../src/main/ingest/records'
+import { checkStore } from '../../../../src/main/analysis/hazards'
 import { scan } from '../ingest/helpers'
 
 const d3d12: CaptureHeader = { format: 'heapscope-capture', version: 1, api: 'd3d12' }
@@ -162,6 +163,15 @@ describe('heapscope check over what the reader keeps', () => {
       ),
     )
     expect(result).toEqual({ hazards: [], warnings: {} })
+  })
+
+  it("gives the profiler's hazard list the same barriers", () => {
+    // Without the first barrier, 52's write follows 51's in one submit: barrier-missing. With it, nothing.
+    const records = (barrier: object[]) =>
+      text('advanced', ...two, { e: 'access', id: 51, op: 'write' }, ...barrier, { e: 'access', id: 52, op: 'write' })
+    expect(checkStore(scan(records([])).store).hazardRules).toEqual({ 'barrier-missing': 1 })
+    expect(checkStore(scan(records([{ e: 'barrier' }])).store).hazardRules).toEqual({})
+    expect(checkStore(scan(records([{ e: 'barrier', before: 51 }])).store).hazardRules).toEqual({})
   })
 
   it('frees what a freed heap holds, and a freed placed id, so the id can be placed again (inactive)', async () => {
