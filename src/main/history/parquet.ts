@@ -5,7 +5,7 @@
  */
 import { mkdir, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api'
+import type { DuckDBConnection } from '@duckdb/node-api'
 import type { HazardLog } from '../analysis/hazards'
 import { RESIDENCY_EVENT } from '../analysis/replay'
 import type { ReplayedCapture } from '../analysis/run'
@@ -61,11 +61,6 @@ export function parquetMetadata(figures: RunFigures, table: ParquetTable): Recor
   return out
 }
 
-function nullable<T>(append: (v: T) => void, appender: DuckDBAppender, value: T | null): void {
-  if (value === null) appender.appendNull()
-  else append.call(appender, value)
-}
-
 const big = (n: number) => BigInt(Math.round(n))
 
 async function fillFrames(c: DuckDBConnection, replayed: ReplayedCapture, frameNumbers: Float64Array): Promise<number> {
@@ -97,7 +92,7 @@ async function fillResources(c: DuckDBConnection, result: LoadResult, replayed: 
   const rows = resourceRows(result.store, replay instanceof VulkanReplay ? { api: 'vulkan', replay } : { api: 'd3d12', config: replay.config })
   const a = await c.createAppender('resources')
   const bigOrNull = (v: number | null) => (v === null ? a.appendNull() : a.appendBigInt(big(v)))
-  const textOrNull = (v: string | null) => nullable(a.appendVarchar, a, v)
+  const textOrNull = (v: string | null) => (v === null ? a.appendNull() : a.appendVarchar(v))
   for (let r = 0; r < rows.length; r++) {
     a.appendInteger(r)
     a.appendBigInt(big(rows.id[r]))
