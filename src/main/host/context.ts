@@ -12,7 +12,6 @@ import { RecentFiles, type RecentOptions } from './recent'
 import { SettingsStore } from './settings'
 import { HEAPSCOPE_VERSION as VERSION } from '../../shared/version'
 
-
 export const FORMATS: AppInfo['formats'] = [
   { name: 'HeapScope capture (.hscap, .hscap.gz)', description: 'NDJSON of GPU resource requests, frame by frame' },
   { name: 'VMA / D3D12MA JSON dump', description: 'vmaBuildStatsString / BuildStatsString, UTF-8 or UTF-16' },
