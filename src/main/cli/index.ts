@@ -307,15 +307,16 @@ export function buildProgram(): Command {
     .addOption(noFrameMarkersOption())
     .action(async (db: string, files: string[], opts: { build?: string; label: string[]; config: string[] } & FrameFlags) => {
       labelsFrom(opts.label)
+      // every run is read and replayed first, then all go in, in one transaction, or none: the database is locked
+      // for the moments of the write only, so the app can read it meanwhile
+      const runs: RunFigures[] = []
+      for (const file of files) {
+        const result = await read(file, { frames: opts })
+        if (result.error) throw new ExitError(EXIT.input, result.error.message)
+        runs.push((await gather(result, file, opts)).figures)
+      }
       const store = await historyCall(() => History.open(db))
       try {
-        // every run is read before any is added: all of them go in, in one transaction, or none
-        const runs: RunFigures[] = []
-        for (const file of files) {
-          const result = await read(file, { frames: opts })
-          if (result.error) throw new ExitError(EXIT.input, result.error.message)
-          runs.push((await gather(result, file, opts)).figures)
-        }
         const ids = await historyCall(() => store.add(runs))
         for (const [i, figures] of runs.entries()) {
           writeLine(`run ${ids[i]}: ${basename(files[i])}  build ${figures.meta.build ?? `#${ids[i]}`}  peak ${formatCount(figures.report.peak.bytes)} bytes`)
