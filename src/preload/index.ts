@@ -54,6 +54,11 @@ const api = {
   hazards: (query) => ipcRenderer.invoke(CHANNELS.hazards, query),
   placements: (query) => ipcRenderer.invoke(CHANNELS.placements, query),
   search: (query) => ipcRenderer.invoke(CHANNELS.search, query),
+  openHistory: (path) => ipcRenderer.invoke(CHANNELS.openHistory, path),
+  openHistoryDialog: () => ipcRenderer.invoke(CHANNELS.openHistoryDialog),
+  historyTrend: (query) => ipcRenderer.invoke(CHANNELS.historyTrend, query),
+  historyRun: (query) => ipcRenderer.invoke(CHANNELS.historyRun, query),
+  closeHistory: (historyId) => ipcRenderer.invoke(CHANNELS.closeHistory, historyId),
 } satisfies Api
 
 export type PreloadApi = typeof api

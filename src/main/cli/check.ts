@@ -4,7 +4,8 @@
  * usage rules the Vulkan model checks while it replays. The command-line parser reads the capture and maps the
  * result to the exit status with checkExitCode.
  */
-import type { AnyCaptureRecord, CaptureHeader } from '../../shared/capture'
+import type { AnyCaptureRecord, CaptureHeader, WarningKind } from '../../shared/capture'
+import type { StoreWarnings, WarningSample } from '../ingest/store'
 import type { Frame } from '../../shared/units'
 import { AliasingChecker } from '../model/aliasing/checker'
 import type { Hazard } from '../model/aliasing/hazards'
@@ -24,6 +25,17 @@ export interface CheckWarning {
   message: string
 }
 
+/** How many reading warnings `check` lists one by one (of the reader's first few of each kind); the counts cover them all. */
+export const READING_SAMPLES = 10
+
+/** What reading the capture warned about: records skipped or corrected before any check saw them. */
+export interface CheckReading {
+  /** Warning kind → how many. */
+  counts: Partial<Record<WarningKind, number>>
+  /** The first few of each kind, in file order, at most READING_SAMPLES, with where they are. */
+  first: WarningSample[]
+}
+
 /** Exactly the JSON `check --json` prints. */
 export interface CheckResult {
   hazards: NamedHazard[]
@@ -31,6 +43,8 @@ export interface CheckResult {
   warnings: Partial<Record<VulkanRule, number>>
   /** Every Vulkan usage warning, one by one, in capture order (at most MAX_LISTED_WARNINGS; `warnings` counts all). */
   warningList: CheckWarning[]
+  /** Present only when reading the capture warned. */
+  reading?: CheckReading
 }
 
 /** Warnings listed one by one, at most: a broken capture may break a rule on every record. */
@@ -43,6 +57,10 @@ export interface CheckOptions {
   config?: VulkanConfig
   /** Each Vulkan rule warning with its message, as found. */
   onWarning?: (rule: VulkanRule, message: string, frame: Frame) => void
+  /** The reader's warnings about the capture, reported with the result. */
+  reading?: StoreWarnings
+  /** Whether the capture has `gpu` records (the Vulkan model then waits for them to free memory). */
+  gpuRecords?: boolean
 }
 
 type AnyRecord = AnyCaptureRecord | VulkanCaptureRecord
@@ -78,7 +96,7 @@ export async function runCheck(
         if (warningList.length < MAX_LISTED_WARNINGS) warningList.push({ rule: kind, frame, message })
         options.onWarning?.(kind, message, frame)
       },
-    })
+    }, { gpuRecords: options.gpuRecords })
   }
   // each live id's name, so a hazard names its resources as they were when it happened
   const names = new Map<number, string>()
@@ -101,7 +119,13 @@ export async function runCheck(
   else for await (const record of records) step(record)
   // The last frame ends with the capture: its writes had to be flushed before its submit too.
   vulkan?.onSubmit()
-  return { hazards, warnings, warningList }
+  const result: CheckResult = { hazards, warnings, warningList }
+  const reading = options.reading
+  if (reading && reading.samples.length > 0) {
+    const first = reading.samples.slice().sort((a, b) => a.offset - b.offset).slice(0, READING_SAMPLES)
+    result.reading = { counts: { ...reading.counts }, first }
+  }
+  return result
 }
 
 export function checkExitCode(result: CheckResult): 0 | 4 {
@@ -129,6 +153,16 @@ export function formatCheck(result: CheckResult, json: boolean): string {
     lines.push('by rule:')
     const ruleWidth2 = Math.max(...kinds.map((k) => k.length))
     for (const k of kinds) lines.push(`  ${k.padEnd(ruleWidth2)}  ${result.warnings[k]}`)
+  }
+  if (result.reading) {
+    const counts = Object.entries(result.reading.counts)
+    const total = counts.reduce((sum, [, n]) => sum + (n ?? 0), 0)
+    lines.push(`Reading the capture: ${total} warning${total === 1 ? '' : 's'} (records skipped or corrected before the checks):`)
+    const width = Math.max(...counts.map(([k]) => k.length))
+    for (const [k, n] of counts) lines.push(`  ${k.padEnd(width)}  ${n}`)
+    const first = result.reading.first
+    lines.push(total > first.length ? `The first of each kind (${first.length} of ${total}):` : 'Each:')
+    for (const w of first) lines.push(`  line ${w.line} (byte ${w.offset}): ${w.kind}: ${w.message}`)
   }
   return `${lines.join('\n')}\n`
 }

@@ -39,4 +39,9 @@ export class FakeApiBase implements Api {
   hazards: Api['hazards'] = notFaked('hazards')
   placements: Api['placements'] = notFaked('placements')
   search: Api['search'] = notFaked('search')
+  openHistory: Api['openHistory'] = notFaked('openHistory')
+  openHistoryDialog: Api['openHistoryDialog'] = notFaked('openHistoryDialog')
+  historyTrend: Api['historyTrend'] = notFaked('historyTrend')
+  historyRun: Api['historyRun'] = notFaked('historyRun')
+  closeHistory: Api['closeHistory'] = notFaked('closeHistory')
 }

@@ -108,6 +108,11 @@ export function createSocketApi(location: Location = window.location): Api {
     hazards: (query) => invoke('hazards', query),
     placements: (query) => invoke('placements', query),
     search: (query) => invoke('search', query),
+    openHistory: (path) => invoke('openHistory', path),
+    openHistoryDialog: () => invoke('openHistoryDialog'),
+    historyTrend: (query) => invoke('historyTrend', query),
+    historyRun: (query) => invoke('historyRun', query),
+    closeHistory: (historyId) => invoke('closeHistory', historyId),
   }
 }
 
