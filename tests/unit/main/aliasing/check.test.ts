@@ -166,7 +166,7 @@ describe('heapscope check over what the reader keeps', () => {
         { e: 'access', id: 51, op: 'write' },
       ),
     )
-    expect(result).toEqual({ hazards: [], warnings: {} })
+    expect(result).toEqual({ hazards: [], warnings: {}, warningList: [] })
   })
 
   it("gives the profiler's hazard list the same barriers", () => {

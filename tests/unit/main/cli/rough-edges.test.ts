@@ -22,11 +22,11 @@ describe('the command line’s rough edges', () => {
   afterEach(() => vi.restoreAllMocks())
 
   it('route on a trace without requests says so, with exit 2', async () => {
-    // a VMA dump holds placements the allocator made, no requests
-    expect(await main(['route', new URL('real/vma2-dump-sample.json', FIXTURES).pathname])).toBe(2)
+    // a D3D12MA dump holds placements the allocator made, no requests
+    expect(await main(['route', new URL('d3d12ma-dump-utf16.json', FIXTURES).pathname])).toBe(2)
     expect(out).toBe('')
     expect(err).toBe(
-      'heapscope: vma2-dump-sample.json: no requests to route: no buffer, texture or transient records (the vma-json import records what the allocator did, not what was asked of it: try report)\n',
+      'heapscope: d3d12ma-dump-utf16.json: no requests to route: no buffer, texture or transient records (the vma-json import records what the allocator did, not what was asked of it: try report)\n',
     )
     // a capture of frames alone
     const path = join(dir, 'frames.hscap')
