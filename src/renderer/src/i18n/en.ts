@@ -111,6 +111,7 @@ export default {
     madeResident: '{n} made resident',
     budgetAbove: 'budget {bytes}, above the lane',
     emptyLane: 'empty in this capture',
+    rmvHeap: { DEFAULT: 'invisible VRAM', UPLOAD: 'local VRAM (CPU-visible)', READBACK: 'system memory' },
     snapshot: 'One frame: a snapshot of the heaps at one moment (a dump), not a timeline. The inspector below lists its resources and pool blocks.',
     snapshotFigures: '{requested} requested · {waste} unused',
   },

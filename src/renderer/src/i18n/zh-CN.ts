@@ -113,6 +113,7 @@ const zhCN: typeof en = {
     madeResident: '{n} 次设为驻留',
     budgetAbove: '预算 {bytes}，高于泳道范围',
     emptyLane: '此捕获中为空',
+    rmvHeap: { DEFAULT: '不可见显存', UPLOAD: '本地显存（CPU 可见）', READBACK: '系统内存' },
     snapshot: '只有一帧：这是某一时刻各个堆的快照（转储），不是时间线。下方的检查器列出其资源和池块。',
     snapshotFigures: '请求 {requested} · 未用 {waste}',
   },

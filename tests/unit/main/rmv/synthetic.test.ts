@@ -348,7 +348,8 @@ describe('format details', () => {
     expect(heapKindOf(['local', 'systemUswc'], 1)).toBe('upload')
     // With resizable BAR the invisible heap is empty and local is all of VRAM.
     expect(heapKindOf(['local'], 0)).toBe('default')
-    expect(heapKindOf(['systemUswc'], 1)).toBe('upload')
+    // system memory, write-combined or not, is the READBACK lane: local VRAM alone is UPLOAD's
+    expect(heapKindOf(['systemUswc'], 1)).toBe('readback')
     expect(heapKindOf(['systemCacheable'], 1)).toBe('readback')
     expect(heapKindOf([], 1)).toBe('default')
   })
