@@ -74,8 +74,14 @@ export interface AppInfo {
 
 export interface LoadProgress {
   loadId: string
-  /** Reading the file, then replaying it through the model. */
-  phase: 'reading' | 'replaying'
+  /**
+   * Reading the file, then replaying it through the model. A capture followed as it is written: `following`
+   * each time more of its frames have been replayed, with the run's summary; the last one has a summary that is
+   * no longer `live` (and `error` when a fault ended it).
+   */
+  phase: 'reading' | 'replaying' | 'following'
+  summary?: RunSummary
+  error?: LoadErrorInfo
   /** Replaying: frames replayed of all frames. */
   framesDone?: number
   frames?: number
@@ -116,6 +122,8 @@ export interface RunSummary {
   vulkan?: VulkanRunInfo
   /** What `heapscope check` finds in the run; the entries come from `hazards`. */
   checks?: CheckSummary
+  /** The capture is still being written: the run grows (progress events of phase `following` carry its summary). */
+  live?: boolean
 }
 
 /** One VkMemoryHeap of a Vulkan run's device. */

@@ -817,6 +817,22 @@ export class CaptureBuilder {
     return mask >>> 0
   }
 
+  /**
+   * The columns as they are now, untrimmed: a capture followed live is read while it grows (GrowingStore). The
+   * arrays are replaced as they grow, so they are asked for again after each batch of records.
+   */
+  soFar(): { kind: Uint8Array; ref: Uint32Array; records: number; ops: Float64Array; useIds: Uint8Array | Float64Array; hasUse: boolean; hasGpu: boolean } {
+    return {
+      kind: this.records.kind.data,
+      ref: this.records.ref.data,
+      records: this.records.length,
+      ops: this.ops.data,
+      useIds: this.useWide ? this.useWide.data : this.useBytes.data,
+      hasUse: this.hasUse,
+      hasGpu: this.hasGpu,
+    }
+  }
+
   /** Freeze into a store, dropping growth slack. */
   finish(file: string, sourceBytes: number, lines: number, partial: boolean): CaptureStore {
     if (this.frameN.length === 0 && this.records.length > 0) {
