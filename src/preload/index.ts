@@ -8,6 +8,7 @@ import {
   type LoadProgress,
   type MenuCommand,
   type PlaybackFrame,
+  type RecordStatus,
 } from '../shared/ipc'
 
 function subscribe<T extends unknown[]>(channel: string, listener: (...args: T) => void): () => void {
@@ -53,6 +54,12 @@ const api = {
   onEngineStopped: (listener) => subscribe<[EngineStopped]>(EVENTS.engineStopped, listener),
   hazards: (query) => ipcRenderer.invoke(CHANNELS.hazards, query),
   placements: (query) => ipcRenderer.invoke(CHANNELS.placements, query),
+  followCapture: (request) => ipcRenderer.invoke(CHANNELS.followCapture, request),
+  stopFollowing: (loadId) => ipcRenderer.invoke(CHANNELS.stopFollowing, loadId),
+  recordInfo: () => ipcRenderer.invoke(CHANNELS.recordInfo),
+  startRecording: (request) => ipcRenderer.invoke(CHANNELS.startRecording, request),
+  stopRecording: (loadId) => ipcRenderer.invoke(CHANNELS.stopRecording, loadId),
+  onRecording: (listener) => subscribe<[RecordStatus]>(EVENTS.recording, listener),
 } satisfies Api
 
 export type PreloadApi = typeof api

@@ -38,7 +38,12 @@ export const CHANNELS = {
   exportCapture: 'capture:export',
   hazards: 'hazards:list',
   placements: 'placements:get',
-} as const satisfies Record<Exclude<keyof Api, 'onProgress' | 'onPlayback' | 'onMenu' | 'onEngineStopped'>, string>
+  followCapture: 'follow:start',
+  stopFollowing: 'follow:stop',
+  recordInfo: 'record:info',
+  startRecording: 'record:start',
+  stopRecording: 'record:stop',
+} as const satisfies Record<Exclude<keyof Api, 'onProgress' | 'onPlayback' | 'onMenu' | 'onEngineStopped' | 'onRecording'>, string>
 export type InvokeMethod = keyof typeof CHANNELS
 
 /** Channels the host pushes on. */
@@ -47,6 +52,7 @@ export const EVENTS = {
   playback: 'playback:frame',
   menu: 'menu:command',
   engineStopped: 'engine:stopped',
+  recording: 'record:status',
 } as const
 
 /** A file the host lets the renderer open by id: a shipped demo, a recent file, a command-line argument. */
@@ -68,6 +74,8 @@ export interface AppInfo {
   captures: CaptureEntry[]
   /** The file the app should open at start, if any. */
   openAtStart?: string
+  /** A capture another process is writing, to follow at start (`--follow FILE`): its fileId. */
+  followAtStart?: string
   /** Formats the engine reads, for the start view. */
   formats: { name: string; description: string }[]
 }
@@ -714,8 +722,49 @@ export interface PlaybackFrame {
   residentBytes: Bytes
 }
 
+/** Where the app can record a program under the Vulkan capture layer. */
+export interface RecordInfo {
+  /** The built layer's folder; null when it is not built, and `problem` says how to build it. */
+  layerDir: string | null
+  problem?: string
+  /** The folder captures go to when the request names no output file. */
+  capturesDir: string
+  /** The host's platform (`linux`, `win32`, `darwin`): programs run on the host's machine. */
+  platform: string
+}
+
+/** Run a program under the Vulkan capture layer and follow its capture as it is written. */
+export interface RecordRequest {
+  loadId: string
+  /** The program's path on the host's machine (or a name found on its PATH). */
+  program: string
+  args: string[]
+  /** What a frame is: a present, a submit, or (absent) submits until the program first presents. */
+  framesFrom?: 'submit' | 'present'
+  /** Record the call stack of each allocation and resource creation. */
+  stacks: boolean
+  /** The capture file (`.hscap`); a new file in `RecordInfo.capturesDir` when absent. */
+  output?: string
+}
+
+/** A recorded program's state, pushed when it starts and when it ends. */
+export interface RecordStatus {
+  loadId: string
+  program: string
+  /** The capture file it writes. */
+  output: string
+  state: 'running' | 'exited'
+  pid?: number
+  /** How it ended: its exit code, or the signal that ended it. */
+  code?: number | null
+  signal?: string | null
+  /** Why it could not start, or the last lines it wrote to its output when it failed. */
+  message?: string
+}
+
 export type MenuCommand =
   | 'open'
+  | 'capture'
   | 'openRecent'
   | 'compareWith'
   | 'export'
@@ -814,4 +863,17 @@ export interface Api {
   hazards(query: HazardsQuery): Promise<HazardsAnswer>
   /** A frame's application heaps with their placed resources over the frame's steps, and its aliasing hazards. */
   placements(query: PlacementsQuery): Promise<PlacementsAnswer>
+  /**
+   * Follow a capture another process is writing (a file the host offered): resolves once its first frame is in,
+   * with a run that grows; `onProgress` gets `following` events with its summary until it is a loaded run.
+   */
+  followCapture(request: OpenRequest): Promise<LoadOutcome>
+  /** Stop following: the run becomes a loaded run of what the file holds now. */
+  stopFollowing(loadId: string): Promise<void>
+  recordInfo(): Promise<RecordInfo>
+  /** Start a program under the capture layer on the host's machine and follow its capture (as followCapture). */
+  startRecording(request: RecordRequest): Promise<LoadOutcome>
+  /** End the recorded program; following ends once it has exited. */
+  stopRecording(loadId: string): Promise<void>
+  onRecording(listener: (status: RecordStatus) => void): Unsubscribe
 }

@@ -38,4 +38,10 @@ export class FakeApiBase implements Api {
   onEngineStopped: Api['onEngineStopped'] = () => () => undefined
   hazards: Api['hazards'] = notFaked('hazards')
   placements: Api['placements'] = notFaked('placements')
+  followCapture: Api['followCapture'] = notFaked('followCapture')
+  stopFollowing: Api['stopFollowing'] = notFaked('stopFollowing')
+  recordInfo: Api['recordInfo'] = notFaked('recordInfo')
+  startRecording: Api['startRecording'] = notFaked('startRecording')
+  stopRecording: Api['stopRecording'] = notFaked('stopRecording')
+  onRecording: Api['onRecording'] = () => () => undefined
 }
