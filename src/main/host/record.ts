@@ -113,6 +113,8 @@ export class Recordings {
     let startError: string | undefined
     const engine = this.options.engine()
     let ended = false
+    /** How the program ended, when it failed: for the error of a capture that never began. */
+    let exitMessage: string | undefined
     const exited = (code: number | null, signal: NodeJS.Signals | null) => {
       if (ended) return
       ended = true
@@ -120,6 +122,10 @@ export class Recordings {
       this.running.delete(loadId)
       const failedRun = startError !== undefined || (code !== 0 && code !== null)
       const message = startError ?? (failedRun && said.trim() ? said.trim().split('\n').slice(-6).join('\n') : undefined)
+      if (failedRun) {
+        const how = startError ?? `${basename(program)} exited with code ${code}${message ? `: ${message}` : ''}`
+        exitMessage = `${how} (before it wrote a capture frame to ${output})`
+      }
       this.options.status({ ...status, state: 'exited', code, signal, ...(message ? { message } : {}) })
       // what the program wrote before it exited is read, then the run is a loaded run
       void engine.endFollow(loadId)
@@ -136,7 +142,7 @@ export class Recordings {
       // nothing to show for it: the program is not left running
       this.stop(loadId)
     }
-    if (!outcome.ok && startError) return failed(startError)
+    if (!outcome.ok && !outcome.cancelled && exitMessage) return failed(exitMessage)
     return outcome
   }
 

@@ -52,6 +52,7 @@ describe('menus', () => {
     const expected: [string, MenuCommand, string | undefined][] = [
       ['file.open', 'open', 'CmdOrCtrl+O'],
       ['file.compareWith', 'compareWith', 'CmdOrCtrl+Shift+O'],
+      ['file.capture', 'capture', 'CmdOrCtrl+Shift+R'],
       ['file.export', 'export', 'CmdOrCtrl+E'],
       ['file.closeRun', 'closeRun', 'CmdOrCtrl+Shift+W'],
       ['view.theme.light', 'theme:light', undefined],
