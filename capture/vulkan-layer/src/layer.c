@@ -1043,7 +1043,9 @@ static VKAPI_ATTR VkResult VKAPI_CALL GetSwapchainImagesKHR(VkDevice device, VkS
     putf("{\"e\":\"texture\",\"id\":%llu", (unsigned long long)id);
     put_texture_desc(VK_IMAGE_TYPE_2D, s->format, (VkExtent3D){s->extent.width, s->extent.height, 1}, 1, s->layers,
                      VK_SAMPLE_COUNT_1_BIT, s->usage, 0);
-    putf(",\"vkFormat\":%u,\"vkUsage\":%u,\"swapchain\":true}\n", (unsigned)s->format, s->usage);
+    /* drivers give presentable images memory of their own: the model places them dedicated */
+    putf(",\"dedicated\":\"preferred\",\"vkFormat\":%u,\"vkUsage\":%u,\"swapchain\":true}\n", (unsigned)s->format,
+         s->usage);
   }
   hs_unlock();
   return result;
