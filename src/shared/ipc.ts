@@ -491,6 +491,29 @@ export interface RunReport {
   waste: { alignmentBytes: Bytes; poolFreeBytes: Bytes; pendingFreeBytes: Bytes }
   residency: { budgetBytes: Bytes; evictions: number; evictedBytes: Bytes; makeResident: number; overBudgetFrames: number }
   transient: { graphs: number; heaps: number; aliasingSavingsBytes: Bytes; placedCacheHitRate: number }
+  /** Vulkan runs: the application's own memory and what the capture tells about it. */
+  vulkan?: VulkanRunFigures
+}
+
+/** Counts of a Vulkan capture's application memory, binds, names and stacks (`report --json`'s `vulkan`). */
+export interface VulkanRunFigures {
+  /** vkAllocateMemory calls (`heap` records), those dedicated to one resource, and the most live at once. */
+  allocations: number
+  dedicatedAllocations: number
+  peakLiveAllocations: number
+  binds: number
+  /** Binds at a non-zero offset: resources sub-allocated inside a larger allocation. */
+  bindsAtOffset: number
+  /** Allocations that had two or more resources bound to them. */
+  sharedAllocations: number
+  maps: number
+  flushes: number
+  submits: number
+  /** `name` records (1.3), and the distinct stacks recorded (`stack` records). */
+  names: number
+  stacks: number
+  /** VK_EXT_device_memory_report events (`report` records). */
+  driverReports: number
 }
 
 export interface HazardsQuery {

@@ -15,13 +15,14 @@ import type {
 } from '../../shared/ipc'
 import type { Bytes } from '../../shared/units'
 import { recordAt } from '../ingest/records'
-import { K } from '../ingest/store'
+import { frameEnd, K } from '../ingest/store'
 import type { VulkanResourceFields } from '../model/vulkan/capture-types'
 import { MEMORY_PROPERTY_FLAGS } from '../model/vulkan/capture-types'
 import type { VulkanMemoryKind, VulkanPlacementInfo } from '../model/vulkan/events'
 import { MemoryTypeSelector } from '../model/vulkan/memory-type'
 import type { VulkanModel } from '../model/vulkan/model'
 import { bufferNeeds, emptyNeeds, textureNeeds, type BufferLike } from '../model/vulkan/requirements'
+import { CaptureNames } from './names'
 import { frameOfRecord, Lifetimes, ResourceTable } from './snapshot'
 import { heapName, typeName, type VulkanReplay } from './vulkanReplay'
 
@@ -51,6 +52,7 @@ export class VulkanSnapshots {
   private lifetimes: Lifetimes | undefined
   private readonly cache: VulkanSnapshotState[] = []
   private heapNames: Map<number, string> | undefined
+  private names: CaptureNames | undefined
 
   constructor(private readonly replay: VulkanReplay) {}
 
@@ -65,8 +67,9 @@ export class VulkanSnapshots {
       return state
     }
     const { model, created } = this.replay.modelAt(target)
-    const poolNames = this.poolNamesOf(model)
-    const table = this.tableOf(model, created, poolNames, store.frames.n[target])
+    const end = frameEnd(store, target)
+    const poolNames = this.poolNamesOf(model, end)
+    const table = this.tableOf(model, created, poolNames, store.frames.n[target], end)
     const state: VulkanSnapshotState = { frame: target, model, created, table, poolNames }
     this.cache.unshift(state)
     if (this.cache.length > CACHE_SIZE) this.cache.pop()
@@ -97,13 +100,24 @@ export class VulkanSnapshots {
     return names
   }
 
-  /** The name of each VkDeviceMemory of a model, by its number: an application heap's own name where it has one. */
-  poolNamesOf(model: VulkanModel): Map<number, string> {
+  /** The capture's `name` records (1.3), read once. */
+  private captureNames(): CaptureNames {
+    this.names ??= new CaptureNames(this.replay.store)
+    return this.names
+  }
+
+  /**
+   * The name of each VkDeviceMemory of a model, by its number: an application heap's own name where it has one,
+   * the latest `name` record before record `end` first.
+   */
+  poolNamesOf(model: VulkanModel, end = this.replay.store.records.length): Map<number, string> {
     const heapNames = this.namesOfHeaps()
+    const names = this.captureNames()
     const out = new Map<number, string>()
     for (const m of model.memoryObjects()) {
       const base = `${typeName(m.type)}/${MEMORY_KIND_LABEL[m.kind]}`
-      if (m.kind === 'app') out.set(m.memory, heapNames.get(m.captureId) ?? `${base}/${m.captureId}`)
+      const named = m.kind === 'app' && !names.empty ? names.memory(m.captureId, -1, end) : undefined
+      if (m.kind === 'app') out.set(m.memory, named ?? heapNames.get(m.captureId) ?? `${base}/${m.captureId}`)
       else out.set(m.memory, `${base}/${m.memory}`)
     }
     return out
@@ -115,8 +129,10 @@ export class VulkanSnapshots {
     created: Map<number, number>,
     poolNames: Map<number, string>,
     frameNumber: number,
+    end: number,
   ): ResourceTable {
     const store = this.replay.store
+    const names = this.captureNames()
     const live = model.liveAllocations().filter((a) => !a.pendingFree)
     const n = live.length
     const id = new Float64Array(n)
@@ -156,7 +172,7 @@ export class VulkanSnapshots {
           texture = store.placed.kind.data[ref] === 1
         }
         const table = texture ? store.textures : store.buffers
-        name = store.strings.get(table.name.data[row]) ?? ''
+        name = (names.empty ? undefined : names.resource(a.id, record, end)) ?? store.strings.get(table.name.data[row]) ?? ''
         tag = store.strings.get(table.tag.data[row]) ?? ''
         kind = texture ? 'texture' : 'buffer'
         createdFrame[i] = store.frames.n[frameOfRecord(store.frames.firstRecord, record)]

@@ -64,8 +64,8 @@ export async function runCheck(
     })
   }
   const step = (record: AnyRecord) => {
-    // observed residency (1.2) is for the timeline, not the checks
-    if (record.e === 'resident' || record.e === 'evict') return
+    // observed residency (1.2) is for the timeline, names, stacks and driver reports (1.3) for the inspector
+    if (record.e === 'resident' || record.e === 'evict' || record.e === 'name' || record.e === 'stack' || record.e === 'report') return
     aliasing.apply(record)
     vulkan?.apply(record as VulkanCaptureRecord)
   }

@@ -1,7 +1,7 @@
 /**
  * `heapscope`: the engine headless, for terminals and CI jobs (docs: CLI.md). Output on stdout, diagnostics
  * on stderr. Exit status: 0 done, 1 bad usage, 2 the input could not be read, 3 a diff threshold crossed,
- * 4 a hazard found by `check`.
+ * 4 a hazard found by `check`; `record` exits with its program's status.
  */
 import { createWriteStream } from 'node:fs'
 import { basename } from 'node:path'
@@ -25,6 +25,7 @@ import { isVulkanRun, VulkanReplay, vulkanConfigOf } from '../analysis/vulkanRep
 import { buildVulkanRunReport } from '../analysis/vulkanReport'
 import { VulkanSnapshots } from '../analysis/vulkanSnapshot'
 import { runRoute } from './route'
+import { runRecord, summarize } from './record'
 
 export const EXIT = { ok: 0, usage: 1, input: 2, threshold: 3, hazard: 4 } as const
 
@@ -150,6 +151,7 @@ export function buildProgram(): Command {
     .version('0.1.0')
     .showHelpAfterError()
     .exitOverride()
+    .enablePositionalOptions()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) })
     .addHelpText(
       'after',
@@ -278,6 +280,39 @@ export function buildProgram(): Command {
       if (result.error) throw new ExitError(EXIT.input, result.error.message)
       const code = checkExitCode(check)
       if (code !== EXIT.ok) throw new ExitError(code, '')
+    })
+
+  program
+    .command('record')
+    .description('run a Vulkan program (or an OpenGL one through Zink) under the HeapScope capture layer and write its capture')
+    .usage('[-o FILE] [--frames-from submit|present] [--stacks] -- PROGRAM [ARGS...]')
+    .argument('<program>', 'the program to run')
+    .argument('[args...]', "the program's arguments (after --)")
+    .option('-o, --output <file>', 'the capture to write (default: PROGRAM-DATE-TIME.hscap here)')
+    .addOption(
+      new Option('--frames-from <what>', 'what ends a frame: submit (each queue submit) or present (each present); default: submits until the first present')
+        .choices(['submit', 'present']),
+    )
+    .option('--stacks', 'record the call stack of each allocation and resource creation')
+    .passThroughOptions()
+    .action(async (command: string, args: string[], opts: { output?: string; framesFrom?: 'submit' | 'present'; stacks?: boolean }) => {
+      let result
+      try {
+        result = await runRecord(command, args, opts)
+      } catch (err) {
+        throw new ExitError(EXIT.usage, (err as Error).message)
+      }
+      if (!result.written) {
+        if (result.status !== 127) process.stderr.write(`heapscope: ${command} made no Vulkan device under the layer: no capture was written\n`)
+      } else {
+        writeLine(`capture written to ${result.output}`)
+        try {
+          writeLine(await summarize(result.output))
+        } catch (err) {
+          process.stderr.write(`heapscope: the capture cannot be read: ${(err as Error).message}\n`)
+        }
+      }
+      if (result.status !== EXIT.ok) throw new ExitError(result.status, '')
     })
 
   return program

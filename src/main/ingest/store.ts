@@ -200,6 +200,7 @@ const EXTENSION_REQUIRED: Record<string, readonly string[]> = {
   flush: ['offset'],
   resident: ['heap'],
   evict: ['heap'],
+  stack: ['id'],
 }
 
 /**
