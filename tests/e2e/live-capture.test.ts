@@ -80,8 +80,8 @@ describe('live capture', () => {
         const dialog = page.getByTestId('capture-dialog')
         await dialog.waitFor()
         await page.getByTestId('capture-program').fill(OFFSCREEN)
-        // 600 frames, 20 ms each: 12 s if it is not stopped
-        await page.getByTestId('capture-args').fill('600 20')
+        // 300 frames, 25 ms each: 7.5 s if it is not stopped; it changes its memory at frames 100, 150 and 200
+        await page.getByTestId('capture-args').fill('300 25')
         await page.getByTestId('capture-frames-from').selectOption('submit')
         await expect.poll(() => page.getByTestId('capture-start').isEnabled()).toBe(true)
         expect(await page.getByTestId('capture-no-layer').count()).toBe(0)
@@ -94,7 +94,7 @@ describe('live capture', () => {
         expect(await bar.textContent()).toContain('heapscope-offscreen')
         await expect.poll(() => page.getByTestId('run-file').textContent()).toMatch(/^heapscope-offscreen-\d{8}-\d{6}\.hscap$/)
         // the frame count rises while the program runs
-        const seen = await watchFrames(page, async () => (await frameCount(page)) >= 150)
+        const seen = await watchFrames(page, async () => (await frameCount(page)) >= 170)
         const rises = seen.filter((n, i) => i > 0 && n > seen[i - 1]).length
         expect(rises).toBeGreaterThanOrEqual(3)
         await page.locator('[data-testid=timeline-chart] canvas').first().waitFor()
@@ -106,9 +106,9 @@ describe('live capture', () => {
         const exit = await page.getByTestId('live-exit').textContent()
         expect(exit).toMatch(/heapscope-offscreen was ended \(SIGTERM\)/)
         const final = await frameCount(page)
-        // stopped long before its 600 frames, and the run is a loaded run that no longer grows
-        expect(final).toBeGreaterThanOrEqual(150)
-        expect(final).toBeLessThan(600)
+        // stopped before its 300 frames, and the run is a loaded run that no longer grows
+        expect(final).toBeGreaterThanOrEqual(170)
+        expect(final).toBeLessThan(300)
         await page.waitForTimeout(500)
         expect(await frameCount(page)).toBe(final)
         expect(await page.getByTestId('live-complete').textContent()).toContain(`${final} frames`)
@@ -134,6 +134,10 @@ describe('live capture', () => {
       await page.getByTestId('capture-program').fill('/usr/bin/vkcube')
       expect(await page.getByTestId('capture-start').isDisabled()).toBe(true)
       await page.screenshot({ path: join(RESULTS, 'live-capture-no-layer.png') })
+      await page.getByTestId('language').selectOption('zh-CN')
+      await expect.poll(() => warning.textContent()).toContain('捕获层尚未构建')
+      expect(await page.getByTestId('capture-dialog').textContent()).toContain('开始捕获')
+      await page.screenshot({ path: join(RESULTS, 'live-capture-no-layer-zh-CN.png') })
     } finally {
       await browser.close()
       await host.stop()

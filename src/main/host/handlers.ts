@@ -163,9 +163,13 @@ export function createHandlers(ctx: HostContext): Handlers {
       parsePayload('recordInfo', payload)
       return recordings().info()
     },
-    startRecording: async (payload) => recordings().start(parsePayload('startRecording', payload)),
+    startRecording: async (payload) => {
+      const request = parsePayload('startRecording', payload)
+      return recordings().start(request)
+    },
     stopRecording: async (payload) => {
-      recordings().stop(parsePayload('stopRecording', payload))
+      const loadId = parsePayload('stopRecording', payload)
+      recordings().stop(loadId)
     },
     hazards: async (payload) => ctx.engine().hazards(parsePayload('hazards', payload)),
     placements: async (payload) => ctx.engine().placements(parsePayload('placements', payload)),

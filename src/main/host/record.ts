@@ -37,7 +37,8 @@ interface Recording {
 
 /** A file name for a new capture of `program`: its name and the local time, `vkcube-20261201-142233.hscap`. */
 export function captureName(program: string, now: Date = new Date()): string {
-  const stem = basename(program).replace(/\.exe$/i, '').replace(/[^\p{L}\p{N}._-]+/gu, '_').slice(0, 80) || 'capture'
+  // either separator: a Windows path named to a host on another system still gives the program's own name
+  const stem = (program.split(/[\\/]/).pop() ?? '').replace(/\.exe$/i, '').replace(/[^\p{L}\p{N}._-]+/gu, '_').slice(0, 80) || 'capture'
   const two = (n: number) => String(n).padStart(2, '0')
   const stamp = `${now.getFullYear()}${two(now.getMonth() + 1)}${two(now.getDate())}-${two(now.getHours())}${two(now.getMinutes())}${two(now.getSeconds())}`
   return `${stem}-${stamp}.hscap`

@@ -59,7 +59,7 @@ export default {
   capture: {
     title: 'Capture a program',
     program: 'Program',
-    programPlaceholder: '/usr/bin/vkcube',
+    programPlaceholder: 'e.g. /usr/bin/vkcube',
     programHint: 'The path of a Vulkan program, or its name when it is on the PATH.',
     args: 'Arguments',
     argsHint: 'Separated by spaces; quote an argument that holds spaces.',

@@ -61,7 +61,7 @@ const zhCN: typeof en = {
   capture: {
     title: '捕获程序',
     program: '程序',
-    programPlaceholder: '/usr/bin/vkcube',
+    programPlaceholder: '例如 /usr/bin/vkcube',
     programHint: 'Vulkan 程序的路径；若程序在 PATH 中，也可只写名称。',
     args: '参数',
     argsHint: '以空格分隔；含空格的参数请加引号。',
