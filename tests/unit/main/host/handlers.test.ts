@@ -109,7 +109,7 @@ const BAD: Partial<Record<HandlerName, [string, unknown][]>> = {
   startRecording: [
     ['no program', { loadId, program: '', args: [], stacks: false }],
     ['a NUL in the program', { loadId, program: '/usr/bin/vkcube\0', args: [], stacks: false }],
-    ['a NUL in an argument', { loadId, program: 'vkcube', args: ['--c', '4\00'], stacks: false }],
+    ['a NUL in an argument', { loadId, program: 'vkcube', args: ['--c', '4\x000'], stacks: false }],
     ['arguments as one string', { loadId, program: 'vkcube', args: '--c 400', stacks: false }],
     ['1025 arguments', { loadId, program: 'vkcube', args: Array.from({ length: 1025 }, () => 'x'), stacks: false }],
     ['an output that is not a .hscap file', { loadId, program: 'vkcube', args: [], stacks: false, output: '/home/me/.bashrc' }],
