@@ -128,8 +128,9 @@ export class Recordings {
         exitMessage = `${how} (before it wrote a capture frame to ${output})`
       }
       this.options.status({ ...status, state: 'exited', code, signal, ...(message ? { message } : {}) })
-      // what the program wrote before it exited is read, then the run is a loaded run
-      void engine.endFollow(loadId)
+      // what the program wrote before it exited is read, then the run is a loaded run (an engine that died has
+      // nothing to read: its runs are gone)
+      engine.endFollow(loadId).catch(() => undefined)
     }
     child.once('error', (err) => {
       startError = `${program}: ${err.message}`
@@ -138,7 +139,13 @@ export class Recordings {
     child.once('exit', exited)
     this.options.status(status)
 
-    const outcome = await engine.follow(loadId, { path: output, name: basename(output) }, this.options.progress)
+    let outcome: LoadOutcome
+    try {
+      outcome = await engine.follow(loadId, { path: output, name: basename(output) }, this.options.progress)
+    } catch (err) {
+      this.stop(loadId)
+      throw err
+    }
     if (!outcome.ok && !ended) {
       // nothing to show for it: the program is not left running
       this.stop(loadId)
