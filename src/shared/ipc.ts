@@ -414,6 +414,20 @@ export interface ResourceDetails {
   route: string[]
   /** Frames it stayed resident, was evicted, … when its residency object is known. */
   residencyObject: number | null
+  /** Where it was made, innermost first, when the capture recorded call stacks (format 1.3 `stack` records). */
+  stack?: SymbolizedFrame[]
+}
+
+/** One frame of a recorded call stack, with its function and source line where a symbolizer found them. */
+export interface SymbolizedFrame {
+  module?: string
+  offset?: number
+  /** An address no module claimed when it was recorded. */
+  address?: number
+  /** The function, when a symbolizer found it. */
+  symbol?: string
+  /** file:line, when the module has debug information. */
+  location?: string
 }
 
 export interface TransientQuery {

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { CLI, ROOT, checkCapture } from './browser'
+import { CLI, ROOT, checkCapture, engineScript } from './browser'
 
 /** The parts of `report --json` (CLI.md) these tests read. */
 interface RunReport {
@@ -79,6 +79,18 @@ describe.skipIf(missing.length > 0)('recording real Vulkan programs', () => {
     expect(modules).toContain(OFFSCREEN)
     for (const m of modules) expect(existsSync(m)).toBe(true)
     expect(await checkCapture(file)).toEqual({ hazards: [], warnings: {} })
+    // the engine's details of buffer 1 symbolize where it was made: the program's main, at a line of offscreen.c
+    const details = await engineScript(
+      `import { loadCaptureFile } from './src/main/ingest/read.ts'
+       import { VulkanReplay, vulkanConfigOf } from './src/main/analysis/vulkanReplay.ts'
+       import { VulkanSnapshots } from './src/main/analysis/vulkanSnapshot.ts'
+       const { store } = await loadCaptureFile(process.argv[1])
+       const replay = await VulkanReplay.run(store, { config: vulkanConfigOf(store.header) })
+       console.log(JSON.stringify(new VulkanSnapshots(replay).details('r', 5, 1)))`,
+      file,
+    )
+    const stack = (JSON.parse(details) as { stack: { module: string; symbol?: string; location?: string }[] }).stack
+    expect(stack[0]).toMatchObject({ module: OFFSCREEN, symbol: 'main', location: expect.stringMatching(/offscreen\.c:\d+/) })
   })
 
   it('records vkcube: a frame per present, swapchain images as resources', async () => {

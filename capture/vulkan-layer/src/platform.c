@@ -50,6 +50,11 @@ FILE *hs_open_write(const char *path) {
   return _wfopen(wide, L"wb");
 }
 
+void hs_pin_module(const void *addr) {
+  HMODULE handle;
+  GetModuleHandleExA(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_PIN, (LPCSTR)addr, &handle);
+}
+
 int hs_backtrace(void **frames, int max) { return (int)CaptureStackBackTrace(0, (DWORD)max, frames, NULL); }
 
 int hs_module_of(const void *addr, char *module, size_t size, uint64_t *offset, const void **base) {
@@ -99,6 +104,11 @@ void hs_program_name(char *out, size_t size) {
 const char *hs_getenv(const char *name) { return getenv(name); }
 
 FILE *hs_open_write(const char *path) { return fopen(path, "wb"); }
+
+void hs_pin_module(const void *addr) {
+  Dl_info info;
+  if (dladdr(addr, &info) && info.dli_fname) dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+}
 
 int hs_backtrace(void **frames, int max) { return backtrace(frames, max); }
 

@@ -31,6 +31,10 @@ const char *hs_getenv(const char *name);
 /* Opens for writing, truncating, in binary mode. */
 FILE *hs_open_write(const char *path);
 
+/* Keeps the module holding addr loaded until the process ends: the loader unloads a layer when the program destroys
+ * its instance, and a capture must go on, in the same file, when it creates another. */
+void hs_pin_module(const void *addr);
+
 /* Up to max return addresses of the calling thread, innermost first. */
 int hs_backtrace(void **frames, int max);
 /* The module (shared object, executable, DLL) that holds addr, and addr's offset from the module's load address.

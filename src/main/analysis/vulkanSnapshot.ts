@@ -5,9 +5,11 @@
  * pool map of its ranges, one resource's details with the way its memory was chosen, and each heap and type's
  * totals. A few recent snapshots are kept.
  */
+import type { StackRecord } from '../../shared/capture'
 import type {
   PoolMap,
   ResourceDetails,
+  SymbolizedFrame,
   ResourcePage,
   ResourceQuery,
   Snapshot,
@@ -23,6 +25,7 @@ import { MemoryTypeSelector } from '../model/vulkan/memory-type'
 import type { VulkanModel } from '../model/vulkan/model'
 import { bufferNeeds, emptyNeeds, textureNeeds, type BufferLike } from '../model/vulkan/requirements'
 import { CaptureNames } from './names'
+import { Symbolizer } from './symbolize'
 import { frameOfRecord, Lifetimes, ResourceTable } from './snapshot'
 import { heapName, typeName, type VulkanReplay } from './vulkanReplay'
 
@@ -47,12 +50,16 @@ export interface VulkanSnapshotState {
 }
 
 const CACHE_SIZE = 4
+/** One for all runs: its cache is by module and offset. */
+const symbolizer = new Symbolizer()
 
 export class VulkanSnapshots {
   private lifetimes: Lifetimes | undefined
   private readonly cache: VulkanSnapshotState[] = []
   private heapNames: Map<number, string> | undefined
   private names: CaptureNames | undefined
+  /** Stack id → its record, found on first use. */
+  private stacks: Map<number, number> | undefined
 
   constructor(private readonly replay: VulkanReplay) {}
 
@@ -286,6 +293,7 @@ export class VulkanSnapshots {
     this.lifetimes ??= new Lifetimes(store)
     const releasedFrame = record >= 0 ? this.lifetimes.releasedFrame(record) : null
     const placement = s.model.placementOf(id)
+    const stack = typeof desc.stack === 'number' ? this.stackOf(desc.stack) : undefined
     return {
       runId,
       frame: s.frame,
@@ -294,7 +302,25 @@ export class VulkanSnapshots {
       releasedFrame,
       route: placement ? this.route(desc, placement, s) : [],
       residencyObject: null,
+      ...(stack ? { stack } : {}),
     }
+  }
+
+  /** A recorded call stack by its id, symbolized. */
+  private stackOf(id: number): SymbolizedFrame[] | undefined {
+    const store = this.replay.store
+    if (!this.stacks) {
+      this.stacks = new Map()
+      for (let i = 0; i < store.records.length; i++) {
+        if (store.records.kind[i] !== K.stack) continue
+        const record = recordAt(store, i) as StackRecord
+        this.stacks.set(record.id, i)
+      }
+    }
+    const at = this.stacks.get(id)
+    if (at === undefined) return undefined
+    const frames = (recordAt(store, at) as StackRecord).frames
+    return Array.isArray(frames) ? symbolizer.symbolize(frames) : undefined
   }
 
   /** How the resource's memory was chosen and where it went: the seed's steps with the numbers that decided. */

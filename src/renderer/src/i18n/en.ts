@@ -243,6 +243,8 @@ export default {
     route: 'Route, step by step',
     noRoute: 'The model kept no route for this resource.',
     desc: 'Desc',
+    stack: 'Made at',
+    stackHint: 'The call stack the capture recorded when the program made it, innermost first',
     estimatedHint: 'The capture gave no size: the model estimated it from the desc',
     gone: 'This resource is not alive at this frame.',
   },

@@ -245,6 +245,8 @@ const zhCN: typeof en = {
     route: '分配路径（逐步）',
     noRoute: '模型没有为该资源保留路径。',
     desc: '描述',
+    stack: '创建位置',
+    stackHint: '程序创建它时捕获记录的调用栈，最内层在前',
     estimatedHint: '捕获未给出大小：由模型根据描述估算',
     gone: '该资源在此帧不存活。',
   },

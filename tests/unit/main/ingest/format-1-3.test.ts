@@ -52,7 +52,7 @@ describe('capture format 1.3 (recorded programs)', () => {
       minor: 3,
       api: 'vulkan',
     })
-    expect((upgradeMinor({ format: 'heapscope-capture', version: 1, minor: 1 } as never, 3) as { minor: number }).minor).toBe(3)
+    expect((upgradeMinor({ format: 'heapscope-capture', version: 1, minor: 1 } as never, 3) as unknown as { minor: number }).minor).toBe(3)
     const { store, error } = scan(TEXT, 7)
     expect(error).toBeUndefined()
     expect(store.warnings.counts).toEqual({})
