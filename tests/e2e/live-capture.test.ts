@@ -118,6 +118,31 @@ describe('live capture', () => {
         await browser.close()
       }
     })
+
+    it('vkcube under a virtual X server: the timeline grows while it presents, and the run is complete when it exits', async () => {
+      const { browser, page, errors } = await openPage(host)
+      try {
+        await page.getByTestId('frame-count').waitFor({ timeout: 60_000 })
+        await page.getByTestId('capture-open').click()
+        await page.getByTestId('capture-program').fill('xvfb-run')
+        await page.getByTestId('capture-args').fill('-a vkcube --c 2000')
+        await page.getByTestId('capture-frames-from').selectOption('present')
+        await expect.poll(() => page.getByTestId('capture-start').isEnabled()).toBe(true)
+        await page.getByTestId('capture-start').click()
+        await page.getByTestId('live-bar').waitFor({ timeout: 30_000 })
+        expect(await page.getByTestId('run-file').textContent()).toMatch(/^xvfb-run-\d{8}-\d{6}\.hscap$/)
+        const seen = await watchFrames(page, async () => (await page.getByTestId('live-complete').count()) > 0, 100)
+        expect(seen.filter((n, i) => i > 0 && n > seen[i - 1]).length).toBeGreaterThanOrEqual(3)
+        expect(await page.getByTestId('live-exit').textContent()).toBe('xvfb-run exited with code 0.')
+        // every present is a frame: 2000 of them, and the frame the capture began with
+        expect(await frameCount(page)).toBeGreaterThanOrEqual(2000)
+        expect(await frameCount(page)).toBeLessThanOrEqual(2002)
+        expect(await page.getByTestId('warning-count').textContent()).toBe('0')
+        expect(errors).toEqual([])
+      } finally {
+        await browser.close()
+      }
+    })
   })
 
   it('the Capture dialog says when the capture layer is not built, and cannot start', async () => {
