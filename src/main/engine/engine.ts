@@ -215,6 +215,8 @@ class FollowGate implements FrameGate {
 interface Following {
   /** Read what the file holds now, and end following. */
   end: () => Promise<void>
+  /** End following; a capture not shown as a run yet is not shown at all (the load is cancelled). */
+  cancel: () => Promise<void>
   /** The run, once there is one. */
   runId: () => string | undefined
 }
@@ -499,6 +501,7 @@ export class LocalEngine implements Engine {
     let replayDone: Promise<void> | undefined
     let fault: CaptureError | undefined
     let ending: Promise<void> | undefined
+    let cancelled = false
     let answered = false
     let answer!: (outcome: LoadOutcome) => void
     const outcome = new Promise<LoadOutcome>((resolve) => (answer = resolve))
@@ -587,6 +590,10 @@ export class LocalEngine implements Engine {
         }
         const finished = builder.finish(name, scanner.bytes, scanner.lines, fault !== undefined)
         const frames = store.finish(finished)
+        if (!run && cancelled) {
+          settle({ ok: false, cancelled: true, error: { ...errorInfo(new Error('load cancelled'), name), message: `${name}: load cancelled` } })
+          return
+        }
         if (!run) {
           if (finished.records.length === 0) {
             settle({ ok: false, error: errorInfo(fault ?? new CaptureError(name, 0, 0, 'a capture record', 'the capture holds no records'), name) })
@@ -610,7 +617,11 @@ export class LocalEngine implements Engine {
       return ending
     }
 
-    this.follows.set(loadId, { end, runId: () => run?.id })
+    const cancel = () => {
+      cancelled = true
+      return end()
+    }
+    this.follows.set(loadId, { end, cancel, runId: () => run?.id })
     tail.start()
     return outcome
   }
@@ -641,7 +652,7 @@ export class LocalEngine implements Engine {
   }
 
   async cancel(loadId: string): Promise<void> {
-    await this.follows.get(loadId)?.end()
+    await this.follows.get(loadId)?.cancel()
     const load = this.loads.get(loadId)
     if (!load) return
     load.abort.abort()

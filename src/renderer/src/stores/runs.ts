@@ -281,9 +281,10 @@ export const useRunsStore = defineStore('runs', () => {
 
   async function cancel(): Promise<void> {
     if (!loading.value) return
+    const loadId = loading.value.loadId
     // a program started for a capture is ended, not left running without a window on it
-    if (live.value?.loadId === loading.value.loadId) await stopLive()
-    await useApi().cancelLoad(loading.value.loadId)
+    if (live.value?.loadId === loadId && live.value.program?.state === 'running') await useApi().stopRecording(loadId)
+    await useApi().cancelLoad(loadId)
   }
 
   /** Follow a capture another process is writing (a file the host offered, `--follow FILE`). */

@@ -250,6 +250,20 @@ describe('following a capture as it is written', () => {
     if (!none.ok) expect(none.error.message).toMatch(/never\.hscap: .*nothing was written to the file/)
   })
 
+  it('a follow cancelled before its first frame shows no run', async () => {
+    const engine = new LocalEngine({ tail: TAIL })
+    const path = join(dir, 'cancelled.hscap')
+    const bytes = await generated('vulkan', 5)
+    // the header and the first frame's records, no second frame: nothing complete yet
+    await writeFile(path, bytes.subarray(0, bytes.indexOf('{"e":"frame","n":2')))
+    const first = engine.follow('cancelled', { path })
+    await sleep(30)
+    await engine.cancel('cancelled')
+    const outcome = await first
+    expect(outcome).toMatchObject({ ok: false, cancelled: true })
+    if (!outcome.ok) expect(outcome.error.message).toBe('cancelled.hscap: load cancelled')
+  })
+
   it('refuses a gzip-compressed capture with a clear message', async () => {
     const engine = new LocalEngine({ tail: TAIL })
     const outcome = await engine.follow('gz', { path: 'resources/demo/demo.hscap.gz' })
