@@ -612,7 +612,14 @@ export class LocalEngine implements Engine {
         settle(error ? { ok: true, summary: r.summary, error } : { ok: true, summary: r.summary })
         onProgress?.({ loadId, phase: 'following', bytesRead: store.sourceBytes, totalBytes: store.sourceBytes, records: store.records.length, warnings: builder.warningCount(), summary: r.summary, ...(error ? { error } : {}) })
       })().catch((err: unknown) => {
-        settle({ ok: false, error: errorInfo(err, name) })
+        const error = errorInfo(err, name)
+        settle({ ok: false, error })
+        if (!run) return
+        // the run stays as far as it got, and is no longer live
+        run.live = false
+        const { live: _, ...summary } = run.summary
+        run.summary = summary
+        onProgress?.({ loadId, phase: 'following', bytesRead: store.sourceBytes, totalBytes: store.sourceBytes, records: store.records.length, warnings: builder.warningCount(), summary, error })
       })
       return ending
     }
