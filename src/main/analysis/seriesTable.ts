@@ -22,10 +22,11 @@ interface Pyramid {
 const DIRECT_WIDTH = 16
 
 /**
- * The most frames a series of a capture still being written can grow to: 2^22 frames, 19 hours at 60 frames a
- * second. Its columns sit on resizable buffers that reserve this much address space, 32 MiB each.
+ * The most frames a series of a capture still being written can grow to: 2^21 frames, nine hours at 60 frames a
+ * second. Its columns sit on resizable buffers that reserve this much address space (16 MiB each, never touched
+ * until written), so that they grow in place.
  */
-export const MAX_GROWING_FRAMES = 1 << 22
+export const MAX_GROWING_FRAMES = 1 << 21
 
 /** An ArrayBuffer that can grow in place (ES2024); a typed array made over it without a length follows its size. */
 interface ResizableArrayBuffer extends ArrayBuffer {
