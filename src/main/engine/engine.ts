@@ -99,8 +99,8 @@ export interface Engine {
   feed(loadId: string, chunk: Uint8Array | null): Promise<boolean>
   cancel(loadId: string): Promise<void>
   /**
-   * Follow a capture being written: resolves once its first frame has been replayed (or the capture ended
-   * before), with a run that then grows. Each time more frames have been replayed, `onProgress` gets a
+   * Follow a capture being written: resolves once its first frames have been replayed (FOLLOW_FIRST_FRAMES, or the
+   * capture ended before), with a run that then grows. Each time more frames have been replayed, `onProgress` gets a
    * `following` event with the run's summary; the last one (its summary no longer `live`) comes when following
    * ended and the run became a loaded run. The file need not exist yet.
    */
@@ -222,6 +222,13 @@ interface Following {
 }
 
 const GZIP_MAGIC = [0x1f, 0x8b]
+
+/**
+ * A followed capture's replay starts once this many frames are complete (or a `gpu` record came, or the capture
+ * ended). The models ask the store once, as they start, whether the capture completes frames by `gpu` records; a
+ * capture that does has its first one within its first frames in flight, so by then the store can say.
+ */
+export const FOLLOW_FIRST_FRAMES = 8
 
 /** Chunks handed over one at a time: `push` resolves when the reader has taken the chunk. */
 class ChunkQueue implements AsyncIterable<Uint8Array> {
@@ -566,7 +573,7 @@ export class LocalEngine implements Engine {
       onBatch: () => {
         if (fault || gate.ended) return
         const frames = store.update(scanner.bytes, scanner.lines)
-        if (!run && frames > 0) startRun()
+        if (!run && (frames >= FOLLOW_FIRST_FRAMES || (frames > 0 && store.hasGpuRecords))) startRun()
         gate.offer(frames)
         if (!run) onProgress?.({ loadId, phase: 'reading', bytesRead: scanner.bytes, totalBytes: 0, records: builder.recordCount, warnings: builder.warningCount() })
       },
