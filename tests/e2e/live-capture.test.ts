@@ -125,7 +125,7 @@ describe('live capture', () => {
         await page.getByTestId('frame-count').waitFor({ timeout: 60_000 })
         await page.getByTestId('capture-open').click()
         await page.getByTestId('capture-program').fill('xvfb-run')
-        await page.getByTestId('capture-args').fill('-a vkcube --c 2000')
+        await page.getByTestId('capture-args').fill('-a vkcube --c 6000')
         await page.getByTestId('capture-frames-from').selectOption('present')
         await expect.poll(() => page.getByTestId('capture-start').isEnabled()).toBe(true)
         await page.getByTestId('capture-start').click()
@@ -134,9 +134,9 @@ describe('live capture', () => {
         const seen = await watchFrames(page, async () => (await page.getByTestId('live-complete').count()) > 0, 100)
         expect(seen.filter((n, i) => i > 0 && n > seen[i - 1]).length).toBeGreaterThanOrEqual(3)
         expect(await page.getByTestId('live-exit').textContent()).toBe('xvfb-run exited with code 0.')
-        // every present is a frame: 2000 of them, and the frame the capture began with
-        expect(await frameCount(page)).toBeGreaterThanOrEqual(2000)
-        expect(await frameCount(page)).toBeLessThanOrEqual(2002)
+        // every present is a frame: 6000 of them, and the frame the capture began with
+        expect(await frameCount(page)).toBeGreaterThanOrEqual(6000)
+        expect(await frameCount(page)).toBeLessThanOrEqual(6002)
         expect(await page.getByTestId('warning-count').textContent()).toBe('0')
         expect(errors).toEqual([])
       } finally {
