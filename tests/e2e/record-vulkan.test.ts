@@ -7,7 +7,7 @@
  * xvfb xauth cmake gcc); the layer itself is built when it is not.
  */
 import { execFile, execFileSync, spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -123,6 +123,26 @@ describe.skipIf(missing.length > 0)('recording real Vulkan programs', () => {
     expect(report.vulkan!.sharedAllocations).toBeGreaterThan(0)
     expect(report.resources.created).toBeGreaterThan(report.vulkan!.allocations)
     expect(await checkCapture(file)).toEqual({ hazards: [], warnings: {} })
+  })
+
+  it('records every program while HEAPSCOPE_CAPTURE=1 through the implicit manifest, none once disabled', () => {
+    const data = mkdtempSync(join(tmpdir(), 'heapscope-xdg-'))
+    const manifest = JSON.parse(readFileSync(join(LAYER, 'implicit/VkLayer_heapscope_capture.json'), 'utf8')) as { layer: { library_path: string } }
+    // installed elsewhere, the manifest names the library by its absolute path
+    manifest.layer.library_path = join(LAYER, 'implicit', manifest.layer.library_path)
+    mkdirSync(join(data, 'vulkan/implicit_layer.d'), { recursive: true })
+    writeFileSync(join(data, 'vulkan/implicit_layer.d/heapscope.json'), JSON.stringify(manifest))
+    const attempt = (name: string, env: Record<string, string>) => {
+      const file = join(data, `${name}.hscap`)
+      const base: NodeJS.ProcessEnv = { ...process.env, XDG_DATA_HOME: data, HEAPSCOPE_CAPTURE_FILE: file }
+      delete base.HEAPSCOPE_CAPTURE
+      delete base.VK_INSTANCE_LAYERS
+      execFileSync(OFFSCREEN, ['3'], { env: { ...base, ...env }, stdio: 'ignore' })
+      return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => l.startsWith('{"e":"frame"')).length : null
+    }
+    expect(attempt('on', { HEAPSCOPE_CAPTURE: '1' })).toBe(3)
+    expect(attempt('disabled', { HEAPSCOPE_CAPTURE: '1', HEAPSCOPE_CAPTURE_DISABLE: '1' })).toBeNull()
+    expect(attempt('off', {})).toBeNull()
   })
 
   it('reads the capture of a program killed mid-run up to its last frame, and exits as the program did', async () => {
