@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { CLI, ROOT, checkCapture, engineScript } from './browser'
+import { CLI, RESULTS, ROOT, checkCapture, engineScript, openApp } from './browser'
 
 /** The parts of `report --json` (CLI.md) these tests read. */
 interface RunReport {
@@ -56,6 +56,9 @@ async function record(name: string, options: string[], program: string[], displa
 }
 
 describe.skipIf(missing.length > 0)('recording real Vulkan programs', () => {
+  /** The offscreen program's capture with call stacks, for the app. */
+  let withStacks = ''
+
   beforeAll(() => {
     if (!existsSync(CLI)) throw new Error('out/main/cli.js is missing: run npx electron-vite build first')
     if (!existsSync(OFFSCREEN)) execFileSync(process.execPath, [join(ROOT, 'scripts/build-layer.mjs')], { cwd: ROOT, stdio: 'inherit' })
@@ -63,6 +66,7 @@ describe.skipIf(missing.length > 0)('recording real Vulkan programs', () => {
 
   it('records the offscreen program: sub-allocated buffers, a dedicated image, names and renames, stacks', async () => {
     const { stdout, report, file } = await record('offscreen', ['--stacks'], [OFFSCREEN, '30'])
+    withStacks = file
     expect(stdout).toContain(`capture written to ${file}`)
     expect(stdout).toMatch(/31 frames, 5 buffers and images, 3 allocations \(2 binds at a non-zero offset\), 7 names, no warnings/)
     // 30 submits end 30 frames (no present: submits are frames); the records before the first are frame 0
@@ -91,6 +95,30 @@ describe.skipIf(missing.length > 0)('recording real Vulkan programs', () => {
     )
     const stack = (JSON.parse(details) as { stack: { module: string; symbol?: string; location?: string }[] }).stack
     expect(stack[0]).toMatchObject({ module: OFFSCREEN, symbol: 'main', location: expect.stringMatching(/offscreen\.c:\d+/) })
+  })
+
+  it('shows in the app where a resource was made', async () => {
+    expect(withStacks).not.toBe('')
+    const app = await openApp([withStacks])
+    try {
+      const page = app.page
+      const inspector = page.getByTestId('inspector')
+      await page.locator('[data-testid=timeline-chart] canvas').waitFor()
+      // the middle of the run: the three buffers, the render target and the staging buffer are alive
+      const box = (await page.getByTestId('timeline-chart').boundingBox())!
+      await page.mouse.click(box.x + box.width * 0.5, box.y + box.height / 2)
+      await expect.poll(() => inspector.getAttribute('data-rows')).toBe('5')
+      await page.getByTestId('table-row').filter({ hasText: 'Mesh.IB' }).first().click()
+      await page.getByTestId('resource-details').waitFor()
+      const frames = await page.getByTestId('stack-frames').locator('li').allTextContents()
+      expect(frames[0]).toMatch(/^main \(.*offscreen\.c:\d+/)
+      expect(frames.at(-1)).toMatch(/^_start \(heapscope-offscreen\+0x[0-9a-f]+\)$/)
+      await page.getByTestId('stack-frames').scrollIntoViewIfNeeded()
+      await page.screenshot({ path: join(RESULTS, 'record-stack.png') })
+      expect(app.errors, app.errors.join('\n')).toEqual([])
+    } finally {
+      await app.close()
+    }
   })
 
   it('records vkcube: a frame per present, swapchain images as resources', async () => {
