@@ -588,7 +588,7 @@ static void put_budget_changes(Device *d, const VkPhysicalDeviceMemoryBudgetProp
     if (budget->heapBudget[h] == d->lastBudget[h] && budget->heapUsage[h] == d->lastUsage[h]) continue;
     d->lastBudget[h] = budget->heapBudget[h];
     d->lastUsage[h] = budget->heapUsage[h];
-    putf("{\"e\":\"budget\",\"bytes\":%llu,\"heap\":%u,\"usage\":%llu}\n", (unsigned long long)budget->heapBudget[h],
+    putf("{\"e\":\"budget\",\"bytes\":%llu,\"heap\":%u,\"heapUsage\":%llu}\n", (unsigned long long)budget->heapBudget[h],
          h, (unsigned long long)budget->heapUsage[h]);
   }
 }
