@@ -97,6 +97,24 @@ describe.skipIf(missing.length > 0)('recording real Vulkan programs', () => {
     expect(stack[0]).toMatchObject({ module: OFFSCREEN, symbol: 'main', location: expect.stringMatching(/offscreen\.c:\d+/) })
   })
 
+  it('records a program whose threads make, bind, name and destroy resources at once', async () => {
+    // 8 threads × 50 buffers × 20 frames, each thread's batch bound side by side in one allocation of its own
+    const { report, file } = await record('threads', ['--stacks'], [OFFSCREEN, '20', '0', '8'])
+    const batches = 8 * 20
+    expect(report.frames).toBe(21)
+    expect(report.warnings).toEqual({})
+    expect(report.resources).toEqual({ created: batches * 50 + 5, released: batches * 50 + 5, named: batches * 50 + 5, liveAtEnd: 0 })
+    expect(report.vulkan).toMatchObject({
+      allocations: batches + 3,
+      binds: batches * 50 + 5,
+      // all but each batch's first, and the main thread's two
+      bindsAtOffset: batches * 49 + 2,
+      sharedAllocations: batches + 1,
+      names: batches * 50 + 7,
+    })
+    expect(await checkCapture(file)).toEqual({ hazards: [], warnings: {} })
+  })
+
   it('shows in the app where a resource was made', async () => {
     expect(withStacks).not.toBe('')
     const app = await openApp([withStacks])
