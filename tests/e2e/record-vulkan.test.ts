@@ -201,8 +201,10 @@ describe.skipIf(missing.length > 0)('recording real Vulkan programs', () => {
     const frames = () => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => l.startsWith('{"e":"frame"')).length : 0)
     const deadline = Date.now() + 20_000
     while (frames() < 20 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
-    const program = execFileSync('pgrep', ['-P', String(cli.pid)], { encoding: 'utf8' }).trim().split('\n')[0]
-    process.kill(Number(program), 'SIGKILL')
+    // the layer names the process it records in the header
+    const header = JSON.parse(readFileSync(file, 'utf8').split('\n')[0]) as { recorder: { pid: number } }
+    expect(header.recorder.pid).not.toBe(cli.pid)
+    process.kill(header.recorder.pid, 'SIGKILL')
     expect(await exited).toBe(128 + 9)
     expect(stdout).toContain(`capture written to ${file}`)
     const written = frames()
