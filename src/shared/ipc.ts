@@ -515,6 +515,7 @@ export interface VulkanRunFigures {
   allocations: number
   dedicatedAllocations: number
   peakLiveAllocations: number
+  /** `bind` records and `placed` resources (created bound). */
   binds: number
   /** Binds at a non-zero offset: resources sub-allocated inside a larger allocation. */
   bindsAtOffset: number

@@ -7,12 +7,12 @@
  * xvfb xauth cmake gcc); the layer itself is built when it is not.
  */
 import { execFile, execFileSync, spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { CLI, ROOT, checkCapture, engineScript } from './browser'
+import { CLI, RESULTS, ROOT, checkCapture, engineScript, openApp } from './browser'
 
 /** The parts of `report --json` (CLI.md) these tests read. */
 interface RunReport {
@@ -56,6 +56,9 @@ async function record(name: string, options: string[], program: string[], displa
 }
 
 describe.skipIf(missing.length > 0)('recording real Vulkan programs', () => {
+  /** The offscreen program's capture with call stacks, for the app. */
+  let withStacks = ''
+
   beforeAll(() => {
     if (!existsSync(CLI)) throw new Error('out/main/cli.js is missing: run npx electron-vite build first')
     if (!existsSync(OFFSCREEN)) execFileSync(process.execPath, [join(ROOT, 'scripts/build-layer.mjs')], { cwd: ROOT, stdio: 'inherit' })
@@ -63,6 +66,7 @@ describe.skipIf(missing.length > 0)('recording real Vulkan programs', () => {
 
   it('records the offscreen program: sub-allocated buffers, a dedicated image, names and renames, stacks', async () => {
     const { stdout, report, file } = await record('offscreen', ['--stacks'], [OFFSCREEN, '30'])
+    withStacks = file
     expect(stdout).toContain(`capture written to ${file}`)
     expect(stdout).toMatch(/31 frames, 5 buffers and images, 3 allocations \(2 binds at a non-zero offset\), 7 names, no warnings/)
     // 30 submits end 30 frames (no present: submits are frames); the records before the first are frame 0
@@ -91,6 +95,48 @@ describe.skipIf(missing.length > 0)('recording real Vulkan programs', () => {
     )
     const stack = (JSON.parse(details) as { stack: { module: string; symbol?: string; location?: string }[] }).stack
     expect(stack[0]).toMatchObject({ module: OFFSCREEN, symbol: 'main', location: expect.stringMatching(/offscreen\.c:\d+/) })
+  })
+
+  it('records a program whose threads make, bind, name and destroy resources at once', async () => {
+    // 8 threads × 50 buffers × 20 frames, each thread's batch bound side by side in one allocation of its own
+    const { report, file } = await record('threads', ['--stacks'], [OFFSCREEN, '20', '0', '8'])
+    const batches = 8 * 20
+    expect(report.frames).toBe(21)
+    expect(report.warnings).toEqual({})
+    expect(report.resources).toEqual({ created: batches * 50 + 5, released: batches * 50 + 5, named: batches * 50 + 5, liveAtEnd: 0 })
+    expect(report.vulkan).toMatchObject({
+      allocations: batches + 3,
+      binds: batches * 50 + 5,
+      // all but each batch's first, and the main thread's two
+      bindsAtOffset: batches * 49 + 2,
+      sharedAllocations: batches + 1,
+      names: batches * 50 + 7,
+    })
+    expect(await checkCapture(file)).toEqual({ hazards: [], warnings: {} })
+  })
+
+  it('shows in the app where a resource was made', async () => {
+    expect(withStacks).not.toBe('')
+    const app = await openApp([withStacks])
+    try {
+      const page = app.page
+      const inspector = page.getByTestId('inspector')
+      await page.locator('[data-testid=timeline-chart] canvas').waitFor()
+      // the middle of the run: the three buffers, the render target and the staging buffer are alive
+      const box = (await page.getByTestId('timeline-chart').boundingBox())!
+      await page.mouse.click(box.x + box.width * 0.5, box.y + box.height / 2)
+      await expect.poll(() => inspector.getAttribute('data-rows')).toBe('5')
+      await page.getByTestId('table-row').filter({ hasText: 'Mesh.IB' }).first().click()
+      await page.getByTestId('resource-details').waitFor()
+      const frames = await page.getByTestId('stack-frames').locator('li').allTextContents()
+      expect(frames[0]).toMatch(/^main \(.*offscreen\.c:\d+/)
+      expect(frames.at(-1)).toMatch(/^_start \(heapscope-offscreen\+0x[0-9a-f]+\)$/)
+      await page.getByTestId('stack-frames').scrollIntoViewIfNeeded()
+      await page.screenshot({ path: join(RESULTS, 'record-stack.png') })
+      expect(app.errors, app.errors.join('\n')).toEqual([])
+    } finally {
+      await app.close()
+    }
   })
 
   it('records vkcube: a frame per present, swapchain images as resources', async () => {
@@ -125,6 +171,26 @@ describe.skipIf(missing.length > 0)('recording real Vulkan programs', () => {
     expect(await checkCapture(file)).toEqual({ hazards: [], warnings: {} })
   })
 
+  it('records every program while HEAPSCOPE_CAPTURE=1 through the implicit manifest, none once disabled', () => {
+    const data = mkdtempSync(join(tmpdir(), 'heapscope-xdg-'))
+    const manifest = JSON.parse(readFileSync(join(LAYER, 'implicit/VkLayer_heapscope_capture.json'), 'utf8')) as { layer: { library_path: string } }
+    // installed elsewhere, the manifest names the library by its absolute path
+    manifest.layer.library_path = join(LAYER, 'implicit', manifest.layer.library_path)
+    mkdirSync(join(data, 'vulkan/implicit_layer.d'), { recursive: true })
+    writeFileSync(join(data, 'vulkan/implicit_layer.d/heapscope.json'), JSON.stringify(manifest))
+    const attempt = (name: string, env: Record<string, string>) => {
+      const file = join(data, `${name}.hscap`)
+      const base: NodeJS.ProcessEnv = { ...process.env, XDG_DATA_HOME: data, HEAPSCOPE_CAPTURE_FILE: file }
+      delete base.HEAPSCOPE_CAPTURE
+      delete base.VK_INSTANCE_LAYERS
+      execFileSync(OFFSCREEN, ['3'], { env: { ...base, ...env }, stdio: 'ignore' })
+      return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => l.startsWith('{"e":"frame"')).length : null
+    }
+    expect(attempt('on', { HEAPSCOPE_CAPTURE: '1' })).toBe(3)
+    expect(attempt('disabled', { HEAPSCOPE_CAPTURE: '1', HEAPSCOPE_CAPTURE_DISABLE: '1' })).toBeNull()
+    expect(attempt('off', {})).toBeNull()
+  })
+
   it('reads the capture of a program killed mid-run up to its last frame, and exits as the program did', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'heapscope-record-')), 'killed.hscap')
     const cli = spawn(process.execPath, [CLI, 'record', '-o', file, '--', OFFSCREEN, '1000000', '2'], { cwd: ROOT })
@@ -135,8 +201,10 @@ describe.skipIf(missing.length > 0)('recording real Vulkan programs', () => {
     const frames = () => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => l.startsWith('{"e":"frame"')).length : 0)
     const deadline = Date.now() + 20_000
     while (frames() < 20 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
-    const program = execFileSync('pgrep', ['-P', String(cli.pid)], { encoding: 'utf8' }).trim().split('\n')[0]
-    process.kill(Number(program), 'SIGKILL')
+    // the layer names the process it records in the header
+    const header = JSON.parse(readFileSync(file, 'utf8').split('\n')[0]) as { recorder: { pid: number } }
+    expect(header.recorder.pid).not.toBe(cli.pid)
+    process.kill(header.recorder.pid, 'SIGKILL')
     expect(await exited).toBe(128 + 9)
     expect(stdout).toContain(`capture written to ${file}`)
     const written = frames()

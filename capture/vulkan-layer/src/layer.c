@@ -22,7 +22,6 @@
 #define LAYER_VERSION "1.0.0"
 #define CAPTURE_MINOR 3
 #define MAX_STACK 40
-#define MAX_OBJECTS 64
 #define FLUSH_BYTES (1u << 20)
 
 /* ---------------------------------------------------------------- output */
@@ -296,8 +295,33 @@ typedef struct Device {
   PFN_vkDebugMarkerSetObjectNameEXT DebugMarkerSetObjectNameEXT;
 } Device;
 
-static Instance *instances[MAX_OBJECTS];
-static Device *devices[MAX_OBJECTS];
+/* The live instances and devices, under the lock. */
+typedef struct {
+  void **items;
+  size_t count, capacity;
+} List;
+
+static bool list_add(List *list, void *item) {
+  if (list->count == list->capacity) {
+    size_t capacity = list->capacity ? list->capacity * 2 : 8;
+    void **items = realloc(list->items, sizeof(void *) * capacity);
+    if (!items) return false;
+    list->items = items;
+    list->capacity = capacity;
+  }
+  list->items[list->count++] = item;
+  return true;
+}
+
+static void list_remove(List *list, const void *item) {
+  for (size_t i = 0; i < list->count; i++)
+    if (list->items[i] == item) {
+      list->items[i] = list->items[--list->count];
+      return;
+    }
+}
+
+static List instances, devices;
 
 static void *key_of(const void *dispatchable) { return *(void *const *)dispatchable; }
 
@@ -305,8 +329,8 @@ static Instance *instance_of(const void *dispatchable) {
   void *key = key_of(dispatchable);
   Instance *found = NULL;
   hs_lock();
-  for (int i = 0; i < MAX_OBJECTS; i++)
-    if (instances[i] && instances[i]->key == key) found = instances[i];
+  for (size_t i = 0; i < instances.count && !found; i++)
+    if (((Instance *)instances.items[i])->key == key) found = instances.items[i];
   hs_unlock();
   return found;
 }
@@ -315,8 +339,8 @@ static Device *device_of(const void *dispatchable) {
   void *key = key_of(dispatchable);
   Device *found = NULL;
   hs_lock();
-  for (int i = 0; i < MAX_OBJECTS; i++)
-    if (devices[i] && devices[i]->key == key) found = devices[i];
+  for (size_t i = 0; i < devices.count && !found; i++)
+    if (((Device *)devices.items[i])->key == key) found = devices.items[i];
   hs_unlock();
   return found;
 }
@@ -588,7 +612,7 @@ static void put_budget_changes(Device *d, const VkPhysicalDeviceMemoryBudgetProp
     if (budget->heapBudget[h] == d->lastBudget[h] && budget->heapUsage[h] == d->lastUsage[h]) continue;
     d->lastBudget[h] = budget->heapBudget[h];
     d->lastUsage[h] = budget->heapUsage[h];
-    putf("{\"e\":\"budget\",\"bytes\":%llu,\"heap\":%u,\"usage\":%llu}\n", (unsigned long long)budget->heapBudget[h],
+    putf("{\"e\":\"budget\",\"bytes\":%llu,\"heap\":%u,\"heapUsage\":%llu}\n", (unsigned long long)budget->heapBudget[h],
          h, (unsigned long long)budget->heapUsage[h]);
   }
 }
@@ -618,8 +642,7 @@ static VKAPI_ATTR void VKAPI_CALL DestroyDevice(VkDevice device, const VkAllocat
   if (!d) return;
   PFN_vkDestroyDevice next = d->DestroyDevice;
   hs_lock();
-  for (int i = 0; i < MAX_OBJECTS; i++)
-    if (devices[i] == d) devices[i] = NULL;
+  list_remove(&devices, d);
   if (recorded == d) {
     recorded = NULL;
     write_out();
@@ -1266,11 +1289,13 @@ static VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physical, co
   VkPhysicalDeviceMemoryBudgetPropertiesEXT budgetNow;
   bool haveBudget = query_budget(d, &budgetNow);
   hs_lock();
-  int slot = -1;
-  for (int i = 0; i < MAX_OBJECTS && slot < 0; i++)
-    if (!devices[i]) slot = i;
-  if (slot >= 0) devices[slot] = d;
-  if (slot >= 0 && !recorded) {
+  if (!list_add(&devices, d)) {
+    hs_unlock();
+    d->DestroyDevice(*device, allocator);
+    free(d);
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
+  }
+  if (!recorded) {
     recorded = d;
     d->recorded = true;
     if (!g.headerWritten) {
@@ -1287,7 +1312,6 @@ static VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physical, co
     }
   }
   hs_unlock();
-  if (slot < 0) fprintf(stderr, "[" LAYER_NAME "] too many devices; this one is not recorded\n");
   return VK_SUCCESS;
 }
 
@@ -1298,8 +1322,7 @@ static VKAPI_ATTR void VKAPI_CALL DestroyInstance(VkInstance handle, const VkAll
   if (!instance) return;
   PFN_vkDestroyInstance next = instance->DestroyInstance;
   hs_lock();
-  for (int i = 0; i < MAX_OBJECTS; i++)
-    if (instances[i] == instance) instances[i] = NULL;
+  list_remove(&instances, instance);
   write_out();
   hs_unlock();
   free(instance);
@@ -1372,19 +1395,18 @@ static VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo 
   }
 #undef LOAD
   hs_lock();
-  bool stored = false;
-  for (int i = 0; i < MAX_OBJECTS && !stored; i++)
-    if (!instances[i]) {
-      instances[i] = instance;
-      stored = true;
-    }
+  bool stored = list_add(&instances, instance);
   static bool registered;
   if (!registered) {
     registered = true;
     atexit(at_exit);
   }
   hs_unlock();
-  if (!stored) free(instance);
+  if (!stored) {
+    instance->DestroyInstance(*handle, allocator);
+    free(instance);
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
+  }
   return VK_SUCCESS;
 }
 

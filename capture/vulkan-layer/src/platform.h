@@ -13,9 +13,7 @@
 #define HS_EXPORT __attribute__((visibility("default")))
 #endif
 
-typedef struct hs_mutex hs_mutex;
-
-/* One process-wide lock, created on first use. */
+/* One process-wide lock. */
 void hs_lock(void);
 void hs_unlock(void);
 

@@ -2,9 +2,10 @@
  * heapscope-offscreen: a small Vulkan program with no window, for recording under the capture layer where no
  * display exists (CI, headless GPUs). It sub-allocates buffers from one memory allocation at non-zero offsets,
  * makes a dedicated image, names objects (one twice), maps and flushes, frees a buffer part way, and submits one
- * empty command buffer per frame.
+ * empty command buffer per frame. With THREADS, that many threads also each make, bind, name and destroy a batch of
+ * buffers in one shared allocation every frame, all at once, to exercise a layer's locking.
  *
- *   heapscope-offscreen [FRAMES] [MS_PER_FRAME]     (defaults: 60 frames, no pause)
+ *   heapscope-offscreen [FRAMES] [MS_PER_FRAME] [THREADS]     (defaults: 60 frames, no pause, no threads)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,12 +16,24 @@
 #ifdef _WIN32
 #include <windows.h>
 static void pause_ms(unsigned ms) { Sleep(ms); }
+typedef HANDLE thread_t;
+static DWORD WINAPI thread_entry(LPVOID arg);
+static void thread_start(thread_t *t, void *arg) { *t = CreateThread(NULL, 0, thread_entry, arg, 0, NULL); }
+static void thread_join(thread_t t) {
+  WaitForSingleObject(t, INFINITE);
+  CloseHandle(t);
+}
 #else
+#include <pthread.h>
 #include <time.h>
 static void pause_ms(unsigned ms) {
   struct timespec t = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
   nanosleep(&t, NULL);
 }
+typedef pthread_t thread_t;
+static void *thread_entry(void *arg);
+static void thread_start(thread_t *t, void *arg) { pthread_create(t, NULL, thread_entry, arg); }
+static void thread_join(thread_t t) { pthread_join(t, NULL); }
 #endif
 
 #define CHECK(call)                                                                                               \
@@ -53,9 +66,59 @@ static uint32_t find_type(const VkPhysicalDeviceMemoryProperties *m, uint32_t bi
 
 static VkDeviceSize align_up(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1) / a * a; }
 
+#define BATCH 50
+
+/* One thread's work in a frame: BATCH buffers bound side by side in one allocation of its own, named, destroyed. */
+typedef struct {
+  int thread, frame;
+  const VkPhysicalDeviceMemoryProperties *memory;
+} Batch;
+
+static void run_batch(const Batch *b) {
+  VkBuffer buffers[BATCH];
+  VkDeviceSize offsets[BATCH], end = 0;
+  uint32_t bits = ~0u;
+  for (int i = 0; i < BATCH; i++) {
+    VkBufferCreateInfo info = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, NULL, 0, 256 + 64 * (VkDeviceSize)i,
+                               VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, VK_SHARING_MODE_EXCLUSIVE, 0, NULL};
+    CHECK(vkCreateBuffer(device, &info, NULL, &buffers[i]));
+    VkMemoryRequirements r;
+    vkGetBufferMemoryRequirements(device, buffers[i], &r);
+    offsets[i] = align_up(end, r.alignment);
+    end = offsets[i] + r.size;
+    bits &= r.memoryTypeBits;
+  }
+  VkMemoryAllocateInfo allocation = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, NULL, end,
+                                     find_type(b->memory, bits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)};
+  VkDeviceMemory memory;
+  CHECK(vkAllocateMemory(device, &allocation, NULL, &memory));
+  for (int i = 0; i < BATCH; i++) {
+    CHECK(vkBindBufferMemory(device, buffers[i], memory, offsets[i]));
+    char text[64];
+    snprintf(text, sizeof text, "Thread%d.Frame%d.Buffer%d", b->thread, b->frame, i);
+    name(VK_OBJECT_TYPE_BUFFER, (uint64_t)buffers[i], text);
+  }
+  for (int i = 0; i < BATCH; i++) vkDestroyBuffer(device, buffers[i], NULL);
+  vkFreeMemory(device, memory, NULL);
+}
+
+#ifdef _WIN32
+static DWORD WINAPI thread_entry(LPVOID arg) {
+  run_batch(arg);
+  return 0;
+}
+#else
+static void *thread_entry(void *arg) {
+  run_batch(arg);
+  return NULL;
+}
+#endif
+
 int main(int argc, char **argv) {
   int frames = argc > 1 ? atoi(argv[1]) : 60;
   unsigned pause = argc > 2 ? (unsigned)atoi(argv[2]) : 0;
+  int threads = argc > 3 ? atoi(argv[3]) : 0;
+  if (threads < 0 || threads > 64) threads = 0;
 
   /* VK_EXT_debug_utils where the loader offers it */
   uint32_t count = 0;
@@ -234,6 +297,16 @@ int main(int argc, char **argv) {
       vkDestroyBuffer(device, staging, NULL);
       vkFreeMemory(device, stagingMemory, NULL);
       staging = VK_NULL_HANDLE;
+    }
+
+    if (threads) {
+      thread_t workers[64];
+      Batch batches[64];
+      for (int t = 0; t < threads; t++) {
+        batches[t] = (Batch){t, f, &memory};
+        thread_start(&workers[t], &batches[t]);
+      }
+      for (int t = 0; t < threads; t++) thread_join(workers[t]);
     }
 
     VkSubmitInfo submit = {VK_STRUCTURE_TYPE_SUBMIT_INFO, NULL, 0, NULL, NULL, 1, &commands, 0, NULL};

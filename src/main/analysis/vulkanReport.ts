@@ -83,7 +83,10 @@ export function buildVulkanRunReport(result: LoadResult, replay: VulkanReplay): 
   }
 }
 
-/** Counts straight from the records: allocations, binds (and those inside a shared allocation), names, stacks. */
+/**
+ * Counts straight from the records: allocations, binds (`bind` records and `placed` resources, created bound) and
+ * those inside a shared allocation, maps, flushes, submits, names, stacks, driver reports.
+ */
 export function vulkanFigures(store: CaptureStore): VulkanRunFigures {
   const figures: VulkanRunFigures = {
     allocations: 0,
@@ -101,6 +104,14 @@ export function vulkanFigures(store: CaptureStore): VulkanRunFigures {
   }
   // resources bound to each live allocation; an allocation counts as shared once, at its second bind
   const boundTo = new Map<number, number>()
+  const bound = (memory: number, offset: number) => {
+    figures.binds++
+    if (offset > 0) figures.bindsAtOffset++
+    const count = boundTo.get(memory)
+    if (count === undefined) return
+    if (count === 1) figures.sharedAllocations++
+    boundTo.set(memory, count + 1)
+  }
   const { kind, ref } = store.records
   for (let i = 0; i < store.records.length; i++) {
     switch (kind[i]) {
@@ -116,14 +127,13 @@ export function vulkanFigures(store: CaptureStore): VulkanRunFigures {
         break
       case K.bind: {
         const bind = JSON.parse(store.raw[ref[i]]) as { memory: number; offset: number }
-        figures.binds++
-        if (bind.offset > 0) figures.bindsAtOffset++
-        const count = boundTo.get(bind.memory)
-        if (count === undefined) break
-        if (count === 1) figures.sharedAllocations++
-        boundTo.set(bind.memory, count + 1)
+        bound(bind.memory, bind.offset)
         break
       }
+      case K.placed:
+        // created and bound at once
+        bound(store.placed.a.data[ref[i]], store.placed.b.data[ref[i]])
+        break
       case K.map:
         figures.maps++
         break

@@ -108,7 +108,7 @@ export class VulkanSnapshots {
   }
 
   /** The capture's `name` records (1.3), read once. */
-  private captureNames(): CaptureNames {
+  captureNames(): CaptureNames {
     this.names ??= new CaptureNames(this.replay.store)
     return this.names
   }

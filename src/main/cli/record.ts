@@ -4,7 +4,7 @@
  * The exit status is the program's: its own code, 128 + N when a signal N ended it, 127 when it could not start.
  */
 import { constants } from 'node:os'
-import { basename, resolve } from 'node:path'
+import { basename, dirname, resolve } from 'node:path'
 import { existsSync } from 'node:fs'
 import { formatCount } from '../../shared/units'
 import { loadCaptureFile } from '../ingest/read'
@@ -82,6 +82,7 @@ export interface RecordResult {
 
 export async function runRecord(program: string, args: string[], options: RecordOptions): Promise<RecordResult> {
   const output = resolve(options.output ?? defaultOutput(program))
+  if (!existsSync(dirname(output))) throw new Error(`cannot write ${output}: its folder does not exist`)
   const status = await runUnderLayer({
     program,
     args,

@@ -33,7 +33,7 @@ const RECORDS = [
   { e: 'name', memory: 10, name: 'Block' },
   { e: 'report', type: 'allocate', memoryObjectId: 99, size: 65536, objectType: 8, heap: 0, id: 10 },
   { e: 'frame', n: 1, t: 16.5 },
-  { e: 'budget', bytes: 800 << 20, heap: 0, usage: 65536 },
+  { e: 'budget', bytes: 800 << 20, heap: 0, heapUsage: 65536 },
   { e: 'name', id: 2, name: 'Frame.UBO' },
   { e: 'frame', n: 2, t: 33 },
   { e: 'name', id: 1, name: 'Mesh.VB.Old' },
@@ -69,6 +69,8 @@ describe('capture format 1.3 (recorded programs)', () => {
     }
     expect(of(K.stack)).toEqual([RECORDS[0]])
     expect(of(K.report)).toEqual([RECORDS[8]])
+    // heapUsage, not usage: that name is a buffer's usages, and a budget record would lose it
+    expect(of(K.budget)).toEqual([RECORDS[10]])
     expect(of(K.name).map((r) => (r as { name: string }).name)).toEqual(['Mesh.VB', 'Block', 'Frame.UBO', 'Mesh.VB.Old'])
     expect(of(K.heap)[0]).toMatchObject({ id: 10, memoryType: 0, priority: 0.5, stack: 1 })
     expect(of(K.buffer)[0]).toMatchObject({ id: 1, vkUsage: 128, stack: 1 })

@@ -2,7 +2,8 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runCheck } from '../../../../src/main/cli/check'
 import { loadCaptureFile } from '../../../../src/main/ingest/read'
-import { recordsOf } from '../../../../src/main/ingest/records'
+import { recordAt, recordsOf } from '../../../../src/main/ingest/records'
+import { K } from '../../../../src/main/ingest/store'
 import { VulkanReplay, vulkanConfigOf } from '../../../../src/main/analysis/vulkanReplay'
 import { buildVulkanRunReport } from '../../../../src/main/analysis/vulkanReport'
 import { VulkanSnapshots } from '../../../../src/main/analysis/vulkanSnapshot'
@@ -23,6 +24,13 @@ describe('a capture the Vulkan layer recorded on an NVIDIA H200', () => {
     expect(header.vulkan?.bufferImageGranularity).toBe(1024)
     // submits as frames: 120 submits end 120 frames, and the records before the first are frame 0
     expect(result.store.frames.length).toBe(121)
+    // VK_EXT_memory_budget at the start, and a budget record for a heap whenever its usage moved at a frame
+    expect(header.vulkan?.memoryHeaps[0].budget).toBe(150056927232)
+    expect(header.budget).toBe(150056927232)
+    const budgets = []
+    for (let i = 0; i < result.store.records.length; i++) if (result.store.records.kind[i] === K.budget) budgets.push(recordAt(result.store, i))
+    expect(budgets).toContainEqual({ e: 'budget', bytes: 101346653184, heap: 1, heapUsage: 8597504 })
+    expect(budgets.length).toBeGreaterThanOrEqual(4)
   })
 
   it('replays to the bytes the program allocated', async () => {
