@@ -105,6 +105,8 @@ describe('live capture', () => {
         await page.getByTestId('live-complete').waitFor({ timeout: 15_000 })
         const exit = await page.getByTestId('live-exit').textContent()
         expect(exit).toMatch(/heapscope-offscreen was ended \(SIGTERM\)/)
+        // stopped, not failed: what the program printed is not shown as why
+        expect(await page.locator('[data-testid=live-bar] .message').count()).toBe(0)
         const final = await frameCount(page)
         // stopped before its 300 frames, and the run is a loaded run that no longer grows
         expect(final).toBeGreaterThanOrEqual(170)

@@ -114,19 +114,20 @@ export class Recordings {
     let startError: string | undefined
     const engine = this.options.engine()
     let ended = false
-    /** How the program ended, when it failed: for the error of a capture that never began. */
+    /** How the program ended, for the error of a capture that never began; whether it failed. */
     let exitMessage: string | undefined
+    let failedRun = false
     const exited = (code: number | null, signal: NodeJS.Signals | null) => {
       if (ended) return
       ended = true
+      // ended by Stop: what it said is not why it failed
+      const stopped = recording.kill !== undefined
       clearTimeout(recording.kill)
       this.running.delete(loadId)
-      const failedRun = startError !== undefined || (code !== 0 && code !== null)
+      failedRun = startError !== undefined || (!stopped && code !== 0)
       const message = startError ?? (failedRun && said.trim() ? said.trim().split('\n').slice(-6).join('\n') : undefined)
-      if (failedRun) {
-        const how = startError ?? `${basename(program)} exited with code ${code}${message ? `: ${message}` : ''}`
-        exitMessage = `${how} (before it wrote a capture frame to ${output})`
-      }
+      const how = startError ?? (signal ? `${basename(program)} was ended by ${signal}` : `${basename(program)} exited with code ${code}`)
+      exitMessage = `${how}${message && !startError ? `: ${message}` : ''} (before it wrote a capture frame to ${output})`
       this.options.status({ ...status, state: 'exited', code, signal, ...(message ? { message } : {}) })
       // what the program wrote before it exited is read, then the run is a loaded run (an engine that died has
       // nothing to read: its runs are gone)
@@ -150,7 +151,10 @@ export class Recordings {
       // nothing to show for it: the program is not left running
       this.stop(loadId)
     }
-    if (!outcome.ok && !outcome.cancelled && exitMessage) return failed(exitMessage)
+    if (!outcome.ok && !outcome.cancelled && exitMessage) {
+      // a program that ran to its end and wrote nothing most likely never used Vulkan: what the file lacks says so
+      return failed(failedRun ? exitMessage : `${exitMessage}: ${outcome.error.message}`)
+    }
     return outcome
   }
 

@@ -129,7 +129,12 @@ describe('recording a program', () => {
     })
     expect(failing.ok).toBe(false)
     if (!failing.ok) expect(failing.error.message).toMatch(/node exited with code 3: no Vulkan device here \(before it wrote a capture frame to .*\.hscap\)/)
-    expect(t.statuses.filter((s) => s.state === 'exited').map((s) => s.code)).toEqual([null, 3])
+    const silent = await t.recordings.start({ loadId: 'rec-7', program: process.execPath, args: ['-e', ''], stacks: false })
+    expect(silent.ok).toBe(false)
+    if (!silent.ok) {
+      expect(silent.error.message).toMatch(/^node exited with code 0 \(before it wrote a capture frame to .*\.hscap\): .*nothing was written to the file/)
+    }
+    expect(t.statuses.filter((s) => s.state === 'exited').map((s) => s.code)).toEqual([null, 3, 0])
   })
 
   it('refuses a relative capture file name', async () => {
