@@ -235,7 +235,9 @@ if (!app.requestSingleInstanceLock()) {
   context = createContext()
   app.on('second-instance', (_event, argv, workingDirectory) => {
     const paths = captureArgs(argv, workingDirectory)
-    if (paths.length) openFromSystem(paths)
+    const follow = followArg(argv, workingDirectory)
+    if (follow) menuCommand('followFile', context.files.add(follow, 'argument').fileId)
+    else if (paths.length) openFromSystem(paths)
     else if (window) {
       if (window.isMinimized()) window.restore()
       window.focus()

@@ -819,6 +819,8 @@ export type MenuCommand =
   | 'help:format'
   /** A file the host was asked to open (a second launch, the file association): arg is its fileId. */
   | 'openFile'
+  /** A capture a second launch asked to follow (`--follow FILE`): arg is its fileId. */
+  | 'followFile'
 
 /**
  * Export a run's capture, whole or a frame range of it. The desktop app asks where to save in a native dialog
