@@ -60,6 +60,11 @@ const api = {
   startRecording: (request) => ipcRenderer.invoke(CHANNELS.startRecording, request),
   stopRecording: (loadId) => ipcRenderer.invoke(CHANNELS.stopRecording, loadId),
   onRecording: (listener) => subscribe<[RecordStatus]>(EVENTS.recording, listener),
+  openHistory: (path) => ipcRenderer.invoke(CHANNELS.openHistory, path),
+  openHistoryDialog: () => ipcRenderer.invoke(CHANNELS.openHistoryDialog),
+  historyTrend: (query) => ipcRenderer.invoke(CHANNELS.historyTrend, query),
+  historyRun: (query) => ipcRenderer.invoke(CHANNELS.historyRun, query),
+  closeHistory: (historyId) => ipcRenderer.invoke(CHANNELS.closeHistory, historyId),
 } satisfies Api
 
 export type PreloadApi = typeof api

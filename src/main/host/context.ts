@@ -13,8 +13,7 @@ import { join } from 'node:path'
 import { Recordings } from './record'
 import { RecentFiles, type RecentOptions } from './recent'
 import { SettingsStore } from './settings'
-
-export const VERSION = '0.1.0'
+import { HEAPSCOPE_VERSION as VERSION } from '../../shared/version'
 
 export const FORMATS: AppInfo['formats'] = [
   { name: 'HeapScope capture (.hscap, .hscap.gz)', description: 'NDJSON of GPU resource requests, frame by frame' },

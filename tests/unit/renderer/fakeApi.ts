@@ -44,4 +44,9 @@ export class FakeApiBase implements Api {
   startRecording: Api['startRecording'] = notFaked('startRecording')
   stopRecording: Api['stopRecording'] = notFaked('stopRecording')
   onRecording: Api['onRecording'] = () => () => undefined
+  openHistory: Api['openHistory'] = notFaked('openHistory')
+  openHistoryDialog: Api['openHistoryDialog'] = notFaked('openHistoryDialog')
+  historyTrend: Api['historyTrend'] = notFaked('historyTrend')
+  historyRun: Api['historyRun'] = notFaked('historyRun')
+  closeHistory: Api['closeHistory'] = notFaked('closeHistory')
 }

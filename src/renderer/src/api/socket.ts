@@ -117,6 +117,11 @@ export function createSocketApi(location: Location = window.location): Api {
     startRecording: (request) => invoke('startRecording', request),
     stopRecording: (loadId) => invoke('stopRecording', loadId),
     onRecording: (listener) => listen(recording, listener),
+    openHistory: (path) => invoke('openHistory', path),
+    openHistoryDialog: () => invoke('openHistoryDialog'),
+    historyTrend: (query) => invoke('historyTrend', query),
+    historyRun: (query) => invoke('historyRun', query),
+    closeHistory: (historyId) => invoke('closeHistory', historyId),
   }
 }
 
