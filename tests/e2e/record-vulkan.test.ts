@@ -191,6 +191,19 @@ describe.skipIf(missing.length > 0)('recording real Vulkan programs', () => {
     expect(attempt('off', {})).toBeNull()
   })
 
+  it('says when a program made no Vulkan device, and exits as it did', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'heapscope-record-')), 'none.hscap')
+    // a capture an earlier run left there is not this run's
+    writeFileSync(file, '{"format":"heapscope-capture","version":1}\n')
+    const result = spawnSync(process.execPath, [CLI, 'record', '-o', file, '--', 'sh', '-c', 'exit 3'], { cwd: ROOT, encoding: 'utf8' })
+    expect(result.status).toBe(3)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toContain('made no Vulkan device under the layer: no capture was written')
+    const missing = spawnSync(process.execPath, [CLI, 'record', '-o', file, '--', 'no-such-program-here'], { cwd: ROOT, encoding: 'utf8' })
+    expect(missing.status).toBe(127)
+    expect(missing.stderr).toContain('cannot start no-such-program-here')
+  })
+
   it('reads the capture of a program killed mid-run up to its last frame, and exits as the program did', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'heapscope-record-')), 'killed.hscap')
     const cli = spawn(process.execPath, [CLI, 'record', '-o', file, '--', OFFSCREEN, '1000000', '2'], { cwd: ROOT })

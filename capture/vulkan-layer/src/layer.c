@@ -161,12 +161,14 @@ static void at_exit(void) {
 /* ------------------------------------------------------- handle → id maps */
 
 typedef struct {
-  uint64_t key, id, aux;
+  uint64_t key, id;
 } Slot;
 
+/* Open addressing with linear probing; a taken key leaves a tombstone, which a rehash clears. */
 typedef struct {
   Slot *slots;
-  size_t capacity, used;
+  /* used: slots ever filled since the last rehash (live keys and tombstones); live: keys present */
+  size_t capacity, used, live;
 } Map;
 
 #define TOMBSTONE UINT64_MAX
@@ -186,34 +188,41 @@ static Slot *map_find(Map *m, uint64_t key) {
   }
 }
 
-static void map_put(Map *m, uint64_t key, uint64_t id, uint64_t aux);
-
-static void map_grow(Map *m) {
-  Map bigger = {calloc(m->capacity ? m->capacity * 2 : 256, sizeof(Slot)), m->capacity ? m->capacity * 2 : 256, 0};
-  if (!bigger.slots) return;
-  for (size_t i = 0; i < m->capacity; i++)
-    if (m->slots[i].key && m->slots[i].key != TOMBSTONE) map_put(&bigger, m->slots[i].key, m->slots[i].id, m->slots[i].aux);
-  free(m->slots);
-  *m = bigger;
-}
-
-static void map_put(Map *m, uint64_t key, uint64_t id, uint64_t aux) {
-  if (!key || key == TOMBSTONE) return;
-  if ((m->used + 1) * 4 >= m->capacity * 3) map_grow(m);
-  if (!m->capacity) return;
-  Slot *found = map_find(m, key);
-  if (found) {
-    found->id = id;
-    found->aux = aux;
-    return;
-  }
+/* Insert a key known to be absent, into a map with room. */
+static void map_insert(Map *m, uint64_t key, uint64_t id) {
   for (size_t i = slot_of(key, m->capacity);; i = (i + 1) & (m->capacity - 1)) {
     if (m->slots[i].key == 0 || m->slots[i].key == TOMBSTONE) {
       if (m->slots[i].key == 0) m->used++;
-      m->slots[i] = (Slot){key, id, aux};
+      m->slots[i] = (Slot){key, id};
+      m->live++;
       return;
     }
   }
+}
+
+/* Rehash, into a table sized for the live keys: a program that makes and destroys objects all the time leaves
+ * tombstones, not a table that keeps growing. */
+static void map_rehash(Map *m) {
+  size_t capacity = 256;
+  while ((m->live + 1) * 2 > capacity) capacity *= 2;
+  Map fresh = {calloc(capacity, sizeof(Slot)), capacity, 0, 0};
+  if (!fresh.slots) return;
+  for (size_t i = 0; i < m->capacity; i++)
+    if (m->slots[i].key && m->slots[i].key != TOMBSTONE) map_insert(&fresh, m->slots[i].key, m->slots[i].id);
+  free(m->slots);
+  *m = fresh;
+}
+
+static void map_put(Map *m, uint64_t key, uint64_t id) {
+  if (!key || key == TOMBSTONE) return;
+  Slot *found = map_find(m, key);
+  if (found) {
+    found->id = id;
+    return;
+  }
+  if ((m->used + 1) * 4 >= m->capacity * 3) map_rehash(m);
+  if ((m->used + 1) * 4 >= m->capacity * 3) return; /* no memory for a bigger table */
+  map_insert(m, key, id);
 }
 
 static bool map_take(Map *m, uint64_t key, uint64_t *id) {
@@ -221,6 +230,7 @@ static bool map_take(Map *m, uint64_t key, uint64_t *id) {
   if (!s) return false;
   *id = s->id;
   s->key = TOMBSTONE;
+  m->live--;
   return true;
 }
 
@@ -248,7 +258,6 @@ typedef struct Swapchain {
   VkExtent2D extent;
   uint32_t layers;
   VkImageUsageFlags usage;
-  uint64_t *ids;
   uint64_t *images;
   uint32_t count;
 } Swapchain;
@@ -651,7 +660,6 @@ static VKAPI_ATTR void VKAPI_CALL DestroyDevice(VkDevice device, const VkAllocat
   /* the driver may still report memory while the device goes: d lives until then */
   next(device, allocator);
   for (uint32_t s = 0; s < d->swapchainCount; s++) {
-    free(d->swapchains[s].ids);
     free(d->swapchains[s].images);
   }
   free(d->swapchains);
@@ -680,7 +688,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL AllocateMemory(VkDevice device, const VkMe
   if (d == recorded) {
     uint64_t stackId = intern_stack(&stack);
     uint64_t id = new_id();
-    map_put(&memories, (uint64_t)*memory, id, 0);
+    map_put(&memories, (uint64_t)*memory, id);
     putf("{\"e\":\"heap\",\"id\":%llu,\"size\":%llu,\"memoryType\":%u", (unsigned long long)id,
          (unsigned long long)info->allocationSize, info->memoryTypeIndex);
     Slot *to = dedicatedBuffer ? map_find(&buffers, dedicatedBuffer) : map_find(&images, dedicatedImage);
@@ -807,7 +815,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL CreateBuffer(VkDevice device, const VkBuff
   if (d == recorded) {
     uint64_t stackId = intern_stack(&stack);
     uint64_t id = new_id();
-    map_put(&buffers, (uint64_t)*buffer, id, 0);
+    map_put(&buffers, (uint64_t)*buffer, id);
     putf("{\"e\":\"buffer\",\"id\":%llu,\"size\":%llu,\"usage\":", (unsigned long long)id, (unsigned long long)info->size);
     put_buffer_usage(info->usage);
     puts_(",\"explicit\":true");
@@ -864,7 +872,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL CreateImage(VkDevice device, const VkImage
   if (d == recorded) {
     uint64_t stackId = intern_stack(&stack);
     uint64_t id = new_id();
-    map_put(&images, (uint64_t)*image, id, 0);
+    map_put(&images, (uint64_t)*image, id);
     putf("{\"e\":\"texture\",\"id\":%llu", (unsigned long long)id);
     put_texture_desc(info->imageType, info->format, info->extent, info->mipLevels, info->arrayLayers, info->samples,
                      info->usage, info->flags);
@@ -1021,7 +1029,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL CreateSwapchainKHR(VkDevice device, const 
   if (grown) {
     d->swapchains = grown;
     d->swapchains[d->swapchainCount++] = (Swapchain){(uint64_t)*swapchain, info->imageFormat, info->imageExtent,
-                                                     info->imageArrayLayers, info->imageUsage, NULL, NULL, 0};
+                                                     info->imageArrayLayers, info->imageUsage, NULL, 0};
   }
   hs_unlock();
   return result;
@@ -1041,7 +1049,6 @@ static VKAPI_ATTR void VKAPI_CALL DestroySwapchainKHR(VkDevice device, VkSwapcha
   Swapchain *s = swapchain_of(d, swapchain);
   if (s) {
     for (uint32_t i = 0; d == recorded && i < s->count; i++) release(&images, s->images[i]);
-    free(s->ids);
     free(s->images);
     *s = d->swapchains[--d->swapchainCount];
   }
@@ -1063,7 +1070,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL GetSwapchainImagesKHR(VkDevice device, VkS
     s->images = grown;
     s->images[s->count++] = (uint64_t)images_[i];
     uint64_t id = new_id();
-    map_put(&images, (uint64_t)images_[i], id, 0);
+    map_put(&images, (uint64_t)images_[i], id);
     putf("{\"e\":\"texture\",\"id\":%llu", (unsigned long long)id);
     put_texture_desc(VK_IMAGE_TYPE_2D, s->format, (VkExtent3D){s->extent.width, s->extent.height, 1}, 1, s->layers,
                      VK_SAMPLE_COUNT_1_BIT, s->usage, 0);

@@ -5,7 +5,7 @@
  */
 import { constants } from 'node:os'
 import { basename, dirname, resolve } from 'node:path'
-import { existsSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { formatCount } from '../../shared/units'
 import { loadCaptureFile } from '../ingest/read'
 import { countResources } from '../analysis/report'
@@ -83,6 +83,8 @@ export interface RecordResult {
 export async function runRecord(program: string, args: string[], options: RecordOptions): Promise<RecordResult> {
   const output = resolve(options.output ?? defaultOutput(program))
   if (!existsSync(dirname(output))) throw new Error(`cannot write ${output}: its folder does not exist`)
+  // a file left there by an earlier run is not this run's capture
+  const before = existsSync(output) ? statSync(output).mtimeMs : -1
   const status = await runUnderLayer({
     program,
     args,
@@ -90,5 +92,5 @@ export async function runRecord(program: string, args: string[], options: Record
     framesFrom: options.framesFrom,
     stacks: options.stacks,
   })
-  return { status, output, written: existsSync(output) }
+  return { status, output, written: existsSync(output) && statSync(output).mtimeMs !== before }
 }
