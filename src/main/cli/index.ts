@@ -312,6 +312,7 @@ export function buildProgram(): Command {
       if (result.status !== EXIT.ok) throw new ExitError(result.status, '')
     })
 
+  program
     .command('export')
     .description('write a run as Parquet files: per-frame series, resources, residency events and hazards')
     .argument('<capture>', 'a capture or an importable file (gzip or not)')
