@@ -6,11 +6,12 @@ import type { ModelConfig } from '../../../shared/model'
 import { MiB } from '../../../shared/units'
 import type { Bytes } from '../../../shared/units'
 import type { ResidencyPriority } from '../events'
-import { maxOrderFor } from './buddy'
-import type { BuddyPool } from './buddy'
+import { maxOrderFor, orderOf } from './buddy'
+import type { BuddyPool, BuddyWatcher } from './buddy'
+import { FirstFit, NO_ROOM } from './firstFit'
 import { Family, FAMILY_COUNT, H, P, TILE } from './ladder'
 import { FreeOrder, NONE } from './memoryPool'
-import type { MemoryPool } from './memoryPool'
+import type { BlockTable, MemoryPool, PoolWatcher } from './memoryPool'
 import { SMALL_ALIGNMENT } from './texture'
 import { ROW_FAST_CONSTANT_PAGE } from './totals'
 
@@ -143,8 +144,13 @@ export function familySpecs(config: ModelConfig): FamilySpec[] {
   return out
 }
 
-/** One pool allocator: its pools in slots (a destroyed pool leaves a hole its successor reuses) and their order. */
-export class PoolFamily {
+/**
+ * One pool allocator: its pools in slots (a destroyed pool leaves a hole its successor reuses) and their order.
+ * The order's walk for the first pool with room (FRHIPoolAllocator::TryAllocateInternal) is an index: a max-tree
+ * over the order's positions of each pool's largest free block (firstWithRoom), kept up to date as the pools
+ * tell of their changes, and the order re-sorted by merging only the pools whose key changed.
+ */
+export class PoolFamily implements PoolWatcher {
   readonly spec: FamilySpec
   slots: (MemoryPool | null)[] = []
   /** Slot indices in allocation order, re-sorted at every frame's clean-up. */
@@ -152,6 +158,22 @@ export class PoolFamily {
   spare: MemoryPool | null = null
   /** Where the rotating defrag resumes (RHIPoolAllocator LastDefragPoolIndex). */
   lastDefragSlot = 0
+  /** The index matches `order` and the pools' rooms (but for `stale`); false after a sort or a copy. */
+  private indexed = false
+  /** `order` was sorted and only the pools in `moved` changed their key since: false in a copy. */
+  private sorted = true
+  /** Room of the pool at each position of `order`. */
+  private readonly room = new FirstFit()
+  /** Each slot's position in `order`. */
+  private at = new Int32Array(8)
+  /** Slots whose room changed since the index last looked (flag per slot, and the list). */
+  private staleFlag = new Uint8Array(8)
+  private stale: number[] = []
+  /** Slots whose sort key may have changed since the last sort: the only ones sortOrder moves. */
+  private movedFlag = new Uint8Array(8)
+  private moved: number[] = []
+  /** Scratch for sortOrder's merge. */
+  private kept: number[] = []
 
   constructor(spec: FamilySpec) {
     this.spec = spec
@@ -162,28 +184,67 @@ export class PoolFamily {
     for (let i = 0; i < this.slots.length; i++) if (this.slots[i] === null) return i
     this.slots.push(null)
     this.order.push(this.slots.length - 1)
-    return this.slots.length - 1
+    const slot = this.slots.length - 1
+    if (slot >= this.at.length) this.growSlots()
+    this.at[slot] = this.order.length - 1
+    this.touch(slot, true)
+    // A new position past the tree's leaves: rebuilt at the next look.
+    if (this.order.length > this.room.capacity) this.indexed = false
+    return slot
+  }
+
+  /** Puts a pool in a slot (or empties it): the pool reports its changes to the family from now on. */
+  setSlot(slot: number, pool: MemoryPool | null): void {
+    const old = this.slots[slot]
+    if (old) old.watcher = null
+    this.slots[slot] = pool
+    if (pool) pool.watcher = this
+    this.touch(slot, true)
+  }
+
+  blocksChanged(pool: MemoryPool): void {
+    // Without defrag the order's key is the pool size, which a pool's blocks do not change.
+    this.touch(pool.slot, this.spec.defrag)
+  }
+
+  /**
+   * The first pool in allocation order whose largest free block holds `size`: the pool the walk over `order`
+   * would take (tryAllocate succeeds exactly when a free block is at least `size`), or null.
+   */
+  firstWithRoom(blocks: BlockTable, size: Bytes): MemoryPool | null {
+    this.refresh(blocks)
+    const position = this.room.first(size)
+    return position < 0 ? null : this.slots[this.order[position]]
   }
 
   /**
    * CleanUpAllocations' sort: fullest first where defrag is on; otherwise smallest pool first, then pool index.
-   * Ties keep the pool index order so the replay is deterministic.
+   * Ties keep the pool index order so the replay is deterministic. The pools whose key did not change since the
+   * last sort are still in order: only the others are sorted, and merged in.
    */
   sortOrder(): void {
-    const slots = this.slots
-    if (this.spec.defrag) {
-      this.order.sort((a, b) => {
-        const ua = slots[a] ? slots[a]!.used : Infinity
-        const ub = slots[b] ? slots[b]!.used : Infinity
-        return ub - ua || a - b
-      })
-    } else {
-      this.order.sort((a, b) => {
-        const sa = slots[a] ? slots[a]!.size : Infinity
-        const sb = slots[b] ? slots[b]!.size : Infinity
-        return sa - sb || a - b
-      })
+    const compare = this.comparator()
+    if (!this.sorted) {
+      this.order.sort(compare)
+      this.clearMoved()
+      this.sorted = true
+      this.indexed = false
+      return
     }
+    if (this.moved.length === 0) return
+    const moved = this.moved.sort(compare)
+    const kept = this.kept
+    kept.length = 0
+    for (const slot of this.order) if (this.movedFlag[slot] === 0) kept.push(slot)
+    const order = this.order
+    let i = 0
+    let j = 0
+    let k = 0
+    while (i < kept.length && j < moved.length) order[k++] = compare(kept[i], moved[j]) <= 0 ? kept[i++] : moved[j++]
+    while (i < kept.length) order[k++] = kept[i++]
+    while (j < moved.length) order[k++] = moved[j++]
+    this.clearMoved()
+    this.indexed = false
   }
 
   pools(): MemoryPool[] {
@@ -195,11 +256,91 @@ export class PoolFamily {
   clone(register: (p: MemoryPool) => MemoryPool): PoolFamily {
     const c = new PoolFamily(this.spec)
     c.slots = this.slots.map((p) => (p ? register(p) : null))
+    for (const p of c.slots) if (p) p.watcher = c
     c.order = this.order.slice()
     c.spare = this.spare ? register(this.spare) : null
     c.lastDefragSlot = this.lastDefragSlot
+    // The copy sorts its order whole at its first clean-up and indexes it at its first look.
+    c.sorted = false
+    c.growSlots()
     return c
   }
+
+  private comparator(): (a: number, b: number) => number {
+    const slots = this.slots
+    if (this.spec.defrag) {
+      return (a, b) => {
+        const ua = slots[a] ? slots[a]!.used : Infinity
+        const ub = slots[b] ? slots[b]!.used : Infinity
+        return ub - ua || a - b
+      }
+    }
+    return (a, b) => {
+      const sa = slots[a] ? slots[a]!.size : Infinity
+      const sb = slots[b] ? slots[b]!.size : Infinity
+      return sa - sb || a - b
+    }
+  }
+
+  private touch(slot: number, moved: boolean): void {
+    if (this.staleFlag[slot] === 0) {
+      this.staleFlag[slot] = 1
+      this.stale.push(slot)
+    }
+    if (moved && this.movedFlag[slot] === 0) {
+      this.movedFlag[slot] = 1
+      this.moved.push(slot)
+    }
+  }
+
+  private clearMoved(): void {
+    for (const slot of this.moved) this.movedFlag[slot] = 0
+    this.moved.length = 0
+  }
+
+  /** Brings the index up to date: whole after a sort or a copy, else the leaves of the pools that changed. */
+  private refresh(blocks: BlockTable): void {
+    const order = this.order
+    if (!this.indexed) {
+      this.room.reset(order.length)
+      for (let i = 0; i < order.length; i++) {
+        this.at[order[i]] = i
+        this.room.setLeaf(i, roomOf(this.slots[order[i]], blocks))
+      }
+      this.room.rebuild()
+      for (const slot of this.stale) this.staleFlag[slot] = 0
+      this.stale.length = 0
+      this.indexed = true
+      return
+    }
+    const stale = this.stale
+    for (let i = 0; i < stale.length; i++) {
+      const slot = stale[i]
+      this.staleFlag[slot] = 0
+      this.room.set(this.at[slot], roomOf(this.slots[slot], blocks))
+    }
+    stale.length = 0
+  }
+
+  /** Room in the per-slot arrays for every slot and one more. */
+  private growSlots(): void {
+    const n = Math.max(8, this.slots.length * 2)
+    if (n <= this.at.length) return
+    const at = new Int32Array(n)
+    at.set(this.at.subarray(0, Math.min(this.at.length, n)))
+    this.at = at
+    const staleFlag = new Uint8Array(n)
+    staleFlag.set(this.staleFlag.subarray(0, Math.min(this.staleFlag.length, n)))
+    this.staleFlag = staleFlag
+    const movedFlag = new Uint8Array(n)
+    movedFlag.set(this.movedFlag.subarray(0, Math.min(this.movedFlag.length, n)))
+    this.movedFlag = movedFlag
+  }
+}
+
+/** What a pool in a slot can take: its largest free block (a zero-byte request still needs one). */
+function roomOf(pool: MemoryPool | null, blocks: BlockTable): number {
+  return pool === null || pool.freeCount === 0 ? NO_ROOM : pool.largestFree(blocks)
 }
 
 export const Buddy = { SmallBlock: 0, FastConstantPages: 1 } as const
@@ -244,11 +385,19 @@ export function buddySpecs(config: ModelConfig): BuddySpec[] {
   ]
 }
 
-export class BuddyFamily {
+/**
+ * One multi-buddy allocator: its pools in creation order. The walk for the first pool that can allocate an order
+ * is an index over `pools` of each pool's largest free order (firstFor).
+ */
+export class BuddyFamily implements BuddyWatcher {
   readonly spec: BuddySpec
   pools: BuddyPool[] = []
   spare: BuddyPool | null = null
   created = 0
+  private readonly room = new FirstFit()
+  /** The index matches `pools` (but for the pools in `stale`). */
+  private indexed = false
+  private stale: BuddyPool[] = []
 
   constructor(spec: BuddySpec) {
     this.spec = spec
@@ -256,15 +405,55 @@ export class BuddyFamily {
 
   /** The order of the block a request of `bytes` needs, -1 when no pool of the family can hold it. */
   orderFor(bytes: Bytes): number {
-    const units = Math.max(1, Math.ceil(bytes / this.spec.minBlock))
-    let order = 0
-    while (2 ** order < units) order++
+    const order = orderOf(bytes, this.spec.minBlock)
     return order > this.spec.maxOrder ? NONE : order
+  }
+
+  /** A pool joins the end of the walk. */
+  add(pool: BuddyPool): void {
+    pool.watcher = this
+    pool.position = this.pools.length
+    this.pools.push(pool)
+    if (this.indexed && pool.position < this.room.capacity) this.room.set(pool.position, pool.largestFreeOrder())
+    else this.indexed = false
+  }
+
+  /** Pools left `pools` (the clean-up): positions are taken again at the next look. */
+  poolsRemoved(): void {
+    this.indexed = false
+  }
+
+  blocksChanged(pool: BuddyPool): void {
+    if (!pool.stale) {
+      pool.stale = true
+      this.stale.push(pool)
+    }
+  }
+
+  /** The first pool in creation order that can allocate a block of `order` (BuddyPool.canAllocate), or null. */
+  firstFor(order: number): BuddyPool | null {
+    const pools = this.pools
+    if (!this.indexed) {
+      this.room.reset(pools.length)
+      for (let i = 0; i < pools.length; i++) {
+        pools[i].position = i
+        this.room.setLeaf(i, pools[i].largestFreeOrder())
+      }
+      this.room.rebuild()
+      this.indexed = true
+    } else {
+      for (const pool of this.stale) if (pool.position >= 0 && pools[pool.position] === pool) this.room.set(pool.position, pool.largestFreeOrder())
+    }
+    for (const pool of this.stale) pool.stale = false
+    this.stale.length = 0
+    const position = this.room.first(order)
+    return position < 0 ? null : pools[position]
   }
 
   clone(register: (p: BuddyPool) => BuddyPool): BuddyFamily {
     const c = new BuddyFamily(this.spec)
     c.pools = this.pools.map(register)
+    for (const p of c.pools) p.watcher = c
     c.spare = this.spare ? register(this.spare) : null
     c.created = this.created
     return c

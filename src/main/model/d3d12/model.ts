@@ -999,17 +999,13 @@ export class D3D12Model {
   }
 
   private allocateInFamily(fam: PoolFamily, size: Bytes, owner: number): void {
-    const slots = fam.slots
-    const order = fam.order
-    for (let i = 0; i < order.length; i++) {
-      const pool = slots[order[i]]
-      if (pool === null || pool.size - pool.used < size || pool.largestFree(this.blocks) < size) continue
-      const block = pool.tryAllocate(this.blocks, size, owner)
-      if (block !== NONE) {
-        this.poolScratch = pool
-        this.blockScratch = block
-        return
-      }
+    const found = fam.firstWithRoom(this.blocks, size)
+    if (found !== null) {
+      const block = found.tryAllocate(this.blocks, size, owner)
+      if (block === NONE) throw new Error(`${found.name}: a free block of ${found.largestFree(this.blocks)} cannot hold ${size}`)
+      this.poolScratch = found
+      this.blockScratch = block
+      return
     }
     const pool = this.growFamily(fam, size)
     const block = pool.tryAllocate(this.blocks, size, owner)
@@ -1051,7 +1047,7 @@ export class D3D12Model {
   private activatePool(fam: PoolFamily, pool: MemoryPool): MemoryPool {
     const spec = fam.spec
     const slot = fam.takeSlot()
-    fam.slots[slot] = pool
+    fam.setSlot(slot, pool)
     pool.slot = slot
     pool.name = `${spec.name}/${slot}`
     pool.spare = false
@@ -1068,7 +1064,7 @@ export class D3D12Model {
 
   private destroyPool(fam: PoolFamily, pool: MemoryPool): void {
     const spec = fam.spec
-    fam.slots[pool.slot] = null
+    fam.setSlot(pool.slot, null)
     pool.dispose(this.blocks)
     this.poolById.delete(pool.id)
     this.poolObjects.set(pool.id, NONE)
@@ -1089,14 +1085,7 @@ export class D3D12Model {
       this.placeInFamily(slot, Family.UploadBigBlock, size, alignment)
       return
     }
-    let pool: BuddyPool | null = null
-    for (const p of fam.pools) {
-      if (p.canAllocate(order)) {
-        pool = p
-        break
-      }
-    }
-    if (pool === null) pool = this.growBuddy(fam)
+    const pool = fam.firstFor(order) ?? this.growBuddy(fam)
     const base = pool.allocate(order)
     const blockBytes = spec.minBlock * 2 ** order
     const a = this.allocs
@@ -1117,7 +1106,7 @@ export class D3D12Model {
     taken.index = fam.created++
     taken.name = `${fam.spec.name}/${taken.index}`
     taken.lastUsedFrame = this.frame
-    fam.pools.push(taken)
+    fam.add(taken)
     const row = fam.spec.row
     if (row < PLACEMENTS.length) {
       const info = { pool: taken.id, name: taken.name, placement: PLACEMENTS[row], heap: HEAP_TYPES[fam.spec.heap] }
@@ -1392,6 +1381,7 @@ export class D3D12Model {
           fam.pools[kept++] = pool
         }
       }
+      if (kept < fam.pools.length) fam.poolsRemoved()
       fam.pools.length = kept
     }
     this.fast.cleanUp(completed, lag, this.totals)
