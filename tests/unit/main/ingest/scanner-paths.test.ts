@@ -11,6 +11,7 @@ import { RecordScratch } from '../../../../src/main/ingest/fields'
 import { recordsOf, useIdsOf } from '../../../../src/main/ingest/records'
 import { CaptureBuilder, K, type CaptureStore } from '../../../../src/main/ingest/store'
 import { HEADER, bytesOf, scan } from './helpers'
+import { runs } from '../../../properties'
 
 /** The lines stored through JSON.parse and fromObject, as an importer would. */
 function viaObjects(lines: string[]): CaptureStore {
@@ -62,7 +63,7 @@ describe('scanner fast paths', () => {
         expect(warningCounts(store)).toEqual(warningCounts(reference))
       }),
       {
-        numRuns: 300,
+        numRuns: runs(300),
         // Found by the fuzz run: the object path stored `count`'s numbers as the use record's ids.
         examples: [[[{ e: 'use', ids: [], count: [0], depth: [false] }], 1]],
       },

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { ResidencyManager } from '../../../../src/main/model/d3d12/residency'
 import type { ModelSink } from '../../../../src/main/model/events'
+import { runs } from '../../../properties'
 
 type Op =
   | { op: 'add'; object: number; bytes: number; high: boolean }
@@ -149,7 +150,7 @@ describe('ResidencyManager properties', () => {
         expect(objects.filter((o) => o.resident).reduce((s, o) => s + o.bytes, 0)).toBe(rm.residentBytes())
         expect(objects.reduce((s, o) => s + o.bytes, 0)).toBe(rm.totals().bytes)
       }),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     )
   })
 
@@ -185,7 +186,7 @@ describe('ResidencyManager properties', () => {
         // An object used in a frame is never evicted in that frame.
         expect(evictedUsed).toEqual([])
       }),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     )
   })
 
@@ -212,7 +213,7 @@ describe('ResidencyManager properties', () => {
         expect(copy.evictionOrder('normal')).toEqual(original.evictionOrder('normal'))
         expect(copy.evictionOrder('high')).toEqual(original.evictionOrder('high'))
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     )
   })
 })

@@ -6,6 +6,7 @@ import { StagingRing } from '../../../../src/main/model/vulkan/staging-ring'
 import { VulkanModel } from '../../../../src/main/model/vulkan/model'
 import type { VulkanCaptureRecord } from '../../../../src/main/model/vulkan/capture-types'
 import { recorder, testConfig, testDevice } from './helpers'
+import { runs } from '../../../properties'
 
 type Op = { kind: 'alloc'; size: number; alignLog: number; linear: boolean } | { kind: 'free'; pick: number }
 
@@ -74,7 +75,7 @@ describe('free-list block invariants', () => {
         for (const l of live) block.release(l.handle)
         expect(block.segments()).toEqual([{ offset: 0, size: 65536, owner: -1, linear: false }])
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     )
   })
 
@@ -122,7 +123,7 @@ describe('buddy block invariants', () => {
         for (const h of live) buddy.release(h)
         expect(buddy.freeRanges()).toEqual([[0, 65536]])
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     )
   })
 })
@@ -150,7 +151,7 @@ describe('staging ring invariants', () => {
         ring.retire(frame)
         expect(ring.usedBytes()).toBe(0)
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     )
   })
 })
@@ -249,7 +250,7 @@ describe('model invariants over random captures', () => {
         expect(model.memoryObjects().filter((m) => m.kind !== 'linear' && m.kind !== 'staging')).toEqual([])
         expect([...model.typeUsed]).toEqual([0, 0, 0, 0])
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     )
   })
 })

@@ -11,6 +11,7 @@ import type { D3D12Model, ModelPlacement } from '../../../../../src/main/model/d
 import { F, TOTAL_ROWS } from '../../../../../src/main/model/d3d12/totals'
 import { routeLine } from '../../../../../src/main/cli/route'
 import { checkInvariants, newModel } from './helpers'
+import { runs } from '../../../../properties'
 
 /** Small pools so a few dozen requests cross pool boundaries, grow, defrag and destroy pools. */
 const SMALL_POOLS = {
@@ -225,7 +226,7 @@ describe('D3D12 model properties', () => {
           checkInvariants(m)
         }
       }),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     )
   })
 
@@ -256,7 +257,7 @@ describe('D3D12 model properties', () => {
         }
         checkInvariants(m)
       }),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     )
   })
 
@@ -297,7 +298,7 @@ describe('D3D12 model properties', () => {
           expect(copy.residencyManager().totals()).toEqual(original.residencyManager().totals())
         },
       ),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     )
   })
 
@@ -310,7 +311,7 @@ describe('D3D12 model properties', () => {
         for (const o of ops) d.apply([a, b], o)
         expect(b.pools()).toEqual(a.pools())
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     )
   })
 })

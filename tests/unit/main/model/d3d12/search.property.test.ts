@@ -15,6 +15,7 @@ import { BuddyFamily, PoolFamily } from '../../../../../src/main/model/d3d12/fam
 import type { BuddyPool } from '../../../../../src/main/model/d3d12/buddy'
 import type { BlockTable, MemoryPool } from '../../../../../src/main/model/d3d12/memoryPool'
 import { checkInvariants, newModel } from './helpers'
+import { runs } from '../../../../properties'
 
 /** FRHIPoolAllocator's walk: every pool in order, the first whose free blocks hold the request. */
 class LinearPoolFamily extends PoolFamily {
@@ -280,7 +281,7 @@ describe('indexed searches against linear walks', () => {
           checkInvariants(indexed)
         },
       ),
-      { numRuns: 60 },
+      { numRuns: runs(60) },
     )
   })
 
