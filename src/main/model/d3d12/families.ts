@@ -9,6 +9,7 @@ import type { ResidencyPriority } from '../events'
 import { maxOrderFor, orderOf } from './buddy'
 import type { BuddyPool, BuddyWatcher } from './buddy'
 import { FirstFit, NO_ROOM } from './firstFit'
+import { LAST, PoolOrder } from './poolOrder'
 import { Family, FAMILY_COUNT, H, P, TILE } from './ladder'
 import { FreeOrder, NONE } from './memoryPool'
 import type { BlockTable, MemoryPool, PoolWatcher } from './memoryPool'
@@ -145,35 +146,24 @@ export function familySpecs(config: ModelConfig): FamilySpec[] {
 }
 
 /**
- * One pool allocator: its pools in slots (a destroyed pool leaves a hole its successor reuses) and their order.
- * The order's walk for the first pool with room (FRHIPoolAllocator::TryAllocateInternal) is an index: a max-tree
- * over the order's positions of each pool's largest free block (firstWithRoom), kept up to date as the pools
- * tell of their changes, and the order re-sorted by merging only the pools whose key changed.
+ * One pool allocator: its pools in slots (a destroyed pool leaves a hole its successor reuses) and their
+ * allocation order (FRHIPoolAllocator's pool array, re-sorted at every clean-up). The order is a search tree
+ * (PoolOrder) that finds the first pool with room for a request without walking the pools; the pools tell the
+ * family of every change, and a re-sort moves only the pools whose key changed.
  */
 export class PoolFamily implements PoolWatcher {
   readonly spec: FamilySpec
   slots: (MemoryPool | null)[] = []
-  /** Slot indices in allocation order, re-sorted at every frame's clean-up. */
-  order: number[] = []
   spare: MemoryPool | null = null
   /** Where the rotating defrag resumes (RHIPoolAllocator LastDefragPoolIndex). */
   lastDefragSlot = 0
-  /** The index matches `order` and the pools' rooms (but for `stale`); false after a sort or a copy. */
-  private indexed = false
-  /** `order` was sorted and only the pools in `moved` changed their key since: false in a copy. */
-  private sorted = true
-  /** Room of the pool at each position of `order`. */
-  private readonly room = new FirstFit()
-  /** Each slot's position in `order`. */
-  private at = new Int32Array(8)
-  /** Slots whose room changed since the index last looked (flag per slot, and the list). */
+  private order = new PoolOrder()
+  /** Slots whose room changed since the order last looked (flag per slot, and the list). */
   private staleFlag = new Uint8Array(8)
   private stale: number[] = []
   /** Slots whose sort key may have changed since the last sort: the only ones sortOrder moves. */
   private movedFlag = new Uint8Array(8)
   private moved: number[] = []
-  /** Scratch for sortOrder's merge. */
-  private kept: number[] = []
 
   constructor(spec: FamilySpec) {
     this.spec = spec
@@ -183,13 +173,10 @@ export class PoolFamily implements PoolWatcher {
   takeSlot(): number {
     for (let i = 0; i < this.slots.length; i++) if (this.slots[i] === null) return i
     this.slots.push(null)
-    this.order.push(this.slots.length - 1)
     const slot = this.slots.length - 1
-    if (slot >= this.at.length) this.growSlots()
-    this.at[slot] = this.order.length - 1
+    if (slot >= this.movedFlag.length) this.growSlots()
+    this.order.insert(slot, LAST, NO_ROOM)
     this.touch(slot, true)
-    // A new position past the tree's leaves: rebuilt at the next look.
-    if (this.order.length > this.room.capacity) this.indexed = false
     return slot
   }
 
@@ -208,43 +195,37 @@ export class PoolFamily implements PoolWatcher {
   }
 
   /**
-   * The first pool in allocation order whose largest free block holds `size`: the pool the walk over `order`
+   * The first pool in allocation order whose largest free block holds `size`: the pool the walk over the order
    * would take (tryAllocate succeeds exactly when a free block is at least `size`), or null.
    */
   firstWithRoom(blocks: BlockTable, size: Bytes): MemoryPool | null {
-    this.refresh(blocks)
-    const position = this.room.first(size)
-    return position < 0 ? null : this.slots[this.order[position]]
+    const stale = this.stale
+    for (let i = 0; i < stale.length; i++) {
+      const slot = stale[i]
+      this.staleFlag[slot] = 0
+      this.order.setRoom(slot, roomOf(this.slots[slot], blocks))
+    }
+    stale.length = 0
+    const slot = this.order.first(size)
+    return slot < 0 ? null : this.slots[slot]
   }
 
   /**
    * CleanUpAllocations' sort: fullest first where defrag is on; otherwise smallest pool first, then pool index.
-   * Ties keep the pool index order so the replay is deterministic. The pools whose key did not change since the
-   * last sort are still in order: only the others are sorted, and merged in.
+   * Ties keep the pool index order so the replay is deterministic. Only the pools whose key may have changed
+   * since the last sort move.
    */
   sortOrder(): void {
-    const compare = this.comparator()
-    if (!this.sorted) {
-      this.order.sort(compare)
-      this.clearMoved()
-      this.sorted = true
-      this.indexed = false
-      return
+    for (const slot of this.moved) {
+      this.movedFlag[slot] = 0
+      this.order.move(slot, this.sortKey(slot))
     }
-    if (this.moved.length === 0) return
-    const moved = this.moved.sort(compare)
-    const kept = this.kept
-    kept.length = 0
-    for (const slot of this.order) if (this.movedFlag[slot] === 0) kept.push(slot)
-    const order = this.order
-    let i = 0
-    let j = 0
-    let k = 0
-    while (i < kept.length && j < moved.length) order[k++] = compare(kept[i], moved[j]) <= 0 ? kept[i++] : moved[j++]
-    while (i < kept.length) order[k++] = kept[i++]
-    while (j < moved.length) order[k++] = moved[j++]
-    this.clearMoved()
-    this.indexed = false
+    this.moved.length = 0
+  }
+
+  /** The slots in allocation order. */
+  allocationOrder(): number[] {
+    return this.order.slots()
   }
 
   pools(): MemoryPool[] {
@@ -257,29 +238,21 @@ export class PoolFamily implements PoolWatcher {
     const c = new PoolFamily(this.spec)
     c.slots = this.slots.map((p) => (p ? register(p) : null))
     for (const p of c.slots) if (p) p.watcher = c
-    c.order = this.order.slice()
     c.spare = this.spare ? register(this.spare) : null
     c.lastDefragSlot = this.lastDefragSlot
-    // The copy sorts its order whole at its first clean-up and indexes it at its first look.
-    c.sorted = false
-    c.growSlots()
+    c.order = this.order.clone()
+    c.staleFlag = this.staleFlag.slice()
+    c.stale = this.stale.slice()
+    c.movedFlag = this.movedFlag.slice()
+    c.moved = this.moved.slice()
     return c
   }
 
-  private comparator(): (a: number, b: number) => number {
-    const slots = this.slots
-    if (this.spec.defrag) {
-      return (a, b) => {
-        const ua = slots[a] ? slots[a]!.used : Infinity
-        const ub = slots[b] ? slots[b]!.used : Infinity
-        return ub - ua || a - b
-      }
-    }
-    return (a, b) => {
-      const sa = slots[a] ? slots[a]!.size : Infinity
-      const sb = slots[b] ? slots[b]!.size : Infinity
-      return sa - sb || a - b
-    }
+  /** The order's key: fullest first with defrag (holes before every pool), else smallest first (holes last). */
+  private sortKey(slot: number): number {
+    const pool = this.slots[slot]
+    if (this.spec.defrag) return pool ? -pool.used : Number.NEGATIVE_INFINITY
+    return pool ? pool.size : Number.POSITIVE_INFINITY
   }
 
   private touch(slot: number, moved: boolean): void {
@@ -293,47 +266,14 @@ export class PoolFamily implements PoolWatcher {
     }
   }
 
-  private clearMoved(): void {
-    for (const slot of this.moved) this.movedFlag[slot] = 0
-    this.moved.length = 0
-  }
-
-  /** Brings the index up to date: whole after a sort or a copy, else the leaves of the pools that changed. */
-  private refresh(blocks: BlockTable): void {
-    const order = this.order
-    if (!this.indexed) {
-      this.room.reset(order.length)
-      for (let i = 0; i < order.length; i++) {
-        this.at[order[i]] = i
-        this.room.setLeaf(i, roomOf(this.slots[order[i]], blocks))
-      }
-      this.room.rebuild()
-      for (const slot of this.stale) this.staleFlag[slot] = 0
-      this.stale.length = 0
-      this.indexed = true
-      return
-    }
-    const stale = this.stale
-    for (let i = 0; i < stale.length; i++) {
-      const slot = stale[i]
-      this.staleFlag[slot] = 0
-      this.room.set(this.at[slot], roomOf(this.slots[slot], blocks))
-    }
-    stale.length = 0
-  }
-
-  /** Room in the per-slot arrays for every slot and one more. */
+  /** Room in the per-slot flags for every slot and one more. */
   private growSlots(): void {
     const n = Math.max(8, this.slots.length * 2)
-    if (n <= this.at.length) return
-    const at = new Int32Array(n)
-    at.set(this.at.subarray(0, Math.min(this.at.length, n)))
-    this.at = at
     const staleFlag = new Uint8Array(n)
-    staleFlag.set(this.staleFlag.subarray(0, Math.min(this.staleFlag.length, n)))
+    staleFlag.set(this.staleFlag)
     this.staleFlag = staleFlag
     const movedFlag = new Uint8Array(n)
-    movedFlag.set(this.movedFlag.subarray(0, Math.min(this.movedFlag.length, n)))
+    movedFlag.set(this.movedFlag)
     this.movedFlag = movedFlag
   }
 }

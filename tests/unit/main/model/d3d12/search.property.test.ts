@@ -17,10 +17,22 @@ import type { BlockTable, MemoryPool } from '../../../../../src/main/model/d3d12
 import { checkInvariants, newModel } from './helpers'
 import { runs } from '../../../../properties'
 
-/** FRHIPoolAllocator's walk: every pool in order, the first whose free blocks hold the request. */
+/**
+ * FRHIPoolAllocator's pool array and its walk: every pool in order, the first whose free blocks hold the
+ * request; CleanUpAllocations sorts the whole array. The family's own tree is kept too but never asked.
+ */
 class LinearPoolFamily extends PoolFamily {
+  /** The array in allocation order: new slots at the end, re-sorted whole at every clean-up. */
+  walk: number[] = []
+
+  override takeSlot(): number {
+    const slot = super.takeSlot()
+    if (!this.walk.includes(slot)) this.walk.push(slot)
+    return slot
+  }
+
   override firstWithRoom(blocks: BlockTable, size: number): MemoryPool | null {
-    for (const slot of this.order) {
+    for (const slot of this.walk) {
       const pool = this.slots[slot]
       if (pool === null || pool.size - pool.used < size) continue
       for (let i = 0; i < pool.freeCount; i++) if (blocks.size[pool.free[i]] >= size) return pool
@@ -35,11 +47,15 @@ class LinearPoolFamily extends PoolFamily {
       const p = slots[s]
       return this.spec.defrag ? (p ? -p.used : -Infinity) : p ? p.size : Infinity
     }
-    this.order.sort((a, b) => {
+    this.walk.sort((a, b) => {
       const ka = key(a)
       const kb = key(b)
       return ka < kb ? -1 : ka > kb ? 1 : a - b
     })
+  }
+
+  override allocationOrder(): number[] {
+    return this.walk.slice()
   }
 }
 
@@ -58,17 +74,24 @@ class LinearBuddyFamily extends BuddyFamily {
   }
 }
 
-/** The model with the linear walks in place of its indexes (again after every copy: a copy makes new families). */
-function linear(m: D3D12Model): D3D12Model {
+/**
+ * The model with the linear walks in place of its indexes. A copy makes new families: `from` is the model it was
+ * copied from, whose arrays the copy's walks start from.
+ */
+function linear(m: D3D12Model, from?: D3D12Model): D3D12Model {
   const inner = m as unknown as { families: PoolFamily[]; buddies: BuddyFamily[] }
-  for (const f of inner.families) Object.setPrototypeOf(f, LinearPoolFamily.prototype)
+  const walks = from ? orders(from) : inner.families.map(() => [])
+  inner.families.forEach((f, i) => {
+    Object.setPrototypeOf(f, LinearPoolFamily.prototype)
+    ;(f as LinearPoolFamily).walk = walks[i].slice()
+  })
   for (const f of inner.buddies) Object.setPrototypeOf(f, LinearBuddyFamily.prototype)
   return m
 }
 
 /** Each pool family's allocation order (slot indices), as the next search will walk it. */
 function orders(m: D3D12Model): number[][] {
-  return (m as unknown as { families: PoolFamily[] }).families.map((f) => f.order.slice())
+  return (m as unknown as { families: PoolFamily[] }).families.map((f) => f.allocationOrder())
 }
 
 /** Small pools, so a few hundred requests make dozens of pools; defrag on with a small budget per frame. */
@@ -265,7 +288,7 @@ describe('indexed searches against linear walks', () => {
               // A checkpoint or snapshot copy carries on: the index is rebuilt from the copied pools.
               const packed = copy === 'packed'
               indexed = (packed ? indexed.clone({}, { packed }) : indexed).clone(recorder(events[0]))
-              walked = linear((packed ? walked.clone({}, { packed }) : walked).clone(recorder(events[1])))
+              walked = linear((packed ? walked.clone({}, { packed }) : walked).clone(recorder(events[1])), walked)
             }
             d.apply(indexed, o)
             d.apply(walked, o)
