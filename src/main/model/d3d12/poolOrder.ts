@@ -7,7 +7,7 @@
  * Between two sorts a node keeps the key it was placed with (the order does not change while pools fill and
  * empty, as UE's array does not); a slot added between sorts goes to the end of the order.
  */
-import { NO_ROOM } from './firstFit'
+import { NO_ROOM } from '../firstFit'
 
 /** The key of a slot added between two sorts: after every other. */
 export const LAST = Number.POSITIVE_INFINITY

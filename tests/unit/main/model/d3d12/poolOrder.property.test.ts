@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { FirstFit, NO_ROOM } from '../../../../../src/main/model/d3d12/firstFit'
+import { FirstFit, NO_ROOM } from '../../../../../src/main/model/firstFit'
 import { LAST, PoolOrder } from '../../../../../src/main/model/d3d12/poolOrder'
 import { runs } from '../../../../properties'
 
@@ -52,13 +52,13 @@ describe('PoolOrder', () => {
           }
         })
       }),
-      { numRuns: runs(200) },
+      { numRuns: runs(100) },
     )
   })
 })
 
 describe('FirstFit', () => {
-  it('finds the leftmost position with room, after single and bulk updates', () => {
+  it('finds the leftmost position with room, from any start, after single and bulk updates', () => {
     fc.assert(
       fc.property(
         fc.array(room, { maxLength: 40 }),
@@ -70,7 +70,13 @@ describe('FirstFit', () => {
           tree.rebuild()
           const rooms = initial.slice()
           const check = () => {
-            for (const need of [0, 1, 17, 64, 65]) expect(tree.first(need)).toBe(rooms.findIndex((r) => r >= need))
+            for (const need of [0, 1, 17, 64, 65]) {
+              expect(tree.first(need)).toBe(rooms.findIndex((r) => r >= need))
+              for (const start of [0, 1, 3, 7, 20, 39, 64]) {
+                const found = rooms.findIndex((r, i) => i >= start && r >= need)
+                expect(tree.firstFrom(start, need), `from ${start} for ${need}`).toBe(found)
+              }
+            }
           }
           check()
           for (const [pick, r] of updates) {
@@ -81,7 +87,7 @@ describe('FirstFit', () => {
           }
         },
       ),
-      { numRuns: runs(200) },
+      { numRuns: runs(100) },
     )
   })
 })

@@ -1,8 +1,8 @@
 /**
- * The index behind "the first pool in the allocator's order with room": a max-tree over the positions of that
- * order, each leaf the room of the pool there (its largest free block, or its largest free buddy order), so the
- * leftmost position with room for a request is found in O(log n) instead of asking every pool in turn. The
- * answer is the one the linear walk gives: the same first position.
+ * The index behind "the first pool (or block) in the allocator's order with room": a max-tree over the positions
+ * of that order, each leaf the room of the pool there (its largest free block, or its largest free buddy order),
+ * so the leftmost position with room for a request is found in O(log n) instead of asking every pool in turn.
+ * The answer is the one the linear walk gives: the same first position.
  */
 export class FirstFit {
   /** Leaves: a power of two at least the positions in use. */
@@ -44,6 +44,24 @@ export class FirstFit {
       if (r[k] === max) break
       r[k] = max
     }
+  }
+
+  /** The leftmost position from `start` on whose room is at least `need`, or -1. */
+  firstFrom(start: number, need: number): number {
+    const r = this.room
+    if (start >= this.leaves) return -1
+    let k = this.leaves + Math.max(0, start)
+    if (!(r[k] >= need)) {
+      // Up while a right child, then over to the right sibling, until a subtree has room (or none is left).
+      for (;;) {
+        while ((k & 1) === 1) k >>= 1
+        if (k === 0) return -1
+        k++
+        if (r[k] >= need) break
+      }
+    }
+    while (k < this.leaves) k = r[2 * k] >= need ? 2 * k : 2 * k + 1
+    return k - this.leaves
   }
 
   /** The leftmost position whose room is at least `need`, or -1. */
