@@ -47,9 +47,46 @@ export class PoolOrder {
   /** Moves `slot` to where `key` puts it. */
   move(slot: number, key: number): void {
     if (this.key[slot] === key) return
+    const old = this.key[slot]
+    // Still between its neighbours: only the key changes (most pools move a little or not at all).
+    this.key[slot] = key
+    const before = this.previous(slot)
+    const after = this.next(slot)
+    if ((before < 0 || this.before(before, slot)) && (after < 0 || this.before(slot, after))) return
+    this.key[slot] = old
     const room = this.room[slot]
     this.remove(slot)
     this.insert(slot, key, room)
+  }
+
+  /** The slot before `t` in order, or -1. */
+  private previous(t: number): number {
+    let l = this.left[t]
+    if (l >= 0) {
+      while (this.right[l] >= 0) l = this.right[l]
+      return l
+    }
+    let p = this.parent[t]
+    while (p >= 0 && this.left[p] === t) {
+      t = p
+      p = this.parent[t]
+    }
+    return p
+  }
+
+  /** The slot after `t` in order, or -1. */
+  private next(t: number): number {
+    let r = this.right[t]
+    if (r >= 0) {
+      while (this.left[r] >= 0) r = this.left[r]
+      return r
+    }
+    let p = this.parent[t]
+    while (p >= 0 && this.right[p] === t) {
+      t = p
+      p = this.parent[t]
+    }
+    return p
   }
 
   setRoom(slot: number, room: number): void {
