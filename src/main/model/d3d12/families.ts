@@ -164,6 +164,9 @@ export class PoolFamily implements PoolWatcher {
   /** Slots whose sort key may have changed since the last sort: the only ones sortOrder moves. */
   private movedFlag = new Uint8Array(8)
   private moved: number[] = []
+  /** Slots whose pool may hold no allocated block: the only ones the clean-up looks at. */
+  private emptyFlag = new Uint8Array(8)
+  private empty: number[] = []
 
   constructor(spec: FamilySpec) {
     this.spec = spec
@@ -223,6 +226,20 @@ export class PoolFamily implements PoolWatcher {
     this.moved.length = 0
   }
 
+  /** The pools that hold no allocated block, in slot order: CleanUpAllocations' candidates. */
+  emptyPools(): MemoryPool[] {
+    const empty = this.empty
+    let kept = 0
+    for (const slot of empty) {
+      const pool = this.slots[slot]
+      if (pool !== null && pool.allocatedBlocks === 0) empty[kept++] = slot
+      else this.emptyFlag[slot] = 0
+    }
+    empty.length = kept
+    empty.sort((a, b) => a - b)
+    return empty.map((slot) => this.slots[slot]!)
+  }
+
   /** The slots in allocation order. */
   allocationOrder(): number[] {
     return this.order.slots()
@@ -245,6 +262,8 @@ export class PoolFamily implements PoolWatcher {
     c.stale = this.stale.slice()
     c.movedFlag = this.movedFlag.slice()
     c.moved = this.moved.slice()
+    c.emptyFlag = this.emptyFlag.slice()
+    c.empty = this.empty.slice()
     return c
   }
 
@@ -264,6 +283,11 @@ export class PoolFamily implements PoolWatcher {
       this.movedFlag[slot] = 1
       this.moved.push(slot)
     }
+    const pool = this.slots[slot]
+    if (pool !== null && pool.allocatedBlocks === 0 && this.emptyFlag[slot] === 0) {
+      this.emptyFlag[slot] = 1
+      this.empty.push(slot)
+    }
   }
 
   /** Room in the per-slot flags for every slot and one more. */
@@ -275,6 +299,9 @@ export class PoolFamily implements PoolWatcher {
     const movedFlag = new Uint8Array(n)
     movedFlag.set(this.movedFlag)
     this.movedFlag = movedFlag
+    const emptyFlag = new Uint8Array(n)
+    emptyFlag.set(this.emptyFlag)
+    this.emptyFlag = emptyFlag
   }
 }
 

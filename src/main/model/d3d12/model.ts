@@ -1364,10 +1364,7 @@ export class D3D12Model {
     const lag = this.config['pool.emptyFramesBeforeRelease']
     const completed = this.completed
     for (const fam of this.families) {
-      for (const pool of fam.slots) {
-        if (pool === null || pool.allocatedBlocks > 0) continue
-        if (pool.lastUsedFrame + lag <= completed) this.destroyPool(fam, pool)
-      }
+      for (const pool of fam.emptyPools()) if (pool.lastUsedFrame + lag <= completed) this.destroyPool(fam, pool)
       fam.sortOrder()
     }
     for (const fam of this.buddies) {

@@ -1,7 +1,7 @@
 /**
  * The model's indexed searches against the linear walks they replace: the first pool in the allocation order
  * with room for a size (FRHIPoolAllocator), the first buddy pool with a free block of an order (the multi-buddy
- * allocator), the order re-sorted at every clean-up. A second model runs the same random stream with plain linear
+ * allocator), the order re-sorted at every clean-up, the empty pools the clean-up destroys. A second model runs the same random stream with plain linear
  * implementations written here, and every placement, move, pool, residency event and total must be the same:
  * streams that leak, go far over budget with `use` records, defragment, and continue in a copy.
  */
@@ -56,6 +56,11 @@ class LinearPoolFamily extends PoolFamily {
 
   override allocationOrder(): number[] {
     return this.walk.slice()
+  }
+
+  /** CleanUpAllocations' walk over every pool for the empty ones. */
+  override emptyPools(): MemoryPool[] {
+    return this.slots.filter((p): p is MemoryPool => p !== null && p.allocatedBlocks === 0)
   }
 }
 
