@@ -14,7 +14,7 @@
  *
  * Options: `-- --records N` (one capture size instead of the two), `--scenarios a,b` (deferred,stress), `--runs R`
  * (timed repetitions, 3), `--frames F` (snapshot frames, 100), `--passes P` (passes over those frames and the
- * series ranges, each sample's best kept, 3), `--no-memory`, `--no-spacing`.
+ * series ranges, each sample's best kept, 3), `--no-latency`, `--no-memory`, `--no-spacing`.
  *
  * The code under test is bundled with esbuild into bench/data/ and measured in `node --expose-gc`: under tsx every
  * imported binding is a module getter, which costs about 1.8x in hot loops.
@@ -427,7 +427,7 @@ async function parent(): Promise<void> {
       console.log(`  ${scenario.padEnd(10)} wall ${pct(a.bests.wall, b.bests.wall)}   cpu ${pct(a.bests.cpu, b.bests.cpu)}`)
     }
   }
-  for (const scenario of SCENARIOS) child('--measure', files.get(`${scenario} ${largest}`)!)
+  if (!args.includes('--no-latency')) for (const scenario of SCENARIOS) child('--measure', files.get(`${scenario} ${largest}`)!)
   const memoryFile = files.get(`${MEMORY_SCENARIO} ${largest}`)
   if (memoryFile && !args.includes('--no-memory')) child('--memory', memoryFile)
   if (memoryFile && !args.includes('--no-spacing')) child('--spacing', memoryFile)
