@@ -176,7 +176,7 @@ function createContext(): HostContextHandle {
       title: 'Open a capture',
       properties: ['openFile'],
       filters: [
-        { name: 'Captures and dumps', extensions: ['hscap', 'gz', 'json', 'rmv'] },
+        { name: 'Captures and dumps', extensions: ['hscap', 'gz', 'json', 'rmv', 'utrace'] },
         { name: 'All files', extensions: ['*'] },
       ],
     }

@@ -118,7 +118,7 @@ interface FrameFlags {
 }
 
 const bucketMsOption = () =>
-  new Option('--bucket-ms <ms>', 'frames of an RMV or GPGMM trace without frame markers: time buckets of this length (default 16.6)').argParser(
+  new Option('--bucket-ms <ms>', 'frames of an RMV, GPGMM or Unreal Insights trace without frame markers: time buckets of this length (default 16.6)').argParser(
     (v) => {
       const n = Number(v)
       if (!(n >= IMPORT_BUCKET_MS.min && n <= IMPORT_BUCKET_MS.max)) {

@@ -18,6 +18,7 @@ export const FORMATS: AppInfo['formats'] = [
   { name: 'VMA / D3D12MA JSON dump', description: 'vmaBuildStatsString / BuildStatsString, UTF-8 or UTF-16' },
   { name: 'GPGMM trace', description: 'Chrome trace-event JSON recorded by GPGMM' },
   { name: 'Radeon Memory Visualizer trace (.rmv)', description: 'recorded by the Radeon Developer Panel' },
+  { name: 'Unreal Insights trace (.utrace)', description: 'recorded by UE 5 with -trace=default,memory' },
 ]
 
 export interface HostSetup {

@@ -8,6 +8,7 @@ import type { AnyCaptureRecord } from '../../../shared/capture'
 import type { CaptureImportOptions } from '../../../shared/ipc'
 import { decodeHead, SNIFF_BYTES, type ImportedCapture, type ImportSource } from './source'
 import { importRmv, RMV_FORMAT, sniffRmv, type ParseRmvOptions, type RmvObservedOptions } from './rmv'
+import { importUtrace, sniffUtrace, UTRACE_FORMAT } from './utrace'
 import { attemptToImportVma, sniffVma, VMA_FORMAT } from './vma'
 
 export { attemptToImportGpgmm, DEFAULT_FRAME_MICROS, type GpgmmImportOptions } from './gpgmm'
@@ -52,6 +53,7 @@ export const IMPORTERS: readonly Importer[] = [
     import: (source, options) => attemptToImportGpgmm(source, options.gpgmm),
   },
   { name: RMV_FORMAT, sniff: sniffRmv, import: (source, options) => importRmv(source, options.rmv) },
+  { name: UTRACE_FORMAT, sniff: sniffUtrace, import: (source, options) => importUtrace(source, options.rmv) },
 ]
 
 /** The format of a file from its first few KiB, or null when no importer recognises it. */
