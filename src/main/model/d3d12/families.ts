@@ -203,12 +203,15 @@ export class PoolFamily implements PoolWatcher {
    */
   firstWithRoom(blocks: BlockTable, size: Bytes): MemoryPool | null {
     const stale = this.stale
-    for (let i = 0; i < stale.length; i++) {
-      const slot = stale[i]
-      this.staleFlag[slot] = 0
-      this.order.setRoom(slot, roomOf(this.slots[slot], blocks))
+    if (stale.length > 0) {
+      for (let i = 0; i < stale.length; i++) {
+        const slot = stale[i]
+        this.staleFlag[slot] = 0
+        this.order.setRoom(slot, roomOf(this.slots[slot], blocks))
+      }
+      // Setting an array's length is a call: only when there was something.
+      stale.length = 0
     }
-    stale.length = 0
     const slot = this.order.first(size)
     return slot < 0 ? null : this.slots[slot]
   }
@@ -219,6 +222,7 @@ export class PoolFamily implements PoolWatcher {
    * since the last sort move.
    */
   sortOrder(): void {
+    if (this.moved.length === 0) return
     for (const slot of this.moved) {
       this.movedFlag[slot] = 0
       this.order.move(slot, this.sortKey(slot))
@@ -411,8 +415,10 @@ export class BuddyFamily implements BuddyWatcher {
     } else {
       for (const pool of this.stale) if (pool.position >= 0 && pools[pool.position] === pool) this.room.set(pool.position, pool.largestFreeOrder())
     }
-    for (const pool of this.stale) pool.stale = false
-    this.stale.length = 0
+    if (this.stale.length > 0) {
+      for (const pool of this.stale) pool.stale = false
+      this.stale.length = 0
+    }
     const position = this.room.first(order)
     return position < 0 ? null : pools[position]
   }
