@@ -197,9 +197,10 @@ export interface HeapRecord {
 export type PlacedRecord =
   | ({ e: 'placed'; id: number; heap: number; offset: Bytes; kind: 'buffer' } & Omit<BufferDesc, 'heap'>)
   | ({ e: 'placed'; id: number; heap: number; offset: Bytes; kind: 'texture' } & TextureDesc)
+/** An aliasing barrier; `after` or `before` left out is NULL (both may be). */
 export interface BarrierRecord {
   e: 'barrier'
-  after: number
+  after?: number
   before?: number
 }
 export interface AccessRecord {

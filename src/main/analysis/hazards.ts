@@ -143,8 +143,10 @@ export class AliasingFeed {
         checker.apply(recordAt(store, index) as CaptureRecord)
         return
       case K.barrier: {
+        // NaN: left out (NULL); both may be
+        const after = ops[ref]
         const before = ops[ref + 1]
-        checker.onBarrier(ops[ref], Number.isNaN(before) ? undefined : before)
+        checker.onBarrier(Number.isNaN(after) ? undefined : after, Number.isNaN(before) ? undefined : before)
         return
       }
       case K.access:

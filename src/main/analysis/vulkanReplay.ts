@@ -593,7 +593,7 @@ export class VulkanReplay {
         else this.diagnostics[warningKind] = (this.diagnostics[warningKind] ?? 0) + 1
       },
     }
-    const model = new VulkanModel(device, this.config, sink)
+    const model = new VulkanModel(device, this.config, sink, { gpuRecords: this.store.hasGpuRecords })
     const checker = new AliasingChecker({
       model: this.setup.aliasing,
       api: 'vulkan',
@@ -815,7 +815,9 @@ export class VulkanReplay {
     const target = Math.max(0, Math.min(store.frames.length - 1, Math.floor(frame)))
     let cp = this.checkpoints[0]
     // A capture without frames has no checkpoint: its state is the empty model's.
-    if (!cp) return { model: new VulkanModel(this.device, this.config), created: new Map() }
+    if (!cp) {
+      return { model: new VulkanModel(this.device, this.config, {}, { gpuRecords: store.hasGpuRecords }), created: new Map() }
+    }
     for (const c of this.checkpoints) if (c.frame <= target) cp = c
     const model = cp.model.clone()
     const created = new Map<number, number>()

@@ -3,7 +3,8 @@
  * `report` and `diff` read Vulkan captures like D3D12 ones: `heaps` are the memory heaps ("Heap 0", "Heap 1", …)
  * and `byPlacement` the memory types ("Type 0", …), each with the bytes of VkDeviceMemory it held at its peak and
  * at the end. Residency and render-graph transients are not part of the Vulkan model: their figures are zero,
- * except the budget, which is the DEVICE_LOCAL heaps' (VK_EXT_memory_budget) at the end.
+ * except the budget, which is the DEVICE_LOCAL heaps' (VK_EXT_memory_budget) at the end, and the over-budget
+ * frames: those at whose end a memory heap held more VkDeviceMemory than its budget.
  */
 import type { RunReport } from '../../shared/ipc'
 import type { LoadResult } from '../ingest/read'
@@ -50,6 +51,16 @@ export function buildVulkanRunReport(result: LoadResult, replay: VulkanReplay): 
     pending += at(vulkanSeriesName.heap(i, 'pendingFreeBytes'))
     if (h.flags.includes('DEVICE_LOCAL')) budget += at(vulkanSeriesName.heap(i, 'budgetBytes'))
   })
+  // A frame is over budget when any heap with a budget (0: none known) holds more VkDeviceMemory than it.
+  const over = new Uint8Array(store.frames.length)
+  device.memoryHeaps.forEach((_, i) => {
+    const allocated = s.get(vulkanSeriesName.heap(i, 'allocatedBytes'))
+    const limit = s.get(vulkanSeriesName.heap(i, 'budgetBytes'))
+    if (!allocated || !limit) return
+    for (let f = 0; f < over.length; f++) if (limit[f] > 0 && allocated[f] > limit[f]) over[f] = 1
+  })
+  let overBudgetFrames = 0
+  for (let f = 0; f < over.length; f++) overBudgetFrames += over[f]
 
   return {
     file: store.file,
@@ -65,7 +76,7 @@ export function buildVulkanRunReport(result: LoadResult, replay: VulkanReplay): 
     heaps,
     byPlacement,
     waste: { alignmentBytes: alignment, poolFreeBytes: free, pendingFreeBytes: pending },
-    residency: { budgetBytes: budget, evictions: 0, evictedBytes: 0, makeResident: 0, overBudgetFrames: 0 },
+    residency: { budgetBytes: budget, evictions: 0, evictedBytes: 0, makeResident: 0, overBudgetFrames },
     transient: { graphs: 0, heaps: 0, aliasingSavingsBytes: 0, placedCacheHitRate: 0 },
   }
 }

@@ -4,7 +4,8 @@
  * usage rules the Vulkan model checks while it replays. The command-line parser reads the capture and maps the
  * result to the exit status with checkExitCode.
  */
-import type { AnyCaptureRecord, CaptureHeader } from '../../shared/capture'
+import type { AnyCaptureRecord, CaptureHeader, WarningKind } from '../../shared/capture'
+import type { StoreWarnings, WarningSample } from '../ingest/store'
 import type { Frame } from '../../shared/units'
 import { AliasingChecker } from '../model/aliasing/checker'
 import type { Hazard } from '../model/aliasing/hazards'
@@ -14,11 +15,24 @@ import { vulkanSetup } from '../model/vulkan/device'
 import { VULKAN_RULES, type VulkanRule } from '../model/vulkan/events'
 import { VulkanModel } from '../model/vulkan/model'
 
+/** How many reading warnings `check` lists one by one (of the reader's first few of each kind); the counts cover them all. */
+export const READING_SAMPLES = 10
+
+/** What reading the capture warned about: records skipped or corrected before any check saw them. */
+export interface CheckReading {
+  /** Warning kind → how many. */
+  counts: Partial<Record<WarningKind, number>>
+  /** The first few of each kind, in file order, at most READING_SAMPLES, with where they are. */
+  first: WarningSample[]
+}
+
 /** Exactly the JSON `check --json` prints. */
 export interface CheckResult {
   hazards: Hazard[]
   /** Vulkan rule name → how many times it was broken; rules never broken are absent. */
   warnings: Partial<Record<VulkanRule, number>>
+  /** Present only when reading the capture warned. */
+  reading?: CheckReading
 }
 
 export interface CheckOptions {
@@ -28,6 +42,10 @@ export interface CheckOptions {
   config?: VulkanConfig
   /** Each Vulkan rule warning with its message, as found. */
   onWarning?: (rule: VulkanRule, message: string, frame: Frame) => void
+  /** The reader's warnings about the capture, reported with the result. */
+  reading?: StoreWarnings
+  /** Whether the capture has `gpu` records (the Vulkan model then waits for them to free memory). */
+  gpuRecords?: boolean
 }
 
 type AnyRecord = AnyCaptureRecord | VulkanCaptureRecord
@@ -61,7 +79,7 @@ export async function runCheck(
         warnings[kind] = (warnings[kind] ?? 0) + 1
         options.onWarning?.(kind, message, frame)
       },
-    })
+    }, { gpuRecords: options.gpuRecords })
   }
   const step = (record: AnyRecord) => {
     // observed residency (1.2) is for the timeline, not the checks
@@ -73,7 +91,13 @@ export async function runCheck(
   else for await (const record of records) step(record)
   // The last frame ends with the capture: its writes had to be flushed before its submit too.
   vulkan?.onSubmit()
-  return { hazards: aliasing.hazards, warnings }
+  const result: CheckResult = { hazards: aliasing.hazards, warnings }
+  const reading = options.reading
+  if (reading && reading.samples.length > 0) {
+    const first = reading.samples.slice().sort((a, b) => a.offset - b.offset).slice(0, READING_SAMPLES)
+    result.reading = { counts: { ...reading.counts }, first }
+  }
+  return result
 }
 
 export function checkExitCode(result: CheckResult): 0 | 4 {
@@ -98,6 +122,16 @@ export function formatCheck(result: CheckResult, json: boolean): string {
     lines.push('Vulkan usage warnings:')
     const width = Math.max(...kinds.map((k) => k.length))
     for (const k of kinds) lines.push(`  ${k.padEnd(width)}  ${result.warnings[k]}`)
+  }
+  if (result.reading) {
+    const counts = Object.entries(result.reading.counts)
+    const total = counts.reduce((sum, [, n]) => sum + (n ?? 0), 0)
+    lines.push(`Reading the capture: ${total} warning${total === 1 ? '' : 's'} (records skipped or corrected before the checks):`)
+    const width = Math.max(...counts.map(([k]) => k.length))
+    for (const [k, n] of counts) lines.push(`  ${k.padEnd(width)}  ${n}`)
+    const first = result.reading.first
+    lines.push(total > first.length ? `The first of each kind (${first.length} of ${total}):` : 'Each:')
+    for (const w of first) lines.push(`  line ${w.line} (byte ${w.offset}): ${w.kind}: ${w.message}`)
   }
   return `${lines.join('\n')}\n`
 }

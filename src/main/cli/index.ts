@@ -165,6 +165,14 @@ export function buildProgram(): Command {
     .addOption(noFrameMarkersOption())
     .action(async (file: string, opts: { config: string[] } & FrameFlags) => {
       const result = await read(file, { headerOptional: true, frames: opts })
+      if (result.store.header.api === 'vulkan') {
+        // route speaks the D3D12 model's ladders; a Vulkan capture's placements are in report, check and the app.
+        throw new ExitError(
+          EXIT.usage,
+          `${file} is a Vulkan capture (header "api": "vulkan"); route explains D3D12 placements only. ` +
+            'Use `heapscope report` or `heapscope check` for it.',
+        )
+      }
       const config = configFrom(opts.config, result.store.header)
       await runRoute(
         recordsOf(result.store),
@@ -273,7 +281,10 @@ export function buildProgram(): Command {
     .addOption(noFrameMarkersOption())
     .action(async (file: string, opts: { json?: boolean } & FrameFlags) => {
       const result = await read(file, { frames: opts })
-      const check = await runCheck(recordsOf(result.store), result.store.header)
+      const check = await runCheck(recordsOf(result.store), result.store.header, {
+        reading: result.store.warnings,
+        gpuRecords: result.store.hasGpuRecords,
+      })
       process.stdout.write(formatCheck(check, opts.json ?? false))
       if (result.error) throw new ExitError(EXIT.input, result.error.message)
       const code = checkExitCode(check)

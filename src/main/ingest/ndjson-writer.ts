@@ -204,7 +204,7 @@ export function recordLine(input: AnyCaptureRecord | CaptureHeader): string {
       known = KNOWN_KEYS['placed:' + record.kind]
       break
     case 'barrier':
-      out = '{"e":"barrier","after":' + jsonValue(record.after) + opt('before', record.before)
+      out = '{"e":"barrier"' + opt('after', record.after) + opt('before', record.before)
       break
     case 'access':
       out = '{"e":"access","id":' + jsonValue(record.id) + ',"op":' + jsonValue(record.op)

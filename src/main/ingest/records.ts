@@ -11,6 +11,7 @@ import {
   TEXTURE_DIMS,
   TEXTURE_FLAGS,
   UPLOAD_VIAS,
+  type BarrierRecord,
   type BufferDesc,
   type AnyCaptureRecord,
   type CaptureRecord,
@@ -130,10 +131,13 @@ function baseRecordAt(store: CaptureStore, index: number): CaptureRecord {
       const { heap: _kind, ...buffer } = bufferDesc(store, desc)
       return { ...common, id: store.buffers.id.data[desc], kind: 'buffer', ...buffer }
     }
-    case K.barrier:
-      return Number.isNaN(ops[ref + 1])
-        ? { e: 'barrier', after: ops[ref] }
-        : { e: 'barrier', after: ops[ref], before: ops[ref + 1] }
+    case K.barrier: {
+      // NaN: the capture left the resource out (NULL)
+      const barrier: BarrierRecord = { e: 'barrier' }
+      if (!Number.isNaN(ops[ref])) barrier.after = ops[ref]
+      if (!Number.isNaN(ops[ref + 1])) barrier.before = ops[ref + 1]
+      return barrier
+    }
     case K.access:
       return { e: 'access', id: ops[ref], op: ACCESS_OPS[ops[ref + 1]] }
     case K.submit:

@@ -231,6 +231,9 @@ export class CaptureBuilder {
 
   private readonly live = new IdSet(1 << 16)
   private readonly liveHeaps = new IdSet()
+  /** Live placed resources: id → heap, and heap → the ids placed in it. */
+  private readonly heapOfPlaced = new Map<number, number>()
+  private readonly placedIn = new Map<number, Set<number>>()
   private readonly liveTransients = new IdSet()
   private inGraph = false
   private hasUse = false
@@ -314,6 +317,7 @@ export class CaptureBuilder {
           this.warn('releaseOfUnknownId', `release of id ${id}, which is not live`)
           return false
         }
+        if (this.heapOfPlaced.has(id)) this.forgetPlaced(id)
         return this.pushOps1(kind, r, id)
       }
       case COMMIT:
@@ -381,7 +385,8 @@ export class CaptureBuilder {
       case PLACED:
         return this.addPlaced(r)
       case BARRIER: {
-        const after = this.int(r, F.after, 'barrier', 'after')
+        // Either may be left out: pResourceBefore may be NULL, and so may both (docs/aliasing.md).
+        const after = r.has(F.after) ? this.int(r, F.after, 'barrier', 'after') : NaN
         if (after === undefined) return false
         const before = r.has(F.before) ? this.int(r, F.before, 'barrier', 'before') : NaN
         if (before === undefined) return false
@@ -399,8 +404,15 @@ export class CaptureBuilder {
       case FREE: {
         const id = this.int(r, F.id, 'free', 'id')
         if (id === undefined) return false
-        if (!this.liveHeaps.delete(id)) {
-          this.warn('releaseOfUnknownId', `free of heap ${id}, which is not live`)
+        if (this.liveHeaps.delete(id)) {
+          // A freed heap takes what is placed in it along (docs/aliasing.md): those ids may be placed again.
+          const placed = this.placedIn.get(id)
+          if (placed) for (const p of placed) this.forgetPlaced(p)
+        } else if (this.heapOfPlaced.has(id)) {
+          // `free` of a placed resource destroys it.
+          this.forgetPlaced(id)
+        } else {
+          this.warn('releaseOfUnknownId', `free of ${id}, which is neither a live heap nor a live placed resource`)
           return false
         }
         return this.pushOps1(kind, r, id)
@@ -650,8 +662,23 @@ export class CaptureBuilder {
     p.desc.data[row] = desc
     p.a.data[row] = heap
     p.b.data[row] = offset
+    this.heapOfPlaced.set(id, heap)
+    let inHeap = this.placedIn.get(heap)
+    if (!inHeap) this.placedIn.set(heap, (inHeap = new Set()))
+    inHeap.add(id)
     this.pushRecord(PLACED, row, r)
     return true
+  }
+
+  /** A placed resource is destroyed (its heap freed, or itself): its id is free for a new create. */
+  private forgetPlaced(id: number): void {
+    const heap = this.heapOfPlaced.get(id)
+    if (heap === undefined) return
+    this.live.delete(id)
+    this.heapOfPlaced.delete(id)
+    const inHeap = this.placedIn.get(heap)
+    inHeap?.delete(id)
+    if (inHeap?.size === 0) this.placedIn.delete(heap)
   }
 
   private addUse(r: RecordScratch): boolean {

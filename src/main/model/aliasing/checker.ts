@@ -8,7 +8,7 @@
  *   a discard or a full copy is `rt-not-initialized`.
  * - advanced: no active state; two accesses to different resources sharing bytes in one submit with no aliasing
  *   barrier between them (one naming either resource) are `barrier-missing`; the first access to a render target
- *   or depth-stencil after it was placed, or after another resource changed its bytes, must initialize it.
+ *   or depth-stencil after it was placed, or after another resource accessed its bytes, must initialize it.
  * Overlaps are linked when a resource is placed, so an access visits only the resources sharing its bytes.
  */
 import {
@@ -287,14 +287,15 @@ export class AliasingChecker {
         if (o.lastAccessSeq > barrier) this.reportMissingBarrier(r, op, o)
       }
       this.checkInit(r, op)
-      if (op !== 'read') {
-        for (const o of r.overlaps) {
-          if (o.target === 0 || o.needsInit) continue
-          o.needsInit = true
-          o.initCause = 'reused'
-          o.initFrame = this.frame
-          o.initBy = r.id
-        }
+      // Any access of another resource on the shared bytes, a read too, is one the simple model would have
+      // activated it for: 「Cette initialisation reste requise chaque fois qu'une ressource aurait été activée
+      // dans le modèle simple」.
+      for (const o of r.overlaps) {
+        if (o.target === 0 || o.needsInit) continue
+        o.needsInit = true
+        o.initCause = 'reused'
+        o.initFrame = this.frame
+        o.initBy = r.id
       }
     }
     r.lastAccessSeq = seq

@@ -22,7 +22,6 @@ import {
   BudgetClass,
   BuddyFamily,
   buddySpecs,
-  DEFRAG_SIZE_FRACTION,
   familySpecs,
   PoolFamily,
 } from './families'
@@ -40,6 +39,8 @@ import {
 } from './ladder'
 import type { BufferRequest } from './ladder'
 import { alignedOffset, alignedSize, BlockState, BlockTable, MemoryPool, NONE } from './memoryPool'
+import { DefragSearch } from './defrag'
+import type { FamilyDefrag } from './defrag'
 import { ResidencyManager } from './residency'
 import { RouteTrace, Step } from './route'
 import {
@@ -232,6 +233,8 @@ export class D3D12Model {
   private allocs: Allocations
   private live: IdMap
   private families: PoolFamily[]
+  /** The defrag candidates and targets of the defragmenting families, kept as blocks come and go. */
+  private defragSearch: DefragSearch
   private buddies: BuddyFamily[]
   private poolById: PoolRegistry
   /** Residency object of each memory pool in service, by pool id (NONE otherwise): `use` reads it per id. */
@@ -291,6 +294,8 @@ export class D3D12Model {
   private readonly textureDescs = new DescIds(9)
   private readonly descNames = new Map<string, number>()
   private readonly transientForms = new TransientForms()
+  /** Residency labels of live reserved resources, by object: registered only while tiles are committed. */
+  private reservedLabels = new Map<number, string>()
   private poolScratch: MemoryPool | null = null
   private blockScratch = NONE
 
@@ -309,6 +314,7 @@ export class D3D12Model {
     this.allocs = new Allocations()
     this.live = new IdMap()
     this.families = familySpecs(config).map((s) => new PoolFamily(s))
+    this.defragSearch = new DefragSearch(this.families)
     this.buddies = buddySpecs(config).map((s) => new BuddyFamily(s))
     this.poolById = new PoolRegistry()
     this.poolObjects = new PoolObjects()
@@ -320,6 +326,7 @@ export class D3D12Model {
         enabled: config['residency.enabled'] === 1,
         startResident: config['residency.startResident'] === 1,
         budget: this.budgetStart,
+        usedWhenHeld: !this.hasUseRecords,
       },
       sink,
     )
@@ -372,7 +379,6 @@ export class D3D12Model {
   /** The capture ends: the last frame's residency is settled. */
   endCapture(): void {
     if (this.frameFinished) return
-    if (!this.hasUseRecords) this.residency.markAllUsed()
     this.residency.endFrame(this.frame)
   }
 
@@ -429,6 +435,7 @@ export class D3D12Model {
       this.placeReserved(slot, roundUp(d.width, TILE), 0, desc.name)
     }
     this.live.set(id, slot)
+    this.holdResidency(slot, true)
     if (desc.init === true && d.heap !== H.UPLOAD && d.target !== Target.Reserved && d.width > 0) {
       // Initial data: the block stays locked until the GPU finished the copy, and the copy needs staging.
       a.lockFrame[slot] = this.frame
@@ -460,6 +467,7 @@ export class D3D12Model {
     else if (d.target === Target.Committed) this.placeCommitted(slot, d.size, 'normal', desc.name)
     else this.placeReserved(slot, d.size, d.committed, desc.name)
     this.live.set(id, slot)
+    this.holdResidency(slot, true)
     return this.emitPlaced(slot)
   }
 
@@ -472,6 +480,7 @@ export class D3D12Model {
       return
     }
     this.live.delete(id)
+    this.holdResidency(slot, false)
     this.releaseSlot(slot)
     this.sink.releasePending?.(id, this.frame)
   }
@@ -503,7 +512,7 @@ export class D3D12Model {
     this.totals.add(P.Reserved, H.DEFAULT, F.Waste, target - before - (asked - beforeAsked))
     a.committed[slot] = target
     a.commitRequested[slot] = asked
-    this.residency.resizeObject(a.object[slot], target, this.frame)
+    this.commitBacking(slot, before, target)
   }
 
   /**
@@ -545,12 +554,10 @@ export class D3D12Model {
 
   /** GPU work of this frame referenced these resources. */
   use(ids: readonly number[]): void {
-    const a = this.allocs
     for (let i = 0; i < ids.length; i++) {
       const slot = this.live.get(ids[i])
       if (slot === undefined) continue
-      let object = a.object[slot]
-      if (object < 0 && a.loc[slot] === Loc.Pool) object = this.poolObjects.get(a.pool[slot])
+      const object = this.residencyObjectOf(slot)
       if (object >= 0) this.residency.markUsed(object)
     }
   }
@@ -931,6 +938,7 @@ export class D3D12Model {
       return q
     }
     c.families = this.families.map((f) => f.clone(registerPool))
+    c.defragSearch = DefragSearch.rebuild(c.families, c.blocks)
     c.buddies = this.buddies.map((f) => f.clone(registerBuddy))
     c.fast = this.fast.clone()
     // Only the pending releases, from the head of the queue.
@@ -943,6 +951,7 @@ export class D3D12Model {
     c.pendTail = pending
     c.graphTransients = this.graphTransients.map((t) => ({ ...t, trace: t.trace.copy() }))
     c.transientHeapBytes = new Map(this.transientHeapBytes)
+    c.reservedLabels = new Map(this.reservedLabels)
     c.poolScratch = null
     const scratch = c as unknown as {
       trace: RouteTrace
@@ -996,6 +1005,7 @@ export class D3D12Model {
     a.size[slot] = blockSize
     a.poolAlignment[slot] = allocAlignment
     this.totals.take(spec.row, spec.heap, blockSize, a.requested[slot], true)
+    this.defragSearch.touch(pool)
   }
 
   private allocateInFamily(fam: PoolFamily, size: Bytes, owner: number): void {
@@ -1059,11 +1069,13 @@ export class D3D12Model {
     }
     const info = { pool: pool.id, name: pool.name, placement: PLACEMENTS[spec.row], heap: HEAP_TYPES[spec.heap] }
     this.sink.poolCreated?.({ ...info, bytes: pool.size }, this.frame)
+    this.defragSearch.add(spec.index, pool)
     return pool
   }
 
   private destroyPool(fam: PoolFamily, pool: MemoryPool): void {
     const spec = fam.spec
+    this.defragSearch.remove(pool)
     fam.setSlot(pool.slot, null)
     pool.dispose(this.blocks)
     this.poolById.delete(pool.id)
@@ -1151,9 +1163,49 @@ export class D3D12Model {
     a.committed[slot] = committed
     a.commitRequested[slot] = committed
     this.totals.take(P.Reserved, H.DEFAULT, committed, committed, false)
+    // The number is the resource's from its creation; the object is registered while tiles are committed.
     const object = this.nextObjectId++
     a.object[slot] = object
-    this.residency.addObject(object, committed, 'normal', `Reserved ${name ?? `#${a.id[slot]}`}`, this.frame)
+    this.reservedLabels.set(object, `Reserved ${name ?? `#${a.id[slot]}`}`)
+    if (committed > 0) this.addBacking(slot)
+  }
+
+  /** §7.1: the backing heaps of a reserved resource's committed tiles are its residency object; none without. */
+  private addBacking(slot: number): void {
+    const a = this.allocs
+    const object = a.object[slot]
+    this.residency.addObject(object, a.committed[slot], 'normal', this.reservedLabels.get(object) ?? '', this.frame)
+  }
+
+  /** A commit changed a reserved resource's tiles from `before` to `after` bytes. */
+  private commitBacking(slot: number, before: Bytes, after: Bytes): void {
+    const a = this.allocs
+    const object = a.object[slot]
+    if (before === 0 && after > 0) {
+      this.addBacking(slot)
+      if (a.state[slot] === SlotState.Live) this.residency.addHolder(object)
+    } else if (before > 0 && after === 0) {
+      this.residency.removeObject(object, this.frame)
+    } else if (after !== before) {
+      this.residency.resizeObject(object, after, this.frame)
+    }
+  }
+
+  /** The residency object a resource's memory belongs to: its own, or its pool's; NONE when unmanaged. */
+  private residencyObjectOf(slot: number): number {
+    const a = this.allocs
+    const loc = a.loc[slot]
+    if (loc === Loc.Pool) return this.poolObjects.get(a.pool[slot])
+    if (loc === Loc.Reserved && a.committed[slot] === 0) return NONE
+    return a.object[slot]
+  }
+
+  /** A live resource starts or stops holding its residency object's memory (in use without `use` records). */
+  private holdResidency(slot: number, live: boolean): void {
+    const object = this.residencyObjectOf(slot)
+    if (object < 0) return
+    if (live) this.residency.addHolder(object)
+    else this.residency.removeHolder(object)
   }
 
   /** The UploadHeapAllocator (AllocUploadResource): small block, big block or committed UPLOAD. */
@@ -1286,6 +1338,7 @@ export class D3D12Model {
       pool.pending += a.size[slot]
       pool.pendingBlocks++
       pool.lastUsedFrame = this.frame
+      if (loc === Loc.Pool) this.defragSearch.touch(pool as MemoryPool)
     }
     if (this.pendTail === this.pendSlot.length) this.growPending()
     this.pendSlot[this.pendTail] = slot
@@ -1304,6 +1357,7 @@ export class D3D12Model {
       pool.pending -= a.size[slot]
       pool.pendingBlocks--
       pool.deallocate(this.blocks, a.block[slot])
+      this.defragSearch.touch(pool)
       this.totals.free(row, heap, bytes, true)
     } else if (loc === Loc.Buddy) {
       const pool = this.poolById.get(a.pool[slot]) as BuddyPool
@@ -1313,7 +1367,10 @@ export class D3D12Model {
       this.totals.free(row, heap, bytes, true)
     } else {
       this.totals.free(row, heap, bytes, false)
-      if (a.object[slot] !== NONE) this.residency.removeObject(a.object[slot], this.frame)
+      if (a.object[slot] !== NONE && (loc !== Loc.Reserved || a.committed[slot] > 0)) {
+        this.residency.removeObject(a.object[slot], this.frame)
+      }
+      if (loc === Loc.Reserved) this.reservedLabels.delete(a.object[slot])
     }
     const kind = a.kind[slot]
     if (kind === Kind.Buffer || kind === Kind.Texture) this.sink.freed?.(a.id[slot], this.frame)
@@ -1353,7 +1410,6 @@ export class D3D12Model {
 
 
   private endOfFrame(frame: Frame): void {
-    if (!this.hasUseRecords) this.residency.markAllUsed()
     this.residency.endFrame(frame)
     this.cleanUp()
     this.defrag(frame)
@@ -1399,80 +1455,87 @@ export class D3D12Model {
     }
   }
 
+  /**
+   * One family's turn (docs/model.md, Defrag): from the rotation position, the next pool used under 90 % with a
+   * live block and a fuller pool to move into is cleared; up to maxPools pools, while under the copy budget. The
+   * DefragSearch index answers each step without walking the family's pools.
+   */
   private defragFamily(fam: PoolFamily, budget: Bytes, copied: Bytes, maxPools: number, frame: Frame): Bytes {
-    const targets: MemoryPool[] = []
-    let candidates = 0
-    for (const pool of fam.slots) {
-      if (pool !== null && pool.used < pool.size) targets.push(pool)
-      const usage = pool ? pool.used / pool.size : 1
-      if (usage < DEFRAG_SIZE_FRACTION) candidates++
-    }
-    if (candidates === 0 || targets.length < 2) return copied
-    targets.sort((x, y) => x.used - y.used || x.slot - y.slot)
+    const index = this.defragSearch.settle(fam.spec.index, this.blocks)
+    if (index === null || index.low === 0 || index.notFull < 2) return copied
     if (fam.lastDefragSlot >= fam.slots.length) fam.lastDefragSlot = 0
     let cleared = 0
-    for (; fam.lastDefragSlot < fam.slots.length; fam.lastDefragSlot++) {
-      const pool = fam.slots[fam.lastDefragSlot]
-      const usage = pool ? pool.used / pool.size : 1
-      if (pool === null || usage >= DEFRAG_SIZE_FRACTION) continue
-      // Move into fuller pools, the fullest first.
-      const into: MemoryPool[] = []
-      for (let t = targets.length - 1; t >= 0 && targets[t] !== pool; t--) into.push(targets[t])
-      if (into.length === 0) continue
-      copied = this.tryClear(fam, pool, into, budget, copied, frame)
+    const slots = fam.slots
+    for (let s = index.candidates.next(fam.lastDefragSlot); s !== NONE && s < slots.length; s = index.candidates.next(s + 1)) {
+      const pool = slots[s] as MemoryPool
+      if (!index.hasFuller(pool)) continue
+      copied = this.tryClear(fam, pool, budget, copied, frame)
       cleared++
-      if (copied >= budget || cleared >= maxPools) break
+      if (copied >= budget || cleared >= maxPools) {
+        // 「在池之间轮转」: the next frame starts after the pool just processed.
+        fam.lastDefragSlot = s + 1
+        return copied
+      }
     }
+    fam.lastDefragSlot = slots.length
     return copied
   }
 
-  /** FRHIMemoryPool::TryClear: from the end of the pool backwards, move unlocked live blocks while under budget. */
-  private tryClear(
-    fam: PoolFamily,
-    pool: MemoryPool,
-    into: MemoryPool[],
-    budget: Bytes,
-    copied: Bytes,
-    frame: Frame,
-  ): Bytes {
+  /**
+   * FRHIMemoryPool::TryClear: from the end of the pool backwards, each movable block goes to the fullest pool
+   * ranked above this one (by used bytes, then slot, as they are at that moment) with a free block of its size,
+   * while the frame's copies are under budget.
+   */
+  private tryClear(fam: PoolFamily, pool: MemoryPool, budget: Bytes, copied: Bytes, frame: Frame): Bytes {
     const b = this.blocks
-    const a = this.allocs
-    // The largest free block of any target: a block larger than it fits none, so the targets are not asked.
-    let room = 0
-    for (const target of into) room = Math.max(room, target.largestFree(b))
+    const index = this.defragSearch.settle(fam.spec.index, b) as FamilyDefrag
     let block = pool.tail
     while (block !== NONE && copied < budget) {
       const prev = b.prev[block]
-      const owner = b.owner[block]
-      if (
-        b.state[block] === BlockState.Allocated &&
-        b.size[block] <= room &&
-        a.state[owner] === SlotState.Live &&
-        (a.kind[owner] === Kind.Buffer || a.kind[owner] === Kind.Texture) &&
-        !(a.lockFrame[owner] >= 0 && a.lockFrame[owner] > this.completed)
-      ) {
-        const size = b.size[block]
-        for (const target of into) {
-          if (target.size - target.used < size) continue
-          const moved = target.tryAllocate(b, size, owner)
-          if (moved === NONE) continue
-          const fromOffset = a.offset[owner]
-          this.detachForMove(owner)
-          a.pool[owner] = target.id
-          a.block[owner] = moved
-          a.offset[owner] = alignedOffset(b.offset[moved], fam.spec.poolAlignment, a.poolAlignment[owner])
-          a.lockFrame[owner] = frame
-          this.totals.add(fam.spec.row, fam.spec.heap, F.PoolFree, -size)
-          copied += size
-          this.sink.moved?.(a.id[owner], pool.id, fromOffset, target.id, a.offset[owner], size, frame)
-          room = 0
-          for (const t of into) room = Math.max(room, t.largestFree(b))
-          break
-        }
+      if (this.movable(block)) {
+        const target = index.fullestFit(pool, b.size[block])
+        if (target !== null) copied += this.moveBlock(fam, pool, target, block, frame)
       }
       block = prev
     }
     return copied
+  }
+
+  /** An allocated block of a live buffer or texture, not locked (initial data or a move in flight). */
+  private movable(block: number): boolean {
+    const b = this.blocks
+    const a = this.allocs
+    const owner = b.owner[block]
+    return (
+      b.state[block] === BlockState.Allocated &&
+      a.state[owner] === SlotState.Live &&
+      (a.kind[owner] === Kind.Buffer || a.kind[owner] === Kind.Texture) &&
+      !(a.lockFrame[owner] >= 0 && a.lockFrame[owner] > this.completed)
+    )
+  }
+
+  /** Moves a movable block of `pool` into `target`, which has a free block of its size; returns the bytes copied. */
+  private moveBlock(fam: PoolFamily, pool: MemoryPool, target: MemoryPool, block: number, frame: Frame): Bytes {
+    const b = this.blocks
+    const a = this.allocs
+    const owner = b.owner[block]
+    const size = b.size[block]
+    const moved = target.tryAllocate(b, size, owner)
+    if (moved === NONE) throw new Error(`${target.name}: no free block of ${size} for a defrag move`)
+    const fromOffset = a.offset[owner]
+    this.detachForMove(owner)
+    this.holdResidency(owner, false)
+    a.pool[owner] = target.id
+    a.block[owner] = moved
+    a.offset[owner] = alignedOffset(b.offset[moved], fam.spec.poolAlignment, a.poolAlignment[owner])
+    a.lockFrame[owner] = frame
+    this.holdResidency(owner, true)
+    this.totals.add(fam.spec.row, fam.spec.heap, F.PoolFree, -size)
+    this.defragSearch.touch(target)
+    this.defragSearch.touch(pool)
+    this.defragSearch.settle(fam.spec.index, b)
+    this.sink.moved?.(a.id[owner], pool.id, fromOffset, target.id, a.offset[owner], size, frame)
+    return size
   }
 
   /** The source block of a defrag move becomes an internal pending release; the resource's bytes stay occupied. */

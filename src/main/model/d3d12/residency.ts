@@ -6,22 +6,32 @@
  * maps it:
  * - Before each ExecuteCommandLists it makes the residency set of the submitted lists resident and, when that would
  *   exceed the budget, first evicts objects from the least recently used end of its LRU list whose last GPU use has
- *   completed. The model works at frame granularity: markUsed collects the frame's residency set, endFrame makes it
+ *   completed. The model works at frame granularity: the frame's used objects are collected, endFrame makes them
  *   resident and then evicts until the total fits. The resulting state is the same; the events come MakeResident
  *   first, then Evict.
  * - Objects used in the frame are never evicted in that frame (their GPU work is still in flight). When they alone
  *   exceed the budget the real MakeResident overcommits and the OS demotes; the model reports an over-budget frame.
- * - The real LRU list has no priorities. UE sets D3D12_RESIDENCY_PRIORITY_HIGH on some heaps (transient heaps, the
- *   acceleration-structure pool), a hint by which the OS demotes normal-priority memory first. The model folds both
- *   into one order: every evictable normal object before any high one, least recently used first within each.
+ * - Eviction is by recency alone, the seed's one rule: 「超出预算时，按最近最少使用的顺序驱逐其他对象」. The
+ *   priority UE sets on some heaps (D3D12_RESIDENCY_PRIORITY_HIGH: transient heaps, the acceleration-structure
+ *   pool) is the hint handed to the OS through SetResidencyPriority; each object keeps and shows it, and it does
+ *   not change the order.
+ * - Which objects a frame uses: with `use` records, those the records name (markUsed), in the order first named.
+ *   Without them (`usedWhenHeld`), the objects that hold a live resource at the end of the frame (the model tells
+ *   the manager with addHolder/removeHolder), plus any markUsed names (a transient heap in a frame whose graphs
+ *   place into it). A released resource waiting for its fence, and an empty pool kept for the clean-up delay,
+ *   hold nothing and are not in use. Objects used in the same frame keep their previous recency order among
+ *   themselves; those made resident follow, in the order they came into use in the frame.
  * - The real manager also trims objects idle for longer than a grace period while under budget. The seed does not
  *   describe that and the model does not do it: objects are evicted only to get back under the budget.
  * - A budget change (setBudget) takes effect at the next endFrame, like the real manager, which reads the budget
  *   from QueryVideoMemoryInfo when it next processes paging work.
  *
- * Hot path: markUsed runs for every used object of every frame. Objects live in slots of typed arrays; each
- * priority has an intrusive doubly linked LRU list of its resident objects (least recently used at the head), so a
- * use is O(1) and endFrame is O(objects used + objects evicted), with no sort.
+ * Hot path: no step looks at every live object. Objects live in slots of typed arrays on two intrusive doubly
+ * linked lists of resident objects, IDLE (not in use in the last settled frame, least recently used at the head)
+ * and BUSY (in use then, in recency order); the recency order of all resident objects is IDLE then BUSY, so the
+ * victim is always IDLE's head. With `use` records a frame costs O(objects used + objects evicted). Without them it
+ * costs O(k log k) in the k objects whose holders or marks changed in the frame, plus evictions: an object held
+ * frame after frame stays in BUSY untouched, since using all of BUSY again keeps its order.
  */
 import type { Bytes, Frame } from '../../../shared/units'
 import type { ModelSink, ResidencyObjectId, ResidencyPriority } from '../events'
@@ -33,6 +43,11 @@ export interface ResidencyOptions {
   startResident: boolean
   /** The local memory budget at the start. */
   budget: Bytes
+  /**
+   * A capture without `use` records: an object is in use in a frame when it holds a live resource at the frame's
+   * end (addHolder/removeHolder), or is marked used. Default false: only markUsed counts.
+   */
+  usedWhenHeld?: boolean
 }
 
 export interface ResidencyObjectInfo {
@@ -68,46 +83,89 @@ export interface ResidencyTotals {
 const NONE = -1
 const NORMAL = 0
 const HIGH = 1
+/** List of a slot: none (not resident), IDLE or BUSY. */
+const OFF = 0
+const IDLE = 1
+const BUSY = 2
 /** Object ids below this are looked up in a flat table; the model hands out dense ids from 0. */
 const DIRECT_IDS = 1 << 22
+
+/** A growable list of slot numbers. */
+class SlotList {
+  data = new Int32Array(64)
+  length = 0
+
+  push(slot: number): void {
+    if (this.length === this.data.length) {
+      const grown = new Int32Array(this.data.length * 2)
+      grown.set(this.data)
+      this.data = grown
+    }
+    this.data[this.length++] = slot
+  }
+
+  copy(): SlotList {
+    const c = new SlotList()
+    c.data = this.data.slice()
+    c.length = this.length
+    return c
+  }
+}
 
 export class ResidencyManager {
   private readonly enabled: boolean
   private readonly startResident: boolean
+  private readonly usedWhenHeld: boolean
   private budgetBytes: Bytes
   private sink: ModelSink
 
   // One slot per live object; a slot freed in a frame is reused only after that frame's endFrame, so a slot in
-  // the frame's used list always still means the object that was marked.
+  // one of the frame's lists always still means the object that was put there.
   private capacity = 0
   private slotCount = 0
   private objectOf = new Float64Array(0)
   private bytesOf = new Float64Array(0)
   private lastUsedOf = new Float64Array(0)
   private createdOf = new Float64Array(0)
+  /** Order within the slot's list: increasing from head to tail (compared only within one list). */
+  private rankOf = new Float64Array(0)
+  private holdersOf = new Int32Array(0)
   private priorityOf = new Uint8Array(0)
   private residentOf = new Uint8Array(0)
+  private listOf = new Uint8Array(0)
   private aliveOf = new Uint8Array(0)
+  /** === epoch: marked used in the current frame. */
   private usedEpochOf = new Uint32Array(0)
+  /** === epoch: in the current frame's changed list. */
+  private changedEpochOf = new Uint32Array(0)
+  /** === epoch: created in the current frame. */
+  private createdEpochOf = new Uint32Array(0)
   private prevOf = new Int32Array(0)
   private nextOf = new Int32Array(0)
   private labels: string[] = []
   private freeSlots: number[] = []
   private releasedThisFrame: number[] = []
 
-  /** LRU lists of resident objects per priority: head least recently used, tail most recently used. */
-  private readonly head = new Int32Array([NONE, NONE])
-  private readonly tail = new Int32Array([NONE, NONE])
+  /** Heads and tails of the IDLE and BUSY lists, indexed by IDLE and BUSY. */
+  private readonly head = new Int32Array([NONE, NONE, NONE])
+  private readonly tail = new Int32Array([NONE, NONE, NONE])
+  /** Rank for an append to an empty list. */
+  private nextRank = 0
 
   /** object id → slot + 1 for small non-negative integer ids (0: none); other ids in `far`. */
   private direct = new Int32Array(0)
   private far = new Map<number, number>()
 
-  private used = new Int32Array(64)
-  private usedCount = 0
-  /** Numbers the frames from 1; usedEpochOf[slot] === epoch means the object is used in the current frame. */
+  /** Objects marked used this frame, in the order first marked. */
+  private used = new SlotList()
+  /** usedWhenHeld: objects whose holders or marks changed this frame (or that were created), first change first. */
+  private changed = new SlotList()
+  /** usedWhenHeld: objects marked in the last settled frame (in use then; perhaps not any more). */
+  private markedBefore = new SlotList()
+  /** Numbers the frames from 1. */
   private epoch = 1
-  private allUsed = false
+  /** The last frame endFrame settled: the last use of every object in BUSY (usedWhenHeld). */
+  private settledFrame: Frame = -1
 
   private liveObjects = 0
   private liveBytes: Bytes = 0
@@ -124,6 +182,7 @@ export class ResidencyManager {
   constructor(options: ResidencyOptions, sink: ModelSink) {
     this.enabled = options.enabled
     this.startResident = options.startResident
+    this.usedWhenHeld = options.usedWhenHeld ?? false
     this.budgetBytes = options.budget
     this.sink = sink
   }
@@ -139,9 +198,13 @@ export class ResidencyManager {
     this.priorityOf[slot] = priority === 'high' ? HIGH : NORMAL
     this.createdOf[slot] = frame
     this.lastUsedOf[slot] = -1
+    this.holdersOf[slot] = 0
     this.residentOf[slot] = 0
+    this.listOf[slot] = OFF
     this.aliveOf[slot] = 1
     this.usedEpochOf[slot] = 0
+    this.changedEpochOf[slot] = 0
+    this.createdEpochOf[slot] = this.epoch
     this.prevOf[slot] = NONE
     this.nextOf[slot] = NONE
     this.labels[slot] = label
@@ -154,10 +217,14 @@ export class ResidencyManager {
       this.residentOf[slot] = 1
       this.residentObjectCount++
       this.residentTotal += bytes
-    } else if (this.startResident) {
+      return
+    }
+    if (this.usedWhenHeld) this.change(slot)
+    if (this.startResident) {
       // Created resident, it enters the LRU list at the most recently used end, as D3DX12Residency's
-      // BeginTrackingObject does for resident objects.
-      this.makeResident(slot, frame)
+      // BeginTrackingObject does for resident objects. Without `use` records that end is BUSY's tail; endFrame
+      // moves it to IDLE if it holds nothing by then.
+      this.makeResident(slot, frame, this.usedWhenHeld ? BUSY : IDLE)
     }
   }
 
@@ -197,6 +264,22 @@ export class ResidencyManager {
     this.sink.residencyObjectDestroyed?.(object, frame)
   }
 
+  /** A live resource now lives in the object (usedWhenHeld: the object is in use while it holds one). */
+  addHolder(object: number): void {
+    const slot = this.slotOf(object)
+    if (slot === NONE) return
+    this.holdersOf[slot]++
+    if (this.usedWhenHeld && this.enabled && this.holdersOf[slot] === 1) this.change(slot)
+  }
+
+  /** A live resource left the object: released (its memory waits for the fence, unused), moved, or destroyed. */
+  removeHolder(object: number): void {
+    const slot = this.slotOf(object)
+    if (slot === NONE || this.holdersOf[slot] === 0) return
+    this.holdersOf[slot]--
+    if (this.usedWhenHeld && this.enabled && this.holdersOf[slot] === 0) this.change(slot)
+  }
+
   /** GPU work of the current frame uses the object: it is made resident at endFrame and cannot be evicted then. */
   markUsed(object: number): void {
     if (!this.enabled) return
@@ -207,20 +290,8 @@ export class ResidencyManager {
     }
     if (this.usedEpochOf[slot] === this.epoch) return
     this.usedEpochOf[slot] = this.epoch
-    if (this.usedCount === this.used.length) {
-      const grown = new Int32Array(this.used.length * 2)
-      grown.set(this.used)
-      this.used = grown
-    }
-    this.used[this.usedCount++] = slot
-  }
-
-  /**
-   * Every live object is used in the current frame: a capture without `use` records. Cheaper than one markUsed
-   * per object; objects already resident keep their relative LRU order, the others join in creation order.
-   */
-  markAllUsed(): void {
-    if (this.enabled) this.allUsed = true
+    this.used.push(slot)
+    if (this.usedWhenHeld) this.change(slot)
   }
 
   setBudget(bytes: Bytes): void {
@@ -229,29 +300,13 @@ export class ResidencyManager {
 
   endFrame(frame: number): void {
     if (this.enabled) {
-      if (this.allUsed) {
-        for (let slot = 0; slot < this.slotCount; slot++) {
-          if (this.aliveOf[slot] === 0) continue
-          this.lastUsedOf[slot] = frame
-          if (this.residentOf[slot] === 0) this.makeResident(slot, frame)
-        }
-      } else {
-        for (let i = 0; i < this.usedCount; i++) {
-          const slot = this.used[i]
-          if (this.aliveOf[slot] === 0) continue
-          this.lastUsedOf[slot] = frame
-          if (this.residentOf[slot] === 1) {
-            this.unlink(slot)
-            this.linkTail(slot)
-          } else {
-            this.makeResident(slot, frame)
-          }
-        }
-      }
+      if (this.usedWhenHeld) this.settleHeld(frame)
+      else this.settleMarked(frame)
       this.evictToBudget(frame)
+      this.settledFrame = frame
     }
-    this.usedCount = 0
-    this.allUsed = false
+    this.used.length = 0
+    this.changed.length = 0
     this.epoch++
     for (const slot of this.releasedThisFrame) this.freeSlots.push(slot)
     this.releasedThisFrame.length = 0
@@ -275,6 +330,12 @@ export class ResidencyManager {
     return this.slotOf(object) !== NONE
   }
 
+  /** Live resources the object holds (as the model reported them). */
+  holders(object: number): number {
+    const slot = this.slotOf(object)
+    return slot === NONE ? 0 : this.holdersOf[slot]
+  }
+
   objectInfo(object: number): ResidencyObjectInfo | undefined {
     const slot = this.slotOf(object)
     return slot === NONE ? undefined : this.info(slot)
@@ -287,11 +348,14 @@ export class ResidencyManager {
     return out
   }
 
-  /** Resident objects of one priority in eviction order: the first would be evicted first. Empty when disabled. */
-  evictionOrder(priority: ResidencyPriority): ResidencyObjectId[] {
+  /**
+   * Resident objects, least recently used first (as of the last endFrame, plus objects made resident since):
+   * the objects not in use come first and would be evicted first. Empty when disabled.
+   */
+  evictionOrder(): ResidencyObjectId[] {
     const out: ResidencyObjectId[] = []
-    for (let slot = this.head[priority === 'high' ? HIGH : NORMAL]; slot !== NONE; slot = this.nextOf[slot]) {
-      out.push(this.objectOf[slot])
+    for (const list of [IDLE, BUSY]) {
+      for (let slot = this.head[list]; slot !== NONE; slot = this.nextOf[slot]) out.push(this.objectOf[slot])
     }
     return out
   }
@@ -320,7 +384,12 @@ export class ResidencyManager {
   /** A deep copy that sends its events to `sink` and continues exactly as this one would. */
   clone(sink: ModelSink): ResidencyManager {
     const c = new ResidencyManager(
-      { enabled: this.enabled, startResident: this.startResident, budget: this.budgetBytes },
+      {
+        enabled: this.enabled,
+        startResident: this.startResident,
+        budget: this.budgetBytes,
+        usedWhenHeld: this.usedWhenHeld,
+      },
       sink,
     )
     c.capacity = this.capacity
@@ -329,10 +398,15 @@ export class ResidencyManager {
     c.bytesOf = this.bytesOf.slice()
     c.lastUsedOf = this.lastUsedOf.slice()
     c.createdOf = this.createdOf.slice()
+    c.rankOf = this.rankOf.slice()
+    c.holdersOf = this.holdersOf.slice()
     c.priorityOf = this.priorityOf.slice()
     c.residentOf = this.residentOf.slice()
+    c.listOf = this.listOf.slice()
     c.aliveOf = this.aliveOf.slice()
     c.usedEpochOf = this.usedEpochOf.slice()
+    c.changedEpochOf = this.changedEpochOf.slice()
+    c.createdEpochOf = this.createdEpochOf.slice()
     c.prevOf = this.prevOf.slice()
     c.nextOf = this.nextOf.slice()
     c.labels = this.labels.slice()
@@ -340,12 +414,14 @@ export class ResidencyManager {
     c.releasedThisFrame = this.releasedThisFrame.slice()
     c.head.set(this.head)
     c.tail.set(this.tail)
+    c.nextRank = this.nextRank
     c.direct = this.direct.slice()
     c.far = new Map(this.far)
-    c.used = this.used.slice()
-    c.usedCount = this.usedCount
+    c.used = this.used.copy()
+    c.changed = this.changed.copy()
+    c.markedBefore = this.markedBefore.copy()
     c.epoch = this.epoch
-    c.allUsed = this.allUsed
+    c.settledFrame = this.settledFrame
     c.liveObjects = this.liveObjects
     c.liveBytes = this.liveBytes
     c.residentObjectCount = this.residentObjectCount
@@ -359,12 +435,77 @@ export class ResidencyManager {
     return c
   }
 
+  /** With `use` records: the frame's used objects move to the most recently used end in the order first named. */
+  private settleMarked(frame: Frame): void {
+    const used = this.used
+    for (let i = 0; i < used.length; i++) {
+      const slot = used.data[i]
+      if (this.aliveOf[slot] === 0) continue
+      this.lastUsedOf[slot] = frame
+      if (this.residentOf[slot] === 1) {
+        this.unlink(slot)
+        this.linkTail(slot, IDLE)
+      } else {
+        this.makeResident(slot, frame, IDLE)
+      }
+    }
+  }
+
+  /**
+   * Without `use` records: IDLE ++ BUSY must become (resident objects not in use, in recency order) ++ (resident
+   * objects in use, in recency order) ++ (objects made resident, in the order they came into use). Only objects
+   * that changed this frame, or were marked in the last one, can change lists; BUSY is in recency order already.
+   */
+  private settleHeld(frame: Frame): void {
+    const epoch = this.epoch
+    const toIdle: number[] = []
+    const toBusy: number[] = []
+    const toResident: number[] = []
+    const visit = (slot: number, seen: boolean) => {
+      if (this.aliveOf[slot] === 0 || seen) return
+      const inUse = this.holdersOf[slot] > 0 || this.usedEpochOf[slot] === epoch
+      const list = this.listOf[slot]
+      if (list === BUSY && !inUse) toIdle.push(slot)
+      else if (list === IDLE && inUse) toBusy.push(slot)
+      else if (list === OFF && inUse) toResident.push(slot)
+    }
+    // An object marked last frame and changed this frame is visited once, from `changed`.
+    for (let i = 0; i < this.markedBefore.length; i++) {
+      const slot = this.markedBefore.data[i]
+      visit(slot, this.changedEpochOf[slot] === epoch)
+    }
+    for (let i = 0; i < this.changed.length; i++) visit(this.changed.data[i], false)
+
+    // Leaving BUSY: after every idle object (they were used later), among themselves in BUSY order.
+    toIdle.sort((x, y) => this.rankOf[x] - this.rankOf[y])
+    for (const slot of toIdle) {
+      // Its last use was the last settled frame, unless it was created resident since and never used.
+      if (this.createdEpochOf[slot] !== epoch) this.lastUsedOf[slot] = this.settledFrame
+      this.unlink(slot)
+      this.linkTail(slot, IDLE)
+    }
+    // Entering BUSY from IDLE: used less recently than everything in BUSY, so at its head, in IDLE order.
+    toBusy.sort((x, y) => this.rankOf[x] - this.rankOf[y])
+    for (let i = toBusy.length - 1; i >= 0; i--) {
+      const slot = toBusy[i]
+      this.unlink(slot)
+      this.linkHead(slot, BUSY)
+    }
+    for (const slot of toResident) this.makeResident(slot, frame, BUSY)
+
+    this.markedBefore.length = 0
+    for (let i = 0; i < this.used.length; i++) {
+      const slot = this.used.data[i]
+      if (this.aliveOf[slot] === 1) this.markedBefore.push(slot)
+    }
+  }
+
   private evictToBudget(frame: Frame): void {
     while (this.residentTotal > this.budgetBytes) {
-      // Used objects were just moved to the tails, so a head that is in use means its whole list is in use.
-      let victim = this.head[NORMAL]
-      if (victim === NONE || this.usedNow(victim)) victim = this.head[HIGH]
-      if (victim === NONE || this.usedNow(victim)) {
+      // Without `use` records IDLE holds exactly the resident objects not in use. With them the frame's used
+      // objects were just moved to IDLE's tail, so a head in use means every resident object is in use.
+      const victim = this.head[IDLE]
+      if (victim === NONE || this.usedEpochOf[victim] === this.epoch) {
         this.overBudgetFrames++
         this.sink.overBudget?.(frame, this.residentTotal, this.budgetBytes)
         return
@@ -380,51 +521,76 @@ export class ResidencyManager {
     }
   }
 
-  private usedNow(slot: number): boolean {
-    return this.allUsed || this.usedEpochOf[slot] === this.epoch
+  private change(slot: number): void {
+    if (this.changedEpochOf[slot] === this.epoch) return
+    this.changedEpochOf[slot] = this.epoch
+    this.changed.push(slot)
   }
 
-  private makeResident(slot: number, frame: Frame): void {
+  private makeResident(slot: number, frame: Frame, list: number): void {
     const bytes = this.bytesOf[slot]
     this.residentOf[slot] = 1
     this.residentObjectCount++
     this.residentTotal += bytes
-    this.linkTail(slot)
+    this.linkTail(slot, list)
     this.makeResidentCount++
     this.madeResidentBytes += bytes
     this.sink.madeResident?.(this.objectOf[slot], bytes, frame)
   }
 
-  private linkTail(slot: number): void {
-    const p = this.priorityOf[slot]
-    const last = this.tail[p]
+  private linkTail(slot: number, list: number): void {
+    const last = this.tail[list]
     this.prevOf[slot] = last
     this.nextOf[slot] = NONE
-    if (last === NONE) this.head[p] = slot
-    else this.nextOf[last] = slot
-    this.tail[p] = slot
+    this.listOf[slot] = list
+    if (last === NONE) {
+      this.head[list] = slot
+      this.rankOf[slot] = this.nextRank
+    } else {
+      this.nextOf[last] = slot
+      this.rankOf[slot] = this.rankOf[last] + 1
+    }
+    this.tail[list] = slot
+  }
+
+  private linkHead(slot: number, list: number): void {
+    const first = this.head[list]
+    this.prevOf[slot] = NONE
+    this.nextOf[slot] = first
+    this.listOf[slot] = list
+    if (first === NONE) {
+      this.tail[list] = slot
+      this.rankOf[slot] = this.nextRank
+    } else {
+      this.prevOf[first] = slot
+      this.rankOf[slot] = this.rankOf[first] - 1
+    }
+    this.head[list] = slot
   }
 
   private unlink(slot: number): void {
-    const p = this.priorityOf[slot]
+    const list = this.listOf[slot]
     const prev = this.prevOf[slot]
     const next = this.nextOf[slot]
-    if (prev === NONE) this.head[p] = next
+    if (prev === NONE) this.head[list] = next
     else this.nextOf[prev] = next
-    if (next === NONE) this.tail[p] = prev
+    if (next === NONE) this.tail[list] = prev
     else this.prevOf[next] = prev
     this.prevOf[slot] = NONE
     this.nextOf[slot] = NONE
+    this.listOf[slot] = OFF
   }
 
   private info(slot: number): ResidencyObjectInfo {
+    // An object in BUSY since before this frame was last used in the last settled frame.
+    const inBusy = this.usedWhenHeld && this.listOf[slot] === BUSY && this.createdEpochOf[slot] !== this.epoch
     return {
       object: this.objectOf[slot],
       bytes: this.bytesOf[slot],
       priority: this.priorityOf[slot] === HIGH ? 'high' : 'normal',
       label: this.labels[slot],
       resident: this.residentOf[slot] === 1,
-      lastUsedFrame: this.lastUsedOf[slot],
+      lastUsedFrame: inBusy ? this.settledFrame : this.lastUsedOf[slot],
       createdFrame: this.createdOf[slot],
     }
   }
@@ -447,6 +613,11 @@ export class ResidencyManager {
       b.set(a)
       return b
     }
+    const u32 = (a: Uint32Array) => {
+      const b = new Uint32Array(capacity)
+      b.set(a)
+      return b
+    }
     const i32 = (a: Int32Array) => {
       const b = new Int32Array(capacity)
       b.set(a)
@@ -456,12 +627,15 @@ export class ResidencyManager {
     this.bytesOf = f64(this.bytesOf)
     this.lastUsedOf = f64(this.lastUsedOf)
     this.createdOf = f64(this.createdOf)
+    this.rankOf = f64(this.rankOf)
+    this.holdersOf = i32(this.holdersOf)
     this.priorityOf = u8(this.priorityOf)
     this.residentOf = u8(this.residentOf)
+    this.listOf = u8(this.listOf)
     this.aliveOf = u8(this.aliveOf)
-    const epochs = new Uint32Array(capacity)
-    epochs.set(this.usedEpochOf)
-    this.usedEpochOf = epochs
+    this.usedEpochOf = u32(this.usedEpochOf)
+    this.changedEpochOf = u32(this.changedEpochOf)
+    this.createdEpochOf = u32(this.createdEpochOf)
     this.prevOf = i32(this.prevOf)
     this.nextOf = i32(this.nextOf)
     this.capacity = capacity

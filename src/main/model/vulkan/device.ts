@@ -133,6 +133,18 @@ export interface VulkanSetup {
   problems: string[]
 }
 
+/**
+ * The header's `budget` (the local memory budget) for a device whose heaps carry none: it goes to the first
+ * DEVICE_LOCAL heap, as a `budget` record without `heap` does. Heaps with their own budgets keep them.
+ */
+function withHeaderBudget(device: VulkanDeviceInfo, budget: unknown): VulkanDeviceInfo {
+  if (typeof budget !== 'number' || !(budget >= 0)) return device
+  if (device.memoryHeaps.some((h) => h.budget !== undefined)) return device
+  const local = Math.max(0, device.memoryHeaps.findIndex((h) => h.flags.includes('DEVICE_LOCAL')))
+  if (local >= device.memoryHeaps.length) return device
+  return { ...device, memoryHeaps: device.memoryHeaps.map((h, i) => (i === local ? { ...h, budget } : h)) }
+}
+
 /** The device and aliasing model a capture is checked and replayed with. */
 export function vulkanSetup(header: CaptureHeader | undefined): VulkanSetup {
   const h = (header ?? {}) as VulkanCaptureHeader
@@ -140,7 +152,7 @@ export function vulkanSetup(header: CaptureHeader | undefined): VulkanSetup {
   if (h.vulkan !== undefined) {
     const device = normalizeVulkanDevice(h.vulkan)
     const problems = deviceProblems(device)
-    if (problems.length === 0) return { device: device as VulkanDeviceInfo, aliasing, defaulted: false, problems }
+    if (problems.length === 0) return { device: withHeaderBudget(device as VulkanDeviceInfo, h.budget), aliasing, defaulted: false, problems }
     return { device: defaultVulkanDevice(h.adapter, h.budget), aliasing, defaulted: true, problems }
   }
   return { device: defaultVulkanDevice(h.adapter, h.budget), aliasing, defaulted: true, problems: [] }

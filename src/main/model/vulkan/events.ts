@@ -20,6 +20,7 @@ export const VULKAN_RULES = [
   'alloc-count-exceeded',
   'bind-misaligned',
   'bind-out-of-range',
+  'bind-memory-type',
   'granularity-conflict',
   'flush-misaligned',
 ] as const

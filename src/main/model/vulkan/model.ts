@@ -125,6 +125,8 @@ class Placements {
   linear = new Uint8Array(64)
   estimated = new Uint8Array(64)
   alignmentKnown = new Uint8Array(64)
+  /** memoryTypeBits: the driver's, or every type when the capture gave none. */
+  typeBits = new Uint32Array(64)
   memory = new Int32Array(64)
   offset = new Float64Array(64)
   size = new Float64Array(64)
@@ -215,6 +217,14 @@ export interface LiveAllocation extends VulkanPlacementInfo {
   pendingFree: boolean
 }
 
+export interface VulkanModelOptions {
+  /**
+   * The capture has `gpu` records: only they complete frames, from the first frame on (as the D3D12 replay asks
+   * the store). Default false: frame n − framesInFlight completes when frame n begins, until a `gpu` record comes.
+   */
+  gpuRecords?: boolean
+}
+
 export class VulkanModel {
   readonly device: VulkanDeviceInfo
   readonly config: VulkanConfig
@@ -240,7 +250,8 @@ export class VulkanModel {
   /** Per heap, NaN when unknown. */
   readonly heapBudget: Float64Array
 
-  private sawGpu = false
+  /** Frames complete by `gpu` records only: the capture has them (or one came already). */
+  private gpuFences = false
   private memories = new Map<number, MemoryState>()
   private nextMemory = 0
   private blocksByType: number[][]
@@ -276,7 +287,13 @@ export class VulkanModel {
   }
   private readonly memoryInfo: VulkanMemoryInfo = { memory: 0, kind: 'block', type: 0, heap: 0, size: 0, captureId: -1 }
 
-  constructor(device: VulkanDeviceInfo, config: VulkanConfig = defaultVulkanConfig(), sink: VulkanSink = {}) {
+  constructor(
+    device: VulkanDeviceInfo,
+    config: VulkanConfig = defaultVulkanConfig(),
+    sink: VulkanSink = {},
+    options: VulkanModelOptions = {},
+  ) {
+    this.gpuFences = options.gpuRecords === true
     this.device = device
     this.config = config
     this.sink = sink
@@ -347,12 +364,15 @@ export class VulkanModel {
   onFrame(record: FrameRecord): void {
     if (this.dirtyMemories.size) this.checkUnflushed(`the end of frame ${this.frame}`)
     this.frame = record.n
-    if (!this.sawGpu) this.advanceGpu(record.n - this.config.framesInFlight)
+    if (!this.gpuFences) this.advanceGpu(record.n - this.config.framesInFlight)
   }
 
-  /** The first `gpu` record switches from the frames-in-flight rule to the capture's fences. */
+  /**
+   * The GPU finished frame n. In a capture with `gpu` records (options.gpuRecords) only they complete frames,
+   * from the first frame on; a stream that cannot be looked at ahead switches at the first one.
+   */
   onGpu(record: GpuRecord): void {
-    this.sawGpu = true
+    this.gpuFences = true
     this.advanceGpu(record.n)
   }
 
@@ -408,6 +428,7 @@ export class VulkanModel {
     s.linear[slot] = n.linear ? 1 : 0
     s.estimated[slot] = n.estimated ? 1 : 0
     s.alignmentKnown[slot] = n.alignmentKnown ? 1 : 0
+    s.typeBits[slot] = n.typeBits
     s.requested[slot] = n.size
     s.alignment[slot] = n.alignment
     s.memory[slot] = -1
@@ -818,6 +839,14 @@ export class VulkanModel {
     }
     if (offset < 0 || offset + size > state.size) {
       this.warn('bind-out-of-range', `${where}: [${offset}, ${offset + size}) ends past the memory's ${state.size} bytes`)
+    }
+    // §3.3: 「只有这个位掩码中标记的Memory Type，才能跟这个资源绑定」.
+    const typeBits = s.typeBits[slot]
+    if (((typeBits >>> state.type) & 1) === 0) {
+      this.warn(
+        'bind-memory-type',
+        `${where}: memory type ${state.type} is not in its memoryTypeBits 0x${typeBits.toString(16)}`,
+      )
     }
     this.checkGranularity(slot, state, offset, size, memoryId)
     s.state[slot] = S_LIVE

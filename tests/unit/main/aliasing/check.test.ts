@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { checkExitCode, formatCheck, runCheck } from '../../../../src/main/cli/check'
 import type { CaptureHeader, CaptureRecord } from '../../../../src/shared/capture'
 import type { VulkanCaptureHeader, VulkanCaptureRecord } from '../../../../src/main/model/vulkan/capture-types'
+import { recordsOf } from '../../../../src/main/ingest/records'
+import { checkStore } from '../../../../src/main/analysis/hazards'
+import { scan } from '../ingest/helpers'
 
 const d3d12: CaptureHeader = { format: 'heapscope-capture', version: 1, api: 'd3d12' }
 
@@ -126,5 +129,98 @@ describe('heapscope check', () => {
         '',
       ].join('\n'),
     )
+  })
+})
+
+describe('heapscope check over what the reader keeps', () => {
+  const header = (aliasing: 'simple' | 'advanced') =>
+    JSON.stringify({ format: 'heapscope-capture', version: 1, api: 'd3d12', aliasing })
+  const text = (aliasing: 'simple' | 'advanced', ...records: object[]) =>
+    [header(aliasing), ...records.map((r) => JSON.stringify(r))].join('\n') + '\n'
+  async function checkText(capture: string) {
+    const { store } = scan(capture)
+    return runCheck(recordsOf(store), store.header, { reading: store.warnings })
+  }
+  const two = [
+    { e: 'frame', n: 1 },
+    { e: 'heap', id: 50, size: 65536 },
+    { e: 'placed', id: 51, heap: 50, offset: 0, kind: 'texture', size: 65536, flags: ['ShaderResource'] },
+    { e: 'placed', id: 52, heap: 50, offset: 0, kind: 'texture', size: 65536, flags: ['ShaderResource'] },
+  ]
+
+  it('keeps a barrier naming nothing, or only `before`, so the advanced model sees it', async () => {
+    // « La barrière d'alias peut définir NULL à la fois pour pResourceAfter et pResourceBefore »: both barriers
+    // separate the two writes of one submit, so no barrier-missing.
+    const result = await checkText(
+      text(
+        'advanced',
+        ...two,
+        { e: 'access', id: 51, op: 'write' },
+        { e: 'barrier' },
+        { e: 'access', id: 52, op: 'write' },
+        { e: 'barrier', before: 52 },
+        { e: 'access', id: 51, op: 'write' },
+      ),
+    )
+    expect(result).toEqual({ hazards: [], warnings: {} })
+  })
+
+  it("gives the profiler's hazard list the same barriers", () => {
+    // Without the first barrier, 52's write follows 51's in one submit: barrier-missing. With it, nothing.
+    const records = (barrier: object[]) =>
+      text('advanced', ...two, { e: 'access', id: 51, op: 'write' }, ...barrier, { e: 'access', id: 52, op: 'write' })
+    expect(checkStore(scan(records([])).store).hazardRules).toEqual({ 'barrier-missing': 1 })
+    expect(checkStore(scan(records([{ e: 'barrier' }])).store).hazardRules).toEqual({})
+    expect(checkStore(scan(records([{ e: 'barrier', before: 51 }])).store).hazardRules).toEqual({})
+  })
+
+  it('frees what a freed heap holds, and a freed placed id, so the id can be placed again (inactive)', async () => {
+    // « Les ressources placées sont créées à l'état inactif »: each new placement is inactive, and its first
+    // read, with no barrier activating it, is access-inactive.
+    const result = await checkText(
+      text(
+        'simple',
+        ...two,
+        { e: 'free', id: 50 }, // 51 and 52 go with their heap
+        { e: 'heap', id: 60, size: 65536 },
+        { e: 'placed', id: 51, heap: 60, offset: 0, kind: 'texture', size: 65536, flags: ['ShaderResource'] },
+        { e: 'access', id: 51, op: 'read' },
+        { e: 'placed', id: 53, heap: 60, offset: 0, kind: 'buffer', size: 4096 },
+        { e: 'free', id: 53 }, // a placed resource: destroyed
+        { e: 'placed', id: 53, heap: 60, offset: 0, kind: 'buffer', size: 4096 },
+        { e: 'access', id: 53, op: 'write' },
+      ),
+    )
+    expect(result.reading).toBeUndefined()
+    expect(result.hazards.map((h) => [h.rule, h.resources, h.heap, h.range])).toEqual([
+      ['access-inactive', [51], 60, [0, 65536]],
+      ['access-inactive', [53], 60, [0, 4096]],
+    ])
+  })
+
+  it('prints what reading the capture warned about: counts, and the first ones with their lines', async () => {
+    const capture = text(
+      'simple',
+      ...two,
+      { e: 'barrier', after: 'x' }, // line 6
+      { e: 'access', id: 51, op: 'peek' }, // line 7
+      { e: 'release', id: 99 }, // line 8
+    )
+    const result = await checkText(capture)
+    const lineStarts = capture.split('\n').map((_, i, all) => all.slice(0, i).join('\n').length + (i > 0 ? 1 : 0))
+    expect(result.reading).toEqual({
+      counts: { badField: 2, releaseOfUnknownId: 1 },
+      first: [
+        { kind: 'badField', line: 6, offset: lineStarts[5], message: 'barrier: "after" must be an integer' },
+        { kind: 'badField', line: 7, offset: lineStarts[6], message: 'access: "op" must be one of read, write, clear, discard, copy' },
+        { kind: 'releaseOfUnknownId', line: 8, offset: lineStarts[7], message: 'release of id 99, which is not live' },
+      ],
+    })
+    const lines = formatCheck(result, false).split('\n')
+    expect(lines[0]).toBe('No aliasing hazard found.')
+    expect(lines[1]).toBe('Reading the capture: 3 warnings (records skipped or corrected before the checks):')
+    expect(lines).toContain(`  line 6 (byte ${lineStarts[5]}): badField: barrier: "after" must be an integer`)
+    expect(lines).toContain(`  line 8 (byte ${lineStarts[7]}): releaseOfUnknownId: release of id 99, which is not live`)
+    expect(JSON.parse(formatCheck(result, true)).reading.counts).toEqual({ badField: 2, releaseOfUnknownId: 1 })
   })
 })

@@ -241,7 +241,7 @@ describe('advanced model: barrier-missing', () => {
 })
 
 describe('advanced model: rt-not-initialized', () => {
-  it('is a render target whose first access since it was placed, or since another resource wrote its bytes, is no initialization', () => {
+  it('is a render target whose first access since it was placed, or since another resource used its bytes, is no initialization', () => {
     const hazards = check('advanced', [
       ...setup,
       { e: 'placed', id: 53, heap: 50, offset: 0, kind: 'texture', size: 2 * K64, flags: ['RenderTargetable'] },
@@ -251,14 +251,45 @@ describe('advanced model: rt-not-initialized', () => {
       { e: 'submit' },
       { e: 'access', id: 53, op: 'write' },
       { e: 'submit' },
-      { e: 'access', id: 51, op: 'read' }, // a read leaves 53's bytes as they are
+      { e: 'access', id: 51, op: 'read' }, // in the simple model 51 would have been activated over 53's bytes
       { e: 'submit' },
       { e: 'access', id: 53, op: 'read' },
     ])
     expect(hazards.map((h) => h.message)).toEqual([
       'render target 53 read since it was placed at frame 12 without a clear, discard or full copy first',
       'render target 53 written after 54 used the same bytes at frame 12 without a clear, discard or full copy first',
+      'render target 53 read after 51 used the same bytes at frame 12 without a clear, discard or full copy first',
     ])
+  })
+
+  it("re-arms initialization after another resource's read, as the simple model's activation does", () => {
+    // « Cette initialisation reste requise chaque fois qu'une ressource aurait été activée dans le modèle
+    // simple »: 52 read on 53's bytes implies, in the simple model, 52 activated there (and 53 again after).
+    const rt: CaptureRecord = { e: 'placed', id: 53, heap: 50, offset: 0, kind: 'texture', size: K64, flags: ['RenderTargetable'] }
+    const advanced = check('advanced', [
+      ...setup,
+      rt,
+      { e: 'access', id: 53, op: 'clear' },
+      { e: 'submit' },
+      { e: 'access', id: 52, op: 'read' },
+      { e: 'submit' },
+      { e: 'access', id: 53, op: 'write' },
+    ])
+    const simple = check('simple', [
+      ...setup,
+      rt,
+      { e: 'barrier', after: 53 },
+      { e: 'access', id: 53, op: 'clear' },
+      { e: 'barrier', after: 52, before: 53 },
+      { e: 'access', id: 52, op: 'read' },
+      { e: 'barrier', after: 53, before: 52 },
+      { e: 'access', id: 53, op: 'write' },
+    ])
+    expect(simple.map((h) => [h.rule, h.resources, h.range])).toEqual([['rt-not-initialized', [53], [0, K64]]])
+    expect(advanced.map((h) => [h.rule, h.resources, h.range])).toEqual([['rt-not-initialized', [53], [0, K64]]])
+    expect(advanced[0].message).toBe(
+      'render target 53 written after 52 used the same bytes at frame 12 without a clear, discard or full copy first',
+    )
   })
 
   it('never reports access-inactive: the advanced model has no active state', () => {

@@ -51,7 +51,7 @@ describe('ResidencyManager: LRU eviction under a budget', () => {
     expect(frame(rm, log, 4, [2])).toEqual(['+2:40@4', '-3:40@4'])
     // Using resident objects changes no residency, only the LRU order: A used at 5 makes B the LRU.
     expect(frame(rm, log, 5, [1])).toEqual([])
-    expect(rm.evictionOrder('normal')).toEqual([2, 1])
+    expect(rm.evictionOrder()).toEqual([2, 1])
     // C back: 120 > 100, evicts B (frame 4) rather than A (frame 5).
     expect(frame(rm, log, 6, [3])).toEqual(['+3:40@6', '-2:40@6'])
     expect(rm.counters()).toMatchObject({
@@ -63,22 +63,21 @@ describe('ResidencyManager: LRU eviction under a budget', () => {
     })
   })
 
-  it('evicts normal priority before high priority, even when the high one is older', () => {
+  it('evicts by recency alone: an older high-priority object goes before a newer normal one (§9)', () => {
+    // §9: 「超出预算时，按最近最少使用的顺序驱逐其他对象」, the seed's only eviction rule. HIGH (§3.7, §6.1) is the
+    // priority handed to the OS through SetResidencyPriority: kept and shown, not an eviction order.
     const { rm, log } = manager(100)
     rm.addObject(10, 40, 'high', 'TransientHeap', 0)
     rm.addObject(11, 40, 'normal', 'A', 0)
     rm.addObject(12, 40, 'normal', 'C', 0)
     frame(rm, log, 0, [10]) // H resident, last used 0
     frame(rm, log, 1, [11]) // A resident, last used 1
-    // 120 > 100: H (frame 0) is the LRU overall but high; A (frame 1) is normal and goes first → 80.
-    expect(frame(rm, log, 2, [12])).toEqual(['+12:40@2', '-11:40@2'])
-    expect(rm.isResident(10)).toBe(true)
-    // A back: 120 > 100 again; the unused normal C (frame 2) goes before the older but high H (frame 0).
-    expect(frame(rm, log, 3, [11])).toEqual(['+11:40@3', '-12:40@3'])
-    // With no unused normal object left (A in use), the high one is evicted: budget 100 < 40 + 40 + 40.
-    rm.addObject(13, 40, 'normal', 'D', 3)
-    expect(frame(rm, log, 4, [11, 13])).toEqual(['+13:40@4', '-10:40@4'])
-    expect(rm.evictionOrder('high')).toEqual([])
+    // 120 > 100: H (frame 0) is the least recently used object not in use → 80.
+    expect(frame(rm, log, 2, [12])).toEqual(['+12:40@2', '-10:40@2'])
+    expect(rm.objectInfo(10)).toMatchObject({ priority: 'high', resident: false, lastUsedFrame: 0 })
+    expect(rm.evictionOrder()).toEqual([11, 12])
+    // H back: 120 > 100, A (frame 1) goes before C (frame 2).
+    expect(frame(rm, log, 3, [10])).toEqual(['+10:40@3', '-11:40@3'])
   })
 
   it('reports one over-budget frame when everything resident is in use', () => {
@@ -173,13 +172,22 @@ describe('ResidencyManager: LRU eviction under a budget', () => {
     expect(rm.objectInfo(2)).toMatchObject({ resident: true, lastUsedFrame: 0 })
   })
 
-  it('markAllUsed makes every live object resident and evicts nothing', () => {
-    const { rm, log } = manager(100)
+  it('without use records, counts as used the objects holding a live resource, plus those marked', () => {
+    const { sink, log } = recorder()
+    const rm = new ResidencyManager({ enabled: true, startResident: false, budget: 100, usedWhenHeld: true }, sink)
     for (const o of [1, 2, 3]) rm.addObject(o, 40, 'normal', `o${o}`, 0)
-    rm.markAllUsed()
+    rm.addObject(4, 40, 'high', 'TransientHeap', 0)
+    for (const o of [1, 2, 3]) rm.addHolder(o)
+    // Frame 0: 1, 2, 3 hold a live resource; 4 holds none and is not marked. 120 > 100 with all three in use.
     expect(frame(rm, log, 0, [])).toEqual(['+1:40@0', '+2:40@0', '+3:40@0', 'over@0:120>100'])
-    // The next frame uses object 3 only: LRU unused is 1 → 80.
-    expect(frame(rm, log, 1, [3])).toEqual(['-1:40@1'])
+    // Frame 1: the last resource of 1 is released (pending for its fence), the transient heap 4 is marked.
+    rm.removeHolder(1)
+    // 4 made resident: 160 > 100; 1 is not in use and the least recent → 120, still over with 2, 3, 4 in use.
+    expect(frame(rm, log, 1, [4])).toEqual(['+4:40@1', '-1:40@1', 'over@1:120>100'])
+    // Frame 2: 4 is not marked again: no longer in use, the least recently used of the resident → 80.
+    expect(frame(rm, log, 2, [])).toEqual(['-4:40@2'])
+    expect(rm.objectInfo(2)).toMatchObject({ resident: true, lastUsedFrame: 2 })
+    expect(rm.objectInfo(4)).toMatchObject({ resident: false, lastUsedFrame: 1, priority: 'high' })
   })
 
   it('warns on a duplicate object and on removing an unknown one', () => {

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { main } from '../../../../src/main/cli/index'
 import { MiB } from '../../../../src/shared/units'
-import { HAND_RECORDS, header } from './helpers'
+import { DEVICE, HAND_RECORDS, header } from './helpers'
 
 describe('heapscope report and diff on a Vulkan capture', () => {
   let out = ''
@@ -95,5 +95,38 @@ describe('heapscope report and diff on a Vulkan capture', () => {
     out = ''
     expect(await main(['diff', file, ...b, '--fail-on-growth', '10'])).toBe(3)
     expect(err).toMatch(/peak heap bytes grew 14\.60%, more than 10%/)
+  })
+  it('takes the header budget when the heaps carry none, and counts the frames a heap holds more than it', async () => {
+    // Heap 0 (DEVICE_LOCAL) has no budget of its own: the header's 1 MiB applies to it. Frame 0: buffer 1's
+    // 1 MiB block (1 MiB, not over). Frames 1–3: plus buffer 2's dedicated 600 KiB (≥ 512 KiB) → over. Buffer 2,
+    // released in frame 2, is freed when frame 4 begins (2 frames in flight): frame 4 is not over.
+    const device = { ...DEVICE, memoryHeaps: DEVICE.memoryHeaps.map(({ size, flags }) => ({ size, flags })) }
+    const bits = (size: number) => ({ size, alignment: 256, memoryTypeBits: 1 })
+    const records = [
+      { e: 'frame', n: 0 },
+      { e: 'buffer', id: 1, size: 100 * 1024, memoryRequirements: bits(100 * 1024) },
+      { e: 'frame', n: 1 },
+      { e: 'buffer', id: 2, size: 600 * 1024, memoryRequirements: bits(600 * 1024) },
+      { e: 'frame', n: 2 },
+      { e: 'release', id: 2 },
+      { e: 'frame', n: 3 },
+      { e: 'frame', n: 4 },
+    ]
+    const budgeted = join(mkdtempSync(join(tmpdir(), 'heapscope-vulkan-budget-')), 'budget.hscap')
+    writeFileSync(budgeted, [header({ vulkan: device, budget: 1 * MiB }), ...records].map((r) => JSON.stringify(r)).join('\n') + '\n')
+    expect(await main(['report', budgeted, '--json'])).toBe(0)
+    expect(JSON.parse(out).residency).toEqual({
+      budgetBytes: 1 * MiB,
+      evictions: 0,
+      evictedBytes: 0,
+      makeResident: 0,
+      overBudgetFrames: 3,
+    })
+  })
+
+  it('refuses to route a Vulkan capture, with exit 1 and a message saying why', async () => {
+    expect(await main(['route', file])).toBe(1)
+    expect(out).toBe('')
+    expect(err).toMatch(/hand\.hscap is a Vulkan capture \(header "api": "vulkan"\); route explains D3D12 placements only/)
   })
 })

@@ -50,6 +50,30 @@ describe('bind-misaligned', () => {
   })
 })
 
+describe('bind-memory-type', () => {
+  it('is a bind to memory whose type memoryTypeBits does not allow (§3.3)', () => {
+    // §3.3: 「只有这个位掩码中标记的Memory Type，才能跟这个资源绑定」. Bits 0b0110 allow types 1 and 2; memory 50 is
+    // type 0, memory 61 type 1.
+    const w = warningsOf([
+      ...memories,
+      { e: 'buffer', id: 7, size: 1000, memoryRequirements: req(1000, 256, 0b0110), explicit: true },
+      { e: 'bind', id: 7, memory: 50, offset: 0 },
+      { e: 'placed', id: 8, heap: 61, offset: 0, kind: 'buffer', size: 1000, memoryRequirements: req(1000, 256, 0b0110) },
+    ])
+    expect(w).toEqual([
+      {
+        kind: 'bind-memory-type',
+        message: 'buffer 7 bound at offset 0 of memory 50 at frame 7: memory type 0 is not in its memoryTypeBits 0x6',
+        frame: 7,
+      },
+    ])
+  })
+
+  it('is silent without memoryRequirements: the bits are unknown', () => {
+    expect(warningsOf([...memories, { e: 'placed', id: 8, heap: 60, offset: 0, kind: 'buffer', size: 64 }])).toEqual([])
+  })
+})
+
 describe('bind-out-of-range', () => {
   it('is a binding whose end passes the end of its memory', () => {
     // [61440, 61440 + 8192) = [61440, 69632), past 65536.

@@ -178,6 +178,80 @@ describe('defrag (§8.2)', () => {
     checkInvariants(m)
   })
 
+  it('rotates between pools: the pool cleared in one frame is not the one cleared in the next (「在池之间轮转」)', () => {
+    // §8.2: 「每次最多处理 1 个池（RHIPoolAllocator.DefragMaxPoolsToClear），在池之间轮转」.
+    const rec = recordingSink()
+    const m = newModel(SMALL, { explicitGpuFences: true }, rec.sink)
+    const p0 = buffer(m, 1, 512 * KiB) // pool 0 [0, 512 KiB)
+    buffer(m, 2, 256 * KiB) // pool 0 [512 KiB, 768 KiB)
+    buffer(m, 3, 256 * KiB) // pool 0 [768 KiB, 1 MiB): full
+    const p1 = buffer(m, 4, 512 * KiB) // pool 1 [0, 512 KiB)
+    buffer(m, 5, 64 * KiB) // pool 1 [512 KiB, 576 KiB)
+    buffer(m, 6, 448 * KiB) // pool 1 [576 KiB, 1 MiB): full
+    const p2 = buffer(m, 7, 512 * KiB) // pool 2 [0, 512 KiB)
+    buffer(m, 8, 64 * KiB) // pool 2 [512 KiB, 576 KiB)
+    expect([p0.poolName, p1.poolName, p2.poolName]).toEqual([
+      'DEFAULT/SingleState/0',
+      'DEFAULT/SingleState/1',
+      'DEFAULT/SingleState/2',
+    ])
+    for (const id of [3, 4, 6, 7]) m.release(id)
+    m.gpuDone(0) // pool 0 uses 768 KiB (75 %), pools 1 and 2 64 KiB each: all three under 90 %
+    m.beginFrame(1) // end of frame 0: pool 0 is the fullest (no fuller target); pool 1 is cleared into it
+    expect(rec.moved).toEqual([
+      { id: 5, fromPool: p1.pool, fromOffset: 512 * KiB, toPool: p0.pool, toOffset: 768 * KiB, bytes: 64 * KiB, frame: 0 },
+    ])
+    // End of frame 1: pool 1 holds only 5's old block, pending until the GPU finishes frame 0's copy. The rotation
+    // goes on to pool 2, whose 64 KiB block moves behind 5 in pool 0.
+    m.beginFrame(2)
+    expect(rec.moved[1]).toEqual({
+      id: 8,
+      fromPool: p2.pool,
+      fromOffset: 512 * KiB,
+      toPool: p0.pool,
+      toOffset: 832 * KiB,
+      bytes: 64 * KiB,
+      frame: 1,
+    })
+    checkInvariants(m)
+  })
+
+  it('does not spend a frame on a pool whose blocks all moved, while they wait for their fence', () => {
+    // §8.2 again: one pool per frame, rotating. A pool holding only pending blocks has nothing left to clear.
+    const rec = recordingSink()
+    const m = newModel({ ...SMALL, 'defrag.maxCopyPerFrame': 64 * KiB }, { explicitGpuFences: true }, rec.sink)
+    const p0 = buffer(m, 1, 512 * KiB) // pool 0 [0, 512 KiB)
+    buffer(m, 2, 256 * KiB) // pool 0 [512 KiB, 768 KiB)
+    buffer(m, 3, 256 * KiB) // pool 0 full
+    const p1 = buffer(m, 4, 512 * KiB) // pool 1 [0, 512 KiB)
+    buffer(m, 5, 64 * KiB) // pool 1 [512 KiB, 576 KiB)
+    buffer(m, 6, 448 * KiB) // pool 1 full
+    const p2 = buffer(m, 7, 512 * KiB) // pool 2 [0, 512 KiB)
+    buffer(m, 8, 64 * KiB) // pool 2 [512 KiB, 576 KiB)
+    buffer(m, 9, 64 * KiB) // pool 2 [576 KiB, 640 KiB)
+    buffer(m, 10, 384 * KiB) // pool 2 full
+    for (const id of [3, 4, 6, 7, 10]) m.release(id)
+    m.gpuDone(0) // pool 0 768 KiB, pool 1 64 KiB (5), pool 2 128 KiB (8, 9)
+    const move = (id: number, from: number, fromOffset: number, to: number, toOffset: number, frame: number) => ({
+      id,
+      fromPool: from,
+      fromOffset,
+      toPool: to,
+      toOffset,
+      bytes: 64 * KiB,
+      frame,
+    })
+    m.beginFrame(1) // frame 0: pool 1's 5 fills the 64 KiB copy budget
+    m.beginFrame(2) // frame 1: pool 2, from its end: 9
+    m.beginFrame(3) // frame 2: pool 0 is the fullest, pool 1 holds only 5's old block (pending): pool 2 again, 8
+    expect(rec.moved).toEqual([
+      move(5, p1.pool, 512 * KiB, p0.pool, 768 * KiB, 0),
+      move(9, p2.pool, 576 * KiB, p0.pool, 832 * KiB, 1),
+      move(8, p2.pool, 512 * KiB, p0.pool, 896 * KiB, 2),
+    ])
+    checkInvariants(m)
+  })
+
   it('leaves the acceleration-structure pool alone', () => {
     const rec = recordingSink()
     const small = { 'asPool.size': 1 * MiB, 'asPool.maxAllocation': 512 * KiB }
@@ -198,9 +272,8 @@ describe('reserved resources (§7)', () => {
     const rec = recordingSink()
     const m = newModel({}, { explicitGpuFences: true }, rec.sink)
     buffer(m, 1, 100000, ['ReservedResource']) // virtual: 128 KiB
-    const object = rec.objects.find((o) => o.label === 'Reserved #1')!
-    expect(object.bytes).toBe(0)
     m.commit(1, 70000)
+    const object = rec.objects.find((o) => o.label === 'Reserved #1')!
     expect(m.allocation(1)!.committed).toBe(128 * KiB) // 70000 → 2 tiles
     m.commit(1, 1)
     expect(m.allocation(1)!.committed).toBe(64 * KiB)
@@ -217,6 +290,31 @@ describe('reserved resources (§7)', () => {
     m.gpuDone(0)
     expect(m.totals.get(P.Reserved, F.Heap)).toBe(0)
     expect(m.residencyManager().has(object.object)).toBe(false)
+  })
+})
+
+describe('reserved resources without a commit', () => {
+  it('registers no residency object for a reserved resource with nothing committed (§7.1)', () => {
+    // §7.1: 「资源对象本身不注册驻留，驻留跟踪落在每个 Backing Heap 上」; nothing committed, no backing heap.
+    const rec = recordingSink()
+    const resident: [number, number][] = []
+    const m = newModel({}, {}, { ...rec.sink, madeResident: (o, b) => resident.push([o, b]) })
+    buffer(m, 1, 100000, ['ReservedResource'])
+    m.beginFrame(1) // end of frame 0: no use records, the live reserved resource is in use, but holds no tile
+    expect(rec.objects).toEqual([])
+    expect(m.residencyManager().objects()).toEqual([])
+    expect(m.residencyManager().counters()).toMatchObject({ makeResident: 0, madeResidentBytes: 0 })
+    // 70000 B commit two 64 KiB tiles: a backing of 128 KiB, made resident at the end of frame 1.
+    m.commit(1, 70000)
+    m.beginFrame(2)
+    expect(rec.objects.map((o) => [o.label, o.bytes])).toEqual([['Reserved #1', 128 * KiB]])
+    expect(resident).toEqual([[rec.objects[0].object, 128 * KiB]])
+    // Decommitted to nothing: the backing heaps are gone, and so is the residency object.
+    m.commit(1, 0)
+    expect(m.residencyManager().objects()).toEqual([])
+    m.release(1)
+    m.beginFrame(5)
+    expect(rec.warnings).toEqual([])
   })
 })
 
@@ -253,13 +351,55 @@ describe('residency objects', () => {
     expect(evicted).toEqual([0])
   })
 
-  it('counts every live object as used when the capture has no use records', () => {
+  it('counts every object holding a live resource as used when the capture has no use records', () => {
     const resident: number[] = []
     const m = newModel({}, {}, { madeResident: (o) => resident.push(o) })
     buffer(m, 1, 1024)
     buffer(m, 2, 20 * MiB, ['Static', 'Shared'])
     m.beginFrame(1)
     expect(resident.sort()).toEqual([0, 1])
+  })
+
+  it('without use records, evicts a released committed resource waiting for its fence (§9: 「驱逐其他对象」)', () => {
+    // §9: 「超出预算时，按最近最少使用的顺序驱逐其他对象」: only objects holding a live resource are in use.
+    const log: string[] = []
+    const m = newModel(
+      {},
+      { budget: 30 * MiB },
+      {
+        madeResident: (o, b, f) => log.push(`+${o}:${b / MiB}@${f}`),
+        evicted: (o, b, f) => log.push(`-${o}:${b / MiB}@${f}`),
+        overBudget: (f) => log.push(`over@${f}`),
+      },
+    )
+    buffer(m, 1, 20 * MiB, ['Static', 'Shared']) // committed: object 0
+    m.beginFrame(1) // end of frame 0: 20 MiB resident
+    m.release(1) // pending until frame 1 completes (frame 3 begins): holds no live resource
+    buffer(m, 2, 20 * MiB, ['Static', 'Shared']) // object 1
+    m.beginFrame(2) // end of frame 1: 1 made resident, 40 > 30 MiB; 0 is not in use and goes → 20 MiB
+    expect(log).toEqual(['+0:20@0', '+1:20@1', '-0:20@1'])
+    expect(m.residencyManager().residentBytes()).toBe(20 * MiB)
+    expect(m.residencyManager().counters().overBudgetFrames).toBe(0)
+  })
+
+  it('without use records, evicts an empty pool kept for the clean-up delay', () => {
+    const log: string[] = []
+    const m = newModel(
+      {},
+      { budget: 40 * MiB },
+      {
+        madeResident: (o, b, f) => log.push(`+${o}:${b / MiB}@${f}`),
+        evicted: (o, b, f) => log.push(`-${o}:${b / MiB}@${f}`),
+        overBudget: (f) => log.push(`over@${f}`),
+      },
+    )
+    buffer(m, 1, 1024) // DEFAULT/SingleState/0: object 0 of 32 MiB
+    m.beginFrame(1)
+    m.release(1) // the pool now holds only a pending block; it stays 20 frames once empty
+    buffer(m, 2, 20 * MiB, ['Static', 'Shared']) // object 1
+    m.beginFrame(2) // 32 + 20 = 52 > 40 MiB: the pool is not in use → evicted, 20 MiB left
+    expect(log).toEqual(['+0:32@0', '+1:20@1', '-0:32@1'])
+    expect(m.pools().map((p) => p.name)).toContain('DEFAULT/SingleState/0')
   })
 })
 

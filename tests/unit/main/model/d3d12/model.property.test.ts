@@ -9,6 +9,7 @@ import { KiB, MiB } from '../../../../../src/shared/units'
 import type { ModelSink } from '../../../../../src/main/model/events'
 import type { D3D12Model, ModelPlacement } from '../../../../../src/main/model/d3d12/model'
 import { F, TOTAL_ROWS } from '../../../../../src/main/model/d3d12/totals'
+import { DEFRAG_SIZE_FRACTION } from '../../../../../src/main/model/d3d12/families'
 import { routeLine } from '../../../../../src/main/cli/route'
 import { checkInvariants, newModel } from './helpers'
 import { runs } from '../../../../properties'
@@ -213,6 +214,68 @@ class Driver {
   }
 }
 
+/** What the model's defrag reads and calls; private members, reached here to swap in the reference. */
+interface DefragInternals {
+  blocks: { prev: Int32Array; size: Float64Array }
+  movable(block: number): boolean
+  moveBlock(fam: Family, pool: Pool, target: Pool, block: number, frame: number): number
+  defragFamily(fam: Family, budget: number, copied: number, maxPools: number, frame: number): number
+}
+interface Pool {
+  used: number
+  size: number
+  slot: number
+  tail: number
+  allocatedBlocks: number
+  pendingBlocks: number
+  largestFree(blocks: unknown): number
+}
+interface Family {
+  slots: (Pool | null)[]
+  lastDefragSlot: number
+}
+
+/**
+ * docs/model.md's defrag rule as plain loops over a family's pools, every step from scratch: the reference the
+ * indexed search (src/main/model/d3d12/defrag.ts) must agree with, move for move.
+ */
+function useLinearDefrag(model: D3D12Model): void {
+  const m = model as unknown as DefragInternals
+  m.defragFamily = (fam, budget, copied, maxPools, frame) => {
+    const slots = fam.slots
+    const pools = slots.filter((p): p is Pool => p !== null)
+    const low = pools.filter((p) => p.used / p.size < DEFRAG_SIZE_FRACTION).length
+    const notFull = pools.filter((p) => p.used < p.size).length
+    if (low === 0 || notFull < 2) return copied
+    if (fam.lastDefragSlot >= slots.length) fam.lastDefragSlot = 0
+    let cleared = 0
+    for (; fam.lastDefragSlot < slots.length; fam.lastDefragSlot++) {
+      const pool = slots[fam.lastDefragSlot]
+      if (pool === null || pool.used / pool.size >= DEFRAG_SIZE_FRACTION) continue
+      if (pool.allocatedBlocks === pool.pendingBlocks) continue
+      const fuller = (p: Pool) => p.used < p.size && (p.used > pool.used || (p.used === pool.used && p.slot > pool.slot))
+      if (!pools.some(fuller)) continue
+      for (let block = pool.tail; block !== -1 && copied < budget; ) {
+        const prev = m.blocks.prev[block]
+        if (m.movable(block)) {
+          const size = m.blocks.size[block]
+          const targets = pools
+            .filter((p) => fuller(p) && p.largestFree(m.blocks) >= size)
+            .sort((x, y) => y.used - x.used || y.slot - x.slot)
+          if (targets.length > 0) copied += m.moveBlock(fam, pool, targets[0], block, frame)
+        }
+        block = prev
+      }
+      cleared++
+      if (copied >= budget || cleared >= maxPools) {
+        fam.lastDefragSlot++
+        break
+      }
+    }
+    return copied
+  }
+}
+
 const quiet: ModelSink = {}
 
 describe('D3D12 model properties', () => {
@@ -299,6 +362,82 @@ describe('D3D12 model properties', () => {
         },
       ),
       { numRuns: runs(400) },
+    )
+  })
+
+  it('counts, per residency object, exactly the live resources in it, as a scan of the live allocations does', () => {
+    // Without `use` records an object is in use while it holds a live resource (§9: only those are "in use";
+    // pending releases and empty pools are the 「其他对象」 eviction may take). The model keeps these counts as
+    // resources come, go and move (defrag); here they are recounted from scratch after every operation.
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 80, size: 'max' }), fc.boolean(), (ops, explicit) => {
+        const evicted: { object: number; frame: number }[] = []
+        const overFrames = new Set<number>()
+        const m = newModel(
+          { ...SMALL_POOLS, 'defrag.maxCopyPerFrame': 64 * KiB },
+          { explicitGpuFences: explicit, budget: 3 * MiB },
+          { evicted: (object, _b, frame) => evicted.push({ object, frame }), overBudget: (f) => overFrames.add(f) },
+        )
+        const rm = m.residencyManager()
+        const d = new Driver(explicit)
+        for (const o of ops) {
+          const before = evicted.length
+          const holding = new Set(rm.objects().filter((x) => rm.holders(x.object) > 0).map((x) => x.object))
+          d.apply([m], o)
+          // A label names each object: its pool, `Committed #id` or `Reserved #id` (the driver names nothing).
+          const expected = new Map<string, number>()
+          for (const a of m.liveAllocations()) {
+            if (a.heap !== 'DEFAULT') continue
+            const label =
+              a.poolName !== null
+                ? a.poolName
+                : a.placement === 'Committed'
+                  ? `Committed #${a.id}`
+                  : a.placement === 'Reserved' && a.committed > 0
+                    ? `Reserved #${a.id}`
+                    : null
+            if (label !== null) expected.set(label, (expected.get(label) ?? 0) + 1)
+          }
+          for (const x of rm.objects()) expect(rm.holders(x.object), x.label).toBe(expected.get(x.label) ?? 0)
+          // Nothing holding a live resource through the frame's end is evicted at it.
+          if (o.k === 'frame') {
+            for (const e of evicted.slice(before)) expect(holding.has(e.object) && rm.holders(e.object) > 0).toBe(false)
+            if (!overFrames.has(d.frame - 1)) expect(rm.residentBytes()).toBeLessThanOrEqual(rm.budget())
+          }
+        }
+      }),
+      { numRuns: 300, seed: 0x5ea0 },
+    )
+  })
+
+  it('defragments exactly as the plain rule written as loops over the pools (the index changes no move)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(op, { maxLength: 120, size: 'max' }),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 3 }),
+        fc.constantFrom(64 * KiB, 256 * KiB, 1 * MiB),
+        (ops, explicit, maxPools, copyBudget) => {
+          const moves: string[][] = [[], []]
+          const sink = (i: number): ModelSink => ({ moved: (...args) => moves[i].push(args.join(' ')) })
+          const over = { ...SMALL_POOLS, 'defrag.maxPoolsPerFrame': maxPools, 'defrag.maxCopyPerFrame': copyBudget }
+          const indexed = newModel(over, { explicitGpuFences: explicit }, sink(0))
+          const linear = newModel(over, { explicitGpuFences: explicit }, sink(1))
+          useLinearDefrag(linear)
+          const d = new Driver(explicit)
+          for (const o of ops) {
+            d.apply([indexed, linear], o)
+            expect(moves[1]).toEqual(moves[0])
+          }
+          expect(linear.pools()).toEqual(indexed.pools())
+          // A clone rebuilds the index from its pools and goes on alike.
+          const copy = indexed.clone(sink(1))
+          moves[0].length = moves[1].length = 0
+          for (const o of ops) d.apply([indexed, copy], o)
+          expect(moves[1]).toEqual(moves[0])
+        },
+      ),
+      { numRuns: 300, seed: 0x5ea1 },
     )
   })
 
