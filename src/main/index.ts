@@ -184,6 +184,19 @@ function createContext(): HostContextHandle {
     return result.canceled ? null : (result.filePaths[0] ?? null)
   }
 
+  created.showHistoryDialog = async () => {
+    const options: Electron.OpenDialogOptions = {
+      title: 'Open a history database',
+      properties: ['openFile'],
+      filters: [
+        { name: 'HeapScope history (DuckDB)', extensions: ['duckdb', 'db'] },
+        { name: 'All files', extensions: ['*'] },
+      ],
+    }
+    const result = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options)
+    return result.canceled ? null : (result.filePaths[0] ?? null)
+  }
+
   created.showSaveDialog = async (suggestedName) => {
     const gzip = suggestedName.endsWith('.gz')
     const options: Electron.SaveDialogOptions = {

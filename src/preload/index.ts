@@ -53,6 +53,11 @@ const api = {
   onEngineStopped: (listener) => subscribe<[EngineStopped]>(EVENTS.engineStopped, listener),
   hazards: (query) => ipcRenderer.invoke(CHANNELS.hazards, query),
   placements: (query) => ipcRenderer.invoke(CHANNELS.placements, query),
+  openHistory: (path) => ipcRenderer.invoke(CHANNELS.openHistory, path),
+  openHistoryDialog: () => ipcRenderer.invoke(CHANNELS.openHistoryDialog),
+  historyTrend: (query) => ipcRenderer.invoke(CHANNELS.historyTrend, query),
+  historyRun: (query) => ipcRenderer.invoke(CHANNELS.historyRun, query),
+  closeHistory: (historyId) => ipcRenderer.invoke(CHANNELS.closeHistory, historyId),
 } satisfies Api
 
 export type PreloadApi = typeof api

@@ -38,6 +38,11 @@ export const CHANNELS = {
   exportCapture: 'capture:export',
   hazards: 'hazards:list',
   placements: 'placements:get',
+  openHistory: 'history:open',
+  openHistoryDialog: 'history:openDialog',
+  historyTrend: 'history:trend',
+  historyRun: 'history:run',
+  closeHistory: 'history:close',
 } as const satisfies Record<Exclude<keyof Api, 'onProgress' | 'onPlayback' | 'onMenu' | 'onEngineStopped'>, string>
 export type InvokeMethod = keyof typeof CHANNELS
 
@@ -54,7 +59,7 @@ export interface CaptureEntry {
   fileId: string
   name: string
   /** Where it comes from, for grouping in the start view. */
-  origin: 'demo' | 'recent' | 'argument' | 'dialog'
+  origin: 'demo' | 'recent' | 'argument' | 'dialog' | 'history'
   bytes?: Bytes
   description?: string
 }
@@ -759,6 +764,47 @@ export interface Settings {
 
 export type Unsubscribe = () => void
 
+/** What a history database follows per build (docs/history.md). */
+export const HISTORY_METRICS = ['peak', 'end', 'evictions', 'hazards'] as const
+export type HistoryMetric = (typeof HISTORY_METRICS)[number]
+/** The groupings a byte metric can be split by; evictions and hazards are counted per run. */
+export const HISTORY_GROUPS = ['heap', 'placement', 'tag'] as const
+export type HistoryGroup = (typeof HISTORY_GROUPS)[number]
+
+/** A history database the engine holds open, read-only. */
+export interface HistoryInfo {
+  historyId: string
+  name: string
+  runs: number
+  builds: number
+  /** The labels runs were added with (`--label K=V`), each key with its values, for narrowing the trends. */
+  labels: { key: string; values: string[] }[]
+}
+
+export interface HistoryTrendQuery {
+  historyId: string
+  metric: HistoryMetric
+  by?: HistoryGroup
+  /** Only runs carrying all these labels. */
+  labels?: Record<string, string>
+}
+
+export interface HistoryBuild {
+  build: string
+  runs: number
+  /** The build's latest run: the one opened for it. */
+  runId: number
+}
+
+/** A metric per build, builds in the order their first run was added. */
+export interface HistoryTrend {
+  metric: HistoryMetric
+  by: HistoryGroup | null
+  builds: HistoryBuild[]
+  /** One line per heap, placement or tag (`all` without a grouping), null where a build has no value. */
+  series: { name: string; values: (number | null)[] }[]
+}
+
 /** What the renderer can ask of a host. Both hosts implement exactly this. */
 export interface Api {
   appInfo(): Promise<AppInfo>
@@ -806,4 +852,15 @@ export interface Api {
   hazards(query: HazardsQuery): Promise<HazardsAnswer>
   /** A frame's application heaps with their placed resources over the frame's steps, and its aliasing hazards. */
   placements(query: PlacementsQuery): Promise<PlacementsAnswer>
+  /**
+   * Open a history database read-only by its path: the browser host only (its page has no native dialog); the
+   * desktop app refuses a path from the page and opens histories from its dialog.
+   */
+  openHistory(path: string): Promise<HistoryInfo>
+  /** The host's open dialog for a history database; null when cancelled or when there is no native dialog. */
+  openHistoryDialog(): Promise<HistoryInfo | null>
+  historyTrend(query: HistoryTrendQuery): Promise<HistoryTrend>
+  /** A run of a history, as a file to open (its capture path as the history keeps it). */
+  historyRun(query: { historyId: string; runId: number }): Promise<CaptureEntry>
+  closeHistory(historyId: string): Promise<void>
 }

@@ -1,7 +1,8 @@
 /**
  * The package electron-builder makes from the build: its configuration passes electron-builder's own
- * validation, and the app it packs holds only the built output — no sources, tests, maps or node_modules — and
- * is whole: everything the entry and the engine worker import is in it. Packed for Linux as a folder, with a
+ * validation, and the app it packs holds only the built output — no sources, tests, maps or node_modules but
+ * DuckDB's, outside the archive — and is whole: everything the entry and the engine worker import is in it, and
+ * the engine's DuckDB loads from it. Packed for Linux as a folder, with a
  * stand-in for Electron's binary (this needs no download; the real installers do).
  */
 import { listPackage } from '@electron/asar'
@@ -17,6 +18,9 @@ const OUT = join(RESULTS, 'electron-package')
 const UNPACKED = join(OUT, 'dist', 'linux-unpacked')
 /** Where Electron's binary keeps its fuse wire (@electron/fuses). */
 const SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX'
+/** The packages the engine worker imports at run time (history databases), unpacked beside the archive. */
+const NATIVE_PACKAGES = ['@duckdb/node-api', '@duckdb/node-bindings', `@duckdb/node-bindings-${process.platform}-${process.arch}`, 'detect-libc']
+const NATIVE_FILE = /^\/node_modules\/(@duckdb\/[^/]+|detect-libc)\/.+$/
 
 /** Every module specifier a built file imports, statically or not. */
 function specifiers(code: string): string[] {
@@ -86,6 +90,10 @@ describe('the package', () => {
     const leaves = files.filter((f) => /\.[a-z0-9]+$/i.test(posix.basename(f)))
     expect(leaves.length).toBeGreaterThan(5)
     for (const f of leaves) {
+      if (NATIVE_FILE.test(f) || /^\/node_modules\/@duckdb\/node-bindings\/node_modules\/@duckdb\/[^/]+\/.+$/.test(f)) {
+        expect(f, f).not.toMatch(/\.map$|\.d\.ts$/)
+        continue
+      }
       expect(f, f).toMatch(/^\/(package\.json|out\/(main|preload|renderer)\/.+)$/)
       expect(f, f).not.toMatch(/\.map$|node_modules|\/src\/|\/tests?\//)
     }
@@ -99,6 +107,7 @@ describe('the package', () => {
     // the engine worker is read from disk, beside the archive
     expect(existsSync(join(UNPACKED, 'resources/app.asar.unpacked/out/main/engineWorker.js'))).toBe(true)
     expect(existsSync(join(UNPACKED, 'resources/demo/demo.hscap.gz'))).toBe(true)
+    expect(files.filter((f) => /\.node$/.test(f)).length).toBeGreaterThan(0)
     expect(existsSync(join(UNPACKED, 'heapscope'))).toBe(true)
   })
 
@@ -111,6 +120,10 @@ describe('the package', () => {
       const code = readFileSync(join(UNPACKED, 'resources/app.asar.unpacked', file), 'utf8')
       for (const spec of specifiers(code)) {
         if (spec.startsWith('node:') || spec === 'electron') continue
+        if (spec === '@duckdb/node-api') {
+          if (!files.includes('/node_modules/@duckdb/node-api/package.json')) missing.push(`${file} imports ${spec}, not in the package`)
+          continue
+        }
         if (!spec.startsWith('.')) {
           missing.push(`${file} imports ${spec}`)
           continue
@@ -124,8 +137,41 @@ describe('the package', () => {
     visit('out/main/engineWorker.js')
     expect(missing).toEqual([])
     expect(seen.size).toBeGreaterThan(2)
+    // DuckDB's binary (a native module the OS loads) lies outside the archive, beside the engine
+    for (const pkg of NATIVE_PACKAGES) expect(files.some((f) => f.includes(`/node_modules/${pkg}/package.json`)), pkg).toBe(true)
+    // the native module is the engine's and the CLI's: neither the renderer nor the preload reaches it
+    for (const f of files.filter((f) => /^\/out\/(renderer|preload)\/.+\.(c?js)$/.test(f))) {
+      expect(readFileSync(join(ROOT, f), 'utf8'), f).not.toMatch(/@duckdb|duckdb\.node/)
+    }
     // the preload is one self-contained CommonJS file
     const preload = readFileSync(join(ROOT, 'out/preload/index.cjs'), 'utf8')
     expect(specifiers(preload).filter((s) => s !== 'electron')).toEqual([])
+  })
+
+  it('loads DuckDB beside the engine worker, from the unpacked package alone, and answers a query', () => {
+    const main = join(UNPACKED, 'resources/app.asar.unpacked/out/main')
+    const probe = join(main, 'duckdb-probe.mjs')
+    writeFileSync(
+      probe,
+      `import { createRequire } from 'node:module'
+       import { DuckDBInstance } from '@duckdb/node-api'
+       const c = await (await DuckDBInstance.create(':memory:')).connect()
+       const api = import.meta.resolve('@duckdb/node-api')
+       const bindings = createRequire(api).resolve('@duckdb/node-bindings')
+       const binary = createRequire(bindings).resolve('@duckdb/node-bindings-${process.platform}-${process.arch}/duckdb.node')
+       const rows = (await c.runAndReadAll('SELECT 6 * 7 AS answer')).getRowObjectsJson()
+       console.log(JSON.stringify({ rows, from: [new URL(api).pathname, bindings, binary] }))`,
+    )
+    try {
+      const out = JSON.parse(execFileSync(process.execPath, [probe], { cwd: main, env: { PATH: process.env.PATH ?? '' } }).toString()) as {
+        rows: unknown
+        from: string[]
+      }
+      expect(out.rows).toEqual([{ answer: 42 }])
+      // the package's own copies answered, not the checkout's node_modules further up
+      for (const path of out.from) expect(path.startsWith(join(UNPACKED, 'resources/app.asar.unpacked/node_modules/')), path).toBe(true)
+    } finally {
+      rmSync(probe)
+    }
   })
 })

@@ -8,7 +8,7 @@ import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { ROOT } from './browser'
+import { cli, ROOT } from './browser'
 import { app, state, type BrowserWindow } from './fakeElectron'
 
 vi.mock('electron', () => import('./fakeElectron'))
@@ -173,6 +173,27 @@ describe('the desktop entry under a stand-in Electron', () => {
     expect((await loadCaptureFile(path)).store.frames.length).toBe(10)
     state.saveDialog.push(null)
     expect(await invoke('capture:export', { runId: opened.summary.runId, gzip: true })).toEqual({ kind: 'cancelled' })
+  })
+
+  it('opens a history database through its dialog, never by a path from the page, in the engine worker', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'heapscope-history-'))
+    const db = join(dir, 'runs.duckdb')
+    const nightly = join(dir, 'nightly.hscap.gz')
+    copyFileSync(DEMO, nightly)
+    await cli('history', 'add', db, nightly, '--build', '7.1', '--label', 'map=demo')
+    await expect(invoke('history:open', db)).rejects.toThrow('this host opens histories from its dialog')
+    state.openDialog.push(null)
+    expect(await invoke('history:openDialog')).toBeNull()
+    state.openDialog.push(db)
+    const info = (await invoke('history:openDialog')) as { historyId: string; runs: number; builds: number; labels: unknown }
+    expect(info).toMatchObject({ name: 'runs.duckdb', runs: 1, builds: 1, labels: [{ key: 'map', values: ['demo'] }] })
+    const trend = (await invoke('history:trend', { historyId: info.historyId, metric: 'peak', by: 'heap' })) as { builds: unknown[] }
+    expect(trend.builds).toEqual([{ build: '7.1', runs: 1, runId: 1 }])
+    const entry = (await invoke('history:run', { historyId: info.historyId, runId: 1 })) as { fileId: string; origin: string }
+    expect(entry.origin).toBe('history')
+    const opened = (await invoke('capture:open', { fileId: entry.fileId, loadId: 'load-history' })) as { ok: boolean; summary: { file: string } }
+    expect(opened).toMatchObject({ ok: true, summary: { file: 'nightly.hscap.gz' } })
+    await invoke('history:close', info.historyId)
   })
 
   it('remembers the window when it closes', () => {

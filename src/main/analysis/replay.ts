@@ -169,7 +169,8 @@ export interface ReplayOptions {
 
 const NO_SINK: ModelSink = {}
 
-function modelFor(store: CaptureStore, config: ModelConfig, sink: ModelSink): D3D12Model {
+/** The D3D12 model a replay of the store runs (with transient placements for those that read them, as an export). */
+export function modelFor(store: CaptureStore, config: ModelConfig, sink: ModelSink, transientPlacements = false): D3D12Model {
   return new D3D12Model(
     config,
     {
@@ -177,7 +178,7 @@ function modelFor(store: CaptureStore, config: ModelConfig, sink: ModelSink): D3
       budget: typeof store.header.budget === 'number' ? store.header.budget : undefined,
       explicitGpuFences: store.hasGpuRecords,
       hasUseRecords: store.hasUseRecords,
-      transientPlacements: false,
+      transientPlacements,
     },
     sink,
   )

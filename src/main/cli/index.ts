@@ -1,10 +1,10 @@
 /**
  * `heapscope`: the engine headless, for terminals and CI jobs (docs: CLI.md). Output on stdout, diagnostics
  * on stderr. Exit status: 0 done, 1 bad usage, 2 the input could not be read, 3 a diff threshold crossed,
- * 4 a hazard found by `check`.
+ * 4 a hazard found by `check`, 5 a build's growth past `history trend --fail-on-growth`.
  */
 import { createWriteStream } from 'node:fs'
-import { basename } from 'node:path'
+import { basename, resolve } from 'node:path'
 import { createGzip } from 'node:zlib'
 import { Command, CommanderError, Option } from 'commander'
 import { CONFIG_KEYS, ConfigError, parseConfigPairs, resolveConfig } from '../../shared/model'
@@ -16,17 +16,19 @@ import { loadCapture, loadCaptureFile, type LoadProgress, type LoadResult } from
 import { recordsOf } from '../ingest/records'
 import { checkExitCode, formatCheck, runCheck } from './check'
 import { runGen, SCENARIOS } from './gen'
-import { buildRunReport } from '../analysis/report'
-import { Replay } from '../analysis/replay'
 import { formatReport } from './report'
 import { buildDiff, formatDiff } from './diff'
-import { Snapshots } from '../analysis/snapshot'
-import { isVulkanRun, VulkanReplay, vulkanConfigOf } from '../analysis/vulkanReplay'
-import { buildVulkanRunReport } from '../analysis/vulkanReport'
-import { VulkanSnapshots } from '../analysis/vulkanSnapshot'
 import { runRoute } from './route'
+import { replayCapture } from '../analysis/run'
+import { HEAPSCOPE_VERSION } from '../../shared/version'
+import { History, TREND_GROUPS, TREND_METRICS, type TrendGroup, type TrendMetric } from '../history/db'
+import { HistoryError } from '../history/duckdb'
+import { runFigures, type RunFigures } from '../history/figures'
+import { growthGate, type GateLine } from '../history/gate'
+import { exportParquet } from '../history/parquet'
+import { formatGate, formatGateLines, formatQuery, formatTrend } from './history'
 
-export const EXIT = { ok: 0, usage: 1, input: 2, threshold: 3, hazard: 4 } as const
+export const EXIT = { ok: 0, usage: 1, input: 2, threshold: 3, hazard: 4, growth: 5 } as const
 
 class ExitError extends Error {
   constructor(
@@ -82,31 +84,14 @@ function configFrom(pairs: string[], header?: LoadResult['store']['header']) {
   }
 }
 
-/** A Vulkan capture's config: the header's Vulkan keys, then `--config` pairs (D3D12 keys among them are skipped). */
-function vulkanConfigFrom(pairs: string[], header: LoadResult['store']['header']) {
-  const overrides: Record<string, string> = {}
-  for (const pair of pairs) {
-    const eq = pair.indexOf('=')
-    if (eq <= 0) throw new ExitError(EXIT.usage, `--config expects KEY=VALUE, got "${pair}"`)
-    overrides[pair.slice(0, eq).trim()] = pair.slice(eq + 1)
-  }
+/** A whole replay of a capture through the model of its API; bad `--config` pairs are bad usage. */
+async function replayRun(result: LoadResult, pairs: string[]) {
   try {
-    return vulkanConfigOf(header, overrides)
+    return await replayCapture(result, pairs)
   } catch (err) {
     if (err instanceof ConfigError) throw new ExitError(EXIT.usage, err.message)
     throw err
   }
-}
-
-/** A whole replay of a capture through the model of its API, with its snapshots and report. */
-async function replayRun(result: LoadResult, pairs: string[]) {
-  const header = result.store.header
-  if (isVulkanRun(header)) {
-    const replay = await VulkanReplay.run(result.store, { config: vulkanConfigFrom(pairs, header) })
-    return { replay, snapshots: new VulkanSnapshots(replay), report: buildVulkanRunReport(result, replay) }
-  }
-  const replay = await Replay.run(result.store, { config: configFrom(pairs, header) })
-  return { replay, snapshots: new Snapshots(replay), report: buildRunReport(result, replay) }
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value]
@@ -147,13 +132,13 @@ export function buildProgram(): Command {
   program
     .name('heapscope')
     .description('GPU memory profiler: replays D3D12 and Vulkan resource captures through allocator models')
-    .version('0.1.0')
+    .version(HEAPSCOPE_VERSION)
     .showHelpAfterError()
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) })
     .addHelpText(
       'after',
-      `\nExit status: 0 done, 1 bad usage, 2 the input could not be read, 3 a diff threshold was crossed, 4 check found a hazard.\nConfig keys (--config KEY=VALUE): ${Object.keys(CONFIG_KEYS).join(', ')}`,
+      `\nExit status: 0 done, 1 bad usage, 2 the input could not be read, 3 a diff threshold was crossed, 4 check found a hazard, 5 history trend --fail-on-growth: the newest build grew.\nConfig keys (--config KEY=VALUE): ${Object.keys(CONFIG_KEYS).join(', ')}`,
     )
 
   program
@@ -291,7 +276,165 @@ export function buildProgram(): Command {
       if (code !== EXIT.ok) throw new ExitError(code, '')
     })
 
+  program
+    .command('export')
+    .description('write a run as Parquet files: per-frame series, resources, residency events and hazards')
+    .argument('<capture>', 'a capture or an importable file (gzip or not)')
+    .requiredOption('--parquet <dir>', 'the folder the files go to (made if missing)')
+    .option('--config <key=value>', 'override a model config key (repeatable)', collect, [])
+    .option('--build <build>', "the run's build (default: the header's build)")
+    .option('--label <key=value>', 'a label for the run (repeatable)', collect, [])
+    .addOption(bucketMsOption())
+    .addOption(noFrameMarkersOption())
+    .action(async (file: string, opts: { parquet: string; config: string[]; build?: string; label: string[] } & FrameFlags) => {
+      const result = await read(file, { frames: opts })
+      const { figures, replayed, checks } = await gather(result, file, opts)
+      const files = await historyCall(() => exportParquet(opts.parquet, result, replayed, checks, figures))
+      for (const f of files) writeLine(`${f.path}  ${formatCount(f.rows)} rows  ${formatCount(f.bytes)} bytes`)
+      if (result.error) throw new ExitError(EXIT.input, result.error.message)
+    })
+
+  const history = program.command('history').description('a DuckDB database of runs over many builds: add, query, trends')
+  history
+    .command('add')
+    .description('add runs to a history database (made if missing)')
+    .argument('<db>', 'the history database file')
+    .argument('<captures...>', 'captures or importable files')
+    .option('--build <build>', "the runs' build (default: each header's build, else a build of its own)")
+    .option('--label <key=value>', 'a label for the runs (repeatable)', collect, [])
+    .option('--config <key=value>', 'override a model config key (repeatable)', collect, [])
+    .addOption(bucketMsOption())
+    .addOption(noFrameMarkersOption())
+    .action(async (db: string, files: string[], opts: { build?: string; label: string[]; config: string[] } & FrameFlags) => {
+      labelsFrom(opts.label)
+      // every run is read and replayed first, then all go in, in one transaction, or none: the database is locked
+      // for the moments of the write only, so the app can read it meanwhile
+      const runs: RunFigures[] = []
+      for (const file of files) {
+        const result = await read(file, { frames: opts })
+        if (result.error) throw new ExitError(EXIT.input, result.error.message)
+        runs.push((await gather(result, file, opts)).figures)
+      }
+      const store = await historyCall(() => History.open(db))
+      try {
+        const ids = await historyCall(() => store.add(runs))
+        for (const [i, figures] of runs.entries()) {
+          writeLine(`run ${ids[i]}: ${basename(files[i])}  build ${figures.meta.build ?? `#${ids[i]}`}  peak ${formatCount(figures.report.peak.bytes)} bytes`)
+        }
+      } finally {
+        store.close()
+      }
+    })
+  history
+    .command('query')
+    .description('run SQL on a history database (read-only)')
+    .argument('<db>', 'the history database file')
+    .argument('<sql>', 'a query; the tables are in docs/history.md')
+    .option('--json', 'one JSON object: columns and rows')
+    .action(async (db: string, sql: string, opts: { json?: boolean }) => {
+      const store = await historyCall(() => History.open(db, { readOnly: true }))
+      try {
+        const answer = await historyCall(() => store.query(sql))
+        process.stdout.write(opts.json ? `${JSON.stringify(answer)}\n` : formatQuery(answer))
+      } finally {
+        store.close()
+      }
+    })
+  history
+    .command('trend')
+    .description('a metric per build, in total or by heap, placement or tag: a table and a chart')
+    .argument('<db>', 'the history database file')
+    .addOption(new Option('--metric <metric>', 'what to follow').choices(TREND_METRICS).default('peak'))
+    .addOption(new Option('--by <group>', 'one line per heap, placement or tag').choices(TREND_GROUPS))
+    .option('--label <key=value>', 'only runs with this label (repeatable)', collect, [])
+    .option('--json', 'one JSON object: builds and lines (and the gate)')
+    .addOption(new Option('--last <n>', 'builds in the table').default(20).argParser((v) => positive('--last', v)))
+    .addOption(
+      new Option('--fail-on-growth <percent>', 'exit 5 when the newest build grows more than PERCENT over the median of the builds before it').argParser(
+        (v) => {
+          const n = Number(v)
+          if (!Number.isFinite(n) || n < 0) throw new ExitError(EXIT.usage, `--fail-on-growth expects a percentage, got "${v}"`)
+          return n
+        },
+      ),
+    )
+    .addOption(new Option('--window <n>', 'builds before the newest the median is taken over').default(5).argParser((v) => positive('--window', v)))
+    .action(
+      async (
+        db: string,
+        opts: { metric: TrendMetric; by?: TrendGroup; label: string[]; json?: boolean; last: number; failOnGrowth?: number; window: number },
+      ) => {
+        const labels = labelsFrom(opts.label)
+        if (opts.by && (opts.metric === 'evictions' || opts.metric === 'hazards')) {
+          throw new ExitError(EXIT.usage, `--metric ${opts.metric} is counted per run, not by ${opts.by}: leave --by out`)
+        }
+        const store = await historyCall(() => History.open(db, { readOnly: true }))
+        try {
+          const trend = await historyCall(() => store.trend({ metric: opts.metric, by: opts.by, labels }))
+          let failure: string | null = null
+          let gate = null
+          if (opts.failOnGrowth !== undefined) {
+            gate = growthGate(trend, opts.failOnGrowth, opts.window)
+            if (gate && gate.grew.length > 0) {
+              failure = formatGate(gate, opts.metric, opts.failOnGrowth)
+              // a total that grew is named by the placements and tags that grew with it
+              if (!opts.by && (opts.metric === 'peak' || opts.metric === 'end')) {
+                const named: GateLine[] = []
+                for (const by of ['placement', 'tag'] as const) {
+                  const parts = growthGate(await store.trend({ metric: opts.metric, by, labels }), opts.failOnGrowth, opts.window)
+                  for (const line of parts?.grew ?? []) named.push({ ...line, name: `${by} ${line.name}` })
+                }
+                named.sort((a, b) => b.growth - a.growth)
+                if (named.length) failure += `; grew with it: ${formatGateLines(named, opts.metric)}`
+              }
+            }
+          }
+          process.stdout.write(opts.json ? `${JSON.stringify({ ...trend, gate })}\n` : formatTrend(trend, { last: opts.last, chart: 60 }))
+          if (failure) throw new ExitError(EXIT.growth, failure)
+        } finally {
+          store.close()
+        }
+      },
+    )
+
   return program
+}
+
+function positive(flag: string, v: string): number {
+  const n = Number(v)
+  if (!Number.isInteger(n) || n < 1) throw new ExitError(EXIT.usage, `${flag} expects a whole number from 1, got "${v}"`)
+  return n
+}
+
+/** `--label K=V` pairs; a malformed one is bad usage. */
+function labelsFrom(pairs: string[]): Record<string, string> {
+  const labels: Record<string, string> = {}
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=')
+    if (eq <= 0) throw new ExitError(EXIT.usage, `--label expects KEY=VALUE, got "${pair}"`)
+    labels[pair.slice(0, eq).trim()] = pair.slice(eq + 1)
+  }
+  return labels
+}
+
+/** A history or export step; its errors (a database that is not a history, bad SQL) are bad input. */
+async function historyCall<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step()
+  } catch (err) {
+    if (err instanceof HistoryError) throw new ExitError(EXIT.input, err.message)
+    throw err
+  }
+}
+
+/** A loaded capture's figures, as `report --json` makes them, with its metadata. */
+async function gather(result: LoadResult, file: string, opts: { config: string[]; build?: string; label: string[] }) {
+  try {
+    return await runFigures(result, { path: resolve(file), config: opts.config, build: opts.build, labels: labelsFrom(opts.label) })
+  } catch (err) {
+    if (err instanceof ConfigError) throw new ExitError(EXIT.usage, err.message)
+    throw err
+  }
 }
 
 export async function main(argv: string[]): Promise<number> {

@@ -12,6 +12,9 @@ import type {
   ConfigEntry,
   HazardsAnswer,
   HazardsQuery,
+  HistoryInfo,
+  HistoryTrend,
+  HistoryTrendQuery,
   LeakAnswer,
   LeakQuery,
   LoadErrorInfo,
@@ -58,6 +61,7 @@ import { ImportError, importOptionsOf } from '../ingest/importers'
 import { loadCapture, loadCaptureFile, type LoadResult } from '../ingest/read'
 import { captureBytes, writeCapture } from '../ingest/writer'
 import type { CaptureStore } from '../ingest/store'
+import { History } from '../history/db'
 
 export type LoadSource = (
   | { kind: 'file'; path: string; name?: string }
@@ -118,6 +122,12 @@ export interface Engine {
   hazards(query: HazardsQuery): Promise<HazardsAnswer>
   /** A frame's application heaps with their placed resources over the frame's steps, and its hazards. */
   placements(query: PlacementsQuery): Promise<PlacementsAnswer>
+  /** Open a history database read-only (the host chose the path). */
+  openHistory(path: string): Promise<HistoryInfo>
+  historyTrend(query: HistoryTrendQuery): Promise<HistoryTrend>
+  /** The capture path a history keeps for one of its runs. */
+  historyRunPath(historyId: string, runId: number): Promise<string>
+  closeHistory(historyId: string): Promise<void>
   dispose(): Promise<void>
 }
 
@@ -583,7 +593,53 @@ export class LocalEngine implements Engine {
     }
   }
 
+  /** History databases by id: their paths. Each query opens the file read-only and closes it, so a nightly
+   * `history add` (one writer, the file locked) is never kept out by a window left open, and every answer is fresh. */
+  private readonly histories = new Map<string, string>()
+  private nextHistory = 1
+
+  private async withHistory<T>(path: string, use: (history: History) => Promise<T>): Promise<T> {
+    const history = await History.open(path, { readOnly: true, sandboxed: true })
+    try {
+      return await use(history)
+    } finally {
+      history.close()
+    }
+  }
+
+  async openHistory(path: string): Promise<HistoryInfo> {
+    const info = await this.withHistory(path, async (history) => ({
+      runs: await history.runCount(),
+      builds: (await history.trend({ metric: 'peak' })).builds.length,
+      labels: await history.labels(),
+    }))
+    const historyId = `history-${this.nextHistory++}`
+    this.histories.set(historyId, path)
+    return { historyId, name: basename(path), ...info }
+  }
+
+  private historyPath(historyId: string): string {
+    const path = this.histories.get(historyId)
+    if (!path) throw new Error(`no history ${historyId} is open`)
+    return path
+  }
+
+  async historyTrend(query: HistoryTrendQuery): Promise<HistoryTrend> {
+    return this.withHistory(this.historyPath(query.historyId), (h) => h.trend({ metric: query.metric, by: query.by, labels: query.labels }))
+  }
+
+  async historyRunPath(historyId: string, runId: number): Promise<string> {
+    const path = await this.withHistory(this.historyPath(historyId), (h) => h.runPath(runId))
+    if (path === null) throw new Error(`the history has no run ${runId}`)
+    return path
+  }
+
+  async closeHistory(historyId: string): Promise<void> {
+    this.histories.delete(historyId)
+  }
+
   async dispose(): Promise<void> {
+    this.histories.clear()
     for (const load of this.loads.values()) load.abort.abort()
     for (const { playback } of this.playbacks.values()) playback.stop()
     this.playbacks.clear()

@@ -111,6 +111,10 @@ export class WorkerEngine implements Engine {
   readonly ackPlayback = this.forward('ackPlayback')
   readonly hazards = this.forward('hazards')
   readonly placements = this.forward('placements')
+  readonly openHistory = this.forward('openHistory')
+  readonly historyTrend = this.forward('historyTrend')
+  readonly historyRunPath = this.forward('historyRunPath')
+  readonly closeHistory = this.forward('closeHistory')
 
   exportCapture(runId: string, options: ExportOptions, target: ExportTarget): Promise<ExportResult> {
     return this.call('exportCapture', [runId, options, target])

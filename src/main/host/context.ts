@@ -10,8 +10,7 @@ import { demoCaptures, FileRegistry } from './files'
 import type { HostContext } from './handlers'
 import { RecentFiles, type RecentOptions } from './recent'
 import { SettingsStore } from './settings'
-
-export const VERSION = '0.1.0'
+import { HEAPSCOPE_VERSION as VERSION } from '../../shared/version'
 
 export const FORMATS: AppInfo['formats'] = [
   { name: 'HeapScope capture (.hscap, .hscap.gz)', description: 'NDJSON of GPU resource requests, frame by frame' },

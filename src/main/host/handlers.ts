@@ -2,7 +2,7 @@
  * The host's handlers: one function per Api method, the same for the Electron main process and the browser
  * host. Each validates its payload, then asks the engine. Transport code (ipcMain, the WebSocket) only routes.
  */
-import { basename } from 'node:path'
+import { basename, resolve } from 'node:path'
 import type {
   AppInfo,
   CaptureEntry,
@@ -32,6 +32,8 @@ export interface HostContext {
   settings: { get(): Settings; update(patch: Partial<Omit<Settings, 'version'>>): Settings }
   /** Recent files, where the host keeps them. */
   recent?: { list(): CaptureEntry[]; clear(): void }
+  /** The native open dialog for a history database, where the host has one: the chosen path, or null. */
+  showHistoryDialog?: () => Promise<string | null>
   /** The native save dialog, where the host has one: the chosen path, or null. Without it, exports download. */
   showSaveDialog?: (suggestedName: string) => Promise<string | null>
 }
@@ -145,6 +147,25 @@ export function createHandlers(ctx: HostContext): Handlers {
     },
     hazards: async (payload) => ctx.engine().hazards(parsePayload('hazards', payload)),
     placements: async (payload) => ctx.engine().placements(parsePayload('placements', payload)),
+    openHistory: async (payload) => {
+      const path = parsePayload('openHistory', payload)
+      // where the host has its own dialog, the page never names a file
+      if (ctx.showHistoryDialog) throw new PayloadError('openHistory', 'this host opens histories from its dialog')
+      return ctx.engine().openHistory(resolve(path))
+    },
+    openHistoryDialog: async (payload) => {
+      parsePayload('openHistoryDialog', payload)
+      if (!ctx.showHistoryDialog) return null
+      const path = await ctx.showHistoryDialog()
+      return path ? ctx.engine().openHistory(path) : null
+    },
+    historyTrend: async (payload) => ctx.engine().historyTrend(parsePayload('historyTrend', payload)),
+    historyRun: async (payload) => {
+      const { historyId, runId } = parsePayload('historyRun', payload)
+      // the history names the capture; the page gets an id for it, as for any file on offer
+      return ctx.files.add(await ctx.engine().historyRunPath(historyId, runId), 'history')
+    },
+    closeHistory: async (payload) => ctx.engine().closeHistory(parsePayload('closeHistory', payload)),
     exportCapture: async (payload): Promise<ExportOutcome> => {
       const { runId, from, to, gzip } = parsePayload('exportCapture', payload)
       const engine = ctx.engine()

@@ -3,7 +3,7 @@
  * buggy renderer can only name files the host offered, and cannot send huge strings or arrays.
  */
 import { z } from 'zod'
-import { IMPORT_BUCKET_MS, RESOURCE_SORT_KEYS } from '../../shared/ipc'
+import { HISTORY_GROUPS, HISTORY_METRICS, IMPORT_BUCKET_MS, RESOURCE_SORT_KEYS } from '../../shared/ipc'
 
 export const MAX_CHUNK_BYTES = 16 * 1024 * 1024
 
@@ -146,6 +146,26 @@ export const schemas = {
     })
     .strict(),
   placements: z.object({ runId: id, frame: frameIndex }).strict(),
+  // a path typed in the browser host's page: an absolute or relative file path, no control characters
+  openHistory: z
+    .string()
+    .min(1)
+    .max(4096)
+    .refine((s) => ![...s].some((c) => c.charCodeAt(0) < 0x20), 'no control characters'),
+  openHistoryDialog: z.undefined().or(z.null()),
+  historyTrend: z
+    .object({
+      historyId: id,
+      metric: z.enum(HISTORY_METRICS),
+      by: z.enum(HISTORY_GROUPS).optional(),
+      labels: z
+        .record(label, label)
+        .refine((l) => Object.keys(l).length <= 16, 'at most 16 labels')
+        .optional(),
+    })
+    .strict(),
+  historyRun: z.object({ historyId: id, runId: z.number().int().min(1).max(2 ** 31 - 1) }).strict(),
+  closeHistory: id,
 } as const
 
 export type HandlerName = keyof typeof schemas

@@ -38,4 +38,9 @@ export class FakeApiBase implements Api {
   onEngineStopped: Api['onEngineStopped'] = () => () => undefined
   hazards: Api['hazards'] = notFaked('hazards')
   placements: Api['placements'] = notFaked('placements')
+  openHistory: Api['openHistory'] = notFaked('openHistory')
+  openHistoryDialog: Api['openHistoryDialog'] = notFaked('openHistoryDialog')
+  historyTrend: Api['historyTrend'] = notFaked('historyTrend')
+  historyRun: Api['historyRun'] = notFaked('historyRun')
+  closeHistory: Api['closeHistory'] = notFaked('closeHistory')
 }

@@ -107,6 +107,11 @@ export function createSocketApi(location: Location = window.location): Api {
     onEngineStopped: (listener) => listen(engineStopped, listener),
     hazards: (query) => invoke('hazards', query),
     placements: (query) => invoke('placements', query),
+    openHistory: (path) => invoke('openHistory', path),
+    openHistoryDialog: () => invoke('openHistoryDialog'),
+    historyTrend: (query) => invoke('historyTrend', query),
+    historyRun: (query) => invoke('historyRun', query),
+    closeHistory: (historyId) => invoke('closeHistory', historyId),
   }
 }
 

@@ -6,7 +6,8 @@ import { useApi } from '../api'
 import { useRunsStore } from './runs'
 
 export const VIEWS = ['timeline', 'aliasing', 'compare', 'whatif'] as const
-export type ViewName = (typeof VIEWS)[number] | 'start'
+/** The history of many builds needs no run open. */
+export type ViewName = (typeof VIEWS)[number] | 'start' | 'history'
 export type DialogName = 'about' | 'formats' | 'shortcuts'
 
 export const useUiStore = defineStore('ui', () => {
@@ -26,7 +27,7 @@ export const useUiStore = defineStore('ui', () => {
   }
 
   function show(next: ViewName): void {
-    view.value = next === 'start' || runs.current ? next : 'start'
+    view.value = next === 'start' || next === 'history' || runs.current ? next : 'start'
   }
 
   function openDialog(name: DialogName | null): void {
@@ -36,7 +37,7 @@ export const useUiStore = defineStore('ui', () => {
   watch(
     () => runs.current?.runId,
     (id, previous) => {
-      if (!id) view.value = 'start'
+      if (!id) view.value = view.value === 'history' ? 'history' : 'start'
       else if (!previous || view.value === 'start') view.value = 'timeline'
     },
   )

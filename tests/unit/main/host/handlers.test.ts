@@ -3,6 +3,7 @@
  * only by the ids the host offered, and exports go only where the user chose (or back as bytes).
  */
 import fc from 'fast-check'
+import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createHandlers, exportName } from '../../../../src/main/host/handlers'
 import { MAX_CHUNK_BYTES, PayloadError, schemas, type HandlerName } from '../../../../src/main/host/schemas'
@@ -100,6 +101,30 @@ const BAD: Partial<Record<HandlerName, [string, unknown][]>> = {
     ['a run id that is a path', { runId: '../run-1', gzip: false }],
     ['a string gzip flag', { runId: 'run-1', gzip: 'yes' }],
   ],
+  openHistory: [
+    ['a number', 7],
+    ['an object', { path: '/ci/runs.duckdb' }],
+    ['a control character', '/ci/runs\u0000.duckdb'],
+    ['a huge path', huge],
+    ['an empty path', ''],
+  ],
+  openHistoryDialog: [['a path', '/ci/runs.duckdb']],
+  historyTrend: [
+    ['an unknown metric', { historyId: 'history-1', metric: 'size' }],
+    ['an unknown grouping', { historyId: 'history-1', metric: 'peak', by: 'pool' }],
+    ['SQL beside the query', { historyId: 'history-1', metric: 'peak', sql: 'DROP TABLE runs' }],
+    ['a history id that is a path', { historyId: '/ci/runs.duckdb', metric: 'peak' }],
+    ['17 labels', { historyId: 'history-1', metric: 'peak', labels: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, 'v'])) }],
+    ['a huge label value', { historyId: 'history-1', metric: 'peak', labels: { map: huge } }],
+    ['a label value that is no string', { historyId: 'history-1', metric: 'peak', labels: { map: 1 } }],
+  ],
+  historyRun: [
+    ['a string run id', { historyId: 'history-1', runId: '3' }],
+    ['run 0', { historyId: 'history-1', runId: 0 }],
+    ['a fractional run id', { historyId: 'history-1', runId: 1.5 }],
+    ['a path beside the run', { historyId: 'history-1', runId: 3, path: '/etc/passwd' }],
+  ],
+  closeHistory: [['a huge id', huge]],
 }
 
 describe('handlers refuse bad payloads before the engine sees them', () => {
@@ -199,6 +224,38 @@ describe('handlers with good payloads', () => {
     expect(next).toEqual({ version: 2, theme: 'light', language: 'en', configOverrides: { poolSize: '64MiB' } })
     expect(await handlers.settings(undefined)).toEqual(next)
     expect(t.calls).toEqual([])
+  })
+})
+
+describe('history', () => {
+  const info = { historyId: 'history-1', name: 'runs.duckdb', runs: 2, builds: 2, labels: [] }
+
+  it('browser host: opens a history by the path typed in the page, resolved', async () => {
+    const t = testContext({ openHistory: () => info })
+    expect(await createHandlers(t.ctx).openHistory('runs.duckdb')).toEqual(info)
+    expect(t.calls).toEqual([{ method: 'openHistory', args: [resolve('runs.duckdb')] }])
+  })
+
+  it('desktop: refuses a path from the page and opens what its dialog chose', async () => {
+    const t = testContext({ openHistory: () => info })
+    t.ctx.showHistoryDialog = async () => null
+    const handlers = createHandlers(t.ctx)
+    await expect(handlers.openHistory('/ci/runs.duckdb')).rejects.toThrow('this host opens histories from its dialog')
+    expect(await handlers.openHistoryDialog(undefined)).toBeNull()
+    expect(t.calls).toEqual([])
+    t.ctx.showHistoryDialog = async () => '/ci/chosen.duckdb'
+    expect(await handlers.openHistoryDialog(undefined)).toEqual(info)
+    expect(t.calls).toEqual([{ method: 'openHistory', args: ['/ci/chosen.duckdb'] }])
+  })
+
+  it('a history’s run becomes a file on offer, opened by its id like any other', async () => {
+    const t = testContext({ historyRunPath: () => t.offeredPath.replace('offered', 'nightly') })
+    const handlers = createHandlers(t.ctx)
+    const entry = (await handlers.historyRun({ historyId: 'history-1', runId: 3 })) as { fileId: string; origin: string; name: string }
+    expect(entry).toMatchObject({ origin: 'history', name: 'nightly.hscap' })
+    expect(t.calls[0]).toEqual({ method: 'historyRunPath', args: ['history-1', 3] })
+    await handlers.openCapture({ fileId: entry.fileId, loadId })
+    expect(t.calls[1].args[1]).toEqual({ kind: 'file', path: t.offeredPath.replace('offered', 'nightly') })
   })
 })
 

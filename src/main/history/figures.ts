@@ -1,0 +1,115 @@
+/**
+ * What the history keeps of one run: the figures of `heapscope report --json` (the same replay, the same report),
+ * the aliasing hazards `heapscope check` counts, each tag's peak and end from the replay's per-tag series, and the
+ * run's metadata (docs/history.md). Exports and `history add` both start here.
+ */
+import type { CaptureHeader } from '../../shared/capture'
+import type { RunReport } from '../../shared/ipc'
+import { HEAPSCOPE_VERSION } from '../../shared/version'
+import { checkStore, type HazardLog } from '../analysis/hazards'
+import { peakEnd, type PeakEnd } from '../analysis/report'
+import { seriesName } from '../analysis/replay'
+import { replayCapture, type ReplayedCapture } from '../analysis/run'
+import { VulkanReplay } from '../analysis/vulkanReplay'
+import type { LoadResult } from '../ingest/read'
+
+/** Who made the run, where and with what: goes with every exported file and every row of `runs`. */
+export interface RunMeta {
+  /** The capture's path as it was given (the app opens the run from it). */
+  path: string
+  file: string
+  format: string
+  api: 'd3d12' | 'vulkan'
+  app: string | null
+  build: string | null
+  platform: string | null
+  adapter: string | null
+  /** The header's `captured` time, as written (ISO 8601 by the format). */
+  captured: string | null
+  /** The config the run replayed under: the header's, then the `--config` overrides, as JSON. */
+  config: string
+  heapscopeVersion: string
+  labels: Record<string, string>
+}
+
+export interface RunFigures {
+  meta: RunMeta
+  report: RunReport
+  /** Aliasing hazards, as `heapscope check` counts them (its exit 4). */
+  hazards: number
+  /** Bytes the live resources of each tag occupy, peak and end, and how many are alive at the end. */
+  tags: Record<string, PeakEnd & { count: number }>
+  /** Sum of the heaps' end bytes. */
+  endBytes: number
+}
+
+export interface RunOptions {
+  path: string
+  config?: readonly string[]
+  /** Overrides the header's `build`. */
+  build?: string
+  labels?: Record<string, string>
+}
+
+const TAG_OCCUPIED = /^tag\.(.*)\.occupiedBytes$/
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' && value.length > 0 ? value : null
+}
+
+/** The run's metadata from its header; `build` and `platform` are optional header keys (docs/capture-format.md). */
+export function runMeta(result: LoadResult, config: unknown, options: RunOptions): RunMeta {
+  const header: CaptureHeader = result.store.header
+  return {
+    path: options.path,
+    file: result.store.file,
+    format: result.format,
+    api: header.api ?? 'd3d12',
+    app: text(header.app),
+    build: options.build ?? text(header.build),
+    platform: text(header.platform),
+    adapter: text(header.adapter?.name),
+    captured: text(header.captured),
+    config: JSON.stringify(config),
+    heapscopeVersion: HEAPSCOPE_VERSION,
+    labels: { ...(options.labels ?? {}) },
+  }
+}
+
+/** A replayed capture's hazards: a Vulkan replay checks as it goes; a D3D12 run is checked over its store. */
+export function hazardsOf(result: LoadResult, replayed: ReplayedCapture): HazardLog {
+  return replayed.replay instanceof VulkanReplay ? replayed.replay.checks : checkStore(result.store)
+}
+
+export function tagFigures(replayed: ReplayedCapture): RunFigures['tags'] {
+  const series = replayed.replay.series
+  const tags: RunFigures['tags'] = {}
+  for (const info of series.list()) {
+    const match = TAG_OCCUPIED.exec(info.name)
+    if (!match) continue
+    const tag = match[1]
+    const count = series.get(seriesName.tag(tag, 'count'))
+    tags[tag] = { ...peakEnd(series.get(info.name)), count: count && count.length ? count[count.length - 1] : 0 }
+  }
+  return tags
+}
+
+export function figuresOf(result: LoadResult, replayed: ReplayedCapture, checks: HazardLog, options: RunOptions): RunFigures {
+  const report = replayed.report
+  let endBytes = 0
+  for (const heap of Object.values(report.heaps)) endBytes += heap.endBytes
+  return {
+    meta: runMeta(result, replayed.replay.config, options),
+    report,
+    hazards: checks.hazardCount,
+    tags: tagFigures(replayed),
+    endBytes,
+  }
+}
+
+/** Replay a loaded capture and gather its figures (the replay is handed back for an export to read on). */
+export async function runFigures(result: LoadResult, options: RunOptions) {
+  const replayed = await replayCapture(result, options.config ?? [])
+  const checks = hazardsOf(result, replayed)
+  return { figures: figuresOf(result, replayed, checks, options), replayed, checks }
+}
