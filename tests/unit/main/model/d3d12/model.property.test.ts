@@ -406,7 +406,7 @@ describe('D3D12 model properties', () => {
           }
         }
       }),
-      { numRuns: 300, seed: 0x5ea0 },
+      { numRuns: runs(300) },
     )
   })
 
@@ -437,7 +437,7 @@ describe('D3D12 model properties', () => {
           expect(moves[1]).toEqual(moves[0])
         },
       ),
-      { numRuns: 300, seed: 0x5ea1 },
+      { numRuns: runs(300) },
     )
   })
 
