@@ -455,9 +455,12 @@ export class CaptureBuilder {
           members.push(`${name}:${JSON.stringify(list)}`)
           break
         }
-        case V.Numbers:
-          members.push(`${name}:${JSON.stringify(Array.from(r.ids.data.subarray(0, r.ids.length)))}`)
+        case V.Numbers: {
+          const values =
+            field === F.ids ? r.ids.data.subarray(0, r.ids.length) : r.nums.data.subarray(r.listStart[field], r.listEnd[field])
+          members.push(`${name}:${JSON.stringify(Array.from(values))}`)
           break
+        }
       }
     }
     const json = `{${members.join(',')}${r.extras === undefined ? '' : `,${r.extras}`}}`

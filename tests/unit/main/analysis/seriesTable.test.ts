@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { SeriesTable } from '../../../../src/main/analysis/seriesTable'
+import { runs } from '../../../properties'
 
 function table(values: number[]): SeriesTable {
   const t = new SeriesTable(Float64Array.from(values, (_, i) => 100 + i))
@@ -45,7 +46,7 @@ describe('series table', () => {
           return a.start[0] === from
         },
       ),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     )
   })
 

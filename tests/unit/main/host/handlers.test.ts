@@ -9,6 +9,7 @@ import { createHandlers, exportName } from '../../../../src/main/host/handlers'
 import { MAX_CHUNK_BYTES, PayloadError, schemas, type HandlerName } from '../../../../src/main/host/schemas'
 import { CHANNELS } from '../../../../src/shared/ipc'
 import { okOutcome, testContext } from './stubs'
+import { runs } from '../../../properties'
 
 const huge = 'x'.repeat(1_000_000)
 const loadId = 'load-1'
@@ -176,7 +177,7 @@ describe('handlers refuse bad payloads before the engine sees them', () => {
         await expect(createHandlers(t.ctx)[name](payload)).rejects.toThrow(PayloadError)
         expect(t.calls).toEqual([])
       }),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     )
   })
 
@@ -193,7 +194,7 @@ describe('handlers refuse bad payloads before the engine sees them', () => {
       fc.asyncProperty(fileId, fc.string({ minLength: 1, maxLength: 20 }), async (id, load) => {
         await handlers.openCapture({ fileId: id, loadId: load }).catch(() => undefined)
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     )
     const loads = t.calls.filter((c) => c.method === 'load')
     expect(loads.length).toBeGreaterThan(0)
