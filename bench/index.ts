@@ -1,24 +1,26 @@
 /**
- * `npm run bench`: the replay's acceptance figures in one run, on a generated capture of two million records
- * (bench/data/deferred-2000000.hscap, written once by the generator and reused; the ingest benchmark makes and
- * reads the same file):
- * - the JSON.parse-per-line baseline and the whole `report` (load + replay + figures, as `report --json` does),
- *   best of --runs each, and the ratio;
- * - snapshot latency at 100 random frames, each from a fresh Snapshots (nothing from a cache), p50 and p95;
- * - series query latency over random frame ranges at resolution 2000, p50 and p95;
- *   both as each sample's best of a few passes, with CPU time beside wall time, and the first pass alone;
- * - memory per record: heap + array buffers after a full gc, and the peak RSS, in a process of its own;
- * - checkpoint spacing: records per checkpoint against the checkpoints' memory and snapshot latency.
+ * `npm run bench`: the replay's acceptance figures in one run, on generated captures written once under
+ * bench/data/ and reused (`deferred` and `stress`, each cut after 250 000 and 2 000 000 records; the ingest
+ * benchmark makes and reads the same deferred file):
+ * - on each capture, the JSON.parse-per-line baseline and the whole `report` (load + replay + figures, as
+ *   `report --json` does), best of --runs each, and the ratio; then how the ratio grows from 250 000 records to
+ *   2 000 000 (the replay's cost per record must not grow with what is alive);
+ * - on each 2-million-record capture, snapshot latency at 100 random frames, each from a fresh Snapshots (nothing
+ *   from a cache), p50 and p95, and series query latency over random frame ranges at resolution 2000, p50 and
+ *   p95; both as each sample's best of a few passes, with CPU time beside wall time, and the first pass alone;
+ * - on the deferred capture of 2 000 000 records: memory per record (heap + array buffers after a full gc, and
+ *   the peak RSS, in a process of its own), and checkpoint spacing against the checkpoints' memory and snapshot
+ *   latency.
  *
- * Options: `-- --records N` (another capture size), `--runs R` (timed repetitions, 3), `--frames F` (snapshot
- * frames, 100), `--passes P` (passes over those frames and the series ranges, each sample's best kept, 3),
- * `--no-spacing` (skip the spacing table).
+ * Options: `-- --records N` (one capture size instead of the two), `--scenarios a,b` (deferred,stress), `--runs R`
+ * (timed repetitions, 3), `--frames F` (snapshot frames, 100), `--passes P` (passes over those frames and the
+ * series ranges, each sample's best kept, 3), `--no-latency`, `--no-memory`, `--no-spacing`.
  *
  * The code under test is bundled with esbuild into bench/data/ and measured in `node --expose-gc`: under tsx every
  * imported binding is a module getter, which costs about 1.8x in hot loops.
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { benchCaptureFile, generateBenchCapture, jsonParseBaseline } from './capture'
@@ -33,18 +35,25 @@ const option = (name: string, fallback: number): number => {
   const at = args.indexOf(name)
   return at < 0 ? fallback : Number(args[at + 1])
 }
-const RECORDS = option('--records', 2_000_000)
+const RECORDS = args.includes('--records') ? [option('--records', 0)] : [250_000, 2_000_000]
+const SCENARIOS = (args.includes('--scenarios') ? args[args.indexOf('--scenarios') + 1] : 'deferred,stress').split(',')
 const RUNS = option('--runs', 3)
 const FRAMES = option('--frames', 100)
 /** Passes over the same snapshot frames and series ranges: each one's best time counts (the machine is shared). */
 const PASSES = option('--passes', 3)
-const SCENARIO = 'deferred'
+/** The capture the memory and spacing figures are taken on. */
+const MEMORY_SCENARIO = 'deferred'
 const SPACINGS = [12_500, 25_000, 50_000, 100_000]
 
 const here = dirname(fileURLToPath(import.meta.url))
 // The bundle runs from bench/data/: the capture sits beside it.
 const dataDir = here.endsWith('data') ? here : join(here, 'data')
-const file = benchCaptureFile(dataDir, SCENARIO, RECORDS)
+const largest = Math.max(...RECORDS)
+/** The capture a child process measures: the argument after its mode. */
+const file = ((): string => {
+  const at = args.findIndex((a) => a === '--ratio' || a === '--measure' || a === '--memory' || a === '--spacing')
+  return at >= 0 ? args[at + 1] : ''
+})()
 
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -196,9 +205,12 @@ function seriesLatency(replay: Replay, count: number, passes: number): { first: 
   return { first, latency: l, series: names.length }
 }
 
-async function measureMain(): Promise<void> {
+/** Where a `--ratio` child leaves its figures for the parent. */
+const ratioFile = join(dataDir, 'ratio.json')
+
+/** Baseline and whole report, best of RUNS, on one capture; the last line is the figures for the parent. */
+async function measureRatio(): Promise<void> {
   console.log(`capture ${file}`)
-  console.log(`node ${process.version}, bundled with esbuild (under tsx module getters cost about 1.8x in hot loops)`)
   let base = NONE
   let whole = NONE
   let load = NONE
@@ -234,24 +246,34 @@ async function measureMain(): Promise<void> {
     kept.last = rep
   }
   const replay = kept.last!.replay
-  const stats = replay.checkpointStats()
-  console.log('')
+  const live = kept.last!.result.store
   console.log(`${records} records, ${replay.store.frames.length} frames; best of ${RUNS}:`)
   console.log(`  JSON.parse baseline    ${s(base)}`)
   console.log(`  report (whole)         ${s(whole)}`)
   console.log(`    load                 ${s(load)}`)
   console.log(`    replay               ${s(run)}`)
   console.log(`    figures + JSON       ${s(figures)}`)
+  const bests = { wall: whole.wall / base.wall, cpu: whole.cpu / base.cpu }
   console.log(
-    `  report / baseline      ${(whole.wall / base.wall).toFixed(2)} wall, ${(whole.cpu / base.cpu).toFixed(2)} cpu ` +
+    `  report / baseline      ${bests.wall.toFixed(2)} wall, ${bests.cpu.toFixed(2)} cpu ` +
       `(bests); ${ratio.wall.toFixed(2)} wall, ${ratio.cpu.toFixed(2)} cpu (best run)  (done when ≤ 1)`,
   )
+  const alive = (JSON.parse(json) as { resources: { liveAtEnd: number } }).resources.liveAtEnd
+  writeFileSync(ratioFile, JSON.stringify({ records: live.records.length, alive, base, whole, bests, ratio }))
+}
 
+/** Snapshot and series latency on one capture, after one replay. */
+async function measureLatency(): Promise<void> {
+  const result = await loadCaptureFile(file)
+  if (result.error) throw result.error
+  const replay = await Replay.run(result.store, { config: configOf(result) })
+  const stats = replay.checkpointStats()
+  console.log('')
+  console.log(`${file}: ${result.store.records.length} records, ${replay.store.frames.length} frames`)
   // Warm the snapshot path once (as a person's first click would), then measure.
   snapshotLatency(replay, 3, 99, 1)
   const snap = snapshotLatency(replay, FRAMES, 1, PASSES)
   const open = snapshotLatency(replay, FRAMES, 1, PASSES, true)
-  console.log('')
   console.log(
     `snapshots at ${FRAMES} random frames, a fresh Snapshots each (${stats.count} checkpoints, every ` +
       `${CHECKPOINT_RECORDS} records; at most ${stats.maxRecords} records replayed); best of ${PASSES} passes per frame:`,
@@ -261,7 +283,6 @@ async function measureMain(): Promise<void> {
   console.log(`  + first table page and graphs  p50 ${latencies(open, 0.5)}  p95 ${latencies(open, 0.95)}`)
 
   const series = seriesLatency(replay, 200, PASSES)
-  console.log('')
   console.log(`series queries, ${series.series} series each, 200 random ranges, resolution 2000; best of ${PASSES}:`)
   console.log(`  first, over the whole capture (cold)  ${ms(series.first)}`)
   console.log(`  then                   p50 ${latencies(series.latency, 0.5)}`)
@@ -341,10 +362,26 @@ async function measureSpacing(): Promise<void> {
 // ---------------------------------------------------------------------------------------------------------------
 // The parent: the capture, the bundle, the child processes.
 
+interface RatioFigures {
+  records: number
+  alive: number
+  base: Timing
+  whole: Timing
+  bests: Timing
+  ratio: Timing
+}
+
 async function parent(): Promise<void> {
-  if (!existsSync(file)) {
-    console.log(`generating ${file} …`)
-    await generateBenchCapture(dataDir, SCENARIO, RECORDS)
+  const files = new Map<string, string>()
+  for (const scenario of SCENARIOS) {
+    for (const records of RECORDS) {
+      const path = benchCaptureFile(dataDir, scenario, records)
+      if (!existsSync(path)) {
+        console.log(`generating ${path} …`)
+        await generateBenchCapture(dataDir, scenario, records)
+      }
+      files.set(`${scenario} ${records}`, path)
+    }
   }
   const { build } = await import('esbuild')
   const bundle = join(dataDir, 'bench.mjs')
@@ -357,18 +394,49 @@ async function parent(): Promise<void> {
     outfile: bundle,
     logLevel: 'warning',
   })
-  const child = (mode: string) => {
-    const r = spawnSync(process.execPath, ['--expose-gc', bundle, mode, ...args], { stdio: 'inherit' })
-    if (r.status !== 0) throw new Error(`${mode} exited ${r.status}`)
+  const options = args.filter((a) => !a.endsWith('.hscap'))
+  const child = (mode: string, path: string): void => {
+    const r = spawnSync(process.execPath, ['--expose-gc', bundle, mode, path, ...options], { stdio: 'inherit' })
+    if (r.status !== 0) throw new Error(`${mode} ${path} exited ${r.status}`)
   }
-  child('--measure')
-  child('--memory')
-  if (!args.includes('--no-spacing')) child('--spacing')
+  console.log(`node ${process.version}, bundled with esbuild (under tsx module getters cost about 1.8x in hot loops)`)
+  const figures = new Map<string, RatioFigures>()
+  for (const [key, path] of files) {
+    console.log('')
+    rmSync(ratioFile, { force: true })
+    child('--ratio', path)
+    figures.set(key, JSON.parse(readFileSync(ratioFile, 'utf8')) as RatioFigures)
+  }
+  console.log('')
+  console.log(`report / JSON.parse baseline, best of ${RUNS} each (done when ≤ 1 on every capture):`)
+  console.log('  scenario     records     alive   baseline (cpu)      report (cpu)        ratio wall  cpu')
+  for (const [key, f] of figures) {
+    const [scenario] = key.split(' ')
+    const t = (x: Timing) => `${x.wall.toFixed(2)} s (${x.cpu.toFixed(2)} s)`.padEnd(20)
+    console.log(
+      `  ${scenario.padEnd(10)} ${String(f.records).padStart(9)} ${String(f.alive).padStart(9)}   ${t(f.base)}${t(f.whole)}` +
+        `${f.bests.wall.toFixed(2).padStart(6)} ${f.bests.cpu.toFixed(2).padStart(5)}`,
+    )
+  }
+  if (RECORDS.length === 2) {
+    console.log(`growth of the ratio from ${RECORDS[0]} to ${RECORDS[1]} records (done when within 15 %):`)
+    for (const scenario of SCENARIOS) {
+      const a = figures.get(`${scenario} ${RECORDS[0]}`)!
+      const b = figures.get(`${scenario} ${RECORDS[1]}`)!
+      const pct = (x: number, y: number) => `${((y / x - 1) * 100).toFixed(0).padStart(4)} %`
+      console.log(`  ${scenario.padEnd(10)} wall ${pct(a.bests.wall, b.bests.wall)}   cpu ${pct(a.bests.cpu, b.bests.cpu)}`)
+    }
+  }
+  if (!args.includes('--no-latency')) for (const scenario of SCENARIOS) child('--measure', files.get(`${scenario} ${largest}`)!)
+  const memoryFile = files.get(`${MEMORY_SCENARIO} ${largest}`)
+  if (memoryFile && !args.includes('--no-memory')) child('--memory', memoryFile)
+  if (memoryFile && !args.includes('--no-spacing')) child('--spacing', memoryFile)
   console.log('')
   console.log(`done ${new Date().toISOString()}`)
 }
 
-if (args.includes('--measure')) await measureMain()
+if (args.includes('--ratio')) await measureRatio()
+else if (args.includes('--measure')) await measureLatency()
 else if (args.includes('--memory')) await measureMemory()
 else if (args.includes('--spacing')) await measureSpacing()
 else await parent()

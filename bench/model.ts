@@ -1,7 +1,8 @@
 /**
  * The D3D12 model's throughput: placements per second over a generated workload of a few million requests
- * (deterministic for its seed), with the heap bytes the model ends up holding. Run with `npx tsx bench/model.ts`
- * (`-- --requests N` to change the count).
+ * (deterministic for its seed), with the heap bytes the model ends up holding, once per size of the live set
+ * (4 000, 40 000 and 200 000 resources alive: the cost of a placement must not grow with what is alive). Run
+ * with `npm run bench:model` (`-- --requests N` to change the count, `--live a,b` the live set sizes).
  */
 import type { BufferDesc, BufferUsage, TextureDesc, TextureFlag } from '../src/shared/capture'
 import { defaultConfig, HEAP_TYPES } from '../src/shared/model'
@@ -13,10 +14,11 @@ const args = process.argv.slice(2)
 const at = args.indexOf('--requests')
 const REQUESTS = at >= 0 ? Number(args[at + 1]) : 3_000_000
 const PER_FRAME = 2_000
-const LIVE_TARGET = 40_000
+const liveAt = args.indexOf('--live')
+const LIVE_TARGETS = (liveAt >= 0 ? args[liveAt + 1] : '4000,40000,200000').split(',').map(Number)
 
 /** xorshift32: the same workload on every run. */
-let state = 0x9e3779b9
+let state = 0
 function random(): number {
   state ^= state << 13
   state ^= state >>> 17
@@ -46,74 +48,85 @@ const RT_FLAGS: TextureFlag[][] = [
   ['ShaderResource'],
 ]
 
-const model = new D3D12Model(defaultConfig(), { budget: 8 * 1024 * MiB }, {})
-// One scratch desc per kind, reused for every request as the capture store's reader does.
-const buffer: BufferDesc = { size: 0, usage: [], stride: 0 }
-const texture: TextureDesc = { dim: '2d', format: '', width: 1, height: 1, mips: 1, flags: [] }
-const live = new Float64Array(LIVE_TARGET * 2)
-let liveCount = 0
-let nextId = 1
-let frame = 0
-let peak = 0
+function run(LIVE_TARGET: number): number {
+  state = 0x9e3779b9
+  const model = new D3D12Model(defaultConfig(), { budget: 8 * 1024 * MiB }, {})
+  // One scratch desc per kind, reused for every request as the capture store's reader does.
+  const buffer: BufferDesc = { size: 0, usage: [], stride: 0 }
+  const texture: TextureDesc = { dim: '2d', format: '', width: 1, height: 1, mips: 1, flags: [] }
+  const live = new Float64Array(LIVE_TARGET * 2)
+  let liveCount = 0
+  let nextId = 1
+  let frame = 0
+  let peak = 0
 
-const start = performance.now()
-const cpuStart = process.cpuUsage()
-for (let i = 0; i < REQUESTS; i++) {
-  if (i % PER_FRAME === 0) {
-    model.beginFrame(++frame)
-    model.upload('fastConstant', 512 * KiB, 2048)
-    model.upload('fast', 2 * MiB, 64)
-    model.upload('staging', 1 * MiB, 8)
-    const held = model.totals.heap(0, F.Heap)
-    if (held > peak) peak = held
+  const start = performance.now()
+  const cpuStart = process.cpuUsage()
+  for (let i = 0; i < REQUESTS; i++) {
+    if (i % PER_FRAME === 0) {
+      model.beginFrame(++frame)
+      model.upload('fastConstant', 512 * KiB, 2048)
+      model.upload('fast', 2 * MiB, 64)
+      model.upload('staging', 1 * MiB, 8)
+      const held = model.totals.heap(0, F.Heap)
+      if (held > peak) peak = held
+    }
+    // Keep the live set near its target: release a random live resource about as often as one is made.
+    if (liveCount >= LIVE_TARGET || (liveCount > 0 && random() < 0.45)) {
+      const k = Math.floor(random() * liveCount)
+      model.release(live[k])
+      live[k] = live[--liveCount]
+    }
+    const id = nextId++
+    if (random() < 0.8) {
+      const kind = pick(BUFFER_TABLE)
+      buffer.size = logSize(kind.lo, kind.hi)
+      buffer.usage = kind.usage
+      buffer.stride = kind.stride
+      buffer.init = random() < 0.3
+      model.createBuffer(id, buffer)
+    } else {
+      const side = pick(SIDES)
+      texture.format = pick(FORMATS)
+      texture.width = side
+      texture.height = random() < 0.8 ? side : side / 2
+      texture.mips = random() < 0.7 ? Math.log2(side) + 1 : 1
+      texture.flags = random() < 0.1 ? pick(RT_FLAGS) : RT_FLAGS[2]
+      texture.samples = random() < 0.02 ? 4 : 1
+      model.createTexture(id, texture)
+    }
+    live[liveCount++] = id
   }
-  // Keep the live set near its target: release a random live resource about as often as one is made.
-  if (liveCount >= LIVE_TARGET || (liveCount > 0 && random() < 0.45)) {
-    const k = Math.floor(random() * liveCount)
-    model.release(live[k])
-    live[k] = live[--liveCount]
-  }
-  const id = nextId++
-  if (random() < 0.8) {
-    const kind = pick(BUFFER_TABLE)
-    buffer.size = logSize(kind.lo, kind.hi)
-    buffer.usage = kind.usage
-    buffer.stride = kind.stride
-    buffer.init = random() < 0.3
-    model.createBuffer(id, buffer)
-  } else {
-    const side = pick(SIDES)
-    texture.format = pick(FORMATS)
-    texture.width = side
-    texture.height = random() < 0.8 ? side : side / 2
-    texture.mips = random() < 0.7 ? Math.log2(side) + 1 : 1
-    texture.flags = random() < 0.1 ? pick(RT_FLAGS) : RT_FLAGS[2]
-    texture.samples = random() < 0.02 ? 4 : 1
-    model.createTexture(id, texture)
-  }
-  live[liveCount++] = id
-}
-model.endCapture()
-const seconds = (performance.now() - start) / 1000
-const cpu = process.cpuUsage(cpuStart)
-const cpuSeconds = (cpu.user + cpu.system) / 1e6
+  model.endCapture()
+  const seconds = (performance.now() - start) / 1000
+  const cpu = process.cpuUsage(cpuStart)
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6
 
-console.log(
-  `D3D12 model: ${formatCount(REQUESTS)} requests over ${formatCount(frame)} frames in ${seconds.toFixed(2)} s`,
-)
-console.log(`  ${formatCount(REQUESTS / seconds)} placements/s (${formatCount(REQUESTS / cpuSeconds)} per CPU second)`)
-console.log(`  live at the end: ${formatCount(model.liveAllocations().length)} resources`)
-for (let h = 0; h < HEAP_TYPES.length; h++) {
-  const held = model.totals.heap(h, F.Heap)
-  const occupied = model.totals.heap(h, F.Occupied)
-  const waste = model.totals.heap(h, F.Waste)
-  const pending = model.totals.heap(h, F.Pending)
-  const b = (n: number) => formatBytes(n).padStart(10)
-  const name = HEAP_TYPES[h].padEnd(8)
-  console.log(`  ${name} heap ${b(held)}  occupied ${b(occupied)}  alignment waste ${b(waste)}  pending ${b(pending)}`)
+  console.log('')
+  console.log(
+    `D3D12 model, ${formatCount(LIVE_TARGET)} alive: ${formatCount(REQUESTS)} requests over ${formatCount(frame)} ` +
+      `frames in ${seconds.toFixed(2)} s`,
+  )
+  console.log(`  ${formatCount(REQUESTS / seconds)} placements/s (${formatCount(REQUESTS / cpuSeconds)} per CPU second)`)
+  console.log(`  live at the end: ${formatCount(model.liveAllocations().length)} resources`)
+  for (let h = 0; h < HEAP_TYPES.length; h++) {
+    const held = model.totals.heap(h, F.Heap)
+    const occupied = model.totals.heap(h, F.Occupied)
+    const waste = model.totals.heap(h, F.Waste)
+    const pending = model.totals.heap(h, F.Pending)
+    const b = (n: number) => formatBytes(n).padStart(10)
+    const name = HEAP_TYPES[h].padEnd(8)
+    console.log(`  ${name} heap ${b(held)}  occupied ${b(occupied)}  alignment waste ${b(waste)}  pending ${b(pending)}`)
+  }
+  console.log(`  DEFAULT heap peak (sampled per frame): ${formatBytes(peak)}`)
+  for (let row = 0; row < TOTAL_ROWS.length; row++) {
+    const held = model.totals.get(row, F.Heap)
+    if (held > 0) console.log(`    ${TOTAL_ROWS[row].padEnd(26)} ${formatBytes(held).padStart(10)}`)
+  }
+  return REQUESTS / cpuSeconds
 }
-console.log(`  DEFAULT heap peak (sampled per frame): ${formatBytes(peak)}`)
-for (let row = 0; row < TOTAL_ROWS.length; row++) {
-  const held = model.totals.get(row, F.Heap)
-  if (held > 0) console.log(`    ${TOTAL_ROWS[row].padEnd(26)} ${formatBytes(held).padStart(10)}`)
-}
+
+const rates = LIVE_TARGETS.map(run)
+console.log('')
+console.log('placements per CPU second by live set:')
+LIVE_TARGETS.forEach((target, i) => console.log(`  ${formatCount(target).padStart(9)} alive  ${formatCount(rates[i]).padStart(12)}/s`))

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm start [-- FILE…]`: build when the sources changed, then open the desktop app where Electron's binary is
-// installed, or serve the same app through the browser host (printing its address) where it is not.
+// `npm start [-- FILE…] [-- --follow FILE]`: build when the sources changed, then open the desktop app where
+// Electron's binary is installed, or serve the same app through the browser host (printing its address) where it
+// is not. `--follow FILE` follows a capture another process is writing (the file need not exist yet).
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -9,7 +10,20 @@ import { fileURLToPath } from 'node:url'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const require = createRequire(import.meta.url)
-const files = process.argv.slice(2).map((f) => resolve(process.cwd(), f))
+const files = []
+let follow
+const argv = process.argv.slice(2)
+for (let i = 0; i < argv.length; i++) {
+  if (argv[i] === '--follow' || argv[i].startsWith('--follow=')) {
+    follow = argv[i] === '--follow' ? argv[++i] : argv[i].slice('--follow='.length)
+    if (!follow) {
+      console.error('heapscope: --follow needs the capture file to follow')
+      process.exit(2)
+    }
+    follow = resolve(process.cwd(), follow)
+  } else files.push(resolve(process.cwd(), argv[i]))
+}
+const passed = [...files, ...(follow ? ['--follow', follow] : [])]
 
 function newest(dir) {
   let latest = 0
@@ -59,12 +73,12 @@ const hasDisplay = process.platform !== 'linux' || Boolean(process.env.DISPLAY |
 let child
 if (electron.path && hasDisplay) {
   console.log('Opening the HeapScope desktop app…')
-  child = spawn(electron.path, [root, ...files], { stdio: 'inherit' })
+  child = spawn(electron.path, [root, ...passed], { stdio: 'inherit' })
 } else {
   const why = electron.path ? 'there is no display' : `Electron is not installed here (${electron.reason})`
   console.log(`${why}: serving HeapScope through the browser host instead.`)
   if (!electron.path) console.log('To get the desktop app: node node_modules/electron/install.js (downloads Electron).')
-  child = spawn(process.execPath, [join(root, 'out/main/host.js'), ...files], { stdio: 'inherit' })
+  child = spawn(process.execPath, [join(root, 'out/main/host.js'), ...passed], { stdio: 'inherit' })
 }
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))

@@ -12,7 +12,7 @@ import { EVENTS, type MenuCommand } from '../shared/ipc'
 import { createHostContext, type HostContextHandle } from './host/context'
 import { bindIpc } from './host/electronIpc'
 import { createHandlers } from './host/handlers'
-import { captureArgs } from './shell/args'
+import { captureArgs, followArg } from './shell/args'
 import { menuTemplate, settingsPatchFor } from './shell/menu'
 import { APP_INDEX, APP_SCHEME, appResponseHeaders, isAppUrl, resolveAppUrl } from './shell/protocol'
 import { restoreWindow } from './shell/windowState'
@@ -148,6 +148,8 @@ function createContext(): HostContextHandle {
     // packaged, the main bundle is unpacked beside the archive (electron-builder.yml asarUnpack)
     workerPath: join(here, 'engineWorker.js').replace(`app.asar${sep}`, `app.asar.unpacked${sep}`),
     args: captureArgs(process.argv, process.cwd()),
+    follow: followArg(process.argv, process.cwd()),
+    capturesDir: join(app.getPath('userData'), 'captures'),
     nativeDialogs: true,
     push: (event, payload) => {
       if (window && !window.webContents.isDestroyed()) window.webContents.send(event, payload)
@@ -246,7 +248,9 @@ if (!app.requestSingleInstanceLock()) {
   context = createContext()
   app.on('second-instance', (_event, argv, workingDirectory) => {
     const paths = captureArgs(argv, workingDirectory)
-    if (paths.length) openFromSystem(paths)
+    const follow = followArg(argv, workingDirectory)
+    if (follow) menuCommand('followFile', context.files.add(follow, 'argument').fileId)
+    else if (paths.length) openFromSystem(paths)
     else if (window) {
       if (window.isMinimized()) window.restore()
       window.focus()

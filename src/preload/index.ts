@@ -8,6 +8,7 @@ import {
   type LoadProgress,
   type MenuCommand,
   type PlaybackFrame,
+  type RecordStatus,
 } from '../shared/ipc'
 
 function subscribe<T extends unknown[]>(channel: string, listener: (...args: T) => void): () => void {
@@ -54,6 +55,12 @@ const api = {
   hazards: (query) => ipcRenderer.invoke(CHANNELS.hazards, query),
   placements: (query) => ipcRenderer.invoke(CHANNELS.placements, query),
   search: (query) => ipcRenderer.invoke(CHANNELS.search, query),
+  followCapture: (request) => ipcRenderer.invoke(CHANNELS.followCapture, request),
+  stopFollowing: (loadId) => ipcRenderer.invoke(CHANNELS.stopFollowing, loadId),
+  recordInfo: () => ipcRenderer.invoke(CHANNELS.recordInfo),
+  startRecording: (request) => ipcRenderer.invoke(CHANNELS.startRecording, request),
+  stopRecording: (loadId) => ipcRenderer.invoke(CHANNELS.stopRecording, loadId),
+  onRecording: (listener) => subscribe<[RecordStatus]>(EVENTS.recording, listener),
   openHistory: (path) => ipcRenderer.invoke(CHANNELS.openHistory, path),
   openHistoryDialog: () => ipcRenderer.invoke(CHANNELS.openHistoryDialog),
   historyTrend: (query) => ipcRenderer.invoke(CHANNELS.historyTrend, query),

@@ -269,9 +269,13 @@ export const RECORD_KINDS = [
   // 1.2 (observed residency, from driver-level traces)
   'resident',
   'evict',
+  // 1.3 (recorded by the Vulkan capture layer)
+  'name',
+  'stack',
+  'report',
 ] as const satisfies readonly (RecordKind | ExtensionRecord['e'])[]
 
-/** The newest minor version of format 1 this build reads: 1.1 Vulkan, 1.2 observed residency, 1.4 pass names. */
+/** The newest minor version of format 1 this build reads: 1.1 Vulkan, 1.2 observed residency, 1.3 recorded programs, 1.4 pass names. */
 export const CAPTURE_MINOR = 4
 
 /** vkBind{Buffer,Image}Memory of a resource created with `explicit: true` to an application `heap`. */
@@ -327,9 +331,54 @@ export interface EvictRecord {
   bytes?: Bytes
 }
 
+/** A buffer, texture or application heap is given a name (again): the latest one up to a frame is its name there. */
+export interface NameRecord {
+  e: 'name'
+  id: number
+  name: string
+}
+
+/** One frame of a call stack: the module (shared object, executable, DLL) and the return address's offset in it. */
+export interface StackFrame {
+  module?: string
+  offset?: number
+  /** An address no module claimed. */
+  address?: number
+}
+
+/** A distinct call stack, innermost frame first; `stack` fields of creates and heaps name it by `id`. */
+export interface StackRecord {
+  e: 'stack'
+  id: number
+  frames: StackFrame[]
+}
+
+/** A VK_EXT_device_memory_report event: what the driver allocated or freed, for the program or for itself. */
+export interface ReportRecord {
+  e: 'report'
+  type: 'allocate' | 'free' | 'import' | 'unimport' | 'allocation-failed' | 'other'
+  memoryObjectId: number
+  size: Bytes
+  /** The VkObjectType the memory is for. */
+  objectType: number
+  heap: number
+  /** The capture id of the buffer, image or memory it is for, when the capture has it. */
+  id?: number
+}
+
 /** Records of the minor versions, kept whole by the store. */
-export type ExtensionRecord = BindRecord | MapRecord | UnmapRecord | WriteRecord | FlushRecord | ResidentRecord | EvictRecord
-export const EXTENSION_KINDS = ['bind', 'map', 'unmap', 'write', 'flush', 'resident', 'evict'] as const
+export type ExtensionRecord =
+  | BindRecord
+  | MapRecord
+  | UnmapRecord
+  | WriteRecord
+  | FlushRecord
+  | ResidentRecord
+  | EvictRecord
+  | NameRecord
+  | StackRecord
+  | ReportRecord
+export const EXTENSION_KINDS = ['bind', 'map', 'unmap', 'write', 'flush', 'resident', 'evict', 'name', 'stack', 'report'] as const
 
 /** Every record a capture may hold. */
 export type AnyCaptureRecord = CaptureRecord | ExtensionRecord

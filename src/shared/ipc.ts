@@ -39,12 +39,17 @@ export const CHANNELS = {
   hazards: 'hazards:list',
   placements: 'placements:get',
   search: 'resources:search',
+  followCapture: 'follow:start',
+  stopFollowing: 'follow:stop',
+  recordInfo: 'record:info',
+  startRecording: 'record:start',
+  stopRecording: 'record:stop',
   openHistory: 'history:open',
   openHistoryDialog: 'history:openDialog',
   historyTrend: 'history:trend',
   historyRun: 'history:run',
   closeHistory: 'history:close',
-} as const satisfies Record<Exclude<keyof Api, 'onProgress' | 'onPlayback' | 'onMenu' | 'onEngineStopped'>, string>
+} as const satisfies Record<Exclude<keyof Api, 'onProgress' | 'onPlayback' | 'onMenu' | 'onEngineStopped' | 'onRecording'>, string>
 export type InvokeMethod = keyof typeof CHANNELS
 
 /** Channels the host pushes on. */
@@ -53,6 +58,7 @@ export const EVENTS = {
   playback: 'playback:frame',
   menu: 'menu:command',
   engineStopped: 'engine:stopped',
+  recording: 'record:status',
 } as const
 
 /** A file the host lets the renderer open by id: a shipped demo, a recent file, a command-line argument. */
@@ -74,14 +80,22 @@ export interface AppInfo {
   captures: CaptureEntry[]
   /** The file the app should open at start, if any. */
   openAtStart?: string
+  /** A capture another process is writing, to follow at start (`--follow FILE`): its fileId. */
+  followAtStart?: string
   /** Formats the engine reads, for the start view. */
   formats: { name: string; description: string }[]
 }
 
 export interface LoadProgress {
   loadId: string
-  /** Reading the file, then replaying it through the model. */
-  phase: 'reading' | 'replaying'
+  /**
+   * Reading the file, then replaying it through the model. A capture followed as it is written: `following`
+   * each time more of its frames have been replayed, with the run's summary; the last one has a summary that is
+   * no longer `live` (and `error` when a fault ended it).
+   */
+  phase: 'reading' | 'replaying' | 'following'
+  summary?: RunSummary
+  error?: LoadErrorInfo
   /** Replaying: frames replayed of all frames. */
   framesDone?: number
   frames?: number
@@ -122,6 +136,8 @@ export interface RunSummary {
   vulkan?: VulkanRunInfo
   /** What `heapscope check` finds in the run; the entries come from `hazards`. */
   checks?: CheckSummary
+  /** The capture is still being written: the run grows (progress events of phase `following` carry its summary). */
+  live?: boolean
 }
 
 /** One VkMemoryHeap of a Vulkan run's device. */
@@ -408,6 +424,20 @@ export interface ResourceDetails {
   route: string[]
   /** Frames it stayed resident, was evicted, … when its residency object is known. */
   residencyObject: number | null
+  /** Where it was made, innermost first, when the capture recorded call stacks (format 1.3 `stack` records). */
+  stack?: SymbolizedFrame[]
+}
+
+/** One frame of a recorded call stack, with its function and source line where a symbolizer found them. */
+export interface SymbolizedFrame {
+  module?: string
+  offset?: number
+  /** An address no module claimed when it was recorded. */
+  address?: number
+  /** The function, when a symbolizer found it. */
+  symbol?: string
+  /** file:line, when the module has debug information. */
+  location?: string
 }
 
 export interface TransientQuery {
@@ -498,6 +528,30 @@ export interface RunReport {
   }
   /** Reserved resources alive at the end: their virtual size (address space) and committed bytes; absent when none. */
   reserved?: { count: number; virtualBytes: Bytes; committedBytes: Bytes }
+  /** Vulkan runs: the application's own memory and what the capture tells about it. */
+  vulkan?: VulkanRunFigures
+}
+
+/** Counts of a Vulkan capture's application memory, binds, names and stacks (`report --json`'s `vulkan`). */
+export interface VulkanRunFigures {
+  /** vkAllocateMemory calls (`heap` records), those dedicated to one resource, and the most live at once. */
+  allocations: number
+  dedicatedAllocations: number
+  peakLiveAllocations: number
+  /** `bind` records and `placed` resources (created bound). */
+  binds: number
+  /** Binds at a non-zero offset: resources sub-allocated inside a larger allocation. */
+  bindsAtOffset: number
+  /** Allocations that had two or more resources bound to them. */
+  sharedAllocations: number
+  maps: number
+  flushes: number
+  submits: number
+  /** `name` records (1.3), and the distinct stacks recorded (`stack` records). */
+  names: number
+  stacks: number
+  /** VK_EXT_device_memory_report events (`report` records). */
+  driverReports: number
 }
 
 export interface HazardsQuery {
@@ -805,8 +859,49 @@ export interface PlaybackFrame {
   residentBytes: Bytes
 }
 
+/** Where the app can record a program under the Vulkan capture layer. */
+export interface RecordInfo {
+  /** The built layer's folder; null when it is not built, and `problem` says how to build it. */
+  layerDir: string | null
+  problem?: string
+  /** The folder captures go to when the request names no output file. */
+  capturesDir: string
+  /** The host's platform (`linux`, `win32`, `darwin`): programs run on the host's machine. */
+  platform: string
+}
+
+/** Run a program under the Vulkan capture layer and follow its capture as it is written. */
+export interface RecordRequest {
+  loadId: string
+  /** The program's path on the host's machine (or a name found on its PATH). */
+  program: string
+  args: string[]
+  /** What a frame is: a present, a submit, or (absent) submits until the program first presents. */
+  framesFrom?: 'submit' | 'present'
+  /** Record the call stack of each allocation and resource creation. */
+  stacks: boolean
+  /** The capture file (`.hscap`); a new file in `RecordInfo.capturesDir` when absent. */
+  output?: string
+}
+
+/** A recorded program's state, pushed when it starts and when it ends. */
+export interface RecordStatus {
+  loadId: string
+  program: string
+  /** The capture file it writes. */
+  output: string
+  state: 'running' | 'exited'
+  pid?: number
+  /** How it ended: its exit code, or the signal that ended it. */
+  code?: number | null
+  signal?: string | null
+  /** Why it could not start, or the last lines it wrote to its output when it failed. */
+  message?: string
+}
+
 export type MenuCommand =
   | 'open'
+  | 'capture'
   | 'openRecent'
   | 'compareWith'
   | 'export'
@@ -823,6 +918,8 @@ export type MenuCommand =
   | 'help:format'
   /** A file the host was asked to open (a second launch, the file association): arg is its fileId. */
   | 'openFile'
+  /** A capture a second launch asked to follow (`--follow FILE`): arg is its fileId. */
+  | 'followFile'
 
 /**
  * Export a run's capture, whole or a frame range of it. The desktop app asks where to save in a native dialog
@@ -947,6 +1044,19 @@ export interface Api {
   /** A frame's application heaps with their placed resources over the frame's steps, and its aliasing hazards. */
   placements(query: PlacementsQuery): Promise<PlacementsAnswer>
   search(query: SearchQuery): Promise<SearchAnswer>
+  /**
+   * Follow a capture another process is writing (a file the host offered): resolves once its first frame is in,
+   * with a run that grows; `onProgress` gets `following` events with its summary until it is a loaded run.
+   */
+  followCapture(request: OpenRequest): Promise<LoadOutcome>
+  /** Stop following: the run becomes a loaded run of what the file holds now. */
+  stopFollowing(loadId: string): Promise<void>
+  recordInfo(): Promise<RecordInfo>
+  /** Start a program under the capture layer on the host's machine and follow its capture (as followCapture). */
+  startRecording(request: RecordRequest): Promise<LoadOutcome>
+  /** End the recorded program; following ends once it has exited. */
+  stopRecording(loadId: string): Promise<void>
+  onRecording(listener: (status: RecordStatus) => void): Unsubscribe
   /**
    * Open a history database read-only by its path: the browser host only (its page has no native dialog); the
    * desktop app refuses a path from the page and opens histories from its dialog.

@@ -111,6 +111,23 @@ describe('the package', () => {
     expect(existsSync(join(UNPACKED, 'heapscope'))).toBe(true)
   })
 
+  it('ships the Vulkan capture layer beside the archive where it was built, with manifests that find it', (context) => {
+    const built = join(ROOT, 'out/vulkan-layer/VkLayer_heapscope_capture.json')
+    if (!existsSync(built)) {
+      console.warn('electron-package: the Vulkan capture layer is not built (npm run build:layer); its resource is not checked')
+      context.skip()
+    }
+    const layer = join(UNPACKED, 'resources/vulkan-layer')
+    for (const manifest of ['VkLayer_heapscope_capture.json', 'implicit/VkLayer_heapscope_capture.json']) {
+      const json = JSON.parse(readFileSync(join(layer, manifest), 'utf8')) as { layer: { name: string; library_path: string } }
+      expect(json.layer.name).toBe('VK_LAYER_HEAPSCOPE_capture')
+      // a relative path, from the manifest's own folder, so the installed app can live anywhere
+      expect(json.layer.library_path).toMatch(/^\.\.?\//)
+      expect(existsSync(join(layer, posix.dirname(manifest), json.layer.library_path))).toBe(true)
+    }
+    expect(existsSync(join(layer, 'tests'))).toBe(false)
+  })
+
   it('is whole: the entry and the engine import only Node, Electron and files it holds', () => {
     const seen = new Set<string>()
     const missing: string[] = []

@@ -4,9 +4,9 @@
  * navigation, a second launch, export and window state. This lane runs everywhere (after a build); the one in
  * electron-app.test.ts runs the same entry in Electron itself where its binary is installed.
  */
-import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, sep } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { cli, ROOT } from './browser'
 import { app, state, type BrowserWindow } from './fakeElectron'
@@ -155,6 +155,25 @@ describe('the desktop entry under a stand-in Electron', () => {
     app.emit('second-instance', {}, ['/opt/HeapScope/heapscope'], dir)
     expect(window.webContents.sent).toHaveLength(sent)
     return invoke('capture:open', { fileId, loadId: 'load-2' }).then((o) => expect((o as { ok: boolean }).ok).toBe(true))
+  })
+
+  it('a second launch with --follow sends the capture to follow; follow:start follows it until follow:stop', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'heapscope-follow-'))
+    const { runGen } = (await import(join(ROOT, 'src/main/cli/gen.ts'))) as {
+      runGen(scenario: string, options: { frames: number }, write: (chunk: string) => void): Promise<unknown>
+    }
+    let text = ''
+    await runGen('vulkan', { frames: 12 }, (chunk) => void (text += chunk))
+    writeFileSync(join(dir, 'growing.hscap'), text)
+    app.emit('second-instance', {}, ['/opt/HeapScope/heapscope', '--follow', 'growing.hscap'], dir)
+    const [channel, command, fileId] = window.webContents.sent.at(-1)!
+    expect([channel, command]).toEqual(['menu:command', 'followFile'])
+    const outcome = (await invoke('follow:start', { fileId, loadId: 'follow-1' })) as { ok: boolean; summary: { live?: boolean; frames: number } }
+    // the last frame is still open while the file is followed
+    expect(outcome).toMatchObject({ ok: true, summary: { live: true, frames: 11 } })
+    await invoke('follow:stop', 'follow-1')
+    const info = (await invoke('record:info')) as { capturesDir: string; layerDir: string | null }
+    expect(info.capturesDir.endsWith(`${sep}captures`)).toBe(true)
   })
 
   it('exports through the save dialog, written by the engine worker where the user chose', async () => {

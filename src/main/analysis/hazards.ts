@@ -28,7 +28,8 @@ export class HazardLog {
 
   constructor(
     readonly aliasing: AliasingModel,
-    private readonly frameNumbers: Float64Array,
+    /** The capture's frame number of each frame index (a capture followed live hands its longer one in). */
+    public frameNumbers: Float64Array,
   ) {}
 
   addHazard(frame: number, hazard: Hazard): void {
@@ -176,21 +177,40 @@ export function aliasingOf(store: CaptureStore): AliasingModel {
  * own with its warnings). Captures without placed resources cost a pass over the kinds column.
  */
 export function checkStore(store: CaptureStore): HazardLog {
-  const aliasing = aliasingOf(store)
-  const log = new HazardLog(aliasing, store.frames.n)
-  if (store.placed.length === 0) return log
-  let frame = 0
-  const checker = new AliasingChecker({
-    model: aliasing,
-    api: store.header.api ?? 'd3d12',
-    onHazard: (hazard) => log.addHazard(frame, hazard),
-  })
-  const feed = new AliasingFeed(store, checker)
-  const kinds = store.records.kind
-  for (frame = 0; frame < store.frames.length; frame++) {
-    const start = store.frames.firstRecord[frame]
-    const end = frameEnd(store, frame)
-    for (let i = start; i < end; i++) if (AliasingFeed.reads(kinds[i])) feed.apply(i)
+  const checks = new StoreChecks(store)
+  if (store.placed.length > 0) checks.advance()
+  return checks.log
+}
+
+/**
+ * The aliasing checks of a D3D12 capture frame by frame: `advance` feeds the checker the frames it has not seen,
+ * so a capture followed live is checked as it grows, once.
+ */
+export class StoreChecks {
+  readonly log: HazardLog
+  private readonly feed: AliasingFeed
+  /** The frames checked so far. */
+  private frame = 0
+
+  constructor(private readonly store: CaptureStore) {
+    this.log = new HazardLog(aliasingOf(store), store.frames.n)
+    const checker = new AliasingChecker({
+      model: this.log.aliasing,
+      api: store.header.api ?? 'd3d12',
+      onHazard: (hazard) => this.log.addHazard(this.frame, hazard),
+    })
+    this.feed = new AliasingFeed(store, checker)
   }
-  return log
+
+  /** Check the store's frames not checked yet. */
+  advance(): void {
+    const store = this.store
+    const kinds = store.records.kind
+    this.log.frameNumbers = store.frames.n
+    for (; this.frame < store.frames.length; this.frame++) {
+      const start = store.frames.firstRecord[this.frame]
+      const end = frameEnd(store, this.frame)
+      for (let i = start; i < end; i++) if (AliasingFeed.reads(kinds[i])) this.feed.apply(i)
+    }
+  }
 }

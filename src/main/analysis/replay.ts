@@ -158,6 +158,21 @@ export interface ReplayProgress {
   frames: number
 }
 
+/**
+ * A capture still being written (followed live). The replay goes through the frames the store holds, then waits
+ * here for more with its model, series and checkpoints as they are, and goes on from there: a capture that grows
+ * is replayed once, as a loaded one is.
+ */
+export interface FrameGate {
+  /**
+   * Called by a replay that has replayed `done` frames and found no more: resolves with the store's frame count
+   * once it holds more than `done`, or once the capture has ended (then `ended` is true, and the count is the
+   * store's final one, which may be `done`).
+   */
+  wait(done: number): Promise<number>
+  readonly ended: boolean
+}
+
 export interface ReplayOptions {
   config: ModelConfig
   checkpointRecords?: number
@@ -165,6 +180,8 @@ export interface ReplayOptions {
   checkpointBytes?: number
   signal?: AbortSignal
   onProgress?: (progress: ReplayProgress) => void
+  /** The capture is still being written: the store grows, and the replay waits at its end for more. */
+  gate?: FrameGate
 }
 
 const NO_SINK: ModelSink = {}
@@ -227,10 +244,10 @@ export class DescScratch {
   /** Decoded strings by id, filled as they are first read (a plain array answers faster than the table). */
   private readonly text: (string | undefined)[]
 
-  // Buffer columns a transient's desc key reads (the store is complete: its arrays no longer change).
-  private readonly bufferSize: Float64Array
-  private readonly bufferUsage: Uint32Array
-  private readonly bufferStride: Uint32Array
+  // Buffer columns a transient's desc key reads (`storeGrew` reads them again when a followed capture grows).
+  private bufferSize: Float64Array
+  private bufferUsage: Uint32Array
+  private bufferStride: Uint32Array
 
   constructor(private readonly store: CaptureStore) {
     // Bounded: a capture naming every resource apart has millions of strings; ids past the array ask the table.
@@ -238,6 +255,13 @@ export class DescScratch {
     this.bufferSize = store.buffers.size.data
     this.bufferUsage = store.buffers.usage.data
     this.bufferStride = store.buffers.stride.data
+  }
+
+  /** The store grew (a capture followed live): its columns may be new arrays. */
+  storeGrew(): void {
+    this.bufferSize = this.store.buffers.size.data
+    this.bufferUsage = this.store.buffers.usage.data
+    this.bufferStride = this.store.buffers.stride.data
   }
 
   /** The string of an id of the capture's string table. */
@@ -528,25 +552,35 @@ export class Replay {
   descs: DescScratch
   private final: D3D12Model | undefined
 
-  private constructor(store: CaptureStore, config: ModelConfig) {
+  private constructor(store: CaptureStore, config: ModelConfig, growing: boolean) {
     this.store = store
     this.config = config
-    this.series = new SeriesTable(store.frames.n)
+    this.series = new SeriesTable(store.frames.n, { growing })
     this.descs = new DescScratch(store)
   }
 
   static async run(store: CaptureStore, options: ReplayOptions): Promise<Replay> {
-    const replay = new Replay(store, options.config)
+    const replay = new Replay(store, options.config, false)
     await replay.play(options)
     return replay
   }
 
+  /**
+   * Replay a capture still being written, through `options.gate`: the replay at once, and the end of its replay
+   * (when the gate has ended). Until then the replay answers for the frames it has replayed so far.
+   */
+  static follow(store: CaptureStore, options: ReplayOptions & { gate: FrameGate }): { replay: Replay; done: Promise<void> } {
+    const replay = new Replay(store, options.config, true)
+    return { replay, done: replay.play(options) }
+  }
+
   private async play(options: ReplayOptions): Promise<void> {
     const store = this.store
-    const frames = store.frames.length
+    const gate = options.gate
+    let frames = store.frames.length
     const series = this.series
     let every = options.checkpointRecords ?? CHECKPOINT_RECORDS
-    const budget = options.checkpointBytes ?? checkpointBudget(store.records.length)
+    let budget = options.checkpointBytes ?? checkpointBudget(store.records.length)
     let checkpointBytes = 0
 
     // Per-tag bookkeeping: id → tag, occupied and requested bytes of live resources.
@@ -692,11 +726,21 @@ export class Replay {
     const FIELDS = TOTAL_FIELDS.length
     const residency = model.residencyManager()
     const transient = model.transientAllocator()
-    const { kind: kinds, ref: refs } = store.records
+    let { kind: kinds, ref: refs } = store.records
     let lastCheckpointRecord = -Infinity
 
     const frameHeaps: number[] = []
-    for (frame = 0; frame < frames; frame++) {
+    for (frame = 0; ; frame++) {
+      if (frame >= frames) {
+        if (!gate) break
+        frames = await gate.wait(frame)
+        if (frame >= frames) break
+        // the store grew: its columns may be new arrays
+        ;({ kind: kinds, ref: refs } = store.records)
+        series.grow(store.frames.n)
+        this.descs.storeGrew()
+        budget = options.checkpointBytes ?? checkpointBudget(store.records.length)
+      }
       const start = store.frames.firstRecord[frame]
       const end = frameEnd(store, frame)
       if (start - lastCheckpointRecord >= every) {
@@ -863,6 +907,7 @@ export class Replay {
     model.endCapture()
     this.final = model
     options.onProgress?.({ framesDone: frames, frames })
+    series.settle(store.frames.n)
     // Keep the columns people look at even when zero; drop placements and tags that never held anything.
     series.dropEmpty((name) => !name.startsWith('placement.') && !name.startsWith('manual.') && !name.startsWith('tag.'))
   }
@@ -948,9 +993,9 @@ export class Replay {
     return { count: cps.length, maxRecords: max, bytes }
   }
 
-  /** The model at the end of the capture. */
+  /** The model at the end of the capture; while a followed capture grows, after the last frame replayed. */
   finalModel(): D3D12Model {
-    return this.final!
+    return this.final ?? this.modelAt(this.store.frames.length - 1).model
   }
 }
 

@@ -7,6 +7,7 @@ import { HEAP_TYPES, PLACEMENTS } from '../../shared/model'
 import type { Bytes } from '../../shared/units'
 import { K, type CaptureStore } from '../ingest/store'
 import type { LoadResult } from '../ingest/read'
+import { CaptureNames } from './names'
 import { RESIDENCY_EVENT, RESIDENCY_SERIES, seriesName, TOTAL_SERIES, TRANSIENT_SERIES, type Replay } from './replay'
 
 export interface PeakEnd {
@@ -49,11 +50,23 @@ export interface RunReport {
   reserved?: { count: number; virtualBytes: Bytes; committedBytes: Bytes }
 }
 
-/** Resource counts straight from the records: creates, releases, names, and what is alive at the end. */
+/**
+ * Resource counts straight from the records: creates, releases, names, and what is alive at the end. A resource
+ * counts as named when its create has a name or a `name` record (1.3) names it while it lives.
+ */
 export function countResources(store: CaptureStore): RunReport['resources'] {
   let created = 0
   let released = 0
   let named = 0
+  const names = new CaptureNames(store)
+  // live resources created without a name, by id → their create record, when the capture names things later
+  const unnamed = names.empty ? undefined : new Map<number, number>()
+  const namedLater = (id: number, end: number) => {
+    const create = unnamed?.get(id)
+    if (create === undefined) return
+    if (names.resource(id, create, end) !== undefined) named++
+    unnamed?.delete(id)
+  }
   const { kind, ref } = store.records
   for (let i = 0; i < store.records.length; i++) {
     const k = kind[i]
@@ -61,9 +74,11 @@ export function countResources(store: CaptureStore): RunReport['resources'] {
     if (k === K.buffer) {
       created++
       if (store.buffers.name.data[r] !== 0) named++
+      else unnamed?.set(store.buffers.id.data[r], i)
     } else if (k === K.texture) {
       created++
       if (store.textures.name.data[r] !== 0) named++
+      else unnamed?.set(store.textures.id.data[r], i)
     } else if (k === K.transient || k === K.placed) {
       const table = k === K.transient ? store.transients : store.placed
       const desc = table.desc.data[r]
@@ -72,8 +87,12 @@ export function countResources(store: CaptureStore): RunReport['resources'] {
       if (nameId !== 0) named++
       // a transient is gone when its graph ends
       if (k === K.transient) released++
-    } else if (k === K.release) released++
+    } else if (k === K.release) {
+      released++
+      if (unnamed) namedLater(store.ops[r], i)
+    }
   }
+  if (unnamed) for (const id of [...unnamed.keys()]) namedLater(id, store.records.length)
   return { created, released, named, liveAtEnd: created - released }
 }
 

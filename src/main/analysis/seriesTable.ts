@@ -21,28 +21,66 @@ interface Pyramid {
 /** Buckets at most this wide are read straight from the column; wider ones from the pyramid. */
 const DIRECT_WIDTH = 16
 
+/**
+ * The most frames a series of a capture still being written can grow to: 2^21 frames, nine hours at 60 frames a
+ * second. Its columns sit on resizable buffers that reserve this much address space (16 MiB each, never touched
+ * until written), so that they grow in place.
+ */
+export const MAX_GROWING_FRAMES = 1 << 21
+
+/** An ArrayBuffer that can grow in place (ES2024); a typed array made over it without a length follows its size. */
+interface ResizableArrayBuffer extends ArrayBuffer {
+  resize(byteLength: number): void
+}
+type ResizableArrayBufferCtor = new (byteLength: number, options: { maxByteLength: number }) => ResizableArrayBuffer
+
 export class SeriesTable {
-  readonly frames: number
+  frames: number
   /** The capture's frame number of each frame index. */
-  readonly frameNumbers: Float64Array
+  frameNumbers: Float64Array
   private readonly columns = new Map<string, Float64Array>()
   private readonly infos = new Map<string, SeriesInfo>()
   private readonly pyramids = new Map<string, Pyramid>()
+  /** Columns grow with the capture (`grow`): the replay keeps writing through the arrays it was handed. */
+  private growing: boolean
 
-  constructor(frameNumbers: Float64Array) {
+  constructor(frameNumbers: Float64Array, options: { growing?: boolean } = {}) {
     this.frames = frameNumbers.length
     this.frameNumbers = frameNumbers
+    this.growing = options.growing ?? false
   }
 
   /** The column of a series, created zero-filled on first use. */
   column(info: SeriesInfo): Float64Array {
     let column = this.columns.get(info.name)
     if (!column) {
-      column = new Float64Array(this.frames)
+      if (this.growing) {
+        const Buffer = ArrayBuffer as unknown as ResizableArrayBufferCtor
+        column = new Float64Array(new Buffer(this.frames * 8, { maxByteLength: MAX_GROWING_FRAMES * 8 }))
+      } else column = new Float64Array(this.frames)
       this.columns.set(info.name, column)
       this.infos.set(info.name, info)
     }
     return column
+  }
+
+  /** More frames of a growing table: every column grows to them (zero-filled), in place. */
+  grow(frameNumbers: Float64Array): void {
+    const frames = frameNumbers.length
+    if (!this.growing) throw new Error('this run\'s series do not grow')
+    if (frames > MAX_GROWING_FRAMES) throw new Error(`a capture followed live holds at most ${MAX_GROWING_FRAMES} frames`)
+    for (const column of this.columns.values()) (column.buffer as ResizableArrayBuffer).resize(frames * 8)
+    this.frames = frames
+    this.frameNumbers = frameNumbers
+    this.pyramids.clear()
+  }
+
+  /** The table stops growing: each column becomes a plain array of its frames, as a loaded run's are. */
+  settle(frameNumbers: Float64Array): void {
+    if (!this.growing) return
+    this.grow(frameNumbers)
+    for (const [name, column] of this.columns) this.columns.set(name, column.slice())
+    this.growing = false
   }
 
   get(name: string): Float64Array | undefined {

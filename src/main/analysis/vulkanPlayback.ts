@@ -57,7 +57,9 @@ export class VulkanPlayback extends PlaybackClock {
     const store = this.replay.store
     const frameNumber = store.frames.n[this.applied]
     const created: ResourceRow[] = []
-    const pools = this.pendingCreated.size ? this.snapshots.poolNamesOf(this.model) : undefined
+    const end = frameEnd(store, this.applied)
+    const pools = this.pendingCreated.size ? this.snapshots.poolNamesOf(this.model, end) : undefined
+    const names = this.snapshots.captureNames()
     for (const id of this.pendingCreated) {
       if (created.length >= MAX_CREATED_ROWS) break
       const p = this.model.placementOf(id)
@@ -71,7 +73,7 @@ export class VulkanPlayback extends PlaybackClock {
       const createdFrame = store.frames.n[frameOfRecord(store.frames.firstRecord, record)]
       created.push({
         id,
-        name: store.strings.get(table.name.data[row]) ?? '',
+        name: (names.empty ? undefined : names.resource(id, record, end)) ?? store.strings.get(table.name.data[row]) ?? '',
         tag: store.strings.get(table.tag.data[row]) ?? '',
         kind: texture ? 'texture' : 'buffer',
         placement: typeName(p.type),

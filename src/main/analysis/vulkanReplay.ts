@@ -40,7 +40,7 @@ import {
 } from '../model/vulkan/events'
 import { VulkanModel } from '../model/vulkan/model'
 import { AliasingFeed, HazardLog } from './hazards'
-import { CHECKPOINT_RECORDS, DescScratch, TOTAL_SERIES, UPLOAD_SERIES, type ReplayProgress } from './replay'
+import { CHECKPOINT_RECORDS, DescScratch, TOTAL_SERIES, UPLOAD_SERIES, type FrameGate, type ReplayProgress } from './replay'
 import { SeriesTable } from './seriesTable'
 
 /** Per memory heap, per frame. */
@@ -143,6 +143,8 @@ export interface VulkanReplayOptions {
   checkpointRecords?: number
   signal?: AbortSignal
   onProgress?: (progress: ReplayProgress) => void
+  /** The capture is still being written: the store grows, and the replay waits at its end for more. */
+  gate?: FrameGate
 }
 
 /**
@@ -444,19 +446,28 @@ export class VulkanReplay {
   private readonly checkpoints: VulkanCheckpoint[] = []
   private final: VulkanModel | undefined
 
-  private constructor(store: CaptureStore, config: VulkanConfig) {
+  private constructor(store: CaptureStore, config: VulkanConfig, growing: boolean) {
     this.store = store
     this.config = config
     this.setup = vulkanSetup(store.header)
-    this.series = new SeriesTable(store.frames.n)
+    this.series = new SeriesTable(store.frames.n, { growing })
     this.checks = new HazardLog(this.setup.aliasing, store.frames.n)
     this.feed = new VulkanFeed(store)
   }
 
   static async run(store: CaptureStore, options: VulkanReplayOptions): Promise<VulkanReplay> {
-    const replay = new VulkanReplay(store, options.config)
+    const replay = new VulkanReplay(store, options.config, false)
     await replay.play(options)
     return replay
+  }
+
+  /** Replay a capture still being written, through `options.gate` (as Replay.follow). */
+  static follow(
+    store: CaptureStore,
+    options: VulkanReplayOptions & { gate: FrameGate },
+  ): { replay: VulkanReplay; done: Promise<void> } {
+    const replay = new VulkanReplay(store, options.config, true)
+    return { replay, done: replay.play(options) }
   }
 
   get device() {
@@ -469,7 +480,10 @@ export class VulkanReplay {
 
   private async play(options: VulkanReplayOptions): Promise<void> {
     const store = this.store
-    const frames = store.frames.length
+    const gate = options.gate
+    let frames = store.frames.length
+    /** The store holds the whole capture: its last frame is the capture's last. */
+    let captureEnded = !gate
     const series = this.series
     const device = this.device
     const heaps = device.memoryHeaps.length
@@ -663,9 +677,19 @@ export class VulkanReplay {
     const F_ALLOCATIONS = VK_TYPE_FIELDS.indexOf('allocationCount')
     const F_CLASS = CLASS_FIELD.map((f) => VK_HEAP_FIELDS.indexOf(f))
 
-    const { kind: kinds, ref: refs } = store.records
+    let { kind: kinds, ref: refs } = store.records
     let lastCheckpointRecord = -Infinity
-    for (frame = 0; frame < frames; frame++) {
+    for (frame = 0; ; frame++) {
+      if (frame >= frames) {
+        if (!gate) break
+        frames = await gate.wait(frame)
+        captureEnded = gate.ended
+        if (frame >= frames) break
+        // the store grew: its columns may be new arrays
+        ;({ kind: kinds, ref: refs } = store.records)
+        series.grow(store.frames.n)
+        log.frameNumbers = store.frames.n
+      }
       const start = store.frames.firstRecord[frame]
       const end = frameEnd(store, frame)
       if (start - lastCheckpointRecord >= every) {
@@ -686,7 +710,7 @@ export class VulkanReplay {
         const ended = feed.endedId(index)
         if (!Number.isNaN(ended)) created.delete(ended)
       }
-      if (frame === frames - 1) {
+      if (frame === frames - 1 && captureEnded) {
         // The last frame ends with the capture: its writes had to be flushed before its submit too.
         kind = K.submit
         model.onSubmit()
@@ -755,6 +779,8 @@ export class VulkanReplay {
     this.final = model
     created = new Map()
     options.onProgress?.({ framesDone: frames, frames })
+    series.settle(store.frames.n)
+    log.frameNumbers = store.frames.n
     // Heaps keep their main columns even when empty; types, classes of memory and tags only when they held bytes.
     const always = /^vkheap\.\d+\.(allocatedBytes|usedBytes|freeBytes|memoryCount)$/
     series.dropEmpty((name) => always.test(name) || !/^(vkheap|vktype|tag|upload)\./.test(name) || name === UPLOAD_SERIES.bytes)
@@ -855,9 +881,9 @@ export class VulkanReplay {
     return { count: cps.length, maxRecords: max }
   }
 
-  /** The model at the end of the capture. */
+  /** The model at the end of the capture; while a followed capture grows, after the last frame replayed. */
   finalModel(): VulkanModel {
-    return this.final as VulkanModel
+    return this.final ?? this.modelAt(this.store.frames.length - 1).model
   }
 }
 

@@ -6,8 +6,9 @@
  * except the budget, which is the DEVICE_LOCAL heaps' (VK_EXT_memory_budget) at the end, and the over-budget
  * frames: those at whose end a memory heap held more VkDeviceMemory than its budget.
  */
-import type { RunReport } from '../../shared/ipc'
+import type { RunReport, VulkanRunFigures } from '../../shared/ipc'
 import type { LoadResult } from '../ingest/read'
+import { K, type CaptureStore } from '../ingest/store'
 import { countResources, peakEnd, peakIndex } from './report'
 import { TOTAL_SERIES } from './replay'
 import { heapName, typeName, vulkanSeriesName, type VulkanReplay } from './vulkanReplay'
@@ -78,5 +79,80 @@ export function buildVulkanRunReport(result: LoadResult, replay: VulkanReplay): 
     waste: { alignmentBytes: alignment, poolFreeBytes: free, pendingFreeBytes: pending },
     residency: { budgetBytes: budget, evictions: 0, evictedBytes: 0, makeResident: 0, overBudgetFrames },
     transient: { graphs: 0, heaps: 0, aliasingSavingsBytes: 0, aliasingSavingsPeakBytes: 0, aliasingSavingsPeakFrame: 0, placedCacheHitRate: 0 },
+    vulkan: vulkanFigures(store),
   }
+}
+
+/**
+ * Counts straight from the records: allocations, binds (`bind` records and `placed` resources, created bound) and
+ * those inside a shared allocation, maps, flushes, submits, names, stacks, driver reports.
+ */
+export function vulkanFigures(store: CaptureStore): VulkanRunFigures {
+  const figures: VulkanRunFigures = {
+    allocations: 0,
+    dedicatedAllocations: 0,
+    peakLiveAllocations: 0,
+    binds: 0,
+    bindsAtOffset: 0,
+    sharedAllocations: 0,
+    maps: 0,
+    flushes: 0,
+    submits: 0,
+    names: 0,
+    stacks: 0,
+    driverReports: 0,
+  }
+  // resources bound to each live allocation; an allocation counts as shared once, at its second bind
+  const boundTo = new Map<number, number>()
+  const bound = (memory: number, offset: number) => {
+    figures.binds++
+    if (offset > 0) figures.bindsAtOffset++
+    const count = boundTo.get(memory)
+    if (count === undefined) return
+    if (count === 1) figures.sharedAllocations++
+    boundTo.set(memory, count + 1)
+  }
+  const { kind, ref } = store.records
+  for (let i = 0; i < store.records.length; i++) {
+    switch (kind[i]) {
+      case K.heap: {
+        figures.allocations++
+        boundTo.set(store.ops[ref[i]], 0)
+        figures.peakLiveAllocations = Math.max(figures.peakLiveAllocations, boundTo.size)
+        if (store.extras.get(i)?.includes('"dedicatedTo"')) figures.dedicatedAllocations++
+        break
+      }
+      case K.free:
+        boundTo.delete(store.ops[ref[i]])
+        break
+      case K.bind: {
+        const bind = JSON.parse(store.raw[ref[i]]) as { memory: number; offset: number }
+        bound(bind.memory, bind.offset)
+        break
+      }
+      case K.placed:
+        // created and bound at once
+        bound(store.placed.a.data[ref[i]], store.placed.b.data[ref[i]])
+        break
+      case K.map:
+        figures.maps++
+        break
+      case K.flush:
+        figures.flushes++
+        break
+      case K.submit:
+        figures.submits++
+        break
+      case K.name:
+        figures.names++
+        break
+      case K.stack:
+        figures.stacks++
+        break
+      case K.report:
+        figures.driverReports++
+        break
+    }
+  }
+  return figures
 }

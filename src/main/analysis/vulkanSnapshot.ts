@@ -5,9 +5,11 @@
  * pool map of its ranges, one resource's details with the way its memory was chosen, and each heap and type's
  * totals. A few recent snapshots are kept.
  */
+import type { StackRecord } from '../../shared/capture'
 import type {
   PoolMap,
   ResourceDetails,
+  SymbolizedFrame,
   ResourcePage,
   ResourceQuery,
   Snapshot,
@@ -15,13 +17,15 @@ import type {
 } from '../../shared/ipc'
 import type { Bytes } from '../../shared/units'
 import { recordAt } from '../ingest/records'
-import { K } from '../ingest/store'
+import { frameEnd, K } from '../ingest/store'
 import type { VulkanResourceFields } from '../model/vulkan/capture-types'
 import { MEMORY_PROPERTY_FLAGS } from '../model/vulkan/capture-types'
 import type { VulkanMemoryKind, VulkanPlacementInfo } from '../model/vulkan/events'
 import { MemoryTypeSelector } from '../model/vulkan/memory-type'
 import type { VulkanModel } from '../model/vulkan/model'
 import { bufferNeeds, emptyNeeds, textureNeeds, type BufferLike } from '../model/vulkan/requirements'
+import { CaptureNames } from './names'
+import { Symbolizer } from './symbolize'
 import { frameOfRecord, Lifetimes, ResourceTable } from './snapshot'
 import { heapName, typeName, type VulkanReplay } from './vulkanReplay'
 
@@ -46,11 +50,16 @@ export interface VulkanSnapshotState {
 }
 
 const CACHE_SIZE = 4
+/** One for all runs: its cache is by module and offset. */
+const symbolizer = new Symbolizer()
 
 export class VulkanSnapshots {
   private lifetimes: Lifetimes | undefined
   private readonly cache: VulkanSnapshotState[] = []
   private heapNames: Map<number, string> | undefined
+  private names: CaptureNames | undefined
+  /** Stack id → its record, found on first use. */
+  private stacks: Map<number, number> | undefined
 
   constructor(private readonly replay: VulkanReplay) {}
 
@@ -65,8 +74,9 @@ export class VulkanSnapshots {
       return state
     }
     const { model, created } = this.replay.modelAt(target)
-    const poolNames = this.poolNamesOf(model)
-    const table = this.tableOf(model, created, poolNames, store.frames.n[target])
+    const end = frameEnd(store, target)
+    const poolNames = this.poolNamesOf(model, end)
+    const table = this.tableOf(model, created, poolNames, store.frames.n[target], end)
     const state: VulkanSnapshotState = { frame: target, model, created, table, poolNames }
     this.cache.unshift(state)
     if (this.cache.length > CACHE_SIZE) this.cache.pop()
@@ -97,13 +107,24 @@ export class VulkanSnapshots {
     return names
   }
 
-  /** The name of each VkDeviceMemory of a model, by its number: an application heap's own name where it has one. */
-  poolNamesOf(model: VulkanModel): Map<number, string> {
+  /** The capture's `name` records (1.3), read once. */
+  captureNames(): CaptureNames {
+    this.names ??= new CaptureNames(this.replay.store)
+    return this.names
+  }
+
+  /**
+   * The name of each VkDeviceMemory of a model, by its number: an application heap's own name where it has one,
+   * the latest `name` record before record `end` first.
+   */
+  poolNamesOf(model: VulkanModel, end = this.replay.store.records.length): Map<number, string> {
     const heapNames = this.namesOfHeaps()
+    const names = this.captureNames()
     const out = new Map<number, string>()
     for (const m of model.memoryObjects()) {
       const base = `${typeName(m.type)}/${MEMORY_KIND_LABEL[m.kind]}`
-      if (m.kind === 'app') out.set(m.memory, heapNames.get(m.captureId) ?? `${base}/${m.captureId}`)
+      const named = m.kind === 'app' && !names.empty ? names.memory(m.captureId, -1, end) : undefined
+      if (m.kind === 'app') out.set(m.memory, named ?? heapNames.get(m.captureId) ?? `${base}/${m.captureId}`)
       else out.set(m.memory, `${base}/${m.memory}`)
     }
     return out
@@ -115,8 +136,10 @@ export class VulkanSnapshots {
     created: Map<number, number>,
     poolNames: Map<number, string>,
     frameNumber: number,
+    end: number,
   ): ResourceTable {
     const store = this.replay.store
+    const names = this.captureNames()
     const live = model.liveAllocations().filter((a) => !a.pendingFree)
     const n = live.length
     const id = new Float64Array(n)
@@ -156,7 +179,7 @@ export class VulkanSnapshots {
           texture = store.placed.kind.data[ref] === 1
         }
         const table = texture ? store.textures : store.buffers
-        name = store.strings.get(table.name.data[row]) ?? ''
+        name = (names.empty ? undefined : names.resource(a.id, record, end)) ?? store.strings.get(table.name.data[row]) ?? ''
         tag = store.strings.get(table.tag.data[row]) ?? ''
         kind = texture ? 'texture' : 'buffer'
         createdFrame[i] = store.frames.n[frameOfRecord(store.frames.firstRecord, record)]
@@ -270,6 +293,7 @@ export class VulkanSnapshots {
     this.lifetimes ??= new Lifetimes(store)
     const releasedFrame = record >= 0 ? this.lifetimes.releasedFrame(record) : null
     const placement = s.model.placementOf(id)
+    const stack = typeof desc.stack === 'number' ? this.stackOf(desc.stack) : undefined
     return {
       runId,
       frame: s.frame,
@@ -278,7 +302,25 @@ export class VulkanSnapshots {
       releasedFrame,
       route: placement ? this.route(desc, placement, s) : [],
       residencyObject: null,
+      ...(stack ? { stack } : {}),
     }
+  }
+
+  /** A recorded call stack by its id, symbolized. */
+  private stackOf(id: number): SymbolizedFrame[] | undefined {
+    const store = this.replay.store
+    if (!this.stacks) {
+      this.stacks = new Map()
+      for (let i = 0; i < store.records.length; i++) {
+        if (store.records.kind[i] !== K.stack) continue
+        const record = recordAt(store, i) as StackRecord
+        this.stacks.set(record.id, i)
+      }
+    }
+    const at = this.stacks.get(id)
+    if (at === undefined) return undefined
+    const frames = (recordAt(store, at) as StackRecord).frames
+    return Array.isArray(frames) ? symbolizer.symbolize(frames) : undefined
   }
 
   /** How the resource's memory was chosen and where it went: the seed's steps with the numbers that decided. */

@@ -102,8 +102,8 @@ export async function runCheck(
   const names = new Map<number, string>()
   const hazards: NamedHazard[] = []
   const step = (record: AnyRecord) => {
-    // observed residency (1.2) is for the timeline, not the checks
-    if (record.e === 'resident' || record.e === 'evict') return
+    // observed residency (1.2) is for the timeline, names, stacks and driver reports (1.3) for the inspector
+    if (record.e === 'resident' || record.e === 'evict' || record.e === 'name' || record.e === 'stack' || record.e === 'report') return
     const named = record as { id?: unknown; name?: unknown }
     if (typeof named.id === 'number' && (record.e === 'buffer' || record.e === 'texture' || record.e === 'placed' || record.e === 'transient')) {
       names.set(named.id, typeof named.name === 'string' ? named.name : '')

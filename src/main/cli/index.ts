@@ -1,7 +1,8 @@
 /**
  * `heapscope`: the engine headless, for terminals and CI jobs (docs: CLI.md). Output on stdout, diagnostics
  * on stderr. Exit status: 0 done, 1 bad usage, 2 the input could not be read, 3 a diff threshold crossed,
- * 4 a hazard found by `check`, 5 a build's growth past `history trend --fail-on-growth`.
+ * 4 a hazard found by `check`, 5 a build's growth past `history trend --fail-on-growth`; `record` exits with its
+ * program's status.
  */
 import { createWriteStream } from 'node:fs'
 import { basename, resolve } from 'node:path'
@@ -19,6 +20,7 @@ import { runGen, SCENARIOS } from './gen'
 import { formatReport } from './report'
 import { buildDiff, formatDiff, runLabel } from './diff'
 import { runRoute } from './route'
+import { runRecord, summarize } from './record'
 import { replayCapture } from '../analysis/run'
 import { HEAPSCOPE_VERSION } from '../../shared/version'
 import { History, TREND_GROUPS, TREND_METRICS, type TrendGroup, type TrendMetric } from '../history/db'
@@ -138,6 +140,7 @@ export function buildProgram(): Command {
     .version(HEAPSCOPE_VERSION)
     .showHelpAfterError()
     .exitOverride()
+    .enablePositionalOptions()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) })
     .addHelpText(
       'after',
@@ -283,6 +286,39 @@ export function buildProgram(): Command {
       if (result.error) throw new ExitError(EXIT.input, result.error.message)
       const code = checkExitCode(check)
       if (code !== EXIT.ok) throw new ExitError(code, '')
+    })
+
+  program
+    .command('record')
+    .description('run a Vulkan program (or an OpenGL one through Zink) under the HeapScope capture layer and write its capture')
+    .usage('[-o FILE] [--frames-from submit|present] [--stacks] -- PROGRAM [ARGS...]')
+    .argument('<program>', 'the program to run')
+    .argument('[args...]', "the program's arguments (after --)")
+    .option('-o, --output <file>', 'the capture to write (default: PROGRAM-DATE-TIME.hscap here)')
+    .addOption(
+      new Option('--frames-from <what>', 'what ends a frame: submit (each queue submit) or present (each present); default: submits until the first present')
+        .choices(['submit', 'present']),
+    )
+    .option('--stacks', 'record the call stack of each allocation and resource creation')
+    .passThroughOptions()
+    .action(async (command: string, args: string[], opts: { output?: string; framesFrom?: 'submit' | 'present'; stacks?: boolean }) => {
+      let result
+      try {
+        result = await runRecord(command, args, opts)
+      } catch (err) {
+        throw new ExitError(EXIT.usage, (err as Error).message)
+      }
+      if (!result.written) {
+        if (result.status !== 127) process.stderr.write(`heapscope: ${command} made no Vulkan device under the layer: no capture was written\n`)
+      } else {
+        writeLine(`capture written to ${result.output}`)
+        try {
+          writeLine(await summarize(result.output))
+        } catch (err) {
+          process.stderr.write(`heapscope: the capture cannot be read: ${(err as Error).message}\n`)
+        }
+      }
+      if (result.status !== EXIT.ok) throw new ExitError(result.status, '')
     })
 
   program

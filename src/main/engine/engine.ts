@@ -45,14 +45,14 @@ import type {
 import { CONFIG_KEY_NAMES, CONFIG_KEYS, type ConfigKeyInfo } from '../../shared/model'
 import { partitionPoint } from '../../shared/search'
 import { compareSeries, leaks, resourceDiff } from '../analysis/compare'
-import { checkStore, type HazardLog } from '../analysis/hazards'
+import { checkStore, StoreChecks, type HazardLog } from '../analysis/hazards'
 import { PlacementLayouts } from '../analysis/placements'
 import { ResourceIndex, search } from '../analysis/search'
 import { Playback } from '../analysis/playback'
 import { buildRunReport } from '../analysis/report'
 import { ResidencyEvents, TOTAL_SERIES } from '../analysis/replay'
 import { Snapshots } from '../analysis/snapshot'
-import { Replay } from '../analysis/replay'
+import { Replay, type FrameGate } from '../analysis/replay'
 import { VulkanPlayback } from '../analysis/vulkanPlayback'
 import { isVulkanRun, VulkanReplay, vulkanConfigOf } from '../analysis/vulkanReplay'
 import { buildVulkanRunReport } from '../analysis/vulkanReport'
@@ -63,8 +63,17 @@ import { CancelledError, CaptureError } from '../ingest/errors'
 import { ImportError, importOptionsOf } from '../ingest/importers'
 import { loadCapture, loadCaptureFile, type LoadResult } from '../ingest/read'
 import { captureBytes, writeCapture } from '../ingest/writer'
-import type { CaptureStore } from '../ingest/store'
+import { CaptureBuilder, type CaptureStore } from '../ingest/store'
+import { GrowingStore } from '../ingest/growing'
+import { NdjsonScanner } from '../ingest/scanner'
+import { FileTail, type TailOptions } from '../ingest/tail'
 import { History } from '../history/db'
+
+/** A capture another process is writing, read as it grows (`follow`). */
+export interface FollowSource {
+  path: string
+  name?: string
+}
 
 export type LoadSource = (
   | { kind: 'file'; path: string; name?: string }
@@ -96,6 +105,15 @@ export interface Engine {
   /** Give a stream load its next chunk, or null at the end. False when the load has already ended. */
   feed(loadId: string, chunk: Uint8Array | null): Promise<boolean>
   cancel(loadId: string): Promise<void>
+  /**
+   * Follow a capture being written: resolves once its first frames have been replayed (FOLLOW_FIRST_FRAMES, or the
+   * capture ended before), with a run that then grows. Each time more frames have been replayed, `onProgress` gets a
+   * `following` event with the run's summary; the last one (its summary no longer `live`) comes when following
+   * ended and the run became a loaded run. The file need not exist yet.
+   */
+  follow(loadId: string, source: FollowSource, onProgress?: (progress: LoadProgress) => void): Promise<LoadOutcome>
+  /** Stop following: what the file holds now is read, and the run becomes a loaded run. */
+  endFollow(loadId: string): Promise<void>
   /** The capture of `runId` replayed under other config values, as a new run. */
   rerun(
     loadId: string,
@@ -139,6 +157,8 @@ interface RunBase {
   id: string
   store: CaptureStore
   result: LoadResult
+  /** The capture is still being written: the run grows (its store, replay and checks), its snapshots are remade. */
+  live?: boolean
   /** The overrides this run was replayed with, on top of the capture's config. */
   overrides: Record<string, string | number | boolean>
   summary: RunSummary
@@ -165,6 +185,64 @@ export interface VulkanRun extends RunBase {
 export type Run = D3D12Run | VulkanRun
 
 export class EngineError extends Error {}
+
+/**
+ * The gate a followed capture's replay waits at (FrameGate): `offer` says how many frames the store holds, `end`
+ * that it holds all of them. `caughtUp` is told each time the replay has replayed all it was offered.
+ */
+class FollowGate implements FrameGate {
+  ended = false
+  private frames = 0
+  private waiting: { done: number; resolve: (frames: number) => void } | undefined
+
+  constructor(private readonly caughtUp: (done: number) => void) {}
+
+  wait(done: number): Promise<number> {
+    if (this.frames > done || this.ended) return Promise.resolve(this.frames)
+    this.caughtUp(done)
+    return new Promise((resolve) => (this.waiting = { done, resolve }))
+  }
+
+  /** The frames replayed when the replay is waiting for more, else undefined. */
+  waitingAt(): number | undefined {
+    return this.waiting?.done
+  }
+
+  offer(frames: number): void {
+    this.frames = frames
+    const w = this.waiting
+    if (w && frames > w.done) {
+      this.waiting = undefined
+      w.resolve(frames)
+    }
+  }
+
+  end(frames: number): void {
+    this.ended = true
+    this.frames = frames
+    const w = this.waiting
+    this.waiting = undefined
+    w?.resolve(frames)
+  }
+}
+
+interface Following {
+  /** Read what the file holds now, and end following. */
+  end: () => Promise<void>
+  /** End following; a capture not shown as a run yet is not shown at all (the load is cancelled). */
+  cancel: () => Promise<void>
+  /** The run, once there is one. */
+  runId: () => string | undefined
+}
+
+const GZIP_MAGIC = [0x1f, 0x8b]
+
+/**
+ * A followed capture's replay starts once this many frames are complete (or a `gpu` record came, or the capture
+ * ended). The models ask the store once, as they start, whether the capture completes frames by `gpu` records; a
+ * capture that does has its first one within its first frames in flight, so by then the store can say.
+ */
+export const FOLLOW_FIRST_FRAMES = 8
 
 /** Chunks handed over one at a time: `push` resolves when the reader has taken the chunk. */
 class ChunkQueue implements AsyncIterable<Uint8Array> {
@@ -287,9 +365,17 @@ function checkSummary(checks: HazardLog): RunSummary['checks'] {
   }
 }
 
+export interface LocalEngineOptions {
+  /** How a followed capture's file is watched and read (tests make the intervals short). */
+  tail?: TailOptions
+}
+
 export class LocalEngine implements Engine {
+  constructor(private readonly options: LocalEngineOptions = {}) {}
+
   private readonly runs = new Map<string, Run>()
   private readonly loads = new Map<string, { abort: AbortController; queue?: ChunkQueue }>()
+  private readonly follows = new Map<string, Following>()
   private nextRun = 1
   /** When the last series or snapshot query came (performance.now()), for the warming after a load. */
   private lastQuery = 0
@@ -425,6 +511,168 @@ export class LocalEngine implements Engine {
     }
   }
 
+  async follow(loadId: string, source: FollowSource, onProgress?: (p: LoadProgress) => void): Promise<LoadOutcome> {
+    if (this.loads.has(loadId) || this.follows.has(loadId)) throw new EngineError(`load ${loadId} is already running`)
+    const name = source.name ?? basename(source.path)
+    const builder = new CaptureBuilder()
+    const scanner = new NdjsonScanner(builder, { file: name })
+    const store = new GrowingStore(builder, name)
+    let run: Run | undefined
+    let checks: StoreChecks | undefined
+    let replayDone: Promise<void> | undefined
+    let fault: CaptureError | undefined
+    let ending: Promise<void> | undefined
+    let cancelled = false
+    let answered = false
+    let answer!: (outcome: LoadOutcome) => void
+    const outcome = new Promise<LoadOutcome>((resolve) => (answer = resolve))
+    const settle = (o: LoadOutcome) => {
+      if (answered) return
+      answered = true
+      answer(o)
+    }
+
+    /** The replay has replayed `done` frames, all there are so far: the run shows them. */
+    const caughtUp = (done: number) => {
+      if (!run || done === 0) return
+      this.grown(run, checks)
+      if (!answered) settle({ ok: true, summary: run.summary })
+      else onProgress?.({ loadId, phase: 'following', bytesRead: store.sourceBytes, totalBytes: store.sourceBytes, records: store.records.length, warnings: builder.warningCount(), summary: run.summary })
+    }
+    const gate = new FollowGate(caughtUp)
+
+    const startRun = () => {
+      const id = `run-${this.nextRun++}`
+      const result: LoadResult = { store, format: 'heapscope-capture', notes: [] }
+      if (isVulkanRun(store.header)) {
+        const config = vulkanConfigOf(store.header, {})
+        const { replay, done } = VulkanReplay.follow(store, { config, gate })
+        const snapshots = new VulkanSnapshots(replay)
+        const summary = summarize(id, result)
+        run = { api: 'vulkan', id, store, result, config, overrides: {}, replay, snapshots, summary, checks: replay.checks, live: true }
+        replayDone = done
+      } else {
+        const config = resolveConfig(store.header.config, {})
+        const { replay, done } = Replay.follow(store, { config, gate })
+        checks = new StoreChecks(store)
+        const summary = summarize(id, result)
+        run = { api: 'd3d12', id, store, result, config, overrides: {}, replay, snapshots: new Snapshots(replay), summary, checks: checks.log, live: true }
+        replayDone = done
+      }
+      this.runs.set(id, run)
+      // a replay that went through all the frames at once waited before the run was there to show them
+      const at = gate.waitingAt()
+      if (at !== undefined) caughtUp(at)
+    }
+
+    const fail = (err: CaptureError) => {
+      fault ??= err
+      void end()
+    }
+
+    const tail = new FileTail(source.path, {
+      onBytes: (chunk) => {
+        if (fault) return
+        if (scanner.bytes === 0 && chunk[0] === GZIP_MAGIC[0] && chunk[1] === GZIP_MAGIC[1]) {
+          fail(new CaptureError(name, 0, 0, 'a plain (not compressed) HeapScope capture', 'a capture is followed as it is written, so it cannot be gzip-compressed'))
+          return
+        }
+        try {
+          scanner.push(chunk)
+        } catch (err) {
+          if (err instanceof CaptureError) fail(err)
+          else fail(new CaptureError(name, scanner.lines, scanner.bytes, 'a readable capture', err instanceof Error ? err.message : String(err)))
+        }
+      },
+      onBatch: () => {
+        if (fault || gate.ended) return
+        const frames = store.update(scanner.bytes, scanner.lines)
+        if (!run && (frames >= FOLLOW_FIRST_FRAMES || (frames > 0 && store.hasGpuRecords))) startRun()
+        gate.offer(frames)
+        if (!run) onProgress?.({ loadId, phase: 'reading', bytesRead: scanner.bytes, totalBytes: 0, records: builder.recordCount, warnings: builder.warningCount() })
+      },
+      onError: (err) => fail(new CaptureError(name, 0, tail.position, 'a readable file', err.message)),
+    }, this.options.tail)
+
+    const end = (): Promise<void> => {
+      ending ??= (async () => {
+        await tail.stop()
+        this.follows.delete(loadId)
+        if (!fault) {
+          try {
+            scanner.finish()
+          } catch (err) {
+            if (err instanceof CaptureError) fault = err
+            else throw err
+          }
+        }
+        if (!fault && scanner.lines === 0) {
+          fault = new CaptureError(name, 0, 0, 'a capture header line', tail.position === 0 ? 'nothing was written to the file' : 'the file holds no lines')
+        }
+        const finished = builder.finish(name, scanner.bytes, scanner.lines, fault !== undefined)
+        const frames = store.finish(finished)
+        if (!run && cancelled) {
+          settle({ ok: false, cancelled: true, error: { ...errorInfo(new Error('load cancelled'), name), message: `${name}: load cancelled` } })
+          return
+        }
+        if (!run) {
+          if (finished.records.length === 0) {
+            settle({ ok: false, error: errorInfo(fault ?? new CaptureError(name, 0, 0, 'a capture record', 'the capture holds no records'), name) })
+            return
+          }
+          startRun()
+        }
+        gate.end(frames)
+        await replayDone
+        const r = run!
+        r.live = false
+        checks?.advance()
+        r.result = fault ? { ...r.result, error: fault } : r.result
+        this.grown(r, checks)
+        const error = fault ? errorInfo(fault, name) : undefined
+        settle(error ? { ok: true, summary: r.summary, error } : { ok: true, summary: r.summary })
+        onProgress?.({ loadId, phase: 'following', bytesRead: store.sourceBytes, totalBytes: store.sourceBytes, records: store.records.length, warnings: builder.warningCount(), summary: r.summary, ...(error ? { error } : {}) })
+      })().catch((err: unknown) => {
+        const error = errorInfo(err, name)
+        settle({ ok: false, error })
+        if (!run) return
+        // the run stays as far as it got, and is no longer live
+        run.live = false
+        const { live: _, ...summary } = run.summary
+        run.summary = summary
+        onProgress?.({ loadId, phase: 'following', bytesRead: store.sourceBytes, totalBytes: store.sourceBytes, records: store.records.length, warnings: builder.warningCount(), summary, error })
+      })
+      return ending
+    }
+
+    const cancel = () => {
+      cancelled = true
+      return end()
+    }
+    this.follows.set(loadId, { end, cancel, runId: () => run?.id })
+    tail.start()
+    return outcome
+  }
+
+  /** A followed run after more frames (or its end): its summary, checks and snapshots cover what arrived. */
+  private grown(run: Run, checks: StoreChecks | undefined): void {
+    checks?.advance()
+    const summary = summarize(run.id, run.result)
+    const live = run.live ? { live: true } : {}
+    if (run.api === 'vulkan') {
+      run.summary = { ...summary, ...live, series: run.replay.series.list(), vulkan: run.replay.info(), checks: checkSummary(run.checks) }
+      run.snapshots = new VulkanSnapshots(run.replay)
+    } else {
+      run.summary = { ...summary, ...live, series: run.replay.series.list(), checks: checkSummary(run.checks) }
+      run.snapshots = new Snapshots(run.replay)
+    }
+    this.placementLayouts.delete(run)
+  }
+
+  async endFollow(loadId: string): Promise<void> {
+    await this.follows.get(loadId)?.end()
+  }
+
   async feed(loadId: string, chunk: Uint8Array | null): Promise<boolean> {
     const load = this.loads.get(loadId)
     if (!load?.queue) return false
@@ -432,6 +680,7 @@ export class LocalEngine implements Engine {
   }
 
   async cancel(loadId: string): Promise<void> {
+    await this.follows.get(loadId)?.cancel()
     const load = this.loads.get(loadId)
     if (!load) return
     load.abort.abort()
@@ -439,6 +688,7 @@ export class LocalEngine implements Engine {
   }
 
   async close(runId: string): Promise<void> {
+    for (const following of this.follows.values()) if (following.runId() === runId) await following.end()
     this.runs.delete(runId)
     for (const [id, playback] of this.playbacks) {
       if (playback.runId === runId) {
@@ -667,6 +917,7 @@ export class LocalEngine implements Engine {
   async dispose(): Promise<void> {
     this.histories.clear()
     for (const load of this.loads.values()) load.abort.abort()
+    await Promise.all([...this.follows.values()].map((f) => f.end()))
     for (const { playback } of this.playbacks.values()) playback.stop()
     this.playbacks.clear()
     this.runs.clear()

@@ -1,7 +1,7 @@
 /** The engine's worker thread: a LocalEngine answering the calls of a WorkerEngine. */
 import { parentPort } from 'node:worker_threads'
 import type { LoadProgress, PlaybackFrame, PlaybackRequest } from '../../shared/ipc'
-import { LocalEngine, type LoadSource } from './engine'
+import { LocalEngine, type FollowSource, type LoadSource } from './engine'
 import { transferables, type EngineCall, type EngineReply } from './protocol'
 
 const port = parentPort
@@ -17,6 +17,8 @@ function dispatch(call: EngineCall): Promise<unknown> {
   switch (call.method) {
     case 'load':
       return engine.load(a[0] as string, a[1] as LoadSource, progress)
+    case 'follow':
+      return engine.follow(a[0] as string, a[1] as FollowSource, progress)
     case 'rerun':
       return engine.rerun(a[0] as string, a[1] as string, a[2] as Record<string, string>, progress)
     case 'startPlayback':

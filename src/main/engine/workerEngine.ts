@@ -5,10 +5,10 @@
  */
 import { Worker } from 'node:worker_threads'
 import type { LoadOutcome, LoadProgress, PlaybackFrame, PlaybackRequest } from '../../shared/ipc'
-import type { Engine, ExportOptions, ExportResult, ExportTarget, LoadSource } from './engine'
+import type { Engine, ExportOptions, ExportResult, ExportTarget, FollowSource, LoadSource } from './engine'
 import { transferables, type EngineCall, type EngineMethod, type EngineReply } from './protocol'
 
-type Forwarded = Omit<Engine, 'load' | 'rerun' | 'feed' | 'startPlayback' | 'dispose'>
+type Forwarded = Omit<Engine, 'load' | 'follow' | 'rerun' | 'feed' | 'startPlayback' | 'dispose'>
 
 export class WorkerEngine implements Engine {
   private readonly worker: Worker
@@ -71,6 +71,20 @@ export class WorkerEngine implements Engine {
     }
   }
 
+  /** Progress of a followed capture goes on after the call has answered, until the run is no longer live. */
+  async follow(loadId: string, source: FollowSource, onProgress?: (p: LoadProgress) => void): Promise<LoadOutcome> {
+    this.progress.set(loadId, (p) => {
+      if (p.phase === 'following' && p.summary && !p.summary.live) this.progress.delete(loadId)
+      onProgress?.(p)
+    })
+    const outcome = await this.call<LoadOutcome>('follow', [loadId, source]).catch((err: Error) => {
+      this.progress.delete(loadId)
+      throw err
+    })
+    if (!outcome.ok || !outcome.summary.live) this.progress.delete(loadId)
+    return outcome
+  }
+
   async rerun(
     loadId: string,
     runId: string,
@@ -95,6 +109,7 @@ export class WorkerEngine implements Engine {
   }
 
   readonly cancel = this.forward('cancel')
+  readonly endFollow = this.forward('endFollow')
   readonly close = this.forward('close')
   readonly summary = this.forward('summary')
   readonly runConfig = this.forward('runConfig')

@@ -8,6 +8,9 @@ import type { Engine } from '../engine/engine'
 import { WorkerEngine } from '../engine/workerEngine'
 import { demoCaptures, FileRegistry } from './files'
 import type { HostContext } from './handlers'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Recordings } from './record'
 import { RecentFiles, type RecentOptions } from './recent'
 import { SettingsStore } from './settings'
 import { HEAPSCOPE_VERSION as VERSION } from '../../shared/version'
@@ -37,6 +40,12 @@ export interface HostSetup {
   demos?: { path: string; description?: string }[]
   /** Tests pin the clock and the file system's answers. */
   recentOptions?: RecentOptions
+  /** A capture another process is writing, followed at start (`--follow FILE`). */
+  follow?: string
+  /** Where live captures go when the Capture dialog names no file (default: a folder in the system's temp). */
+  capturesDir?: string
+  /** The capture layer's folder (tests); found where `heapscope record` finds it otherwise. */
+  layerDir?: () => string | null
 }
 
 export interface HostContextHandle extends HostContext {
@@ -54,6 +63,7 @@ export function createHostContext(setup: HostSetup): HostContextHandle {
   const files = new FileRegistry()
   for (const demo of setup.demos ?? demoCaptures()) files.add(demo.path, 'demo', demo.description)
   const argEntries = setup.args.map((path) => files.add(path, 'argument'))
+  const followEntry = setup.follow ? files.add(setup.follow, 'argument') : undefined
   const settingsStore = new SettingsStore(setup.settingsPath)
   const recent = new RecentFiles(settingsStore, files, setup.recentOptions)
   // recent files are offered from the start (FileRegistry origin 'recent')
@@ -80,8 +90,17 @@ export function createHostContext(setup: HostSetup): HostContextHandle {
     return engine
   }
 
+  const recordings = new Recordings({
+    engine: getEngine,
+    progress: (progress) => setup.push(EVENTS.progress, progress),
+    status: (status) => setup.push(EVENTS.recording, status),
+    capturesDir: setup.capturesDir ?? join(tmpdir(), 'HeapScope', 'captures'),
+    ...(setup.layerDir ? { layerDir: setup.layerDir } : {}),
+  })
+
   return {
     engine: getEngine,
+    recordings,
     files,
     settingsStore,
     recent,
@@ -103,11 +122,14 @@ export function createHostContext(setup: HostSetup): HostContextHandle {
         nativeDialogs: setup.nativeDialogs,
         captures: files.entries(),
         // after a reload (the engine died, or the user asked) the capture last opened comes back
-        openAtStart: lastOpened ?? startFile ?? files.entries().find((e) => e.origin === 'demo')?.fileId,
+        ...(followEntry && !lastOpened
+          ? { followAtStart: followEntry.fileId }
+          : { openAtStart: lastOpened ?? startFile ?? files.entries().find((e) => e.origin === 'demo')?.fileId }),
         formats: FORMATS,
       }
     },
     async dispose() {
+      recordings.dispose()
       const current = engine
       engine = undefined
       if (current) {

@@ -16,6 +16,7 @@ import type {
 } from '../../shared/ipc'
 import type { Engine } from '../engine/engine'
 import type { FileRegistry } from './files'
+import type { Recordings } from './record'
 import { parsePayload, PayloadError, type HandlerName } from './schemas'
 
 export interface HostContext {
@@ -36,6 +37,8 @@ export interface HostContext {
   showHistoryDialog?: () => Promise<string | null>
   /** The native save dialog, where the host has one: the chosen path, or null. Without it, exports download. */
   showSaveDialog?: (suggestedName: string) => Promise<string | null>
+  /** Programs started under the capture layer, their captures followed live; absent where the host runs none. */
+  recordings?: Recordings
 }
 
 /** The name an export is offered under: the capture's own name, the frame range, the format's extension. */
@@ -53,6 +56,10 @@ export type Handlers = Record<HandlerName, (payload: unknown) => Promise<unknown
 
 export function createHandlers(ctx: HostContext): Handlers {
   const uploads = new Map<string, Promise<LoadOutcome>>()
+  const recordings = (): Recordings => {
+    if (!ctx.recordings) throw new Error('this host does not run programs')
+    return ctx.recordings
+  }
 
   const openPath = async (path: string, loadId: string, options?: CaptureImportOptions): Promise<LoadOutcome> => {
     const source = options ? { kind: 'file' as const, path, import: options } : { kind: 'file' as const, path }
@@ -144,6 +151,27 @@ export function createHandlers(ctx: HostContext): Handlers {
     clearRecentFiles: async (payload) => {
       parsePayload('clearRecentFiles', payload)
       ctx.recent?.clear()
+    },
+    followCapture: async (payload) => {
+      const { fileId, loadId } = parsePayload('followCapture', payload)
+      const path = ctx.files.path(fileId)
+      if (!path) throw new PayloadError('followCapture', `no file ${fileId} was offered to follow`)
+      return ctx.engine().follow(loadId, { path }, ctx.progress)
+    },
+    stopFollowing: async (payload) => {
+      await ctx.engine().endFollow(parsePayload('stopFollowing', payload))
+    },
+    recordInfo: async (payload) => {
+      parsePayload('recordInfo', payload)
+      return recordings().info()
+    },
+    startRecording: async (payload) => {
+      const request = parsePayload('startRecording', payload)
+      return recordings().start(request)
+    },
+    stopRecording: async (payload) => {
+      const loadId = parsePayload('stopRecording', payload)
+      recordings().stop(loadId)
     },
     hazards: async (payload) => ctx.engine().hazards(parsePayload('hazards', payload)),
     placements: async (payload) => ctx.engine().placements(parsePayload('placements', payload)),

@@ -17,6 +17,12 @@ const seriesName = z
   .max(200)
   .refine((s) => ![...s].some((c) => c.charCodeAt(0) < 0x20), 'no control characters')
 const label = z.string().max(128)
+/** A program's path, an argument or a file name on the host's machine: no NUL, which no OS takes in one. */
+const commandText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((s) => !s.includes('\0'), 'no NUL characters')
 /** How an imported trace's time becomes frames (CaptureImportOptions). */
 const importOptions = z
   .object({
@@ -157,6 +163,23 @@ export const schemas = {
       historyOf: z.number().int().min(0).max(2 ** 32).optional(),
     })
     .strict(),
+  followCapture: z.object({ fileId: id, loadId: id }).strict(),
+  stopFollowing: id,
+  recordInfo: z.undefined().or(z.null()),
+  startRecording: z
+    .object({
+      loadId: id,
+      program: commandText(4096).pipe(z.string().min(1, 'name a program')),
+      args: z.array(commandText(32_768)).max(1024),
+      framesFrom: z.enum(['submit', 'present']).optional(),
+      stacks: z.boolean(),
+      // the layer writes plain NDJSON: only a .hscap name, so a mistyped path cannot overwrite another kind of file
+      output: commandText(4096)
+        .refine((s) => /\.hscap$/i.test(s), 'the capture file must end in .hscap')
+        .optional(),
+    })
+    .strict(),
+  stopRecording: id,
   // a path typed in the browser host's page: an absolute or relative file path, no control characters
   openHistory: z
     .string()

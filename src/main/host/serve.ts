@@ -1,6 +1,6 @@
 /**
- * `node out/main/host.js [FILE…] [--port N]`: the app through the browser host, for machines without
- * Electron. Prints the address (with its token) and serves until interrupted. Settings and recent files live
+ * `node out/main/host.js [FILE…] [--follow FILE] [--port N]`: the app through the browser host, for machines
+ * without Electron (`--follow`: a capture another process is writing, read as it grows). Prints the address (with its token) and serves until interrupted. Settings and recent files live
  * in the same user data folder as the desktop app's (HEAPSCOPE_USER_DATA to choose another).
  */
 import { existsSync } from 'node:fs'
@@ -10,6 +10,7 @@ import { startBrowserHost, type BrowserHost } from './browserHost'
 import { createHostContext } from './context'
 import { createHandlers } from './handlers'
 import { settingsFile, userDataDir } from './paths'
+import { FOLLOW_SWITCH, followArg } from '../shell/args'
 
 const here = dirname(fileURLToPath(import.meta.url))
 
@@ -17,10 +18,18 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2)
   const files: string[] = []
   let port = 0
+  let follow: string | undefined
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--port') port = Number(argv[++i])
     else if (argv[i].startsWith('--port=')) port = Number(argv[i].slice(7))
-    else files.push(resolve(argv[i]))
+    else if (argv[i] === FOLLOW_SWITCH || argv[i].startsWith(`${FOLLOW_SWITCH}=`)) {
+      follow = followArg(['', ...argv.slice(i, i + 2)], process.cwd())
+      if (argv[i] === FOLLOW_SWITCH) i++
+      if (!follow) {
+        console.error(`heapscope: ${FOLLOW_SWITCH} needs the capture file to follow`)
+        process.exit(2)
+      }
+    } else files.push(resolve(argv[i]))
   }
   for (const file of files) {
     if (!existsSync(file)) {
@@ -39,6 +48,8 @@ async function main(): Promise<void> {
     host: 'browser',
     workerPath: join(here, 'engineWorker.js'),
     args: files,
+    follow,
+    capturesDir: join(userDataDir(), 'captures'),
     nativeDialogs: false,
     push: (event, payload) => started.host?.push(event, payload),
     settingsPath: settingsFile(userDataDir()),

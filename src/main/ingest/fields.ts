@@ -58,7 +58,7 @@ export const V = {
   Bool: 3,
   /** An array of strings: their ids are in `strList` between `listStart` and `listEnd`. */
   Strings: 4,
-  /** An array of numbers, in `ids`. */
+  /** An array of numbers: in `ids` for the field `ids`, else in `nums` between `listStart` and `listEnd`. */
   Numbers: 5,
   /** null, an object, or a mixed array: present but of no usable type. */
   Other: 6,
@@ -77,9 +77,13 @@ export class RecordScratch {
   /** String ids of the current record's string arrays, concatenated; `listStart`/`listEnd` delimit each field's. */
   strList = new Int32Array(64)
   strListLength = 0
+  /** Where each string or number array field's values begin and end in `strList` or `nums`. */
   readonly listStart = new Int32Array(FIELD_COUNT)
   readonly listEnd = new Int32Array(FIELD_COUNT)
+  /** The `ids` field's numbers (a `use` record's, thousands in some captures). */
   readonly ids: Column<Float64Array> = f64(256)
+  /** Number arrays of the other fields, concatenated: kept apart from `ids` so one never stands for the other. */
+  readonly nums: Column<Float64Array> = f64(16)
   /** `type` as words: five stores clear it, cheaper than tracking which fields a record set. */
   private readonly typeWords = new Float64Array(this.type.buffer)
   /** Raw JSON of keys the format does not define (`"k":v,…`), kept so an export writes them back. */
@@ -107,6 +111,7 @@ export class RecordScratch {
     words[4] = 0
     this.strListLength = 0
     this.ids.length = 0
+    this.nums.length = 0
     this.extras = undefined
   }
 
@@ -136,8 +141,14 @@ export class RecordScratch {
       } else if (Array.isArray(value) && value.every((v) => typeof v === 'number')) {
         // an empty array lands here: read as no ids, or no usage bits
         this.set(field, V.Numbers)
-        this.ids.length = 0
-        for (const v of value as number[]) this.ids.push(v)
+        if (field === F.ids) {
+          this.ids.length = 0
+          for (const v of value as number[]) this.ids.push(v)
+        } else {
+          this.listStart[field] = this.nums.length
+          for (const v of value as number[]) this.nums.push(v)
+          this.listEnd[field] = this.nums.length
+        }
       } else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
         this.set(field, V.Strings)
         this.listStart[field] = this.strListLength

@@ -605,9 +605,12 @@ export class NdjsonScanner {
     const buf = this.buf
     const r = this.r
     let p = this.ws(open + 1)
+    // Numbers go to `ids` for the field `ids`, else to `nums` (a field's numbers never stand for another's).
+    const numbers = field === F.ids ? r.ids : r.nums
     if (buf[p] === RBRACKET) {
       r.set(field, V.Numbers)
-      r.ids.length = 0
+      if (field === F.ids) r.ids.length = 0
+      r.listStart[field] = r.listEnd[field] = r.nums.length
       return p + 1
     }
     if (buf[p] === QUOTE) {
@@ -629,12 +632,13 @@ export class NdjsonScanner {
       return p + 1
     }
     r.set(field, V.Numbers)
-    r.ids.length = 0
+    if (field === F.ids) r.ids.length = 0
+    r.listStart[field] = r.nums.length
     for (;;) {
       const c = buf[p]
       if (!(c === MINUS || (c >= 0x30 && c <= 0x39))) return this.mixedArray(field, open)
       p = this.ws(this.number(p))
-      r.ids.push(this.numberValue)
+      numbers.push(this.numberValue)
       if (buf[p] === COMMA) {
         p = this.ws(p + 1)
         continue
@@ -642,6 +646,7 @@ export class NdjsonScanner {
       if (buf[p] === RBRACKET) break
       throw new SyntaxFault(p, '"," or "]" in an array')
     }
+    r.listEnd[field] = r.nums.length
     return p + 1
   }
 

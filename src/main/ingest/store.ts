@@ -200,6 +200,7 @@ const EXTENSION_REQUIRED: Record<string, readonly string[]> = {
   flush: ['offset'],
   resident: ['heap'],
   evict: ['heap'],
+  stack: ['id'],
 }
 
 /**
@@ -454,9 +455,12 @@ export class CaptureBuilder {
           members.push(`${name}:${JSON.stringify(list)}`)
           break
         }
-        case V.Numbers:
-          members.push(`${name}:${JSON.stringify(Array.from(r.ids.data.subarray(0, r.ids.length)))}`)
+        case V.Numbers: {
+          const values =
+            field === F.ids ? r.ids.data.subarray(0, r.ids.length) : r.nums.data.subarray(r.listStart[field], r.listEnd[field])
+          members.push(`${name}:${JSON.stringify(Array.from(values))}`)
           break
+        }
       }
     }
     const json = `{${members.join(',')}${r.extras === undefined ? '' : `,${r.extras}`}}`
@@ -842,6 +846,22 @@ export class CaptureBuilder {
       }
     }
     return mask >>> 0
+  }
+
+  /**
+   * The columns as they are now, untrimmed: a capture followed live is read while it grows (GrowingStore). The
+   * arrays are replaced as they grow, so they are asked for again after each batch of records.
+   */
+  soFar(): { kind: Uint8Array; ref: Uint32Array; records: number; ops: Float64Array; useIds: Uint8Array | Float64Array; hasUse: boolean; hasGpu: boolean } {
+    return {
+      kind: this.records.kind.data,
+      ref: this.records.ref.data,
+      records: this.records.length,
+      ops: this.ops.data,
+      useIds: this.useWide ? this.useWide.data : this.useBytes.data,
+      hasUse: this.hasUse,
+      hasGpu: this.hasGpu,
+    }
   }
 
   /** Freeze into a store, dropping growth slack. */

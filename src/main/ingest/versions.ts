@@ -16,12 +16,24 @@ export interface Upgrader {
 export const UPGRADERS: Record<number, Upgrader> = {}
 
 /**
- * Minor versions of format 1 add records or keys a reader of an older minor keeps and ignores, so their upgrader
- * is the identity: a capture of an older minor is one of the newer without what that minor added. Keyed by the
- * minor they upgrade to, with what it added (docs/CHANGELOG-formats.md).
+ * Minor versions of format 1, keyed by the minor they upgrade from. A minor only adds (docs/capture-format-vulkan.md):
+ * a reader reads an older minor as it is, so these say what each step changes for a writer that brings a capture up
+ * to a newer minor. 1.0 → 1.1 is `MINOR_UPGRADER` in src/main/model/vulkan/device.ts (it needs the Vulkan model).
  */
-export const MINOR_UPGRADES: Record<number, { adds: string; upgrade(header: CaptureHeader): CaptureHeader }> = {
-  4: { adds: 'render-graph pass names: "passNames" on endgraph', upgrade: (header) => header },
+export const MINOR_UPGRADERS: Record<number, Upgrader> = {
+  // 1.1 → 1.2: `resident` and `evict` records are new; nothing older changes
+  1: { header: (header) => ({ ...header, minor: 2 }) as CaptureHeader },
+  // 1.2 → 1.3: `name`, `stack` and `report` records, the recorder's header keys and fields are new; nothing older changes
+  2: { header: (header) => ({ ...header, minor: 3 }) as CaptureHeader },
+  // 1.3 → 1.4: `passNames` on `endgraph` is new; nothing older changes
+  3: { header: (header) => ({ ...header, minor: 4 }) as CaptureHeader },
+}
+
+/** Bring a format-1 header from its minor (absent: 0, or 1 for a Vulkan capture upgraded by the model) to `to`. */
+export function upgradeMinor(header: CaptureHeader, to: number): CaptureHeader {
+  let out = header
+  for (let m = (header as { minor?: number }).minor ?? 0; m < to && MINOR_UPGRADERS[m]; m++) out = MINOR_UPGRADERS[m].header(out)
+  return out
 }
 
 export type HeaderCheck = { ok: true; header: CaptureHeader } | { ok: false; expected: string; detail: string }

@@ -1,6 +1,6 @@
 /**
- * The desktop app's menus, as a template built from plain state: File (open, open recent, compare with, export,
- * quit), Edit, View (theme, language, zoom, reload), Window, Help. Commands the UI carries out go to the renderer
+ * The desktop app's menus, as a template built from plain state: File (open, open recent, compare with, capture
+ * a program, export, quit), Edit, View (theme, language, zoom, reload), Window, Help. Commands the UI carries out go to the renderer
  * as `menu:command` events; the host keeps what is its own (settings, recent files, reload). Labels follow the
  * app's language. Electron is only a type here, so the template is tested in node.
  */
@@ -32,6 +32,7 @@ const LABELS = {
     noRecent: 'No Recent Files',
     clearRecent: 'Clear Recent',
     compareWith: 'Compare With…',
+    capture: 'Capture…',
     export: 'Export…',
     closeRun: 'Close Capture',
     quit: 'Quit',
@@ -60,6 +61,7 @@ const LABELS = {
     noRecent: '没有最近的文件',
     clearRecent: '清除最近记录',
     compareWith: '与…比较',
+    capture: '捕获…',
     export: '导出…',
     closeRun: '关闭捕获',
     quit: '退出',
@@ -147,6 +149,8 @@ export function menuTemplate(state: MenuState, actions: MenuActions): MenuItemCo
       { id: 'file.open', label: text.open, accelerator: 'CmdOrCtrl+O', click: send('open') },
       { id: 'file.openRecent', label: text.openRecent, submenu: recentItems(state, actions, text) },
       { id: 'file.compareWith', label: text.compareWith, accelerator: 'CmdOrCtrl+Shift+O', click: send('compareWith') },
+      { type: 'separator' },
+      { id: 'file.capture', label: text.capture, accelerator: 'CmdOrCtrl+Shift+R', click: send('capture') },
       { type: 'separator' },
       { id: 'file.export', label: text.export, accelerator: 'CmdOrCtrl+E', click: send('export') },
       { type: 'separator' },

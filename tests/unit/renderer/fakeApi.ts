@@ -39,6 +39,12 @@ export class FakeApiBase implements Api {
   hazards: Api['hazards'] = notFaked('hazards')
   placements: Api['placements'] = notFaked('placements')
   search: Api['search'] = notFaked('search')
+  followCapture: Api['followCapture'] = notFaked('followCapture')
+  stopFollowing: Api['stopFollowing'] = notFaked('stopFollowing')
+  recordInfo: Api['recordInfo'] = notFaked('recordInfo')
+  startRecording: Api['startRecording'] = notFaked('startRecording')
+  stopRecording: Api['stopRecording'] = notFaked('stopRecording')
+  onRecording: Api['onRecording'] = () => () => undefined
   openHistory: Api['openHistory'] = notFaked('openHistory')
   openHistoryDialog: Api['openHistoryDialog'] = notFaked('openHistoryDialog')
   historyTrend: Api['historyTrend'] = notFaked('historyTrend')

@@ -4,6 +4,7 @@ import type { SeriesAnswer } from '../../../src/shared/ipc'
 import { GiB, KiB, MiB } from '../../../src/shared/units'
 import { aliasingFigures, layoutAliasing, rectAt } from '../../../src/renderer/src/lib/aliasingLayout'
 import { reportDeltas } from '../../../src/renderer/src/lib/compare'
+import { splitArguments } from '../../../src/renderer/src/lib/commandLine'
 import { csvField, toCsv } from '../../../src/renderer/src/lib/csv'
 import {
   clampWindow,
@@ -624,5 +625,35 @@ describe('palette', () => {
     expect(new Set(common.map(tagColor)).size).toBe(common.length)
     expect(tagColor('MyGame.Props')).toBe(tagColor('MyGame.Props'))
     expect(tagColor('MyGame.Props')).toMatch(/^#[0-9a-f]{6}$/)
+  })
+})
+
+describe('a program’s arguments typed on one line', () => {
+  it('splits as a shell does, quotes and backslashes kept out of the words', () => {
+    expect(splitArguments('--c 400')).toEqual(['--c', '400'])
+    expect(splitArguments('  -s 640x480   -b "build:duration=1" ')).toEqual(['-s', '640x480', '-b', 'build:duration=1'])
+    expect(splitArguments(`--scene 'C:\\Games\\My Game\\level 1.map' --name "say \\"hi\\""`)).toEqual([
+      '--scene',
+      'C:\\Games\\My Game\\level 1.map',
+      '--name',
+      'say "hi"',
+    ])
+    expect(splitArguments('a\\ b c""d \'\'')).toEqual(['a b', 'cd', ''])
+    expect(splitArguments('')).toEqual([])
+  })
+
+  it('says when a quote is not closed', () => {
+    expect(splitArguments('--name "open')).toBeNull()
+    expect(splitArguments("--name 'open")).toBeNull()
+  })
+
+  it('words without quotes, backslashes or spaces come back as they were joined (property)', () => {
+    const word = fc.stringMatching(/^[A-Za-z0-9_=:.,/-]{1,12}$/)
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 8 }), (words) => {
+        expect(splitArguments(words.join(' '))).toEqual(words)
+      }),
+      { seed: 13, numRuns: 200 },
+    )
   })
 })

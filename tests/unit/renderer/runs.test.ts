@@ -1,6 +1,6 @@
 import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it } from 'vitest'
-import type { AppInfo, LoadOutcome, LoadProgress, RunSummary, SeriesQuery } from '../../../src/shared/ipc'
+import type { AppInfo, LoadOutcome, LoadProgress, RecordRequest, RecordStatus, RunSummary, SeriesQuery } from '../../../src/shared/ipc'
 import { SERIES } from '../../../src/shared/ipc'
 import { setApi } from '../../../src/renderer/src/api'
 import { UPLOAD_CHUNK_BYTES, useRunsStore } from '../../../src/renderer/src/stores/runs'
@@ -82,6 +82,31 @@ class FakeHost extends FakeApiBase {
       this.progressListeners.delete(listener)
     }
   }
+  recordingListeners = new Set<(s: RecordStatus) => void>()
+  override onRecording = (listener: (s: RecordStatus) => void) => {
+    this.recordingListeners.add(listener)
+    return () => {
+      this.recordingListeners.delete(listener)
+    }
+  }
+  override followCapture = async (request: { fileId: string; loadId: string }) => {
+    this.calls.push(`follow ${request.fileId} ${request.loadId}`)
+    return this.outcomes.shift()!
+  }
+  override startRecording = async (request: RecordRequest) => {
+    this.calls.push(`record ${request.program} ${request.args.join(' ')} ${request.loadId}`)
+    for (const l of this.recordingListeners) l({ loadId: request.loadId, program: request.program, output: '/tmp/vkcube.hscap', state: 'running', pid: 42 })
+    return this.outcomes.shift()!
+  }
+  override stopRecording = async (loadId: string) => {
+    this.calls.push(`stop recording ${loadId}`)
+  }
+  override stopFollowing = async (loadId: string) => {
+    this.calls.push(`stop following ${loadId}`)
+  }
+  push(progress: LoadProgress): void {
+    for (const l of this.progressListeners) l(progress)
+  }
 }
 
 describe('runs store', () => {
@@ -136,5 +161,69 @@ describe('runs store', () => {
     expect(host.calls).toEqual([`upload big.hscap ${size}`])
     expect(host.chunks).toEqual([UPLOAD_CHUNK_BYTES, UPLOAD_CHUNK_BYTES, 123])
     expect(runs.current?.runId).toBe('run-9')
+  })
+
+  it('follows the capture the host was asked to follow at start, and the run on screen grows with each event', async () => {
+    host.info = { ...host.info, openAtStart: undefined, followAtStart: 'growing' }
+    host.outcomes.push({ ok: true, summary: summary('run-3', 4, { live: true }) })
+    const runs = useRunsStore()
+    await runs.init()
+    const loadId = runs.live!.loadId
+    expect(host.calls).toEqual([`follow growing ${loadId}`])
+    expect(runs.current?.frames).toBe(4)
+    const following = (frames: number, live: boolean): LoadProgress => ({
+      loadId,
+      phase: 'following',
+      bytesRead: 0,
+      totalBytes: 0,
+      records: 0,
+      warnings: 0,
+      summary: summary('run-3', frames, live ? { live: true } : {}),
+    })
+    host.push(following(9, true))
+    expect(runs.current?.frames).toBe(9)
+    // another load's event changes nothing
+    host.push({ ...following(50, true), loadId: 'load-other' })
+    expect(runs.current?.frames).toBe(9)
+    await runs.stopLive()
+    expect(host.calls.at(-1)).toBe(`stop following ${loadId}`)
+    host.push(following(12, false))
+    expect(runs.current?.frames).toBe(12)
+    expect(runs.live?.ended).toBe(true)
+    // ended: Stop has nothing more to do
+    const calls = host.calls.length
+    await runs.stopLive()
+    expect(host.calls.length).toBe(calls)
+  })
+
+  it('a growth pushed before the answer that opens the run is not lost', async () => {
+    host.info = { ...host.info, openAtStart: undefined }
+    const runs = useRunsStore()
+    await runs.init()
+    host.followCapture = async (request) => {
+      host.push({ loadId: request.loadId, phase: 'following', bytesRead: 0, totalBytes: 0, records: 0, warnings: 0, summary: summary('run-4', 30) })
+      return { ok: true, summary: summary('run-4', 2, { live: true }) }
+    }
+    await runs.follow('growing')
+    expect(runs.current?.frames).toBe(30)
+    expect(runs.live?.ended).toBe(true)
+  })
+
+  it('Capture… starts the program on the host; Stop ends the program; closing its run ends it too', async () => {
+    host.info = { ...host.info, openAtStart: undefined }
+    const runs = useRunsStore()
+    await runs.init()
+    host.outcomes.push({ ok: true, summary: summary('run-5', 3, { live: true }) })
+    await runs.record({ program: '/usr/bin/vkcube', args: ['--c', '400'], stacks: false })
+    const loadId = runs.live!.loadId
+    expect(host.calls).toEqual([`record /usr/bin/vkcube --c 400 ${loadId}`])
+    expect(runs.live).toMatchObject({ name: 'vkcube', runId: 'run-5', ended: false, program: { state: 'running', pid: 42 } })
+    await runs.stopLive()
+    expect(host.calls.at(-1)).toBe(`stop recording ${loadId}`)
+    host.calls.length = 0
+    await runs.closeAll()
+    expect(host.calls).toEqual([`stop recording ${loadId}`])
+    expect(host.closed).toEqual(['run-5'])
+    expect(runs.live).toBeNull()
   })
 })

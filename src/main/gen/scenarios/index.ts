@@ -6,6 +6,7 @@ import { demo } from './demo'
 import { leak } from './leak'
 import { raytracing } from './raytracing'
 import { streaming } from './streaming'
+import { stress } from './stress'
 import { vulkan, vulkanHazards } from './vulkan'
 
-export const SCENARIO_LIST: readonly Scenario[] = [deferred, streaming, raytracing, leak, budgetDrop, demo, vulkan, vulkanHazards]
+export const SCENARIO_LIST: readonly Scenario[] = [deferred, streaming, raytracing, leak, budgetDrop, stress, demo, vulkan, vulkanHazards]

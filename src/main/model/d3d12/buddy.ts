@@ -26,6 +26,11 @@ export class BuddyPool {
   spare = false
   /** Creation index within the family (the name's last part). */
   index = -1
+  /** The family that holds the pool, told of every allocation and release; null for a spare. */
+  watcher: BuddyWatcher | null = null
+  /** Index in the family's pools as its index last saw them, and whether a change waits to be seen there. */
+  position = -1
+  stale = false
 
   constructor(id: number, minBlock: Bytes, maxOrder: number, frame: Frame, init = true) {
     this.id = id
@@ -51,9 +56,7 @@ export class BuddyPool {
 
   /** The order of the smallest block holding `bytes`, or -1 when larger than the pool. */
   orderFor(bytes: Bytes): number {
-    const units = Math.max(1, Math.ceil(bytes / this.minBlock))
-    let order = 0
-    while (2 ** order < units) order++
+    const order = orderOf(bytes, this.minBlock)
     return order > this.maxOrder ? -1 : order
   }
 
@@ -80,6 +83,7 @@ export class BuddyPool {
     const blockBytes = this.minBlock * 2 ** order
     this.used += blockBytes
     this.allocatedBlocks++
+    if (this.watcher !== null) this.watcher.blocksChanged(this)
     return index * blockBytes
   }
 
@@ -99,6 +103,13 @@ export class BuddyPool {
     }
     this.setBit(k, index)
     this.freeCount[k]++
+    if (this.watcher !== null) this.watcher.blocksChanged(this)
+  }
+
+  /** The largest order with a free block, -1 when the pool is full: the pool can allocate any order up to it. */
+  largestFreeOrder(): number {
+    for (let k = this.maxOrder; k >= 0; k--) if (this.freeCount[k] > 0) return k
+    return -1
   }
 
   /** Free blocks as [offset, size] pairs in offset order (for snapshots). */
@@ -176,6 +187,23 @@ export class BuddyPool {
   private clearBit(order: number, index: number): void {
     this.bits[this.wordStart[order] + (index >>> 5)] &= ~(1 << (index & 31))
   }
+}
+
+/** Told whenever a buddy pool's blocks change (its family's index of free orders, see families.ts). */
+export interface BuddyWatcher {
+  blocksChanged(pool: BuddyPool): void
+}
+
+/** The smallest order whose block (minBlock × 2^order) holds `bytes`: ceil(log2(units)), at least 0. */
+export function orderOf(bytes: Bytes, minBlock: Bytes): number {
+  const units = Math.max(1, Math.ceil(bytes / minBlock))
+  if (units > 0x8000_0000) {
+    let order = 31
+    while (2 ** order < units) order++
+    return order
+  }
+  // 2^order ≥ units: the bit length of units − 1 (units is an integer of at most 32 bits here; NaN gives 0).
+  return units > 1 ? 32 - Math.clz32(units - 1) : 0
 }
 
 /** The largest order with minBlock × 2^order ≤ poolSize (at least 0). */

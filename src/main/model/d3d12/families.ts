@@ -6,11 +6,13 @@ import type { ModelConfig } from '../../../shared/model'
 import { MiB } from '../../../shared/units'
 import type { Bytes } from '../../../shared/units'
 import type { ResidencyPriority } from '../events'
-import { maxOrderFor } from './buddy'
-import type { BuddyPool } from './buddy'
+import { maxOrderFor, orderOf } from './buddy'
+import type { BuddyPool, BuddyWatcher } from './buddy'
+import { FirstFit, NO_ROOM } from '../firstFit'
+import { LAST, PoolOrder } from './poolOrder'
 import { Family, FAMILY_COUNT, H, P, TILE } from './ladder'
 import { FreeOrder, NONE } from './memoryPool'
-import type { MemoryPool } from './memoryPool'
+import type { BlockTable, MemoryPool, PoolWatcher } from './memoryPool'
 import { SMALL_ALIGNMENT } from './texture'
 import { ROW_FAST_CONSTANT_PAGE } from './totals'
 
@@ -143,15 +145,28 @@ export function familySpecs(config: ModelConfig): FamilySpec[] {
   return out
 }
 
-/** One pool allocator: its pools in slots (a destroyed pool leaves a hole its successor reuses) and their order. */
-export class PoolFamily {
+/**
+ * One pool allocator: its pools in slots (a destroyed pool leaves a hole its successor reuses) and their
+ * allocation order (FRHIPoolAllocator's pool array, re-sorted at every clean-up). The order is a search tree
+ * (PoolOrder) that finds the first pool with room for a request without walking the pools; the pools tell the
+ * family of every change, and a re-sort moves only the pools whose key changed.
+ */
+export class PoolFamily implements PoolWatcher {
   readonly spec: FamilySpec
   slots: (MemoryPool | null)[] = []
-  /** Slot indices in allocation order, re-sorted at every frame's clean-up. */
-  order: number[] = []
   spare: MemoryPool | null = null
   /** Where the rotating defrag resumes (RHIPoolAllocator LastDefragPoolIndex). */
   lastDefragSlot = 0
+  private order = new PoolOrder()
+  /** Slots whose room changed since the order last looked (flag per slot, and the list). */
+  private staleFlag = new Uint8Array(8)
+  private stale: number[] = []
+  /** Slots whose sort key may have changed since the last sort: the only ones sortOrder moves. */
+  private movedFlag = new Uint8Array(8)
+  private moved: number[] = []
+  /** Slots whose pool may hold no allocated block: the only ones the clean-up looks at. */
+  private emptyFlag = new Uint8Array(8)
+  private empty: number[] = []
 
   constructor(spec: FamilySpec) {
     this.spec = spec
@@ -161,29 +176,77 @@ export class PoolFamily {
   takeSlot(): number {
     for (let i = 0; i < this.slots.length; i++) if (this.slots[i] === null) return i
     this.slots.push(null)
-    this.order.push(this.slots.length - 1)
-    return this.slots.length - 1
+    const slot = this.slots.length - 1
+    if (slot >= this.movedFlag.length) this.growSlots()
+    this.order.insert(slot, LAST, NO_ROOM)
+    this.touch(slot, true)
+    return slot
+  }
+
+  /** Puts a pool in a slot (or empties it): the pool reports its changes to the family from now on. */
+  setSlot(slot: number, pool: MemoryPool | null): void {
+    const old = this.slots[slot]
+    if (old) old.watcher = null
+    this.slots[slot] = pool
+    if (pool) pool.watcher = this
+    this.touch(slot, true)
+  }
+
+  blocksChanged(pool: MemoryPool): void {
+    // Without defrag the order's key is the pool size, which a pool's blocks do not change.
+    this.touch(pool.slot, this.spec.defrag)
+  }
+
+  /**
+   * The first pool in allocation order whose largest free block holds `size`: the pool the walk over the order
+   * would take (tryAllocate succeeds exactly when a free block is at least `size`), or null.
+   */
+  firstWithRoom(blocks: BlockTable, size: Bytes): MemoryPool | null {
+    const stale = this.stale
+    if (stale.length > 0) {
+      for (let i = 0; i < stale.length; i++) {
+        const slot = stale[i]
+        this.staleFlag[slot] = 0
+        this.order.setRoom(slot, roomOf(this.slots[slot], blocks))
+      }
+      // Setting an array's length is a call: only when there was something.
+      stale.length = 0
+    }
+    const slot = this.order.first(size)
+    return slot < 0 ? null : this.slots[slot]
   }
 
   /**
    * CleanUpAllocations' sort: fullest first where defrag is on; otherwise smallest pool first, then pool index.
-   * Ties keep the pool index order so the replay is deterministic.
+   * Ties keep the pool index order so the replay is deterministic. Only the pools whose key may have changed
+   * since the last sort move.
    */
   sortOrder(): void {
-    const slots = this.slots
-    if (this.spec.defrag) {
-      this.order.sort((a, b) => {
-        const ua = slots[a] ? slots[a]!.used : Infinity
-        const ub = slots[b] ? slots[b]!.used : Infinity
-        return ub - ua || a - b
-      })
-    } else {
-      this.order.sort((a, b) => {
-        const sa = slots[a] ? slots[a]!.size : Infinity
-        const sb = slots[b] ? slots[b]!.size : Infinity
-        return sa - sb || a - b
-      })
+    if (this.moved.length === 0) return
+    for (const slot of this.moved) {
+      this.movedFlag[slot] = 0
+      this.order.move(slot, this.sortKey(slot))
     }
+    this.moved.length = 0
+  }
+
+  /** The pools that hold no allocated block, in slot order: CleanUpAllocations' candidates. */
+  emptyPools(): MemoryPool[] {
+    const empty = this.empty
+    let kept = 0
+    for (const slot of empty) {
+      const pool = this.slots[slot]
+      if (pool !== null && pool.allocatedBlocks === 0) empty[kept++] = slot
+      else this.emptyFlag[slot] = 0
+    }
+    empty.length = kept
+    empty.sort((a, b) => a - b)
+    return empty.map((slot) => this.slots[slot]!)
+  }
+
+  /** The slots in allocation order. */
+  allocationOrder(): number[] {
+    return this.order.slots()
   }
 
   pools(): MemoryPool[] {
@@ -195,11 +258,60 @@ export class PoolFamily {
   clone(register: (p: MemoryPool) => MemoryPool): PoolFamily {
     const c = new PoolFamily(this.spec)
     c.slots = this.slots.map((p) => (p ? register(p) : null))
-    c.order = this.order.slice()
+    for (const p of c.slots) if (p) p.watcher = c
     c.spare = this.spare ? register(this.spare) : null
     c.lastDefragSlot = this.lastDefragSlot
+    c.order = this.order.clone()
+    c.staleFlag = this.staleFlag.slice()
+    c.stale = this.stale.slice()
+    c.movedFlag = this.movedFlag.slice()
+    c.moved = this.moved.slice()
+    c.emptyFlag = this.emptyFlag.slice()
+    c.empty = this.empty.slice()
     return c
   }
+
+  /** The order's key: fullest first with defrag (holes before every pool), else smallest first (holes last). */
+  private sortKey(slot: number): number {
+    const pool = this.slots[slot]
+    if (this.spec.defrag) return pool ? -pool.used : Number.NEGATIVE_INFINITY
+    return pool ? pool.size : Number.POSITIVE_INFINITY
+  }
+
+  private touch(slot: number, moved: boolean): void {
+    if (this.staleFlag[slot] === 0) {
+      this.staleFlag[slot] = 1
+      this.stale.push(slot)
+    }
+    if (moved && this.movedFlag[slot] === 0) {
+      this.movedFlag[slot] = 1
+      this.moved.push(slot)
+    }
+    const pool = this.slots[slot]
+    if (pool !== null && pool.allocatedBlocks === 0 && this.emptyFlag[slot] === 0) {
+      this.emptyFlag[slot] = 1
+      this.empty.push(slot)
+    }
+  }
+
+  /** Room in the per-slot flags for every slot and one more. */
+  private growSlots(): void {
+    const n = Math.max(8, this.slots.length * 2)
+    const staleFlag = new Uint8Array(n)
+    staleFlag.set(this.staleFlag)
+    this.staleFlag = staleFlag
+    const movedFlag = new Uint8Array(n)
+    movedFlag.set(this.movedFlag)
+    this.movedFlag = movedFlag
+    const emptyFlag = new Uint8Array(n)
+    emptyFlag.set(this.emptyFlag)
+    this.emptyFlag = emptyFlag
+  }
+}
+
+/** What a pool in a slot can take: its largest free block (a zero-byte request still needs one). */
+function roomOf(pool: MemoryPool | null, blocks: BlockTable): number {
+  return pool === null || pool.freeCount === 0 ? NO_ROOM : pool.largestFree(blocks)
 }
 
 export const Buddy = { SmallBlock: 0, FastConstantPages: 1 } as const
@@ -244,11 +356,19 @@ export function buddySpecs(config: ModelConfig): BuddySpec[] {
   ]
 }
 
-export class BuddyFamily {
+/**
+ * One multi-buddy allocator: its pools in creation order. The walk for the first pool that can allocate an order
+ * is an index over `pools` of each pool's largest free order (firstFor).
+ */
+export class BuddyFamily implements BuddyWatcher {
   readonly spec: BuddySpec
   pools: BuddyPool[] = []
   spare: BuddyPool | null = null
   created = 0
+  private readonly room = new FirstFit()
+  /** The index matches `pools` (but for the pools in `stale`). */
+  private indexed = false
+  private stale: BuddyPool[] = []
 
   constructor(spec: BuddySpec) {
     this.spec = spec
@@ -256,15 +376,57 @@ export class BuddyFamily {
 
   /** The order of the block a request of `bytes` needs, -1 when no pool of the family can hold it. */
   orderFor(bytes: Bytes): number {
-    const units = Math.max(1, Math.ceil(bytes / this.spec.minBlock))
-    let order = 0
-    while (2 ** order < units) order++
+    const order = orderOf(bytes, this.spec.minBlock)
     return order > this.spec.maxOrder ? NONE : order
+  }
+
+  /** A pool joins the end of the walk. */
+  add(pool: BuddyPool): void {
+    pool.watcher = this
+    pool.position = this.pools.length
+    this.pools.push(pool)
+    if (this.indexed && pool.position < this.room.capacity) this.room.set(pool.position, pool.largestFreeOrder())
+    else this.indexed = false
+  }
+
+  /** Pools left `pools` (the clean-up): positions are taken again at the next look. */
+  poolsRemoved(): void {
+    this.indexed = false
+  }
+
+  blocksChanged(pool: BuddyPool): void {
+    if (!pool.stale) {
+      pool.stale = true
+      this.stale.push(pool)
+    }
+  }
+
+  /** The first pool in creation order that can allocate a block of `order` (BuddyPool.canAllocate), or null. */
+  firstFor(order: number): BuddyPool | null {
+    const pools = this.pools
+    if (!this.indexed) {
+      this.room.reset(pools.length)
+      for (let i = 0; i < pools.length; i++) {
+        pools[i].position = i
+        this.room.setLeaf(i, pools[i].largestFreeOrder())
+      }
+      this.room.rebuild()
+      this.indexed = true
+    } else {
+      for (const pool of this.stale) if (pool.position >= 0 && pools[pool.position] === pool) this.room.set(pool.position, pool.largestFreeOrder())
+    }
+    if (this.stale.length > 0) {
+      for (const pool of this.stale) pool.stale = false
+      this.stale.length = 0
+    }
+    const position = this.room.first(order)
+    return position < 0 ? null : pools[position]
   }
 
   clone(register: (p: BuddyPool) => BuddyPool): BuddyFamily {
     const c = new BuddyFamily(this.spec)
     c.pools = this.pools.map(register)
+    for (const p of c.pools) p.watcher = c
     c.spare = this.spare ? register(this.spare) : null
     c.created = this.created
     return c

@@ -149,6 +149,11 @@ export class BlockTable {
 
 export const FreeOrder = { BySize: 0, ByOffset: 1 } as const
 
+/** Told whenever a pool's blocks change (its family's index of free room, see families.ts). */
+export interface PoolWatcher {
+  blocksChanged(pool: MemoryPool): void
+}
+
 export class MemoryPool {
   /** Dense id over the replay. */
   readonly id: number
@@ -177,6 +182,8 @@ export class MemoryPool {
   object = NONE
   /** Created ahead as the family's spare and not taken yet. */
   spare = false
+  /** The family that holds the pool in a slot, told of every allocation and release; null for a spare. */
+  watcher: PoolWatcher | null = null
 
   constructor(id: number, size: Bytes, alignment: Bytes, order: number, frame: Frame, blocks: BlockTable | null) {
     this.id = id
@@ -241,6 +248,7 @@ export class MemoryPool {
     blocks.owner[b] = owner
     this.used += size
     this.allocatedBlocks++
+    if (this.watcher !== null) this.watcher.blocksChanged(this)
     return b
   }
 
@@ -267,6 +275,7 @@ export class MemoryPool {
       blocks.release(n)
     }
     this.insertFree(blocks, b)
+    if (this.watcher !== null) this.watcher.blocksChanged(this)
   }
 
   /** Gives every block back to the table (the pool is destroyed). */

@@ -1015,17 +1015,13 @@ export class D3D12Model {
   }
 
   private allocateInFamily(fam: PoolFamily, size: Bytes, owner: number): void {
-    const slots = fam.slots
-    const order = fam.order
-    for (let i = 0; i < order.length; i++) {
-      const pool = slots[order[i]]
-      if (pool === null || pool.size - pool.used < size || pool.largestFree(this.blocks) < size) continue
-      const block = pool.tryAllocate(this.blocks, size, owner)
-      if (block !== NONE) {
-        this.poolScratch = pool
-        this.blockScratch = block
-        return
-      }
+    const found = fam.firstWithRoom(this.blocks, size)
+    if (found !== null) {
+      const block = found.tryAllocate(this.blocks, size, owner)
+      if (block === NONE) throw new Error(`${found.name}: a free block of ${found.largestFree(this.blocks)} cannot hold ${size}`)
+      this.poolScratch = found
+      this.blockScratch = block
+      return
     }
     const pool = this.growFamily(fam, size)
     const block = pool.tryAllocate(this.blocks, size, owner)
@@ -1067,7 +1063,7 @@ export class D3D12Model {
   private activatePool(fam: PoolFamily, pool: MemoryPool): MemoryPool {
     const spec = fam.spec
     const slot = fam.takeSlot()
-    fam.slots[slot] = pool
+    fam.setSlot(slot, pool)
     pool.slot = slot
     pool.name = `${spec.name}/${slot}`
     pool.spare = false
@@ -1086,7 +1082,7 @@ export class D3D12Model {
   private destroyPool(fam: PoolFamily, pool: MemoryPool): void {
     const spec = fam.spec
     this.defragSearch.remove(pool)
-    fam.slots[pool.slot] = null
+    fam.setSlot(pool.slot, null)
     pool.dispose(this.blocks)
     this.poolById.delete(pool.id)
     this.poolObjects.set(pool.id, NONE)
@@ -1107,14 +1103,7 @@ export class D3D12Model {
       this.placeInFamily(slot, Family.UploadBigBlock, size, alignment)
       return
     }
-    let pool: BuddyPool | null = null
-    for (const p of fam.pools) {
-      if (p.canAllocate(order)) {
-        pool = p
-        break
-      }
-    }
-    if (pool === null) pool = this.growBuddy(fam)
+    const pool = fam.firstFor(order) ?? this.growBuddy(fam)
     const base = pool.allocate(order)
     const blockBytes = spec.minBlock * 2 ** order
     const a = this.allocs
@@ -1135,7 +1124,7 @@ export class D3D12Model {
     taken.index = fam.created++
     taken.name = `${fam.spec.name}/${taken.index}`
     taken.lastUsedFrame = this.frame
-    fam.pools.push(taken)
+    fam.add(taken)
     const row = fam.spec.row
     if (row < PLACEMENTS.length) {
       const info = { pool: taken.id, name: taken.name, placement: PLACEMENTS[row], heap: HEAP_TYPES[fam.spec.heap] }
@@ -1437,10 +1426,7 @@ export class D3D12Model {
     const lag = this.config['pool.emptyFramesBeforeRelease']
     const completed = this.completed
     for (const fam of this.families) {
-      for (const pool of fam.slots) {
-        if (pool === null || pool.allocatedBlocks > 0) continue
-        if (pool.lastUsedFrame + lag <= completed) this.destroyPool(fam, pool)
-      }
+      for (const pool of fam.emptyPools()) if (pool.lastUsedFrame + lag <= completed) this.destroyPool(fam, pool)
       fam.sortOrder()
     }
     for (const fam of this.buddies) {
@@ -1454,6 +1440,7 @@ export class D3D12Model {
           fam.pools[kept++] = pool
         }
       }
+      if (kept < fam.pools.length) fam.poolsRemoved()
       fam.pools.length = kept
     }
     this.fast.cleanUp(completed, lag, this.totals)

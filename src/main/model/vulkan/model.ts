@@ -38,6 +38,7 @@ import {
 } from './capture-types'
 import { TEXTURE_ALLOCATOR_BUDDY, defaultVulkanConfig, type VulkanConfig } from './config'
 import { BuddyBlock } from './buddy'
+import { FirstFit } from '../firstFit'
 import { FreeListBlock } from './free-list'
 import { LinearArena } from './linear'
 import { MemoryTypeSelector } from './memory-type'
@@ -88,6 +89,8 @@ class MemoryState {
   /** Written, not yet flushed ranges of non-coherent memory, as sorted [start, end) pairs. */
   dirty: number[] = []
   dirtyFrame: Frame = 0
+  /** A free-list block's index in its type's list, as the block index last saw it (-1: not there). */
+  position = -1
 
   constructor(
     readonly memory: number,
@@ -108,6 +111,7 @@ class MemoryState {
     c.mapEnd = this.mapEnd
     c.dirty = this.dirty.slice()
     c.dirtyFrame = this.dirtyFrame
+    c.position = this.position
     return c
   }
 }
@@ -251,6 +255,10 @@ export class VulkanModel {
   private memories = new Map<number, MemoryState>()
   private nextMemory = 0
   private blocksByType: number[][]
+  /** Per memory type, the largest free segment of each block of `blocksByType`, by position (placeFreeList). */
+  private blockRoom: FirstFit[]
+  /** Per memory type, whether `blockRoom` matches the list; rebuilt at the next placement when not. */
+  private blockRoomFresh: Uint8Array
   private buddiesByType: number[][]
   private appMemory = new Map<number, number>()
   private linear: LinearArena | null = null
@@ -304,6 +312,8 @@ export class VulkanModel {
     this.typeMemoryCount = new Int32Array(types)
     this.typeAllocationCount = new Int32Array(types)
     this.blocksByType = Array.from({ length: types }, () => [])
+    this.blockRoom = Array.from({ length: types }, () => new FirstFit())
+    this.blockRoomFresh = new Uint8Array(types)
     this.buddiesByType = Array.from({ length: types }, () => [])
   }
 
@@ -467,13 +477,26 @@ export class VulkanModel {
   }
 
   private placeFreeList(slot: number, type: number, n: ResourceNeeds): boolean {
-    // The first block, in creation order, with a free segment that fits; the best fit within it.
+    // The first block, in creation order, with a free segment that fits; the best fit within it. A block whose
+    // largest free segment is smaller than the request fits nothing: the index passes over those unasked.
+    const list = this.blocksByType[type]
     let best: MemoryState | null = null
-    for (const m of this.blocksByType[type]) {
-      const state = this.memories.get(m) as MemoryState
-      if ((state.freeList as FreeListBlock).bestFit(n.size, n.alignment, n.linear) >= 0) {
-        best = state
-        break
+    if (n.size > 0) {
+      const room = this.blockRoomOf(type)
+      for (let at = room.first(n.size); at >= 0; at = room.firstFrom(at + 1, n.size)) {
+        const state = this.memories.get(list[at]) as MemoryState
+        if ((state.freeList as FreeListBlock).bestFit(n.size, n.alignment, n.linear) >= 0) {
+          best = state
+          break
+        }
+      }
+    } else {
+      for (const m of list) {
+        const state = this.memories.get(m) as MemoryState
+        if ((state.freeList as FreeListBlock).bestFit(n.size, n.alignment, n.linear) >= 0) {
+          best = state
+          break
+        }
       }
     }
     if (!best) {
@@ -481,12 +504,37 @@ export class VulkanModel {
       if (block.bestFit(n.size, n.alignment, n.linear) < 0) return false
       best = this.createMemory('block', type, block.size, -1)
       best.freeList = block
-      this.blocksByType[type].push(best.memory)
+      list.push(best.memory)
+      best.position = list.length - 1
+      if (best.position >= this.blockRoom[type].capacity) this.blockRoomFresh[type] = 0
     }
     const offset = (best.freeList as FreeListBlock).allocate(slot, n.size, n.alignment, n.linear)
+    this.blockRoomChanged(best)
     if (offset < 0) return false
     this.settle(slot, P_FREE_LIST, best, offset, n.size)
     return true
+  }
+
+  /** The type's block index, rebuilt from its list when that changed other than at its end. */
+  private blockRoomOf(type: number): FirstFit {
+    const room = this.blockRoom[type]
+    if (this.blockRoomFresh[type] === 1) return room
+    const list = this.blocksByType[type]
+    room.reset(list.length)
+    for (let at = 0; at < list.length; at++) {
+      const state = this.memories.get(list[at]) as MemoryState
+      state.position = at
+      room.setLeaf(at, (state.freeList as FreeListBlock).largestFree)
+    }
+    room.rebuild()
+    this.blockRoomFresh[type] = 1
+    return room
+  }
+
+  /** A free-list block's largest free segment may have changed. */
+  private blockRoomChanged(state: MemoryState): void {
+    if (this.blockRoomFresh[state.type] === 0 || state.position < 0) return
+    this.blockRoom[state.type].set(state.position, (state.freeList as FreeListBlock).largestFree)
   }
 
   private placeBuddy(slot: number, type: number, n: ResourceNeeds): boolean {
@@ -619,6 +667,7 @@ export class VulkanModel {
     this.typeAllocationCount[state.type]--
     if (p === P_FREE_LIST) {
       ;(state.freeList as FreeListBlock).release(slot)
+      this.blockRoomChanged(state)
       this.addUsed(state, -s.size[slot])
       this.dropIfEmpty(state)
     } else if (p === P_BUDDY) {
@@ -646,6 +695,10 @@ export class VulkanModel {
     }
     if (empty < this.config['vulkan.emptyBlocksKept']) return
     list.splice(list.indexOf(state.memory), 1)
+    if (state.freeList) {
+      state.position = -1
+      this.blockRoomFresh[state.type] = 0
+    }
     this.freeMemory(state)
   }
 
@@ -1145,6 +1198,9 @@ export class VulkanModel {
     w.typeAllocationCount = this.typeAllocationCount.slice()
     w.memories = new Map([...this.memories].map(([k, v]) => [k, v.clone()]))
     w.blocksByType = this.blocksByType.map((l) => l.slice())
+    // The copy indexes its blocks again at its first placement.
+    w.blockRoom = this.blockRoom.map(() => new FirstFit())
+    w.blockRoomFresh = new Uint8Array(this.blockRoomFresh.length)
     w.buddiesByType = this.buddiesByType.map((l) => l.slice())
     w.appMemory = new Map(this.appMemory)
     w.linear = this.linear ? this.linear.clone() : null

@@ -12,6 +12,7 @@ import {
   type LoadProgress,
   type MenuCommand,
   type PlaybackFrame,
+  type RecordStatus,
 } from '../../../shared/ipc'
 import { decodeMessage, encodeMessage } from '../../../shared/wire'
 
@@ -26,6 +27,7 @@ export function createSocketApi(location: Location = window.location): Api {
   const playback = new Set<(f: PlaybackFrame) => void>()
   const menu = new Set<(command: MenuCommand, arg?: string) => void>()
   const engineStopped = new Set<(info: EngineStopped) => void>()
+  const recording = new Set<(status: RecordStatus) => void>()
   let nextId = 1
   let socket: Promise<WebSocket> | undefined
 
@@ -51,6 +53,8 @@ export function createSocketApi(location: Location = window.location): Api {
             for (const l of menu) l(command, arg)
           } else if (message.event === EVENTS.engineStopped) {
             for (const l of engineStopped) l(message.payload as EngineStopped)
+          } else if (message.event === EVENTS.recording) {
+            for (const l of recording) l(message.payload as RecordStatus)
           }
           return
         }
@@ -108,6 +112,12 @@ export function createSocketApi(location: Location = window.location): Api {
     hazards: (query) => invoke('hazards', query),
     placements: (query) => invoke('placements', query),
     search: (query) => invoke('search', query),
+    followCapture: (request) => invoke('followCapture', request),
+    stopFollowing: (loadId) => invoke('stopFollowing', loadId),
+    recordInfo: () => invoke('recordInfo'),
+    startRecording: (request) => invoke('startRecording', request),
+    stopRecording: (loadId) => invoke('stopRecording', loadId),
+    onRecording: (listener) => listen(recording, listener),
     openHistory: (path) => invoke('openHistory', path),
     openHistoryDialog: () => invoke('openHistoryDialog'),
     historyTrend: (query) => invoke('historyTrend', query),

@@ -368,6 +368,16 @@ export const useInspectorStore = defineStore('inspector', () => {
     },
     { immediate: true },
   )
+  // a run that grows (a capture followed as it is written) finds more: the list shows them
+  watch(
+    () => {
+      const checks = runs.current?.checks
+      return checks ? checks.hazards + Object.values(checks.warnings).reduce((sum, n) => sum + n, 0) : 0
+    },
+    (found, before) => {
+      if (found !== before && hazards.value) void loadHazards()
+    },
+  )
   watch(
     () => timeline.cursor,
     (c) => {

@@ -13,6 +13,9 @@ import type {
   LoadErrorInfo,
   LoadOutcome,
   LoadProgress,
+  RecordInfo,
+  RecordRequest,
+  RecordStatus,
   RunSummary,
   Unsubscribe,
 } from '../../../shared/ipc'
@@ -30,6 +33,22 @@ export interface PendingLoad {
   /** A replay of run A under other config values. */
   rerun: boolean
   progress: LoadProgress | null
+}
+
+/**
+ * A capture followed as it is written, shown as run A: the load that follows it, and the program the app started
+ * to write it (Capture…), as the host last said.
+ */
+export interface LiveCapture {
+  loadId: string
+  name: string
+  /** The run, once its first frame is in. */
+  runId?: string
+  /** Following has ended: the run is a loaded run. */
+  ended: boolean
+  program?: RecordStatus
+  /** The newest summary pushed (it may come before the answer that opened the run). */
+  latest?: RunSummary
 }
 
 let loadCounter = 0
@@ -53,14 +72,34 @@ export const useRunsStore = defineStore('runs', () => {
   const source = shallowRef<{ fileId: string } | { file: File } | null>(null)
   /** How run A's trace was cut into frames (imported traces: RMV, GPGMM). */
   const importOptions = shallowRef<CaptureImportOptions>({})
+  /** The capture being followed (or last followed) as run A. */
+  const live = shallowRef<LiveCapture | null>(null)
+  /** Whether and where the host can record programs, asked when the Capture dialog opens. */
+  const recordInfo = shallowRef<RecordInfo | null>(null)
   let unsubscribe: Unsubscribe | undefined
   let unsubscribeStopped: Unsubscribe | undefined
+  let unsubscribeRecording: Unsubscribe | undefined
+
+  /** A followed run grew, or following ended: the run on screen shows what arrived. */
+  function followed(progress: LoadProgress): void {
+    const summary = progress.summary
+    const capture = live.value
+    if (!summary || !capture || capture.loadId !== progress.loadId) return
+    if (current.value?.runId === summary.runId) current.value = summary
+    live.value = { ...capture, runId: summary.runId, latest: summary, ended: !summary.live }
+    if (!summary.live && progress.error) error.value = progress.error
+  }
 
   async function init(): Promise<void> {
     const api = useApi()
     unsubscribe?.()
     unsubscribe = api.onProgress((progress) => {
-      if (loading.value && progress.loadId === loading.value.loadId) loading.value.progress = progress
+      if (progress.phase === 'following') followed(progress)
+      else if (loading.value && progress.loadId === loading.value.loadId) loading.value.progress = progress
+    })
+    unsubscribeRecording?.()
+    unsubscribeRecording = api.onRecording((status) => {
+      if (live.value?.loadId === status.loadId) live.value = { ...live.value, program: status }
     })
     unsubscribeStopped?.()
     unsubscribeStopped = api.onEngineStopped((stopped) => {
@@ -73,7 +112,8 @@ export const useRunsStore = defineStore('runs', () => {
     info.value = await api.appInfo()
     recent.value = info.value.captures.filter((c) => c.origin === 'recent')
     void refreshRecent()
-    if (info.value.openAtStart) await open(info.value.openAtStart)
+    if (info.value.followAtStart) await follow(info.value.followAtStart)
+    else if (info.value.openAtStart) await open(info.value.openAtStart)
   }
 
   async function refreshRecent(): Promise<void> {
@@ -104,6 +144,12 @@ export const useRunsStore = defineStore('runs', () => {
 
   async function closeQuietly(run: RunSummary | null): Promise<void> {
     if (!run) return
+    const capture = live.value
+    if (capture?.runId === run.runId) {
+      // a run closed while its program runs: the program is ended with it
+      if (capture.program?.state === 'running') await useApi().stopRecording(capture.loadId).catch(() => undefined)
+      live.value = null
+    }
     try {
       await useApi().closeRun(run.runId)
     } catch {
@@ -142,7 +188,14 @@ export const useRunsStore = defineStore('runs', () => {
       return
     }
     error.value = outcome.error ?? null
-    await show(outcome.summary, load.slot, overrides)
+    let summary = outcome.summary
+    const capture = live.value
+    if (capture?.loadId === load.loadId) {
+      // a followed run may have grown (or ended) before this answer came
+      if (capture.latest?.runId === summary.runId) summary = capture.latest
+      live.value = { ...capture, runId: summary.runId, ended: capture.ended || !summary.live }
+    }
+    await show(summary, load.slot, overrides)
     if (!load.rerun) void refreshRecent()
   }
 
@@ -227,7 +280,54 @@ export const useRunsStore = defineStore('runs', () => {
   }
 
   async function cancel(): Promise<void> {
-    if (loading.value) await useApi().cancelLoad(loading.value.loadId)
+    if (!loading.value) return
+    const loadId = loading.value.loadId
+    // a program started for a capture is ended, not left running without a window on it
+    if (live.value?.loadId === loadId && live.value.program?.state === 'running') await useApi().stopRecording(loadId)
+    await useApi().cancelLoad(loadId)
+  }
+
+  /** Follow a capture another process is writing (a file the host offered, `--follow FILE`). */
+  function follow(fileId: string): Promise<boolean> {
+    const name = entryName(fileId)
+    return track(name, 'A', (loadId) => {
+      live.value = { loadId, name, ended: false }
+      return useApi().followCapture({ fileId, loadId })
+    }).then((ok) => {
+      if (!ok && !current.value?.live) live.value = null
+      return ok
+    })
+  }
+
+  async function loadRecordInfo(): Promise<RecordInfo | null> {
+    try {
+      recordInfo.value = await useApi().recordInfo()
+    } catch (err) {
+      error.value = { file: '', message: err instanceof Error ? err.message : String(err), line: 0, byteOffset: 0, expected: '' }
+      recordInfo.value = null
+    }
+    return recordInfo.value
+  }
+
+  /** Start a program under the capture layer on the host's machine, and follow its capture as run A. */
+  function record(request: Omit<RecordRequest, 'loadId'>): Promise<boolean> {
+    const name = request.program.split(/[\\/]/).pop() || request.program
+    return track(name, 'A', (loadId) => {
+      live.value = { loadId, name, ended: false }
+      return useApi().startRecording({ ...request, loadId })
+    }).then((ok) => {
+      if (!ok && !current.value?.live) live.value = null
+      return ok
+    })
+  }
+
+  /** Stop: the recorded program is ended (then following ends); a followed file is no longer followed. */
+  async function stopLive(): Promise<void> {
+    const capture = live.value
+    if (!capture || capture.ended) return
+    const api = useApi()
+    if (capture.program?.state === 'running') await api.stopRecording(capture.loadId)
+    else await api.stopFollowing(capture.loadId)
   }
 
   async function openPartial(): Promise<void> {
@@ -285,6 +385,12 @@ export const useRunsStore = defineStore('runs', () => {
     partial,
     recent,
     engineStopped,
+    live,
+    recordInfo,
+    follow,
+    loadRecordInfo,
+    record,
+    stopLive,
     source,
     importOptions,
     reimport,

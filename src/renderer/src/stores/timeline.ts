@@ -182,6 +182,11 @@ export const useTimelineStore = defineStore('timeline', () => {
     if (!r || r.frames === 0) return
     view.value = fullWindow(r.frames)
     shown.value = view.value
+    await whole(r)
+  }
+
+  /** What covers the whole run: the frame numbers, the overview, the residency events; and the lanes. */
+  async function whole(r: RunSummary): Promise<void> {
     const api = useApi()
     const runId = r.runId
     try {
@@ -192,7 +197,7 @@ export const useTimelineStore = defineStore('timeline', () => {
         refresh(),
       ])
       if (run.value?.runId !== runId) return
-      if (map.width === 1) frameNumbers.value = markRaw(map.frame)
+      frameNumbers.value = map.width === 1 ? markRaw(map.frame) : null
       void findEmptyLanes(r)
       const total = over.series['total.heapBytes']?.max ?? new Float64Array(over.start.length)
       const x = new Float64Array(over.start.length)
@@ -208,11 +213,27 @@ export const useTimelineStore = defineStore('timeline', () => {
     }
   }
 
+  /**
+   * A run followed as it is written has more frames: a window that showed every frame goes on showing every frame
+   * (the timeline grows); a window zoomed in stays where it is. The cursor stays on its frame.
+   */
+  async function grow(r: RunSummary, before: number): Promise<void> {
+    if (r.frames === 0) return
+    if (before === 0) return load(r)
+    const all = view.value.from === 0 && view.value.to >= before - 1
+    if (all) {
+      view.value = fullWindow(r.frames)
+      shown.value = view.value
+    }
+    await whole(r)
+  }
+
   // immediate: a store first used after a run opened loads it at once
   watch(
     run,
     (r, previous) => {
       if (r?.runId !== previous?.runId) void load(r)
+      else if (r && previous && r.frames !== previous.frames) void grow(r, previous.frames)
     },
     { immediate: true },
   )

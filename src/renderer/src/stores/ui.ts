@@ -8,7 +8,7 @@ import { useRunsStore } from './runs'
 export const VIEWS = ['timeline', 'aliasing', 'compare', 'whatif'] as const
 /** The history of many builds needs no run open. */
 export type ViewName = (typeof VIEWS)[number] | 'start' | 'history'
-export type DialogName = 'about' | 'formats' | 'shortcuts'
+export type DialogName = 'about' | 'formats' | 'shortcuts' | 'capture'
 
 export const useUiStore = defineStore('ui', () => {
   const runs = useRunsStore()
@@ -17,6 +17,8 @@ export const useUiStore = defineStore('ui', () => {
   const dialog = ref<DialogName | null>(null)
   /** Where a file picked in the page goes (the browser host has no native dialog). */
   const pickFor = ref<'A' | 'B'>('A')
+  /** The Capture dialog's last choices, kept while the window is open: the same program again is one click. */
+  const captureChoices = { program: '', args: '', framesFrom: '' as '' | 'submit' | 'present', stacks: false, output: '' }
 
   let unsubscribe: Unsubscribe | undefined
 
@@ -49,5 +51,5 @@ export const useUiStore = defineStore('ui', () => {
     },
   )
 
-  return { view, dialog, pickFor, init, show, openDialog }
+  return { view, dialog, pickFor, captureChoices, init, show, openDialog }
 })

@@ -4,6 +4,7 @@ import { AliasingChecker } from '../../../../src/main/model/aliasing/checker'
 import { checkTransientLayout, type TransientRectangle } from '../../../../src/main/model/aliasing/transient'
 import type { Hazard } from '../../../../src/main/model/aliasing/hazards'
 import type { AccessOp, CaptureRecord } from '../../../../src/shared/capture'
+import { runs } from '../../../properties'
 
 const UNIT = 65536
 
@@ -72,7 +73,7 @@ describe('aliasing checks over random sequences', () => {
         expect(hazards('simple', list)).toEqual([])
         expect(hazards('advanced', list)).toEqual([])
       }),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     )
   })
 
@@ -99,7 +100,7 @@ describe('aliasing checks over random sequences', () => {
         const advanced = hazards('advanced', list)
         expect(advanced.some((h) => h.rule === 'barrier-missing' && names(h))).toBe(true)
       }),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     )
   })
 })
@@ -155,7 +156,7 @@ describe('transient layouts over random lifetimes', () => {
         const broken = layout.map((r, n) => (n === i ? { ...r, offset: layout[j].offset } : r))
         expect(checkTransientLayout(broken).length).toBeGreaterThan(0)
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     )
   })
 })

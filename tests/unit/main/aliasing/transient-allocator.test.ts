@@ -5,6 +5,7 @@ import { ResidencyManager } from '../../../../src/main/model/d3d12/residency'
 import type { ModelSink } from '../../../../src/main/model/events'
 import { checkTransientLayout, type TransientRectangle } from '../../../../src/main/model/aliasing/transient'
 import { GiB, KiB, MiB } from '../../../../src/shared/units'
+import { runs } from '../../../properties'
 
 /** The D3D12 model's transient allocator over graph executions; its output as rectangles with their kinds. */
 function layouts(graphs: Omit<TransientRequest, 'id' | 'desc' | 'alignment'>[][], minimumHeapSize = 4 * MiB) {
@@ -86,7 +87,7 @@ describe('the D3D12 model\'s transient allocator through the aliasing checks', (
         expect(rectangles.length).toBe(graphs.flat().length)
         expect(checkTransientLayout(rectangles, { heapSizes })).toEqual([])
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     )
   })
 })

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { SeriesTable } from '../../../../src/main/analysis/seriesTable'
+import { runs } from '../../../properties'
 
 function table(values: number[]): SeriesTable {
   const t = new SeriesTable(Float64Array.from(values, (_, i) => 100 + i))
@@ -45,7 +46,7 @@ describe('series table', () => {
           return a.start[0] === from
         },
       ),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     )
   })
 
@@ -53,5 +54,40 @@ describe('series table', () => {
     const a = table([1, 2, 3]).query({ runId: 'r', series: ['s', 'nope'], from: -5, to: 99, resolution: 10 })
     expect(Array.from(a.series.s.max)).toEqual([1, 2, 3])
     expect(a.series.nope).toBeUndefined()
+  })
+})
+
+describe('a series table that grows (a capture followed as it is written)', () => {
+  const numbers = (n: number) => Float64Array.from({ length: n }, (_, i) => 100 + i)
+
+  it('keeps writing through the arrays it handed out, and answers for the frames it has, pyramids included', () => {
+    const t = new SeriesTable(numbers(3), { growing: true })
+    const column = t.column({ name: 's', label: 's', unit: 'bytes', group: 'g' })
+    column.set([4, 8, 6])
+    // 40 frames at a resolution of 2: buckets of 20 frames come from the pyramid
+    t.grow(numbers(40))
+    for (let f = 3; f < 40; f++) column[f] = f
+    let a = t.query({ runId: 'r', series: ['s'], from: 0, to: 40, resolution: 2 })
+    expect(Array.from(a.series.s.max)).toEqual([19, 39])
+    expect(Array.from(a.series.s.min)).toEqual([3, 20])
+    // more frames: the pyramid built for 40 frames is not reused for 41
+    t.grow(numbers(41))
+    column[40] = 100
+    a = t.query({ runId: 'r', series: ['s'], from: 0, to: 41, resolution: 2 })
+    expect(Array.from(a.series.s.max)).toEqual([20, 100])
+    expect(Array.from(a.frame)).toEqual([100, 121])
+  })
+
+  it('settles into plain arrays of its frames, and refuses to grow past its limit', () => {
+    const t = new SeriesTable(numbers(2), { growing: true })
+    const column = t.column({ name: 's', label: 's', unit: 'bytes', group: 'g' })
+    column.set([1, 2])
+    t.settle(numbers(2))
+    const settled = t.get('s')!
+    expect(settled).not.toBe(column)
+    expect(Array.from(settled)).toEqual([1, 2])
+    expect(() => t.grow(numbers(3))).toThrow("this run's series do not grow")
+    const big = new SeriesTable(numbers(1), { growing: true })
+    expect(() => big.grow(new Float64Array(2 ** 21 + 1))).toThrow('a capture followed live holds at most 2097152 frames')
   })
 })

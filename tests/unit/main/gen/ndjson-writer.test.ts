@@ -10,6 +10,7 @@ import {
   type CaptureRecord,
 } from '../../../../src/shared/capture'
 import { fragment, jsonString, LineBuilder, NdjsonSink, recordLine } from '../../../../src/main/ingest/ndjson-writer'
+import { runs } from '../../../properties'
 
 // Names with anything in them: quotes, backslashes, control characters, any code point, lone surrogates.
 const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c))
@@ -128,7 +129,7 @@ describe('recordLine', () => {
         expect(line).not.toMatch(/[\ud800-\udfff]/u)
         expect(JSON.parse(line)).toEqual(expected(r as unknown as Record<string, unknown>))
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     )
   })
 
@@ -307,7 +308,7 @@ describe('LineBuilder', () => {
         })
         expect(text).toBe(JSON.stringify(n) + '\n')
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     )
   })
 
@@ -327,7 +328,7 @@ describe('LineBuilder', () => {
         // A lone surrogate is escaped, so what is written survives UTF-8; JSON.parse gives it back.
         expect(lines.map((l) => JSON.parse(l).name)).toEqual(names)
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     )
   })
 

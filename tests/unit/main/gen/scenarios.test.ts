@@ -16,13 +16,14 @@ const textures = (s: CaptureStats): Texture[] => s.records.filter((r): r is Text
 const D3D12_SCENARIOS = SCENARIOS.filter((s) => !s.name.startsWith('vulkan'))
 
 describe('gen: every scenario', () => {
-  it('lists eight scenarios with descriptions and default frame counts', () => {
+  it('lists nine scenarios with descriptions and default frame counts', () => {
     expect(SCENARIOS.map((s) => s.name)).toEqual([
       'deferred',
       'streaming',
       'raytracing',
       'leak',
       'budget-drop',
+      'stress',
       'demo',
       'vulkan',
       'vulkan-hazards',
@@ -283,6 +284,53 @@ describe('gen leak', () => {
     )
     const released = others.filter((b) => stats.liveAtEnd.get(b.id) !== b)
     expect(released.length).toBeGreaterThan(others.length / 4)
+  })
+})
+
+describe('gen stress', () => {
+  let stats: CaptureStats
+  beforeAll(async () => {
+    stats = check(await generate('stress', 300, 3), fail)
+  })
+
+  it('leaks 2 to 4 impostors a frame (a color atlas, maybe a normal atlas and a card buffer), never released', () => {
+    const leaked = stats.records.filter(
+      (r): r is Buffer_ | Texture => (r.e === 'buffer' || r.e === 'texture') && r.tag === 'Impostors',
+    )
+    const colors = leaked.filter((r) => r.name!.endsWith('_D'))
+    // 2 to 4 actors a frame for 300 frames.
+    expect(colors.length).toBeGreaterThanOrEqual(600)
+    expect(colors.length).toBeLessThanOrEqual(1200)
+    // The normal atlas half the time, the cards four times in five: about 2.3 resources an actor.
+    expect(leaked.length / colors.length).toBeGreaterThan(2)
+    expect(leaked.length / colors.length).toBeLessThan(2.6)
+    for (const r of leaked) expect(stats.liveAtEnd.get(r.id)).toBe(r)
+    // Atlases of 128² to 2048², full mip chains.
+    for (const t of colors as Texture[]) {
+      expect([128, 256, 512, 1024, 2048]).toContain(t.width)
+      expect(t.mips).toBe(Math.log2(t.width) + 1)
+    }
+  })
+
+  it('climbs past the 6 GiB budget at a steady pace while the churn around it stays level', () => {
+    expect(stats.budgets).toEqual([6 * GiB])
+    // 2.3 resources an actor of about 2 MiB, 3 actors a frame: 300 frames leave about 2 GiB and churn.
+    expect(stats.peakBytes).toBeGreaterThan(1 * GiB)
+    const alive = stats.liveAtEnd.size
+    const churn = [...stats.liveAtEnd.values()].filter((r) => (r as { tag?: string }).tag !== 'Impostors').length
+    // 45 to 65 a frame for 60 to 300 frames, and none older than 300 frames.
+    expect(churn).toBeGreaterThan(5000)
+    expect(alive - churn).toBeGreaterThan(1300)
+  })
+
+  it('runs one render graph of 30 transients a frame, names 8 ids a use record, and uploads three ways', () => {
+    expect(stats.transientsPerFrame).toEqual(Array(300).fill(30))
+    expect(stats.graphPasses).toHaveLength(300)
+    const uses = stats.records.filter((r): r is Extract<Rec, { e: 'use' }> => r.e === 'use')
+    expect(uses).toHaveLength(300 * 24)
+    for (const u of uses) expect(u.ids).toHaveLength(8)
+    const uploads = stats.records.filter((r): r is Extract<Rec, { e: 'upload' }> => r.e === 'upload')
+    for (const via of ['fastConstant', 'fast', 'staging']) expect(uploads.filter((u) => u.via === via)).toHaveLength(300)
   })
 })
 

@@ -5,6 +5,7 @@ import { NdjsonSink, recordLine } from '../../../../src/main/ingest/ndjson-write
 import { GraphBuilder, TransientCatalog, emitGraph } from '../../../../src/main/gen/rendergraph'
 import { textureAllocation } from '../../../../src/main/gen/textures'
 import { BufferClass, CaptureWriter, TextureClass, TransientClass } from '../../../../src/main/gen/writer'
+import { runs } from '../../../properties'
 
 /** A writer whose lines land in an array, and a way to read them. */
 function capture(): { out: CaptureWriter; lines: () => Promise<string[]> } {
@@ -79,7 +80,7 @@ describe('CaptureWriter', () => {
           expect(textureLine).toBe(recordLine(texture))
         },
       ),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     )
   })
 

@@ -9,6 +9,7 @@ import { createHandlers, exportName } from '../../../../src/main/host/handlers'
 import { MAX_CHUNK_BYTES, PayloadError, schemas, type HandlerName } from '../../../../src/main/host/schemas'
 import { CHANNELS } from '../../../../src/shared/ipc'
 import { okOutcome, testContext } from './stubs'
+import { runs } from '../../../properties'
 
 const huge = 'x'.repeat(1_000_000)
 const loadId = 'load-1'
@@ -100,6 +101,25 @@ const BAD: Partial<Record<HandlerName, [string, unknown][]>> = {
     ['a run id that is a path', { runId: '../run-1', gzip: false }],
     ['a string gzip flag', { runId: 'run-1', gzip: 'yes' }],
   ],
+  followCapture: [
+    ['a path as file id', { fileId: '/var/log/app.hscap', loadId }],
+    ['a path beside the id', { fileId: 'f-abc', loadId, path: '/etc/passwd' }],
+    ['an unknown file id', { fileId: 'f-neverOffered1', loadId }],
+  ],
+  stopFollowing: [['an object', { loadId }]],
+  recordInfo: [['a folder to look in', { layerDir: '/tmp' }]],
+  startRecording: [
+    ['no program', { loadId, program: '', args: [], stacks: false }],
+    ['a NUL in the program', { loadId, program: '/usr/bin/vkcube\0', args: [], stacks: false }],
+    ['a NUL in an argument', { loadId, program: 'vkcube', args: ['--c', '4\x000'], stacks: false }],
+    ['arguments as one string', { loadId, program: 'vkcube', args: '--c 400', stacks: false }],
+    ['1025 arguments', { loadId, program: 'vkcube', args: Array.from({ length: 1025 }, () => 'x'), stacks: false }],
+    ['an output that is not a .hscap file', { loadId, program: 'vkcube', args: [], stacks: false, output: '/home/me/.bashrc' }],
+    ['frames from something else', { loadId, program: 'vkcube', args: [], stacks: false, framesFrom: 'vsync' }],
+    ['an environment of its own', { loadId, program: 'vkcube', args: [], stacks: false, env: { LD_PRELOAD: '/tmp/x.so' } }],
+    ['no stacks flag', { loadId, program: 'vkcube', args: [] }],
+  ],
+  stopRecording: [['a number', 7]],
   openHistory: [
     ['a number', 7],
     ['an object', { path: '/ci/runs.duckdb' }],
@@ -157,7 +177,7 @@ describe('handlers refuse bad payloads before the engine sees them', () => {
         await expect(createHandlers(t.ctx)[name](payload)).rejects.toThrow(PayloadError)
         expect(t.calls).toEqual([])
       }),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     )
   })
 
@@ -174,7 +194,7 @@ describe('handlers refuse bad payloads before the engine sees them', () => {
       fc.asyncProperty(fileId, fc.string({ minLength: 1, maxLength: 20 }), async (id, load) => {
         await handlers.openCapture({ fileId: id, loadId: load }).catch(() => undefined)
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     )
     const loads = t.calls.filter((c) => c.method === 'load')
     expect(loads.length).toBeGreaterThan(0)

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { captureArgs } from '../../../../src/main/shell/args'
+import { captureArgs, followArg } from '../../../../src/main/shell/args'
 import { menuLabel, menuTemplate, settingsPatchFor, type MenuState } from '../../../../src/main/shell/menu'
 import { appResponseHeaders, DESKTOP_CSP, isAppUrl, resolveAppUrl } from '../../../../src/main/shell/protocol'
 import { restoreWindow } from '../../../../src/main/shell/windowState'
@@ -52,6 +52,7 @@ describe('menus', () => {
     const expected: [string, MenuCommand, string | undefined][] = [
       ['file.open', 'open', 'CmdOrCtrl+O'],
       ['file.compareWith', 'compareWith', 'CmdOrCtrl+Shift+O'],
+      ['file.capture', 'capture', 'CmdOrCtrl+Shift+R'],
       ['file.export', 'export', 'CmdOrCtrl+E'],
       ['file.closeRun', 'closeRun', 'CmdOrCtrl+Shift+W'],
       ['view.theme.light', 'theme:light', undefined],
@@ -235,5 +236,15 @@ describe('captures on the command line', () => {
   it('never takes the executable itself, nor a folder named like a capture', () => {
     const folder = mkdtempSync(join(tmpdir(), 'x-')) + '.hscap'
     expect(captureArgs([join(dir, 'a.hscap'), folder], dir)).toEqual([])
+  })
+
+  it('takes the file after --follow to follow, not to open, whether it exists yet or not', () => {
+    const argv = ['/opt/HeapScope/heapscope', 'a.hscap', '--follow', 'b.hscap.gz', 'dump.json']
+    expect(captureArgs(argv, dir)).toEqual([join(dir, 'a.hscap'), join(dir, 'dump.json')])
+    expect(followArg(argv, dir)).toBe(join(dir, 'b.hscap.gz'))
+    expect(followArg(['heapscope', '--follow=later/live.hscap'], dir)).toBe(join(dir, 'later/live.hscap'))
+    expect(followArg(['heapscope', '--follow', '/abs/live.hscap'], dir)).toBe('/abs/live.hscap')
+    expect(followArg(['heapscope', 'a.hscap', '--follow'], dir)).toBeUndefined()
+    expect(followArg(['heapscope', 'a.hscap'], dir)).toBeUndefined()
   })
 })

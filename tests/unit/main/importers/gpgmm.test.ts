@@ -5,6 +5,7 @@ import { attemptToImportGpgmm, type GpgmmImportOptions } from '../../../../src/m
 import { ImportError, type ImportedCapture } from '../../../../src/main/ingest/importers/source'
 import { attemptToImportVma } from '../../../../src/main/ingest/importers/vma'
 import { dumpCapture, fixture, utf16, utf8 } from './dump'
+import { runs } from '../../../properties'
 
 type Gpgmm = { gpgmm?: { allocation?: string; heap?: number; offset?: number; size?: number; method?: string } }
 const of = <E extends CaptureRecord['e']>(records: CaptureRecord[], e: E) =>
@@ -421,7 +422,7 @@ describe('synthetic GPGMM traces', () => {
           expect(releasedAt.get(k + 1)).toBe(Math.floor((end - t0) / frameMicros))
         })
       }),
-      { numRuns: 80 },
+      { numRuns: runs(80) },
     )
   })
 })

@@ -5,6 +5,7 @@ import { attemptToImportGpgmm } from '../../../../src/main/ingest/importers/gpgm
 import { ImportError, type ImportedCapture } from '../../../../src/main/ingest/importers/source'
 import { attemptToImportVma } from '../../../../src/main/ingest/importers/vma'
 import { dumpCapture, fixture, utf16, utf8 } from './dump'
+import { runs } from '../../../properties'
 
 const heapsOf = (records: CaptureRecord[]) => records.filter((r): r is HeapRecord => r.e === 'heap')
 const placedOf = (records: CaptureRecord[]) => records.filter((r): r is PlacedRecord => r.e === 'placed')
@@ -343,7 +344,7 @@ describe('generated dumps', () => {
         const ids = result.records.flatMap((r) => ('id' in r ? [r.id] : []))
         expect(new Set(ids).size).toBe(ids.length)
       }),
-      { numRuns: 60 },
+      { numRuns: runs(60) },
     )
   })
 })

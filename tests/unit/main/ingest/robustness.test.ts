@@ -11,6 +11,7 @@ import { CaptureError } from '../../../../src/main/ingest/errors'
 import { loadCapture } from '../../../../src/main/ingest/read'
 import { bytesOf, chunksOf, dumpStore, generated, lineSpans } from './helpers'
 import type { FaultInfo, LoadCase, LoadOutcome } from './load-worker'
+import { runs } from '../../../properties'
 
 /** A load of a few tens of KiB takes milliseconds; this much means it would never end. */
 const CASE_MS = 10_000
@@ -181,7 +182,7 @@ describe('reading broken captures', () => {
           expect(outcome.lines).toBeLessThanOrEqual(lineSpans(bytes).length)
         }
       }),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     )
   }, 300_000)
 
@@ -206,7 +207,7 @@ describe('reading broken captures', () => {
           expect(await load(bytes, sizes)).toEqual(await load(bytes, [bytes.length || 1]))
         },
       ),
-      { numRuns: 60 },
+      { numRuns: runs(60) },
     )
   }, 300_000)
 

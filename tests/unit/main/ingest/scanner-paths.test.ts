@@ -11,6 +11,7 @@ import { RecordScratch } from '../../../../src/main/ingest/fields'
 import { recordsOf, useIdsOf } from '../../../../src/main/ingest/records'
 import { CaptureBuilder, K, type CaptureStore } from '../../../../src/main/ingest/store'
 import { HEADER, bytesOf, scan } from './helpers'
+import { runs } from '../../../properties'
 
 /** The lines stored through JSON.parse and fromObject, as an importer would. */
 function viaObjects(lines: string[]): CaptureStore {
@@ -61,8 +62,31 @@ describe('scanner fast paths', () => {
         expect([...recordsOf(store)]).toEqual([...recordsOf(reference)])
         expect(warningCounts(store)).toEqual(warningCounts(reference))
       }),
-      { numRuns: 300 },
+      {
+        numRuns: runs(300),
+        // Found by the fuzz run: the object path stored `count`'s numbers as the use record's ids.
+        examples: [[[{ e: 'use', ids: [], count: [0], depth: [false] }], 1]],
+      },
     )
+  })
+
+  it('keeps each number array with its own field, by both paths', () => {
+    const lines = [
+      '{"e":"use","ids":[],"count":[0],"depth":[false]}',
+      '{"e":"use","count":[7,8],"ids":[3],"first":[9]}',
+      '{"e":"map","memory":1,"count":[1,2],"depth":[3],"ids":[4,5],"first":[]}',
+    ]
+    const { store, error } = scan([HEADER, ...lines].join('\n') + '\n', 5)
+    expect(error).toBeUndefined()
+    const expected = [
+      // `ids` alone is the use record's; the other arrays are no field of a use record
+      { e: 'use', ids: [] },
+      { e: 'use', ids: [3] },
+      // an extension record, kept whole, keeps every field's own numbers
+      { e: 'map', memory: 1, depth: [3], count: [1, 2], ids: [4, 5], first: [] },
+    ]
+    expect([...recordsOf(store)]).toEqual(expected)
+    expect([...recordsOf(viaObjects(lines))]).toEqual(expected)
   })
 
   it('hands escaped keys and strings to the slow path', () => {

@@ -11,6 +11,7 @@ import { recordsOf } from '../../../../src/main/ingest/records'
 import type { CaptureStore } from '../../../../src/main/ingest/store'
 import { captureBytes, exportOf, writeCaptureFile } from '../../../../src/main/ingest/writer'
 import { bytesOf, chunksOf, generated, HEADER } from './helpers'
+import { runs } from '../../../properties'
 
 async function load(bytes: Uint8Array) {
   return loadCapture(chunksOf(bytes, 4096), { file: 'written.hscap' })
@@ -128,7 +129,7 @@ describe('capture writer', () => {
         expect(back.warnings.counts).toEqual({})
         expect(back.extras.size).toBe(store.extras.size)
       }),
-      { numRuns: 150 },
+      { numRuns: runs(150) },
     )
   }, 120_000)
 })

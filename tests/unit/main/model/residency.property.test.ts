@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { ResidencyManager } from '../../../../src/main/model/d3d12/residency'
 import type { ModelSink } from '../../../../src/main/model/events'
+import { runs } from '../../../properties'
 
 type Op =
   | { op: 'add'; object: number; bytes: number; high: boolean }
@@ -203,7 +204,7 @@ describe('ResidencyManager properties', () => {
         expect(objects.filter((o) => o.resident).reduce((s, o) => s + o.bytes, 0)).toBe(rm.residentBytes())
         expect(objects.reduce((s, o) => s + o.bytes, 0)).toBe(rm.totals().bytes)
       }),
-      { numRuns: 600, seed: 0x5e9d },
+      { numRuns: runs(600) },
     )
   })
 
@@ -239,7 +240,7 @@ describe('ResidencyManager properties', () => {
         // An object used in a frame is never evicted in that frame.
         expect(evictedUsed).toEqual([])
       }),
-      { numRuns: 400, seed: 0x5e9e },
+      { numRuns: runs(400) },
     )
   })
 
@@ -265,7 +266,7 @@ describe('ResidencyManager properties', () => {
         expect(copy.counters()).toEqual(original.counters())
         expect(copy.evictionOrder()).toEqual(original.evictionOrder())
       }),
-      { numRuns: 300, seed: 0x5e9f },
+      { numRuns: runs(300) },
     )
   })
 })

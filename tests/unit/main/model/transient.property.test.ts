@@ -5,6 +5,7 @@ import { ResidencyManager } from '../../../../src/main/model/d3d12/residency'
 import { TRANSIENT_HEAP_ALIGNMENT, TransientAllocator } from '../../../../src/main/model/d3d12/transient'
 import type { TransientOptions, TransientRequest } from '../../../../src/main/model/d3d12/transient'
 import type { ModelSink, TransientPlacementInfo } from '../../../../src/main/model/events'
+import { runs } from '../../../properties'
 
 interface Graph {
   passes: number
@@ -216,7 +217,7 @@ describe('TransientAllocator properties over random graphs', () => {
           }
         })
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     )
   })
 
@@ -232,7 +233,7 @@ describe('TransientAllocator properties over random graphs', () => {
           expect(ta.heaps().map((h) => h.id)).toEqual(reference.cache.map((h) => h.id))
         })
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     )
   })
 
@@ -261,7 +262,7 @@ describe('TransientAllocator properties over random graphs', () => {
         expect(second.map((p) => [p.heap, p.offset])).toEqual(first.map((p) => [p.heap, p.offset]))
         expect(second.every((p) => p.cacheHit)).toBe(true)
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     )
   })
 
@@ -294,7 +295,7 @@ describe('TransientAllocator properties over random graphs', () => {
           expect(residency.objects()).toEqual(original.residency.objects())
         },
       ),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     )
   })
 
@@ -318,7 +319,7 @@ describe('TransientAllocator properties over random graphs', () => {
         expect(copy.endGraph(g1.passes, 1)).toEqual(original.ta.endGraph(g1.passes, 1))
         expect(copy.lastLayout()).toEqual(original.ta.lastLayout())
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     )
   })
 })

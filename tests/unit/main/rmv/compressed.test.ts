@@ -3,6 +3,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { importRmv, parseRmv, RmvFormatError } from '../../../../src/main/ingest/importers/rmv'
 import { zstdDecompress } from '../../../../src/main/ingest/importers/rmv/zstd'
+import { runs } from '../../../properties'
 
 // The real sample, and the same trace with every chunk zstd-compressed by the reference zstd (see
 // tests/fixtures/rmv-sample-trace-rx6600.zstd.README.md): what is read from both must be the same.
@@ -79,7 +80,7 @@ describe('an RMV trace with zstd-compressed chunks', () => {
           expect(error.offset).toBeGreaterThanOrEqual(0)
         }
       }),
-      { numRuns: 100 },
+      { numRuns: runs(100) },
     )
   })
 })

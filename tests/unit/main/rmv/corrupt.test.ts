@@ -3,6 +3,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { importRmv, parseRmv, RmvFormatError } from '../../../../src/main/ingest/importers/rmv'
 import { ImportError } from '../../../../src/main/ingest/importers/source'
+import { runs } from '../../../properties'
 
 const sample = new Uint8Array(readFileSync(new URL('../../../fixtures/real/rmv-sample-trace-rx6600.rmv', import.meta.url)))
 // RDF header of the sample: chunk index at 464370, 9 entries of 64 bytes; the file is 464946 bytes.
@@ -128,7 +129,7 @@ describe('truncated and corrupted traces', () => {
           }
         },
       ),
-      { numRuns: 150 },
+      { numRuns: runs(150) },
     )
   })
 })

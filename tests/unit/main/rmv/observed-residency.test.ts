@@ -11,6 +11,7 @@ import { buildRunReport } from '../../../../src/main/analysis/report'
 import { loadCapture, type LoadResult } from '../../../../src/main/ingest/read'
 import { resolveConfig } from '../../../../src/shared/model'
 import { KiB, MiB } from '../../../../src/shared/units'
+import { runs } from '../../../properties'
 
 const HEADER = { format: 'heapscope-capture', version: 1, minor: 2 }
 
@@ -153,7 +154,7 @@ describe('observed residency records in the replay', () => {
         expect(sum(RESIDENCY_SERIES.evictions)).toBe(evicted)
         expect(replay.residencyEvents.length).toBe(made + evicted)
       }),
-      { numRuns: 60 },
+      { numRuns: runs(60) },
     )
   })
 })

@@ -9,6 +9,7 @@ import { ImportError } from '../../../../src/main/ingest/importers'
 import { importUtrace, readUtrace, UtraceFormatError } from '../../../../src/main/ingest/importers/utrace'
 import { d3d12Trace } from './observed.test'
 import { UtraceWriter } from './writer'
+import { runs } from '../../../properties'
 
 function errorOf(fn: () => unknown): Error | undefined {
   try {
@@ -158,7 +159,7 @@ describe('corrupt content', () => {
           expect((error as ImportError).offset ?? 0).toBeLessThanOrEqual(bytes.length)
         }
       }),
-      { seed: 4242, numRuns: 400 },
+      { numRuns: runs(400) },
     )
   })
 })

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest'
 import type { AnyCaptureRecord } from '../../../../src/shared/capture'
 import { readUtrace, utraceToObserved } from '../../../../src/main/ingest/importers/utrace'
 import { memoryWriter, packedSize, type UtraceWriter } from './writer'
+import { runs } from '../../../properties'
 
 interface Intent {
   op: number
@@ -195,7 +196,7 @@ describe('random allocation streams over interleaved threads', () => {
           expect(observed.frameCount).toBe(frames + 1)
         },
       ),
-      { seed: 20261201, numRuns: 150 },
+      { numRuns: runs(150) },
     )
   })
 })

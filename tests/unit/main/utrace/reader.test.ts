@@ -19,6 +19,7 @@ import {
   type UtraceEventType,
 } from '../../../../src/main/ingest/importers/utrace'
 import { memoryWriter, UtraceWriter } from './writer'
+import { runs } from '../../../properties'
 
 const FIXTURES = join(__dirname, '../../../fixtures/utrace')
 
@@ -116,7 +117,7 @@ describe('LZ4 blocks', () => {
         if (size === 0) return
         expect(decodeLz4Block(dst.subarray(0, size), data.length)).toEqual(data)
       }),
-      { seed: 1818, numRuns: 200 },
+      { numRuns: runs(200) },
     )
   })
 

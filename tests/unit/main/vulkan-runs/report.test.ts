@@ -56,6 +56,21 @@ describe('heapscope report and diff on a Vulkan capture', () => {
       // Heap 0 is the DEVICE_LOCAL one; frame 3 set its budget to 800 MiB.
       residency: { budgetBytes: 800 * MiB, evictions: 0, evictedBytes: 0, makeResident: 0, overBudgetFrames: 0 },
       transient: { graphs: 0, heaps: 0, aliasingSavingsBytes: 0, aliasingSavingsPeakBytes: 0, aliasingSavingsPeakFrame: 0, placedCacheHitRate: 0 },
+      // the application's heap 10 with buffer 11 placed at its offset 0, one flush, a submit per frame
+      vulkan: {
+        allocations: 1,
+        dedicatedAllocations: 0,
+        peakLiveAllocations: 1,
+        binds: 1,
+        bindsAtOffset: 0,
+        sharedAllocations: 0,
+        maps: 0,
+        flushes: 1,
+        submits: 4,
+        names: 0,
+        stacks: 0,
+        driverReports: 0,
+      },
     })
   })
 

@@ -5,7 +5,10 @@ import { BuddyBlock } from '../../../../src/main/model/vulkan/buddy'
 import { StagingRing } from '../../../../src/main/model/vulkan/staging-ring'
 import { VulkanModel } from '../../../../src/main/model/vulkan/model'
 import type { VulkanCaptureRecord } from '../../../../src/main/model/vulkan/capture-types'
+import { VULKAN_PLACEMENTS } from '../../../../src/main/model/vulkan/events'
+import type { ResourceNeeds } from '../../../../src/main/model/vulkan/requirements'
 import { recorder, testConfig, testDevice } from './helpers'
+import { runs } from '../../../properties'
 
 type Op = { kind: 'alloc'; size: number; alignLog: number; linear: boolean } | { kind: 'free'; pick: number }
 
@@ -74,7 +77,7 @@ describe('free-list block invariants', () => {
         for (const l of live) block.release(l.handle)
         expect(block.segments()).toEqual([{ offset: 0, size: 65536, owner: -1, linear: false }])
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     )
   })
 
@@ -122,7 +125,7 @@ describe('buddy block invariants', () => {
         for (const h of live) buddy.release(h)
         expect(buddy.freeRanges()).toEqual([[0, 65536]])
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     )
   })
 })
@@ -150,7 +153,7 @@ describe('staging ring invariants', () => {
         ring.retire(frame)
         expect(ring.usedBytes()).toBe(0)
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     )
   })
 })
@@ -249,7 +252,110 @@ describe('model invariants over random captures', () => {
         expect(model.memoryObjects().filter((m) => m.kind !== 'linear' && m.kind !== 'staging')).toEqual([])
         expect([...model.typeUsed]).toEqual([0, 0, 0, 0])
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
+    )
+  })
+})
+
+/**
+ * VMA's walk over a memory type's free-list blocks, as the model did it before its index: every block in creation
+ * order, the first where the best fit finds a segment. Put in a model in place of its indexed search.
+ */
+function linearFreeList(model: VulkanModel): VulkanModel {
+  type Inner = {
+    memories: Map<number, { memory: number; freeList: FreeListBlock | null }>
+    blocksByType: number[][]
+    device: { bufferImageGranularity: number }
+    blockSizeFor(type: number): number
+    createMemory(kind: string, type: number, size: number, captureId: number): { memory: number; freeList: FreeListBlock | null }
+    settle(slot: number, placement: number, state: unknown, offset: number, size: number): void
+    placeFreeList(slot: number, type: number, n: ResourceNeeds): boolean
+  }
+  const m = model as unknown as Inner
+  m.placeFreeList = (slot, type, n) => {
+    let best: { memory: number; freeList: FreeListBlock | null } | null = null
+    for (const id of m.blocksByType[type]) {
+      const state = m.memories.get(id)!
+      if (state.freeList!.bestFit(n.size, n.alignment, n.linear) >= 0) {
+        best = state
+        break
+      }
+    }
+    if (!best) {
+      const block = new FreeListBlock(m.blockSizeFor(type), m.device.bufferImageGranularity)
+      if (block.bestFit(n.size, n.alignment, n.linear) < 0) return false
+      best = m.createMemory('block', type, block.size, -1)
+      best.freeList = block
+      m.blocksByType[type].push(best.memory)
+    }
+    const offset = best.freeList!.allocate(slot, n.size, n.alignment, n.linear)
+    if (offset < 0) return false
+    m.settle(slot, VULKAN_PLACEMENTS.indexOf('FreeList'), best, offset, n.size)
+    return true
+  }
+  return model
+}
+
+describe('the free-list block search', () => {
+  const size = fc.oneof(fc.integer({ min: 1, max: 4096 }), fc.integer({ min: 4096, max: 600_000 }))
+  const record = fc.oneof(
+    {
+      weight: 6,
+      arbitrary: fc.record({
+        e: fc.constant('buffer' as const),
+        size,
+        alignLog: fc.integer({ min: 0, max: 12 }),
+      }),
+    },
+    {
+      weight: 3,
+      arbitrary: fc.record({
+        e: fc.constant('texture' as const),
+        size,
+        alignLog: fc.integer({ min: 0, max: 16 }),
+        tiling: fc.constantFrom('linear' as const, 'optimal' as const),
+      }),
+    },
+    { weight: 2, arbitrary: fc.record({ e: fc.constant('release' as const), pick: fc.nat() }) },
+    { weight: 1, arbitrary: fc.record({ e: fc.constant('frame' as const) }) },
+  )
+
+  it('puts every resource where a walk over the blocks in creation order does, with dozens of blocks', () => {
+    fc.assert(
+      fc.property(fc.array(record, { minLength: 50, maxLength: 400, size: 'max' }), fc.nat(), (list, cut) => {
+        const config = testConfig({ 'vulkan.textureAllocator': 0, 'vulkan.emptyBlocksKept': 1 })
+        let indexed = new VulkanModel(testDevice(), config)
+        let walked = linearFreeList(new VulkanModel(testDevice(), config))
+        const live: number[] = []
+        let nextId = 1
+        let frame = 0
+        list.forEach((r, i) => {
+          if (i === cut % list.length) {
+            // A copy indexes its blocks again.
+            indexed = indexed.clone({})
+            walked = linearFreeList(walked.clone({}))
+          }
+          let out: VulkanCaptureRecord
+          if (r.e === 'buffer') {
+            out = { e: 'buffer', id: nextId, size: r.size, memoryRequirements: { size: r.size, alignment: 2 ** r.alignLog, memoryTypeBits: 0xf } }
+            live.push(nextId++)
+          } else if (r.e === 'texture') {
+            const memoryRequirements = { size: r.size, alignment: 2 ** r.alignLog, memoryTypeBits: 0xf }
+            out = { e: 'texture', id: nextId, tiling: r.tiling, memoryRequirements }
+            live.push(nextId++)
+          } else if (r.e === 'release') {
+            if (live.length === 0) return
+            out = { e: 'release', id: live.splice(r.pick % live.length, 1)[0] }
+          } else {
+            out = { e: 'frame', n: ++frame }
+          }
+          indexed.apply(out)
+          walked.apply(out)
+        })
+        expect(indexed.liveAllocations()).toEqual(walked.liveAllocations())
+        expect(indexed.memoryObjects()).toEqual(walked.memoryObjects())
+      }),
+      { numRuns: runs(60) },
     )
   })
 })

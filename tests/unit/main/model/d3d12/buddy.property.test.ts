@@ -3,6 +3,7 @@ import fc from 'fast-check'
 import { BuddyPool } from '../../../../../src/main/model/d3d12/buddy'
 import { BlockCode } from '../../../../../src/main/model/d3d12/model'
 import { BLOCK_STATE } from '../../../../../src/shared/ipc'
+import { runs } from '../../../../properties'
 
 describe('buddy pool free blocks, read words at a time', () => {
   it('lists the free blocks in offset order: disjoint, aligned to their size, never two free buddies, free + used = size', () => {
@@ -40,7 +41,7 @@ describe('buddy pool free blocks, read words at a time', () => {
           expect(pool.freeBlocks()).toEqual(Array.from(offset, (o, i) => [o, size[i]]))
         },
       ),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     )
   })
 

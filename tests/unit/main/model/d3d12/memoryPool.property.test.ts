@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { BlockState, BlockTable, FreeOrder, MemoryPool, NONE } from '../../../../../src/main/model/d3d12/memoryPool'
+import { runs } from '../../../../properties'
 
 describe('memory pool block list', () => {
   it('keeps head and tail at the ends of the list through splits, merges and copies', () => {
@@ -43,7 +44,7 @@ describe('memory pool block list', () => {
           }
         },
       ),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     )
   })
 })

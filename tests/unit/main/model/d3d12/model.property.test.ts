@@ -12,6 +12,7 @@ import { F, TOTAL_ROWS } from '../../../../../src/main/model/d3d12/totals'
 import { DEFRAG_SIZE_FRACTION } from '../../../../../src/main/model/d3d12/families'
 import { routeLine } from '../../../../../src/main/cli/route'
 import { checkInvariants, newModel } from './helpers'
+import { runs } from '../../../../properties'
 
 /** Small pools so a few dozen requests cross pool boundaries, grow, defrag and destroy pools. */
 const SMALL_POOLS = {
@@ -288,7 +289,7 @@ describe('D3D12 model properties', () => {
           checkInvariants(m)
         }
       }),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     )
   })
 
@@ -319,7 +320,7 @@ describe('D3D12 model properties', () => {
         }
         checkInvariants(m)
       }),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     )
   })
 
@@ -360,7 +361,7 @@ describe('D3D12 model properties', () => {
           expect(copy.residencyManager().totals()).toEqual(original.residencyManager().totals())
         },
       ),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     )
   })
 
@@ -405,7 +406,7 @@ describe('D3D12 model properties', () => {
           }
         }
       }),
-      { numRuns: 300, seed: 0x5ea0 },
+      { numRuns: runs(300) },
     )
   })
 
@@ -436,7 +437,7 @@ describe('D3D12 model properties', () => {
           expect(moves[1]).toEqual(moves[0])
         },
       ),
-      { numRuns: 300, seed: 0x5ea1 },
+      { numRuns: runs(300) },
     )
   })
 
@@ -449,7 +450,7 @@ describe('D3D12 model properties', () => {
         for (const o of ops) d.apply([a, b], o)
         expect(b.pools()).toEqual(a.pools())
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     )
   })
 })

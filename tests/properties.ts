@@ -1,0 +1,9 @@
+/**
+ * A property's run count: `n` in `npm test`, `n` times the fuzz factor under `npm run fuzz` (HEAPSCOPE_FUZZ, see
+ * tests/README.md). Pass it as fast-check's `numRuns`, which a file's own parameters otherwise fix.
+ */
+import { inject } from 'vitest'
+
+export function runs(n: number): number {
+  return n * inject('fastCheck').runs
+}
