@@ -186,7 +186,7 @@ export interface CheckSummary {
   /** Aliasing hazards found, and by rule. */
   hazards: number
   hazardRules: Record<string, number>
-  /** Vulkan API-usage rule → times broken (CLI.md `check`'s `warnings`). */
+  /** Vulkan API-usage rule → times broken (docs/cli.md `check`'s `warnings`). */
   warnings: Record<string, number>
 }
 
@@ -563,7 +563,7 @@ export interface HazardsQuery {
 }
 
 /**
- * A finding of the checks: an aliasing hazard (CLI.md `check`'s hazards) or a Vulkan API-usage warning (its
+ * A finding of the checks: an aliasing hazard (docs/cli.md `check`'s hazards) or a Vulkan API-usage warning (its
  * rules), in capture order.
  */
 export interface HazardEntry {

@@ -14,7 +14,7 @@ import { promisify } from 'node:util'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { CLI, RESULTS, ROOT, checkCapture, engineScript, openApp } from './browser'
 
-/** The parts of `report --json` (CLI.md) these tests read. */
+/** The parts of `report --json` (docs/cli.md) these tests read. */
 interface RunReport {
   frames: number
   partial: boolean

@@ -1,5 +1,5 @@
 /**
- * The figures of a whole run, as `heapscope report --json` prints them (CLI.md), computed from the replay's
+ * The figures of a whole run, as `heapscope report --json` prints them (docs/cli.md), computed from the replay's
  * series and counters. Bytes are what the heaps hold: the model's pools and committed resources, plus the
  * application's own heaps (manual heaps, imported dumps).
  */

@@ -1,5 +1,5 @@
 /**
- * `heapscope check CAPTURE [--json]` (CLI.md): the aliasing checks over the capture's placed resources, in the
+ * `heapscope check CAPTURE [--json]` (docs/cli.md): the aliasing checks over the capture's placed resources, in the
  * model its header names (`"aliasing": "simple"` by default, or `"advanced"`), and for a Vulkan capture the
  * usage rules the Vulkan model checks while it replays. The command-line parser reads the capture and maps the
  * result to the exit status with checkExitCode.
@@ -132,7 +132,7 @@ export function checkExitCode(result: CheckResult): 0 | 4 {
   return result.hazards.length > 0 ? 4 : 0
 }
 
-/** The JSON of CLI.md on one line, or a readable report: one line per hazard, then the warning counts. */
+/** The JSON of docs/cli.md on one line, or a readable report: one line per hazard, then the warning counts. */
 export function formatCheck(result: CheckResult, json: boolean): string {
   if (json) return `${JSON.stringify(result)}\n`
   const lines: string[] = []

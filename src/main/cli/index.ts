@@ -1,5 +1,5 @@
 /**
- * `heapscope`: the engine headless, for terminals and CI jobs (docs: CLI.md). Output on stdout, diagnostics
+ * `heapscope`: the engine headless, for terminals and CI jobs (docs/cli.md). Output on stdout, diagnostics
  * on stderr. Exit status: 0 done, 1 bad usage, 2 the input could not be read, 3 a diff threshold crossed,
  * 4 a hazard found by `check`, 5 a build's growth past `history trend --fail-on-growth`; `record` exits with its
  * program's status.

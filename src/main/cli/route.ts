@@ -19,7 +19,7 @@ export interface RouteOptions {
   gpuRecords?: boolean
 }
 
-/** The JSON line of one placement, fields in CLI.md order. */
+/** The JSON line of one placement, fields in docs/cli.md order. */
 export function routeLine(p: ModelPlacement): string {
   return JSON.stringify({
     id: p.id,

@@ -21,7 +21,7 @@ const cliExample: CaptureRecord[] = [
 ]
 
 describe('heapscope check', () => {
-  it('prints exactly the JSON of CLI.md, each hazard’s resources named', async () => {
+  it('prints exactly the JSON of docs/cli.md, each hazard’s resources named', async () => {
     const result = await runCheck(cliExample, d3d12)
     expect(formatCheck(result, true)).toBe(
       '{"hazards":[{"frame":12,"rule":"access-inactive","resources":[51,52],"heap":50,"range":[0,65536],' +
