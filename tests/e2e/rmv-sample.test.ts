@@ -11,7 +11,7 @@
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cli, openApp, RESULTS, ROOT, shootThemes, type App } from './browser'
+import { cli, engineScript, openApp, RESULTS, ROOT, shootThemes, type App } from './browser'
 
 const SAMPLE = join(ROOT, 'tests/fixtures/real/rmv-sample-trace-rx6600.rmv')
 /** The same trace, its chunks zstd-compressed (tests/fixtures/rmv-sample-trace-rx6600.zstd.README.md). */
@@ -19,6 +19,22 @@ const ZSTD = join(ROOT, 'tests/fixtures/rmv-sample-trace-rx6600.zstd.rmv')
 const FRAMES = 2028
 const EVICTIONS = 468
 const MAKE_RESIDENT = 476
+
+const MiB = 1024 * 1024
+
+/** Each application heap of a frame with its size and the bytes its resources hold, straight from the engine. */
+async function enginePlacedHeaps(path: string, frame: number): Promise<{ id: number; size: number; resources: number; held: number }[]> {
+  const code = `
+    import { LocalEngine } from ${JSON.stringify(join(ROOT, 'src/main/engine/engine.ts'))}
+    const engine = new LocalEngine()
+    const outcome = await engine.load('e2e', { kind: 'file', path: process.argv[1] })
+    const a = await engine.placements({ runId: outcome.summary.runId, frame: Number(process.argv[2]) })
+    console.log(JSON.stringify(a.heaps.map((h) => ({
+      id: h.id, size: h.size, resources: h.resources.id.length, held: Array.from(h.resources.size).reduce((s, x) => s + x, 0),
+    }))))
+  `
+  return JSON.parse(await engineScript(code, path, String(frame))) as { id: number; size: number; resources: number; held: number }[]
+}
 
 interface Report {
   frames: number
@@ -129,6 +145,42 @@ describe('an RMV trace in the app', () => {
     // names the trace gives by its name tokens: indexBuffer[…], vertexBuffer[…], ui_texture[…], ColorRT_4k[…], …
     expect(names.some((n) => /(indexBuffer|vertexBuffer|ui_texture|gameplay_texture_[12]k|ColorRT_4k|DepthStencil_4k|Buffer)\[\d+\]/.test(n))).toBe(true)
     await page.screenshot({ path: join(RESULTS, 'rmv-inspector.png') })
+  })
+
+  // At frame 1000 the trace has 481 application heaps: the many small ones (heap 122, 256 KiB, holds 124
+  // resources of 150 KiB) beside the 64 MiB heaps that hold most of the 3.7 GiB, one resource each.
+  it('draws in the aliasing view the application heaps that hold the most bytes, not the most resources', async () => {
+    const heaps = await enginePlacedHeaps(SAMPLE, 1000)
+    expect(heaps.length).toBe(481)
+    const crowded = heaps.reduce((a, b) => (b.resources > a.resources ? b : a))
+    expect(crowded).toMatchObject({ id: 122, size: 256 * 1024, resources: 124 })
+    await page.getByTestId('goto-frame').fill('1000')
+    await page.keyboard.press('Enter')
+    await page.getByTestId('view-aliasing').click()
+    await page.getByTestId('aliasing-placed-tab').click()
+    const view = page.getByTestId('aliasing-view')
+    await expect.poll(() => page.getByTestId('aliasing-frame').textContent(), { timeout: 20_000 }).toBe('frame 1000')
+    await expect.poll(() => view.getAttribute('data-placed-heaps'), { timeout: 20_000 }).toBe('481')
+    const canvas = page.getByTestId('placement-canvas')
+    await expect.poll(() => canvas.getAttribute('data-heaps'), { timeout: 20_000 }).toBe('4')
+    const drawn = (await canvas.getAttribute('data-heap-ids'))!.split(' ').map(Number)
+    expect(drawn).toHaveLength(4)
+    const byId = new Map(heaps.map((h) => [h.id, h]))
+    // each heap drawn is a full 64 MiB heap, and no heap left out holds more bytes than one drawn
+    for (const id of drawn) expect(byId.get(id)).toMatchObject({ size: 64 * MiB, held: 64 * MiB })
+    const leastDrawn = Math.min(...drawn.map((id) => byId.get(id)!.held))
+    const mostLeftOut = Math.max(...heaps.filter((h) => !drawn.includes(h.id)).map((h) => h.held))
+    expect(mostLeftOut).toBeLessThanOrEqual(leastDrawn)
+    expect(drawn).not.toContain(crowded.id)
+    // the heap list offers the heaps in the same order, each with the bytes it holds
+    const options = page.getByTestId('placed-heap').locator('option')
+    const held = (await options.evaluateAll((os) => os.map((o) => o.getAttribute('data-bytes')))).slice(1).map(Number)
+    expect(held).toEqual([...held].sort((a, b) => b - a))
+    expect(held[0]).toBe(64 * MiB)
+    expect(await options.nth(1).textContent()).toContain('64.0 MiB')
+    await shootThemes(page, 'rmv-aliasing-largest-heaps')
+    await page.getByTestId('view-timeline').click()
+    expect(errors, errors.join('\n')).toEqual([])
   })
 
   it('opens the same trace with its chunks zstd-compressed as the same run', async () => {

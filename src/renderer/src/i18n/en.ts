@@ -363,7 +363,7 @@ export default {
       tab: 'Application heaps',
       heapTitle: '{name} (heap {id})',
       unnamedHeap: 'unnamed heap',
-      busiest: 'The {n} busiest heaps of {total}',
+      busiest: 'The {n} heaps holding the most bytes, of {total}',
       allHeaps: 'All {n} heaps',
       gap: '{size} unused in this frame',
       noResource: 'no resource placed in this heap during this frame',

@@ -365,7 +365,7 @@ const zhCN: typeof en = {
       tab: '应用程序堆',
       heapTitle: '{name}（堆 {id}）',
       unnamedHeap: '未命名堆',
-      busiest: '{total} 个堆中最繁忙的 {n} 个',
+      busiest: '{total} 个堆中占用字节最多的 {n} 个',
       allHeaps: '全部 {n} 个堆',
       gap: '本帧未使用 {size}',
       noResource: '本帧此堆中没有放置资源',

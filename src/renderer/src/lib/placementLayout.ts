@@ -103,11 +103,7 @@ export function busiestHeaps(a: PlacementsAnswer, focused = -1, limit = MAX_STAC
   const hazards = new Map<number, number>()
   for (const z of a.hazards) if (z.heapIndex >= 0) hazards.set(z.heapIndex, (hazards.get(z.heapIndex) ?? 0) + 1)
   const first = a.hazards[focused]?.heapIndex ?? -1
-  const bytes = a.heaps.map((h) => {
-    let sum = 0
-    for (let i = 0; i < h.resources.size.length; i++) sum += h.resources.size[i] || 0
-    return sum
-  })
+  const bytes = a.heaps.map(heapBytesHeld)
   const order = a.heaps.map((_, i) => i)
   order.sort(
     (x, y) =>
@@ -118,6 +114,13 @@ export function busiestHeaps(a: PlacementsAnswer, focused = -1, limit = MAX_STAC
       a.heaps[x].id - a.heaps[y].id,
   )
   return order.slice(0, limit).sort((x, y) => x - y)
+}
+
+/** Bytes the resources placed in an application heap hold in the frame (overlapping aliases counted each). */
+export function heapBytesHeld(h: PlacementsAnswer['heaps'][number]): number {
+  let sum = 0
+  for (let i = 0; i < h.resources.size.length; i++) sum += h.resources.size[i] || 0
+  return sum
 }
 
 /** Height of a heap without resources in the frame, of a folded run of unused bytes, and the least a used run gets. */
