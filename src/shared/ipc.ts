@@ -795,6 +795,8 @@ export interface SearchQuery {
   limit: number
   /** The index of one match whose placement and size history the answer should carry. */
   historyOf?: number
+  /** Frame index to take that history on from (a page after the first: the answer's history.next). */
+  historyFrom?: number
 }
 
 export interface SearchRow {
@@ -811,16 +813,27 @@ export interface SearchRow {
   requested: Bytes
 }
 
-/** Where a resource was, frame by frame as far as it changed: at its creation, and at the last frame it lived. */
+/**
+ * Where a resource was and what it held, at its creation and at each frame's end where that changed over its life:
+ * a defrag move (another pool or offset), commits of a reserved resource (its committed bytes), a resize.
+ */
 export interface SearchHistoryEntry {
   frame: number
   placement: string
   heap: string
   pool: string | null
   offset: Bytes
+  /** Bytes it occupies: a reserved resource's committed bytes. */
   occupied: Bytes
   requested: Bytes
+  /** A reserved resource's virtual size; 0 for the others. */
+  virtual: Bytes
+  /** What differs from the entry before (none on the first). */
+  changed: SearchHistoryField[]
 }
+
+export const SEARCH_HISTORY_FIELDS = ['placement', 'heap', 'pool', 'offset', 'occupied', 'requested', 'virtual'] as const
+export type SearchHistoryField = (typeof SEARCH_HISTORY_FIELDS)[number]
 
 export interface SearchAnswer {
   /** How the text was read. */
@@ -829,7 +842,8 @@ export interface SearchAnswer {
   error?: string
   total: number
   rows: SearchRow[]
-  history?: { index: number; entries: SearchHistoryEntry[] }
+  /** At most SEARCH_HISTORY_LIMIT entries; `next`: the frame index to ask historyFrom for the rest, null at its end. */
+  history?: { index: number; entries: SearchHistoryEntry[]; next: number | null }
 }
 
 export interface PlaybackRequest {

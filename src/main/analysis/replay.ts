@@ -951,32 +951,50 @@ export class Replay {
       for (let i = 0; i < cp.liveIds.length; i++) created.set(cp.liveIds[i], cp.liveRecords[i])
       first = cp.frame
     }
+    for (let f = first; f <= target; f++) this.advance(model, created, f, f === target ? onLayout : undefined)
+    return { model, created }
+  }
+
+  /** Frame index `f`'s records applied to `model` and the frame finished; `created` kept to the live creates. */
+  private advance(model: D3D12Model, created: Map<number, number>, f: number, onLayout?: (execution: TransientExecution) => void): void {
     const store = this.store
     const { kind: kinds, ref: refs } = store.records
     const descs = this.descs
-    for (let f = first; f <= target; f++) {
-      const start = store.frames.firstRecord[f]
-      const end = frameEnd(store, f)
-      for (let i = start; i < end; i++) {
-        const k = kinds[i]
-        if (k === K.heap || k === K.free || k === K.placed) continue
-        if (k === K.release) created.delete(store.ops[refs[i]])
-        applyRecord(store, model, i, descs)
-        if (k === K.buffer) created.set(store.buffers.id.data[refs[i]], i)
-        else if (k === K.texture) created.set(store.textures.id.data[refs[i]], i)
-        else if (k === K.endgraph && f === target && onLayout) {
-          const layout = model.transientAllocator().lastLayout()
-          if (layout) {
-            const execution = executionOf(layout)
-            const names = passNamesOf(store, i, execution.passes)
-            if (names) execution.passNames = names
-            onLayout(execution)
-          }
+    const start = store.frames.firstRecord[f]
+    const end = frameEnd(store, f)
+    for (let i = start; i < end; i++) {
+      const k = kinds[i]
+      if (k === K.heap || k === K.free || k === K.placed) continue
+      if (k === K.release) created.delete(store.ops[refs[i]])
+      applyRecord(store, model, i, descs)
+      if (k === K.buffer) created.set(store.buffers.id.data[refs[i]], i)
+      else if (k === K.texture) created.set(store.textures.id.data[refs[i]], i)
+      else if (k === K.endgraph && onLayout) {
+        const layout = model.transientAllocator().lastLayout()
+        if (layout) {
+          const execution = executionOf(layout)
+          const names = passNamesOf(store, i, execution.passes)
+          if (names) execution.passNames = names
+          onLayout(execution)
         }
       }
-      model.finishFrame()
     }
-    return { model, created }
+    model.finishFrame()
+  }
+
+  /**
+   * The model after each frame index from `from` to `to` in turn, one model advanced frame by frame (no snapshot
+   * per frame), with the live creates; `visit` returns false to stop early.
+   */
+  walk(from: number, to: number, visit: (frame: number, model: D3D12Model, created: Map<number, number>) => boolean | void): void {
+    const last = Math.min(this.store.frames.length - 1, to)
+    if (from > last) return
+    const { model, created } = this.modelAt(from)
+    if (visit(from, model, created) === false) return
+    for (let f = from + 1; f <= last; f++) {
+      this.advance(model, created, f)
+      if (visit(f, model, created) === false) return
+    }
   }
 
   /** Checkpoints held, the most records a snapshot replays, and the bytes of the checkpoints' tables. */

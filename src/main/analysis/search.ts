@@ -3,14 +3,17 @@
  * found by a part of its name, a glob, a regex or its id, with the frames of its creation and release. The index is
  * built in one pass over the records when first asked; a query tests each distinct name once, then scans a column.
  */
-import type { SearchAnswer, SearchHistoryEntry, SearchQuery, SearchRow } from '../../shared/ipc'
+import { SEARCH_HISTORY_FIELDS, type SearchAnswer, type SearchHistoryEntry, type SearchHistoryField, type SearchQuery, type SearchRow } from '../../shared/ipc'
 import { K, type CaptureStore } from '../ingest/store'
+import type { D3D12Model } from '../model/d3d12/model'
 import type { ResourceTable } from './snapshot'
 import { createdIdOf } from './snapshot'
 
 const KINDS = ['buffer', 'texture', 'transient'] as const
 /** Matches a page may carry. */
 export const SEARCH_PAGE_LIMIT = 1000
+/** Entries of a resource's history an answer carries; the rest come a page at a time. */
+export const SEARCH_HISTORY_LIMIT = 100
 
 /** Every resource ever made, a row per create record, in record order. */
 export class ResourceIndex {
@@ -23,11 +26,13 @@ export class ResourceIndex {
   /** Frame index of the release, -1 when alive at the end. */
   readonly released: Int32Array
   readonly requested: Float64Array
+  /** Index of the create record. */
+  readonly record: Uint32Array
 
   constructor(readonly store: CaptureStore) {
     const { kind, ref } = store.records
     const firstRecord = store.frames.firstRecord
-    const rows = { kind: [] as number[], id: [] as number[], name: [] as number[], tag: [] as number[], created: [] as number[], released: [] as number[], requested: [] as number[] }
+    const rows = { kind: [] as number[], id: [] as number[], name: [] as number[], tag: [] as number[], created: [] as number[], released: [] as number[], requested: [] as number[], record: [] as number[] }
     const live = new Map<number, number>()
     let frame = 0
     for (let i = 0; i < store.records.length; i++) {
@@ -53,6 +58,7 @@ export class ResourceIndex {
         rows.created.push(frame)
         const size = buffer ? store.buffers.size.data[desc] : store.textures.size.data[desc]
         rows.requested.push(Number.isNaN(size) ? 0 : size)
+        rows.record.push(i)
         // a transient lives within its graph execution, in its frame
         rows.released.push(k === K.transient ? frame : -1)
         if (k !== K.transient) live.set(createdIdOf(store, i), row)
@@ -71,6 +77,7 @@ export class ResourceIndex {
     this.created = Uint32Array.from(rows.created)
     this.released = Int32Array.from(rows.released)
     this.requested = Float64Array.from(rows.requested)
+    this.record = Uint32Array.from(rows.record)
   }
 
   private byId: Map<number, number[]> | undefined
@@ -164,6 +171,12 @@ export function matches(index: ResourceIndex, matcher: Matcher): Uint32Array {
   return Uint32Array.from(out)
 }
 
+/** The fields of `entry` that differ from `before`'s. */
+function changesOf(before: SearchHistoryEntry | undefined, entry: Omit<SearchHistoryEntry, 'changed'>): SearchHistoryField[] {
+  if (!before) return []
+  return SEARCH_HISTORY_FIELDS.filter((f) => before[f] !== entry[f])
+}
+
 /**
  * A resource's state in each of `tables` (frame index, live table) where it is, consecutive repeats dropped; the
  * id's row made at `createdNumber` (an id may be used again after a release).
@@ -175,16 +188,63 @@ export function historyOf(id: number, createdNumber: number, tables: [number, Re
     for (let i = 0; i < table.length && row < 0; i++) if (table.id[i] === id && table.created[i] === createdNumber) row = i
     if (row < 0) continue
     const r = table.row(row)
-    const entry: SearchHistoryEntry = { frame, placement: r.placement, heap: r.heap, pool: r.pool, offset: r.offset, occupied: r.occupied, requested: r.requested }
-    const last = out[out.length - 1]
-    if (last && last.placement === entry.placement && last.heap === entry.heap && last.pool === entry.pool && last.offset === entry.offset && last.occupied === entry.occupied) continue
-    out.push(entry)
+    const state = { frame, placement: r.placement, heap: r.heap, pool: r.pool, offset: r.offset, occupied: r.occupied, requested: r.requested, virtual: r.virtual ?? 0 }
+    const changed = changesOf(out[out.length - 1], state)
+    if (out.length && !changed.length) continue
+    out.push({ ...state, changed })
   }
   return out
 }
 
-/** One page of a search; `table(frame)` gives the live resources at a frame index, for the history asked for. */
-export function search(index: ResourceIndex, query: SearchQuery, table: (frame: number) => ResourceTable): SearchAnswer {
+/** The model after each frame index from `from` to `to`, with the live creates (id to create record); false stops it. */
+export type ModelWalk = (from: number, to: number, visit: (frame: number, model: D3D12Model, created: Map<number, number>) => boolean | void) => void
+
+/**
+ * The history of the resource the model placed from create record `record` (id `id`), walked over its life
+ * [created, last] one frame at a time: its state at creation, then at each frame's end where it differs. At most
+ * `limit` entries from frame index `from` on; `next` is the frame of the first left out.
+ */
+export function walkHistory(
+  walk: ModelWalk,
+  id: number,
+  record: number,
+  created: number,
+  last: number,
+  from: number,
+  limit: number,
+): { entries: SearchHistoryEntry[]; next: number | null } {
+  const entries: SearchHistoryEntry[] = []
+  let next: number | null = null
+  let before: SearchHistoryEntry | undefined
+  const start = Math.max(created, Math.min(last, Math.floor(from)))
+  // a later page starts a frame early, to know what the first of its frames changed
+  walk(start > created ? start - 1 : start, last, (frame, model, live) => {
+    if (live.get(id) !== record) return
+    const r = model.liveRow(id)
+    if (!r) return
+    const state = { frame, placement: r.placement, heap: r.heap, pool: r.poolName, offset: r.offset, occupied: r.occupied, requested: r.requested, virtual: r.virtual }
+    const changed = changesOf(before, state)
+    if (frame < start) {
+      before = { ...state, changed }
+      return
+    }
+    if (before && !changed.length) return
+    if (entries.length >= limit) {
+      next = frame
+      return false
+    }
+    before = { ...state, changed }
+    entries.push(before)
+  })
+  return { entries, next }
+}
+
+/**
+ * One page of a search. The history asked for: for a buffer or texture the model places (`walk` given), every change
+ * over its life; else (a resource the application placed, a transient, a Vulkan run, where nothing moves) its state
+ * at creation and at the last frame it lived, from `table(frame)`, the live resources at a frame index.
+ */
+export function search(index: ResourceIndex, query: SearchQuery, table: (frame: number) => ResourceTable, walk?: ModelWalk): SearchAnswer {
   const matcher = matcherOf(query.text)
   const answer: SearchAnswer = { mode: matcher.mode, total: 0, rows: [] }
   if (matcher.error) {
@@ -202,8 +262,14 @@ export function search(index: ResourceIndex, query: SearchQuery, table: (frame: 
     const i = hits[h]
     const created = index.created[i]
     const last = index.released[i] < 0 ? index.store.frames.length - 1 : Math.max(created, index.released[i] - 1)
-    const frames = [...new Set([created, last])]
-    answer.history = { index: h, entries: historyOf(index.id[i], index.store.frames.n[created], frames.map((f) => [f, table(f)])) }
+    const k = index.store.records.kind[index.record[i]]
+    if (walk && (k === K.buffer || k === K.texture)) {
+      const from = Number.isFinite(query.historyFrom) ? Number(query.historyFrom) : created
+      answer.history = { index: h, ...walkHistory(walk, index.id[i], index.record[i], created, last, from, SEARCH_HISTORY_LIMIT) }
+    } else {
+      const frames = [...new Set([created, last])]
+      answer.history = { index: h, entries: historyOf(index.id[i], index.store.frames.n[created], frames.map((f) => [f, table(f)])), next: null }
+    }
   }
   return answer
 }

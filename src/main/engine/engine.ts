@@ -805,7 +805,9 @@ export class LocalEngine implements Engine {
 
   async search(query: SearchQuery): Promise<SearchAnswer> {
     const run = this.run(query.runId)
-    return search(this.resourceIndex(run), query, (frame) => run.snapshots.table(frame))
+    const replay = run.replay
+    const walk = replay instanceof Replay ? replay.walk.bind(replay) : undefined
+    return search(this.resourceIndex(run), query, (frame) => run.snapshots.table(frame), walk)
   }
 
   /** Each run's placement layouts, made when first asked for (most runs never are). */

@@ -161,6 +161,7 @@ export const schemas = {
       offset: z.number().int().min(0).max(2 ** 32),
       limit: z.number().int().min(0).max(1000),
       historyOf: z.number().int().min(0).max(2 ** 32).optional(),
+      historyFrom: frameIndex.optional(),
     })
     .strict(),
   followCapture: z.object({ fileId: id, loadId: id }).strict(),

@@ -784,6 +784,26 @@ export class D3D12Model {
     return t
   }
 
+  /**
+   * One live resource as liveTable() lists it: where it is, the bytes it occupies (a reserved resource's committed
+   * bytes, its virtual size apart) and the bytes asked for them; undefined when `id` is not live.
+   */
+  liveRow(id: number): { placement: Placement; heap: HeapType; poolName: string | null; offset: Bytes; occupied: Bytes; requested: Bytes; virtual: Bytes } | undefined {
+    const slot = this.live.get(id)
+    if (slot === undefined) return undefined
+    const a = this.allocs
+    const loc = a.loc[slot]
+    return {
+      placement: PLACEMENTS[a.placement[slot]],
+      heap: HEAP_TYPES[a.heap[slot]],
+      poolName: loc === Loc.Pool || loc === Loc.Buddy ? this.poolById.get(a.pool[slot])!.name : null,
+      offset: a.offset[slot],
+      occupied: a.bytes(slot),
+      requested: a.requestedBytes(slot),
+      virtual: loc === Loc.Reserved ? a.size[slot] : 0,
+    }
+  }
+
   allocation(id: number): AllocationView | undefined {
     const slot = this.live.get(id)
     return slot === undefined ? undefined : this.view(slot)

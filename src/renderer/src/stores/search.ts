@@ -25,6 +25,8 @@ export const useSearchStore = defineStore('search', () => {
   /** The match opened, and where it was over its life. */
   const opened = ref<number | null>(null)
   const history = shallowRef<SearchHistoryEntry[] | null>(null)
+  /** The frame index the opened match's later history starts at, null when all of it is shown. */
+  const historyNext = ref<number | null>(null)
 
   const query = new Latest<{ runId: string; text: string; offset: number }, SearchAnswer>(
     (r) => useApi().search({ runId: r.runId, text: r.text, offset: r.offset, limit: SEARCH_PAGE }),
@@ -44,6 +46,7 @@ export const useSearchStore = defineStore('search', () => {
     text.value = next
     opened.value = null
     history.value = null
+    historyNext.value = null
     const r = runs.current
     if (!r || next.trim() === '') {
       query.reset()
@@ -70,14 +73,30 @@ export const useSearchStore = defineStore('search', () => {
     if (!r) return
     opened.value = row.index
     history.value = null
+    historyNext.value = null
     useTimelineStore().setCursor(row.created)
     void useInspectorStore().select(row.id)
+    await historyPage(row.index)
+  }
+
+  /** The opened match's history from `from` on (its creation when absent), after what is shown. */
+  async function historyPage(index: number, from?: number): Promise<void> {
+    const r = runs.current
+    if (!r) return
     try {
-      const a = await useApi().search({ runId: r.runId, text: text.value, offset: row.index, limit: 0, historyOf: row.index })
-      if (opened.value === row.index && a.history?.index === row.index) history.value = markRaw(a.history.entries)
+      const a = await useApi().search({ runId: r.runId, text: text.value, offset: index, limit: 0, historyOf: index, historyFrom: from })
+      if (opened.value !== index || a.history?.index !== index) return
+      history.value = markRaw(from === undefined ? a.history.entries : [...(history.value ?? []), ...a.history.entries])
+      historyNext.value = a.history.next
     } catch (err) {
       error.value = err instanceof Error ? err.message : String(err)
     }
+  }
+
+  /** The next page of the opened match's history. */
+  function moreHistory(): Promise<void> {
+    if (opened.value === null || historyNext.value === null) return Promise.resolve()
+    return historyPage(opened.value, historyNext.value)
   }
 
   watch(
@@ -85,5 +104,5 @@ export const useSearchStore = defineStore('search', () => {
     () => void run(''),
   )
 
-  return { text, answer, rows, loading, error, opened, history, run, more, open }
+  return { text, answer, rows, loading, error, opened, history, historyNext, run, more, open, moreHistory }
 })

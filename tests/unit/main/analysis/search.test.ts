@@ -1,14 +1,45 @@
 import { describe, expect, it } from 'vitest'
-import { matcherOf } from '../../../../src/main/analysis/search'
+import { replayCapture } from '../../../../src/main/analysis/run'
+import { matcherOf, walkHistory } from '../../../../src/main/analysis/search'
 import { LocalEngine } from '../../../../src/main/engine/engine'
 import { loadCapture } from '../../../../src/main/ingest/read'
 import { chunksOf } from '../ingest/helpers'
 
 const HEADER = '{"format":"heapscope-capture","version":1}'
+const MiB = 1 << 20
+
+/**
+ * Frames 1..7 (indices 0..6) under the default config (32 MiB SingleState buffer pools, defrag on, two frames in
+ * flight). Frame 1 fills DEFAULT/SingleState/0 with A and B (16 MiB each) and /1 with C and D, puts E (1 MiB) alone
+ * in /2, and makes R, a 64 MiB reserved buffer with nothing committed. Frame 2 releases B (pending until frame 2
+ * completes) and commits 1 MiB of R; frame 4 commits 3,000,000 bytes of it.
+ */
+const MOVES = [
+  { e: 'frame', n: 1 },
+  { e: 'buffer', id: 1, size: 16 * MiB, usage: ['Static'], name: 'A' },
+  { e: 'buffer', id: 2, size: 16 * MiB, usage: ['Static'], name: 'B' },
+  { e: 'buffer', id: 3, size: 16 * MiB, usage: ['Static'], name: 'C' },
+  { e: 'buffer', id: 4, size: 16 * MiB, usage: ['Static'], name: 'D' },
+  { e: 'buffer', id: 5, size: MiB, usage: ['Static'], name: 'E' },
+  { e: 'buffer', id: 6, size: 64 * MiB, usage: ['ReservedResource'], name: 'R' },
+  { e: 'frame', n: 2 },
+  { e: 'release', id: 2 },
+  { e: 'commit', id: 6, bytes: MiB },
+  { e: 'frame', n: 3 },
+  { e: 'frame', n: 4 },
+  { e: 'commit', id: 6, bytes: 3_000_000 },
+  { e: 'frame', n: 5 },
+  { e: 'frame', n: 6 },
+  { e: 'frame', n: 7 },
+]
+
+function loadOf(lines: object[]) {
+  const text = [HEADER, ...lines.map((l) => JSON.stringify(l))].join('\n') + '\n'
+  return loadCapture(chunksOf(new TextEncoder().encode(text), 1 << 16), { file: 'search.hscap' })
+}
 
 async function runOf(lines: object[]) {
-  const text = [HEADER, ...lines.map((l) => JSON.stringify(l))].join('\n') + '\n'
-  const result = await loadCapture(chunksOf(new TextEncoder().encode(text), 1 << 16), { file: 'search.hscap' })
+  const result = await loadOf(lines)
   const engine = new LocalEngine()
   const run = await engine.addRun(result, {})
   return { engine, runId: run.id }
@@ -61,5 +92,49 @@ describe('capture-wide search', () => {
     expect(page.rows.map((r) => r.name)).toEqual(['Mesh_2.VB'])
     expect((await engine.search({ runId, text: '/(/', offset: 0, limit: 10 })).error).toMatch(/Invalid regular expression/)
     await engine.dispose()
+  })
+
+  it('gives every change of a resource over its life: a defrag move, a reserved resource’s commits', async () => {
+    const { engine, runId } = await runOf(MOVES)
+    const history = async (text: string, historyFrom?: number) =>
+      (await engine.search({ runId, text, offset: 0, limit: 1, historyOf: 0, historyFrom })).history
+    // A never moves: one entry, where frame 1 put it
+    expect((await history('A'))?.entries).toEqual([
+      { frame: 0, placement: 'SharedBufferPool', heap: 'DEFAULT', pool: 'DEFAULT/SingleState/0', offset: 0, occupied: 16 * MiB, requested: 16 * MiB, virtual: 0, changed: [] },
+    ])
+    // beginFrame(4) ends frame 3 (its defrag finds /0 still holding B's pending block) and completes frame 2, so
+    // B's 16 MiB at offset 16 MiB are free; the end of frame 4 (index 3) defragments: /0 and /2 are not full, /0
+    // (16 MiB used) ranks above /2 (1 MiB) and has a free block of 1 MiB, so E moves to /0 at 16 MiB
+    const e = await history('E')
+    expect(e?.entries.map((h) => [h.frame, h.pool, h.offset, h.changed])).toEqual([
+      [0, 'DEFAULT/SingleState/2', 0, []],
+      [3, 'DEFAULT/SingleState/0', 16 * MiB, ['pool', 'offset']],
+    ])
+    expect(e?.next).toBeNull()
+    // R: nothing committed at first; 1 MiB (16 tiles of 64 KiB) in frame 2; 3,000,000 bytes in frame 4, rounded
+    // up to 46 tiles = 3,014,656 bytes; its virtual size 64 MiB throughout
+    const r = await history('R')
+    expect(r?.entries.map((h) => [h.frame, h.placement, h.occupied, h.requested, h.virtual, h.changed])).toEqual([
+      [0, 'Reserved', 0, 0, 64 * MiB, []],
+      [1, 'Reserved', MiB, MiB, 64 * MiB, ['occupied', 'requested']],
+      [3, 'Reserved', 46 * 65536, 3_000_000, 64 * MiB, ['occupied', 'requested']],
+    ])
+    // a later page starts where the first stopped and still says what changed
+    expect((await history('R', 2))?.entries.map((h) => [h.frame, h.occupied, h.changed])).toEqual([[3, 46 * 65536, ['occupied', 'requested']]])
+    await engine.dispose()
+  })
+
+  it('pages a long history: at most the limit, then the frame the rest starts at', async () => {
+    const result = await loadOf(MOVES)
+    const { replay } = await replayCapture(result, [])
+    if (!('walk' in replay)) throw new Error('a D3D12 capture replays through the D3D12 model')
+    const walk = replay.walk.bind(replay)
+    // R (id 6, the sixth create record after the first frame record: record index 6) from frame 0 to the end
+    const first = walkHistory(walk, 6, 6, 0, 6, 0, 2)
+    expect(first.entries.map((h) => h.frame)).toEqual([0, 1])
+    expect(first.next).toBe(3)
+    const rest = walkHistory(walk, 6, 6, 0, 6, first.next!, 2)
+    expect(rest.entries.map((h) => [h.frame, h.occupied])).toEqual([[3, 46 * 65536]])
+    expect(rest.next).toBeNull()
   })
 })
