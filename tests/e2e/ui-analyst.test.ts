@@ -15,6 +15,34 @@ import { cli, openApp, RESULTS, shootThemes, type App } from './browser'
 const FRAMES = 1500
 const CAPTURE = join(RESULTS, `ui-leak-${FRAMES}.hscap.gz`)
 
+/** The canvas columns (first and last) of a lane chart that hold pixels near `color`, and how many such pixels. */
+async function columns(page: Page, testid: string, color: string): Promise<{ first: number; last: number; count: number }> {
+  return page.evaluate(
+    ([id, hex]) => {
+      const canvas = document.querySelector<HTMLCanvasElement>(`[data-testid=${id}] canvas`)!
+      const g = canvas.getContext('2d')!
+      const { data, width, height } = g.getImageData(0, 0, canvas.width, canvas.height)
+      const target = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16))
+      let first = -1
+      let last = -1
+      let count = 0
+      for (let y = 0; y < height; y++) {
+        for (let x = 0; x < width; x++) {
+          const k = (y * width + x) * 4
+          const d = Math.abs(data[k] - target[0]) + Math.abs(data[k + 1] - target[1]) + Math.abs(data[k + 2] - target[2])
+          if (data[k + 3] < 200 || d > 60) continue
+          count++
+          if (first < 0 || x < first) first = x
+          if (x > last) last = x
+        }
+      }
+      const scale = canvas.width / canvas.getBoundingClientRect().width
+      return { first: first / scale, last: last / scale, count }
+    },
+    [testid, color],
+  )
+}
+
 describe('the analyst’s workflow in Chromium', () => {
   let app: App
   let page: Page
@@ -159,6 +187,35 @@ describe('the analyst’s workflow in Chromium', () => {
     await page.getByTestId('compare-offset').press('Enter')
     await page.waitForTimeout(500)
     await shootThemes(page, 'ui-compare-shared')
+    // overlaid: A and B in one lane above the delta, on the frame axis the delta shares
+    await page.getByTestId('compare-layout-overlaid').click()
+    const overlaid = page.getByTestId('compare-chart-overlaid')
+    await overlaid.waitFor()
+    expect(await page.getByTestId('compare-chart-a').count()).toBe(0)
+    const [laneBox, deltaBox] = [(await overlaid.boundingBox())!, (await page.getByTestId('compare-delta').boundingBox())!]
+    expect(Math.round(laneBox.x)).toBe(Math.round(deltaBox.x))
+    expect(Math.round(laneBox.width)).toBe(Math.round(deltaBox.width))
+    expect(deltaBox.y).toBeGreaterThan(laneBox.y)
+    // B shifted by 150 frames ends 150 frames before A: B's line and the delta stop at the same x, A's goes on
+    await page.getByTestId('compare-offset').fill('150')
+    await page.getByTestId('compare-offset').press('Enter')
+    await page.waitForTimeout(800)
+    const colors = { a: (await overlaid.getAttribute('data-color-a'))!, b: (await overlaid.getAttribute('data-color-b'))! }
+    const a = await columns(page, 'compare-chart-overlaid', colors.a)
+    const b = await columns(page, 'compare-chart-overlaid', colors.b)
+    const deltaColors = await page.evaluate(() => ['--delta-up', '--delta-down'].map((v) => getComputedStyle(document.documentElement).getPropertyValue(v).trim()))
+    const up = await columns(page, 'compare-delta', deltaColors[0])
+    const down = await columns(page, 'compare-delta', deltaColors[1])
+    // both runs drawn, each in its own colour
+    expect(a.count).toBeGreaterThan(500)
+    expect(b.count).toBeGreaterThan(500)
+    const perFrame = (a.last - a.first) / (FRAMES - 1)
+    expect(perFrame).toBeGreaterThan(0.5)
+    expect(Math.abs(a.last - b.last - 150 * perFrame)).toBeLessThan(6)
+    expect(Math.abs(Math.max(up.last, down.last) - b.last)).toBeLessThan(6)
+    await shootThemes(page, 'ui-compare-overlaid')
+    await page.getByTestId('compare-layout-stacked').click()
+    await page.getByTestId('compare-chart-a').waitFor()
     await page.getByTestId('compare-align').click()
     await expect.poll(() => page.getByTestId('compare-offset').inputValue()).toBe('0')
     // run B was replayed with the edit: B's value differs from the defaults

@@ -405,6 +405,12 @@ export default {
     },
   },
   compare: {
+    layout: 'A and B',
+    stacked: 'Stacked',
+    stackedHint: 'A above B, each lane stacked by placement',
+    overlaid: 'Overlaid',
+    overlaidHint: 'A and B in one lane: A shaded under a solid line, B a dashed line',
+    overlaidTitle: 'A and B',
     offset: 'B offset (frames)',
     offsetHint: 'B’s frame shown beside A’s frame i is i + this offset: for runs that started at different frames',
     align: 'Align by frame number',

@@ -407,6 +407,12 @@ const zhCN: typeof en = {
     },
   },
   compare: {
+    layout: 'A 与 B',
+    stacked: '上下分开',
+    stackedHint: 'A 在 B 之上，各自按放置方式堆叠',
+    overlaid: '叠加',
+    overlaidHint: 'A 与 B 画在同一泳道：A 为实线下的阴影，B 为虚线',
+    overlaidTitle: 'A 与 B',
     offset: 'B 偏移（帧）',
     offsetHint: '与 A 的第 i 帧并列显示的是 B 的第 i + 偏移 帧：用于从不同帧开始的运行',
     align: '按帧号对齐',

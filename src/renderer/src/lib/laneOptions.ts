@@ -558,6 +558,51 @@ export function compareSideOption(side: CompareSideData, ctx: LaneContext, accen
   })
 }
 
+export interface CompareOverlaidData {
+  x: Float64Array
+  start: Float64Array
+  width: number
+  /** Each run's held bytes (bucket peaks), NaN where it has no frame. */
+  a: Float64Array
+  b: Float64Array
+  max: number
+}
+
+/**
+ * A and B in one lane on the shared frame axis: A as a shaded area under a solid line in A's colour, B as a dashed
+ * line in B's colour over it, so each reads apart where they cross and in either theme.
+ */
+export function compareOverlaidOption(d: CompareOverlaidData, ctx: LaneContext, colors: { a: string; b: string }): EChartsOption {
+  const { theme, t } = ctx
+  const shapes: Shape[] = [
+    { kind: 'area', x: d.x, top: d.a, fill: mix(colors.a, theme.background, 0.22) },
+    { kind: 'line', x: d.x, y: d.a, stroke: { color: colors.a, width: 1.6 } },
+    { kind: 'line', x: d.x, y: d.b, stroke: { color: colors.b, width: 1.8, dash: [6, 3] } },
+  ]
+  return lane({
+    ctx,
+    unit: 'bytes',
+    max: d.max,
+    shapes,
+    locate: locator(d.start, d.width),
+    tip: (i) => {
+      const a = d.a[i]
+      const b = d.b[i]
+      if (Number.isNaN(a) && Number.isNaN(b)) return ''
+      const lines: TipLine[] = [
+        { label: `A · ${t('tip.heldPeak')}`, value: Number.isNaN(a) ? '—' : formatBytes(a), color: colors.a, strong: true },
+        { label: `B · ${t('tip.heldPeak')}`, value: Number.isNaN(b) ? '—' : formatBytes(b), color: colors.b, strong: true },
+      ]
+      if (!Number.isNaN(a) && !Number.isNaN(b)) {
+        const delta = b - a
+        lines.push('separator')
+        lines.push({ label: t('compare.bMinusA'), value: `${delta > 0 ? '+' : ''}${formatBytes(delta)}`, color: delta > 0 ? theme.deltaUp : theme.deltaDown })
+      }
+      return tooltipElement(bucketTitle(ctx, d.start[i], d.width), lines)
+    },
+  })
+}
+
 export interface DeltaData {
   x: Float64Array
   start: Float64Array

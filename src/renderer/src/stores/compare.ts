@@ -135,6 +135,8 @@ export const useCompareStore = defineStore('compare', () => {
    * number (a capture that started at frame 100 beside one from frame 0); the user may shift B by any offset.
    */
   const offsetB = ref(0)
+  /** A and B as two lanes (each stacked by placement) or overlaid in one lane, the delta beneath either way. */
+  const layout = ref<'stacked' | 'overlaid'>('stacked')
   const alignedOffset = computed(() => (a.value && b.value ? a.value.firstFrame - b.value.firstFrame : 0))
 
   /** What the sides stack: placements (D3D12 runs), or memory types by name (Vulkan runs), of either run. */
@@ -328,6 +330,7 @@ export const useCompareStore = defineStore('compare', () => {
   return {
     a,
     b,
+    layout,
     ready,
     frames,
     view,
