@@ -5,7 +5,7 @@
  * frame finds each resource the capture ever made by name, glob or id, with its life on the frame axis, and a click
  * or the go-to-frame box moves the cursor. Each view is saved in both languages and both themes under test-results/.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { gunzipSync } from 'node:zlib'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
@@ -234,6 +234,60 @@ describe('the analyst’s workflow in Chromium', () => {
     await page.getByTestId('whatif-remembered').click()
     expect(await page.getByTestId('edit-bufferPool.size').inputValue()).toBe('8MiB')
     expect(await page.getByTestId('whatif-changes').textContent()).toBe('2 keys changed')
+    expect(app.errors, app.errors.join('\n')).toEqual([])
+  })
+  // Frames 1..7 under the default config: frame 1 fills DEFAULT/SingleState/0 with A and B (16 MiB each) and /1
+  // with C and D, puts E (1 MiB) alone in /2 and makes R, a 64 MiB reserved buffer; frame 2 releases B and commits
+  // 1 MiB of R; frame 4 commits 3,000,000 bytes (46 tiles of 64 KiB: 2.88 MiB). B's block is free once frame 2
+  // completes (two frames in flight: at the start of frame 5), so frame 4's defrag moves E to /0 at 16 MiB.
+  it('lists every change of a search match over its life: a defrag move, a reserved resource’s commits', async () => {
+    const MiB = 1 << 20
+    const path = join(RESULTS, 'ui-search-moves.hscap')
+    const records: object[] = [
+      { format: 'heapscope-capture', version: 1 },
+      { e: 'frame', n: 1 },
+      ...['A', 'B', 'C', 'D'].map((name, i) => ({ e: 'buffer', id: i + 1, size: 16 * MiB, usage: ['Static'], name })),
+      { e: 'buffer', id: 5, size: MiB, usage: ['Static'], name: 'E' },
+      { e: 'buffer', id: 6, size: 64 * MiB, usage: ['ReservedResource'], name: 'R' },
+      { e: 'frame', n: 2 },
+      { e: 'release', id: 2 },
+      { e: 'commit', id: 6, bytes: MiB },
+      { e: 'frame', n: 3 },
+      { e: 'frame', n: 4 },
+      { e: 'commit', id: 6, bytes: 3_000_000 },
+      ...[5, 6, 7].map((n) => ({ e: 'frame', n })),
+    ]
+    writeFileSync(path, records.map((r) => JSON.stringify(r)).join('\n') + '\n')
+    await page.getByTestId('file-input').setInputFiles(path)
+    await expect.poll(() => page.getByTestId('run-file').textContent(), { timeout: 30_000 }).toBe('ui-search-moves.hscap')
+    await page.getByTestId('view-timeline').click()
+    await page.keyboard.press('/')
+    const input = page.getByTestId('search-input')
+    const entries = page.getByTestId('search-history-entry')
+    await input.fill('#5')
+    await expect.poll(() => page.getByTestId('search-row').first().textContent()).toContain('#5 · buffer')
+    await page.getByTestId('search-row').first().click()
+    await expect.poll(() => entries.count()).toBe(2)
+    expect(await entries.evaluateAll((es) => es.map((e) => [e.getAttribute('data-frame'), e.getAttribute('data-changed')]))).toEqual([
+      ['0', ''],
+      ['3', 'pool offset'],
+    ])
+    expect(await entries.nth(0).textContent()).toContain('DEFAULT/SingleState/2 @ 0x0')
+    expect(await entries.nth(1).textContent()).toContain('DEFAULT/SingleState/0 @ 0x01000000')
+    expect(await entries.nth(1).textContent()).toContain('frame 4')
+    expect(await entries.nth(1).locator('.changed').allTextContents()).toEqual(['DEFAULT/SingleState/0', '0x01000000'])
+    // a line moves the cursor to its frame
+    await entries.nth(1).click()
+    await expect.poll(() => page.getByTestId('cursor-frame').textContent()).toBe('frame 4')
+    await input.fill('#6')
+    await expect.poll(() => page.getByTestId('search-row').first().textContent()).toContain('#6 · buffer')
+    await page.getByTestId('search-row').first().click()
+    await expect.poll(() => entries.count()).toBe(3)
+    const texts = await entries.allTextContents()
+    expect(texts.map((t) => /([\d.]+ (?:B|KiB|MiB)) occupied/.exec(t)?.[1])).toEqual(['0 B', '1.00 MiB', '2.88 MiB'])
+    for (const t of texts) expect(t).toContain('64.0 MiB virtual')
+    expect(await page.getByTestId('search-history-more').count()).toBe(0)
+    await shootThemes(page, 'ui-search-history')
     expect(app.errors, app.errors.join('\n')).toEqual([])
   })
 })
