@@ -662,8 +662,6 @@ export class Replay {
       },
     }
     const model = modelFor(store, options.config, sink)
-    const descs = new DescScratch(store)
-    this.descs = descs
 
     // Columns written every frame.
     const info = (name: string, label: string, unit: SeriesInfo['unit'], group: string): SeriesInfo => ({

@@ -3,6 +3,7 @@
  * series and counters. Bytes are what the heaps hold: the model's pools and committed resources, plus the
  * application's own heaps (manual heaps, imported dumps).
  */
+import type { RunReport } from '../../shared/ipc'
 import { HEAP_TYPES, PLACEMENTS } from '../../shared/model'
 import type { Bytes } from '../../shared/units'
 import { K, type CaptureStore } from '../ingest/store'
@@ -13,41 +14,6 @@ import { RESIDENCY_EVENT, RESIDENCY_SERIES, seriesName, TOTAL_SERIES, TRANSIENT_
 export interface PeakEnd {
   peakBytes: Bytes
   endBytes: Bytes
-}
-
-export interface RunReport {
-  file: string
-  format: string
-  api: 'd3d12' | 'vulkan'
-  frames: number
-  records: number
-  partial: boolean
-  error?: string
-  warnings: Record<string, number>
-  resources: { created: number; released: number; named: number; liveAtEnd: number }
-  peak: { frame: number; bytes: Bytes }
-  heaps: Record<(typeof HEAP_TYPES)[number], PeakEnd>
-  byPlacement: Record<string, PeakEnd & { count: number }>
-  waste: { alignmentBytes: Bytes; poolFreeBytes: Bytes; pendingFreeBytes: Bytes }
-  residency: {
-    budgetBytes: Bytes
-    evictions: number
-    evictedBytes: Bytes
-    makeResident: number
-    overBudgetFrames: number
-  }
-  transient: {
-    graphs: number
-    heaps: number
-    /** The sum over every frame of what aliasing saved in that frame: a total, not a size. */
-    aliasingSavingsBytes: Bytes
-    /** The most aliasing saved in one frame, and that frame's number. */
-    aliasingSavingsPeakBytes: Bytes
-    aliasingSavingsPeakFrame: number
-    placedCacheHitRate: number
-  }
-  /** Reserved resources alive at the end: their virtual size (address space) and committed bytes; absent when none. */
-  reserved?: { count: number; virtualBytes: Bytes; committedBytes: Bytes }
 }
 
 /**
