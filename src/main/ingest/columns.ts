@@ -94,7 +94,6 @@ export class Column<T extends TypedArray> {
 
 export const float64Column = (capacity?: number) => new Column(Float64Array, capacity)
 export const uint32Column = (capacity?: number) => new Column(Uint32Array, capacity)
-export const int32Column = (capacity?: number) => new Column(Int32Array, capacity)
 export const uint16Column = (capacity?: number) => new Column(Uint16Array, capacity)
 export const uint8Column = (capacity?: number) => new Column(Uint8Array, capacity)
 

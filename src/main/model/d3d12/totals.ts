@@ -25,7 +25,6 @@ export const TOTAL_FIELDS = [
   'poolFreeBytes',
   'pendingFreeBytes',
 ] as const
-export type TotalField = (typeof TOTAL_FIELDS)[number]
 export const TOTAL_FIELD = { Heap: 0, Occupied: 1, Requested: 2, Waste: 3, PoolFree: 4, Pending: 5 } as const
 const FIELDS = TOTAL_FIELDS.length
 
