@@ -59,19 +59,34 @@ function merge(a: Ranked | null, b: Ranked | null): Ranked | null {
   return b
 }
 
-/** [nodes ranked at or below (used, slot), nodes above it]. */
-function split(t: Ranked | null, used: Bytes, slot: number): [Ranked | null, Ranked | null] {
-  if (t === null) return [null, null]
-  if (above(t, used, slot)) {
-    const [l, r] = split(t.left, used, slot)
-    t.left = r
-    refresh(t)
-    return [l, t]
+/** What split leaves: the nodes ranked at or below its key, and those above it (no pair allocated per level). */
+let splitLow: Ranked | null = null
+let splitHigh: Ranked | null = null
+
+/** Split `t` into splitLow (nodes ranked at or below (used, slot)) and splitHigh (nodes above it). */
+function split(t: Ranked | null, used: Bytes, slot: number): void {
+  if (t === null) {
+    splitLow = null
+    splitHigh = null
+    return
   }
-  const [l, r] = split(t.right, used, slot)
-  t.right = l
+  if (above(t, used, slot)) {
+    split(t.left, used, slot)
+    t.left = splitHigh
+    refresh(t)
+    splitHigh = t
+    return
+  }
+  split(t.right, used, slot)
+  t.right = splitLow
   refresh(t)
-  return [t, r]
+  splitLow = t
+}
+
+/** `n`'s free block changed, its rank did not: refresh maxFree on the path from `t` down to it. */
+function refreshPath(t: Ranked, n: Ranked): void {
+  if (t !== n) refreshPath(above(t, n.used, n.slot) ? t.left! : t.right!, n)
+  refresh(t)
 }
 
 /** The highest-ranked node above (used, slot) with a free block of `size` bytes, or null. */
@@ -255,7 +270,14 @@ export class DefragSearch {
     f.candidates.set(pool.slot, low && pool.allocatedBlocks > pool.pendingBlocks)
     const free = pool.used < pool.size ? pool.largestFree(blocks) : 0
     const n = e.node
-    if (e.ranked && n.used === pool.used && n.free === free) return
+    if (e.ranked && n.used === pool.used && n.slot === pool.slot) {
+      // Same rank (so the same place in the treap): only the largest free blocks above it change.
+      if (n.free !== free) {
+        n.free = free
+        refreshPath(f.root!, n)
+      }
+      return
+    }
     this.unrank(e)
     if (pool.used < pool.size) {
       n.used = pool.used
@@ -264,8 +286,9 @@ export class DefragSearch {
       n.maxFree = free
       n.left = null
       n.right = null
-      const [l, r] = split(f.root, n.used, n.slot)
-      f.root = merge(merge(l, n), r)
+      split(f.root, n.used, n.slot)
+      const high = splitHigh
+      f.root = merge(merge(splitLow, n), high)
       e.ranked = true
       f.notFull++
     }
@@ -276,8 +299,9 @@ export class DefragSearch {
     const n = e.node
     const f = e.family
     // Cut out exactly n: (≤ n) without its maximum, n, then (> n).
-    const [l, r] = split(f.root, n.used, n.slot)
-    f.root = merge(removeMax(l), r)
+    split(f.root, n.used, n.slot)
+    const high = splitHigh
+    f.root = merge(removeMax(splitLow), high)
     e.ranked = false
     f.notFull--
   }
