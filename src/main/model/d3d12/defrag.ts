@@ -83,6 +83,31 @@ function split(t: Ranked | null, used: Bytes, slot: number): void {
   splitLow = t
 }
 
+/** `t` without `n`, found by its rank (n.used, n.slot as it was linked). */
+function remove(t: Ranked, n: Ranked): Ranked | null {
+  if (t === n) return merge(t.left, t.right)
+  if (above(t, n.used, n.slot)) t.left = remove(t.left!, n)
+  else t.right = remove(t.right!, n)
+  refresh(t)
+  return t
+}
+
+/** `t` with the unlinked node `n` put in by its rank, where its priority places it. */
+function insert(t: Ranked | null, n: Ranked): Ranked {
+  if (t === null) return n
+  if (n.priority > t.priority) {
+    split(t, n.used, n.slot)
+    n.left = splitLow
+    n.right = splitHigh
+    refresh(n)
+    return n
+  }
+  if (above(t, n.used, n.slot)) t.left = insert(t.left, n)
+  else t.right = insert(t.right, n)
+  refresh(t)
+  return t
+}
+
 /** `n`'s free block changed, its rank did not: refresh maxFree on the path from `t` down to it. */
 function refreshPath(t: Ranked, n: Ranked): void {
   if (t !== n) refreshPath(above(t, n.used, n.slot) ? t.left! : t.right!, n)
@@ -286,9 +311,7 @@ export class DefragSearch {
       n.maxFree = free
       n.left = null
       n.right = null
-      split(f.root, n.used, n.slot)
-      const high = splitHigh
-      f.root = merge(merge(splitLow, n), high)
+      f.root = insert(f.root, n)
       e.ranked = true
       f.notFull++
     }
@@ -298,10 +321,7 @@ export class DefragSearch {
     if (!e.ranked) return
     const n = e.node
     const f = e.family
-    // Cut out exactly n: (≤ n) without its maximum, n, then (> n).
-    split(f.root, n.used, n.slot)
-    const high = splitHigh
-    f.root = merge(removeMax(splitLow), high)
+    f.root = remove(f.root!, n)
     e.ranked = false
     f.notFull--
   }
@@ -315,13 +335,4 @@ export class DefragSearch {
     this.seed = x >>> 0
     return this.seed
   }
-}
-
-/** The tree without its highest-ranked node. */
-function removeMax(t: Ranked | null): Ranked | null {
-  if (t === null) return null
-  if (t.right === null) return t.left
-  t.right = removeMax(t.right)
-  refresh(t)
-  return t
 }
