@@ -54,6 +54,7 @@ const api = {
   onEngineStopped: (listener) => subscribe<[EngineStopped]>(EVENTS.engineStopped, listener),
   hazards: (query) => ipcRenderer.invoke(CHANNELS.hazards, query),
   placements: (query) => ipcRenderer.invoke(CHANNELS.placements, query),
+  search: (query) => ipcRenderer.invoke(CHANNELS.search, query),
   followCapture: (request) => ipcRenderer.invoke(CHANNELS.followCapture, request),
   stopFollowing: (loadId) => ipcRenderer.invoke(CHANNELS.stopFollowing, loadId),
   recordInfo: () => ipcRenderer.invoke(CHANNELS.recordInfo),

@@ -275,8 +275,8 @@ export const RECORD_KINDS = [
   'report',
 ] as const satisfies readonly (RecordKind | ExtensionRecord['e'])[]
 
-/** The newest minor version of format 1 this build reads: 1.1 Vulkan, 1.2 observed residency, 1.3 recorded programs. */
-export const CAPTURE_MINOR = 3
+/** The newest minor version of format 1 this build reads: 1.1 Vulkan, 1.2 observed residency, 1.3 recorded programs, 1.4 pass names. */
+export const CAPTURE_MINOR = 4
 
 /** vkBind{Buffer,Image}Memory of a resource created with `explicit: true` to an application `heap`. */
 export interface BindRecord {

@@ -38,6 +38,7 @@ export const CHANNELS = {
   exportCapture: 'capture:export',
   hazards: 'hazards:list',
   placements: 'placements:get',
+  search: 'resources:search',
   followCapture: 'follow:start',
   stopFollowing: 'follow:stop',
   recordInfo: 'record:info',
@@ -185,7 +186,7 @@ export interface CheckSummary {
   /** Aliasing hazards found, and by rule. */
   hazards: number
   hazardRules: Record<string, number>
-  /** Vulkan API-usage rule → times broken (CLI.md `check`'s `warnings`). */
+  /** Vulkan API-usage rule → times broken (docs/cli.md `check`'s `warnings`). */
   warnings: Record<string, number>
 }
 
@@ -283,10 +284,14 @@ export interface ResourceRow {
   /** "DEFAULT/SingleState/0", or null for committed and reserved resources. */
   pool: string | null
   offset: Bytes
+  /** Physical bytes it holds: for a reserved resource, its committed tiles (what the lanes and report count). */
   occupied: Bytes
+  /** The bytes asked for that `occupied` holds (a reserved resource's last commit). */
   requested: Bytes
   /** occupied − requested: alignment and rounding. */
   waste: Bytes
+  /** A reserved resource's virtual size (address space, no memory); null for every other resource. */
+  virtual?: Bytes | null
   /** The capture's frame number the resource was created in. */
   created: number
   /** Frames alive at the snapshot's frame. */
@@ -445,6 +450,8 @@ export interface TransientExecution {
   execution: number
   name: string
   passes: number
+  /** The passes' names, when the capture gives them (`endgraph` `passNames`, format 1.4); '' for a pass it leaves unnamed. */
+  passNames?: string[]
   heaps: { id: Float64Array; size: Float64Array; highWater: Float64Array }
   resources: {
     id: Float64Array
@@ -509,7 +516,18 @@ export interface RunReport {
   byPlacement: Record<string, { peakBytes: Bytes; endBytes: Bytes; count: number }>
   waste: { alignmentBytes: Bytes; poolFreeBytes: Bytes; pendingFreeBytes: Bytes }
   residency: { budgetBytes: Bytes; evictions: number; evictedBytes: Bytes; makeResident: number; overBudgetFrames: number }
-  transient: { graphs: number; heaps: number; aliasingSavingsBytes: Bytes; placedCacheHitRate: number }
+  transient: {
+    graphs: number
+    heaps: number
+    /** The sum over every frame of what aliasing saved in that frame: a total, not a size. */
+    aliasingSavingsBytes: Bytes
+    /** The most aliasing saved in one frame, and that frame's number. */
+    aliasingSavingsPeakBytes: Bytes
+    aliasingSavingsPeakFrame: number
+    placedCacheHitRate: number
+  }
+  /** Reserved resources alive at the end: their virtual size (address space) and committed bytes; absent when none. */
+  reserved?: { count: number; virtualBytes: Bytes; committedBytes: Bytes }
   /** Vulkan runs: the application's own memory and what the capture tells about it. */
   vulkan?: VulkanRunFigures
 }
@@ -545,7 +563,7 @@ export interface HazardsQuery {
 }
 
 /**
- * A finding of the checks: an aliasing hazard (CLI.md `check`'s hazards) or a Vulkan API-usage warning (its
+ * A finding of the checks: an aliasing hazard (docs/cli.md `check`'s hazards) or a Vulkan API-usage warning (its
  * rules), in capture order.
  */
 export interface HazardEntry {
@@ -557,6 +575,8 @@ export interface HazardEntry {
   severity: 'hazard' | 'warning'
   /** The resource accessed (or bound, written) first, then the others involved. */
   resources: number[]
+  /** Their names in the capture ('' for an unnamed one), as the engine's pages give them. */
+  names?: string[]
   /** The capture's heap (application memory) id, when the finding is in one. */
   heap: number | null
   /** Heap bytes [start, end) involved, when known. */
@@ -680,10 +700,12 @@ export interface CompareSeriesQuery {
   runA: string
   runB: string
   series: SeriesName[]
-  /** Frame index range in A's frames; B is aligned by frame index. */
+  /** Frame index range in A's frames; B's frame index i + offsetB stands beside A's i. */
   from: number
   to: number
   resolution: number
+  /** B's frames shifted against A's (runs that started at different frames): B's index = A's + offsetB; 0 by default. */
+  offsetB?: number
 }
 
 export interface CompareSeriesAnswer {
@@ -728,6 +750,8 @@ export interface LeakQuery {
   to: number
   offset: number
   limit: number
+  /** False to skip the groups (an export reading every row, page by page); they come by default. */
+  groups?: boolean
 }
 
 export interface LeakAnswer {
@@ -736,6 +760,76 @@ export interface LeakAnswer {
   /** Live occupied bytes at B minus at A. */
   growthBytes: Bytes
   rows: ResourceRow[]
+  /** Every candidate, grouped by name pattern and by tag: the steady, never-freed groups first, then by bytes. */
+  groups: LeakGroup[]
+}
+
+/** Leak candidates that share a name pattern (runs of digits folded to #) or a tag. */
+export interface LeakGroup {
+  by: 'name' | 'tag'
+  /** The name pattern ("Mesh_#.VB") or the tag; '' for unnamed or untagged resources. */
+  key: string
+  /** Candidates in the group: created after A, alive at B. */
+  count: number
+  /** Their occupied bytes at B. */
+  bytes: Bytes
+  /** bytes / (B − A): how fast the group grew over the range. */
+  bytesPerFrame: number
+  /** Resources of the group created in (A, B], freed since or not. */
+  created: number
+  /** Resources of the group released in (A, B], wherever they were created. */
+  freed: number
+  /** Frame numbers of the first and last creation in (A, B]. */
+  firstCreated: number
+  lastCreated: number
+  /** Created steadily over the range (three or more, over at least half of it) and never freed. */
+  steady: boolean
+}
+
+/** A search of every resource the capture ever made, by name, glob, regex or id. */
+export interface SearchQuery {
+  runId: string
+  /** "SceneColor" (a part of the name, any case), "Mesh_*.VB" (a glob of the whole name), "/^T_.*_N$/i" (a regex), "#123" (an id; bare digits match an id or a part of a name). */
+  text: string
+  offset: number
+  limit: number
+  /** The index of one match whose placement and size history the answer should carry. */
+  historyOf?: number
+}
+
+export interface SearchRow {
+  /** The match's index in creation order, for historyOf. */
+  index: number
+  id: number
+  name: string
+  tag: string
+  kind: 'buffer' | 'texture' | 'transient'
+  /** Frame indices of its creation and of its release; release null when alive at the end. */
+  created: number
+  released: number | null
+  /** The bytes its desc asks for; 0 when the desc gives none (a texture whose size the model estimates). */
+  requested: Bytes
+}
+
+/** Where a resource was, frame by frame as far as it changed: at its creation, and at the last frame it lived. */
+export interface SearchHistoryEntry {
+  frame: number
+  placement: string
+  heap: string
+  pool: string | null
+  offset: Bytes
+  occupied: Bytes
+  requested: Bytes
+}
+
+export interface SearchAnswer {
+  /** How the text was read. */
+  mode: 'text' | 'glob' | 'regex' | 'id'
+  /** A regex that does not compile, said as the engine's message; no matches then. */
+  error?: string
+  total: number
+  rows: SearchRow[]
+  history?: { index: number; entries: SearchHistoryEntry[] }
 }
 
 export interface PlaybackRequest {
@@ -949,6 +1043,7 @@ export interface Api {
   hazards(query: HazardsQuery): Promise<HazardsAnswer>
   /** A frame's application heaps with their placed resources over the frame's steps, and its aliasing hazards. */
   placements(query: PlacementsQuery): Promise<PlacementsAnswer>
+  search(query: SearchQuery): Promise<SearchAnswer>
   /**
    * Follow a capture another process is writing (a file the host offered): resolves once its first frame is in,
    * with a run that grows; `onProgress` gets `following` events with its summary until it is a loaded run.

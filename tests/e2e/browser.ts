@@ -155,3 +155,17 @@ export async function injectScripts(page: Page): Promise<{ inline: number | null
     return { inline: w.__inline ?? null, data: await refused, ran: w.__data ?? null }
   })
 }
+
+/** Screenshots of what is on screen in English and Chinese, dark and light: `<name>-<lang>-<theme>.png`. */
+export async function shootThemes(page: Page, name: string): Promise<void> {
+  for (const lang of ['en', 'zh-CN']) {
+    await page.getByTestId('language').selectOption(lang)
+    for (const theme of ['dark', 'light']) {
+      if ((await page.evaluate(() => document.documentElement.dataset.theme)) !== theme) await page.getByTestId('theme-toggle').click()
+      await page.waitForTimeout(300)
+      await page.screenshot({ path: join(RESULTS, `${name}-${lang}-${theme}.png`) })
+    }
+  }
+  await page.getByTestId('language').selectOption('en')
+  if ((await page.evaluate(() => document.documentElement.dataset.theme)) !== 'dark') await page.getByTestId('theme-toggle').click()
+}

@@ -14,7 +14,7 @@ import { promisify } from 'node:util'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { CLI, RESULTS, ROOT, checkCapture, engineScript, openApp } from './browser'
 
-/** The parts of `report --json` (CLI.md) these tests read. */
+/** The parts of `report --json` (docs/cli.md) these tests read. */
 interface RunReport {
   frames: number
   partial: boolean
@@ -82,7 +82,7 @@ describe.skipIf(missing.length > 0)('recording real Vulkan programs', () => {
     const modules = new Set(stacks.flatMap((s) => s.frames.map((f) => f.module)))
     expect(modules).toContain(OFFSCREEN)
     for (const m of modules) expect(existsSync(m)).toBe(true)
-    expect(await checkCapture(file)).toEqual({ hazards: [], warnings: {} })
+    expect(await checkCapture(file)).toEqual({ hazards: [], warnings: {}, warningList: [] })
     // the engine's details of buffer 1 symbolize where it was made: the program's main, at a line of offscreen.c
     const details = await engineScript(
       `import { loadCaptureFile } from './src/main/ingest/read.ts'
@@ -112,7 +112,7 @@ describe.skipIf(missing.length > 0)('recording real Vulkan programs', () => {
       sharedAllocations: batches + 1,
       names: batches * 50 + 7,
     })
-    expect(await checkCapture(file)).toEqual({ hazards: [], warnings: {} })
+    expect(await checkCapture(file)).toEqual({ hazards: [], warnings: {}, warningList: [] })
   })
 
   it('shows in the app where a resource was made', async () => {
@@ -149,7 +149,7 @@ describe.skipIf(missing.length > 0)('recording real Vulkan programs', () => {
     expect(report.vulkan!.allocations).toBeGreaterThan(0)
     expect(report.vulkan!.binds).toBeGreaterThan(0)
     expect(report.resources.created).toBeGreaterThan(swapchain.length)
-    expect(await checkCapture(file)).toEqual({ hazards: [], warnings: {} })
+    expect(await checkCapture(file)).toEqual({ hazards: [], warnings: {}, warningList: [] })
   })
 
   it('records glmark2 scenes through Zink: frames from submits, buffers sub-allocated inside shared memory', async () => {
@@ -168,7 +168,7 @@ describe.skipIf(missing.length > 0)('recording real Vulkan programs', () => {
     expect(report.vulkan!.bindsAtOffset).toBeGreaterThan(0)
     expect(report.vulkan!.sharedAllocations).toBeGreaterThan(0)
     expect(report.resources.created).toBeGreaterThan(report.vulkan!.allocations)
-    expect(await checkCapture(file)).toEqual({ hazards: [], warnings: {} })
+    expect(await checkCapture(file)).toEqual({ hazards: [], warnings: {}, warningList: [] })
   })
 
   it('records every program while HEAPSCOPE_CAPTURE=1 through the implicit manifest, none once disabled', () => {

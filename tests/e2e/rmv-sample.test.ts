@@ -11,7 +11,7 @@
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cli, openApp, RESULTS, ROOT, type App } from './browser'
+import { cli, openApp, RESULTS, ROOT, shootThemes, type App } from './browser'
 
 const SAMPLE = join(ROOT, 'tests/fixtures/real/rmv-sample-trace-rx6600.rmv')
 /** The same trace, its chunks zstd-compressed (tests/fixtures/rmv-sample-trace-rx6600.zstd.README.md). */
@@ -82,6 +82,11 @@ describe('an RMV trace in the app', () => {
   })
 
   it('draws the timeline: the heap lanes, and the driver’s residency as the residency lane’s markers', async () => {
+    // local, invisible and system memory apart, each lane named by what it holds
+    const headers = await page.getByTestId('lane-header').allTextContents()
+    expect(headers[0]).toContain('DEFAULT · invisible VRAM')
+    expect(headers[1]).toContain('UPLOAD · local VRAM (CPU-visible)')
+    expect(headers[2]).toContain('READBACK · system memory')
     const lane = page.getByTestId('residency-lane')
     await expect.poll(() => lane.getAttribute('data-evictions'), { timeout: 20_000 }).toBe(String(EVICTIONS))
     expect(await lane.getAttribute('data-make-resident')).toBe(String(MAKE_RESIDENT))
@@ -93,6 +98,7 @@ describe('an RMV trace in the app', () => {
     const residency = await drawn(page, '[data-testid=residency-lane]')
     expect(residency.drawn / residency.total).toBeGreaterThan(0.05)
     await page.screenshot({ path: join(RESULTS, 'rmv-timeline.png') })
+    await shootThemes(page, 'rmv-timeline-heaps')
     expect(errors, errors.join('\n')).toEqual([])
   })
 

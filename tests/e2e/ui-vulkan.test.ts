@@ -7,13 +7,13 @@ import { existsSync, mkdirSync, renameSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { checkCapture, cli, openApp, RESULTS, type App } from './browser'
+import { checkCapture, cli, openApp, RESULTS, shootThemes, type App } from './browser'
 
 const CAPTURE = join(RESULTS, 'ui-vulkan-hazards.hscap.gz')
 
 /** `heapscope check --json`: each hazard with its frame number, and the warnings counted by rule. */
 interface Check {
-  hazards: { frame: number; rule: string; resources: number[] }[]
+  hazards: { frame: number; rule: string; resources: number[]; names: string[] }[]
   warnings: Record<string, number>
 }
 
@@ -59,6 +59,11 @@ describe('a Vulkan run in Chromium', () => {
     await expect.poll(() => table.getAttribute('data-rows')).toBe(String(total))
     const hazard = found.hazards[0]
     const row = page.getByTestId('table-row').filter({ hasText: hazard.rule })
+    // the row names its resources as check's JSON does, id and name
+    const named = hazard.resources.map((id, i) => (hazard.names[i] ? `#${id} ${hazard.names[i]}` : `#${id}`)).join(', ')
+    expect(hazard.names.some((n) => n !== '')).toBe(true)
+    expect(await row.first().textContent()).toContain(named)
+    await shootThemes(page, 'ui-vulkan-hazard-names')
     await row.click()
     // an aliasing hazard opens in the aliasing view, on its frame's application heaps; the inspector behind it
     // is on the finding's frame, its first resource explained, the block maps shown

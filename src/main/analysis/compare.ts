@@ -16,6 +16,7 @@ import type {
 import { recordLine } from '../ingest/ndjson-writer'
 import { recordAt } from '../ingest/records'
 import type { CaptureStore } from '../ingest/store'
+import { leakGroups } from './leakGroups'
 import type { SeriesTable } from './seriesTable'
 import type { ResourceTable } from './snapshot'
 
@@ -28,10 +29,21 @@ export interface ComparedRun {
 export function compareSeries(a: ComparedRun, b: ComparedRun, query: CompareSeriesQuery): CompareSeriesAnswer {
   const base = { series: query.series, from: query.from, to: query.to, resolution: query.resolution }
   const answerA = a.replay.series.query({ runId: query.runA, ...base })
-  // B over the same frame indices, bucketed the same way (B may be shorter: its missing buckets are NaN)
-  const answerB = b.replay.series.query({ runId: query.runB, ...base, to: Math.min(query.to, b.replay.store.frames.length) })
+  const shift = Math.trunc(query.offsetB ?? 0)
+  if (shift === 0) {
+    // B over the same frame indices, bucketed the same way (B may be shorter: its missing buckets are NaN)
+    const answerB = b.replay.series.query({ runId: query.runB, ...base, to: Math.min(query.to, b.replay.store.frames.length) })
+    return { a: answerA, b: answerB, delta: deltaOf(query.series, answerA, answerB) }
+  }
+  // B shifted: A's buckets' frames i stand beside B's i + shift, one frame a bucket of A's bucketing, so that both
+  // lie on A's axis; B's frames outside its capture are NaN
+  const answerB = shiftedAnswer(b, query, answerA, shift)
+  return { a: answerA, b: answerB, delta: deltaOf(query.series, answerA, answerB) }
+}
+
+function deltaOf(series: readonly string[], answerA: CompareSeriesAnswer['a'], answerB: CompareSeriesAnswer['b']): Record<string, Float64Array> {
   const delta: Record<string, Float64Array> = {}
-  for (const name of query.series) {
+  for (const name of series) {
     const sa = answerA.series[name]
     const sb = answerB.series[name]
     const d = new Float64Array(answerA.start.length).fill(NaN)
@@ -42,7 +54,41 @@ export function compareSeries(a: ComparedRun, b: ComparedRun, query: CompareSeri
     }
     delta[name] = d
   }
-  return { a: answerA, b: answerB, delta }
+  return delta
+}
+
+/** B's series on A's buckets, B's frame index = A's + shift: each bucket the min, max and mean of B's frames in it. */
+function shiftedAnswer(b: ComparedRun, query: CompareSeriesQuery, answerA: CompareSeriesAnswer['a'], shift: number): CompareSeriesAnswer['b'] {
+  const framesB = b.replay.store.frames.length
+  const n = answerA.start.length
+  const width = answerA.width
+  const series: CompareSeriesAnswer['b']['series'] = {}
+  for (const name of query.series) {
+    const column = b.replay.series.get(name)
+    if (!column) continue
+    const min = new Float64Array(n).fill(NaN)
+    const max = new Float64Array(n).fill(NaN)
+    const mean = new Float64Array(n).fill(NaN)
+    for (let k = 0; k < n; k++) {
+      const lo = Math.max(0, answerA.start[k] + shift)
+      const hi = Math.min(framesB, answerA.start[k] + width + shift)
+      if (hi <= lo) continue
+      let a = Infinity
+      let z = -Infinity
+      let sum = 0
+      for (let f = lo; f < hi; f++) {
+        const v = column[f]
+        a = Math.min(a, v)
+        z = Math.max(z, v)
+        sum += v
+      }
+      min[k] = a
+      max[k] = z
+      mean[k] = sum / (hi - lo)
+    }
+    series[name] = { min, max, mean }
+  }
+  return { ...answerA, runId: query.runB, series }
 }
 
 /** A desc without identity (id, name): what "the same request" means when names do not match. */
@@ -174,5 +220,6 @@ export function leaks(run: ComparedRun, query: LeakQuery, occupiedSeries: Float6
     totalBytes += table.occupied[i]
   }
   const growth = occupiedSeries ? occupiedSeries[to] - occupiedSeries[from] : 0
-  return { total, totalBytes, growthBytes: growth, rows }
+  const groups = query.groups === false ? [] : leakGroups(run.replay.store, run.snapshots.table(from), table, from, to)
+  return { total, totalBytes, growthBytes: growth, rows, groups }
 }

@@ -1,5 +1,5 @@
 /**
- * The checks' findings of a run, as `heapscope check` makes them (CLI.md) and the hazards list shows them:
+ * The checks' findings of a run, as `heapscope check` makes them (docs/cli.md) and the hazards list shows them:
  * aliasing hazards of the CreatePlacedResource rules over the capture's placed resources, and for a Vulkan run
  * the API-usage warnings its replay raises, each with the frame it happened in, kept in capture order and served
  * a page at a time. A D3D12 run's hazards come from one pass of the checker over the store's records; a Vulkan

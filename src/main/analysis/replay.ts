@@ -966,7 +966,12 @@ export class Replay {
         else if (k === K.texture) created.set(store.textures.id.data[refs[i]], i)
         else if (k === K.endgraph && f === target && onLayout) {
           const layout = model.transientAllocator().lastLayout()
-          if (layout) onLayout(executionOf(layout))
+          if (layout) {
+            const execution = executionOf(layout)
+            const names = passNamesOf(store, i, execution.passes)
+            if (names) execution.passNames = names
+            onLayout(execution)
+          }
         }
       }
       model.finishFrame()
@@ -992,6 +997,23 @@ export class Replay {
   finalModel(): D3D12Model {
     return this.final ?? this.modelAt(this.store.frames.length - 1).model
   }
+}
+
+/**
+ * The pass names an `endgraph` record gives (capture format 1.4: `"passNames": [...]`, kept among its unknown
+ * members), one per pass: extra names dropped, missing ones ''; null when it gives none or not as strings.
+ */
+export function passNamesOf(store: CaptureStore, record: number, passes: number): string[] | null {
+  const extras = store.extras.get(record)
+  if (extras === undefined || !extras.includes('"passNames"')) return null
+  let names: unknown
+  try {
+    names = (JSON.parse(`{${extras}}`) as { passNames?: unknown }).passNames
+  } catch {
+    return null
+  }
+  if (!Array.isArray(names) || !names.every((n) => typeof n === 'string')) return null
+  return Array.from({ length: passes }, (_, p) => (names as string[])[p] ?? '')
 }
 
 /** A transient layout as it crosses IPC: columns copied out of the allocator's reused buffers. */

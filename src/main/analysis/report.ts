@@ -1,5 +1,5 @@
 /**
- * The figures of a whole run, as `heapscope report --json` prints them (CLI.md), computed from the replay's
+ * The figures of a whole run, as `heapscope report --json` prints them (docs/cli.md), computed from the replay's
  * series and counters. Bytes are what the heaps hold: the model's pools and committed resources, plus the
  * application's own heaps (manual heaps, imported dumps).
  */
@@ -8,7 +8,7 @@ import type { Bytes } from '../../shared/units'
 import { K, type CaptureStore } from '../ingest/store'
 import type { LoadResult } from '../ingest/read'
 import { CaptureNames } from './names'
-import { RESIDENCY_EVENT, RESIDENCY_SERIES, seriesName, TOTAL_SERIES, type Replay } from './replay'
+import { RESIDENCY_EVENT, RESIDENCY_SERIES, seriesName, TOTAL_SERIES, TRANSIENT_SERIES, type Replay } from './replay'
 
 export interface PeakEnd {
   peakBytes: Bytes
@@ -36,7 +36,18 @@ export interface RunReport {
     makeResident: number
     overBudgetFrames: number
   }
-  transient: { graphs: number; heaps: number; aliasingSavingsBytes: Bytes; placedCacheHitRate: number }
+  transient: {
+    graphs: number
+    heaps: number
+    /** The sum over every frame of what aliasing saved in that frame: a total, not a size. */
+    aliasingSavingsBytes: Bytes
+    /** The most aliasing saved in one frame, and that frame's number. */
+    aliasingSavingsPeakBytes: Bytes
+    aliasingSavingsPeakFrame: number
+    placedCacheHitRate: number
+  }
+  /** Reserved resources alive at the end: their virtual size (address space) and committed bytes; absent when none. */
+  reserved?: { count: number; virtualBytes: Bytes; committedBytes: Bytes }
 }
 
 /**
@@ -120,7 +131,15 @@ export function buildRunReport(result: LoadResult, replay: Replay): RunReport {
 
   const live = replay.finalModel().liveAllocations()
   const counts = new Map<string, number>()
-  for (const a of live) counts.set(a.placement, (counts.get(a.placement) ?? 0) + 1)
+  let reserved: RunReport['reserved']
+  for (const a of live) {
+    counts.set(a.placement, (counts.get(a.placement) ?? 0) + 1)
+    if (a.placement !== 'Reserved') continue
+    reserved ??= { count: 0, virtualBytes: 0, committedBytes: 0 }
+    reserved.count++
+    reserved.virtualBytes += a.size
+    reserved.committedBytes += a.committed
+  }
   const byPlacement: RunReport['byPlacement'] = {}
   for (const placement of PLACEMENTS) {
     const column = s.get(seriesName.placement(placement, 'heapBytes'))
@@ -156,6 +175,8 @@ export function buildRunReport(result: LoadResult, replay: Replay): RunReport {
 
   let savings = 0
   for (let g = 0; g < replay.graphs.length; g++) savings += replay.graphs.savingBytes.data[g]
+  const perFrame = s.get(TRANSIENT_SERIES.savingBytes)
+  const savingPeak = peakIndex(perFrame)
   const lookups = replay.cacheHits + replay.cacheMisses
 
   return {
@@ -184,7 +205,10 @@ export function buildRunReport(result: LoadResult, replay: Replay): RunReport {
       graphs: replay.graphs.length,
       heaps: replay.transientHeaps,
       aliasingSavingsBytes: savings,
+      aliasingSavingsPeakBytes: perFrame?.[savingPeak] ?? 0,
+      aliasingSavingsPeakFrame: store.frames.length ? store.frames.n[savingPeak] : 0,
       placedCacheHitRate: lookups === 0 ? 0 : replay.cacheHits / lookups,
     },
+    ...(reserved ? { reserved } : {}),
   }
 }

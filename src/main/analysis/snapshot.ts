@@ -34,6 +34,8 @@ export interface ResourceColumns {
   /** Index of the create record, -1 when unknown. */
   createRecord: Float64Array
   estimated: Uint8Array
+  /** A reserved resource's virtual size, 0 for every other; absent when the run has none. */
+  virtual?: Float64Array
   /** The text columns, or what builds them when first read (a snapshot that shows no table never needs them). */
   text: ResourceTable['text'] | (() => ResourceTable['text'])
 }
@@ -50,6 +52,7 @@ export class ResourceTable {
   readonly created: Float64Array
   readonly createRecord: Float64Array
   readonly estimated: Uint8Array
+  readonly virtual: Float64Array | undefined
   private readonly sorted = new Map<string, Uint32Array>()
   private textColumns: TextColumns | (() => TextColumns)
 
@@ -62,6 +65,7 @@ export class ResourceTable {
     this.created = columns.created
     this.createRecord = columns.createRecord
     this.estimated = columns.estimated
+    this.virtual = columns.virtual
     this.textColumns = columns.text
   }
 
@@ -87,6 +91,7 @@ export class ResourceTable {
       created: this.created[i],
       age: this.frameNumber - this.created[i],
       estimated: this.estimated[i] === 1,
+      virtual: this.virtual && this.virtual[i] > 0 ? this.virtual[i] : null,
     }
   }
 
@@ -329,6 +334,7 @@ export class Snapshots {
         created: live.created,
         createRecord,
         estimated: live.estimated,
+        virtual: live.virtual,
         text,
       })
     }
@@ -381,6 +387,7 @@ export class Snapshots {
       created: createdFrame,
       createRecord,
       estimated,
+      virtual: grow(live.virtual),
       text: columns,
     })
   }
@@ -579,7 +586,7 @@ export class Lifetimes {
 }
 
 /** The id a buffer, texture or placed record creates. */
-function createdIdOf(store: CaptureStore, record: number): number {
+export function createdIdOf(store: CaptureStore, record: number): number {
   const kind = store.records.kind[record]
   const r = store.records.ref[record]
   if (kind === K.buffer) return store.buffers.id.data[r]

@@ -1,5 +1,5 @@
 /**
- * The figures of a whole Vulkan run in the shape `heapscope report --json` prints for any run (CLI.md), so
+ * The figures of a whole Vulkan run in the shape `heapscope report --json` prints for any run (docs/cli.md), so
  * `report` and `diff` read Vulkan captures like D3D12 ones: `heaps` are the memory heaps ("Heap 0", "Heap 1", …)
  * and `byPlacement` the memory types ("Type 0", …), each with the bytes of VkDeviceMemory it held at its peak and
  * at the end. Residency and render-graph transients are not part of the Vulkan model: their figures are zero,
@@ -78,7 +78,7 @@ export function buildVulkanRunReport(result: LoadResult, replay: VulkanReplay): 
     byPlacement,
     waste: { alignmentBytes: alignment, poolFreeBytes: free, pendingFreeBytes: pending },
     residency: { budgetBytes: budget, evictions: 0, evictedBytes: 0, makeResident: 0, overBudgetFrames },
-    transient: { graphs: 0, heaps: 0, aliasingSavingsBytes: 0, placedCacheHitRate: 0 },
+    transient: { graphs: 0, heaps: 0, aliasingSavingsBytes: 0, aliasingSavingsPeakBytes: 0, aliasingSavingsPeakFrame: 0, placedCacheHitRate: 0 },
     vulkan: vulkanFigures(store),
   }
 }

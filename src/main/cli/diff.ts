@@ -23,6 +23,8 @@ export function figures(report: RunReport): Record<string, number> {
 export interface DiffResult {
   a: RunReport
   b: RunReport
+  /** What each column is: its file, and the config overrides it was replayed with (none: "capture's config"). */
+  labels: { a: string; b: string }
   /** B − A for every figure either report has. */
   delta: Record<string, number>
   /** Growth of the peak heap bytes, in percent of A's (Infinity when A's is 0 and B's is not). */
@@ -49,7 +51,16 @@ function row(entry: ResourceDiffEntry): DiffRow {
   return { name: entry.name, match: entry.match, a: side(entry.a), b: side(entry.b), changes: entry.changes }
 }
 
-export function buildDiff(a: ComparedRun & { report: RunReport }, b: ComparedRun & { report: RunReport }): DiffResult {
+/** A run's column name: its file, and its overrides (`--config`, `--config-a` or `--config-b` pairs) when it has some. */
+export function runLabel(file: string, pairs: readonly string[]): string {
+  return pairs.length ? `${file} (${pairs.join(', ')})` : `${file} (capture's config)`
+}
+
+export function buildDiff(
+  a: ComparedRun & { report: RunReport },
+  b: ComparedRun & { report: RunReport },
+  labels: DiffResult['labels'] = { a: a.report.file, b: b.report.file },
+): DiffResult {
   const fa = figures(a.report)
   const fb = figures(b.report)
   const delta: Record<string, number> = {}
@@ -62,6 +73,7 @@ export function buildDiff(a: ComparedRun & { report: RunReport }, b: ComparedRun
   return {
     a: a.report,
     b: b.report,
+    labels,
     delta,
     peakGrowthPercent,
     resources: { counts: diff.counts, onlyA: pick('onlyA'), onlyB: pick('onlyB'), changed: pick('changed') },
@@ -87,7 +99,7 @@ export function formatDiff(diff: DiffResult, limit = 20): string {
   const rows = Object.keys(diff.delta)
     .filter((k) => diff.delta[k] !== 0 || k === 'peak.bytes')
     .map((k) => [k, formatFigure(k, fa[k] ?? 0), formatFigure(k, fb[k] ?? 0), signed(k, diff.delta[k])])
-  const header = ['figure', `A: ${diff.a.file}`, `B: ${diff.b.file}`, 'B − A']
+  const header = ['figure', `A: ${diff.labels.a}`, `B: ${diff.labels.b}`, 'B − A']
   const table = [header, ...rows]
   const widths = header.map((_, c) => Math.max(...table.map((r) => r[c].length)))
   const lines = table.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  '))

@@ -1,5 +1,5 @@
 /**
- * `heapscope`: the engine headless, for terminals and CI jobs (docs: CLI.md). Output on stdout, diagnostics
+ * `heapscope`: the engine headless, for terminals and CI jobs (docs/cli.md). Output on stdout, diagnostics
  * on stderr. Exit status: 0 done, 1 bad usage, 2 the input could not be read, 3 a diff threshold crossed,
  * 4 a hazard found by `check`, 5 a build's growth past `history trend --fail-on-growth`; `record` exits with its
  * program's status.
@@ -18,7 +18,7 @@ import { recordsOf } from '../ingest/records'
 import { checkExitCode, formatCheck, runCheck } from './check'
 import { runGen, SCENARIOS } from './gen'
 import { formatReport } from './report'
-import { buildDiff, formatDiff } from './diff'
+import { buildDiff, formatDiff, runLabel } from './diff'
 import { runRoute } from './route'
 import { runRecord, summarize } from './record'
 import { replayCapture } from '../analysis/run'
@@ -69,9 +69,12 @@ async function read(file: string, options: { headerOptional?: boolean; frames?: 
         ? await loadCapture(process.stdin, { file: name, ...load })
         : await loadCaptureFile(file, load)
     clearProgress()
+    // A fault before the first record leaves nothing to report: say so alone, with no empty report beside it.
+    if (result.error && result.store.records.length === 0) throw new ExitError(EXIT.input, result.error.message)
     return result
   } catch (err) {
     clearProgress()
+    if (err instanceof ExitError) throw err
     if (err instanceof CaptureError || err instanceof ImportError) throw new ExitError(EXIT.input, err.message)
     throw err
   }
@@ -162,12 +165,16 @@ export function buildProgram(): Command {
         )
       }
       const config = configFrom(opts.config, result.store.header)
-      await runRoute(
+      const requests = await runRoute(
         recordsOf(result.store),
         { config, header: result.store.header, gpuRecords: result.store.hasGpuRecords },
         writeLine,
       )
       if (result.error) throw new ExitError(EXIT.input, result.error.message)
+      if (requests === 0) {
+        const observed = result.format !== 'heapscope-capture' ? ` (the ${result.format} import records what the allocator did, not what was asked of it: try report)` : ''
+        throw new ExitError(EXIT.input, `${result.store.file}: no requests to route: no buffer, texture or transient records${observed}`)
+      }
     })
 
   program
@@ -213,7 +220,9 @@ export function buildProgram(): Command {
         const resultB = fileB === undefined || fileB === fileA ? resultA : await read(fileB, { frames: opts })
         const a = await replayRun(resultA, [...opts.config, ...opts.configA])
         const b = await replayRun(resultB, [...opts.config, ...opts.configB])
-        const diff = buildDiff(a, b)
+        const pairsA = [...opts.config, ...opts.configA]
+        const pairsB = [...opts.config, ...opts.configB]
+        const diff = buildDiff(a, b, { a: runLabel(resultA.store.file, pairsA), b: runLabel(resultB.store.file, pairsB) })
         process.stdout.write(opts.json ? `${JSON.stringify(diff)}\n` : formatDiff(diff))
         for (const result of [resultA, resultB]) if (result.error) throw new ExitError(EXIT.input, result.error.message)
         if (opts.failOnGrowth !== undefined && diff.peakGrowthPercent > opts.failOnGrowth) {

@@ -38,9 +38,24 @@ export function formatReport(report: RunReport): string {
   out.push(
     table('by placement', [
       ['', 'peak', 'end', 'live'],
-      ...Object.entries(report.byPlacement).map(([p, v]) => [p, formatBytes(v.peakBytes), formatBytes(v.endBytes), formatCount(v.count)]),
+      // a reserved resource's bytes are its committed tiles, never its virtual size
+      ...Object.entries(report.byPlacement).map(([p, v]) => [
+        p === 'Reserved' ? 'Reserved (committed)' : p,
+        formatBytes(v.peakBytes),
+        formatBytes(v.endBytes),
+        formatCount(v.count),
+      ]),
     ]),
   )
+  if (report.reserved) {
+    out.push(
+      table('reserved resources at end', [
+        ['count', formatCount(report.reserved.count)],
+        ['virtual (address space)', formatBytes(report.reserved.virtualBytes)],
+        ['committed (memory)', formatBytes(report.reserved.committedBytes)],
+      ]),
+    )
+  }
   out.push(
     table('waste at end', [
       ['alignment', formatBytes(report.waste.alignmentBytes)],
@@ -60,7 +75,8 @@ export function formatReport(report: RunReport): string {
     table('transients', [
       ['graph executions', formatCount(report.transient.graphs)],
       ['heaps created', formatCount(report.transient.heaps)],
-      ['aliasing saving', formatBytes(report.transient.aliasingSavingsBytes)],
+      ['aliasing saving, summed over frames', formatBytes(report.transient.aliasingSavingsBytes)],
+      [`aliasing saving, peak frame (${report.transient.aliasingSavingsPeakFrame})`, formatBytes(report.transient.aliasingSavingsPeakBytes)],
       ['placed-resource cache hit rate', `${(report.transient.placedCacheHitRate * 100).toFixed(1)}%`],
     ]),
   )

@@ -19,7 +19,7 @@ export interface RouteOptions {
   gpuRecords?: boolean
 }
 
-/** The JSON line of one placement, fields in CLI.md order. */
+/** The JSON line of one placement, fields in docs/cli.md order. */
 export function routeLine(p: ModelPlacement): string {
   return JSON.stringify({
     id: p.id,
@@ -34,11 +34,13 @@ export function routeLine(p: ModelPlacement): string {
   })
 }
 
+/** Route every request; the number of requests routed (buffers, textures and transients). */
 export async function runRoute(
   records: AsyncIterable<AnyCaptureRecord> | Iterable<AnyCaptureRecord>,
   options: RouteOptions,
   write: (line: string) => void,
-): Promise<void> {
+): Promise<number> {
+  let requests = 0
   let header = options.header
   let model: D3D12Model | null = null
   const ensureModel = (): D3D12Model => {
@@ -97,9 +99,11 @@ export async function runRoute(
         m.gpuDone(r.n)
         break
       case 'buffer':
+        requests++
         queue.push(routeLine(m.createBuffer(r.id, r)))
         break
       case 'texture':
+        requests++
         queue.push(routeLine(m.createTexture(r.id, r)))
         break
       case 'release':
@@ -126,6 +130,7 @@ export async function runRoute(
         graphOpen = true
         break
       case 'transient':
+        requests++
         m.transient(r)
         if (graphOpen) {
           waiting.push(queue.length)
@@ -146,4 +151,5 @@ export async function runRoute(
   if (graphOpen) endGraph(lastPass + 1)
   ensureModel().endCapture()
   flush()
+  return requests
 }

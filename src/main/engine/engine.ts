@@ -22,6 +22,8 @@ import type {
   LoadProgress,
   PlacementsAnswer,
   PlacementsQuery,
+  SearchAnswer,
+  SearchQuery,
   PlaybackFrame,
   PlaybackRequest,
   ResidencyEventsAnswer,
@@ -45,6 +47,7 @@ import { partitionPoint } from '../../shared/search'
 import { compareSeries, leaks, resourceDiff } from '../analysis/compare'
 import { checkStore, StoreChecks, type HazardLog } from '../analysis/hazards'
 import { PlacementLayouts } from '../analysis/placements'
+import { ResourceIndex, search } from '../analysis/search'
 import { Playback } from '../analysis/playback'
 import { buildRunReport } from '../analysis/report'
 import { ResidencyEvents, TOTAL_SERIES } from '../analysis/replay'
@@ -140,6 +143,7 @@ export interface Engine {
   hazards(query: HazardsQuery): Promise<HazardsAnswer>
   /** A frame's application heaps with their placed resources over the frame's steps, and its hazards. */
   placements(query: PlacementsQuery): Promise<PlacementsAnswer>
+  search(query: SearchQuery): Promise<SearchAnswer>
   /** Open a history database read-only (the host chose the path). */
   openHistory(path: string): Promise<HistoryInfo>
   historyTrend(query: HistoryTrendQuery): Promise<HistoryTrend>
@@ -779,7 +783,29 @@ export class LocalEngine implements Engine {
   }
 
   async hazards(query: HazardsQuery): Promise<HazardsAnswer> {
-    return this.run(query.runId).checks.page(query)
+    const run = this.run(query.runId)
+    const answer = run.checks.page(query)
+    // each finding's resources by name, as the capture named them at its frame
+    const index = this.resourceIndex(run)
+    answer.entries = answer.entries.map((e) => ({ ...e, names: e.resources.map((id) => index.nameAt(id, e.frame)) }))
+    return answer
+  }
+
+  /** Each run's index of every resource it ever made, built on the first search. */
+  private readonly resourceIndexes = new WeakMap<Run, ResourceIndex>()
+
+  private resourceIndex(run: Run): ResourceIndex {
+    let index = this.resourceIndexes.get(run)
+    if (!index) {
+      index = new ResourceIndex(run.store)
+      this.resourceIndexes.set(run, index)
+    }
+    return index
+  }
+
+  async search(query: SearchQuery): Promise<SearchAnswer> {
+    const run = this.run(query.runId)
+    return search(this.resourceIndex(run), query, (frame) => run.snapshots.table(frame))
   }
 
   /** Each run's placement layouts, made when first asked for (most runs never are). */

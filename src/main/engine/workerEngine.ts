@@ -126,6 +126,7 @@ export class WorkerEngine implements Engine {
   readonly ackPlayback = this.forward('ackPlayback')
   readonly hazards = this.forward('hazards')
   readonly placements = this.forward('placements')
+  readonly search = this.forward('search')
   readonly openHistory = this.forward('openHistory')
   readonly historyTrend = this.forward('historyTrend')
   readonly historyRunPath = this.forward('historyRunPath')

@@ -175,6 +175,7 @@ export function createHandlers(ctx: HostContext): Handlers {
     },
     hazards: async (payload) => ctx.engine().hazards(parsePayload('hazards', payload)),
     placements: async (payload) => ctx.engine().placements(parsePayload('placements', payload)),
+    search: async (payload) => ctx.engine().search(parsePayload('search', payload)),
     openHistory: async (payload) => {
       const path = parsePayload('openHistory', payload)
       // where the host has its own dialog, the page never names a file

@@ -99,6 +99,7 @@ export const schemas = {
       from: frameIndex,
       to: frameIndex,
       resolution: z.number().int().min(1).max(100_000),
+      offsetB: z.number().int().min(-(2 ** 32)).max(2 ** 32).optional(),
     })
     .strict(),
   resourceDiff: z
@@ -119,6 +120,7 @@ export const schemas = {
       to: frameIndex,
       offset: z.number().int().min(0).max(2 ** 32),
       limit: z.number().int().min(0).max(5000),
+      groups: z.boolean().optional(),
     })
     .strict(),
   startPlayback: z
@@ -152,6 +154,15 @@ export const schemas = {
     })
     .strict(),
   placements: z.object({ runId: id, frame: frameIndex }).strict(),
+  search: z
+    .object({
+      runId: id,
+      text: z.string().max(1000),
+      offset: z.number().int().min(0).max(2 ** 32),
+      limit: z.number().int().min(0).max(1000),
+      historyOf: z.number().int().min(0).max(2 ** 32).optional(),
+    })
+    .strict(),
   followCapture: z.object({ fileId: id, loadId: id }).strict(),
   stopFollowing: id,
   recordInfo: z.undefined().or(z.null()),

@@ -8,9 +8,10 @@ import { stat } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { Readable } from 'node:stream'
 import { createGunzip } from 'node:zlib'
-import { CancelledError, CaptureError } from './errors'
+import { CancelledError, CaptureError, TruncatedGzipError, UnrecognisedFormatError } from './errors'
 import { RecordScratch } from './fields'
-import { importCapture, SNIFF_BYTES, sniffFormat, type ImportOptions } from './importers'
+import { importCapture, refusalsOf, SNIFF_BYTES, sniffFormat, type ImportOptions } from './importers'
+import { decodeHead } from './importers/source'
 import { NdjsonScanner } from './scanner'
 import { CaptureBuilder, type CaptureStore } from './store'
 
@@ -108,7 +109,7 @@ export async function loadCapture(source: AsyncIterable<Uint8Array>, options: Lo
     yield head
     yield* raw
   }
-  const bytes: AsyncIterable<Uint8Array> = gzip ? gunzip(replayed(), options.file) : replayed()
+  const bytes: AsyncIterable<Uint8Array> = gzip ? gunzip(replayed(), options.file, () => progress.bytesRead) : replayed()
 
   // Gather the first few KiB to tell the format by content, whatever the chunk size.
   const iterator = bytes[Symbol.asyncIterator]()
@@ -134,6 +135,7 @@ export async function loadCapture(source: AsyncIterable<Uint8Array>, options: Lo
 
   const foreign = sniffFormat(headBytes)
   if (foreign) return importWhole(foreign, plain(), builder, options, progress, report)
+  if (isJsonDocument(headBytes)) return importWhole(null, plain(), builder, options, progress, report, headBytes)
 
   const scanner = new NdjsonScanner(builder, { file: options.file, headerOptional: options.headerOptional })
   let error: CaptureError | undefined
@@ -145,7 +147,8 @@ export async function loadCapture(source: AsyncIterable<Uint8Array>, options: Lo
     }
     scanner.finish()
   } catch (err) {
-    if (err instanceof CaptureError) error = err
+    // a line's byte offset in a .gz capture counts the decompressed stream
+    if (err instanceof CaptureError) error = gzip && !err.decompressed ? err.inDecompressedStream() : err
     else if (err instanceof CancelledError) throw err
     else throw err
   }
@@ -157,20 +160,54 @@ export async function loadCapture(source: AsyncIterable<Uint8Array>, options: Lo
   return { store, error, format: 'heapscope-capture', notes: [] }
 }
 
+/** The one-line start of a capture: its header, or (for `route`) a bare record. */
+const CAPTURE_LINE = /^\s*\{\s*"(?:format|e)"\s*:/
+
+/**
+ * Whether a file that no importer's head recognised is a JSON document rather than capture lines: it starts with
+ * `{` or `[`, its first line is not a capture header or record, nor is its second (a capture whose header is
+ * broken), and it is not one line of broken JSON (a truncated header). A pretty-printed dump, a trace-event array
+ * or a one-line object of other keys is such a document: it is offered to every importer whole, and refused with
+ * their reasons, never scanned as lines.
+ */
+function isJsonDocument(head: Uint8Array): boolean {
+  const text = decodeHead(head)
+  const start = text.search(/\S/)
+  if (start < 0 || (text[start] !== '{' && text[start] !== '[')) return false
+  const lines = text.slice(start).split('\n')
+  if (CAPTURE_LINE.test(lines[0]) || (lines.length > 1 && CAPTURE_LINE.test(lines[1]))) return false
+  const oneLine = lines.length === 1 || (lines.length === 2 && lines[1].trim() === '')
+  if (!oneLine) return true
+  if (head.length >= SNIFF_BYTES) return true
+  try {
+    const value: unknown = JSON.parse(lines[0])
+    return !(typeof value === 'object' && value !== null && ('format' in value || 'e' in value))
+  } catch {
+    return false
+  }
+}
+
+const CAPTURE_REFUSAL = {
+  format: 'heapscope-capture',
+  reason: 'its first line is not a capture header, {"format":"heapscope-capture","version":…} on one line',
+}
+
+/** Read a foreign file whole and import it; `format` null when no importer's head recognised it. */
 async function importWhole(
-  format: string,
+  format: string | null,
   chunks: AsyncIterable<Uint8Array>,
   builder: CaptureBuilder,
   options: LoadOptions,
   progress: LoadProgress,
   report: (force: boolean) => void,
+  head?: Uint8Array,
 ): Promise<LoadResult> {
   const parts: Uint8Array[] = []
   let length = 0
   for await (const chunk of chunks) {
     length += chunk.length
     if (length > MAX_IMPORT_BYTES) {
-      throw new CaptureError(options.file, 0, length, `a ${format} file under ${MAX_IMPORT_BYTES} bytes`)
+      throw new CaptureError(options.file, 0, length, `a ${format ?? 'JSON'} file under ${MAX_IMPORT_BYTES} bytes`)
     }
     parts.push(chunk)
     report(false)
@@ -183,6 +220,9 @@ async function importWhole(
   }
   parts.length = 0
   const imported = importCapture({ name: options.file, bytes }, options.import)
+  if (!imported && format === null) {
+    throw new UnrecognisedFormatError(options.file, [CAPTURE_REFUSAL, ...refusalsOf(head ?? bytes)])
+  }
   if (!imported) throw new CaptureError(options.file, 0, 0, `a ${format} file`, 'its content does not match')
   builder.header = imported.header
   const scratch = new RecordScratch()
@@ -197,7 +237,7 @@ async function importWhole(
   return { store, format: imported.format, notes: imported.notes }
 }
 
-async function* gunzip(chunks: AsyncIterable<Uint8Array>, file: string): AsyncGenerator<Uint8Array> {
+async function* gunzip(chunks: AsyncIterable<Uint8Array>, file: string, compressedRead: () => number): AsyncGenerator<Uint8Array> {
   const inflate = createGunzip()
   const input = Readable.from(chunks)
   input.on('error', (err) => inflate.destroy(err))
@@ -210,7 +250,7 @@ async function* gunzip(chunks: AsyncIterable<Uint8Array>, file: string): AsyncGe
     }
   } catch (err) {
     if (err instanceof CancelledError || err instanceof CaptureError) throw err
-    throw new CaptureError(file, 0, out, 'a complete gzip stream', (err as Error).message)
+    throw new TruncatedGzipError(file, out, compressedRead(), (err as Error).message)
   } finally {
     input.destroy()
     inflate.destroy()

@@ -25,6 +25,8 @@ export const MINOR_UPGRADERS: Record<number, Upgrader> = {
   1: { header: (header) => ({ ...header, minor: 2 }) as CaptureHeader },
   // 1.2 → 1.3: `name`, `stack` and `report` records, the recorder's header keys and fields are new; nothing older changes
   2: { header: (header) => ({ ...header, minor: 3 }) as CaptureHeader },
+  // 1.3 → 1.4: `passNames` on `endgraph` is new; nothing older changes
+  3: { header: (header) => ({ ...header, minor: 4 }) as CaptureHeader },
 }
 
 /** Bring a format-1 header from its minor (absent: 0, or 1 for a Vulkan capture upgraded by the model) to `to`. */

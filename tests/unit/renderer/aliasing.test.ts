@@ -133,6 +133,14 @@ describe('placement layout', () => {
     const many = { ...base, heaps }
     // the hazard's heap (index 0), then 5, 5 (ids 61 and 63: indices 2 and 4), then 4 (id 65, index 6); in index order
     expect(busiestHeaps(many)).toEqual([0, 2, 4, 6])
+    // by bytes before counts: one 64 MiB resource outweighs four of 256 KiB
+    const sized = (n: number, size: number) => ({
+      ...base.heaps[0],
+      id: 70 + n,
+      resources: { ...base.heaps[0].resources, id: new Float64Array(n), size: new Float64Array(n).fill(size), name: Array.from({ length: n }, () => '') },
+    })
+    const mixed = { ...base, hazards: [], heaps: [sized(4, 256 << 10), sized(1, 64 << 20), sized(3, 256 << 10), sized(2, 32 << 20), sized(5, 1 << 10)] }
+    expect(busiestHeaps(mixed, -1, 2)).toEqual([1, 3])
     const drawn = layoutPlacements(many, { width: 700, height: 900, left: 100, bottom: 20, gap: 10, header: 20, heaps: [0, 2] })
     expect(drawn.panels.map((p) => p.heap)).toEqual([0, 2])
     // heap 0's hazard is drawn; heap 1 is not, so nothing of it is

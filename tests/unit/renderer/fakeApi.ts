@@ -38,6 +38,7 @@ export class FakeApiBase implements Api {
   onEngineStopped: Api['onEngineStopped'] = () => () => undefined
   hazards: Api['hazards'] = notFaked('hazards')
   placements: Api['placements'] = notFaked('placements')
+  search: Api['search'] = notFaked('search')
   followCapture: Api['followCapture'] = notFaked('followCapture')
   stopFollowing: Api['stopFollowing'] = notFaked('stopFollowing')
   recordInfo: Api['recordInfo'] = notFaked('recordInfo')

@@ -177,7 +177,7 @@ export function report(extra: Partial<RunReport> = {}): RunReport {
     byPlacement: { TextureReadOnlyPool: { peakBytes: 64 * MiB, endBytes: 64 * MiB, count: 20 } },
     waste: { alignmentBytes: 1 * MiB, poolFreeBytes: 20 * MiB, pendingFreeBytes: 0 },
     residency: { budgetBytes: 128 * MiB, evictions: 3, evictedBytes: 30 * MiB, makeResident: 5, overBudgetFrames: 10 },
-    transient: { graphs: 100, heaps: 1, aliasingSavingsBytes: 3200 * MiB, placedCacheHitRate: 0.75 },
+    transient: { graphs: 100, heaps: 1, aliasingSavingsBytes: 3200 * MiB, aliasingSavingsPeakBytes: 32 * MiB, aliasingSavingsPeakFrame: 7, placedCacheHitRate: 0.75 },
     ...extra,
   }
 }
@@ -426,7 +426,7 @@ export class FakeHost extends FakeApiBase {
   }
   override leaks = async (query: LeakQuery) => {
     this.calls.push(`leaks ${query.from} ${query.to}`)
-    return { total: 2, totalBytes: 3 * MiB, growthBytes: 5 * MiB, rows: [row(1), row(2)] }
+    return { total: 2, totalBytes: 3 * MiB, growthBytes: 5 * MiB, rows: [row(1), row(2)], groups: [] }
   }
   override startPlayback = async (request: PlaybackRequest) => {
     this.playbacks.push(request)

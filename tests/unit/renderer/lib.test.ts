@@ -350,6 +350,35 @@ describe('lane options', () => {
     expect([elements[2].shape.x, elements[2].shape.width]).toEqual([60, 50])
   })
 
+  it('draws areas, bands and lines as steps: a value holds until the next frame’s', () => {
+    const box = { x: 0, y: 0, width: 50, height: 100 }
+    const view = { from: 0, to: 5 }
+    // a resource of 50 made in frame 3: 0 at frames 0–2, 50 from frame 3; 10 px a frame, y = 50 at pixel 50
+    const x = Float64Array.of(0, 1, 2, 3, 4)
+    const top = Float64Array.of(0, 0, 0, 50, 50)
+    const [area, line] = shapeElements(
+      [
+        { kind: 'area', x, top, fill: '#111111' },
+        { kind: 'line', x, y: top, stroke: { color: '#222222', width: 1 } },
+      ],
+      box,
+      view,
+      0,
+      100,
+    ) as { shape: { points: number[][] } }[]
+    // level at 0 to frame 3 (pixel 30), a riser there, 50 after: no slope between frames 2 and 3
+    expect(area.shape.points).toEqual([
+      [0, 100],
+      [20, 100],
+      [30, 100],
+      [30, 50],
+      [40, 50],
+      [40, 100],
+      [0, 100],
+    ])
+    expect(line.shape.points).toEqual(area.shape.points.slice(0, 5))
+  })
+
   it('draws markers on the same pixel once, the largest, and every marker on a pixel of its own', () => {
     const box = { x: 0, y: 0, width: 100, height: 50 }
     // 1000 frames over 100 px: frames 10 to 14 all land on pixel 1; frame 500 on pixel 50; y 0 → pixel 50

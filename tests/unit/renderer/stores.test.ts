@@ -11,7 +11,7 @@ import { useSettingsStore } from '../../../src/renderer/src/stores/settings'
 import { BUCKET_PX, INTERIM_MS, useTimelineStore } from '../../../src/renderer/src/stores/timeline'
 import { useUiStore } from '../../../src/renderer/src/stores/ui'
 import { parseEntryValue, useWhatIfStore } from '../../../src/renderer/src/stores/whatif'
-import { FakeHost, row } from './fakeHost'
+import { FakeHost, row, summary } from './fakeHost'
 
 /** Let watchers run and queued answers arrive. */
 async function settle(rounds = 8): Promise<void> {
@@ -304,6 +304,36 @@ describe('what-if, then compare', () => {
     await settle()
     expect(ui.view).toBe('timeline')
     expect(host.closed).toContain('run-B')
+  })
+})
+
+describe('what-if edits belong to one run', () => {
+  it('starts another capture with no edits, and offers the last re-run’s overrides without applying them', async () => {
+    const { runs } = await opened()
+    const whatif = useWhatIfStore()
+    await whatif.load()
+    // resourceHeapTier: the capture says 1, the default is 2
+    expect(whatif.fromDefaults).toEqual(['resourceHeapTier'])
+    whatif.setEdit('bufferPool.size', '8MiB')
+    expect(await whatif.rerun()).toBe(true)
+    await settle()
+    // a second capture, as run A: none of the first one's edits
+    host.outcomes.push({ ok: true, summary: { ...summary('run-2'), file: 'second.hscap' } })
+    await runs.open('demo')
+    await settle()
+    await whatif.load()
+    expect(runs.current?.runId).toBe('run-2')
+    expect(whatif.edits).toEqual({})
+    expect(whatif.overrides).toEqual({})
+    expect(whatif.remembered).toEqual({ 'bufferPool.size': '8MiB' })
+    whatif.setEdit('defrag.enabled', 'false')
+    expect(whatif.overrides).toEqual({ 'defrag.enabled': 'false' })
+    expect(await whatif.rerun()).toBe(true)
+    // run B of the second capture used its own edit alone
+    expect(host.calls.filter((c) => c.startsWith('rerun'))).toEqual(['rerun {"bufferPool.size":"8MiB"}', 'rerun {"defrag.enabled":"false"}'])
+    // asked for, the remembered overrides come in
+    whatif.applyRemembered()
+    expect(whatif.overrides).toEqual({ 'defrag.enabled': 'false' })
   })
 })
 

@@ -198,7 +198,7 @@ describe('the window', () => {
     host.sendMenu('language:zh-CN')
     await settle()
     expect(document.documentElement.dataset.theme).toBe('light')
-    expect(wrapper.get('[data-testid=view-aliasing]').text()).toBe('别名')
+    expect(wrapper.get('[data-testid=view-aliasing]').text()).toBe('内存别名')
     host.sendMenu('help:format')
     await settle()
     expect(wrapper.get('[data-testid=dialog]').text()).toContain('HeapScope capture')

@@ -3,13 +3,13 @@
  * each entry recognises its format from the first few KiB, and its importer returns null when the content is not
  * its format after all, or throws an ImportError when it is but is broken.
  */
-import { attemptToImportGpgmm, GPGMM_FORMAT, sniffGpgmm, type GpgmmImportOptions } from './gpgmm'
+import { attemptToImportGpgmm, GPGMM_FORMAT, looksLikeTraceEvents, sniffGpgmm, type GpgmmImportOptions } from './gpgmm'
 import type { AnyCaptureRecord } from '../../../shared/capture'
 import type { CaptureImportOptions } from '../../../shared/ipc'
 import { decodeHead, SNIFF_BYTES, type ImportedCapture, type ImportSource } from './source'
 import { importRmv, RMV_FORMAT, sniffRmv, type ParseRmvOptions, type RmvObservedOptions } from './rmv'
 import { importUtrace, sniffUtrace, UTRACE_FORMAT } from './utrace'
-import { attemptToImportVma, sniffVma, VMA_FORMAT } from './vma'
+import { attemptToImportVma, refuseVma, sniffVma, VMA_FORMAT } from './vma'
 
 export { attemptToImportGpgmm, DEFAULT_FRAME_MICROS, type GpgmmImportOptions } from './gpgmm'
 export { ImportError, SNIFF_BYTES, type ImportedCapture, type ImportSource } from './source'
@@ -41,20 +41,53 @@ export interface Importer {
   name: string
   /** Whether the first bytes of a file (at most SNIFF_BYTES, BOM included) look like this format. */
   sniff(head: Uint8Array): boolean
+  /** Why a file this importer did not take is not its format, from its head: the message of a file none takes. */
+  refuse(head: Uint8Array): string
   import(source: ImportSource, options: ImportOptions): ImportedCapture<AnyCaptureRecord> | null
 }
 
 /** The importers, in the order they are tried. */
 export const IMPORTERS: readonly Importer[] = [
-  { name: VMA_FORMAT, sniff: (head) => sniffVma(decodeHead(head)), import: (source) => attemptToImportVma(source) },
+  {
+    name: VMA_FORMAT,
+    sniff: (head) => sniffVma(decodeHead(head)),
+    refuse: (head) => refuseVma(decodeHead(head)),
+    import: (source) => attemptToImportVma(source),
+  },
   {
     name: GPGMM_FORMAT,
     sniff: (head) => sniffGpgmm(decodeHead(head)),
+    refuse: (head) =>
+      looksLikeTraceEvents(decodeHead(head))
+        ? 'it is a trace-event file, but none of its events is a GPGMM allocator, heap or allocation event'
+        : 'it is neither an array of trace events nor an object with a "traceEvents" array',
     import: (source, options) => attemptToImportGpgmm(source, options.gpgmm),
   },
-  { name: RMV_FORMAT, sniff: sniffRmv, import: (source, options) => importRmv(source, options.rmv) },
-  { name: UTRACE_FORMAT, sniff: sniffUtrace, import: (source, options) => importUtrace(source, options.rmv) },
+  {
+    name: RMV_FORMAT,
+    sniff: sniffRmv,
+    refuse: () => 'it does not start with the RDF magic "AMD_RDF " or the RMT chunk magic "MINI"',
+    import: (source, options) => importRmv(source, options.rmv),
+  },
+  {
+    name: UTRACE_FORMAT,
+    sniff: sniffUtrace,
+    refuse: () => 'it does not start with the Unreal Insights trace magic "2CRT" (or the older "ECRT")',
+    import: (source, options) => importUtrace(source, options.rmv),
+  },
 ]
+
+/** A format that did not take a file, and why. */
+export interface Refusal {
+  format: string
+  reason: string
+}
+
+/** Why each importer refuses a file, in the order they were tried. */
+export function refusalsOf(head: Uint8Array): Refusal[] {
+  const bytes = head.subarray(0, SNIFF_BYTES)
+  return IMPORTERS.map((importer) => ({ format: importer.name, reason: importer.refuse(bytes) }))
+}
 
 /** The format of a file from its first few KiB, or null when no importer recognises it. */
 export function sniffFormat(head: Uint8Array): string | null {

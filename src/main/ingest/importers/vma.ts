@@ -1,7 +1,9 @@
 /**
  * Vulkan Memory Allocator and D3D12 Memory Allocator JSON statistics dumps (vmaBuildStatsString /
- * D3D12MA::Allocator::BuildStatsString, the GpuMemDump schema). A dump is one moment: every memory block becomes a
- * `heap`, every allocation in it a `placed` resource at its offset, all in frame 0. FREE ranges are the gaps.
+ * D3D12MA::Allocator::BuildStatsString, the GpuMemDump schema), and VMA 2.x dumps, the format before VMA 3.0
+ * (top-level `Total`, `Heap N` with its `Type N`, `DedicatedAllocations`, `DefaultPools`, `Pools`). A dump is one
+ * moment: every memory block becomes a `heap`, every allocation in it a `placed` resource at its offset, all in
+ * frame 0. FREE ranges are the gaps.
  */
 import { CAPTURE_FORMAT, CAPTURE_VERSION } from '../../../shared/capture'
 import type {
@@ -35,10 +37,25 @@ const API_D3D12 = 'Direct3D 12'
 const HEAD_OBJECT = /^\s*\{/
 const HEAD_GENERAL = /"General"\s*:\s*\{/
 const HEAD_API = /"API"\s*:\s*"(?:Vulkan|Direct3D 12)"/
+const HEAD_V2_TOTAL = /"Total"\s*:\s*\{/
+const HEAD_V2_HEAP = /"Heap \d+"\s*:\s*\{/
 
-/** Both writers put General, with API first, at the top of the dump. */
+/**
+ * Both writers of the current format put General, with API first, at the top of the dump. VMA 2.x starts with its
+ * small Total object, then "Heap 0": both within the head.
+ */
 export function sniffVma(head: string): boolean {
-  return HEAD_OBJECT.test(head) && HEAD_GENERAL.test(head) && HEAD_API.test(head)
+  if (!HEAD_OBJECT.test(head)) return false
+  if (HEAD_GENERAL.test(head)) return HEAD_API.test(head)
+  return HEAD_V2_TOTAL.test(head) && HEAD_V2_HEAP.test(head)
+}
+
+/** Why a head is not a dump this importer reads, for the message that lists every format tried. */
+export function refuseVma(head: string): string {
+  if (!HEAD_OBJECT.test(head)) return 'it does not start with {'
+  if (HEAD_GENERAL.test(head)) return 'its "General" object has no "API": "Vulkan" or "Direct3D 12"'
+  if (HEAD_V2_HEAP.test(head)) return 'it has "Heap N" objects but no "Total" object before them (VMA 2.x)'
+  return 'it has neither a "General" object with "API" (VMA 3.x, D3D12MA) nor a top-level "Total" and "Heap N" objects (VMA 2.x)'
 }
 
 export function attemptToImportVma(source: ImportSource): ImportedCapture | null {
@@ -79,8 +96,11 @@ interface Pool {
   label: string
   kind: HeapKind
   path: string
+  /** An object of blocks by id; VMA 2.0 wrote an array. */
   blocks: unknown
   dedicated: unknown
+  /** Where the dedicated allocations are, when not under the pool (VMA 2.x: `DedicatedAllocations."Type N"`). */
+  dedicatedPath?: string
   /** False for D3D12MA tier-1 sub-pools after the first of a heap type: they repeat its committed list. */
   ownsDedicated: boolean
   /** Vulkan: the memory type index of the pool's blocks ("Type 3" → 3). */
@@ -98,6 +118,7 @@ interface Tally {
   allocations: number
   allocationBytes: Bytes
   unusedRanges: number
+  unusedBytes: number
   allocationMin: number
   allocationMax: number
   unusedMin: number
@@ -114,12 +135,15 @@ class DumpReader {
     allocations: 0,
     allocationBytes: 0,
     unusedRanges: 0,
+    unusedBytes: 0,
     allocationMin: Infinity,
     allocationMax: 0,
     unusedMin: Infinity,
     unusedMax: 0,
   }
   private readonly d3d12: boolean
+  /** A VMA 2.x dump: no General, memory heaps at the top level, pools by memory type index. */
+  private readonly version2: boolean
   private readonly general: Json
   /** Vulkan memory type index → its property flags, from MemoryInfo. */
   private readonly typeFlags = new Map<number, string[]>()
@@ -129,6 +153,12 @@ class DumpReader {
     private readonly root: unknown,
   ) {
     const top = this.object(root, '(top level)')
+    this.version2 = top.General === undefined && Object.keys(top).some((key) => indexOf(key, 'Heap ') !== undefined)
+    if (this.version2) {
+      this.general = {}
+      this.d3d12 = false
+      return
+    }
     this.general = this.object(top.General, 'General')
     const api = this.general.API
     if (api !== API_VULKAN && api !== API_D3D12) this.fail('General.API', `"${API_VULKAN}" or "${API_D3D12}"`, api)
@@ -138,46 +168,65 @@ class DumpReader {
   read(): ImportedCapture {
     const top = this.root as Json
     const header = this.header(top)
-    const pools = this.pools(top)
+    const pools = this.version2 ? this.pools2(top) : this.pools(top)
     for (const pool of pools) this.readPool(pool)
-    if (top.DefaultPools === undefined && top.CustomPools === undefined) {
-      this.notes.add('noDetailedMap', 'the dump has no DefaultPools or CustomPools (made without the detailed map): no blocks')
+    if (this.version2) {
+      this.notes.add('version2', 'a VMA 2.x dump (the format before VMA 3.0): it names no GPU and no device limits')
+      if (top.DefaultPools === undefined && top.Pools === undefined && top.DedicatedAllocations === undefined) {
+        this.notes.add(
+          'noDetailedMap',
+          'the dump lists no DefaultPools, Pools or DedicatedAllocations: no blocks (an empty allocator, or a dump made without the detailed map)',
+        )
+      }
+      this.checkTotals2(top.Total)
+    } else {
+      if (top.DefaultPools === undefined && top.CustomPools === undefined) {
+        this.notes.add('noDetailedMap', 'the dump has no DefaultPools or CustomPools (made without the detailed map): no blocks')
+      }
+      this.checkTotals(top.Total)
     }
-    this.checkTotals(top.Total)
     return { header, records: this.records, format: VMA_FORMAT, notes: this.notes.list() }
   }
 
   // -- header -----------------------------------------------------------------------------------------------------
 
   private header(top: Json): CaptureHeader {
-    const memoryInfo = this.object(top.MemoryInfo, 'MemoryInfo')
     const general: Json = {}
     for (const [key, value] of Object.entries(this.general)) if (key !== 'API' && key !== 'GPU') general[key] = value
     const gpu = typeof this.general.GPU === 'string' ? this.general.GPU : undefined
     if (!this.d3d12) {
+      // 3.x: MemoryInfo."Heap i" with Budget.BudgetBytes/UsageBytes and MemoryPools."Type j"; 2.x: "Heap i" at the
+      // top level with Budget.Budget/Usage (VMA 2.3) and its "Type j" objects inside it.
+      const memoryInfo = this.version2 ? top : this.object(top.MemoryInfo, 'MemoryInfo')
+      const prefix = this.version2 ? '' : 'MemoryInfo.'
+      const budgetKey = this.version2 ? 'Budget' : 'BudgetBytes'
+      const usageKey = this.version2 ? 'Usage' : 'UsageBytes'
       const memoryHeaps: Json[] = []
       const memoryTypes: Json[] = []
       let vram = 0
       let budget = 0
       let localHeaps = 0
       for (const [key, value] of Object.entries(memoryInfo)) {
-        const path = `MemoryInfo.${JSON.stringify(key)}`
-        const heap = this.object(value, path)
         const index = indexOf(key, 'Heap ')
+        if (this.version2 && index === undefined) continue
+        const path = `${prefix}${JSON.stringify(key)}`
+        const heap = this.object(value, path)
         const flags = this.flags(heap.Flags, `${path}.Flags`)
         const size = heap.Size === undefined ? undefined : this.integer(heap.Size, `${path}.Size`)
         const budgetInfo = heap.Budget === undefined ? {} : this.object(heap.Budget, `${path}.Budget`)
-        const budgetBytes = budgetInfo.BudgetBytes === undefined ? undefined : this.integer(budgetInfo.BudgetBytes, `${path}.Budget.BudgetBytes`)
-        const usageBytes = budgetInfo.UsageBytes === undefined ? undefined : this.integer(budgetInfo.UsageBytes, `${path}.Budget.UsageBytes`)
+        const budgetBytes = budgetInfo[budgetKey] === undefined ? undefined : this.integer(budgetInfo[budgetKey], `${path}.Budget.${budgetKey}`)
+        const usageBytes = budgetInfo[usageKey] === undefined ? undefined : this.integer(budgetInfo[usageKey], `${path}.Budget.${usageKey}`)
         memoryHeaps.push({ index, name: key, flags, size, budget: budgetBytes, usage: usageBytes })
         if (flags.includes('DEVICE_LOCAL')) {
           localHeaps++
           vram += size ?? 0
           budget += budgetBytes ?? 0
         }
-        const types = heap.MemoryPools === undefined ? {} : this.object(heap.MemoryPools, `${path}.MemoryPools`)
+        const typesPath = this.version2 ? path : `${path}.MemoryPools`
+        const types = this.version2 ? heap : heap.MemoryPools === undefined ? {} : this.object(heap.MemoryPools, typesPath)
         for (const [typeKey, typeValue] of Object.entries(types)) {
-          const typePath = `${path}.MemoryPools.${JSON.stringify(typeKey)}`
+          if (this.version2 && indexOf(typeKey, 'Type ') === undefined) continue
+          const typePath = `${typesPath}.${JSON.stringify(typeKey)}`
           const typeFlags = this.flags(this.object(typeValue, typePath).Flags, `${typePath}.Flags`)
           const typeIndex = indexOf(typeKey, 'Type ')
           if (typeIndex !== undefined) this.typeFlags.set(typeIndex, typeFlags)
@@ -197,6 +246,7 @@ class DumpReader {
       }
     }
     // D3D12MA: L0 is system memory and L1 video memory on a discrete GPU; a UMA adapter has only L0, and it is local.
+    const memoryInfo = this.object(top.MemoryInfo, 'MemoryInfo')
     const segments: Json[] = []
     const uma = this.general.UMA === true || memoryInfo.L1 === undefined
     let budget: number | undefined
@@ -280,6 +330,53 @@ class DumpReader {
     return pools
   }
 
+  /**
+   * VMA 2.x: DefaultPools."Type N" hold blocks; the dedicated allocations of every memory type are apart, in
+   * DedicatedAllocations."Type N" (a type may have those and no default pool); custom pools are Pools, an object by
+   * pool id (an array in VMA 2.0), each naming its MemoryTypeIndex.
+   */
+  private pools2(top: Json): Pool[] {
+    const pools: Pool[] = []
+    const defaults = top.DefaultPools === undefined ? {} : this.object(top.DefaultPools, 'DefaultPools')
+    const dedicated = top.DedicatedAllocations === undefined ? {} : this.object(top.DedicatedAllocations, 'DedicatedAllocations')
+    const keys = [...Object.keys(defaults), ...Object.keys(dedicated).filter((key) => !Object.hasOwn(defaults, key))]
+    for (const key of keys) {
+      const path = `DefaultPools.${JSON.stringify(key)}`
+      const pool = Object.hasOwn(defaults, key) ? this.object(defaults[key], path) : {}
+      pools.push({
+        label: key,
+        kind: this.kindOf(key, undefined, path),
+        path,
+        blocks: pool.Blocks,
+        dedicated: dedicated[key],
+        dedicatedPath: `DedicatedAllocations.${JSON.stringify(key)}`,
+        ownsDedicated: true,
+        memoryType: this.memoryTypeOf(key),
+      })
+    }
+    if (top.Pools !== undefined) {
+      const list = top.Pools
+      const entries: [string, unknown, string][] = Array.isArray(list)
+        ? list.map((item, i) => [String(i), item, `Pools[${i}]`])
+        : Object.entries(this.object(list, 'Pools')).map(([id, item]) => [id, item, `Pools.${JSON.stringify(id)}`])
+      for (const [id, item, path] of entries) {
+        const pool = this.object(item, path)
+        const type = `Type ${this.integer(pool.MemoryTypeIndex, `${path}.MemoryTypeIndex`)}`
+        const name = typeof pool.Name === 'string' && pool.Name !== '' ? pool.Name : id
+        pools.push({
+          label: `${type} pool ${name}`,
+          kind: this.kindOf(type, undefined, path),
+          path,
+          blocks: pool.Blocks,
+          dedicated: undefined,
+          ownsDedicated: true,
+          memoryType: this.memoryTypeOf(type),
+        })
+      }
+    }
+    return pools
+  }
+
   /** The memory type index of a Vulkan pool key that MemoryInfo lists; undefined for D3D12 and unknown types. */
   private memoryTypeOf(key: string): number | undefined {
     if (this.d3d12) return undefined
@@ -324,12 +421,14 @@ class DumpReader {
   }
 
   private readPool(pool: Pool): void {
-    if (pool.blocks !== undefined) {
+    if (Array.isArray(pool.blocks) && this.version2) {
+      pool.blocks.forEach((value, i) => this.readBlock(pool, String(i), value, `${pool.path}.Blocks[${i}]`))
+    } else if (pool.blocks !== undefined) {
       const blocks = this.object(pool.blocks, `${pool.path}.Blocks`)
       for (const [key, value] of Object.entries(blocks)) this.readBlock(pool, key, value, `${pool.path}.Blocks.${JSON.stringify(key)}`)
     }
     if (pool.dedicated === undefined) return
-    const path = `${pool.path}.DedicatedAllocations`
+    const path = pool.dedicatedPath ?? `${pool.path}.DedicatedAllocations`
     if (!Array.isArray(pool.dedicated)) this.fail(path, 'an array of allocations', pool.dedicated)
     if (!pool.ownsDedicated) return
     pool.dedicated.forEach((item, i) => {
@@ -371,6 +470,7 @@ class DumpReader {
         free += rangeSize
         freeRanges++
         this.tally.unusedRanges++
+        this.tally.unusedBytes += rangeSize
         this.tally.unusedMin = Math.min(this.tally.unusedMin, rangeSize)
         this.tally.unusedMax = Math.max(this.tally.unusedMax, rangeSize)
         return
@@ -410,7 +510,7 @@ class DumpReader {
     const type = allocation.Type
     if (typeof type !== 'string') this.fail(`${path}.Type`, 'a string', type)
     const usage = allocation.Usage === undefined ? 0 : this.integer(allocation.Usage, `${path}.Usage`)
-    const name = typeof allocation.Name === 'string' ? allocation.Name : undefined
+    const name = typeof allocation.Name === 'string' ? allocation.Name : this.version2 ? this.userDataName(allocation.UserData) : undefined
     const id = this.nextId++
     this.tally.allocations++
     this.tally.allocationBytes += size
@@ -465,6 +565,47 @@ class DumpReader {
     }
   }
 
+  /**
+   * VMA 2.x's Total is a VmaStatInfo: Blocks, Allocations, UnusedRanges, UsedBytes, UnusedBytes, and the min and
+   * max sizes when more than one was counted. Dedicated allocations count as one block and one allocation each.
+   */
+  private checkTotals2(totalValue: unknown): void {
+    if (totalValue === undefined) {
+      this.notes.add('noTotal', 'the dump has no Total object to check the blocks against')
+      return
+    }
+    const total = this.object(totalValue, 'Total')
+    const t = this.tally
+    const sizes = (key: string) => (total[key] === undefined ? {} : this.object(total[key], `Total.${key}`))
+    const allocationSize = sizes('AllocationSize')
+    const unusedSize = sizes('UnusedRangeSize')
+    const counted: [string, unknown, number | undefined][] = [
+      ['Blocks', total.Blocks, t.blocks],
+      ['Allocations', total.Allocations, t.allocations],
+      ['UnusedRanges', total.UnusedRanges, t.unusedRanges],
+      ['UsedBytes', total.UsedBytes, t.allocationBytes],
+      ['UnusedBytes', total.UnusedBytes, t.unusedBytes],
+      ['AllocationSize.Min', allocationSize.Min, t.allocations ? t.allocationMin : undefined],
+      ['AllocationSize.Max', allocationSize.Max, t.allocations ? t.allocationMax : undefined],
+      ['UnusedRangeSize.Min', unusedSize.Min, t.unusedRanges ? t.unusedMin : undefined],
+      ['UnusedRangeSize.Max', unusedSize.Max, t.unusedRanges ? t.unusedMax : undefined],
+    ]
+    for (const [key, said, mine] of counted) {
+      if (typeof said !== 'number' || mine === undefined || said === mine) continue
+      this.notes.add('total', `Total.${key} says ${said}, the imported blocks give ${mine}`)
+    }
+  }
+
+  /** VMA 2.x writes an allocation's user data as its name when it is a string, else the pointer as hex digits. */
+  private userDataName(value: unknown): string | undefined {
+    if (typeof value !== 'string' || value === '') return undefined
+    if (POINTER.test(value)) {
+      this.notes.add('userDataPointer', `UserData "${value}" is a pointer, not a name: the allocation is left unnamed`)
+      return undefined
+    }
+    return value
+  }
+
   // -- checked access ---------------------------------------------------------------------------------------------
 
   private object(value: unknown, path: string): Json {
@@ -490,6 +631,9 @@ class DumpReader {
     throw new ImportError(this.file, `${path}: expected ${expected}, found ${describe(found)}`, { expected: `${path}: ${expected}` })
   }
 }
+
+/** How %p prints a pointer: 8 or 16 hex digits, with 0x on some C libraries. */
+const POINTER = /^(?:0x)?[0-9A-Fa-f]{8}(?:[0-9A-Fa-f]{8})?$/
 
 /** The record without its undefined fields, so dumps and exports do not carry empty keys. */
 export function compact<T extends object>(record: T): T {

@@ -185,8 +185,12 @@ export interface LiveTable {
   heap: Uint8Array
   poolName: (string | null)[]
   offset: Float64Array
+  /** Physical bytes held: a reserved resource's committed tiles, every other's occupied size. */
   size: Float64Array
+  /** The bytes asked for that `size` holds (a reserved resource's last commit). */
   requested: Float64Array
+  /** A reserved resource's virtual size (its address space), 0 for every other. */
+  virtual: Float64Array
   created: Float64Array
   estimated: Uint8Array
 }
@@ -758,6 +762,7 @@ export class D3D12Model {
       offset: new Float64Array(n),
       size: new Float64Array(n),
       requested: new Float64Array(n),
+      virtual: new Float64Array(n),
       created: new Float64Array(n),
       estimated: new Uint8Array(n),
     }
@@ -770,8 +775,9 @@ export class D3D12Model {
       t.heap[i] = a.heap[slot]
       t.poolName[i] = loc === Loc.Pool || loc === Loc.Buddy ? this.poolById.get(a.pool[slot])!.name : null
       t.offset[i] = a.offset[slot]
-      t.size[i] = a.size[slot]
-      t.requested[i] = a.requested[slot]
+      t.size[i] = a.bytes(slot)
+      t.requested[i] = a.requestedBytes(slot)
+      t.virtual[i] = loc === Loc.Reserved ? a.size[slot] : 0
       t.created[i] = a.created[slot]
       t.estimated[i] = (a.flags[slot] & SlotFlag.Estimated) !== 0 ? 1 : 0
     }

@@ -15,7 +15,7 @@ export type VulkanPlacement = (typeof VULKAN_PLACEMENTS)[number]
 export const VULKAN_MEMORY_KINDS = ['block', 'buddy', 'dedicated', 'linear', 'staging', 'app'] as const
 export type VulkanMemoryKind = (typeof VULKAN_MEMORY_KINDS)[number]
 
-/** The rules `heapscope check` counts for Vulkan captures (CLI.md). */
+/** The rules `heapscope check` counts for Vulkan captures (docs/cli.md). */
 export const VULKAN_RULES = [
   'alloc-count-exceeded',
   'bind-misaligned',

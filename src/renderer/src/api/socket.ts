@@ -111,6 +111,7 @@ export function createSocketApi(location: Location = window.location): Api {
     onEngineStopped: (listener) => listen(engineStopped, listener),
     hazards: (query) => invoke('hazards', query),
     placements: (query) => invoke('placements', query),
+    search: (query) => invoke('search', query),
     followCapture: (request) => invoke('followCapture', request),
     stopFollowing: (loadId) => invoke('stopFollowing', loadId),
     recordInfo: () => invoke('recordInfo'),

@@ -56,6 +56,16 @@ export interface ColumnAxis {
   /** Least pixels between two numbers, and the room kept clear before the name. */
   spacing: number
   clearance: number
+  /** Names of the columns (a graph's passes, when the capture gives them): written instead of numbers, cut to fit. */
+  labels?: readonly string[]
+}
+
+/** `text` cut with an ellipsis to `width` pixels in the context's font. */
+export function fitText(g: CanvasRenderingContext2D, text: string, width: number): string {
+  if (g.measureText(text).width <= width) return text
+  let n = text.length
+  while (n > 1 && g.measureText(`${text.slice(0, n)}…`).width > width) n--
+  return `${text.slice(0, n)}…`
 }
 
 /** Column numbers under a plot of equal columns (passes, steps), thinned to fit, and the axis' name at the right. */
@@ -68,9 +78,13 @@ export function drawColumnAxis(g: CanvasRenderingContext2D, a: ColumnAxis): void
   const column = span / Math.max(1, a.columns)
   const nameLeft = a.width - 4 - g.measureText(a.name).width
   if (a.count > 0) {
-    for (const i of frameTicks(0, a.count - 1, span, a.spacing)) {
+    // names need more room than numbers: a tick every 96 px at least, each name cut to it
+    const spacing = a.labels ? Math.max(a.spacing, 96) : a.spacing
+    for (const i of frameTicks(0, a.count - 1, span, spacing)) {
       const x = a.left + i * column + column / 2
-      if (x + a.clearance < nameLeft) g.fillText(String(i), x, a.bottom + 6)
+      if (x + a.clearance >= nameLeft) continue
+      const name = a.labels?.[i]
+      g.fillText(name ? fitText(g, name, spacing - 8) : String(i), x, a.bottom + 6)
     }
   }
   g.textAlign = 'right'

@@ -58,6 +58,7 @@ export function reportDeltas(a: RunReport, b: RunReport): DeltaRow[] {
     row('overBudgetFrames', 'residency', 'count', a.residency.overBudgetFrames, b.residency.overBudgetFrames),
     row('transientHeaps', 'transient', 'count', a.transient.heaps, b.transient.heaps),
     row('aliasingSavings', 'transient', 'bytes', a.transient.aliasingSavingsBytes, b.transient.aliasingSavingsBytes),
+    row('aliasingSavingsPeak', 'transient', 'bytes', a.transient.aliasingSavingsPeakBytes, b.transient.aliasingSavingsPeakBytes),
     row('cacheHitRate', 'transient', 'ratio', a.transient.placedCacheHitRate, b.transient.placedCacheHitRate),
   )
   return rows

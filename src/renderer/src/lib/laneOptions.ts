@@ -65,7 +65,7 @@ export type Shape =
   | { kind: 'area'; x: Float64Array; top: Float64Array; fill: Fill }
   /** Between `bottom` and `top`, its top edge stroked when `edge` is given. */
   | { kind: 'band'; x: Float64Array; top: Float64Array; bottom: Float64Array; fill: Fill; edge?: Stroke }
-  /** A line; `step`: each value holds until the next point. */
+  /** A line; each value holds until the next point (a step) unless `step` is false. */
   | { kind: 'line'; x: Float64Array; y: Float64Array; stroke: Stroke; step?: boolean }
   /** Frames [from, to] shaded over the lane's height. */
   | { kind: 'span'; from: number; to: number; fill: Fill }
@@ -117,7 +117,11 @@ export function edgeRuns(
   return runs
 }
 
-/** The element options (zrender shapes) of a lane's shapes, for the custom series' renderItem. */
+/**
+ * The element options (zrender shapes) of a lane's shapes, for the custom series' renderItem. Memory changes at
+ * records, not between frames: every edge is drawn as steps, a value holding until the next point, so a resource
+ * made in frame 3 reads 0 up to frame 3 and its bytes from there, never a ramp from frame 2.
+ */
 export function shapeElements(shapes: Shape[], box: { x: number; y: number; width: number; height: number }, view: FrameWindow, yMin: number, yMax: number): object[] {
   const span = Math.max(1e-9, view.to - view.from)
   const range = Math.max(1e-9, yMax - yMin)
@@ -156,20 +160,20 @@ export function shapeElements(shapes: Shape[], box: { x: number; y: number; widt
         out.push({ type: 'path', silent: true, z2: 10, shape: { pathData: parts.join('') }, style: { fill: shape.fill, stroke: shape.stroke, lineWidth: 0.6, opacity: 0.92 } })
       }
     } else if (shape.kind === 'area') {
-      for (const run of edgeRuns(shape.x, shape.top, px, py)) {
+      for (const run of edgeRuns(shape.x, shape.top, px, py, true)) {
         run.push([run[run.length - 1][0], base], [run[0][0], base])
         out.push({ type: 'polygon', silent: true, shape: { points: run }, style: { fill: shape.fill } })
       }
     } else if (shape.kind === 'band') {
-      const top = edgeRuns(shape.x, shape.top, px, py)
-      const bottom = edgeRuns(shape.x, shape.bottom, px, py)
+      const top = edgeRuns(shape.x, shape.top, px, py, true)
+      const bottom = edgeRuns(shape.x, shape.bottom, px, py, true)
       // bands are drawn where both edges have values; the runs match when the gaps do
       for (let r = 0; r < Math.min(top.length, bottom.length); r++) {
         out.push({ type: 'polygon', silent: true, shape: { points: [...top[r], ...bottom[r].reverse()] }, style: { fill: shape.fill } })
         if (shape.edge) out.push({ type: 'polyline', silent: true, shape: { points: top[r] }, style: stroke(shape.edge) })
       }
     } else {
-      for (const run of edgeRuns(shape.x, shape.y, px, py, shape.step)) {
+      for (const run of edgeRuns(shape.x, shape.y, px, py, shape.step ?? true)) {
         out.push({ type: 'polyline', silent: true, shape: { points: run }, style: stroke(shape.stroke) })
       }
     }

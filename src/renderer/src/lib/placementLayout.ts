@@ -95,17 +95,25 @@ export const MAX_STACKED_HEAPS = 4
 
 /**
  * The heaps worth drawing when there are more than MAX_STACKED_HEAPS: those with a hazard (the one in focus
- * first), then those with the most resources in the frame, then by id; a heap without resources last.
+ * first), then those whose resources in the frame hold the most bytes (many small heaps of a few KiB matter less
+ * than the large ones that hold most of the memory), then the most resources, then by id; a heap without
+ * resources last.
  */
 export function busiestHeaps(a: PlacementsAnswer, focused = -1, limit = MAX_STACKED_HEAPS): number[] {
   const hazards = new Map<number, number>()
   for (const z of a.hazards) if (z.heapIndex >= 0) hazards.set(z.heapIndex, (hazards.get(z.heapIndex) ?? 0) + 1)
   const first = a.hazards[focused]?.heapIndex ?? -1
+  const bytes = a.heaps.map((h) => {
+    let sum = 0
+    for (let i = 0; i < h.resources.size.length; i++) sum += h.resources.size[i] || 0
+    return sum
+  })
   const order = a.heaps.map((_, i) => i)
   order.sort(
     (x, y) =>
       Number(y === first) - Number(x === first) ||
       Number(hazards.has(y)) - Number(hazards.has(x)) ||
+      bytes[y] - bytes[x] ||
       a.heaps[y].resources.id.length - a.heaps[x].resources.id.length ||
       a.heaps[x].id - a.heaps[y].id,
   )

@@ -1,5 +1,5 @@
 /** Columns of the virtualized tables, and the resource row columns the inspector, leaks and diff share. */
-import type { ResourceRow } from '../../../shared/ipc'
+import type { LeakGroup, ResourceRow } from '../../../shared/ipc'
 import { formatBytes, formatCount } from '../../../shared/units'
 import { placementColor } from './palette'
 import type { Translate } from './laneOptions'
@@ -14,6 +14,8 @@ export interface Column<R> {
   sortable?: boolean
   cell: (row: R) => string
   title?: (row: R) => string
+  /** What the column means, as its header's tooltip. */
+  hint?: string
   /** A colour swatch before the text. */
   swatch?: (row: R) => string | undefined
   mono?: boolean
@@ -38,8 +40,8 @@ export function resourceColumns(t: Translate, options: { sortable?: boolean; off
       cell: (r) => r.placement,
       swatch: (r) => placementColor(r.placement),
     },
-    { key: 'heap', label: t('col.heap'), width: 78, sortable, cell: (r) => r.heap },
-    { key: 'pool', label: t('col.pool'), width: 170, sortable, cell: (r) => r.pool ?? '—' },
+    { key: 'heap', label: t('col.heap'), hint: t('col.heapHint'), width: 78, sortable, cell: (r) => r.heap },
+    { key: 'pool', label: t('col.pool'), hint: t('col.poolHint'), width: 170, sortable, cell: (r) => r.pool ?? '—' },
     {
       key: 'offset',
       label: t('col.offset'),
@@ -50,7 +52,26 @@ export function resourceColumns(t: Translate, options: { sortable?: boolean; off
       cell: (r) => (r.pool === null ? '—' : hexOffset(r.offset)),
       title: (r) => `${formatCount(r.offset)} B`,
     },
-    { key: 'occupied', label: t('col.occupied'), width: 88, align: 'right', sortable, mono: true, cell: (r) => formatBytes(r.occupied) },
+    {
+      key: 'occupied',
+      label: t('col.occupied'),
+      hint: t('col.occupiedHint'),
+      width: 88,
+      align: 'right',
+      sortable,
+      mono: true,
+      cell: (r) => formatBytes(r.occupied),
+      title: (r) => (r.virtual ? t('col.committedOf', { committed: formatBytes(r.occupied), virtual: formatBytes(r.virtual) }) : `${formatCount(r.occupied)} B`),
+    },
+    {
+      key: 'virtual',
+      label: t('col.virtual'),
+      hint: t('col.virtualHint'),
+      width: 80,
+      align: 'right',
+      mono: true,
+      cell: (r) => (r.virtual ? formatBytes(r.virtual) : '—'),
+    },
     {
       key: 'requested',
       label: t('col.requested'),
@@ -78,9 +99,56 @@ export const RESOURCE_CSV: CsvColumn<ResourceRow>[] = [
   { header: 'pool', value: (r) => r.pool ?? '' },
   { header: 'offset', value: (r) => r.offset },
   { header: 'occupied', value: (r) => r.occupied },
+  { header: 'virtual', value: (r) => r.virtual ?? '' },
   { header: 'requested', value: (r) => r.requested },
   { header: 'waste', value: (r) => r.waste },
   { header: 'created', value: (r) => r.created },
   { header: 'age', value: (r) => r.age },
   { header: 'estimated', value: (r) => r.estimated },
+]
+
+/** Leak candidate groups: a name pattern or a tag, how many, how many bytes, how fast, and whether it only grew. */
+export function leakGroupColumns(t: Translate): Column<LeakGroup>[] {
+  return [
+    {
+      key: 'key',
+      label: t('leakGroups.key'),
+      width: 0,
+      cell: (g) => g.key || (g.by === 'name' ? t('common.unnamed') : '—'),
+      title: (g) => `${g.key}\n${t('leakGroups.createdRange', { first: g.firstCreated, last: g.lastCreated })}`,
+    },
+    { key: 'count', label: t('leakGroups.count'), width: 70, align: 'right', mono: true, cell: (g) => formatCount(g.count) },
+    { key: 'bytes', label: t('leakGroups.bytes'), width: 90, align: 'right', mono: true, cell: (g) => formatBytes(g.bytes) },
+    {
+      key: 'perFrame',
+      label: t('leakGroups.perFrame'),
+      width: 118,
+      align: 'right',
+      mono: true,
+      cell: (g) => `+${formatBytes(g.bytesPerFrame)}`,
+      title: () => t('leakGroups.perFrameHint'),
+    },
+    { key: 'created', label: t('leakGroups.created'), width: 70, align: 'right', mono: true, cell: (g) => formatCount(g.created) },
+    { key: 'freed', label: t('leakGroups.freed'), width: 62, align: 'right', mono: true, cell: (g) => formatCount(g.freed) },
+    {
+      key: 'steady',
+      label: t('leakGroups.pattern'),
+      width: 210,
+      cell: (g) => (g.steady ? t('leakGroups.steady') : g.freed > 0 ? t('leakGroups.someFreed') : t('leakGroups.burst')),
+      swatch: (g) => (g.steady ? 'var(--delta-up)' : undefined),
+    },
+  ]
+}
+
+export const LEAK_GROUP_CSV: CsvColumn<LeakGroup>[] = [
+  { header: 'by', value: (g) => g.by },
+  { header: 'key', value: (g) => g.key },
+  { header: 'count', value: (g) => g.count },
+  { header: 'bytes', value: (g) => g.bytes },
+  { header: 'bytesPerFrame', value: (g) => Math.round(g.bytesPerFrame) },
+  { header: 'created', value: (g) => g.created },
+  { header: 'freed', value: (g) => g.freed },
+  { header: 'firstCreated', value: (g) => g.firstCreated },
+  { header: 'lastCreated', value: (g) => g.lastCreated },
+  { header: 'steadyNeverFreed', value: (g) => g.steady },
 ]

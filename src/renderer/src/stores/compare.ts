@@ -130,6 +130,12 @@ export const useCompareStore = defineStore('compare', () => {
   const diffFrame = ref<number | null>(null)
   const error = ref<string | null>(null)
   const active = ref(false)
+  /**
+   * B's frames against A's on the shared axis: B's frame index = A's + offsetB. By default the runs line up by frame
+   * number (a capture that started at frame 100 beside one from frame 0); the user may shift B by any offset.
+   */
+  const offsetB = ref(0)
+  const alignedOffset = computed(() => (a.value && b.value ? a.value.firstFrame - b.value.firstFrame : 0))
 
   /** What the sides stack: placements (D3D12 runs), or memory types by name (Vulkan runs), of either run. */
   const placements = computed<CompareLayer[]>(() => {
@@ -153,11 +159,11 @@ export const useCompareStore = defineStore('compare', () => {
     error.value = err instanceof Error ? err.message : String(err)
   }
 
-  const seriesQuery = new Latest<{ runA: string; runB: string; view: FrameWindow; width: number; delta: string }, CompareSeriesAnswer>(
+  const seriesQuery = new Latest<{ runA: string; runB: string; view: FrameWindow; width: number; delta: string; offsetB: number }, CompareSeriesAnswer>(
     (r) => {
       const series = [...new Set([...placements.value.map((p) => p.series), ...DELTA_SERIES])].slice(0, 64)
       const { from, to } = queryRange(r.view, frames.value)
-      return useApi().compareSeries({ runA: r.runA, runB: r.runB, series, from, to, resolution: Math.max(1, Math.floor(r.width)) })
+      return useApi().compareSeries({ runA: r.runA, runB: r.runB, series, from, to, resolution: Math.max(1, Math.floor(r.width)), offsetB: r.offsetB })
     },
     (answer, r) => {
       lanes.value = markRaw(buildCompareLanes(answer, placements.value, r.delta))
@@ -173,7 +179,7 @@ export const useCompareStore = defineStore('compare', () => {
       return useApi().resourceDiff({
         runA: r.runA,
         runB: r.runB,
-        ...(frame === null ? {} : { frameA: frame, frameB: Math.min(frame, Math.max(0, framesB - 1)) }),
+        ...(frame === null ? {} : { frameA: frame, frameB: Math.max(0, Math.min(frame + offsetB.value, framesB - 1)) }),
         ...(r.status === 'all' ? {} : { status: [r.status] }),
         offset: 0,
         limit: DIFF_ROWS,
@@ -188,7 +194,21 @@ export const useCompareStore = defineStore('compare', () => {
 
   function refresh(): Promise<void> {
     if (!a.value || !b.value) return Promise.resolve()
-    return seriesQuery.request({ runA: a.value.runId, runB: b.value.runId, view: view.value, width: plotWidth.value, delta: deltaSeries.value })
+    return seriesQuery.request({
+      runA: a.value.runId,
+      runB: b.value.runId,
+      view: view.value,
+      width: plotWidth.value,
+      delta: deltaSeries.value,
+      offsetB: offsetB.value,
+    })
+  }
+
+  /** Shift B against A (frames); the lanes and the diff at the cursor follow. */
+  function setOffset(next: number): Promise<void> {
+    offsetB.value = Number.isFinite(next) ? Math.trunc(next) : 0
+    void refreshDiff()
+    return refresh()
   }
 
   function refreshDiff(): Promise<void> {
@@ -208,6 +228,8 @@ export const useCompareStore = defineStore('compare', () => {
     if (!runA || !runB) return
     view.value = fullWindow(runA.frames)
     cursor.value = null
+    // line the runs up by frame number until the user shifts them
+    offsetB.value = alignedOffset.value
     try {
       const api = useApi()
       const [ra, rb] = await Promise.all([api.report(runA.runId), api.report(runB.runId), refresh(), refreshDiff()])
@@ -336,5 +358,8 @@ export const useCompareStore = defineStore('compare', () => {
     setDeltaSeries,
     setDiffStatus,
     allDiffEntries,
+    offsetB,
+    alignedOffset,
+    setOffset,
   }
 })

@@ -28,7 +28,7 @@ export const EXPORT_PAGE_ROWS = 5000
 /** Rows kept in the live table during playback. */
 export const LIVE_ROWS = 2000
 
-export type InspectorTab = 'resources' | 'pools' | 'range' | 'hazards'
+export type InspectorTab = 'resources' | 'pools' | 'range' | 'hazards' | 'search'
 
 /** Hazards and warnings listed at once (the engine pages them; the list is short in practice). */
 export const HAZARD_ROWS = 2000

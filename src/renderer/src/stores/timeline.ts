@@ -8,6 +8,7 @@ import { computed, markRaw, ref, shallowRef, watch } from 'vue'
 import {
   RESIDENCY_EVENT_KINDS,
   type LeakAnswer,
+  type ResourceRow,
   type ResidencyEventsAnswer,
   type RunSummary,
   type SeriesAnswer,
@@ -35,6 +36,8 @@ export const OVERVIEW_RESOLUTION = 1600
 export const EVENT_LIMIT = 500_000
 /** Leak candidates listed for an A/B range. */
 export const LEAK_ROWS = 500
+/** Rows per page when an export reads every candidate (the engine's page limit). */
+const LEAK_EXPORT_PAGE = 5000
 /**
  * How long a zoom or pan waits for its window's data before redrawing with the data on hand: a fast answer
  * then costs one redraw, not two, and a slow one still moves the lanes at once.
@@ -114,6 +117,8 @@ export const useTimelineStore = defineStore('timeline', () => {
   const cursor = ref<number | null>(null)
   const range = shallowRef<FrameRange | null>(null)
   const leaks = shallowRef<LeakAnswer | null>(null)
+  /** Lanes with nothing in them over the whole capture: drawn as a thin row. */
+  const emptyLanes = shallowRef<ReadonlySet<string>>(new Set())
   const leaksLoading = ref(false)
   const queryError = ref<string | null>(null)
 
@@ -173,6 +178,7 @@ export const useTimelineStore = defineStore('timeline', () => {
     range.value = null
     leaks.value = null
     queryError.value = null
+    emptyLanes.value = new Set()
     if (!r || r.frames === 0) return
     view.value = fullWindow(r.frames)
     shown.value = view.value
@@ -192,6 +198,7 @@ export const useTimelineStore = defineStore('timeline', () => {
       ])
       if (run.value?.runId !== runId) return
       frameNumbers.value = map.width === 1 ? markRaw(map.frame) : null
+      void findEmptyLanes(r)
       const total = over.series['total.heapBytes']?.max ?? new Float64Array(over.start.length)
       const x = new Float64Array(over.start.length)
       for (let i = 0; i < x.length; i++) x[i] = over.start[i] + (over.width - 1) / 2
@@ -230,6 +237,26 @@ export const useTimelineStore = defineStore('timeline', () => {
     },
     { immediate: true },
   )
+
+  /**
+   * The lanes with nothing in them over the whole capture (a READBACK heap never used, no render graph), to draw
+   * folded: the peak of each lane's series, one bucket over every frame.
+   */
+  async function findEmptyLanes(r: RunSummary): Promise<void> {
+    const lanesOf = new Map<string, string[]>([['transient', ['transient.heapBytes']]])
+    for (const heap of ['UPLOAD', 'READBACK']) lanesOf.set(heap, [`heap.${heap}.heapBytes`, `manual.${heap}.heapBytes`])
+    const names = new Set(r.series.map((s) => s.name))
+    const wanted = [...lanesOf.values()].flat().filter((n) => names.has(n))
+    if (!wanted.length) return
+    const answer = await useApi().series({ runId: r.runId, series: wanted, from: 0, to: r.frames, resolution: 1 })
+    if (run.value?.runId !== r.runId) return
+    const empty = new Set<string>()
+    for (const [lane, series] of lanesOf) {
+      const present = series.filter((n) => names.has(n))
+      if (present.length && present.every((n) => (answer.series[n]?.max[0] ?? 0) === 0)) empty.add(lane)
+    }
+    emptyLanes.value = empty
+  }
 
   function frameNumber(index: number): number {
     const map = frameNumbers.value
@@ -299,6 +326,28 @@ export const useTimelineStore = defineStore('timeline', () => {
     cursor.value = Math.max(0, Math.min(frames.value - 1, Math.round(index)))
   }
 
+  /** The frame index of a frame number of the capture, or null when it has no such frame. */
+  function indexOfFrameNumber(n: number): number | null {
+    const map = frameNumbers.value
+    if (map) {
+      const i = lowerBound(map, n)
+      return i < map.length && map[i] === n ? i : null
+    }
+    const r = run.value
+    if (!r || !contiguous.value) return null
+    const i = n - r.firstFrame
+    return Number.isInteger(i) && i >= 0 && i < r.frames ? i : null
+  }
+
+  /** Put the cursor on a frame number, the window moved to show it; false when the capture has no such frame. */
+  function goToFrame(n: number): boolean {
+    const i = indexOfFrameNumber(n)
+    if (i === null) return false
+    setCursor(i)
+    if (i < view.value.from || i > view.value.to) void setWindow(centreWindow(view.value, i, frames.value))
+    return true
+  }
+
   /** Move the cursor by `delta` frames, keeping it in view. */
   function stepCursor(delta: number): void {
     const from = cursor.value ?? Math.round(view.value.from)
@@ -316,6 +365,19 @@ export const useTimelineStore = defineStore('timeline', () => {
     range.value = { a: lo, b: hi }
     leaksLoading.value = true
     return leakQuery.request({ runId: r.runId, range: range.value })
+  }
+
+  /** Every leak candidate of the range, page by page (the table holds the largest LEAK_ROWS; an export all of them). */
+  async function allLeakRows(): Promise<ResourceRow[]> {
+    const r = run.value
+    const at = range.value
+    if (!r || !at) return []
+    const out: ResourceRow[] = []
+    for (;;) {
+      const page = await useApi().leaks({ runId: r.runId, from: at.a, to: at.b, offset: out.length, limit: LEAK_EXPORT_PAGE, groups: false })
+      out.push(...page.rows)
+      if (page.rows.length === 0 || out.length >= page.total) return out
+    }
   }
 
   function clearRange(): void {
@@ -342,6 +404,7 @@ export const useTimelineStore = defineStore('timeline', () => {
     range,
     leaks,
     leaksLoading,
+    emptyLanes,
     queryError,
     contiguous,
     cursorFrameNumber,
@@ -358,8 +421,11 @@ export const useTimelineStore = defineStore('timeline', () => {
     setMode,
     setPlotWidth,
     setCursor,
+    goToFrame,
+    indexOfFrameNumber,
     stepCursor,
     setRange,
+    allLeakRows,
     clearRange,
   }
 })

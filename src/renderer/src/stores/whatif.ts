@@ -1,7 +1,8 @@
 /**
  * What-if: every model config key with its default, the capture's value and the value run A was replayed
- * with; the user's edits (checked as the CLI's --config checks them), remembered in settings; re-running opens
- * the result as run B of a comparison.
+ * with, and which of those differ from the defaults; the user's edits (checked as the CLI's --config checks them),
+ * which belong to the run they were typed on: another capture starts with none, and the overrides last re-run
+ * with (remembered in settings) are offered, applied only when asked. Re-running opens the result as run B.
  */
 import { defineStore } from 'pinia'
 import { computed, markRaw, ref, shallowRef, watch } from 'vue'
@@ -41,8 +42,15 @@ export const useWhatIfStore = defineStore('whatif', () => {
   const entries = shallowRef<ConfigEntry[]>([])
   /** Values run B was replayed with, by key (when B is a run of the same app). */
   const otherValues = shallowRef<Record<string, number> | null>(null)
-  const edits = ref<Record<string, string>>({})
+  /** Edits by the run they were typed on. */
+  const editsByRun = ref<Record<string, Record<string, string>>>({})
+  const edits = computed<Record<string, string>>(() => editsByRun.value[runs.current?.runId ?? ''] ?? {})
   const loading = ref(false)
+
+  function setEdits(next: Record<string, string>): void {
+    const id = runs.current?.runId
+    if (id) editsByRun.value = { ...editsByRun.value, [id]: next }
+  }
   const error = ref<string | null>(null)
 
   /** Each edited key's parse error, as the engine would report it. */
@@ -93,11 +101,6 @@ export const useWhatIfStore = defineStore('whatif', () => {
         const b = await api.runConfig(other.runId)
         otherValues.value = Object.fromEntries(b.map((e) => [e.key, e.value]))
       }
-      // the overrides last used, for keys this run's model has
-      const keys = new Set(list.map((e) => e.key))
-      const remembered: Record<string, string> = {}
-      for (const [key, value] of Object.entries(settings.configOverrides)) if (keys.has(key)) remembered[key] = value
-      edits.value = { ...remembered, ...edits.value }
       error.value = null
     } catch (err) {
       error.value = err instanceof Error ? err.message : String(err)
@@ -106,18 +109,32 @@ export const useWhatIfStore = defineStore('whatif', () => {
     }
   }
 
+  /** Keys whose value in run A is not the model's default (from the capture's config or the run's overrides). */
+  const fromDefaults = computed(() => entries.value.filter((e) => e.value !== e.default).map((e) => e.key))
+
+  /** The overrides last re-run with (settings), for keys this run's model has and this run's edits do not set. */
+  const remembered = computed<Record<string, string>>(() => {
+    const out: Record<string, string> = {}
+    for (const [key, value] of Object.entries(settings.configOverrides)) if (byKey.value.has(key) && edits.value[key] !== value) out[key] = value
+    return out
+  })
+
+  function applyRemembered(): void {
+    setEdits({ ...edits.value, ...remembered.value })
+  }
+
   function setEdit(key: string, raw: string): void {
-    edits.value = { ...edits.value, [key]: raw }
+    setEdits({ ...edits.value, [key]: raw })
   }
 
   function resetEdit(key: string): void {
     const next = { ...edits.value }
     delete next[key]
-    edits.value = next
+    setEdits(next)
   }
 
   function resetAll(): void {
-    edits.value = {}
+    setEdits({})
   }
 
   /** Replay run A with the edits; on success the result is run B and the overrides are remembered. */
@@ -137,5 +154,33 @@ export const useWhatIfStore = defineStore('whatif', () => {
     () => void load(),
   )
 
-  return { entries, otherValues, edits, loading, error, errors, overrides, changed, valid, load, setEdit, resetEdit, resetAll, rerun }
+  watch(
+    () => runs.current?.runId,
+    () => {
+      // a closed run's edits go with it
+      const open = new Set([runs.current?.runId, runs.other?.runId])
+      const kept = Object.fromEntries(Object.entries(editsByRun.value).filter(([id]) => open.has(id)))
+      if (Object.keys(kept).length !== Object.keys(editsByRun.value).length) editsByRun.value = kept
+    },
+  )
+
+  return {
+    entries,
+    otherValues,
+    edits,
+    loading,
+    error,
+    errors,
+    overrides,
+    changed,
+    valid,
+    fromDefaults,
+    remembered,
+    load,
+    setEdit,
+    resetEdit,
+    resetAll,
+    applyRemembered,
+    rerun,
+  }
 })

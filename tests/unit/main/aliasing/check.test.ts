@@ -11,7 +11,7 @@ const d3d12: CaptureHeader = { format: 'heapscope-capture', version: 1, api: 'd3
 const cliExample: CaptureRecord[] = [
   { e: 'frame', n: 12 },
   { e: 'heap', id: 50, size: 65536, type: 'default' },
-  { e: 'placed', id: 51, heap: 50, offset: 0, kind: 'texture', size: 65536, flags: ['ShaderResource'] },
+  { e: 'placed', id: 51, heap: 50, offset: 0, kind: 'texture', size: 65536, flags: ['ShaderResource'], name: 'GBufferA' },
   { e: 'placed', id: 52, heap: 50, offset: 0, kind: 'texture', size: 65536, flags: ['ShaderResource'] },
   { e: 'barrier', after: 51 },
   { e: 'access', id: 51, op: 'write' },
@@ -21,11 +21,12 @@ const cliExample: CaptureRecord[] = [
 ]
 
 describe('heapscope check', () => {
-  it('prints exactly the JSON of CLI.md', async () => {
+  it('prints exactly the JSON of docs/cli.md, each hazard’s resources named', async () => {
     const result = await runCheck(cliExample, d3d12)
     expect(formatCheck(result, true)).toBe(
       '{"hazards":[{"frame":12,"rule":"access-inactive","resources":[51,52],"heap":50,"range":[0,65536],' +
-        '"message":"texture 51 read while inactive: 52 was activated on the same bytes at frame 12"}],"warnings":{}}\n',
+        '"message":"texture 51 read while inactive: 52 was activated on the same bytes at frame 12","names":["GBufferA",""]}],' +
+        '"warnings":{},"warningList":[]}\n',
     )
     expect(checkExitCode(result)).toBe(4)
   })
@@ -35,7 +36,7 @@ describe('heapscope check', () => {
       for (const r of cliExample.slice(0, -1)) yield r
     }
     const result = await runCheck(source(), d3d12)
-    expect(result).toEqual({ hazards: [], warnings: {} })
+    expect(result).toEqual({ hazards: [], warnings: {}, warningList: [] })
     expect(checkExitCode(result)).toBe(0)
     expect(formatCheck(result, false)).toBe('No aliasing hazard found.\n')
   })
@@ -83,10 +84,11 @@ describe('heapscope check', () => {
     ]
     const messages: string[] = []
     const result = await runCheck(records, header, { onWarning: (rule, message) => messages.push(`${rule}: ${message}`) })
-    expect(result).toEqual({
-      hazards: [],
-      warnings: { 'alloc-count-exceeded': 1, 'bind-misaligned': 1, 'bind-out-of-range': 1, 'granularity-conflict': 1, 'flush-misaligned': 1 },
-    })
+    expect(result.hazards).toEqual([])
+    expect(result.warnings).toEqual({ 'alloc-count-exceeded': 1, 'bind-misaligned': 1, 'bind-out-of-range': 1, 'granularity-conflict': 1, 'flush-misaligned': 1 })
+    // the same warnings one by one, each with its frame and message
+    expect(result.warningList.map((w) => `${w.rule}: ${w.message}`)).toEqual(messages)
+    expect(result.warningList.every((w) => w.frame === 3)).toBe(true)
     expect(messages).toEqual([
       'alloc-count-exceeded: vkAllocateMemory of 4096 bytes (app, type 1) at frame 3: 3 live allocations, over maxMemoryAllocationCount 2',
       'bind-misaligned: buffer 7 bound at offset 100 of memory 50 at frame 3: not a multiple of its alignment 256 (100 % 256 = 100)',
@@ -100,7 +102,9 @@ describe('heapscope check', () => {
     expect(formatCheck(result, false)).toBe(
       [
         'No aliasing hazard found.',
-        'Vulkan usage warnings:',
+        '5 Vulkan usage warnings:',
+        ...result.warningList.map((w) => `  frame 3  ${w.rule.padEnd(20)}  ${w.message}`),
+        'by rule:',
         '  alloc-count-exceeded  1',
         '  bind-misaligned       1',
         '  bind-out-of-range     1',
@@ -124,7 +128,7 @@ describe('heapscope check', () => {
     expect(formatCheck(result, false)).toBe(
       [
         '1 aliasing hazard:',
-        '  frame 12  access-inactive  heap 50 [0, 65536)  resources 51, 52: texture 51 read while inactive: 52 was ' +
+        '  frame 12  access-inactive  heap 50 [0, 65536)  resources #51 GBufferA, #52: texture 51 read while inactive: 52 was ' +
           'activated on the same bytes at frame 12',
         '',
       ].join('\n'),
@@ -162,7 +166,7 @@ describe('heapscope check over what the reader keeps', () => {
         { e: 'access', id: 51, op: 'write' },
       ),
     )
-    expect(result).toEqual({ hazards: [], warnings: {} })
+    expect(result).toEqual({ hazards: [], warnings: {}, warningList: [] })
   })
 
   it("gives the profiler's hazard list the same barriers", () => {

@@ -11,6 +11,7 @@ import { fixture, utf8 } from './dump'
 
 const samples = [
   { path: 'real/vma-dump-rx6600xt.json', format: 'vma-json', source: 'vma-json', direct: attemptToImportVma },
+  { path: 'real/vma2-dump-sample.json', format: 'vma-json', source: 'vma-json', direct: attemptToImportVma },
   { path: 'd3d12ma-dump-utf16.json', format: 'vma-json', source: 'd3d12ma-json', direct: attemptToImportVma },
   { path: 'real/gpgmm-dawn-queuewritebuffer.json', format: 'gpgmm-trace', source: 'gpgmm-trace', direct: attemptToImportGpgmm },
 ]

@@ -75,6 +75,6 @@ describe('a capture the Vulkan layer recorded on an NVIDIA H200', () => {
   it('has no hazard and breaks no rule', async () => {
     const result = await loadCaptureFile(FILE)
     const check = await runCheck(recordsOf(result.store), result.store.header)
-    expect(check).toEqual({ hazards: [], warnings: {} })
+    expect(check).toEqual({ hazards: [], warnings: {}, warningList: [] })
   })
 })

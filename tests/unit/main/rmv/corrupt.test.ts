@@ -45,9 +45,12 @@ describe('truncated and corrupted traces', () => {
       expect(error.offset).toBe(0)
       expect(error.expected).toMatch(/RDF file header/)
     } else {
-      // The header still points at an index at 464370 + 576 bytes, past the cut: the index offset field (16) is named.
+      // The header still points at an index at 464370 + 576 bytes, past the cut: the index offset field (16) is named,
+      // and the trace said to be truncated, its index lost with the end of the file.
       expect(error.offset).toBe(16)
-      expect(error.message).toMatch(/chunk index inside the file/)
+      expect(error.message).toBe(
+        `RMV trace truncated: the file ends at byte ${length}; its chunk index (bytes 464370–464946) is written last, when the capture ends, and is lost: without it no chunk can be located, so nothing of this trace can be read`,
+      )
     }
   })
 

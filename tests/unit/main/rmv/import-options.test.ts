@@ -165,11 +165,15 @@ describe('heapscope --bucket-ms', () => {
 
   it('check and route take it as well', async () => {
     expect(await main(['check', RMV, '--json', '--bucket-ms', '1000', '--no-frame-markers'])).toBe(0)
-    expect(JSON.parse(out)).toEqual({ hazards: [], warnings: {} })
-    // route places requests; an RMV trace has none, only the driver's own placements
+    expect(JSON.parse(out)).toEqual({ hazards: [], warnings: {}, warningList: [] })
+    // route places requests; an RMV trace has none, only the driver's own placements: it says so, exit 2
     out = ''
-    expect(await main(['route', RMV, '--bucket-ms', '1000'])).toBe(0)
+    err = ''
+    expect(await main(['route', RMV, '--bucket-ms', '1000'])).toBe(2)
     expect(out).toBe('')
+    expect(err).toBe(
+      'heapscope: rmv-sample-trace-rx6600.rmv: no requests to route: no buffer, texture or transient records (the rmv import records what the allocator did, not what was asked of it: try report)\n',
+    )
   })
 
   it('refuses a bucket that is not a length in range, as bad usage', async () => {

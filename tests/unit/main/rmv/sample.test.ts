@@ -136,9 +136,10 @@ describe('the RX 6600 sample trace', () => {
     const last = observed.frameCount - 1
     // 21 allocations live at the end. First preference invisible: 2×128 KiB + 6×256 KiB = 1835008 (default);
     // local (CPU-visible VRAM) or system: 256 KiB + 8 KiB + 3×64 KiB + 128 KiB + 256 KiB + 4 KiB + 2×64 KiB
-    // + 2×128 KiB + 2 MiB = 3354624 (upload); none cacheable (readback 0).
+    // + 2×128 KiB + 2 MiB = 3354624, of which local 860160 (upload: the 210 pages the page table maps in local
+    // memory, below) and system write-combined 2494464 (readback: each lane one kind of memory).
     expect([observed.usage.default[last], observed.usage.upload[last], observed.usage.readback[last]]).toEqual([
-      1_835_008, 3_354_624, 0,
+      1_835_008, 860_160, 2_494_464,
     ])
     // Page table at the end, 4 KiB pages of regular updates replayed: local 210 pages, invisible 957735 pages,
     // system 594 pages.

@@ -7,6 +7,7 @@ import {
   rmtFormatToDxgi,
   heapKindOf,
   attemptToImportRmv,
+  importRmv,
 } from '../../../../src/main/ingest/importers/rmv'
 import { bitField } from '../../../../src/main/ingest/importers/rmv/bytes'
 import {
@@ -126,6 +127,21 @@ const mini = miniFile([
   { type: 3, major: 1, minor: 6, data: miniRmtData(0, kmdStream) },
   { type: 6, data: miniSnapshot(64032, 'after first present') },
 ])
+
+describe('a hand-made MINI trace cut short', () => {
+  it('reads the chunks before the cut, and says where the file ends', () => {
+    // the last chunk (the snapshot) loses its last 4 bytes: the two token streams before it are whole
+    const cut = mini.subarray(0, mini.length - 4)
+    const trace = parseRmv(cut)
+    expect(trace.truncated).toEqual({ fileLength: mini.length - 4, chunk: 'SnapshotInfo', chunkOffset: mini.length - 16 - miniSnapshot(64032, 'after first present').length })
+    expect(trace.events.length).toBe(13)
+    expect(trace.snapshots).toEqual([])
+    const imported = importRmv({ name: 'cut.rmv', bytes: cut })
+    expect(imported?.notes[0]).toBe(
+      `the trace is truncated: the file ends at byte ${mini.length - 4}, inside its SnapshotInfo chunk at byte ${trace.truncated!.chunkOffset}; what the chunks before it hold is shown`,
+    )
+  })
+})
 
 describe('a hand-made MINI trace', () => {
   const trace = parseRmv(mini)
@@ -332,7 +348,8 @@ describe('format details', () => {
     expect(heapKindOf(['local', 'systemUswc'], 1)).toBe('upload')
     // With resizable BAR the invisible heap is empty and local is all of VRAM.
     expect(heapKindOf(['local'], 0)).toBe('default')
-    expect(heapKindOf(['systemUswc'], 1)).toBe('upload')
+    // system memory, write-combined or not, is the READBACK lane: local VRAM alone is UPLOAD's
+    expect(heapKindOf(['systemUswc'], 1)).toBe('readback')
     expect(heapKindOf(['systemCacheable'], 1)).toBe('readback')
     expect(heapKindOf([], 1)).toBe('default')
   })

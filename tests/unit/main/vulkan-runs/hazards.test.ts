@@ -79,6 +79,7 @@ describe('the hazards of a Vulkan run', () => {
       heap: attachments,
       range: [0, 3932160],
       message: `texture ${ssao} read while inactive: ${bloom} was activated on the same bytes at frame 90`,
+      names: ['SSAO.Target', 'Bloom.Setup'],
     })
   })
 
@@ -87,7 +88,8 @@ describe('the hazards of a Vulkan run', () => {
     const check = await runCheck(recordsOf(faulty), faulty.header, { onWarning: (rule, message) => messages.push(`${rule}: ${message}`) })
     const answer = await hazards({ runId: faultyRun, offset: 0, limit: 100 })
     const found = answer.entries.filter((e) => e.severity === 'hazard')
-    expect(found.map((e) => ({ frame: e.frameNumber, rule: e.rule, resources: e.resources, heap: e.heap, range: e.range, message: e.message }))).toEqual(
+    // the engine names the resources as the check does
+    expect(found.map((e) => ({ frame: e.frameNumber, rule: e.rule, resources: e.resources, heap: e.heap, range: e.range, message: e.message, names: e.names }))).toEqual(
       check.hazards,
     )
     expect(answer.warnings).toEqual(check.warnings)
@@ -160,7 +162,7 @@ describe('the hazards of a D3D12 run', () => {
       { e: 'frame', n: 12 },
       { e: 'heap', id: 50, size: 65536, type: 'default' },
       { e: 'placed', id: 51, heap: 50, offset: 0, kind: 'texture', size: 65536, flags: ['ShaderResource'] },
-      { e: 'placed', id: 52, heap: 50, offset: 0, kind: 'texture', size: 65536, flags: ['ShaderResource'] },
+      { e: 'placed', id: 52, heap: 50, offset: 0, kind: 'texture', size: 65536, flags: ['ShaderResource'], name: 'SceneColor' },
       { e: 'barrier', after: 51 },
       { e: 'access', id: 51, op: 'write' },
       { e: 'barrier', after: 52, before: 51 },
@@ -180,6 +182,8 @@ describe('the hazards of a D3D12 run', () => {
         heap: 50,
         range: [0, 65536],
         message: 'texture 51 read while inactive: 52 was activated on the same bytes at frame 12',
+        // the resources by name, '' for the unnamed one
+        names: ['', 'SceneColor'],
       },
     ])
     expect(run.summary.checks?.hazards).toBe(1)

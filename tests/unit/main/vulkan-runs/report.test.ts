@@ -55,7 +55,7 @@ describe('heapscope report and diff on a Vulkan capture', () => {
       waste: { alignmentBytes: 0, poolFreeBytes: 2351104, pendingFreeBytes: 0 },
       // Heap 0 is the DEVICE_LOCAL one; frame 3 set its budget to 800 MiB.
       residency: { budgetBytes: 800 * MiB, evictions: 0, evictedBytes: 0, makeResident: 0, overBudgetFrames: 0 },
-      transient: { graphs: 0, heaps: 0, aliasingSavingsBytes: 0, placedCacheHitRate: 0 },
+      transient: { graphs: 0, heaps: 0, aliasingSavingsBytes: 0, aliasingSavingsPeakBytes: 0, aliasingSavingsPeakFrame: 0, placedCacheHitRate: 0 },
       // the application's heap 10 with buffer 11 placed at its offset 0, one flush, a submit per frame
       vulkan: {
         allocations: 1,

@@ -125,6 +125,6 @@ describe('the real dump through the importer, replayed', () => {
     expect(rec.warnings).toEqual([])
     // Type 0: 34 memories, 83918848 bytes, 39781532 in use, as MemoryInfo."Heap 1".MemoryPools."Type 0".Stats says.
     expect(model.view().types).toEqual(view.types)
-    expect(await runCheck(records, header)).toEqual({ hazards: [], warnings: {} })
+    expect(await runCheck(records, header)).toEqual({ hazards: [], warnings: {}, warningList: [] })
   })
 })

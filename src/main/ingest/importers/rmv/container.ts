@@ -4,7 +4,7 @@
  * Both are read into the same list of chunks; what a chunk means is read elsewhere (info.ts, tokens.ts).
  */
 import { ByteView } from './bytes'
-import { RmvFormatError } from './errors'
+import { RmvFormatError, RmvTruncatedError } from './errors'
 
 export type RmvContainerKind = 'rdf' | 'mini'
 
@@ -43,6 +43,8 @@ export interface RmvContainer {
   version: number
   chunks: RmvChunk[]
   mini?: RmvMiniHeader
+  /** The file ends inside a chunk: where, and which; the chunks before it are read, that one is not. */
+  truncated?: { fileLength: number; chunk: string; chunkOffset: number }
 }
 
 const RDF_MAGIC = 'AMD_RDF '
@@ -91,7 +93,15 @@ function readRdf(bytes: Uint8Array, decompress?: RmvDecompress): RmvContainer {
   if (version !== RDF_VERSION) throw new RmvFormatError(8, `RDF version ${RDF_VERSION}`, `version ${version}`)
   const indexOffset = file.i64(16, 'the RDF chunk index offset')
   const indexSize = file.i64(24, 'the RDF chunk index size')
-  if (indexOffset < RDF_HEADER_SIZE || indexSize < 0 || indexOffset + indexSize > bytes.length) {
+  if (indexOffset >= RDF_HEADER_SIZE && indexSize >= 0 && indexOffset + indexSize > bytes.length) {
+    // the writer puts the index last, when the capture ends: a trace cut short has lost it, and with it every chunk
+    throw new RmvTruncatedError(
+      16,
+      bytes.length,
+      `its chunk index (bytes ${indexOffset}–${indexOffset + indexSize}) is written last, when the capture ends, and is lost: without it no chunk can be located, so nothing of this trace can be read`,
+    )
+  }
+  if (indexOffset < RDF_HEADER_SIZE || indexSize < 0) {
     throw new RmvFormatError(16, `a chunk index inside the file (${bytes.length} bytes)`, `offset ${indexOffset}, size ${indexSize}`)
   }
   if (indexSize % RDF_INDEX_ENTRY_SIZE !== 0) {
@@ -190,10 +200,14 @@ function readMini(bytes: Uint8Array): RmvContainer {
     const versionMinorOfChunk = file.i16(at + 4, 'the chunk minor version')
     const versionMajorOfChunk = file.i16(at + 6, 'the chunk major version')
     const size = file.i32(at + 8, 'the chunk size')
+    const id = MINI_CHUNK_TYPES[type] ?? `Chunk${type}`
+    if (size >= MINI_CHUNK_HEADER_SIZE && at + size > bytes.length && chunks.length > 0) {
+      // cut short inside this chunk: what came before it is whole
+      return { kind: 'mini', version: versionMajor, chunks, mini: { versionMajor, versionMinor, flags, created }, truncated: { fileLength: bytes.length, chunk: id, chunkOffset: at } }
+    }
     if (size < MINI_CHUNK_HEADER_SIZE || at + size > bytes.length) {
       throw new RmvFormatError(at + 8, `a chunk size from ${MINI_CHUNK_HEADER_SIZE} to ${bytes.length - at} bytes`, `${size}`)
     }
-    const id = MINI_CHUNK_TYPES[type] ?? `Chunk${type}`
     const index = seen.get(id) ?? 0
     seen.set(id, index + 1)
     chunks.push({

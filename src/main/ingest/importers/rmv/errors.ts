@@ -12,3 +12,12 @@ export class RmvFormatError extends Error {
     this.expected = expected
   }
 }
+
+/** A trace cut short: where the file ends, and what of it can still be read. */
+export class RmvTruncatedError extends RmvFormatError {
+  constructor(offset: number, fileLength: number, detail: string) {
+    super(offset, 'the rest of the trace')
+    this.name = 'RmvTruncatedError'
+    this.message = `RMV trace truncated: the file ends at byte ${fileLength}; ${detail}`
+  }
+}

@@ -20,10 +20,15 @@ export function sniffRmv(head: Uint8Array): boolean {
 export function importRmv(source: ImportSource, options: ParseRmvOptions & RmvObservedOptions = {}): ImportedCapture<AnyCaptureRecord> | null {
   if (!sniffRmv(source.bytes)) return null
   try {
-    const observed = rmvToObserved(parseRmv(source.bytes, { decompress: zstdDecompress, ...options }), options)
+    const trace = parseRmv(source.bytes, { decompress: zstdDecompress, ...options })
+    const observed = rmvToObserved(trace, options)
     let evictions = 0
     for (const r of observed.residency) if (r.kind === 'evict') evictions++
+    const cut = trace.truncated
     const notes = [
+      ...(cut
+        ? [`the trace is truncated: the file ends at byte ${cut.fileLength}, inside its ${cut.chunk} chunk at byte ${cut.chunkOffset}; what the chunks before it hold is shown`]
+        : []),
       observed.framesFrom === 'markers'
         ? `frames from ${observed.frameCount - 1} present markers`
         : options.frameMarkers === false

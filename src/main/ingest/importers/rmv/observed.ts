@@ -110,16 +110,15 @@ const MAX_FRAMES = 2 ** 21
 const UPDATE = 1
 
 /**
- * HeapScope heap type of a virtual allocation, by its first preferred heap: invisible VRAM → default; the CPU-visible
- * window of VRAM (local) → upload, unless the invisible heap is empty (resizable BAR: local is all VRAM) → default;
- * system write-combined → upload; system cacheable → readback.
+ * HeapScope heap type of a virtual allocation, by its first preferred heap, so that each lane holds one kind of
+ * memory: invisible VRAM → default; the CPU-visible window of VRAM (local) → upload, unless the invisible heap is
+ * empty (resizable BAR: local is all VRAM) → default; system memory, write-combined or cacheable → readback.
  */
 export function heapKindOf(preferences: RmvHeapPreference[], invisibleSize: Bytes): HeapKind {
   switch (preferences[0]) {
     case 'local':
       return invisibleSize > 0 ? 'upload' : 'default'
     case 'systemUswc':
-      return 'upload'
     case 'systemCacheable':
       return 'readback'
     default:

@@ -67,6 +67,7 @@ export function parseRmv(bytes: Uint8Array, options: ParseRmvOptions = {}): RmvT
   return {
     container: container.kind,
     containerVersion: container.version,
+    ...(container.truncated ? { truncated: container.truncated } : {}),
     created: container.mini?.created,
     adapter: { ...info.adapter, heapSizes },
     segments: info.segments,

@@ -373,6 +373,8 @@ export interface RmvEvents {
 export interface RmvTrace {
   container: RmvContainerKind
   containerVersion: number
+  /** The file ends inside a chunk (a MINI file cut short): the chunks before it were read. */
+  truncated?: { fileLength: number; chunk: string; chunkOffset: number }
   /** Creation time from the MINI file header. */
   created?: string
   adapter: RmvAdapter

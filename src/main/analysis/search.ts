@@ -1,0 +1,209 @@
+/**
+ * Capture-wide search: every resource the capture ever made (buffers, textures, placed and transient resources),
+ * found by a part of its name, a glob, a regex or its id, with the frames of its creation and release. The index is
+ * built in one pass over the records when first asked; a query tests each distinct name once, then scans a column.
+ */
+import type { SearchAnswer, SearchHistoryEntry, SearchQuery, SearchRow } from '../../shared/ipc'
+import { K, type CaptureStore } from '../ingest/store'
+import type { ResourceTable } from './snapshot'
+import { createdIdOf } from './snapshot'
+
+const KINDS = ['buffer', 'texture', 'transient'] as const
+/** Matches a page may carry. */
+export const SEARCH_PAGE_LIMIT = 1000
+
+/** Every resource ever made, a row per create record, in record order. */
+export class ResourceIndex {
+  readonly length: number
+  readonly kind: Uint8Array
+  readonly id: Float64Array
+  readonly name: Uint32Array
+  readonly tag: Uint32Array
+  readonly created: Uint32Array
+  /** Frame index of the release, -1 when alive at the end. */
+  readonly released: Int32Array
+  readonly requested: Float64Array
+
+  constructor(readonly store: CaptureStore) {
+    const { kind, ref } = store.records
+    const firstRecord = store.frames.firstRecord
+    const rows = { kind: [] as number[], id: [] as number[], name: [] as number[], tag: [] as number[], created: [] as number[], released: [] as number[], requested: [] as number[] }
+    const live = new Map<number, number>()
+    let frame = 0
+    for (let i = 0; i < store.records.length; i++) {
+      while (frame + 1 < store.frames.length && firstRecord[frame + 1] <= i) frame++
+      const k = kind[i]
+      const r = ref[i]
+      if (k === K.buffer || k === K.texture || k === K.placed || k === K.transient) {
+        let buffer: boolean
+        let desc: number
+        if (k === K.buffer || k === K.texture) {
+          buffer = k === K.buffer
+          desc = r
+        } else {
+          const table = k === K.transient ? store.transients : store.placed
+          buffer = table.kind.data[r] === 0
+          desc = table.desc.data[r]
+        }
+        const row = rows.kind.length
+        rows.kind.push(k === K.transient ? 2 : buffer ? 0 : 1)
+        rows.id.push(buffer ? store.buffers.id.data[desc] : store.textures.id.data[desc])
+        rows.name.push(buffer ? store.buffers.name.data[desc] : store.textures.name.data[desc])
+        rows.tag.push(buffer ? store.buffers.tag.data[desc] : store.textures.tag.data[desc])
+        rows.created.push(frame)
+        const size = buffer ? store.buffers.size.data[desc] : store.textures.size.data[desc]
+        rows.requested.push(Number.isNaN(size) ? 0 : size)
+        // a transient lives within its graph execution, in its frame
+        rows.released.push(k === K.transient ? frame : -1)
+        if (k !== K.transient) live.set(createdIdOf(store, i), row)
+      } else if (k === K.release) {
+        const row = live.get(store.ops[r])
+        if (row === undefined) continue
+        rows.released[row] = frame
+        live.delete(store.ops[r])
+      }
+    }
+    this.length = rows.kind.length
+    this.kind = Uint8Array.from(rows.kind)
+    this.id = Float64Array.from(rows.id)
+    this.name = Uint32Array.from(rows.name)
+    this.tag = Uint32Array.from(rows.tag)
+    this.created = Uint32Array.from(rows.created)
+    this.released = Int32Array.from(rows.released)
+    this.requested = Float64Array.from(rows.requested)
+  }
+
+  private byId: Map<number, number[]> | undefined
+
+  /** The name of the resource `id` was at frame index `frame` (ids come back after a release); '' when unknown. */
+  nameAt(id: number, frame: number): string {
+    if (!this.byId) {
+      this.byId = new Map()
+      for (let i = 0; i < this.length; i++) {
+        const rows = this.byId.get(this.id[i])
+        if (rows) rows.push(i)
+        else this.byId.set(this.id[i], [i])
+      }
+    }
+    const rows = this.byId.get(id) ?? []
+    // the last made at or before the frame
+    let best = -1
+    for (const i of rows) if (this.created[i] <= frame) best = i
+    return best < 0 ? '' : (this.store.strings.get(this.name[best]) ?? '')
+  }
+
+  row(i: number, index: number): SearchRow {
+    const strings = this.store.strings
+    return {
+      index,
+      id: this.id[i],
+      name: strings.get(this.name[i]) ?? '',
+      tag: strings.get(this.tag[i]) ?? '',
+      kind: KINDS[this.kind[i]],
+      created: this.created[i],
+      released: this.released[i] < 0 ? null : this.released[i],
+      requested: this.requested[i],
+    }
+  }
+}
+
+interface Matcher {
+  mode: SearchAnswer['mode']
+  name?: (name: string) => boolean
+  id?: number
+  error?: string
+}
+
+/** How a search text reads: /regex/flags, a glob with * or ?, #id, bare digits (an id or a part of a name), or a part of a name. */
+export function matcherOf(text: string): Matcher {
+  const t = text.trim()
+  const regex = /^\/(.*)\/([a-z]*)$/s.exec(t)
+  if (regex) {
+    try {
+      const re = new RegExp(regex[1], regex[2].replace(/[gy]/g, ''))
+      return { mode: 'regex', name: (name) => re.test(name) }
+    } catch (err) {
+      return { mode: 'regex', error: (err as Error).message }
+    }
+  }
+  const id = /^(?:#|id:)\s*(\d+)$/i.exec(t)
+  if (id) return { mode: 'id', id: Number(id[1]) }
+  if (/[*?]/.test(t)) {
+    const source = t.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')
+    const re = new RegExp(`^${source}$`, 'i')
+    return { mode: 'glob', name: (name) => re.test(name) }
+  }
+  const lower = t.toLowerCase()
+  const part = (name: string) => name.toLowerCase().includes(lower)
+  if (/^\d+$/.test(t)) return { mode: 'id', id: Number(t), name: part }
+  return { mode: 'text', name: part }
+}
+
+/** The rows of the index that match, in creation order. */
+export function matches(index: ResourceIndex, matcher: Matcher): Uint32Array {
+  if (matcher.error) return new Uint32Array(0)
+  const strings = index.store.strings
+  // each distinct name tested once
+  const tested = new Map<number, boolean>()
+  const byName = matcher.name
+  const out: number[] = []
+  for (let i = 0; i < index.length; i++) {
+    if (matcher.id !== undefined && index.id[i] === matcher.id) {
+      out.push(i)
+      continue
+    }
+    if (!byName) continue
+    const nameId = index.name[i]
+    let hit = tested.get(nameId)
+    if (hit === undefined) {
+      hit = byName(strings.get(nameId) ?? '')
+      tested.set(nameId, hit)
+    }
+    if (hit) out.push(i)
+  }
+  return Uint32Array.from(out)
+}
+
+/**
+ * A resource's state in each of `tables` (frame index, live table) where it is, consecutive repeats dropped; the
+ * id's row made at `createdNumber` (an id may be used again after a release).
+ */
+export function historyOf(id: number, createdNumber: number, tables: [number, ResourceTable][]): SearchHistoryEntry[] {
+  const out: SearchHistoryEntry[] = []
+  for (const [frame, table] of tables) {
+    let row = -1
+    for (let i = 0; i < table.length && row < 0; i++) if (table.id[i] === id && table.created[i] === createdNumber) row = i
+    if (row < 0) continue
+    const r = table.row(row)
+    const entry: SearchHistoryEntry = { frame, placement: r.placement, heap: r.heap, pool: r.pool, offset: r.offset, occupied: r.occupied, requested: r.requested }
+    const last = out[out.length - 1]
+    if (last && last.placement === entry.placement && last.heap === entry.heap && last.pool === entry.pool && last.offset === entry.offset && last.occupied === entry.occupied) continue
+    out.push(entry)
+  }
+  return out
+}
+
+/** One page of a search; `table(frame)` gives the live resources at a frame index, for the history asked for. */
+export function search(index: ResourceIndex, query: SearchQuery, table: (frame: number) => ResourceTable): SearchAnswer {
+  const matcher = matcherOf(query.text)
+  const answer: SearchAnswer = { mode: matcher.mode, total: 0, rows: [] }
+  if (matcher.error) {
+    answer.error = matcher.error
+    return answer
+  }
+  if (query.text.trim() === '') return answer
+  const hits = matches(index, matcher)
+  answer.total = hits.length
+  const offset = Math.max(0, Math.floor(query.offset))
+  const limit = Math.max(0, Math.min(SEARCH_PAGE_LIMIT, Math.floor(query.limit)))
+  for (let k = offset; k < Math.min(hits.length, offset + limit); k++) answer.rows.push(index.row(hits[k], k))
+  const h = query.historyOf
+  if (h !== undefined && h >= 0 && h < hits.length) {
+    const i = hits[h]
+    const created = index.created[i]
+    const last = index.released[i] < 0 ? index.store.frames.length - 1 : Math.max(created, index.released[i] - 1)
+    const frames = [...new Set([created, last])]
+    answer.history = { index: h, entries: historyOf(index.id[i], index.store.frames.n[created], frames.map((f) => [f, table(f)])) }
+  }
+  return answer
+}
