@@ -8,7 +8,7 @@ import type { BufferDesc, BufferUsage, TextureDesc, TextureFlag } from '../src/s
 import { defaultConfig, HEAP_TYPES } from '../src/shared/model'
 import { formatBytes, formatCount, KiB, MiB } from '../src/shared/units'
 import { D3D12Model } from '../src/main/model/d3d12/model'
-import { F, TOTAL_ROWS } from '../src/main/model/d3d12/totals'
+import { TOTAL_FIELD, TOTAL_ROWS } from '../src/main/model/d3d12/totals'
 
 const args = process.argv.slice(2)
 const at = args.indexOf('--requests')
@@ -68,7 +68,7 @@ function run(LIVE_TARGET: number): number {
       model.upload('fastConstant', 512 * KiB, 2048)
       model.upload('fast', 2 * MiB, 64)
       model.upload('staging', 1 * MiB, 8)
-      const held = model.totals.heap(0, F.Heap)
+      const held = model.totals.heap(0, TOTAL_FIELD.Heap)
       if (held > peak) peak = held
     }
     // Keep the live set near its target: release a random live resource about as often as one is made.
@@ -110,17 +110,17 @@ function run(LIVE_TARGET: number): number {
   console.log(`  ${formatCount(REQUESTS / seconds)} placements/s (${formatCount(REQUESTS / cpuSeconds)} per CPU second)`)
   console.log(`  live at the end: ${formatCount(model.liveAllocations().length)} resources`)
   for (let h = 0; h < HEAP_TYPES.length; h++) {
-    const held = model.totals.heap(h, F.Heap)
-    const occupied = model.totals.heap(h, F.Occupied)
-    const waste = model.totals.heap(h, F.Waste)
-    const pending = model.totals.heap(h, F.Pending)
+    const held = model.totals.heap(h, TOTAL_FIELD.Heap)
+    const occupied = model.totals.heap(h, TOTAL_FIELD.Occupied)
+    const waste = model.totals.heap(h, TOTAL_FIELD.Waste)
+    const pending = model.totals.heap(h, TOTAL_FIELD.Pending)
     const b = (n: number) => formatBytes(n).padStart(10)
     const name = HEAP_TYPES[h].padEnd(8)
     console.log(`  ${name} heap ${b(held)}  occupied ${b(occupied)}  alignment waste ${b(waste)}  pending ${b(pending)}`)
   }
   console.log(`  DEFAULT heap peak (sampled per frame): ${formatBytes(peak)}`)
   for (let row = 0; row < TOTAL_ROWS.length; row++) {
-    const held = model.totals.get(row, F.Heap)
+    const held = model.totals.get(row, TOTAL_FIELD.Heap)
     if (held > 0) console.log(`    ${TOTAL_ROWS[row].padEnd(26)} ${formatBytes(held).padStart(10)}`)
   }
   return REQUESTS / cpuSeconds

@@ -10,7 +10,7 @@ import type { HazardEntry, HazardsAnswer, HazardsQuery } from '../../shared/ipc'
 import { partitionPoint } from '../../shared/search'
 import type { Bytes } from '../../shared/units'
 import { recordAt } from '../ingest/records'
-import { frameEnd, K, type CaptureStore } from '../ingest/store'
+import { frameEnd, RECORD_KIND, type CaptureStore } from '../ingest/store'
 import { AliasingChecker } from '../model/aliasing/checker'
 import type { Hazard } from '../model/aliasing/hazards'
 import type { AliasingModel } from '../model/vulkan/capture-types'
@@ -116,14 +116,14 @@ export class AliasingFeed {
   /** Whether a record kind can matter to the checks. */
   static reads(kind: number): boolean {
     return (
-      kind === K.frame ||
-      kind === K.heap ||
-      kind === K.placed ||
-      kind === K.barrier ||
-      kind === K.access ||
-      kind === K.submit ||
-      kind === K.free ||
-      kind === K.release
+      kind === RECORD_KIND.frame ||
+      kind === RECORD_KIND.heap ||
+      kind === RECORD_KIND.placed ||
+      kind === RECORD_KIND.barrier ||
+      kind === RECORD_KIND.access ||
+      kind === RECORD_KIND.submit ||
+      kind === RECORD_KIND.free ||
+      kind === RECORD_KIND.release
     )
   }
 
@@ -134,32 +134,32 @@ export class AliasingFeed {
     const ops = store.ops
     const checker = this.checker
     switch (kind) {
-      case K.frame:
+      case RECORD_KIND.frame:
         checker.onFrame(store.frames.n[ref])
         return
-      case K.heap:
+      case RECORD_KIND.heap:
         checker.onHeap(ops[ref], ops[ref + 1])
         return
-      case K.placed:
+      case RECORD_KIND.placed:
         checker.apply(recordAt(store, index) as CaptureRecord)
         return
-      case K.barrier: {
+      case RECORD_KIND.barrier: {
         // NaN: left out (NULL); both may be
         const after = ops[ref]
         const before = ops[ref + 1]
         checker.onBarrier(Number.isNaN(after) ? undefined : after, Number.isNaN(before) ? undefined : before)
         return
       }
-      case K.access:
+      case RECORD_KIND.access:
         checker.onAccess(ops[ref], ACCESS_OPS[ops[ref + 1]])
         return
-      case K.submit:
+      case RECORD_KIND.submit:
         checker.onSubmit()
         return
-      case K.free:
+      case RECORD_KIND.free:
         checker.onFree(ops[ref])
         return
-      case K.release:
+      case RECORD_KIND.release:
         ;(this.release as { id: number }).id = ops[ref]
         checker.apply(this.release)
         return

@@ -5,7 +5,7 @@
  * its resources were created steadily over the range and never freed, which is what a leak looks like.
  */
 import type { LeakGroup } from '../../shared/ipc'
-import { recordRange, K, type CaptureStore } from '../ingest/store'
+import { recordRange, RECORD_KIND, type CaptureStore } from '../ingest/store'
 import type { ResourceTable } from './snapshot'
 import { createdIdOf, frameOfRecord } from './snapshot'
 
@@ -35,9 +35,9 @@ const tally = (): Tally => ({ count: 0, bytes: 0, created: 0, freed: 0, firstCre
 function labelsOf(store: CaptureStore, record: number): [number, number] {
   const kind = store.records.kind[record]
   const r = store.records.ref[record]
-  if (kind === K.buffer) return [store.buffers.name.data[r], store.buffers.tag.data[r]]
-  if (kind === K.texture) return [store.textures.name.data[r], store.textures.tag.data[r]]
-  const table = kind === K.transient ? store.transients : store.placed
+  if (kind === RECORD_KIND.buffer) return [store.buffers.name.data[r], store.buffers.tag.data[r]]
+  if (kind === RECORD_KIND.texture) return [store.textures.name.data[r], store.textures.tag.data[r]]
+  const table = kind === RECORD_KIND.transient ? store.transients : store.placed
   const desc = table.desc.data[r]
   return table.kind.data[r] === 0
     ? [store.buffers.name.data[desc], store.buffers.tag.data[desc]]
@@ -75,7 +75,7 @@ export function leakGroups(store: CaptureStore, atA: ResourceTable, atB: Resourc
   }
   for (let i = start; i < end; i++) {
     const k = kind[i]
-    if (k === K.buffer || k === K.texture || k === K.placed || k === K.transient) {
+    if (k === RECORD_KIND.buffer || k === RECORD_KIND.texture || k === RECORD_KIND.placed || k === RECORD_KIND.transient) {
       const [nameId, tagId] = labelsOf(store, i)
       const keys: [string, string] = [namePattern(text(nameId)), text(tagId)]
       const frame = store.frames.n[frameOfRecord(store.frames.firstRecord, i)]
@@ -84,11 +84,11 @@ export function leakGroups(store: CaptureStore, atA: ResourceTable, atB: Resourc
       created(name, frame)
       created(tag, frame)
       // a transient lives within its graph: created and gone in its frame
-      if (k === K.transient) {
+      if (k === RECORD_KIND.transient) {
         name.freed++
         tag.freed++
       } else keysOf.set(createdIdOf(store, i), keys)
-    } else if (k === K.release) {
+    } else if (k === RECORD_KIND.release) {
       const keys = keysOf.get(store.ops[ref[i]])
       if (!keys) continue
       get(byName, keys[0]).freed++

@@ -3,7 +3,7 @@
  * be named after its create, and renamed any number of times. The capture keeps every name; what a frame shows is
  * the latest one given by the end of that frame, after the create of the id it names (ids may be reused).
  */
-import { K, type CaptureStore } from '../ingest/store'
+import { RECORD_KIND, type CaptureStore } from '../ingest/store'
 
 interface NameHistory {
   /** Record indices, ascending. */
@@ -21,7 +21,7 @@ export class CaptureNames {
     let count = 0
     const { kind, ref } = store.records
     for (let i = 0; i < store.records.length; i++) {
-      if (kind[i] !== K.name) continue
+      if (kind[i] !== RECORD_KIND.name) continue
       const r = JSON.parse(store.raw[ref[i]]) as { id?: unknown; memory?: unknown; name?: unknown }
       if (typeof r.name !== 'string') continue
       const map = typeof r.id === 'number' ? this.resources : typeof r.memory === 'number' ? this.memories : undefined

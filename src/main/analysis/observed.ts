@@ -10,7 +10,7 @@
  * list holds system-memory allocations too.
  */
 import type { Bytes } from '../../shared/units'
-import { K, type CaptureStore } from '../ingest/store'
+import { RECORD_KIND, type CaptureStore } from '../ingest/store'
 import { RESIDENCY_EVENT, type ResidencyEvents } from './replay'
 
 /** The residency columns of the replay's series that observed residency adds to. */
@@ -65,7 +65,7 @@ export class ObservedResidency {
    */
   apply(store: CaptureStore, index: number, frame: number, heaps: ReadonlyMap<number, { readonly size: Bytes }>): void {
     const kind = store.records.kind[index]
-    if (kind !== K.resident && kind !== K.evict) return
+    if (kind !== RECORD_KIND.resident && kind !== RECORD_KIND.evict) return
     const json = store.raw[store.records.ref[index]]
     const heap = integerMember(json, 'heap')
     if (Number.isNaN(heap)) return
@@ -75,7 +75,7 @@ export class ObservedResidency {
     const bytes = Number.isNaN(given) ? size : given
     const before = this.residentOf.get(heap) ?? 0
     let after = before
-    if (kind === K.resident) {
+    if (kind === RECORD_KIND.resident) {
       if (live) after = Number.isNaN(given) ? size : Math.min(size, before + given)
       this.made++
       this.madeBytes += bytes
@@ -87,7 +87,7 @@ export class ObservedResidency {
     this.setResident(heap, before, after)
     const events = this.events
     events.frame.push(frame)
-    events.kind.push(kind === K.resident ? RESIDENCY_EVENT.makeResident : RESIDENCY_EVENT.evict)
+    events.kind.push(kind === RECORD_KIND.resident ? RESIDENCY_EVENT.makeResident : RESIDENCY_EVENT.evict)
     events.object.push(heap)
     events.bytes.push(bytes)
   }

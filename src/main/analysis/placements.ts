@@ -12,7 +12,7 @@ import { HEAP_KINDS } from '../../shared/capture'
 import { PLACEMENT_STEPS, type PlacedHeapLayout, type PlacementHazard, type PlacementsAnswer } from '../../shared/ipc'
 import { lowerBound } from '../../shared/search'
 import type { Bytes } from '../../shared/units'
-import { frameEnd, K, type CaptureStore } from '../ingest/store'
+import { frameEnd, RECORD_KIND, type CaptureStore } from '../ingest/store'
 import { AliasingChecker, type PlacedState } from '../model/aliasing/checker'
 import type { Hazard } from '../model/aliasing/hazards'
 import { AliasingFeed, aliasingOf } from './hazards'
@@ -246,15 +246,15 @@ class FrameBuilder {
     const store = this.store
     const kind = store.records.kind[index]
     const ref = store.records.ref[index]
-    if (kind === K.placed) {
+    if (kind === RECORD_KIND.placed) {
       // placed again: the old rectangle ends
       const id = this.names.placedIdOf(index)
       const r = this.checker.placedState(id)
       if (r) this.close(this.heapOf(r.heap), id)
-    } else if (kind === K.heap) {
+    } else if (kind === RECORD_KIND.heap) {
       const heap = this.open.get(store.ops[ref])
       if (heap) this.closeHeap(heap)
-    } else if (kind === K.free) {
+    } else if (kind === RECORD_KIND.free) {
       const id = store.ops[ref]
       const heap = this.open.get(id)
       if (heap) this.closeHeap(heap)
@@ -262,11 +262,11 @@ class FrameBuilder {
         const r = this.checker.placedState(id)
         if (r) this.close(this.heapOf(r.heap), id)
       }
-    } else if (kind === K.release) {
+    } else if (kind === RECORD_KIND.release) {
       const id = store.ops[ref]
       const r = this.checker.placedState(id)
       if (r) this.close(this.heapOf(r.heap), id)
-    } else if (kind === K.barrier) {
+    } else if (kind === RECORD_KIND.barrier) {
       const [afterHeap, after] = this.find(store.ops[ref])
       const before = store.ops[ref + 1]
       const [beforeHeap, beforeIndex] = Number.isNaN(before) ? [-1, -1] : this.find(before)
@@ -282,7 +282,7 @@ class FrameBuilder {
       this.barrier.after.push(after)
       this.barrier.beforeHeap.push(beforeHeap)
       this.barrier.before.push(beforeIndex)
-    } else if (kind === K.access) {
+    } else if (kind === RECORD_KIND.access) {
       const [heap, resource] = this.find(store.ops[ref])
       if (heap < 0) {
         this.pendingStep = -1
@@ -295,7 +295,7 @@ class FrameBuilder {
       this.access.resource.push(resource)
       this.access.step.push(step)
       this.access.op.push(store.ops[ref + 1])
-    } else if (kind === K.submit) {
+    } else if (kind === RECORD_KIND.submit) {
       const step = this.nextStep(SUBMIT)
       this.pendingStep = step < 0 ? this.steps - 1 : step
     }
@@ -306,9 +306,9 @@ class FrameBuilder {
     const store = this.store
     const kind = store.records.kind[index]
     const ref = store.records.ref[index]
-    if (kind === K.heap) {
+    if (kind === RECORD_KIND.heap) {
       this.openHeap(store.ops[ref], index)
-    } else if (kind === K.placed) {
+    } else if (kind === RECORD_KIND.placed) {
       const r = this.checker.placedState(this.names.placedIdOf(index))
       if (!r) return
       const heap = this.heapOf(r.heap)
@@ -317,7 +317,7 @@ class FrameBuilder {
         const other = heap.live.get(o.id)
         if (other) heap.overlaps.push(other.index, open.index)
       }
-    } else if (kind === K.barrier && this.simple) {
+    } else if (kind === RECORD_KIND.barrier && this.simple) {
       // the activated resource, and those sharing its bytes, as the checker now has them
       const r = this.checker.placedState(store.ops[ref])
       if (!r) return
@@ -401,8 +401,8 @@ class PlacedNames {
   constructor(private readonly store: CaptureStore) {
     const { kind, ref } = store.records
     for (let i = 0; i < store.records.length; i++) {
-      if (kind[i] === K.placed) push(this.placed, this.placedIdOf(i), i)
-      else if (kind[i] === K.heap) push(this.heapRecords, store.ops[ref[i]], i)
+      if (kind[i] === RECORD_KIND.placed) push(this.placed, this.placedIdOf(i), i)
+      else if (kind[i] === RECORD_KIND.heap) push(this.heapRecords, store.ops[ref[i]], i)
     }
   }
 

@@ -5,7 +5,7 @@
  */
 import { HEAP_TYPES } from '../../shared/model'
 import type { PlaybackFrame, PlaybackRequest, ResourceRow } from '../../shared/ipc'
-import { frameEnd, K } from '../ingest/store'
+import { frameEnd, RECORD_KIND } from '../ingest/store'
 import type { D3D12Model } from '../model/d3d12/model'
 import { applyRecord, type Replay } from './replay'
 
@@ -120,15 +120,15 @@ export class Playback extends PlaybackClock {
       const end = frameEnd(store, f)
       for (let i = start; i < end; i++) {
         const k = store.records.kind[i]
-        if (k === K.heap || k === K.free || k === K.placed) continue
-        if (k === K.release) {
+        if (k === RECORD_KIND.heap || k === RECORD_KIND.free || k === RECORD_KIND.placed) continue
+        if (k === RECORD_KIND.release) {
           const id = store.ops[store.records.ref[i]]
           this.created.delete(id)
           this.released(id)
         }
         applyRecord(store, this.model, i, this.replay.descs)
-        if (k === K.buffer || k === K.texture) {
-          const table = k === K.buffer ? store.buffers : store.textures
+        if (k === RECORD_KIND.buffer || k === RECORD_KIND.texture) {
+          const table = k === RECORD_KIND.buffer ? store.buffers : store.textures
           const id = table.id.data[store.records.ref[i]]
           this.created.set(id, i)
           this.pendingCreated.add(id)
@@ -149,7 +149,7 @@ export class Playback extends PlaybackClock {
       const record = this.created.get(id)
       if (!view || record === undefined) continue
       const kind = store.records.kind[record]
-      const table = kind === K.texture ? store.textures : store.buffers
+      const table = kind === RECORD_KIND.texture ? store.textures : store.buffers
       const ref = store.records.ref[record]
       created.push({
         id,

@@ -20,9 +20,9 @@ import { HEAP_TYPES, type ModelConfig } from '../../shared/model'
 import type { SeriesInfo, TransientExecution } from '../../shared/ipc'
 import { SERIES } from '../../shared/ipc'
 import type { Bytes } from '../../shared/units'
-import { f64, u8, type Column } from '../ingest/columns'
+import { float64Column, uint8Column, type Column } from '../ingest/columns'
 import { useIdsOf } from '../ingest/records'
-import { BUFFER_ATTR, frameEnd, K, type CaptureStore } from '../ingest/store'
+import { BUFFER_ATTR, frameEnd, RECORD_KIND, type CaptureStore } from '../ingest/store'
 import type { ModelSink } from '../model/events'
 import { IdMap } from '../model/d3d12/allocations'
 import { DescIds } from '../model/d3d12/descIds'
@@ -107,29 +107,29 @@ export const TOTAL_SERIES = {
 
 /** One row per graph execution. */
 export class GraphExecutions {
-  readonly frame = f64()
-  readonly name = f64()
-  readonly passes = f64()
-  readonly resources = f64()
-  readonly heaps = f64()
-  readonly heapBytes = f64()
-  readonly requestedBytes = f64()
-  readonly occupiedBytes = f64()
-  readonly highWaterBytes = f64()
-  readonly savingBytes = f64()
-  readonly overlaps = f64()
-  readonly cacheHits = f64()
-  readonly cacheMisses = f64()
+  readonly frame = float64Column()
+  readonly name = float64Column()
+  readonly passes = float64Column()
+  readonly resources = float64Column()
+  readonly heaps = float64Column()
+  readonly heapBytes = float64Column()
+  readonly requestedBytes = float64Column()
+  readonly occupiedBytes = float64Column()
+  readonly highWaterBytes = float64Column()
+  readonly savingBytes = float64Column()
+  readonly overlaps = float64Column()
+  readonly cacheHits = float64Column()
+  readonly cacheMisses = float64Column()
   get length(): number {
     return this.frame.length
   }
 }
 
 export class ResidencyEvents {
-  readonly frame = f64()
-  readonly kind: Column<Uint8Array> = u8()
-  readonly object = f64()
-  readonly bytes = f64()
+  readonly frame = float64Column()
+  readonly kind: Column<Uint8Array> = uint8Column()
+  readonly object = float64Column()
+  readonly bytes = float64Column()
   get length(): number {
     return this.frame.length
   }
@@ -408,43 +408,43 @@ export function applyRecord(store: CaptureStore, model: D3D12Model, index: numbe
   const ref = store.records.ref[index]
   const ops = store.ops
   switch (kind) {
-    case K.frame:
+    case RECORD_KIND.frame:
       model.beginFrame(store.frames.n[ref])
       return
-    case K.gpu:
+    case RECORD_KIND.gpu:
       model.gpuDone(ops[ref])
       return
-    case K.buffer:
+    case RECORD_KIND.buffer:
       model.createBuffer(store.buffers.id.data[ref], descs.bufferAt(ref))
       return
-    case K.texture:
+    case RECORD_KIND.texture:
       model.createTexture(store.textures.id.data[ref], descs.textureAt(ref))
       return
-    case K.release:
+    case RECORD_KIND.release:
       model.release(ops[ref])
       return
-    case K.commit:
+    case RECORD_KIND.commit:
       model.commit(ops[ref], ops[ref + 1])
       return
-    case K.lock:
+    case RECORD_KIND.lock:
       model.lock(ops[ref], ops[ref + 1])
       return
-    case K.upload:
+    case RECORD_KIND.upload:
       model.upload(UPLOAD_VIAS[ops[ref]], ops[ref + 1], ops[ref + 2])
       return
-    case K.use:
+    case RECORD_KIND.use:
       model.use(useIdsOf(store, ref, useIds))
       return
-    case K.budget:
+    case RECORD_KIND.budget:
       model.setBudget(ops[ref])
       return
-    case K.graph:
+    case RECORD_KIND.graph:
       model.beginGraph(store.strings.get(ops[ref]) ?? '')
       return
-    case K.transient:
+    case RECORD_KIND.transient:
       descs.applyTransient(model, ref)
       return
-    case K.endgraph:
+    case RECORD_KIND.endgraph:
       model.endGraph(ops[ref])
       return
   }
@@ -453,8 +453,8 @@ export function applyRecord(store: CaptureStore, model: D3D12Model, index: numbe
 function tagOf(store: CaptureStore, index: number): number {
   const kind = store.records.kind[index]
   const ref = store.records.ref[index]
-  if (kind === K.buffer) return store.buffers.tag.data[ref]
-  if (kind === K.texture) return store.textures.tag.data[ref]
+  if (kind === RECORD_KIND.buffer) return store.buffers.tag.data[ref]
+  if (kind === RECORD_KIND.texture) return store.textures.tag.data[ref]
   return 0
 }
 
@@ -662,8 +662,6 @@ export class Replay {
       },
     }
     const model = modelFor(store, options.config, sink)
-    const descs = new DescScratch(store)
-    this.descs = descs
 
     // Columns written every frame.
     const info = (name: string, label: string, unit: SeriesInfo['unit'], group: string): SeriesInfo => ({
@@ -770,16 +768,16 @@ export class Replay {
       for (let i = start; i < end; i++) {
         const k = kinds[i]
         currentRecord = i
-        if (k === K.buffer || k === K.texture) currentTag = tagOf(store, i)
-        else if (k === K.upload) uploadBytes += store.ops[refs[i] + 1]
-        else if (k === K.lock) lockBytes += store.ops[refs[i] + 1]
-        else if (k === K.heap) {
+        if (k === RECORD_KIND.buffer || k === RECORD_KIND.texture) currentTag = tagOf(store, i)
+        else if (k === RECORD_KIND.upload) uploadBytes += store.ops[refs[i] + 1]
+        else if (k === RECORD_KIND.lock) lockBytes += store.ops[refs[i] + 1]
+        else if (k === RECORD_KIND.heap) {
           const r = refs[i]
           const entry = { type: store.ops[r + 2], size: store.ops[r + 1] }
           manualHeaps.set(store.ops[r], entry)
           manualBytes[entry.type] += entry.size
           continue
-        } else if (k === K.free) {
+        } else if (k === RECORD_KIND.free) {
           const h = manualHeaps.get(store.ops[refs[i]])
           if (h) {
             manualHeaps.delete(store.ops[refs[i]])
@@ -787,7 +785,7 @@ export class Replay {
             observed.free(store.ops[refs[i]])
           }
           continue
-        } else if (k === K.placed) {
+        } else if (k === RECORD_KIND.placed) {
           const r = refs[i]
           const desc = store.placed.desc.data[r]
           const isBuffer = store.placed.kind.data[r] === 0
@@ -798,10 +796,10 @@ export class Replay {
           manualLive.set(id, entry)
           manualPlacedBytes[entry.type] += entry.size
           continue
-        } else if (k === K.resident || k === K.evict) {
+        } else if (k === RECORD_KIND.resident || k === RECORD_KIND.evict) {
           observed.apply(store, i, frame, manualHeaps)
           continue
-        } else if (k === K.release) {
+        } else if (k === RECORD_KIND.release) {
           const placed = manualLive.get(store.ops[refs[i]])
           if (placed) {
             manualLive.delete(store.ops[refs[i]])
@@ -810,7 +808,7 @@ export class Replay {
           }
         }
         applyRecord(store, model, i, this.descs)
-        if (k === K.endgraph) {
+        if (k === RECORD_KIND.endgraph) {
           const summary = transient.lastSummary()
           if (summary) {
             const g = this.graphs
@@ -959,12 +957,12 @@ export class Replay {
       const end = frameEnd(store, f)
       for (let i = start; i < end; i++) {
         const k = kinds[i]
-        if (k === K.heap || k === K.free || k === K.placed) continue
-        if (k === K.release) created.delete(store.ops[refs[i]])
+        if (k === RECORD_KIND.heap || k === RECORD_KIND.free || k === RECORD_KIND.placed) continue
+        if (k === RECORD_KIND.release) created.delete(store.ops[refs[i]])
         applyRecord(store, model, i, descs)
-        if (k === K.buffer) created.set(store.buffers.id.data[refs[i]], i)
-        else if (k === K.texture) created.set(store.textures.id.data[refs[i]], i)
-        else if (k === K.endgraph && f === target && onLayout) {
+        if (k === RECORD_KIND.buffer) created.set(store.buffers.id.data[refs[i]], i)
+        else if (k === RECORD_KIND.texture) created.set(store.textures.id.data[refs[i]], i)
+        else if (k === RECORD_KIND.endgraph && f === target && onLayout) {
           const layout = model.transientAllocator().lastLayout()
           if (layout) {
             const execution = executionOf(layout)

@@ -3,9 +3,10 @@
  * series and counters. Bytes are what the heaps hold: the model's pools and committed resources, plus the
  * application's own heaps (manual heaps, imported dumps).
  */
+import type { RunReport } from '../../shared/ipc'
 import { HEAP_TYPES, PLACEMENTS } from '../../shared/model'
 import type { Bytes } from '../../shared/units'
-import { K, type CaptureStore } from '../ingest/store'
+import { RECORD_KIND, type CaptureStore } from '../ingest/store'
 import type { LoadResult } from '../ingest/read'
 import { CaptureNames } from './names'
 import { RESIDENCY_EVENT, RESIDENCY_SERIES, seriesName, TOTAL_SERIES, TRANSIENT_SERIES, type Replay } from './replay'
@@ -13,41 +14,6 @@ import { RESIDENCY_EVENT, RESIDENCY_SERIES, seriesName, TOTAL_SERIES, TRANSIENT_
 export interface PeakEnd {
   peakBytes: Bytes
   endBytes: Bytes
-}
-
-export interface RunReport {
-  file: string
-  format: string
-  api: 'd3d12' | 'vulkan'
-  frames: number
-  records: number
-  partial: boolean
-  error?: string
-  warnings: Record<string, number>
-  resources: { created: number; released: number; named: number; liveAtEnd: number }
-  peak: { frame: number; bytes: Bytes }
-  heaps: Record<(typeof HEAP_TYPES)[number], PeakEnd>
-  byPlacement: Record<string, PeakEnd & { count: number }>
-  waste: { alignmentBytes: Bytes; poolFreeBytes: Bytes; pendingFreeBytes: Bytes }
-  residency: {
-    budgetBytes: Bytes
-    evictions: number
-    evictedBytes: Bytes
-    makeResident: number
-    overBudgetFrames: number
-  }
-  transient: {
-    graphs: number
-    heaps: number
-    /** The sum over every frame of what aliasing saved in that frame: a total, not a size. */
-    aliasingSavingsBytes: Bytes
-    /** The most aliasing saved in one frame, and that frame's number. */
-    aliasingSavingsPeakBytes: Bytes
-    aliasingSavingsPeakFrame: number
-    placedCacheHitRate: number
-  }
-  /** Reserved resources alive at the end: their virtual size (address space) and committed bytes; absent when none. */
-  reserved?: { count: number; virtualBytes: Bytes; committedBytes: Bytes }
 }
 
 /**
@@ -71,23 +37,23 @@ export function countResources(store: CaptureStore): RunReport['resources'] {
   for (let i = 0; i < store.records.length; i++) {
     const k = kind[i]
     const r = ref[i]
-    if (k === K.buffer) {
+    if (k === RECORD_KIND.buffer) {
       created++
       if (store.buffers.name.data[r] !== 0) named++
       else unnamed?.set(store.buffers.id.data[r], i)
-    } else if (k === K.texture) {
+    } else if (k === RECORD_KIND.texture) {
       created++
       if (store.textures.name.data[r] !== 0) named++
       else unnamed?.set(store.textures.id.data[r], i)
-    } else if (k === K.transient || k === K.placed) {
-      const table = k === K.transient ? store.transients : store.placed
+    } else if (k === RECORD_KIND.transient || k === RECORD_KIND.placed) {
+      const table = k === RECORD_KIND.transient ? store.transients : store.placed
       const desc = table.desc.data[r]
       created++
       const nameId = table.kind.data[r] === 0 ? store.buffers.name.data[desc] : store.textures.name.data[desc]
       if (nameId !== 0) named++
       // a transient is gone when its graph ends
-      if (k === K.transient) released++
-    } else if (k === K.release) {
+      if (k === RECORD_KIND.transient) released++
+    } else if (k === RECORD_KIND.release) {
       released++
       if (unnamed) namedLater(store.ops[r], i)
     }

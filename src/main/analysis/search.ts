@@ -4,7 +4,7 @@
  * built in one pass over the records when first asked; a query tests each distinct name once, then scans a column.
  */
 import type { SearchAnswer, SearchHistoryEntry, SearchQuery, SearchRow } from '../../shared/ipc'
-import { K, type CaptureStore } from '../ingest/store'
+import { RECORD_KIND, type CaptureStore } from '../ingest/store'
 import type { ResourceTable } from './snapshot'
 import { createdIdOf } from './snapshot'
 
@@ -34,19 +34,19 @@ export class ResourceIndex {
       while (frame + 1 < store.frames.length && firstRecord[frame + 1] <= i) frame++
       const k = kind[i]
       const r = ref[i]
-      if (k === K.buffer || k === K.texture || k === K.placed || k === K.transient) {
+      if (k === RECORD_KIND.buffer || k === RECORD_KIND.texture || k === RECORD_KIND.placed || k === RECORD_KIND.transient) {
         let buffer: boolean
         let desc: number
-        if (k === K.buffer || k === K.texture) {
-          buffer = k === K.buffer
+        if (k === RECORD_KIND.buffer || k === RECORD_KIND.texture) {
+          buffer = k === RECORD_KIND.buffer
           desc = r
         } else {
-          const table = k === K.transient ? store.transients : store.placed
+          const table = k === RECORD_KIND.transient ? store.transients : store.placed
           buffer = table.kind.data[r] === 0
           desc = table.desc.data[r]
         }
         const row = rows.kind.length
-        rows.kind.push(k === K.transient ? 2 : buffer ? 0 : 1)
+        rows.kind.push(k === RECORD_KIND.transient ? 2 : buffer ? 0 : 1)
         rows.id.push(buffer ? store.buffers.id.data[desc] : store.textures.id.data[desc])
         rows.name.push(buffer ? store.buffers.name.data[desc] : store.textures.name.data[desc])
         rows.tag.push(buffer ? store.buffers.tag.data[desc] : store.textures.tag.data[desc])
@@ -54,9 +54,9 @@ export class ResourceIndex {
         const size = buffer ? store.buffers.size.data[desc] : store.textures.size.data[desc]
         rows.requested.push(Number.isNaN(size) ? 0 : size)
         // a transient lives within its graph execution, in its frame
-        rows.released.push(k === K.transient ? frame : -1)
-        if (k !== K.transient) live.set(createdIdOf(store, i), row)
-      } else if (k === K.release) {
+        rows.released.push(k === RECORD_KIND.transient ? frame : -1)
+        if (k !== RECORD_KIND.transient) live.set(createdIdOf(store, i), row)
+      } else if (k === RECORD_KIND.release) {
         const row = live.get(store.ops[r])
         if (row === undefined) continue
         rows.released[row] = frame

@@ -18,7 +18,7 @@ import {
 } from '../../shared/ipc'
 import type { BufferDesc, TextureDesc } from '../../shared/capture'
 import { bufferDesc, recordAt, textureDesc } from '../ingest/records'
-import { frameEnd, K, type CaptureStore } from '../ingest/store'
+import { frameEnd, RECORD_KIND, type CaptureStore } from '../ingest/store'
 import type { D3D12Model } from '../model/d3d12/model'
 import { D3D12Model as Model } from '../model/d3d12/model'
 import { HEAP_TYPES, PLACEMENTS } from '../../shared/model'
@@ -205,17 +205,17 @@ export function applicationHeapsAt(replay: Replay, end: number): ApplicationHeap
   const ops = store.ops
   for (let i = 0; i < end; i++) {
     const k = kind[i]
-    if (k === K.heap) {
+    if (k === RECORD_KIND.heap) {
       const r = ref[i]
       heaps.set(ops[r], { id: ops[r], size: ops[r + 1], type: ops[r + 2], name: store.strings.get(ops[r + 3]) ?? '', record: i, placed: [] })
-    } else if (k === K.free) {
+    } else if (k === RECORD_KIND.free) {
       heaps.delete(ops[ref[i]])
-    } else if (k === K.placed) {
+    } else if (k === RECORD_KIND.placed) {
       const heap = heaps.get(store.placed.a.data[ref[i]])
       if (!heap) continue
       heap.placed.push(i)
       placedIn.set(placedId(replay, i), heap)
-    } else if (k === K.release) {
+    } else if (k === RECORD_KIND.release) {
       const id = ops[ref[i]]
       const heap = placedIn.get(id)
       if (!heap) continue
@@ -244,7 +244,7 @@ export class Snapshots {
       const kinds = this.replay.store.records.kind
       this.applicationHeaps = false
       for (let i = 0; i < kinds.length; i++) {
-        if (kinds[i] === K.heap) {
+        if (kinds[i] === RECORD_KIND.heap) {
           this.applicationHeaps = true
           break
         }
@@ -313,7 +313,7 @@ export class Snapshots {
         let tag = ''
         if (record >= 0) {
           const ref = store.records.ref[record]
-          const names = store.records.kind[record] === K.texture ? store.textures : store.buffers
+          const names = store.records.kind[record] === RECORD_KIND.texture ? store.textures : store.buffers
           name = descs.string(names.name.data[ref]) ?? ''
           tag = descs.string(names.tag.data[ref]) ?? ''
         }
@@ -499,7 +499,7 @@ export class Snapshots {
     // the release that ends this resource's life, if any
     this.lifetimes ??= new Lifetimes(this.replay.store)
     const releasedFrame = record >= 0 ? this.lifetimes.releasedFrame(record) : null
-    const placedByApplication = record >= 0 && store.records.kind[record] === K.placed
+    const placedByApplication = record >= 0 && store.records.kind[record] === RECORD_KIND.placed
     return {
       runId,
       frame: s.frame,
@@ -523,7 +523,7 @@ export class Snapshots {
     const kind = store.records.kind[record]
     const ref = store.records.ref[record]
     const placement =
-      kind === K.texture
+      kind === RECORD_KIND.texture
         ? model.createTexture(store.textures.id.data[ref], textureDesc(store, ref) as TextureDesc)
         : model.createBuffer(store.buffers.id.data[ref], bufferDesc(store, ref) as BufferDesc)
     return placement.route
@@ -553,11 +553,11 @@ export class Lifetimes {
     const live = new Map<number, number>()
     for (let i = 0; i < store.records.length; i++) {
       const k = kind[i]
-      if (k === K.buffer || k === K.texture || k === K.placed) {
+      if (k === RECORD_KIND.buffer || k === RECORD_KIND.texture || k === RECORD_KIND.placed) {
         live.set(createdIdOf(store, i), creates.length)
         creates.push(i)
         releases.push(-1)
-      } else if (k === K.release) {
+      } else if (k === RECORD_KIND.release) {
         const id = store.ops[ref[i]]
         const at = live.get(id)
         if (at !== undefined) {
@@ -589,8 +589,8 @@ export class Lifetimes {
 export function createdIdOf(store: CaptureStore, record: number): number {
   const kind = store.records.kind[record]
   const r = store.records.ref[record]
-  if (kind === K.buffer) return store.buffers.id.data[r]
-  if (kind === K.texture) return store.textures.id.data[r]
+  if (kind === RECORD_KIND.buffer) return store.buffers.id.data[r]
+  if (kind === RECORD_KIND.texture) return store.textures.id.data[r]
   const desc = store.placed.desc.data[r]
   return store.placed.kind.data[r] === 0 ? store.buffers.id.data[desc] : store.textures.id.data[desc]
 }

@@ -5,7 +5,7 @@
  * no residency.
  */
 import type { PlaybackFrame, PlaybackRequest, ResourceRow } from '../../shared/ipc'
-import { frameEnd, K } from '../ingest/store'
+import { frameEnd, RECORD_KIND } from '../ingest/store'
 import type { VulkanModel } from '../model/vulkan/model'
 import { MAX_CREATED_ROWS, PlaybackClock } from './playback'
 import { frameOfRecord } from './snapshot'
@@ -67,8 +67,8 @@ export class VulkanPlayback extends PlaybackClock {
       if (!p || record === undefined) continue
       const k = store.records.kind[record]
       const ref = store.records.ref[record]
-      const texture = k === K.texture || (k === K.placed && store.placed.kind.data[ref] === 1)
-      const row = k === K.placed ? store.placed.desc.data[ref] : ref
+      const texture = k === RECORD_KIND.texture || (k === RECORD_KIND.placed && store.placed.kind.data[ref] === 1)
+      const row = k === RECORD_KIND.placed ? store.placed.desc.data[ref] : ref
       const table = texture ? store.textures : store.buffers
       const createdFrame = store.frames.n[frameOfRecord(store.frames.firstRecord, record)]
       created.push({

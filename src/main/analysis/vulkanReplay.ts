@@ -18,7 +18,7 @@ import {
 import { SERIES, type SeriesInfo, type VulkanRunInfo } from '../../shared/ipc'
 import type { Bytes } from '../../shared/units'
 import { recordAt } from '../ingest/records'
-import { frameEnd, K, type CaptureStore } from '../ingest/store'
+import { frameEnd, RECORD_KIND, type CaptureStore } from '../ingest/store'
 import { AliasingChecker, placedSize } from '../model/aliasing/checker'
 import type {
   VulkanBudgetRecord,
@@ -226,7 +226,7 @@ export class VulkanFeed {
 
   /** Whether the Vulkan model reads a record kind. */
   static reads(kind: number): boolean {
-    return !(kind === K.use || kind === K.commit || kind === K.graph || kind === K.transient || kind === K.endgraph)
+    return !(kind === RECORD_KIND.use || kind === RECORD_KIND.commit || kind === RECORD_KIND.graph || kind === RECORD_KIND.transient || kind === RECORD_KIND.endgraph)
   }
 
   apply(model: VulkanModel, index: number): void {
@@ -235,15 +235,15 @@ export class VulkanFeed {
     const ref = store.records.ref[index]
     const ops = store.ops
     switch (kind) {
-      case K.frame:
+      case RECORD_KIND.frame:
         this.frame.n = store.frames.n[ref]
         model.onFrame(this.frame)
         return
-      case K.gpu:
+      case RECORD_KIND.gpu:
         this.gpu.n = ops[ref]
         model.onGpu(this.gpu)
         return
-      case K.buffer: {
+      case RECORD_KIND.buffer: {
         const b = this.buffer
         this.descs.bufferAt(ref, b)
         b.id = store.buffers.id.data[ref]
@@ -251,7 +251,7 @@ export class VulkanFeed {
         model.onBuffer(b)
         return
       }
-      case K.texture: {
+      case RECORD_KIND.texture: {
         const t = this.texture
         this.descs.textureAt(ref, t)
         t.id = store.textures.id.data[ref]
@@ -259,40 +259,40 @@ export class VulkanFeed {
         model.onTexture(t)
         return
       }
-      case K.release:
+      case RECORD_KIND.release:
         this.release.id = ops[ref]
         model.onRelease(this.release)
         return
-      case K.upload:
+      case RECORD_KIND.upload:
         this.upload.via = UPLOAD_VIAS[ops[ref]]
         this.upload.bytes = ops[ref + 1]
         this.upload.count = ops[ref + 2]
         model.onUpload(this.upload)
         return
-      case K.lock:
+      case RECORD_KIND.lock:
         this.lock.id = ops[ref]
         this.lock.bytes = ops[ref + 1]
         model.onLock(this.lock)
         return
-      case K.budget:
+      case RECORD_KIND.budget:
         this.budget.bytes = ops[ref]
         this.budget.heap = Number.isNaN(ops[ref + 1]) ? undefined : ops[ref + 1]
         model.onBudget(this.budget)
         return
-      case K.submit:
+      case RECORD_KIND.submit:
         model.onSubmit()
         return
-      case K.free:
+      case RECORD_KIND.free:
         this.free.id = ops[ref]
         model.onFree(this.free)
         return
-      case K.heap:
-      case K.placed:
-      case K.bind:
-      case K.map:
-      case K.unmap:
-      case K.write:
-      case K.flush: {
+      case RECORD_KIND.heap:
+      case RECORD_KIND.placed:
+      case RECORD_KIND.bind:
+      case RECORD_KIND.map:
+      case RECORD_KIND.unmap:
+      case RECORD_KIND.write:
+      case RECORD_KIND.flush: {
         const record = recordAt(store, index)
         this.last = record
         model.apply(record as VulkanCaptureRecord)
@@ -306,9 +306,9 @@ export class VulkanFeed {
     const store = this.store
     const kind = store.records.kind[index]
     const ref = store.records.ref[index]
-    if (kind === K.buffer) return store.buffers.id.data[ref]
-    if (kind === K.texture) return store.textures.id.data[ref]
-    if (kind === K.placed) {
+    if (kind === RECORD_KIND.buffer) return store.buffers.id.data[ref]
+    if (kind === RECORD_KIND.texture) return store.textures.id.data[ref]
+    if (kind === RECORD_KIND.placed) {
       const desc = store.placed.desc.data[ref]
       return store.placed.kind.data[ref] === 0 ? store.buffers.id.data[desc] : store.textures.id.data[desc]
     }
@@ -317,7 +317,7 @@ export class VulkanFeed {
 
   /** The id a record ends the life of, or NaN. (A stored `free` always names a live heap, never a resource.) */
   endedId(index: number): number {
-    return this.store.records.kind[index] === K.release ? this.store.ops[this.store.records.ref[index]] : NaN
+    return this.store.records.kind[index] === RECORD_KIND.release ? this.store.ops[this.store.records.ref[index]] : NaN
   }
 
   /** The tag string id of a create record, 0 when none. */
@@ -325,9 +325,9 @@ export class VulkanFeed {
     const store = this.store
     const kind = store.records.kind[index]
     const ref = store.records.ref[index]
-    if (kind === K.buffer) return store.buffers.tag.data[ref]
-    if (kind === K.texture) return store.textures.tag.data[ref]
-    if (kind === K.placed) {
+    if (kind === RECORD_KIND.buffer) return store.buffers.tag.data[ref]
+    if (kind === RECORD_KIND.texture) return store.textures.tag.data[ref]
+    if (kind === RECORD_KIND.placed) {
       const desc = store.placed.desc.data[ref]
       return store.placed.kind.data[ref] === 0 ? store.buffers.tag.data[desc] : store.textures.tag.data[desc]
     }
@@ -585,7 +585,7 @@ export class VulkanReplay {
       },
       freed: (id) => {
         // The GPU finished a release (a frame or gpu record moved its fence), or a bound resource went at once.
-        if (kind === K.frame || kind === K.gpu) {
+        if (kind === RECORD_KIND.frame || kind === RECORD_KIND.gpu) {
           if (pendingHead >= pending.length) return
           pendingByHeap[pending[pendingHead]] -= pending[pendingHead + 2]
           pendingByType[pending[pendingHead + 1]] -= pending[pendingHead + 2]
@@ -700,8 +700,8 @@ export class VulkanReplay {
       let lockBytes = 0
       for (index = start; index < end; index++) {
         kind = kinds[index]
-        if (kind === K.upload) uploadBytes += store.ops[refs[index] + 1]
-        else if (kind === K.lock) lockBytes += store.ops[refs[index] + 1]
+        if (kind === RECORD_KIND.upload) uploadBytes += store.ops[refs[index] + 1]
+        else if (kind === RECORD_KIND.lock) lockBytes += store.ops[refs[index] + 1]
         const id = feed.createdId(index)
         if (!Number.isNaN(id)) created.set(id, index)
         if (AliasingFeed.reads(kind)) aliasing.apply(index)
@@ -712,7 +712,7 @@ export class VulkanReplay {
       }
       if (frame === frames - 1 && captureEnded) {
         // The last frame ends with the capture: its writes had to be flushed before its submit too.
-        kind = K.submit
+        kind = RECORD_KIND.submit
         model.onSubmit()
         flushWarnings()
       }
@@ -802,21 +802,21 @@ export class VulkanReplay {
       return { heap: captureIdOf.get(p.memory) ?? null, range: [start, start + (size ?? p.size - offset)] as [Bytes, Bytes] }
     }
     switch (kind) {
-      case K.heap: {
+      case RECORD_KIND.heap: {
         const r = record as Extract<AnyCaptureRecord, { e: 'heap' }>
         return { resources: [], heap: r.id, range: [0, r.size] }
       }
-      case K.placed: {
+      case RECORD_KIND.placed: {
         const r = record as VulkanPlacedRecord
         return { resources: [r.id], heap: r.heap, range: [r.offset, r.offset + placedSize(r, 'vulkan')] }
       }
-      case K.bind: {
+      case RECORD_KIND.bind: {
         const r = record as Extract<AnyCaptureRecord, { e: 'bind' }>
         const p = model.placementOf(r.id)
         return { resources: [r.id], heap: r.memory, range: p ? [p.offset, p.offset + p.size] : null }
       }
-      case K.write:
-      case K.flush: {
+      case RECORD_KIND.write:
+      case RECORD_KIND.flush: {
         const r = record as Extract<AnyCaptureRecord, { e: 'write' | 'flush' }>
         if (r.memory !== undefined) {
           return { resources: [], heap: r.memory, range: r.size === undefined ? null : [r.offset, r.offset + r.size] }
@@ -824,8 +824,8 @@ export class VulkanReplay {
         if (r.id === undefined) return none
         return { resources: [r.id], ...boundRange(r.id, r.offset, r.size) }
       }
-      case K.buffer:
-      case K.texture: {
+      case RECORD_KIND.buffer:
+      case RECORD_KIND.texture: {
         return { resources: [this.feed.createdId(index)], heap: null, range: null }
       }
     }

@@ -8,7 +8,7 @@
  */
 import type { RunReport, VulkanRunFigures } from '../../shared/ipc'
 import type { LoadResult } from '../ingest/read'
-import { K, type CaptureStore } from '../ingest/store'
+import { RECORD_KIND, type CaptureStore } from '../ingest/store'
 import { countResources, peakEnd, peakIndex } from './report'
 import { TOTAL_SERIES } from './replay'
 import { heapName, typeName, vulkanSeriesName, type VulkanReplay } from './vulkanReplay'
@@ -115,41 +115,41 @@ export function vulkanFigures(store: CaptureStore): VulkanRunFigures {
   const { kind, ref } = store.records
   for (let i = 0; i < store.records.length; i++) {
     switch (kind[i]) {
-      case K.heap: {
+      case RECORD_KIND.heap: {
         figures.allocations++
         boundTo.set(store.ops[ref[i]], 0)
         figures.peakLiveAllocations = Math.max(figures.peakLiveAllocations, boundTo.size)
         if (store.extras.get(i)?.includes('"dedicatedTo"')) figures.dedicatedAllocations++
         break
       }
-      case K.free:
+      case RECORD_KIND.free:
         boundTo.delete(store.ops[ref[i]])
         break
-      case K.bind: {
+      case RECORD_KIND.bind: {
         const bind = JSON.parse(store.raw[ref[i]]) as { memory: number; offset: number }
         bound(bind.memory, bind.offset)
         break
       }
-      case K.placed:
+      case RECORD_KIND.placed:
         // created and bound at once
         bound(store.placed.a.data[ref[i]], store.placed.b.data[ref[i]])
         break
-      case K.map:
+      case RECORD_KIND.map:
         figures.maps++
         break
-      case K.flush:
+      case RECORD_KIND.flush:
         figures.flushes++
         break
-      case K.submit:
+      case RECORD_KIND.submit:
         figures.submits++
         break
-      case K.name:
+      case RECORD_KIND.name:
         figures.names++
         break
-      case K.stack:
+      case RECORD_KIND.stack:
         figures.stacks++
         break
-      case K.report:
+      case RECORD_KIND.report:
         figures.driverReports++
         break
     }

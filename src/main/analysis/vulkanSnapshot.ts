@@ -17,7 +17,7 @@ import type {
 } from '../../shared/ipc'
 import type { Bytes } from '../../shared/units'
 import { recordAt } from '../ingest/records'
-import { frameEnd, K } from '../ingest/store'
+import { frameEnd, RECORD_KIND } from '../ingest/store'
 import type { VulkanResourceFields } from '../model/vulkan/capture-types'
 import { MEMORY_PROPERTY_FLAGS } from '../model/vulkan/capture-types'
 import type { VulkanMemoryKind, VulkanPlacementInfo } from '../model/vulkan/events'
@@ -98,7 +98,7 @@ export class VulkanSnapshots {
     const store = this.replay.store
     const names = new Map<number, string>()
     for (let i = 0; i < store.records.length; i++) {
-      if (store.records.kind[i] !== K.heap) continue
+      if (store.records.kind[i] !== RECORD_KIND.heap) continue
       const ref = store.records.ref[i]
       const name = store.strings.get(store.ops[ref + 3])
       if (name !== undefined) names.set(store.ops[ref], name)
@@ -173,8 +173,8 @@ export class VulkanSnapshots {
         const ref = store.records.ref[record]
         const k = store.records.kind[record]
         let row = ref
-        let texture = k === K.texture
-        if (k === K.placed) {
+        let texture = k === RECORD_KIND.texture
+        if (k === RECORD_KIND.placed) {
           row = store.placed.desc.data[ref]
           texture = store.placed.kind.data[ref] === 1
         }
@@ -312,7 +312,7 @@ export class VulkanSnapshots {
     if (!this.stacks) {
       this.stacks = new Map()
       for (let i = 0; i < store.records.length; i++) {
-        if (store.records.kind[i] !== K.stack) continue
+        if (store.records.kind[i] !== RECORD_KIND.stack) continue
         const record = recordAt(store, i) as StackRecord
         this.stacks.set(record.id, i)
       }

@@ -49,9 +49,6 @@ export const MESH_INDEX16 = new BufferClass({ usage: ['Static', 'IndexBuffer'], 
 export const MESH_INDEX32 = new BufferClass(
   { usage: ['Static', 'IndexBuffer', 'ShaderResource'], stride: 4, init: true, tag: 'Meshes' },
 )
-export const SKIN_VERTEX = new BufferClass(
-  { usage: ['Static', 'VertexBuffer', 'ShaderResource'], init: true, tag: 'Meshes' },
-)
 /** The GPU skin cache's output: written by compute each frame. */
 export const SKIN_CACHE = new BufferClass(
   { usage: ['Static', 'UnorderedAccess', 'ShaderResource', 'VertexBuffer'], stride: 4, tag: 'Meshes' },

@@ -5,7 +5,7 @@
  * is judged by its worst), in total or by heap, placement or tag.
  */
 import type { DuckDBValue } from '@duckdb/node-api'
-import type { HistoryBuild, HistoryGroup as TrendGroup, HistoryMetric as TrendMetric, HistoryTrend } from '../../shared/ipc'
+import type { HistoryGroup as TrendGroup, HistoryMetric as TrendMetric, HistoryTrend } from '../../shared/ipc'
 import { closeDatabase, HistoryError, literal, openDatabase, rows, type Database, type OpenOptions } from './duckdb'
 import type { RunFigures } from './figures'
 
@@ -63,7 +63,6 @@ export interface TrendQuery {
   labels?: Record<string, string>
 }
 
-export type TrendBuild = HistoryBuild
 export type Trend = HistoryTrend
 
 export interface QueryAnswer {

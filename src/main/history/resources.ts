@@ -13,7 +13,7 @@ import { HEAP_TYPES, type ModelConfig } from '../../shared/model'
 import type { Bytes } from '../../shared/units'
 import { applyRecord, DescScratch, modelFor } from '../analysis/replay'
 import { heapName, typeName, VulkanFeed, type VulkanReplay } from '../analysis/vulkanReplay'
-import { frameEnd, K, type CaptureStore } from '../ingest/store'
+import { frameEnd, RECORD_KIND, type CaptureStore } from '../ingest/store'
 import type { ModelPlacement } from '../model/d3d12/model'
 import { VulkanModel } from '../model/vulkan/model'
 
@@ -113,33 +113,33 @@ export function resourceRows(store: CaptureStore, placer: Placer): ResourceRows 
     for (let i = store.frames.firstRecord[frame]; i < end; i++) {
       const k = kinds[i]
       const r = refs[i]
-      if (k === K.buffer || k === K.texture) {
-        const texture = k === K.texture
+      if (k === RECORD_KIND.buffer || k === RECORD_KIND.texture) {
+        const texture = k === RECORD_KIND.texture
         const row = add(texture ? 'texture' : 'buffer', r, texture, frameNumber)
         const id = rows.id[row]
         place(row, texture ? model.createTexture(id, descs.textureAt(r)) : model.createBuffer(id, descs.bufferAt(r)))
-      } else if (k === K.transient) {
+      } else if (k === RECORD_KIND.transient) {
         const row = add('transient', store.transients.desc.data[r], store.transients.kind.data[r] !== 0, frameNumber)
         rows.placement[row] = 'Transient'
         waiting.push(row)
         descs.applyTransient(model, r)
-      } else if (k === K.endgraph) {
+      } else if (k === RECORD_KIND.endgraph) {
         const placements = model.endGraph(store.ops[r])
         for (let t = 0; t < placements.length && t < waiting.length; t++) place(waiting[t], placements[t])
         waiting = []
-      } else if (k === K.graph) {
+      } else if (k === RECORD_KIND.graph) {
         // a graph begun while another is open ends that one inside the model; its transients keep no placement
         applyRecord(store, model, i, descs)
         waiting = []
-      } else if (k === K.heap) {
+      } else if (k === RECORD_KIND.heap) {
         manualHeaps.set(store.ops[r], store.ops[r + 2])
-      } else if (k === K.placed) {
+      } else if (k === RECORD_KIND.placed) {
         const row = add('placed', store.placed.desc.data[r], store.placed.kind.data[r] !== 0, frameNumber)
         rows.placement[row] = 'Placed'
         rows.heap[row] = HEAP_TYPES[manualHeaps.get(store.placed.a.data[r]) ?? 0] ?? null
         rows.offset[row] = store.placed.b.data[r]
         rows.occupied[row] = rows.requested[row]
-      } else if (k === K.release) {
+      } else if (k === RECORD_KIND.release) {
         const id = store.ops[r]
         const row = live.get(id)
         if (row !== undefined) {
@@ -180,12 +180,12 @@ function vulkanRows(store: CaptureStore, replay: VulkanReplay): ResourceRows {
     for (let i = store.frames.firstRecord[frame]; i < end; i++) {
       const k = kinds[i]
       if (VulkanFeed.reads(k)) feed.apply(model, i)
-      if (k === K.bind) for (const row of unplaced) if (place(row)) unplaced.delete(row)
+      if (k === RECORD_KIND.bind) for (const row of unplaced) if (place(row)) unplaced.delete(row)
       const created = feed.createdId(i)
       if (!Number.isNaN(created)) {
         const r = refs[i]
-        const placed = k === K.placed
-        const texture = placed ? store.placed.kind.data[r] !== 0 : k === K.texture
+        const placed = k === RECORD_KIND.placed
+        const texture = placed ? store.placed.kind.data[r] !== 0 : k === RECORD_KIND.texture
         const desc = placed ? store.placed.desc.data[r] : r
         const table = texture ? store.textures : store.buffers
         const row = rows.length++

@@ -92,11 +92,10 @@ export class Column<T extends TypedArray> {
   }
 }
 
-export const f64 = (capacity?: number) => new Column(Float64Array, capacity)
-export const u32 = (capacity?: number) => new Column(Uint32Array, capacity)
-export const i32 = (capacity?: number) => new Column(Int32Array, capacity)
-export const u16 = (capacity?: number) => new Column(Uint16Array, capacity)
-export const u8 = (capacity?: number) => new Column(Uint8Array, capacity)
+export const float64Column = (capacity?: number) => new Column(Float64Array, capacity)
+export const uint32Column = (capacity?: number) => new Column(Uint32Array, capacity)
+export const uint16Column = (capacity?: number) => new Column(Uint16Array, capacity)
+export const uint8Column = (capacity?: number) => new Column(Uint8Array, capacity)
 
 /** Columns with one row count. Cells of a new row are written through each column's `data`. */
 export abstract class Table {

@@ -3,10 +3,10 @@
  * Both the NDJSON scanner (from bytes) and importers (from objects) fill a scratch; the store builder
  * validates and stores it. One path, so every source gets the same checks and warnings.
  */
-import { f64, type Column } from './columns'
+import { float64Column, type Column } from './columns'
 import type { StringTable } from './strings'
 
-export const FIELD_NAMES = [
+export const FIELD = [
   'e',
   'n',
   't',
@@ -44,12 +44,12 @@ export const FIELD_NAMES = [
   // 1.1: the VkDeviceMemory (application heap) a bind, map, write or flush names
   'memory',
 ] as const
-export type FieldName = (typeof FIELD_NAMES)[number]
-export const F = Object.fromEntries(FIELD_NAMES.map((name, i) => [name, i])) as { [K in FieldName]: number }
-export const FIELD_COUNT = FIELD_NAMES.length
+export type FieldName = (typeof FIELD)[number]
+export const F = Object.fromEntries(FIELD.map((name, i) => [name, i])) as { [K in FieldName]: number }
+export const FIELD_COUNT = FIELD.length
 
 /** What a field holds in the current record. */
-export const V = {
+export const FieldValue = {
   Absent: 0,
   Number: 1,
   /** A string: `str` holds its id in the string table. */
@@ -63,7 +63,7 @@ export const V = {
   /** null, an object, or a mixed array: present but of no usable type. */
   Other: 6,
 } as const
-export type V = (typeof V)[keyof typeof V]
+export type FieldValue = (typeof FieldValue)[keyof typeof FieldValue]
 
 /** `type` is cleared for every record as five 8-byte words, so its length is rounded up to 40. */
 const TYPE_BYTES = 40
@@ -81,15 +81,15 @@ export class RecordScratch {
   readonly listStart = new Int32Array(FIELD_COUNT)
   readonly listEnd = new Int32Array(FIELD_COUNT)
   /** The `ids` field's numbers (a `use` record's, thousands in some captures). */
-  readonly ids: Column<Float64Array> = f64(256)
+  readonly ids: Column<Float64Array> = float64Column(256)
   /** Number arrays of the other fields, concatenated: kept apart from `ids` so one never stands for the other. */
-  readonly nums: Column<Float64Array> = f64(16)
+  readonly nums: Column<Float64Array> = float64Column(16)
   /** `type` as words: five stores clear it, cheaper than tracking which fields a record set. */
   private readonly typeWords = new Float64Array(this.type.buffer)
   /** Raw JSON of keys the format does not define (`"k":v,…`), kept so an export writes them back. */
   extras: string | undefined = undefined
 
-  set(field: number, type: V): void {
+  set(field: number, type: FieldValue): void {
     this.type[field] = type
   }
 
@@ -116,7 +116,7 @@ export class RecordScratch {
   }
 
   has(field: number): boolean {
-    return this.type[field] !== V.Absent
+    return this.type[field] !== FieldValue.Absent
   }
 
   /** Fill from a record object (importers, tests): the same representation the scanner builds from bytes. */
@@ -130,17 +130,17 @@ export class RecordScratch {
         continue
       }
       if (typeof value === 'number') {
-        this.set(field, V.Number)
+        this.set(field, FieldValue.Number)
         this.num[field] = value
       } else if (typeof value === 'string') {
-        this.set(field, V.String)
+        this.set(field, FieldValue.String)
         this.str[field] = strings.intern(value)
       } else if (typeof value === 'boolean') {
-        this.set(field, V.Bool)
+        this.set(field, FieldValue.Bool)
         this.str[field] = value ? 1 : 0
       } else if (Array.isArray(value) && value.every((v) => typeof v === 'number')) {
         // an empty array lands here: read as no ids, or no usage bits
-        this.set(field, V.Numbers)
+        this.set(field, FieldValue.Numbers)
         if (field === F.ids) {
           this.ids.length = 0
           for (const v of value as number[]) this.ids.push(v)
@@ -150,12 +150,12 @@ export class RecordScratch {
           this.listEnd[field] = this.nums.length
         }
       } else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
-        this.set(field, V.Strings)
+        this.set(field, FieldValue.Strings)
         this.listStart[field] = this.strListLength
         for (const v of value as string[]) this.pushString(strings.intern(v))
         this.listEnd[field] = this.strListLength
       } else if (value !== undefined) {
-        this.set(field, V.Other)
+        this.set(field, FieldValue.Other)
       }
     }
     if (extras) this.extras = extras.join(',')

@@ -18,7 +18,7 @@ import {
   type ExtensionRecord,
   type TextureDesc,
 } from '../../shared/capture'
-import { BUFFER_ATTR, K, recordRange, unpackUseIds, type CaptureStore } from './store'
+import { BUFFER_ATTR, RECORD_KIND, recordRange, unpackUseIds, type CaptureStore } from './store'
 
 export function bufferDesc(store: CaptureStore, row: number): BufferDesc {
   const b = store.buffers
@@ -66,7 +66,7 @@ export function useIdsOf(store: CaptureStore, ref: number, out: number[] = []): 
 /** The record at `index` as an object, unknown keys included. */
 export function recordAt(store: CaptureStore, index: number): AnyCaptureRecord {
   // extension records are kept whole, unknown keys included
-  if (store.records.kind[index] >= K.bind) return JSON.parse(store.raw[store.records.ref[index]]) as ExtensionRecord
+  if (store.records.kind[index] >= RECORD_KIND.bind) return JSON.parse(store.raw[store.records.ref[index]]) as ExtensionRecord
   const record = baseRecordAt(store, index)
   const extras = store.extras.get(index)
   return extras === undefined ? record : { ...(JSON.parse(`{${extras}}`) as object), ...record }
@@ -77,35 +77,35 @@ function baseRecordAt(store: CaptureStore, index: number): CaptureRecord {
   const ref = store.records.ref[index]
   const ops = store.ops
   switch (kind) {
-    case K.frame: {
+    case RECORD_KIND.frame: {
       const t = store.frames.t[ref]
       return Number.isNaN(t) ? { e: 'frame', n: store.frames.n[ref] } : { e: 'frame', n: store.frames.n[ref], t }
     }
-    case K.gpu:
+    case RECORD_KIND.gpu:
       return { e: 'gpu', n: ops[ref] }
-    case K.buffer:
+    case RECORD_KIND.buffer:
       return { e: 'buffer', id: store.buffers.id.data[ref], ...bufferDesc(store, ref) }
-    case K.texture:
+    case RECORD_KIND.texture:
       return { e: 'texture', id: store.textures.id.data[ref], ...textureDesc(store, ref) }
-    case K.release:
+    case RECORD_KIND.release:
       return { e: 'release', id: ops[ref] }
-    case K.commit:
+    case RECORD_KIND.commit:
       return { e: 'commit', id: ops[ref], bytes: ops[ref + 1] }
-    case K.lock:
+    case RECORD_KIND.lock:
       return { e: 'lock', id: ops[ref], bytes: ops[ref + 1] }
-    case K.upload:
+    case RECORD_KIND.upload:
       return { e: 'upload', via: UPLOAD_VIAS[ops[ref]], bytes: ops[ref + 1], count: ops[ref + 2] }
-    case K.use:
+    case RECORD_KIND.use:
       return { e: 'use', ids: useIdsOf(store, ref) }
-    case K.budget:
+    case RECORD_KIND.budget:
       return Number.isNaN(ops[ref + 1])
         ? { e: 'budget', bytes: ops[ref] }
         : ({ e: 'budget', bytes: ops[ref], heap: ops[ref + 1] } as CaptureRecord)
-    case K.graph: {
+    case RECORD_KIND.graph: {
       const name = store.strings.get(ops[ref])
       return name === undefined ? { e: 'graph' } : { e: 'graph', name }
     }
-    case K.transient: {
+    case RECORD_KIND.transient: {
       const t = store.transients
       const desc = t.desc.data[ref]
       const common = { e: 'transient' as const, first: t.a.data[ref], last: t.b.data[ref] }
@@ -113,14 +113,14 @@ function baseRecordAt(store: CaptureStore, index: number): CaptureRecord {
         ? { ...common, id: store.buffers.id.data[desc], kind: 'buffer', ...bufferDesc(store, desc) }
         : { ...common, id: store.textures.id.data[desc], kind: 'texture', ...textureDesc(store, desc) }
     }
-    case K.endgraph:
+    case RECORD_KIND.endgraph:
       return { e: 'endgraph', passes: ops[ref] }
-    case K.heap: {
+    case RECORD_KIND.heap: {
       const name = store.strings.get(ops[ref + 3])
       const heap = { e: 'heap' as const, id: ops[ref], size: ops[ref + 1], type: HEAP_KINDS[ops[ref + 2]] }
       return name === undefined ? heap : { ...heap, name }
     }
-    case K.placed: {
+    case RECORD_KIND.placed: {
       const p = store.placed
       const desc = p.desc.data[ref]
       const common = { e: 'placed' as const, heap: p.a.data[ref], offset: p.b.data[ref] }
@@ -131,18 +131,18 @@ function baseRecordAt(store: CaptureStore, index: number): CaptureRecord {
       const { heap: _kind, ...buffer } = bufferDesc(store, desc)
       return { ...common, id: store.buffers.id.data[desc], kind: 'buffer', ...buffer }
     }
-    case K.barrier: {
+    case RECORD_KIND.barrier: {
       // NaN: the capture left the resource out (NULL)
       const barrier: BarrierRecord = { e: 'barrier' }
       if (!Number.isNaN(ops[ref])) barrier.after = ops[ref]
       if (!Number.isNaN(ops[ref + 1])) barrier.before = ops[ref + 1]
       return barrier
     }
-    case K.access:
+    case RECORD_KIND.access:
       return { e: 'access', id: ops[ref], op: ACCESS_OPS[ops[ref + 1]] }
-    case K.submit:
+    case RECORD_KIND.submit:
       return { e: 'submit' }
-    case K.free:
+    case RECORD_KIND.free:
       return { e: 'free', id: ops[ref] }
   }
   throw new Error(`record ${index} has an unknown kind ${kind}`)

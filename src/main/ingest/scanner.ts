@@ -12,7 +12,7 @@
  * a time through a DataView; a compare may look a few bytes past the line's end, never past the room.
  */
 import { CaptureError } from './errors'
-import { F, FIELD_NAMES, RecordScratch, V } from './fields'
+import { F, FIELD, RecordScratch, FieldValue } from './fields'
 import type { CaptureBuilder } from './store'
 import { HASH_PRIME, HASH_SEED } from './strings'
 import { checkHeader } from './versions'
@@ -59,17 +59,17 @@ function packed(bytes: Uint8Array): Int32Array {
 const KEY_SLOT = new Int8Array(1 << 12).fill(-1)
 const keySlot = (first3: number) => Math.imul(first3, 0x9e3779b1) >>> 20
 /** The key and its closing quote: first four bytes, the next four, and their masks. */
-const KEY_W0 = new Int32Array(FIELD_NAMES.length)
-const KEY_M0 = new Int32Array(FIELD_NAMES.length)
-const KEY_W1 = new Int32Array(FIELD_NAMES.length)
-const KEY_M1 = new Int32Array(FIELD_NAMES.length)
-const KEY_LENGTH = new Uint8Array(FIELD_NAMES.length)
-FIELD_NAMES.forEach((name, field) => {
+const KEY_W0 = new Int32Array(FIELD.length)
+const KEY_M0 = new Int32Array(FIELD.length)
+const KEY_W1 = new Int32Array(FIELD.length)
+const KEY_M1 = new Int32Array(FIELD.length)
+const KEY_LENGTH = new Uint8Array(FIELD.length)
+FIELD.forEach((name, field) => {
   const quoted = encoder.encode(`${name}"`)
   if (quoted.length > 8) throw new Error(`field "${name}" is longer than the key compare allows`)
   const lead = encoder.encode(`${name}":`)
   const slot = keySlot(lead[0] | (lead[1] << 8) | (lead[2] << 16))
-  if (KEY_SLOT[slot] >= 0) throw new Error(`fields "${name}" and "${FIELD_NAMES[KEY_SLOT[slot]]}" share a key slot`)
+  if (KEY_SLOT[slot] >= 0) throw new Error(`fields "${name}" and "${FIELD[KEY_SLOT[slot]]}" share a key slot`)
   KEY_SLOT[slot] = field
   const words = packed(quoted)
   KEY_W0[field] = words[0]
@@ -83,7 +83,7 @@ FIELD_NAMES.forEach((name, field) => {
 const WORD = 1
 const TEXT = 2
 const NUMBERS = 3
-const VALUE_KIND = new Uint8Array(FIELD_NAMES.length)
+const VALUE_KIND = new Uint8Array(FIELD.length)
 for (const name of ['e', 'state', 'heap', 'dim', 'via', 'kind', 'type', 'op', 'usage', 'flags'] as const) {
   VALUE_KIND[F[name]] = WORD
 }
@@ -142,7 +142,7 @@ export class NdjsonScanner {
   private readonly wordAt: Int32Array
   private readonly wordText: Int32Array
   /** The last string id of each free-text field, and the name that came after each name last time. */
-  private readonly lastText = new Int32Array(FIELD_NAMES.length)
+  private readonly lastText = new Int32Array(FIELD.length)
   private nameAfter = new Int32Array(1 << 12)
 
   constructor(builder: CaptureBuilder, options: ScannerOptions) {
@@ -373,7 +373,7 @@ export class NdjsonScanner {
             this.lastText[field] = id
           } else p = this.value(field, p)
           if (id > 0) {
-            type[field] = V.String
+            type[field] = FieldValue.String
             str[field] = id
           }
         } else if (c >= 0x30 && c <= 0x39) {
@@ -390,7 +390,7 @@ export class NdjsonScanner {
           if (q - p > 15 || c === DOT || c === 0x65 || c === 0x45 || (c >= 0x30 && c <= 0x39)) {
             p = this.value(field, p)
           } else {
-            type[field] = V.Number
+            type[field] = FieldValue.Number
             num[field] = v
             p = q
           }
@@ -499,7 +499,7 @@ export class NdjsonScanner {
         throw new SyntaxFault(p, '"," or "]" in an array')
       }
     }
-    r.set(field, V.Strings)
+    r.set(field, FieldValue.Strings)
     r.listStart[field] = listStart
     r.listEnd[field] = r.strListLength
     return p + 1
@@ -507,7 +507,7 @@ export class NdjsonScanner {
 
   private escapedKeyField(quoteStart: number, afterQuote: number): number {
     const key = this.decodeString(quoteStart, afterQuote)
-    return (FIELD_NAMES as readonly string[]).indexOf(key)
+    return (FIELD as readonly string[]).indexOf(key)
   }
 
   /** Read a known field's value into the scratch; returns the position after it. */
@@ -517,25 +517,25 @@ export class NdjsonScanner {
     const c = buf[p]
     if (c === QUOTE) {
       const q = this.stringEnd(p)
-      r.set(field, V.String)
+      r.set(field, FieldValue.String)
       r.str[field] = this.strEscaped ? this.internString(p, q) : this.stringId(field, p + 1, q - 1)
       return q
     }
     if (c === MINUS || (c >= 0x30 && c <= 0x39)) {
       const q = this.number(p)
-      r.set(field, V.Number)
+      r.set(field, FieldValue.Number)
       r.num[field] = this.numberValue
       return q
     }
     if (c === LBRACKET) return this.array(field, p)
     if (c === 0x74 || c === 0x66) {
       const q = this.skipValue(p, 1)
-      r.set(field, V.Bool)
+      r.set(field, FieldValue.Bool)
       r.str[field] = c === 0x74 ? 1 : 0
       return q
     }
     const q = this.skipValue(p, 1)
-    r.set(field, V.Other)
+    r.set(field, FieldValue.Other)
     return q
   }
 
@@ -597,7 +597,7 @@ export class NdjsonScanner {
       }
     }
     ids.length = length
-    r.set(field, V.Numbers)
+    r.set(field, FieldValue.Numbers)
     return p + 1
   }
 
@@ -608,13 +608,13 @@ export class NdjsonScanner {
     // Numbers go to `ids` for the field `ids`, else to `nums` (a field's numbers never stand for another's).
     const numbers = field === F.ids ? r.ids : r.nums
     if (buf[p] === RBRACKET) {
-      r.set(field, V.Numbers)
+      r.set(field, FieldValue.Numbers)
       if (field === F.ids) r.ids.length = 0
       r.listStart[field] = r.listEnd[field] = r.nums.length
       return p + 1
     }
     if (buf[p] === QUOTE) {
-      r.set(field, V.Strings)
+      r.set(field, FieldValue.Strings)
       r.listStart[field] = r.strListLength
       for (;;) {
         if (buf[p] !== QUOTE) return this.mixedArray(field, open)
@@ -631,7 +631,7 @@ export class NdjsonScanner {
       r.listEnd[field] = r.strListLength
       return p + 1
     }
-    r.set(field, V.Numbers)
+    r.set(field, FieldValue.Numbers)
     if (field === F.ids) r.ids.length = 0
     r.listStart[field] = r.nums.length
     for (;;) {
@@ -653,7 +653,7 @@ export class NdjsonScanner {
   /** An array of mixed or nested values: validate it, keep it as present but unusable. */
   private mixedArray(field: number, open: number): number {
     const end = this.skipValue(open, 1)
-    this.r.set(field, V.Other)
+    this.r.set(field, FieldValue.Other)
     return end
   }
 

@@ -27,12 +27,12 @@ import {
   type CaptureHeader,
   type WarningKind,
 } from '../../shared/capture'
-import { Column, f64, Table, u16, u32, u8, type LoadShare } from './columns'
-import { F, FIELD_NAMES, V, type RecordScratch } from './fields'
+import { Column, float64Column, Table, uint16Column, uint32Column, uint8Column, type LoadShare } from './columns'
+import { F, FIELD, FieldValue, type RecordScratch } from './fields'
 import { IdSet } from './idset'
 import { StringTable } from './strings'
 
-export const K = Object.fromEntries(RECORD_KINDS.map((k, i) => [k, i])) as {
+export const RECORD_KIND = Object.fromEntries(RECORD_KINDS.map((k, i) => [k, i])) as {
   [P in (typeof RECORD_KINDS)[number]]: number
 }
 
@@ -53,34 +53,34 @@ export interface StoreWarnings {
 }
 
 export class BufferTable extends Table {
-  readonly id = f64(0)
-  readonly size = f64(0)
-  readonly usage = u32(0)
-  readonly stride = u32(0)
-  readonly attrs = u8(0)
-  readonly name = u32(0)
-  readonly tag = u32(0)
+  readonly id = float64Column(0)
+  readonly size = float64Column(0)
+  readonly usage = uint32Column(0)
+  readonly stride = uint32Column(0)
+  readonly attrs = uint8Column(0)
+  readonly name = uint32Column(0)
+  readonly tag = uint32Column(0)
   columns(): Column<never>[] {
     return [this.id, this.size, this.usage, this.stride, this.attrs, this.name, this.tag] as Column<never>[]
   }
 }
 
 export class TextureTable extends Table {
-  readonly id = f64(0)
+  readonly id = float64Column(0)
   /** Driver size, NaN when the capture does not give it. */
-  readonly size = f64(0)
+  readonly size = float64Column(0)
   /** Driver alignment, 0 when the capture does not give it. */
-  readonly align = f64(0)
-  readonly dim = u8(0)
-  readonly format = u32(0)
-  readonly width = u32(0)
-  readonly height = u32(0)
-  readonly depth = u32(0)
-  readonly mips = u16(0)
-  readonly samples = u16(0)
-  readonly flags = u32(0)
-  readonly name = u32(0)
-  readonly tag = u32(0)
+  readonly align = float64Column(0)
+  readonly dim = uint8Column(0)
+  readonly format = uint32Column(0)
+  readonly width = uint32Column(0)
+  readonly height = uint32Column(0)
+  readonly depth = uint32Column(0)
+  readonly mips = uint16Column(0)
+  readonly samples = uint16Column(0)
+  readonly flags = uint32Column(0)
+  readonly name = uint32Column(0)
+  readonly tag = uint32Column(0)
   columns(): Column<never>[] {
     return [
       this.id,
@@ -103,20 +103,20 @@ export class TextureTable extends Table {
 /** Transients and placed resources: their desc is a row of the buffer or texture table. */
 export class AttachedTable extends Table {
   /** 0 buffer, 1 texture. */
-  readonly kind = u8(0)
-  readonly desc = u32(0)
+  readonly kind = uint8Column(0)
+  readonly desc = uint32Column(0)
   /** Transients: first pass; placed: heap id. */
-  readonly a = f64(0)
+  readonly a = float64Column(0)
   /** Transients: last pass; placed: heap offset. */
-  readonly b = f64(0)
+  readonly b = float64Column(0)
   columns(): Column<never>[] {
     return [this.kind, this.desc, this.a, this.b] as Column<never>[]
   }
 }
 
 class RecordTable extends Table {
-  readonly kind = u8(0)
-  readonly ref = u32(0)
+  readonly kind = uint8Column(0)
+  readonly ref = uint32Column(0)
   columns(): Column<never>[] {
     return [this.kind, this.ref] as Column<never>[]
   }
@@ -169,27 +169,27 @@ class NameCodes {
 }
 
 // Record kinds as constants, so the builder's switch compiles to a jump table.
-const FRAME = K.frame
-const GPU = K.gpu
-const BUFFER = K.buffer
-const TEXTURE = K.texture
-const RELEASE = K.release
-const COMMIT = K.commit
-const LOCK = K.lock
-const UPLOAD = K.upload
-const USE = K.use
-const BUDGET = K.budget
-const GRAPH = K.graph
-const TRANSIENT = K.transient
-const ENDGRAPH = K.endgraph
-const HEAP = K.heap
-const PLACED = K.placed
-const BARRIER = K.barrier
-const ACCESS = K.access
-const SUBMIT = K.submit
-const FREE = K.free
+const FRAME = RECORD_KIND.frame
+const GPU = RECORD_KIND.gpu
+const BUFFER = RECORD_KIND.buffer
+const TEXTURE = RECORD_KIND.texture
+const RELEASE = RECORD_KIND.release
+const COMMIT = RECORD_KIND.commit
+const LOCK = RECORD_KIND.lock
+const UPLOAD = RECORD_KIND.upload
+const USE = RECORD_KIND.use
+const BUDGET = RECORD_KIND.budget
+const GRAPH = RECORD_KIND.graph
+const TRANSIENT = RECORD_KIND.transient
+const ENDGRAPH = RECORD_KIND.endgraph
+const HEAP = RECORD_KIND.heap
+const PLACED = RECORD_KIND.placed
+const BARRIER = RECORD_KIND.barrier
+const ACCESS = RECORD_KIND.access
+const SUBMIT = RECORD_KIND.submit
+const FREE = RECORD_KIND.free
 /** Extension records (minor versions) are kept whole, as JSON, in `raw`: few, and read by their own models. */
-const FIRST_EXTENSION = K.bind
+const FIRST_EXTENSION = RECORD_KIND.bind
 
 /** Required integer fields of each extension record. */
 const EXTENSION_REQUIRED: Record<string, readonly string[]> = {
@@ -210,15 +210,15 @@ const EXTENSION_REQUIRED: Record<string, readonly string[]> = {
 export class CaptureBuilder {
   readonly strings = new StringTable()
   private readonly records = new RecordTable()
-  readonly frameN = f64(64)
-  readonly frameT = f64(64)
-  readonly frameFirst = u32(64)
+  readonly frameN = float64Column(64)
+  readonly frameT = float64Column(64)
+  readonly frameFirst = uint32Column(64)
   readonly buffers = new BufferTable()
   readonly textures = new TextureTable()
   readonly transients = new AttachedTable()
   readonly placed = new AttachedTable()
-  private readonly ops = f64(1 << 12)
-  private useBytes = u8(1 << 14)
+  private readonly ops = float64Column(1 << 12)
+  private useBytes = uint8Column(1 << 14)
   /** Plain use ids, once one does not fit the byte coding. */
   private useWide: Column<Float64Array> | undefined
   readonly extras = new Map<number, string>()
@@ -293,7 +293,7 @@ export class CaptureBuilder {
 
   /** Validate one record held in `r` and append it. Returns false when it was skipped with a warning. */
   add(r: RecordScratch): boolean {
-    if (r.type[F.e] !== V.String) {
+    if (r.type[F.e] !== FieldValue.String) {
       this.warn('unknownRecord', r.has(F.e) ? 'record field "e" is not a string' : 'record without "e"')
       return false
     }
@@ -349,7 +349,7 @@ export class CaptureBuilder {
       case GRAPH: {
         if (this.inGraph) this.closeGraph()
         this.inGraph = true
-        return this.pushOps1(kind, r, r.type[F.name] === V.String ? r.str[F.name] : 0)
+        return this.pushOps1(kind, r, r.type[F.name] === FieldValue.String ? r.str[F.name] : 0)
       }
       case TRANSIENT:
         return this.addTransient(r)
@@ -380,7 +380,7 @@ export class CaptureBuilder {
         ops.data[ops.length++] = id
         ops.data[ops.length++] = size
         ops.data[ops.length++] = type
-        ops.data[ops.length++] = r.type[F.name] === V.String ? r.str[F.name] : 0
+        ops.data[ops.length++] = r.type[F.name] === FieldValue.String ? r.str[F.name] : 0
         return true
       }
       case PLACED:
@@ -437,25 +437,25 @@ export class CaptureBuilder {
       }
     }
     const members: string[] = [`"e":${JSON.stringify(e)}`]
-    for (let field = 1; field < FIELD_NAMES.length; field++) {
-      const name = JSON.stringify(FIELD_NAMES[field])
+    for (let field = 1; field < FIELD.length; field++) {
+      const name = JSON.stringify(FIELD[field])
       switch (r.type[field]) {
-        case V.Number:
+        case FieldValue.Number:
           members.push(`${name}:${r.num[field]}`)
           break
-        case V.String:
+        case FieldValue.String:
           members.push(`${name}:${JSON.stringify(this.strings.get(r.str[field]) ?? '')}`)
           break
-        case V.Bool:
+        case FieldValue.Bool:
           members.push(`${name}:${r.str[field] === 1}`)
           break
-        case V.Strings: {
+        case FieldValue.Strings: {
           const list: string[] = []
           for (let i = r.listStart[field]; i < r.listEnd[field]; i++) list.push(this.strings.get(r.strList[i]) ?? '')
           members.push(`${name}:${JSON.stringify(list)}`)
           break
         }
-        case V.Numbers: {
+        case FieldValue.Numbers: {
           const values =
             field === F.ids ? r.ids.data.subarray(0, r.ids.length) : r.nums.data.subarray(r.listStart[field], r.listEnd[field])
           members.push(`${name}:${JSON.stringify(Array.from(values))}`)
@@ -519,7 +519,7 @@ export class CaptureBuilder {
       this.warn('frameNotIncreasing', `frame ${n} after frame ${this.frameN.data[frames - 1]}`)
       return false
     }
-    const t = r.type[F.t] === V.Number ? r.num[F.t] : NaN
+    const t = r.type[F.t] === FieldValue.Number ? r.num[F.t] : NaN
     // Records before the first frame record belong to frame 0: an implicit frame 0 when the first frame is
     // later, or frame 0 itself starting at record 0.
     let first = this.records.length
@@ -533,7 +533,7 @@ export class CaptureBuilder {
     const index = this.frameN.push(n)
     this.frameT.push(t)
     this.frameFirst.push(first)
-    this.pushRecord(K.frame, index, r)
+    this.pushRecord(RECORD_KIND.frame, index, r)
     return true
   }
 
@@ -541,21 +541,21 @@ export class CaptureBuilder {
     const type = r.type
     const size = this.size(r, F.size, what, 'size', true)
     if (size === undefined) return -1
-    const stride = type[F.stride] !== V.Absent ? this.int(r, F.stride, what, 'stride') : 0
+    const stride = type[F.stride] !== FieldValue.Absent ? this.int(r, F.stride, what, 'stride') : 0
     if (stride === undefined) return -1
     let attrs = 0
-    if (type[F.state] !== V.Absent) {
+    if (type[F.state] !== FieldValue.Absent) {
       const state = this.enumOf(r, F.state, this.stateOf, what, 'state', BUFFER_STATES, false)
       if (state === undefined) return -1
       attrs |= state
     }
-    if (type[F.heap] === V.String) {
+    if (type[F.heap] === FieldValue.String) {
       if (r.str[F.heap] === this.idOfReadback) attrs |= BUFFER_ATTR.readback
       else if (this.heapKindOf.get(r.str[F.heap]) !== 0) {
         this.warn('badField', `${what} ${id}: heap "${this.strings.get(r.str[F.heap])}" is neither default nor readback`)
       }
     }
-    if (type[F.init] === V.Bool && r.str[F.init] === 1) attrs |= BUFFER_ATTR.init
+    if (type[F.init] === FieldValue.Bool && r.str[F.init] === 1) attrs |= BUFFER_ATTR.init
     const b = this.buffers
     const row = b.row()
     b.id.data[row] = id
@@ -563,17 +563,17 @@ export class CaptureBuilder {
     b.usage.data[row] = this.mask(r, F.usage, this.usageBit)
     b.stride.data[row] = Math.min(stride, 0xffffffff)
     b.attrs.data[row] = attrs
-    b.name.data[row] = type[F.name] === V.String ? r.str[F.name] : 0
-    b.tag.data[row] = type[F.tag] === V.String ? r.str[F.tag] : 0
+    b.name.data[row] = type[F.name] === FieldValue.String ? r.str[F.name] : 0
+    b.tag.data[row] = type[F.tag] === FieldValue.String ? r.str[F.tag] : 0
     return row
   }
 
   private addTextureDesc(r: RecordScratch, what: string, id: number): number {
     const type = r.type
-    const size = type[F.size] !== V.Absent ? this.size(r, F.size, what, 'size', false) : NaN
-    const align = type[F.align] !== V.Absent ? this.size(r, F.align, what, 'align', false) : 0
+    const size = type[F.size] !== FieldValue.Absent ? this.size(r, F.size, what, 'size', false) : NaN
+    const align = type[F.align] !== FieldValue.Absent ? this.size(r, F.align, what, 'align', false) : 0
     if (size === undefined || align === undefined) return -1
-    const dim = type[F.dim] !== V.Absent ? this.enumOf(r, F.dim, this.dimOf, what, 'dim', TEXTURE_DIMS, false) : 0
+    const dim = type[F.dim] !== FieldValue.Absent ? this.enumOf(r, F.dim, this.dimOf, what, 'dim', TEXTURE_DIMS, false) : 0
     const width = this.dimension(r, F.width, what, 'width', 0xffffffff)
     const height = this.dimension(r, F.height, what, 'height', 0xffffffff)
     const depth = this.dimension(r, F.depth, what, 'depth', 0xffffffff)
@@ -586,15 +586,15 @@ export class CaptureBuilder {
     t.size.data[row] = size
     t.align.data[row] = align
     t.dim.data[row] = dim
-    t.format.data[row] = type[F.format] === V.String ? r.str[F.format] : 0
+    t.format.data[row] = type[F.format] === FieldValue.String ? r.str[F.format] : 0
     t.width.data[row] = width
     t.height.data[row] = height
     t.depth.data[row] = depth
     t.mips.data[row] = mips
     t.samples.data[row] = samples
     t.flags.data[row] = this.mask(r, F.flags, this.flagBit)
-    t.name.data[row] = type[F.name] === V.String ? r.str[F.name] : 0
-    t.tag.data[row] = type[F.tag] === V.String ? r.str[F.tag] : 0
+    t.name.data[row] = type[F.name] === FieldValue.String ? r.str[F.name] : 0
+    t.tag.data[row] = type[F.tag] === FieldValue.String ? r.str[F.tag] : 0
     return row
   }
 
@@ -617,7 +617,7 @@ export class CaptureBuilder {
   }
 
   private attachedKind(r: RecordScratch, what: string): 0 | 1 | undefined {
-    if (r.type[F.kind] === V.String) {
+    if (r.type[F.kind] === FieldValue.String) {
       if (r.str[F.kind] === this.idOfBuffer) return 0
       if (r.str[F.kind] === this.idOfTexture) return 1
     }
@@ -683,7 +683,7 @@ export class CaptureBuilder {
   }
 
   private addUse(r: RecordScratch): boolean {
-    if (r.type[F.ids] !== V.Numbers) {
+    if (r.type[F.ids] !== FieldValue.Numbers) {
       this.warn(r.has(F.ids) ? 'badField' : 'missingField', 'use needs "ids": an array of resource ids')
       return false
     }
@@ -737,7 +737,7 @@ export class CaptureBuilder {
 
   /** From here on use ids are plain floats: the ones packed so far are unpacked into them. */
   private widenUseIds(): void {
-    const wide = f64(Math.max(1024, this.useBytes.length))
+    const wide = float64Column(Math.max(1024, this.useBytes.length))
     wide.share = this.share
     const { kind, ref } = this.records
     const ops = this.ops.data
@@ -751,7 +751,7 @@ export class CaptureBuilder {
       for (const id of ids) wide.data[wide.length++] = id
     }
     this.useWide = wide
-    this.useBytes = u8(0)
+    this.useBytes = uint8Column(0)
   }
 
   /**
@@ -775,12 +775,12 @@ export class CaptureBuilder {
 
   private int(r: RecordScratch, field: number, what: string, key: string): number | undefined {
     const v = r.num[field]
-    if (r.type[field] !== V.Number || !Number.isSafeInteger(v)) return this.badInt(r, field, what, key)
+    if (r.type[field] !== FieldValue.Number || !Number.isSafeInteger(v)) return this.badInt(r, field, what, key)
     return v
   }
 
   private badInt(r: RecordScratch, field: number, what: string, key: string): undefined {
-    if (r.type[field] !== V.Number) {
+    if (r.type[field] !== FieldValue.Number) {
       this.warn(r.has(field) ? 'badField' : 'missingField', `${what}: "${key}" must be an integer`)
     } else this.warn('badField', `${what}: "${key}" ${r.num[field]} is not an integer`)
     return undefined
@@ -788,12 +788,12 @@ export class CaptureBuilder {
 
   private size(r: RecordScratch, field: number, what: string, key: string, required: boolean): number | undefined {
     const v = r.num[field]
-    if (r.type[field] !== V.Number || !Number.isSafeInteger(v) || v < 0) return this.badSize(r, field, what, key, required)
+    if (r.type[field] !== FieldValue.Number || !Number.isSafeInteger(v) || v < 0) return this.badSize(r, field, what, key, required)
     return v
   }
 
   private badSize(r: RecordScratch, field: number, what: string, key: string, required: boolean): undefined {
-    if (r.type[field] !== V.Number) {
+    if (r.type[field] !== FieldValue.Number) {
       if (required || r.has(field)) {
         this.warn(r.has(field) ? 'badSize' : 'missingField', `${what}: "${key}" must be a byte count`)
       }
@@ -803,7 +803,7 @@ export class CaptureBuilder {
 
   /** A dimension within 1…max (1 when absent), or -1 after a warning. */
   private dimension(r: RecordScratch, field: number, what: string, key: string, max: number): number {
-    if (r.type[field] === V.Absent) return 1
+    if (r.type[field] === FieldValue.Absent) return 1
     const v = this.int(r, field, what, key)
     if (v === undefined) return -1
     if (v < 1 || v > max) {
@@ -822,7 +822,7 @@ export class CaptureBuilder {
     names: readonly string[],
     required: boolean,
   ): number | undefined {
-    const code = r.type[field] === V.String ? table.get(r.str[field]) : -1
+    const code = r.type[field] === FieldValue.String ? table.get(r.str[field]) : -1
     if (code < 0) {
       if (required || r.has(field)) {
         this.warn(r.has(field) ? 'badField' : 'missingField', `${what}: "${key}" must be one of ${names.join(', ')}`)
@@ -833,7 +833,7 @@ export class CaptureBuilder {
   }
 
   private mask(r: RecordScratch, field: number, bits: NameCodes): number {
-    if (r.type[field] !== V.Strings) return 0
+    if (r.type[field] !== FieldValue.Strings) return 0
     let mask = 0
     const list = r.strList
     for (let i = r.listStart[field], end = r.listEnd[field]; i < end; i++) {

@@ -16,11 +16,14 @@ export interface Upgrader {
 export const UPGRADERS: Record<number, Upgrader> = {}
 
 /**
- * Minor versions of format 1, keyed by the minor they upgrade from. A minor only adds (docs/capture-format-vulkan.md):
- * a reader reads an older minor as it is, so these say what each step changes for a writer that brings a capture up
- * to a newer minor. 1.0 → 1.1 is `MINOR_UPGRADER` in src/main/model/vulkan/device.ts (it needs the Vulkan model).
+ * Minor versions of format 1, keyed by the minor they upgrade from, one for each minor before CAPTURE_MINOR. A minor
+ * only adds (docs/capture-format-vulkan.md): a reader reads an older minor as it is, so these say what each step
+ * changes for a writer that brings a capture up to a newer minor.
  */
 export const MINOR_UPGRADERS: Record<number, Upgrader> = {
+  // 1.0 → 1.1: the Vulkan header block, fields and records are new; nothing older changes. A Vulkan header without a
+  // `vulkan` block stays without one: 1.1 replays it on the default device, as 1.0 did.
+  0: { header: (header) => ({ ...header, minor: 1 }) as CaptureHeader },
   // 1.1 → 1.2: `resident` and `evict` records are new; nothing older changes
   1: { header: (header) => ({ ...header, minor: 2 }) as CaptureHeader },
   // 1.2 → 1.3: `name`, `stack` and `report` records, the recorder's header keys and fields are new; nothing older changes
@@ -29,7 +32,7 @@ export const MINOR_UPGRADERS: Record<number, Upgrader> = {
   3: { header: (header) => ({ ...header, minor: 4 }) as CaptureHeader },
 }
 
-/** Bring a format-1 header from its minor (absent: 0, or 1 for a Vulkan capture upgraded by the model) to `to`. */
+/** Bring a format-1 header from its minor (absent: 0) to `to`. */
 export function upgradeMinor(header: CaptureHeader, to: number): CaptureHeader {
   let out = header
   for (let m = (header as { minor?: number }).minor ?? 0; m < to && MINOR_UPGRADERS[m]; m++) out = MINOR_UPGRADERS[m].header(out)

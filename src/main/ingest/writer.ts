@@ -16,7 +16,7 @@ import { createGzip } from 'node:zlib'
 import type { AnyCaptureRecord, CaptureHeader } from '../../shared/capture'
 import { NdjsonSink, recordLine } from './ndjson-writer'
 import { recordAt } from './records'
-import { K, recordRange, type CaptureStore } from './store'
+import { RECORD_KIND, recordRange, type CaptureStore } from './store'
 
 export interface WriteOptions {
   /** Frame index range [from, to) of the store's frames; the whole capture when absent. */
@@ -38,15 +38,15 @@ export interface WriteResult {
 function idOf(store: CaptureStore, index: number): number {
   const ref = store.records.ref[index]
   switch (store.records.kind[index]) {
-    case K.buffer:
+    case RECORD_KIND.buffer:
       return store.buffers.id.data[ref]
-    case K.texture:
+    case RECORD_KIND.texture:
       return store.textures.id.data[ref]
-    case K.placed: {
+    case RECORD_KIND.placed: {
       const desc = store.placed.desc.data[ref]
       return store.placed.kind.data[ref] === 0 ? store.buffers.id.data[desc] : store.textures.id.data[desc]
     }
-    case K.transient: {
+    case RECORD_KIND.transient: {
       const desc = store.transients.desc.data[ref]
       return store.transients.kind.data[ref] === 0 ? store.buffers.id.data[desc] : store.textures.id.data[desc]
     }
@@ -67,38 +67,38 @@ function stateAt(store: CaptureStore, start: number): { creates: number[]; budge
   let budget: number | undefined
   for (let i = 0; i < start; i++) {
     switch (kind[i]) {
-      case K.buffer:
-      case K.texture:
-      case K.placed:
+      case RECORD_KIND.buffer:
+      case RECORD_KIND.texture:
+      case RECORD_KIND.placed:
         live.set(idOf(store, i), i)
         break
-      case K.release: {
+      case RECORD_KIND.release: {
         const id = idOf(store, i)
         live.delete(id)
         commits.delete(id)
         break
       }
-      case K.commit:
+      case RECORD_KIND.commit:
         commits.set(idOf(store, i), i)
         break
-      case K.heap:
+      case RECORD_KIND.heap:
         heaps.set(idOf(store, i), i)
         break
-      case K.free:
+      case RECORD_KIND.free:
         heaps.delete(idOf(store, i))
         break
-      case K.graph:
+      case RECORD_KIND.graph:
         graph = i
         transients = []
         break
-      case K.transient:
+      case RECORD_KIND.transient:
         transients.push(i)
         break
-      case K.endgraph:
+      case RECORD_KIND.endgraph:
         graph = -1
         transients = []
         break
-      case K.budget:
+      case RECORD_KIND.budget:
         budget = store.ops[ref[i]]
         break
     }
@@ -124,7 +124,7 @@ export function exportOf(store: CaptureStore, from?: number, to?: number): Expor
   if (start === 0 || start >= end) return { header: store.header, records: recordIndices(store, [], start, end) }
   const { creates, budget } = stateAt(store, start)
   // a range after the first frame starts with its frame record: the state comes after it, in that frame
-  const head = store.records.kind[start] === K.frame ? [start] : []
+  const head = store.records.kind[start] === RECORD_KIND.frame ? [start] : []
   return {
     header: budget === undefined ? store.header : { ...store.header, budget },
     records: recordIndices(store, [...head, ...creates], start + head.length, end),

@@ -10,7 +10,7 @@ import { maxOrderFor, orderOf } from './buddy'
 import type { BuddyPool, BuddyWatcher } from './buddy'
 import { FirstFit, NO_ROOM } from '../firstFit'
 import { LAST, PoolOrder } from './poolOrder'
-import { Family, FAMILY_COUNT, H, P, TILE } from './ladder'
+import { Family, FAMILY_COUNT, HEAP_INDEX, PLACEMENT_INDEX, TILE } from './ladder'
 import { FreeOrder, NONE } from './memoryPool'
 import type { BlockTable, MemoryPool, PoolWatcher } from './memoryPool'
 import { SMALL_ALIGNMENT } from './texture'
@@ -84,35 +84,35 @@ export function familySpecs(config: ModelConfig): FamilySpec[] {
   const rtuavSize = Math.max(TILE, config['texturePool.rtuav.size'])
   const rtuavMax = config['texturePool.rtuav.maxAllocation']
   const out: FamilySpec[] = [
-    spec(Family.SharedDefault, 'DEFAULT/SingleState', P.SharedBufferPool, H.DEFAULT, bufferSize, shared, bufferMax, {
+    spec(Family.SharedDefault, 'DEFAULT/SingleState', PLACEMENT_INDEX.SharedBufferPool, HEAP_INDEX.DEFAULT, bufferSize, shared, bufferMax, {
       ...defaultBuffers,
     }),
-    spec(Family.SharedUav, 'DEFAULT/SingleState+UAV', P.SharedBufferPool, H.DEFAULT, bufferSize, shared, bufferMax, {
+    spec(Family.SharedUav, 'DEFAULT/SingleState+UAV', PLACEMENT_INDEX.SharedBufferPool, HEAP_INDEX.DEFAULT, bufferSize, shared, bufferMax, {
       ...defaultBuffers,
     }),
-    spec(Family.PlacedDefault, 'DEFAULT/MultiState', P.PlacedBufferPool, H.DEFAULT, bufferSize, placed, bufferMax, {
+    spec(Family.PlacedDefault, 'DEFAULT/MultiState', PLACEMENT_INDEX.PlacedBufferPool, HEAP_INDEX.DEFAULT, bufferSize, placed, bufferMax, {
       ...defaultBuffers,
       placed: true,
     }),
     spec(
       Family.AccelerationStructure,
       'DEFAULT/AccelerationStructure',
-      P.AccelerationStructurePool,
-      H.DEFAULT,
+      PLACEMENT_INDEX.AccelerationStructurePool,
+      HEAP_INDEX.DEFAULT,
       config['asPool.size'],
       shared,
       config['asPool.maxAllocation'],
       { priority: 'high' },
     ),
-    spec(Family.SharedReadback, 'READBACK/SingleState', P.ReadbackPool, H.READBACK, readbackSize, shared, readbackMax),
-    spec(Family.PlacedReadback, 'READBACK/MultiState', P.ReadbackPool, H.READBACK, readbackSize, placed, readbackMax, {
+    spec(Family.SharedReadback, 'READBACK/SingleState', PLACEMENT_INDEX.ReadbackPool, HEAP_INDEX.READBACK, readbackSize, shared, readbackMax),
+    spec(Family.PlacedReadback, 'READBACK/MultiState', PLACEMENT_INDEX.ReadbackPool, HEAP_INDEX.READBACK, readbackSize, placed, readbackMax, {
       placed: true,
     }),
     spec(
       Family.TextureReadOnly,
       'DEFAULT/TextureReadOnly',
-      P.TextureReadOnlyPool,
-      H.DEFAULT,
+      PLACEMENT_INDEX.TextureReadOnlyPool,
+      HEAP_INDEX.DEFAULT,
       config['texturePool.readOnly.size'],
       TILE,
       config['texturePool.readOnly.maxAllocation'],
@@ -121,20 +121,20 @@ export function familySpecs(config: ModelConfig): FamilySpec[] {
     spec(
       Family.TextureReadOnly4K,
       'DEFAULT/TextureReadOnly4K',
-      P.TextureReadOnly4KPool,
-      H.DEFAULT,
+      PLACEMENT_INDEX.TextureReadOnly4KPool,
+      HEAP_INDEX.DEFAULT,
       config['texturePool.readOnly4K.size'],
       SMALL_ALIGNMENT,
       config['texturePool.readOnly4K.maxAllocation'],
       { placed: true },
     ),
-    spec(Family.TextureRT, 'DEFAULT/TextureRT', P.TextureRTPool, H.DEFAULT, rtuavSize, TILE, rtuavMax, placedOnly),
-    spec(Family.TextureUAV, 'DEFAULT/TextureUAV', P.TextureUAVPool, H.DEFAULT, rtuavSize, TILE, rtuavMax, placedOnly),
+    spec(Family.TextureRT, 'DEFAULT/TextureRT', PLACEMENT_INDEX.TextureRTPool, HEAP_INDEX.DEFAULT, rtuavSize, TILE, rtuavMax, placedOnly),
+    spec(Family.TextureUAV, 'DEFAULT/TextureUAV', PLACEMENT_INDEX.TextureUAVPool, HEAP_INDEX.DEFAULT, rtuavSize, TILE, rtuavMax, placedOnly),
     spec(
       Family.UploadBigBlock,
       'UPLOAD/BigBlock',
-      P.UploadBigBlock,
-      H.UPLOAD,
+      PLACEMENT_INDEX.UploadBigBlock,
+      HEAP_INDEX.UPLOAD,
       config['upload.bigBlock.poolSize'],
       UPLOAD_POOL_ALIGNMENT,
       config['upload.bigBlock.maxAllocation'],
@@ -337,8 +337,8 @@ export function buddySpecs(config: ModelConfig): BuddySpec[] {
     {
       index: Buddy.SmallBlock,
       name: 'UPLOAD/SmallBlock',
-      row: P.UploadSmallBlock,
-      heap: H.UPLOAD,
+      row: PLACEMENT_INDEX.UploadSmallBlock,
+      heap: HEAP_INDEX.UPLOAD,
       minBlock,
       maxOrder: maxOrderFor(minBlock, smallPool),
       async: true,
@@ -349,7 +349,7 @@ export function buddySpecs(config: ModelConfig): BuddySpec[] {
       index: Buddy.FastConstantPages,
       name: 'UPLOAD/FastConstantPages',
       row: ROW_FAST_CONSTANT_PAGE,
-      heap: H.UPLOAD,
+      heap: HEAP_INDEX.UPLOAD,
       minBlock: page,
       maxOrder: maxOrderFor(page, Math.max(poolSize, page)),
       async: true,

@@ -39,7 +39,7 @@ export function usageMask(list: readonly string[] | undefined): number {
 }
 
 /** Placement indices, as in PLACEMENTS. */
-export const P = {
+export const PLACEMENT_INDEX = {
   Committed: 0,
   SharedBufferPool: 1,
   PlacedBufferPool: 2,
@@ -56,7 +56,7 @@ export const P = {
 } as const
 
 /** Heap indices, as in HEAP_TYPES. */
-export const H = { DEFAULT: 0, UPLOAD: 1, READBACK: 2 } as const
+export const HEAP_INDEX = { DEFAULT: 0, UPLOAD: 1, READBACK: 2 } as const
 
 /** The pool families (FRHIPoolAllocator instances) of the model, by pool key. */
 export const Family = {
@@ -137,31 +137,31 @@ export function bufferAlignment(usage: number, stride: number): Bytes {
 
 /** The UploadHeapAllocator's own ladder (AllocUploadResource): small block, big block or committed UPLOAD. */
 export function decideUpload(width: Bytes, config: ModelConfig, trace: RouteTrace | null, out: BufferDecision): void {
-  out.heap = H.UPLOAD
+  out.heap = HEAP_INDEX.UPLOAD
   out.family = -1
   const small = width <= config['upload.smallBlock.maxAllocation']
   trace?.push(Step.UploadSmall, width, config['upload.smallBlock.maxAllocation'], small ? 1 : 0)
   if (small) {
     out.target = Target.UploadSmall
-    out.placement = P.UploadSmallBlock
+    out.placement = PLACEMENT_INDEX.UploadSmallBlock
     return
   }
   const big = width <= config['upload.bigBlock.maxAllocation']
   trace?.push(Step.UploadBig, width, config['upload.bigBlock.maxAllocation'], big ? 1 : 0)
   if (big) {
     out.target = Target.Pool
-    out.placement = P.UploadBigBlock
+    out.placement = PLACEMENT_INDEX.UploadBigBlock
     out.family = Family.UploadBigBlock
   } else {
     out.target = Target.Committed
-    out.placement = P.Committed
+    out.placement = PLACEMENT_INDEX.Committed
     out.alignment = TILE
   }
 }
 
 function committed(out: BufferDecision, heap: number): void {
   out.target = Target.Committed
-  out.placement = P.Committed
+  out.placement = PLACEMENT_INDEX.Committed
   out.heap = heap
   out.family = -1
   out.alignment = TILE
@@ -194,15 +194,15 @@ export function decideBuffer(req: BufferRequest, config: ModelConfig, trace: Rou
   const allowIndirect = config.allowPoolAllocateIndirectArgBuffers
   trace.push(Step.Indirect, indirect ? 1 : 0, allowIndirect)
   if (indirect && allowIndirect === 0) {
-    committed(out, H.DEFAULT)
+    committed(out, HEAP_INDEX.DEFAULT)
     return
   }
   const reserved = (usage & Usage.ReservedResource) !== 0
   trace.push(Step.BufferReserved, reserved ? 1 : 0, roundUp(width, TILE))
   if (reserved) {
     out.target = Target.Reserved
-    out.placement = P.Reserved
-    out.heap = H.DEFAULT
+    out.placement = PLACEMENT_INDEX.Reserved
+    out.heap = HEAP_INDEX.DEFAULT
     out.alignment = TILE
     return
   }
@@ -214,20 +214,20 @@ export function decideBuffer(req: BufferRequest, config: ModelConfig, trace: Rou
     const over = width > max
     trace.push(Step.ReadbackSize, width, max, over ? 1 : 0)
     if (over) {
-      committed(out, H.READBACK)
+      committed(out, HEAP_INDEX.READBACK)
       return
     }
     const placed = out.alignment > threshold
     trace.push(Step.StrategyAlignment, out.alignment, threshold, placed ? 1 : 0)
     trace.push(Step.GateShared, shared ? 1 : 0)
     if (shared) {
-      committed(out, H.READBACK)
+      committed(out, HEAP_INDEX.READBACK)
       return
     }
-    if (placed && !gateAlignment(out, config['placedBufferPool.alignment'], trace, H.READBACK)) return
+    if (placed && !gateAlignment(out, config['placedBufferPool.alignment'], trace, HEAP_INDEX.READBACK)) return
     out.target = Target.Pool
-    out.placement = P.ReadbackPool
-    out.heap = H.READBACK
+    out.placement = PLACEMENT_INDEX.ReadbackPool
+    out.heap = HEAP_INDEX.READBACK
     out.family = placed ? Family.PlacedReadback : Family.SharedReadback
     return
   }
@@ -250,7 +250,7 @@ export function decideBuffer(req: BufferRequest, config: ModelConfig, trace: Rou
       STATE_CODE[state],
       uav ? 1 : 0,
       placed ? 1 : 0,
-      as ? P.AccelerationStructurePool : P.SharedBufferPool,
+      as ? PLACEMENT_INDEX.AccelerationStructurePool : PLACEMENT_INDEX.SharedBufferPool,
     )
   }
   let family: number
@@ -264,23 +264,23 @@ export function decideBuffer(req: BufferRequest, config: ModelConfig, trace: Rou
   trace.push(Step.GateSize, width, max, over ? 1 : 0, as && !placed ? 1 : 0)
   out.highPriority = as || req.scratch
   if (over) {
-    committed(out, H.DEFAULT)
+    committed(out, HEAP_INDEX.DEFAULT)
     return
   }
   trace.push(Step.GateShared, shared ? 1 : 0)
   if (shared) {
-    committed(out, H.DEFAULT)
+    committed(out, HEAP_INDEX.DEFAULT)
     return
   }
-  if (placed && !gateAlignment(out, config['placedBufferPool.alignment'], trace, H.DEFAULT)) return
+  if (placed && !gateAlignment(out, config['placedBufferPool.alignment'], trace, HEAP_INDEX.DEFAULT)) return
   out.target = Target.Pool
-  out.heap = H.DEFAULT
+  out.heap = HEAP_INDEX.DEFAULT
   out.family = family
   out.placement = placed
-    ? P.PlacedBufferPool
+    ? PLACEMENT_INDEX.PlacedBufferPool
     : family === Family.AccelerationStructure
-      ? P.AccelerationStructurePool
-      : P.SharedBufferPool
+      ? PLACEMENT_INDEX.AccelerationStructurePool
+      : PLACEMENT_INDEX.SharedBufferPool
 }
 
 /** A placed pool cannot honour an alignment above its own: Committed instead. */

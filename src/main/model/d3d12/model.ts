@@ -29,9 +29,9 @@ import {
   decideBuffer,
   decideUpload,
   Family,
-  H,
+  HEAP_INDEX,
   newBufferDecision,
-  P,
+  PLACEMENT_INDEX,
   Target,
   TILE,
   Usage,
@@ -53,7 +53,7 @@ import {
   transientTextureLayout,
 } from './texture'
 import type { TextureGeometry, TransientTextureLayout } from './texture'
-import { F, ROW_FAST_CONSTANT_PAGE, TOTAL_ROWS, Totals } from './totals'
+import { TOTAL_FIELD, ROW_FAST_CONSTANT_PAGE, TOTAL_ROWS, Totals } from './totals'
 import type { TotalRow } from './totals'
 import { TransientAllocator } from './transient'
 import type { TransientRequest } from './transient'
@@ -440,7 +440,7 @@ export class D3D12Model {
     }
     this.live.set(id, slot)
     this.holdResidency(slot, true)
-    if (desc.init === true && d.heap !== H.UPLOAD && d.target !== Target.Reserved && d.width > 0) {
+    if (desc.init === true && d.heap !== HEAP_INDEX.UPLOAD && d.target !== Target.Reserved && d.width > 0) {
       // Initial data: the block stays locked until the GPU finished the copy, and the copy needs staging.
       a.lockFrame[slot] = this.frame
       this.staging(d.width, STAGING_ALIGNMENT)
@@ -510,10 +510,10 @@ export class D3D12Model {
     const target = roundUp(asked, TILE)
     const before = a.committed[slot]
     const beforeAsked = a.commitRequested[slot]
-    this.totals.add(P.Reserved, H.DEFAULT, F.Heap, target - before)
-    this.totals.add(P.Reserved, H.DEFAULT, F.Occupied, target - before)
-    this.totals.add(P.Reserved, H.DEFAULT, F.Requested, asked - beforeAsked)
-    this.totals.add(P.Reserved, H.DEFAULT, F.Waste, target - before - (asked - beforeAsked))
+    this.totals.add(PLACEMENT_INDEX.Reserved, HEAP_INDEX.DEFAULT, TOTAL_FIELD.Heap, target - before)
+    this.totals.add(PLACEMENT_INDEX.Reserved, HEAP_INDEX.DEFAULT, TOTAL_FIELD.Occupied, target - before)
+    this.totals.add(PLACEMENT_INDEX.Reserved, HEAP_INDEX.DEFAULT, TOTAL_FIELD.Requested, asked - beforeAsked)
+    this.totals.add(PLACEMENT_INDEX.Reserved, HEAP_INDEX.DEFAULT, TOTAL_FIELD.Waste, target - before - (asked - beforeAsked))
     a.committed[slot] = target
     a.commitRequested[slot] = asked
     this.commitBacking(slot, before, target)
@@ -532,7 +532,7 @@ export class D3D12Model {
     const a = this.allocs
     const size = Number.isFinite(bytes) && bytes > 0 ? bytes : 0
     if (a.kind[slot] === Kind.Texture) this.fastUpload(size, 1)
-    else if (a.heap[slot] === H.UPLOAD && a.loc[slot] !== Loc.None) this.rename(slot)
+    else if (a.heap[slot] === HEAP_INDEX.UPLOAD && a.loc[slot] !== Loc.None) this.rename(slot)
     else this.staging(size, STAGING_ALIGNMENT)
   }
 
@@ -1069,7 +1069,7 @@ export class D3D12Model {
     pool.name = `${spec.name}/${slot}`
     pool.spare = false
     pool.lastUsedFrame = this.frame
-    if (spec.heap === H.DEFAULT) {
+    if (spec.heap === HEAP_INDEX.DEFAULT) {
       pool.object = this.nextObjectId++
       this.poolObjects.set(pool.id, pool.object)
       this.residency.addObject(pool.object, pool.size, spec.priority, pool.name, this.frame)
@@ -1100,7 +1100,7 @@ export class D3D12Model {
     const order = fam.orderFor(size + pad)
     if (order === NONE) {
       // Larger than a whole buddy pool (only with an odd config): the big-block allocator takes it.
-      this.allocs.placement[slot] = P.UploadBigBlock
+      this.allocs.placement[slot] = PLACEMENT_INDEX.UploadBigBlock
       this.placeInFamily(slot, Family.UploadBigBlock, size, alignment)
       return
     }
@@ -1153,8 +1153,8 @@ export class D3D12Model {
     a.offset[slot] = 0
     a.poolAlignment[slot] = a.alignment[slot]
     const heap = a.heap[slot]
-    this.totals.take(P.Committed, heap, size, a.requested[slot], false)
-    if (heap === H.DEFAULT) {
+    this.totals.take(PLACEMENT_INDEX.Committed, heap, size, a.requested[slot], false)
+    if (heap === HEAP_INDEX.DEFAULT) {
       const object = this.nextObjectId++
       a.object[slot] = object
       this.residency.addObject(object, size, priority, `Committed ${name ?? `#${a.id[slot]}`}`, this.frame)
@@ -1169,7 +1169,7 @@ export class D3D12Model {
     a.poolAlignment[slot] = TILE
     a.committed[slot] = committed
     a.commitRequested[slot] = committed
-    this.totals.take(P.Reserved, H.DEFAULT, committed, committed, false)
+    this.totals.take(PLACEMENT_INDEX.Reserved, HEAP_INDEX.DEFAULT, committed, committed, false)
     // The number is the resource's from its creation; the object is registered while tiles are committed.
     const object = this.nextObjectId++
     a.object[slot] = object
@@ -1220,7 +1220,7 @@ export class D3D12Model {
     const d = this.bufferDecision
     decideUpload(size, this.config, null, d)
     const a = this.allocs
-    a.heap[slot] = H.UPLOAD
+    a.heap[slot] = HEAP_INDEX.UPLOAD
     a.placement[slot] = d.placement
     if (d.target === Target.UploadSmall) this.placeInBuddy(slot, Buddy.SmallBlock, size, alignment)
     else if (d.target === Target.Pool) this.placeInFamily(slot, Family.UploadBigBlock, size, alignment)
@@ -1285,7 +1285,7 @@ export class D3D12Model {
     a.kind[slot] = Kind.ConstantPage
     a.state[slot] = SlotState.Live
     a.placement[slot] = ROW_FAST_CONSTANT_PAGE
-    a.heap[slot] = H.UPLOAD
+    a.heap[slot] = HEAP_INDEX.UPLOAD
     a.requested[slot] = page
     a.alignment[slot] = page
     a.created[slot] = this.frame
@@ -1537,7 +1537,7 @@ export class D3D12Model {
     a.offset[owner] = alignedOffset(b.offset[moved], fam.spec.poolAlignment, a.poolAlignment[owner])
     a.lockFrame[owner] = frame
     this.holdResidency(owner, true)
-    this.totals.add(fam.spec.row, fam.spec.heap, F.PoolFree, -size)
+    this.totals.add(fam.spec.row, fam.spec.heap, TOTAL_FIELD.PoolFree, -size)
     this.defragSearch.touch(target)
     this.defragSearch.touch(pool)
     this.defragSearch.settle(fam.spec.index, b)
@@ -1568,7 +1568,7 @@ export class D3D12Model {
     pool.pending += a.size[slot]
     pool.pendingBlocks++
     pool.lastUsedFrame = this.frame
-    this.totals.add(a.placement[slot], a.heap[slot], F.Pending, a.size[slot])
+    this.totals.add(a.placement[slot], a.heap[slot], TOTAL_FIELD.Pending, a.size[slot])
     if (this.pendTail === this.pendSlot.length) this.growPending()
     this.pendSlot[this.pendTail] = old
     this.pendFrame[this.pendTail] = this.frame
@@ -1684,13 +1684,13 @@ export class D3D12Model {
     return {
       transientHeapCreated: (heap, bytes, frame) => {
         this.transientHeapBytes.set(heap, bytes)
-        this.totals.pool(P.Transient, H.DEFAULT, bytes)
+        this.totals.pool(PLACEMENT_INDEX.Transient, HEAP_INDEX.DEFAULT, bytes)
         this.sink.transientHeapCreated?.(heap, bytes, frame)
       },
       transientHeapDestroyed: (heap, frame) => {
         const bytes = this.transientHeapBytes.get(heap) ?? 0
         this.transientHeapBytes.delete(heap)
-        this.totals.pool(P.Transient, H.DEFAULT, -bytes)
+        this.totals.pool(PLACEMENT_INDEX.Transient, HEAP_INDEX.DEFAULT, -bytes)
         this.sink.transientHeapDestroyed?.(heap, frame)
       },
       // Only when someone listens: the allocator then builds no placement info per resource.

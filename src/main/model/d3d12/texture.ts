@@ -9,7 +9,7 @@ import { dxgiFormat } from '../../../shared/dxgi'
 import type { ModelConfig } from '../../../shared/model'
 import { KiB, MiB, roundUp } from '../../../shared/units'
 import type { Bytes } from '../../../shared/units'
-import { Family, H, P, Target, TILE } from './ladder'
+import { Family, HEAP_INDEX, PLACEMENT_INDEX, Target, TILE } from './ladder'
 import { AlignSource, FourK, Step } from './route'
 import type { RouteTrace } from './route'
 
@@ -359,8 +359,8 @@ export function decideTexture(g: TextureGeometry, config: ModelConfig, trace: Ro
     const footprint = copyableFootprint(g)
     trace.push(Step.CpuReadback, 1, footprint)
     out.target = Target.Committed
-    out.placement = P.Committed
-    out.heap = H.READBACK
+    out.placement = PLACEMENT_INDEX.Committed
+    out.heap = HEAP_INDEX.READBACK
     out.alignment = TILE
     out.requested = footprint
     out.size = roundUp(footprint, TILE)
@@ -377,8 +377,8 @@ export function decideTexture(g: TextureGeometry, config: ModelConfig, trace: Ro
     const immediate = (g.flags & TexFlag.ImmediateCommit) !== 0
     trace.push(Step.TextureReserved, 1, 1, virtualSize, immediate ? 1 : 0)
     out.target = Target.Reserved
-    out.placement = P.Reserved
-    out.heap = H.DEFAULT
+    out.placement = PLACEMENT_INDEX.Reserved
+    out.heap = HEAP_INDEX.DEFAULT
     out.alignment = TILE
     out.requested = size
     out.size = virtualSize
@@ -413,7 +413,7 @@ export function decideTexture(g: TextureGeometry, config: ModelConfig, trace: Ro
   out.alignment = alignment
   out.requested = size
   out.estimated = estimated
-  out.heap = H.DEFAULT
+  out.heap = HEAP_INDEX.DEFAULT
 
   // Level 2: which texture pool.
   const rtuavSize = config['texturePool.rtuav.size']
@@ -423,8 +423,8 @@ export function decideTexture(g: TextureGeometry, config: ModelConfig, trace: Ro
   let poolAlignment: Bytes
   const rt = isRenderTarget(g)
   const uav = (g.flags & TexFlag.UAV) !== 0
-  trace.push(Step.RenderTarget, rt ? 1 : 0, rtuavSize, P.TextureRTPool)
-  if (!rt) trace.push(Step.Uav, uav ? 1 : 0, rtuavSize, P.TextureUAVPool)
+  trace.push(Step.RenderTarget, rt ? 1 : 0, rtuavSize, PLACEMENT_INDEX.TextureRTPool)
+  if (!rt) trace.push(Step.Uav, uav ? 1 : 0, rtuavSize, PLACEMENT_INDEX.TextureUAVPool)
   if (rt || uav) {
     if (rtuavSize <= 0) {
       committedTexture(g, out, trace)
@@ -466,12 +466,12 @@ export function decideTexture(g: TextureGeometry, config: ModelConfig, trace: Ro
   out.family = family
   out.placement =
     family === Family.TextureReadOnly4K
-      ? P.TextureReadOnly4KPool
+      ? PLACEMENT_INDEX.TextureReadOnly4KPool
       : family === Family.TextureReadOnly
-        ? P.TextureReadOnlyPool
+        ? PLACEMENT_INDEX.TextureReadOnlyPool
         : family === Family.TextureRT
-          ? P.TextureRTPool
-          : P.TextureUAVPool
+          ? PLACEMENT_INDEX.TextureRTPool
+          : PLACEMENT_INDEX.TextureUAVPool
 }
 
 /** A committed texture is created with Alignment 0: 64 KiB, or 4 MiB with MSAA; its size follows that layout. */
@@ -479,8 +479,8 @@ function committedTexture(g: TextureGeometry, out: TextureDecision, trace: Route
   const alignment = g.samples > 1 ? MSAA_ALIGNMENT : TILE
   const size = g.driverSize > 0 ? g.driverSize : estimateTextureSize(g, alignment)
   out.target = Target.Committed
-  out.placement = P.Committed
-  out.heap = H.DEFAULT
+  out.placement = PLACEMENT_INDEX.Committed
+  out.heap = HEAP_INDEX.DEFAULT
   out.alignment = alignment
   out.requested = size
   out.size = roundUp(size, alignment)

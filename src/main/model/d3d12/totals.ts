@@ -25,8 +25,7 @@ export const TOTAL_FIELDS = [
   'poolFreeBytes',
   'pendingFreeBytes',
 ] as const
-export type TotalField = (typeof TOTAL_FIELDS)[number]
-export const F = { Heap: 0, Occupied: 1, Requested: 2, Waste: 3, PoolFree: 4, Pending: 5 } as const
+export const TOTAL_FIELD = { Heap: 0, Occupied: 1, Requested: 2, Waste: 3, PoolFree: 4, Pending: 5 } as const
 const FIELDS = TOTAL_FIELDS.length
 
 export class Totals {
@@ -47,32 +46,32 @@ export class Totals {
 
   /** A live request took `size` bytes for `requested`; `fromPool` when they come out of a pool's free bytes. */
   take(row: number, heap: number, size: Bytes, requested: Bytes, fromPool: boolean): void {
-    this.add(row, heap, F.Occupied, size)
-    this.add(row, heap, F.Requested, requested)
-    this.add(row, heap, F.Waste, size - requested)
-    if (fromPool) this.add(row, heap, F.PoolFree, -size)
-    else this.add(row, heap, F.Heap, size)
+    this.add(row, heap, TOTAL_FIELD.Occupied, size)
+    this.add(row, heap, TOTAL_FIELD.Requested, requested)
+    this.add(row, heap, TOTAL_FIELD.Waste, size - requested)
+    if (fromPool) this.add(row, heap, TOTAL_FIELD.PoolFree, -size)
+    else this.add(row, heap, TOTAL_FIELD.Heap, size)
   }
 
   /** A live request was released: its bytes wait for the GPU. */
   release(row: number, heap: number, size: Bytes, requested: Bytes): void {
-    this.add(row, heap, F.Occupied, -size)
-    this.add(row, heap, F.Requested, -requested)
-    this.add(row, heap, F.Waste, requested - size)
-    this.add(row, heap, F.Pending, size)
+    this.add(row, heap, TOTAL_FIELD.Occupied, -size)
+    this.add(row, heap, TOTAL_FIELD.Requested, -requested)
+    this.add(row, heap, TOTAL_FIELD.Waste, requested - size)
+    this.add(row, heap, TOTAL_FIELD.Pending, size)
   }
 
   /** Pending bytes are free: back into their pool, or out of the heap for a committed or reserved resource. */
   free(row: number, heap: number, size: Bytes, toPool: boolean): void {
-    this.add(row, heap, F.Pending, -size)
-    if (toPool) this.add(row, heap, F.PoolFree, size)
-    else this.add(row, heap, F.Heap, -size)
+    this.add(row, heap, TOTAL_FIELD.Pending, -size)
+    if (toPool) this.add(row, heap, TOTAL_FIELD.PoolFree, size)
+    else this.add(row, heap, TOTAL_FIELD.Heap, -size)
   }
 
   /** A pool (or page) of `size` bytes was created (+) or destroyed (−). */
   pool(row: number, heap: number, size: Bytes): void {
-    this.add(row, heap, F.Heap, size)
-    this.add(row, heap, F.PoolFree, size)
+    this.add(row, heap, TOTAL_FIELD.Heap, size)
+    this.add(row, heap, TOTAL_FIELD.PoolFree, size)
   }
 
   get(row: number, field: number): Bytes {

@@ -5,8 +5,8 @@
  * MIN_PAGES_TO_RETAIN pages, at most one page unused for pool.emptyFramesBeforeRelease frames is released per
  * frame (FD3D12FastAllocatorPagePool::CleanupPages).
  */
-import { H } from './ladder'
-import { F, ROW_FAST_PAGE } from './totals'
+import { HEAP_INDEX } from './ladder'
+import { TOTAL_FIELD, ROW_FAST_PAGE } from './totals'
 import type { Totals } from './totals'
 import type { Bytes, Frame } from '../../../shared/units'
 
@@ -65,9 +65,9 @@ export class FastAllocatorPages {
       if (page.busy && page.frame <= completed) {
         page.busy = false
         page.used = 0
-        totals.add(ROW_FAST_PAGE, H.UPLOAD, F.Occupied, -this.pageSize)
-        totals.add(ROW_FAST_PAGE, H.UPLOAD, F.Requested, -this.pageSize)
-        totals.add(ROW_FAST_PAGE, H.UPLOAD, F.PoolFree, this.pageSize)
+        totals.add(ROW_FAST_PAGE, HEAP_INDEX.UPLOAD, TOTAL_FIELD.Occupied, -this.pageSize)
+        totals.add(ROW_FAST_PAGE, HEAP_INDEX.UPLOAD, TOTAL_FIELD.Requested, -this.pageSize)
+        totals.add(ROW_FAST_PAGE, HEAP_INDEX.UPLOAD, TOTAL_FIELD.PoolFree, this.pageSize)
       }
     }
   }
@@ -79,7 +79,7 @@ export class FastAllocatorPages {
       const page = this.pool[i]
       if (!page.busy && page.frame + frameLag <= completed) {
         this.pool.splice(i, 1)
-        totals.pool(ROW_FAST_PAGE, H.UPLOAD, -this.pageSize)
+        totals.pool(ROW_FAST_PAGE, HEAP_INDEX.UPLOAD, -this.pageSize)
         return page.id
       }
     }
@@ -111,13 +111,13 @@ export class FastAllocatorPages {
     }
     if (page === null) {
       page = { id: nextId(), index: this.created++, frame, used: 0, busy: false, createdFrame: frame }
-      totals.pool(ROW_FAST_PAGE, H.UPLOAD, this.pageSize)
+      totals.pool(ROW_FAST_PAGE, HEAP_INDEX.UPLOAD, this.pageSize)
     }
     if (!page.busy) {
       page.busy = true
-      totals.add(ROW_FAST_PAGE, H.UPLOAD, F.Occupied, this.pageSize)
-      totals.add(ROW_FAST_PAGE, H.UPLOAD, F.Requested, this.pageSize)
-      totals.add(ROW_FAST_PAGE, H.UPLOAD, F.PoolFree, -this.pageSize)
+      totals.add(ROW_FAST_PAGE, HEAP_INDEX.UPLOAD, TOTAL_FIELD.Occupied, this.pageSize)
+      totals.add(ROW_FAST_PAGE, HEAP_INDEX.UPLOAD, TOTAL_FIELD.Requested, this.pageSize)
+      totals.add(ROW_FAST_PAGE, HEAP_INDEX.UPLOAD, TOTAL_FIELD.PoolFree, -this.pageSize)
     }
     page.used = 0
     this.current = page

@@ -19,10 +19,6 @@ import type {
   TextureRecord,
 } from '../../../shared/capture'
 
-/** The minor version this build writes: 1.1 adds the Vulkan device, resource fields and records. */
-/** The minor version that brings the Vulkan extension. */
-export const CAPTURE_MINOR = 1
-
 /**
  * VkMemoryPropertyFlagBits in bit order, so that `maskOf(MEMORY_PROPERTY_FLAGS, names)` is the Vulkan mask.
  * The names are the ones the VMA dump prints (without `VK_MEMORY_PROPERTY_` and `_BIT`).

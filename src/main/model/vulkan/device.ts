@@ -1,12 +1,11 @@
 /**
- * The Vulkan device of a capture: read from the 1.1 header's `vulkan` block, or, for a 1.0 Vulkan capture that
- * has none, a typical desktop device (seed §2.2: heap 0 video memory, heap 1 system memory) sized from the
- * header's adapter and budget. The 1.0 → 1.1 upgrader lives here too, in the shape of the ingest's upgraders.
+ * The Vulkan device of a capture: read from the 1.1 header's `vulkan` block, or, for a Vulkan capture that has
+ * none (every 1.0 one), a typical desktop device (seed §2.2: heap 0 video memory, heap 1 system memory) sized from the
+ * header's adapter and budget.
  */
 import { GiB, type Bytes } from '../../../shared/units'
 import type { AdapterInfo, CaptureHeader } from '../../../shared/capture'
 import {
-  CAPTURE_MINOR,
   MEMORY_HEAP_FLAGS,
   MEMORY_PROPERTY_FLAGS,
   type AliasingModel,
@@ -157,17 +156,3 @@ export function vulkanSetup(header: CaptureHeader | undefined): VulkanSetup {
   }
   return { device: defaultVulkanDevice(h.adapter, h.budget), aliasing, defaulted: true, problems: [] }
 }
-
-/**
- * 1.0 → 1.1, in the shape of the ingest's upgraders: every 1.0 record is valid 1.1, so only the header
- * changes; a Vulkan header gets the default device written out, so what it was replayed on is visible.
- */
-export const MINOR_UPGRADER = {
-  from: 0,
-  header(header: CaptureHeader): CaptureHeader {
-    const h = header as VulkanCaptureHeader
-    const out: VulkanCaptureHeader = { ...h, minor: CAPTURE_MINOR }
-    if (h.api === 'vulkan' && h.vulkan === undefined) out.vulkan = defaultVulkanDevice(h.adapter, h.budget)
-    return out
-  },
-} as const

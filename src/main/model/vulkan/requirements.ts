@@ -24,7 +24,6 @@ export const USAGE_VOLATILE = U('Volatile')
 const USAGE_CPU_WRITTEN = U('Dynamic') | U('Volatile') | U('KeepCPUAccessible')
 const USAGE_STORAGE = U('UnorderedAccess') | U('StructuredBuffer') | U('ByteAddressBuffer')
 const FLAG_CPU_READBACK = T('CPUReadback')
-export const FLAGS_RENDER_TARGET = T('RenderTargetable') | T('DepthStencilTargetable')
 
 /** A scratch the model fills per request, so a request allocates nothing. */
 export interface ResourceNeeds {

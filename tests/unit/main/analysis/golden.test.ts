@@ -1,8 +1,10 @@
 /**
  * Golden outputs: `report --json` byte for byte, and digests of `route`, of every per-frame series, of the graph
  * and residency event tables, and of snapshots at a few frames, for the demo and three generated captures. They
- * were taken before the replay was made fast; the fast replay must give the same bytes. The captures are kept
- * under __golden__ (not generated at test time) so a change of the generator does not move them.
+ * were taken before the replay was made fast; the fast replay must give the same bytes. Two generated Vulkan
+ * captures (`vulkan`, `vulkan-hazards`) pin the Vulkan replay the same way: the report, every series, the checks'
+ * list and the model's warnings, and snapshots. The captures are kept under __golden__ (not generated at test
+ * time) so a change of the generator does not move them.
  *
  * `HEAPSCOPE_UPDATE_GOLDEN=1 npx vitest run --project main tests/unit/main/analysis/golden` rewrites the files:
  * only when an output is meant to change, saying why in the commit.
@@ -14,6 +16,9 @@ import { describe, expect, it } from 'vitest'
 import { Replay } from '../../../../src/main/analysis/replay'
 import { buildRunReport } from '../../../../src/main/analysis/report'
 import { Snapshots } from '../../../../src/main/analysis/snapshot'
+import { vulkanConfigOf, VulkanReplay } from '../../../../src/main/analysis/vulkanReplay'
+import { buildVulkanRunReport } from '../../../../src/main/analysis/vulkanReport'
+import { VulkanSnapshots } from '../../../../src/main/analysis/vulkanSnapshot'
 import { runRoute } from '../../../../src/main/cli/route'
 import { loadCaptureFile } from '../../../../src/main/ingest/read'
 import { recordsOf } from '../../../../src/main/ingest/records'
@@ -144,6 +149,78 @@ describe('golden outputs: the fast replay gives the bytes the first one gave', (
         const b = new Snapshots(dense)
         expect(canonical(b.snapshot('run', frame))).toBe(canonical(a.snapshot('run', frame)))
         expect(canonical(b.transients(frame))).toBe(canonical(a.transients(frame)))
+      }
+    }, 120_000)
+  }
+})
+
+/** Vulkan cases replay with the capture's own config. */
+const VULKAN_CASES: Omit<Case, 'config'>[] = [
+  { name: 'vulkan', file: 'vulkan-120.hscap.gz', frames: [0, 30, 77, 119] },
+  // A misaligned bind at frame 30, a misaligned flush at 60, and an aliasing hazard at 90.
+  { name: 'vulkan-hazards', file: 'vulkan-hazards-120.hscap.gz', frames: [29, 30, 90, 119] },
+]
+
+async function vulkanOutputs(c: Omit<Case, 'config'>) {
+  const result = await loadCaptureFile(join(DIR, c.file))
+  const config = vulkanConfigOf(result.store.header)
+  const replay = await VulkanReplay.run(result.store, { config })
+  const report = `${JSON.stringify(buildVulkanRunReport(result, replay))}\n`
+
+  const series = createHash('sha256')
+  for (const info of replay.series.list()) {
+    series.update(`${canonical(info)}\n`)
+    const column = replay.series.get(info.name)!
+    series.update(new Uint8Array(column.buffer, column.byteOffset, column.byteLength))
+  }
+
+  const snapshots: Record<string, string> = {}
+  for (const frame of c.frames) {
+    // A fresh VulkanSnapshots for each frame: every state is rebuilt from a checkpoint, none comes from the cache.
+    const snaps = new VulkanSnapshots(replay)
+    const snapshot = snaps.snapshot('run', frame)
+    const page = snaps.resources({ runId: 'run', frame, sort: 'id', offset: 0, limit: 5000 })
+    const largest = snaps.resources({ runId: 'run', frame, sort: 'occupied', descending: true, offset: 0, limit: 20 })
+    const details = page.rows.length > 0 ? snaps.details('run', frame, page.rows[page.rows.length >> 1].id) : null
+    snapshots[frame] = sha(canonical({ snapshot, page, largest, details }))
+  }
+
+  const checks = replay.checks
+  return {
+    report,
+    digests: {
+      series: series.digest('hex'),
+      hazards: checks.hazardCount,
+      warnings: checks.warningCount,
+      checks: sha(canonical({ entries: checks.entries, hazardRules: checks.hazardRules, warnings: checks.warnings })),
+      diagnostics: replay.diagnostics,
+      snapshots,
+    },
+    replay,
+  }
+}
+
+describe('golden outputs: a Vulkan replay gives the bytes it gave when they were taken', () => {
+  for (const c of VULKAN_CASES) {
+    it(c.name, async () => {
+      const out = await vulkanOutputs(c)
+      const reportFile = join(DIR, `${c.name}.report.json`)
+      const digestFile = join(DIR, `${c.name}.digests.json`)
+      const digests = `${JSON.stringify(out.digests, null, 2)}\n`
+      if (UPDATE) {
+        writeFileSync(reportFile, out.report)
+        writeFileSync(digestFile, digests)
+      }
+      expect(out.report).toBe(readFileSync(reportFile, 'utf8'))
+      expect(JSON.parse(digests)).toEqual(JSON.parse(readFileSync(digestFile, 'utf8')))
+
+      // Snapshots do not depend on where the checkpoints are: one every 500 records gives the same states.
+      const dense = await VulkanReplay.run(out.replay.store, { config: out.replay.config, checkpointRecords: 500 })
+      expect(dense.checkpointStats().count).toBeGreaterThan(out.replay.checkpointStats().count)
+      for (const frame of c.frames) {
+        const a = new VulkanSnapshots(out.replay)
+        const b = new VulkanSnapshots(dense)
+        expect(canonical(b.snapshot('run', frame))).toBe(canonical(a.snapshot('run', frame)))
       }
     }, 120_000)
   }

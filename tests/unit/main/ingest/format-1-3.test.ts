@@ -3,7 +3,7 @@ import { CaptureNames } from '../../../../src/main/analysis/names'
 import { countResources } from '../../../../src/main/analysis/report'
 import { vulkanFigures } from '../../../../src/main/analysis/vulkanReport'
 import { recordAt } from '../../../../src/main/ingest/records'
-import { K } from '../../../../src/main/ingest/store'
+import { RECORD_KIND } from '../../../../src/main/ingest/store'
 import { MINOR_UPGRADERS, upgradeMinor } from '../../../../src/main/ingest/versions'
 import { scan } from './helpers'
 
@@ -67,13 +67,13 @@ describe('capture format 1.3 (recorded programs)', () => {
       for (let i = 0; i < store.records.length; i++) if (store.records.kind[i] === kind) out.push(recordAt(store, i))
       return out
     }
-    expect(of(K.stack)).toEqual([RECORDS[0]])
-    expect(of(K.report)).toEqual([RECORDS[8]])
+    expect(of(RECORD_KIND.stack)).toEqual([RECORDS[0]])
+    expect(of(RECORD_KIND.report)).toEqual([RECORDS[8]])
     // heapUsage, not usage: that name is a buffer's usages, and a budget record would lose it
-    expect(of(K.budget)).toEqual([RECORDS[10]])
-    expect(of(K.name).map((r) => (r as { name: string }).name)).toEqual(['Mesh.VB', 'Block', 'Frame.UBO', 'Mesh.VB.Old'])
-    expect(of(K.heap)[0]).toMatchObject({ id: 10, memoryType: 0, priority: 0.5, stack: 1 })
-    expect(of(K.buffer)[0]).toMatchObject({ id: 1, vkUsage: 128, stack: 1 })
+    expect(of(RECORD_KIND.budget)).toEqual([RECORDS[10]])
+    expect(of(RECORD_KIND.name).map((r) => (r as { name: string }).name)).toEqual(['Mesh.VB', 'Block', 'Frame.UBO', 'Mesh.VB.Old'])
+    expect(of(RECORD_KIND.heap)[0]).toMatchObject({ id: 10, memoryType: 0, priority: 0.5, stack: 1 })
+    expect(of(RECORD_KIND.buffer)[0]).toMatchObject({ id: 1, vkUsage: 128, stack: 1 })
   })
 
   it('names a resource by the latest name given by the end of a frame, after its create', () => {
@@ -83,7 +83,7 @@ describe('capture format 1.3 (recorded programs)', () => {
     const create = (id: number, nth = 0) => {
       let seen = 0
       for (let i = 0; i < store.records.length; i++) {
-        if (store.records.kind[i] === K.buffer && store.buffers.id.data[store.records.ref[i]] === id && seen++ === nth) return i
+        if (store.records.kind[i] === RECORD_KIND.buffer && store.buffers.id.data[store.records.ref[i]] === id && seen++ === nth) return i
       }
       return -1
     }

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest'
 import { BUFFER_USAGES, TEXTURE_FLAGS } from '../../../../src/shared/capture'
 import { RecordScratch } from '../../../../src/main/ingest/fields'
 import { recordsOf, useIdsOf } from '../../../../src/main/ingest/records'
-import { CaptureBuilder, K, type CaptureStore } from '../../../../src/main/ingest/store'
+import { CaptureBuilder, RECORD_KIND, type CaptureStore } from '../../../../src/main/ingest/store'
 import { HEADER, bytesOf, scan } from './helpers'
 import { runs } from '../../../properties'
 
@@ -180,7 +180,7 @@ describe('scanner fast paths', () => {
     const { store, error } = scan(text, 4096)
     expect(error).toBeUndefined()
     expect(store.records.length).toBe(3)
-    expect(store.records.kind[1]).toBe(K.use)
+    expect(store.records.kind[1]).toBe(RECORD_KIND.use)
     expect(useIdsOf(store, store.records.ref[1])).toEqual(ids)
   })
 

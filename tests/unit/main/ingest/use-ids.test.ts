@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { RecordScratch } from '../../../../src/main/ingest/fields'
 import { useIdsOf } from '../../../../src/main/ingest/records'
-import { CaptureBuilder, K } from '../../../../src/main/ingest/store'
+import { CaptureBuilder, RECORD_KIND } from '../../../../src/main/ingest/store'
 
 /** A store of one use record per list, built as an importer would. */
 function storeOf(lists: number[][]) {
@@ -18,7 +18,7 @@ function storeOf(lists: number[][]) {
 function idsOf(store: ReturnType<typeof storeOf>): number[][] {
   const out: number[][] = []
   for (let i = 0; i < store.records.length; i++) {
-    if (store.records.kind[i] === K.use) out.push([...useIdsOf(store, store.records.ref[i])])
+    if (store.records.kind[i] === RECORD_KIND.use) out.push([...useIdsOf(store, store.records.ref[i])])
   }
   return out
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import { afterAll, describe, expect, it } from 'vitest'
 import { BUFFER_USAGES, TEXTURE_FLAGS } from '../../../../src/shared/capture'
-import { FIELD_NAMES } from '../../../../src/main/ingest/fields'
+import { FIELD } from '../../../../src/main/ingest/fields'
 import { loadCapture, loadCaptureFile } from '../../../../src/main/ingest/read'
 import { recordsOf } from '../../../../src/main/ingest/records'
 import type { CaptureStore } from '../../../../src/main/ingest/store'
@@ -77,7 +77,7 @@ describe('capture writer', () => {
   })
 
   it('keeps what any record holds, unknown keys included, through a write and a read', async () => {
-    const known = new Set<string>(FIELD_NAMES)
+    const known = new Set<string>(FIELD)
     const unknownKey = fc.string({ minLength: 1, maxLength: 8 }).filter((k) => !known.has(k) && k !== '__proto__')
     const extras = fc.dictionary(unknownKey, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 2 })
     const id = fc.integer({ min: 0, max: 12 })

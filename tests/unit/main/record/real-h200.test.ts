@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { runCheck } from '../../../../src/main/cli/check'
 import { loadCaptureFile } from '../../../../src/main/ingest/read'
 import { recordAt, recordsOf } from '../../../../src/main/ingest/records'
-import { K } from '../../../../src/main/ingest/store'
+import { RECORD_KIND } from '../../../../src/main/ingest/store'
 import { VulkanReplay, vulkanConfigOf } from '../../../../src/main/analysis/vulkanReplay'
 import { buildVulkanRunReport } from '../../../../src/main/analysis/vulkanReport'
 import { VulkanSnapshots } from '../../../../src/main/analysis/vulkanSnapshot'
@@ -28,7 +28,7 @@ describe('a capture the Vulkan layer recorded on an NVIDIA H200', () => {
     expect(header.vulkan?.memoryHeaps[0].budget).toBe(150056927232)
     expect(header.budget).toBe(150056927232)
     const budgets = []
-    for (let i = 0; i < result.store.records.length; i++) if (result.store.records.kind[i] === K.budget) budgets.push(recordAt(result.store, i))
+    for (let i = 0; i < result.store.records.length; i++) if (result.store.records.kind[i] === RECORD_KIND.budget) budgets.push(recordAt(result.store, i))
     expect(budgets).toContainEqual({ e: 'budget', bytes: 101346653184, heap: 1, heapUsage: 8597504 })
     expect(budgets.length).toBeGreaterThanOrEqual(4)
   })

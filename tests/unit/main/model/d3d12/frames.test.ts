@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { TransientRecord } from '../../../../../src/shared/capture'
 import { KiB, MiB } from '../../../../../src/shared/units'
-import { P } from '../../../../../src/main/model/d3d12/ladder'
-import { F } from '../../../../../src/main/model/d3d12/totals'
+import { PLACEMENT_INDEX } from '../../../../../src/main/model/d3d12/ladder'
+import { TOTAL_FIELD } from '../../../../../src/main/model/d3d12/totals'
 import { buffer, checkInvariants, newModel, pool, recordingSink } from './helpers'
 
 describe('deferred release (§8.1)', () => {
@@ -12,12 +12,12 @@ describe('deferred release (§8.1)', () => {
     m.beginFrame(1)
     m.release(1)
     expect(pool(m, 'DEFAULT/SingleState/0').blocks[0]).toEqual({ offset: 0, size: 1024, state: 'pending', id: 1 })
-    expect(m.totals.get(P.SharedBufferPool, F.Pending)).toBe(1024)
+    expect(m.totals.get(PLACEMENT_INDEX.SharedBufferPool, TOTAL_FIELD.Pending)).toBe(1024)
     expect(buffer(m, 2, 1024).offset).toBe(1024) // the pending block is not reused
     m.beginFrame(2) // completes frame 0 only
     expect(buffer(m, 3, 1024).offset).toBe(2048)
     m.beginFrame(3) // completes frame 1, the release's frame
-    expect(m.totals.get(P.SharedBufferPool, F.Pending)).toBe(0)
+    expect(m.totals.get(PLACEMENT_INDEX.SharedBufferPool, TOTAL_FIELD.Pending)).toBe(0)
     expect(buffer(m, 4, 1024).offset).toBe(0) // best fit: the freed 1 KiB block
     checkInvariants(m)
   })
@@ -277,8 +277,8 @@ describe('reserved resources (§7)', () => {
     expect(m.allocation(1)!.committed).toBe(128 * KiB) // 70000 → 2 tiles
     m.commit(1, 1)
     expect(m.allocation(1)!.committed).toBe(64 * KiB)
-    expect(m.totals.get(P.Reserved, F.Heap)).toBe(64 * KiB)
-    expect(m.totals.get(P.Reserved, F.Waste)).toBe(64 * KiB - 1)
+    expect(m.totals.get(PLACEMENT_INDEX.Reserved, TOTAL_FIELD.Heap)).toBe(64 * KiB)
+    expect(m.totals.get(PLACEMENT_INDEX.Reserved, TOTAL_FIELD.Waste)).toBe(64 * KiB - 1)
     expect(m.residencyManager().objectInfo(object.object)!.bytes).toBe(64 * KiB)
     m.commit(1, 200000)
     expect(rec.warnings).toEqual(['reservedGrow'])
@@ -286,9 +286,9 @@ describe('reserved resources (§7)', () => {
     m.commit(99, 4096)
     expect(rec.warnings).toEqual(['reservedGrow', 'commitNotReserved'])
     m.release(1)
-    expect(m.totals.get(P.Reserved, F.Pending)).toBe(128 * KiB)
+    expect(m.totals.get(PLACEMENT_INDEX.Reserved, TOTAL_FIELD.Pending)).toBe(128 * KiB)
     m.gpuDone(0)
-    expect(m.totals.get(P.Reserved, F.Heap)).toBe(0)
+    expect(m.totals.get(PLACEMENT_INDEX.Reserved, TOTAL_FIELD.Heap)).toBe(0)
     expect(m.residencyManager().has(object.object)).toBe(false)
   })
 })
@@ -422,7 +422,7 @@ describe('render-graph transients', () => {
       'texture: alignment max(64 KiB, 64 KiB) = 64 KiB, size 16320 KiB (estimated)',
     ])
     expect(placed[1].poolName).toMatch(/^DEFAULT\/TransientHeap\/\d+$/)
-    expect(m.totals.get(P.Transient, F.Heap)).toBe(128 * MiB) // one heap of transient.minimumHeapSize
+    expect(m.totals.get(PLACEMENT_INDEX.Transient, TOTAL_FIELD.Heap)).toBe(128 * MiB) // one heap of transient.minimumHeapSize
     expect(m.liveAllocations()).toEqual([])
   })
 

@@ -7,7 +7,7 @@ import { KiB } from '../../../../../src/shared/units'
 import type { ModelSink } from '../../../../../src/main/model/events'
 import { D3D12Model } from '../../../../../src/main/model/d3d12/model'
 import type { D3D12ModelOptions, ModelPlacement, PoolView } from '../../../../../src/main/model/d3d12/model'
-import { F, TOTAL_ROWS } from '../../../../../src/main/model/d3d12/totals'
+import { TOTAL_FIELD, TOTAL_ROWS } from '../../../../../src/main/model/d3d12/totals'
 
 export function config(over: Record<string, number> = {}): ModelConfig {
   return resolveConfig(over)
@@ -108,9 +108,9 @@ export function checkInvariants(m: D3D12Model): void {
   }
   // Totals: every pool row's heap bytes split into occupied, free and pending.
   for (let row = 0; row < TOTAL_ROWS.length; row++) {
-    const heap = m.totals.get(row, F.Heap)
-    const sum = m.totals.get(row, F.Occupied) + m.totals.get(row, F.PoolFree) + m.totals.get(row, F.Pending)
+    const heap = m.totals.get(row, TOTAL_FIELD.Heap)
+    const sum = m.totals.get(row, TOTAL_FIELD.Occupied) + m.totals.get(row, TOTAL_FIELD.PoolFree) + m.totals.get(row, TOTAL_FIELD.Pending)
     expect(sum, `${TOTAL_ROWS[row]}: heap = occupied + free + pending`).toBe(heap)
-    expect(m.totals.get(row, F.Waste)).toBe(m.totals.get(row, F.Occupied) - m.totals.get(row, F.Requested))
+    expect(m.totals.get(row, TOTAL_FIELD.Waste)).toBe(m.totals.get(row, TOTAL_FIELD.Occupied) - m.totals.get(row, TOTAL_FIELD.Requested))
   }
 }

@@ -8,7 +8,7 @@ import type { BufferUsage, TextureFlag, TextureDim } from '../../../../../src/sh
 import { KiB, MiB } from '../../../../../src/shared/units'
 import type { ModelSink } from '../../../../../src/main/model/events'
 import type { D3D12Model, ModelPlacement } from '../../../../../src/main/model/d3d12/model'
-import { F, TOTAL_ROWS } from '../../../../../src/main/model/d3d12/totals'
+import { TOTAL_FIELD, TOTAL_ROWS } from '../../../../../src/main/model/d3d12/totals'
 import { DEFRAG_SIZE_FRACTION } from '../../../../../src/main/model/d3d12/families'
 import { routeLine } from '../../../../../src/main/cli/route'
 import { checkInvariants, newModel } from './helpers'
@@ -307,10 +307,10 @@ describe('D3D12 model properties', () => {
         if (explicit) m.gpuDone(last + 10)
         for (let row = 0; row < TOTAL_ROWS.length; row++) {
           if (TOTAL_ROWS[row] === 'FastAllocatorPage' || TOTAL_ROWS[row] === 'FastConstantPage') continue
-          expect(m.totals.get(row, F.Occupied), TOTAL_ROWS[row]).toBe(0)
-          expect(m.totals.get(row, F.Requested), TOTAL_ROWS[row]).toBe(0)
-          expect(m.totals.get(row, F.Pending), TOTAL_ROWS[row]).toBe(0)
-          expect(m.totals.get(row, F.PoolFree), TOTAL_ROWS[row]).toBe(m.totals.get(row, F.Heap))
+          expect(m.totals.get(row, TOTAL_FIELD.Occupied), TOTAL_ROWS[row]).toBe(0)
+          expect(m.totals.get(row, TOTAL_FIELD.Requested), TOTAL_ROWS[row]).toBe(0)
+          expect(m.totals.get(row, TOTAL_FIELD.Pending), TOTAL_ROWS[row]).toBe(0)
+          expect(m.totals.get(row, TOTAL_FIELD.PoolFree), TOTAL_ROWS[row]).toBe(m.totals.get(row, TOTAL_FIELD.Heap))
         }
         expect(m.liveAllocations()).toEqual([])
         for (const p of m.pools()) {

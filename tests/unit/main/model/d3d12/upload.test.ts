@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { KiB, MiB } from '../../../../../src/shared/units'
 import { BuddyPool } from '../../../../../src/main/model/d3d12/buddy'
-import { H, P } from '../../../../../src/main/model/d3d12/ladder'
-import { F, ROW_FAST_CONSTANT_PAGE, ROW_FAST_PAGE } from '../../../../../src/main/model/d3d12/totals'
+import { HEAP_INDEX, PLACEMENT_INDEX } from '../../../../../src/main/model/d3d12/ladder'
+import { TOTAL_FIELD, ROW_FAST_CONSTANT_PAGE, ROW_FAST_PAGE } from '../../../../../src/main/model/d3d12/totals'
 import { buffer, checkInvariants, newModel, pool, recordingSink } from './helpers'
 
 describe('buddy pool (§5.2)', () => {
@@ -49,12 +49,12 @@ describe('UploadHeapAllocator', () => {
     buffer(m, 1, 4096)
     m.lock(1, 1000)
     // 1000 B in the buddy allocator: a 1 KiB block, released at once, pending until frame 0 is done.
-    expect(m.totals.get(P.UploadSmallBlock, F.Pending)).toBe(1024)
-    expect(m.totals.get(P.UploadSmallBlock, F.Occupied)).toBe(0)
+    expect(m.totals.get(PLACEMENT_INDEX.UploadSmallBlock, TOTAL_FIELD.Pending)).toBe(1024)
+    expect(m.totals.get(PLACEMENT_INDEX.UploadSmallBlock, TOTAL_FIELD.Occupied)).toBe(0)
     // Heap: one 4 MiB small-block pool in service and its spare.
-    expect(m.totals.heap(H.UPLOAD, F.Heap)).toBe(8 * MiB)
+    expect(m.totals.heap(HEAP_INDEX.UPLOAD, TOTAL_FIELD.Heap)).toBe(8 * MiB)
     m.gpuDone(0)
-    expect(m.totals.get(P.UploadSmallBlock, F.Pending)).toBe(0)
+    expect(m.totals.get(PLACEMENT_INDEX.UploadSmallBlock, TOTAL_FIELD.Pending)).toBe(0)
     expect(pool(m, 'UPLOAD/SmallBlock/0').used).toBe(0)
   })
 
@@ -62,10 +62,10 @@ describe('UploadHeapAllocator', () => {
     const m = newModel({}, { explicitGpuFences: true })
     buffer(m, 1, 100 * KiB, ['Static'], { init: true })
     expect(m.allocation(1)!.locked).toBe(true)
-    expect(m.totals.get(P.UploadBigBlock, F.Pending)).toBe(100 * KiB) // above 64 KiB: the big-block allocator
+    expect(m.totals.get(PLACEMENT_INDEX.UploadBigBlock, TOTAL_FIELD.Pending)).toBe(100 * KiB) // above 64 KiB: the big-block allocator
     m.gpuDone(0)
     expect(m.allocation(1)!.locked).toBe(false)
-    expect(m.totals.get(P.UploadBigBlock, F.Pending)).toBe(0)
+    expect(m.totals.get(PLACEMENT_INDEX.UploadBigBlock, TOTAL_FIELD.Pending)).toBe(0)
   })
 
   it('renames a dynamic buffer on lock: a new location, the old one pending', () => {
@@ -77,10 +77,10 @@ describe('UploadHeapAllocator', () => {
     // The 1 KiB block at 1024 was left free by the first split.
     const move = { id: 1, fromPool: first.pool, fromOffset: 0, toPool: first.pool, toOffset: 1024, bytes: 1024, frame: 0 }
     expect(rec.moved).toEqual([move])
-    expect(m.totals.get(P.UploadSmallBlock, F.Occupied)).toBe(1024)
-    expect(m.totals.get(P.UploadSmallBlock, F.Pending)).toBe(1024)
+    expect(m.totals.get(PLACEMENT_INDEX.UploadSmallBlock, TOTAL_FIELD.Occupied)).toBe(1024)
+    expect(m.totals.get(PLACEMENT_INDEX.UploadSmallBlock, TOTAL_FIELD.Pending)).toBe(1024)
     m.gpuDone(0)
-    expect(m.totals.get(P.UploadSmallBlock, F.Pending)).toBe(0)
+    expect(m.totals.get(PLACEMENT_INDEX.UploadSmallBlock, TOTAL_FIELD.Pending)).toBe(0)
     expect(m.allocation(1)!.offset).toBe(1024)
     checkInvariants(m)
   })
@@ -88,9 +88,9 @@ describe('UploadHeapAllocator', () => {
   it("spreads an `upload` record's bytes over its count", () => {
     const m = newModel({}, { explicitGpuFences: true })
     m.upload('staging', 3001, 3) // 1001 + 1000 + 1000 B: three 1 KiB buddy blocks
-    expect(m.totals.get(P.UploadSmallBlock, F.Pending)).toBe(3 * KiB)
+    expect(m.totals.get(PLACEMENT_INDEX.UploadSmallBlock, TOTAL_FIELD.Pending)).toBe(3 * KiB)
     m.upload('fast', 5 * MiB, 1) // larger than a FastAllocator page: the big-block allocator
-    expect(m.totals.get(P.UploadBigBlock, F.Pending)).toBe(5 * MiB)
+    expect(m.totals.get(PLACEMENT_INDEX.UploadBigBlock, TOTAL_FIELD.Pending)).toBe(5 * MiB)
   })
 })
 
@@ -100,14 +100,14 @@ describe('FastAllocator (§5.3)', () => {
     m.upload('fast', 4 * MiB, 4) // page 0 full
     m.beginFrame(1)
     m.upload('fast', 1 * MiB, 1) // page 0 returned (frame 1), not reusable: page 1
-    expect(m.totals.get(ROW_FAST_PAGE, F.Heap)).toBe(8 * MiB)
+    expect(m.totals.get(ROW_FAST_PAGE, TOTAL_FIELD.Heap)).toBe(8 * MiB)
     m.beginFrame(2) // completes frame 0
     m.upload('fast', 4 * MiB, 4) // 3 fit in page 1; page 1 returned (frame 2); page 0 (frame 1) not done: page 2
-    expect(m.totals.get(ROW_FAST_PAGE, F.Heap)).toBe(12 * MiB)
+    expect(m.totals.get(ROW_FAST_PAGE, TOTAL_FIELD.Heap)).toBe(12 * MiB)
     m.beginFrame(3) // completes frame 1: page 0 is idle again
-    expect(m.totals.get(ROW_FAST_PAGE, F.Occupied)).toBe(8 * MiB) // page 1 in flight, page 2 current
+    expect(m.totals.get(ROW_FAST_PAGE, TOTAL_FIELD.Occupied)).toBe(8 * MiB) // page 1 in flight, page 2 current
     m.upload('fast', 4 * MiB, 4) // 3 fit in page 2; page 2 returned; page 0 reused, no new page
-    expect(m.totals.get(ROW_FAST_PAGE, F.Heap)).toBe(12 * MiB)
+    expect(m.totals.get(ROW_FAST_PAGE, TOTAL_FIELD.Heap)).toBe(12 * MiB)
     expect(m.pools().filter((p) => p.name.startsWith('UPLOAD/FastAllocator/')).map((p) => p.name)).toEqual([
       'UPLOAD/FastAllocator/0',
       'UPLOAD/FastAllocator/1',
@@ -122,16 +122,16 @@ describe('FastConstantAllocator (§5.4)', () => {
     const m = newModel({}, { explicitGpuFences: true })
     m.upload('fastConstant', 100000, 1000) // 1000 constants of 100 B, each 256 B: 256 per page
     // 1000 = 3 × 256 + 232: three full pages released, the fourth current.
-    expect(m.totals.get(ROW_FAST_CONSTANT_PAGE, F.Occupied)).toBe(64 * KiB)
-    expect(m.totals.get(ROW_FAST_CONSTANT_PAGE, F.Pending)).toBe(3 * 64 * KiB)
+    expect(m.totals.get(ROW_FAST_CONSTANT_PAGE, TOTAL_FIELD.Occupied)).toBe(64 * KiB)
+    expect(m.totals.get(ROW_FAST_CONSTANT_PAGE, TOTAL_FIELD.Pending)).toBe(3 * 64 * KiB)
     // The pages come from a 4 MiB pool of the UploadHeapAllocator (plus its spare).
-    expect(m.totals.get(ROW_FAST_CONSTANT_PAGE, F.Heap)).toBe(8 * MiB)
+    expect(m.totals.get(ROW_FAST_CONSTANT_PAGE, TOTAL_FIELD.Heap)).toBe(8 * MiB)
     m.gpuDone(0)
-    expect(m.totals.get(ROW_FAST_CONSTANT_PAGE, F.Pending)).toBe(0)
+    expect(m.totals.get(ROW_FAST_CONSTANT_PAGE, TOTAL_FIELD.Pending)).toBe(0)
     m.upload('fastConstant', 256 * 24, 24) // 232 + 24 = 256: the current page is full but not yet released
-    expect(m.totals.get(ROW_FAST_CONSTANT_PAGE, F.Occupied)).toBe(64 * KiB)
+    expect(m.totals.get(ROW_FAST_CONSTANT_PAGE, TOTAL_FIELD.Occupied)).toBe(64 * KiB)
     m.upload('fastConstant', 256, 1) // now it is, and a new page begins
-    expect(m.totals.get(ROW_FAST_CONSTANT_PAGE, F.Pending)).toBe(64 * KiB)
+    expect(m.totals.get(ROW_FAST_CONSTANT_PAGE, TOTAL_FIELD.Pending)).toBe(64 * KiB)
     checkInvariants(m)
   })
 })
