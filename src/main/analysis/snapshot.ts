@@ -36,8 +36,11 @@ export interface ResourceColumns {
   estimated: Uint8Array
   /** A reserved resource's virtual size, 0 for every other; absent when the run has none. */
   virtual?: Float64Array
-  text: ResourceTable['text']
+  /** The text columns, or what builds them when first read (a snapshot that shows no table never needs them). */
+  text: ResourceTable['text'] | (() => ResourceTable['text'])
 }
+
+type TextColumns = { name: string[]; tag: string[]; placement: string[]; heap: string[]; pool: (string | null)[]; kind: ('buffer' | 'texture')[] }
 
 /** The live resources of a frame as columns, plus the row objects built lazily for the pages people see. */
 export class ResourceTable {
@@ -48,10 +51,10 @@ export class ResourceTable {
   readonly offset: Float64Array
   readonly created: Float64Array
   readonly createRecord: Float64Array
-  readonly text: { name: string[]; tag: string[]; placement: string[]; heap: string[]; pool: (string | null)[]; kind: ('buffer' | 'texture')[] }
   readonly estimated: Uint8Array
   readonly virtual: Float64Array | undefined
   private readonly sorted = new Map<string, Uint32Array>()
+  private textColumns: TextColumns | (() => TextColumns)
 
   constructor(readonly frameNumber: number, columns: ResourceColumns) {
     this.length = columns.id.length
@@ -63,7 +66,13 @@ export class ResourceTable {
     this.createRecord = columns.createRecord
     this.estimated = columns.estimated
     this.virtual = columns.virtual
-    this.text = columns.text
+    this.textColumns = columns.text
+  }
+
+  /** Names, tags, placements, heaps, pools and kinds by row. */
+  get text(): TextColumns {
+    if (typeof this.textColumns === 'function') this.textColumns = this.textColumns()
+    return this.textColumns
   }
 
   row(i: number): ResourceRow {
@@ -287,30 +296,34 @@ export class Snapshots {
     let n = modelRows
     for (const heap of heaps) n += heap.placed.length
     const createRecord = new Float64Array(n)
-    const text: ResourceTable['text'] = {
-      name: new Array<string>(n),
-      tag: new Array<string>(n),
-      placement: new Array<string>(n),
-      heap: new Array<string>(n),
-      pool: modelRows === n ? live.poolName : [...live.poolName, ...new Array<string | null>(n - modelRows)],
-      kind: new Array<'buffer' | 'texture'>(n),
-    }
-    for (let i = 0; i < modelRows; i++) {
-      const record = created.get(live.id[i]) ?? -1
-      createRecord[i] = record
-      let name = ''
-      let tag = ''
-      if (record >= 0) {
-        const ref = store.records.ref[record]
-        const names = store.records.kind[record] === RECORD_KIND.texture ? store.textures : store.buffers
-        name = descs.string(names.name.data[ref]) ?? ''
-        tag = descs.string(names.tag.data[ref]) ?? ''
+    for (let i = 0; i < modelRows; i++) createRecord[i] = created.get(live.id[i]) ?? -1
+    // The model's rows' text, built when a page, a sort or a filter first reads it; heap rows fill theirs below.
+    const text = (): ResourceTable['text'] => {
+      const t: ResourceTable['text'] = {
+        name: new Array<string>(n),
+        tag: new Array<string>(n),
+        placement: new Array<string>(n),
+        heap: new Array<string>(n),
+        pool: modelRows === n ? live.poolName : [...live.poolName, ...new Array<string | null>(n - modelRows)],
+        kind: new Array<'buffer' | 'texture'>(n),
       }
-      text.name[i] = name
-      text.tag[i] = tag
-      text.placement[i] = PLACEMENTS[live.placement[i]]
-      text.heap[i] = HEAP_TYPES[live.heap[i]]
-      text.kind[i] = live.texture[i] === 1 ? 'texture' : 'buffer'
+      for (let i = 0; i < modelRows; i++) {
+        const record = createRecord[i]
+        let name = ''
+        let tag = ''
+        if (record >= 0) {
+          const ref = store.records.ref[record]
+          const names = store.records.kind[record] === RECORD_KIND.texture ? store.textures : store.buffers
+          name = descs.string(names.name.data[ref]) ?? ''
+          tag = descs.string(names.tag.data[ref]) ?? ''
+        }
+        t.name[i] = name
+        t.tag[i] = tag
+        t.placement[i] = PLACEMENTS[live.placement[i]]
+        t.heap[i] = HEAP_TYPES[live.heap[i]]
+        t.kind[i] = live.texture[i] === 1 ? 'texture' : 'buffer'
+      }
+      return t
     }
     if (modelRows === n) {
       return new ResourceTable(frameNumber, {
@@ -339,6 +352,8 @@ export class Snapshots {
     const estimated = new Uint8Array(n)
     estimated.set(live.estimated.subarray(0, modelRows))
     const firstRecord = store.frames.firstRecord
+    // Only captures with heap records get here: their text is built at once.
+    const columns = text()
     let row = modelRows
     for (const heap of heaps) {
       const poolName = heap.name || `heap ${heap.id}`
@@ -355,12 +370,12 @@ export class Snapshots {
         createdFrame[row] = store.frames.n[frameOfRecord(firstRecord, record)]
         estimated[row] = Number.isNaN(size) ? 1 : 0
         createRecord[row] = record
-        text.name[row] = descs.string(names.name.data[desc]) ?? ''
-        text.tag[row] = descs.string(names.tag.data[desc]) ?? ''
-        text.placement[row] = APPLICATION_PLACEMENT
-        text.heap[row] = HEAP_NAMES[heap.type] ?? 'DEFAULT'
-        text.pool[row] = poolName
-        text.kind[row] = isBuffer ? 'buffer' : 'texture'
+        columns.name[row] = descs.string(names.name.data[desc]) ?? ''
+        columns.tag[row] = descs.string(names.tag.data[desc]) ?? ''
+        columns.placement[row] = APPLICATION_PLACEMENT
+        columns.heap[row] = HEAP_NAMES[heap.type] ?? 'DEFAULT'
+        columns.pool[row] = poolName
+        columns.kind[row] = isBuffer ? 'buffer' : 'texture'
         row++
       }
     }
@@ -373,7 +388,7 @@ export class Snapshots {
       createRecord,
       estimated,
       virtual: grow(live.virtual),
-      text,
+      text: columns,
     })
   }
 

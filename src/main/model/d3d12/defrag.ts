@@ -59,19 +59,59 @@ function merge(a: Ranked | null, b: Ranked | null): Ranked | null {
   return b
 }
 
-/** [nodes ranked at or below (used, slot), nodes above it]. */
-function split(t: Ranked | null, used: Bytes, slot: number): [Ranked | null, Ranked | null] {
-  if (t === null) return [null, null]
-  if (above(t, used, slot)) {
-    const [l, r] = split(t.left, used, slot)
-    t.left = r
-    refresh(t)
-    return [l, t]
+/** What split leaves: the nodes ranked at or below its key, and those above it (no pair allocated per level). */
+let splitLow: Ranked | null = null
+let splitHigh: Ranked | null = null
+
+/** Split `t` into splitLow (nodes ranked at or below (used, slot)) and splitHigh (nodes above it). */
+function split(t: Ranked | null, used: Bytes, slot: number): void {
+  if (t === null) {
+    splitLow = null
+    splitHigh = null
+    return
   }
-  const [l, r] = split(t.right, used, slot)
-  t.right = l
+  if (above(t, used, slot)) {
+    split(t.left, used, slot)
+    t.left = splitHigh
+    refresh(t)
+    splitHigh = t
+    return
+  }
+  split(t.right, used, slot)
+  t.right = splitLow
   refresh(t)
-  return [t, r]
+  splitLow = t
+}
+
+/** `t` without `n`, found by its rank (n.used, n.slot as it was linked). */
+function remove(t: Ranked, n: Ranked): Ranked | null {
+  if (t === n) return merge(t.left, t.right)
+  if (above(t, n.used, n.slot)) t.left = remove(t.left!, n)
+  else t.right = remove(t.right!, n)
+  refresh(t)
+  return t
+}
+
+/** `t` with the unlinked node `n` put in by its rank, where its priority places it. */
+function insert(t: Ranked | null, n: Ranked): Ranked {
+  if (t === null) return n
+  if (n.priority > t.priority) {
+    split(t, n.used, n.slot)
+    n.left = splitLow
+    n.right = splitHigh
+    refresh(n)
+    return n
+  }
+  if (above(t, n.used, n.slot)) t.left = insert(t.left, n)
+  else t.right = insert(t.right, n)
+  refresh(t)
+  return t
+}
+
+/** `n`'s free block changed, its rank did not: refresh maxFree on the path from `t` down to it. */
+function refreshPath(t: Ranked, n: Ranked): void {
+  if (t !== n) refreshPath(above(t, n.used, n.slot) ? t.left! : t.right!, n)
+  refresh(t)
 }
 
 /** The highest-ranked node above (used, slot) with a free block of `size` bytes, or null. */
@@ -255,7 +295,14 @@ export class DefragSearch {
     f.candidates.set(pool.slot, low && pool.allocatedBlocks > pool.pendingBlocks)
     const free = pool.used < pool.size ? pool.largestFree(blocks) : 0
     const n = e.node
-    if (e.ranked && n.used === pool.used && n.free === free) return
+    if (e.ranked && n.used === pool.used && n.slot === pool.slot) {
+      // Same rank (so the same place in the treap): only the largest free blocks above it change.
+      if (n.free !== free) {
+        n.free = free
+        refreshPath(f.root!, n)
+      }
+      return
+    }
     this.unrank(e)
     if (pool.used < pool.size) {
       n.used = pool.used
@@ -264,8 +311,7 @@ export class DefragSearch {
       n.maxFree = free
       n.left = null
       n.right = null
-      const [l, r] = split(f.root, n.used, n.slot)
-      f.root = merge(merge(l, n), r)
+      f.root = insert(f.root, n)
       e.ranked = true
       f.notFull++
     }
@@ -275,9 +321,7 @@ export class DefragSearch {
     if (!e.ranked) return
     const n = e.node
     const f = e.family
-    // Cut out exactly n: (≤ n) without its maximum, n, then (> n).
-    const [l, r] = split(f.root, n.used, n.slot)
-    f.root = merge(removeMax(l), r)
+    f.root = remove(f.root!, n)
     e.ranked = false
     f.notFull--
   }
@@ -291,13 +335,4 @@ export class DefragSearch {
     this.seed = x >>> 0
     return this.seed
   }
-}
-
-/** The tree without its highest-ranked node. */
-function removeMax(t: Ranked | null): Ranked | null {
-  if (t === null) return null
-  if (t.right === null) return t.left
-  t.right = removeMax(t.right)
-  refresh(t)
-  return t
 }

@@ -161,6 +161,8 @@ export class PoolFamily implements PoolWatcher {
   /** Slots whose room changed since the order last looked (flag per slot, and the list). */
   private staleFlag = new Uint8Array(8)
   private stale: number[] = []
+  /** How many of `stale` are current (the array is reused: setting an array's length is a call). */
+  private staleCount = 0
   /** Slots whose sort key may have changed since the last sort: the only ones sortOrder moves. */
   private movedFlag = new Uint8Array(8)
   private moved: number[] = []
@@ -203,15 +205,13 @@ export class PoolFamily implements PoolWatcher {
    */
   firstWithRoom(blocks: BlockTable, size: Bytes): MemoryPool | null {
     const stale = this.stale
-    if (stale.length > 0) {
-      for (let i = 0; i < stale.length; i++) {
-        const slot = stale[i]
-        this.staleFlag[slot] = 0
-        this.order.setRoom(slot, roomOf(this.slots[slot], blocks))
-      }
-      // Setting an array's length is a call: only when there was something.
-      stale.length = 0
+    const count = this.staleCount
+    for (let i = 0; i < count; i++) {
+      const slot = stale[i]
+      this.staleFlag[slot] = 0
+      this.order.setRoom(slot, roomOf(this.slots[slot], blocks))
     }
+    this.staleCount = 0
     const slot = this.order.first(size)
     return slot < 0 ? null : this.slots[slot]
   }
@@ -263,7 +263,8 @@ export class PoolFamily implements PoolWatcher {
     c.lastDefragSlot = this.lastDefragSlot
     c.order = this.order.clone()
     c.staleFlag = this.staleFlag.slice()
-    c.stale = this.stale.slice()
+    c.stale = this.stale.slice(0, this.staleCount)
+    c.staleCount = this.staleCount
     c.movedFlag = this.movedFlag.slice()
     c.moved = this.moved.slice()
     c.emptyFlag = this.emptyFlag.slice()
@@ -281,7 +282,7 @@ export class PoolFamily implements PoolWatcher {
   private touch(slot: number, moved: boolean): void {
     if (this.staleFlag[slot] === 0) {
       this.staleFlag[slot] = 1
-      this.stale.push(slot)
+      this.stale[this.staleCount++] = slot
     }
     if (moved && this.movedFlag[slot] === 0) {
       this.movedFlag[slot] = 1
@@ -369,6 +370,8 @@ export class BuddyFamily implements BuddyWatcher {
   /** The index matches `pools` (but for the pools in `stale`). */
   private indexed = false
   private stale: BuddyPool[] = []
+  /** How many of `stale` are current (the array is reused). */
+  private staleCount = 0
 
   constructor(spec: BuddySpec) {
     this.spec = spec
@@ -397,7 +400,7 @@ export class BuddyFamily implements BuddyWatcher {
   blocksChanged(pool: BuddyPool): void {
     if (!pool.stale) {
       pool.stale = true
-      this.stale.push(pool)
+      this.stale[this.staleCount++] = pool
     }
   }
 
@@ -413,12 +416,13 @@ export class BuddyFamily implements BuddyWatcher {
       this.room.rebuild()
       this.indexed = true
     } else {
-      for (const pool of this.stale) if (pool.position >= 0 && pools[pool.position] === pool) this.room.set(pool.position, pool.largestFreeOrder())
+      for (let i = 0; i < this.staleCount; i++) {
+        const pool = this.stale[i]
+        if (pool.position >= 0 && pools[pool.position] === pool) this.room.set(pool.position, pool.largestFreeOrder())
+      }
     }
-    if (this.stale.length > 0) {
-      for (const pool of this.stale) pool.stale = false
-      this.stale.length = 0
-    }
+    for (let i = 0; i < this.staleCount; i++) this.stale[i].stale = false
+    this.staleCount = 0
     const position = this.room.first(order)
     return position < 0 ? null : pools[position]
   }

@@ -964,7 +964,8 @@ export class D3D12Model {
       return q
     }
     c.families = this.families.map((f) => f.clone(registerPool))
-    c.defragSearch = DefragSearch.rebuild(c.families, c.blocks)
+    // A packed copy is only cloned, and its clones build their own index: it keeps an empty one.
+    c.defragSearch = options.packed ? new DefragSearch(c.families) : DefragSearch.rebuild(c.families, c.blocks)
     c.buddies = this.buddies.map((f) => f.clone(registerBuddy))
     c.fast = this.fast.clone()
     // Only the pending releases, from the head of the queue.
