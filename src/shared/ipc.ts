@@ -422,10 +422,26 @@ export interface ResourceDetails {
   releasedFrame: number | null
   /** The model's ladder for this request, step by step, with the numbers that decided it. */
   route: string[]
-  /** Frames it stayed resident, was evicted, … when its residency object is known. */
-  residencyObject: number | null
+  /**
+   * The residency object holding its memory at the frame (its own, or its pool's), where the model manages residency:
+   * how big, whether resident, when last used, and the priority handed to the OS (shown, never an eviction order).
+   */
+  residency: ResidencyDetails | null
   /** Where it was made, innermost first, when the capture recorded call stacks (format 1.3 `stack` records). */
   stack?: SymbolizedFrame[]
+}
+
+/** A residency object as the D3D12 residency manager sees it at a frame (docs/model.md, Residency). */
+export interface ResidencyDetails {
+  object: number
+  /** What the object is: a committed resource, a pool's heap, a reserved resource's backing. */
+  label: string
+  bytes: number
+  /** The SetResidencyPriority hint; eviction goes by recency alone. */
+  priority: 'normal' | 'high'
+  resident: boolean
+  /** The last frame whose GPU work used it; -1 when never used. */
+  lastUsedFrame: number
 }
 
 /** One frame of a recorded call stack, with its function and source line where a symbolizer found them. */

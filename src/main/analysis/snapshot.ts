@@ -7,6 +7,7 @@
 import {
   BLOCK_STATE,
   type PoolMap,
+  type ResidencyDetails,
   type ResourceDetails,
   type ResourceFilter,
   type ResourcePage,
@@ -22,6 +23,7 @@ import { frameEnd, RECORD_KIND, type CaptureStore } from '../ingest/store'
 import type { D3D12Model } from '../model/d3d12/model'
 import { D3D12Model as Model } from '../model/d3d12/model'
 import { HEAP_TYPES, PLACEMENTS } from '../../shared/model'
+import type { ResidencyObjectInfo } from '../model/d3d12/residency'
 import type { Replay } from './replay'
 
 /** The columns of a ResourceTable. */
@@ -512,7 +514,7 @@ export class Snapshots {
           : placedByApplication
             ? [`placed by the application in heap ${store.placed.a.data[store.records.ref[record]]} at offset ${store.placed.b.data[store.records.ref[record]]}`]
             : this.route(record),
-      residencyObject: null,
+      residency: residencyDetails(s.model.residencyOf(id)),
     }
   }
 
@@ -583,6 +585,13 @@ export class Lifetimes {
     const at = create[lo] === createRecord ? release[lo] : -1
     return at >= 0 ? this.store.frames.n[frameOfRecord(this.store.frames.firstRecord, at)] : null
   }
+}
+
+/** What the details show of a residency object; null where the model manages none (residency off, upload memory). */
+function residencyDetails(info: ResidencyObjectInfo | undefined): ResidencyDetails | null {
+  if (!info) return null
+  const { object, label, bytes, priority, resident, lastUsedFrame } = info
+  return { object, label, bytes, priority, resident, lastUsedFrame }
 }
 
 /** The id a buffer, texture or placed record creates. */

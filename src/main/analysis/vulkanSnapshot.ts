@@ -301,7 +301,7 @@ export class VulkanSnapshots {
       desc,
       releasedFrame,
       route: placement ? this.route(desc, placement, s) : [],
-      residencyObject: null,
+      residency: null,
       ...(stack ? { stack } : {}),
     }
   }

@@ -394,7 +394,7 @@ export class FakeHost extends FakeApiBase {
     desc: { e: 'texture', id: query.id, width: 1024, height: 1024, format: 'BC7_UNORM' },
     releasedFrame: null,
     route: ['transient? no', 'size 1 MiB → TextureReadOnlyPool'],
-    residencyObject: null,
+    residency: null,
   })
   override transients = async (query: { runId: string; frame: number }) => ({ runId: query.runId, frame: query.frame, executions: [execution()] })
   override placements = async (query: { runId: string; frame: number }) => placementsAnswer(query.runId, query.frame)

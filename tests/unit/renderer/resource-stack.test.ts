@@ -26,7 +26,7 @@ const details = (stack?: Details['stack']): Details => ({
   desc: { e: 'buffer', id: 7, size: 16384, stack: 2, vkUsage: 64 },
   releasedFrame: null,
   route: ['bound by the application to memory 4 (type 0) at offset 65536'],
-  residencyObject: null,
+  residency: null,
   ...(stack ? { stack } : {}),
 })
 
@@ -61,5 +61,28 @@ describe('a resource made where the capture recorded its call stack', () => {
   it('has no stack section when the capture has none', () => {
     const wrapper = mount(ResourceDetails, { props: { details: details(), firstFrame: 0, lastFrame: 10, at: 3 }, global: { plugins: [createAppI18n('en')] } })
     expect(wrapper.find('[data-testid="stack-frames"]').exists()).toBe(false)
+  })
+})
+
+describe('the residency object holding a resource', () => {
+  const residency = { object: 0, label: 'DEFAULT/AccelerationStructure/0', bytes: 32 * 1024 * 1024, priority: 'high' as const, resident: false, lastUsedFrame: 0 }
+
+  it('shows the object, its size, whether resident, its last use and its priority, in both languages', () => {
+    const en = mount(ResourceDetails, {
+      props: { details: { ...details(), residency }, firstFrame: 0, lastFrame: 10, at: 3 },
+      global: { plugins: [createAppI18n('en')] },
+    })
+    const section = en.find('[data-testid="details-residency"]')
+    expect(section.findAll('dd').map((dd) => dd.text())).toEqual(['#0 · DEFAULT/AccelerationStructure/0', '32.0 MiB', 'evicted', 'frame 0', 'high'])
+    const zh = mount(ResourceDetails, {
+      props: { details: { ...details(), residency: { ...residency, resident: true, lastUsedFrame: -1, priority: 'normal' } }, firstFrame: 0, lastFrame: 10, at: 3 },
+      global: { plugins: [createAppI18n('zh-CN')] },
+    })
+    expect(zh.find('[data-testid="details-residency"]').findAll('dd').map((dd) => dd.text()).slice(2)).toEqual(['驻留中', '从未', '普通'])
+  })
+
+  it('has no residency section where the model manages none', () => {
+    const wrapper = mount(ResourceDetails, { props: { details: details(), firstFrame: 0, lastFrame: 10, at: 3 }, global: { plugins: [createAppI18n('en')] } })
+    expect(wrapper.find('[data-testid="details-residency"]').exists()).toBe(false)
   })
 })

@@ -41,7 +41,7 @@ import type { BufferRequest } from './ladder'
 import { alignedOffset, alignedSize, BlockState, BlockTable, MemoryPool, NONE } from './memoryPool'
 import { DefragSearch } from './defrag'
 import type { FamilyDefrag } from './defrag'
-import { ResidencyManager } from './residency'
+import { ResidencyManager, type ResidencyObjectInfo } from './residency'
 import { RouteTrace, Step } from './route'
 import {
   decideTexture,
@@ -802,6 +802,17 @@ export class D3D12Model {
       requested: a.requestedBytes(slot),
       virtual: loc === Loc.Reserved ? a.size[slot] : 0,
     }
+  }
+
+  /**
+   * The residency object that holds a live resource's memory (its own, or its pool's), as the manager sees it now;
+   * undefined when residency is not modelled (`residency.enabled` 0).
+   */
+  residencyOf(id: number): ResidencyObjectInfo | undefined {
+    const slot = this.live.get(id)
+    if (slot === undefined || this.config['residency.enabled'] !== 1) return undefined
+    const object = this.residencyObjectOf(slot)
+    return object < 0 ? undefined : this.residency.objectInfo(object)
   }
 
   allocation(id: number): AllocationView | undefined {
