@@ -196,14 +196,24 @@ export type LoadOutcome =
 
 /**
  * How an imported trace's time becomes frames (Radeon Memory Visualizer and GPGMM traces; other formats have
- * their own frames and ignore it): the trace's frame markers where it has them, else fixed time buckets.
+ * their own frames and ignore it): the trace's frame markers where it has them, else fixed time buckets; and
+ * whether a GPGMM trace is what GPGMM did or its requests for the model.
  */
 export interface CaptureImportOptions {
   /** Length of one frame when frames are time buckets, in ms (IMPORT_BUCKET_MS bounds it). */
   bucketMs?: number
   /** Cut frames at the trace's frame markers (presents) when it has them; false: always time buckets. */
   frameMarkers?: boolean
+  /**
+   * A trace that records what an allocator did (GPGMM) and the requests it was given: replay the requests through
+   * this model in place of showing what the allocator did. Absent: the run is observed, what the allocator did.
+   */
+  model?: ImportModel
 }
+
+/** The models an imported trace's requests can be replayed through: the UE 5.8 D3D12 allocator model. */
+export const IMPORT_MODELS = ['d3d12'] as const
+export type ImportModel = (typeof IMPORT_MODELS)[number]
 
 /** The bucket lengths a load accepts, in ms: a tenth of a millisecond to an hour. */
 export const IMPORT_BUCKET_MS = { min: 0.1, max: 3_600_000 } as const

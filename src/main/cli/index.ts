@@ -10,7 +10,7 @@ import { createGzip } from 'node:zlib'
 import { Command, CommanderError, Option } from 'commander'
 import { CONFIG_KEYS, ConfigError, parseConfigPairs, resolveConfig } from '../../shared/model'
 import { formatCount } from '../../shared/units'
-import { IMPORT_BUCKET_MS, type CaptureImportOptions } from '../../shared/ipc'
+import { IMPORT_BUCKET_MS, IMPORT_MODELS, type CaptureImportOptions, type ImportModel } from '../../shared/ipc'
 import { CaptureError } from '../ingest/errors'
 import { ImportError, importOptionsOf } from '../ingest/importers'
 import { loadCapture, loadCaptureFile, type LoadProgress, type LoadResult } from '../ingest/read'
@@ -101,10 +101,14 @@ async function replayRun(result: LoadResult, pairs: string[]) {
 
 const collect = (value: string, previous: string[]) => [...previous, value]
 
-/** `--bucket-ms N` and `--no-frame-markers`: how an imported trace's time becomes frames. */
+/**
+ * `--bucket-ms N` and `--no-frame-markers`: how an imported trace's time becomes frames; `--model d3d12`: a GPGMM
+ * trace's requests replayed through the model in place of what GPGMM did.
+ */
 interface FrameFlags {
   bucketMs?: number
   frameMarkers?: boolean
+  model?: ImportModel
 }
 
 const bucketMsOption = () =>
@@ -120,11 +124,21 @@ const bucketMsOption = () =>
 const noFrameMarkersOption = () =>
   new Option('--no-frame-markers', 'cut an imported trace into time buckets even where it marks frames (presents)')
 
+const modelOption = () =>
+  new Option(
+    '--model <model>',
+    "a GPGMM trace: replay its requests through the UE 5.8 D3D12 model, without GPGMM's heaps (default: what GPGMM did)",
+  ).argParser((v) => {
+    if (!(IMPORT_MODELS as readonly string[]).includes(v)) throw new ExitError(EXIT.usage, `--model expects ${IMPORT_MODELS.join(' or ')}, got "${v}"`)
+    return v as ImportModel
+  })
+
 function importOptionsFrom(flags: FrameFlags | undefined): CaptureImportOptions | undefined {
   if (!flags) return undefined
   const options: CaptureImportOptions = {}
   if (flags.bucketMs !== undefined) options.bucketMs = flags.bucketMs
   if (flags.frameMarkers === false) options.frameMarkers = false
+  if (flags.model !== undefined) options.model = flags.model
   return options
 }
 
@@ -155,7 +169,8 @@ export function buildProgram(): Command {
     .addOption(bucketMsOption())
     .addOption(noFrameMarkersOption())
     .action(async (file: string, opts: { config: string[] } & FrameFlags) => {
-      const result = await read(file, { headerOptional: true, frames: opts })
+      // routing is the model's: a trace that holds requests gives them, not what its allocator did
+      const result = await read(file, { headerOptional: true, frames: { ...opts, model: 'd3d12' } })
       if (result.store.header.api === 'vulkan') {
         // route speaks the D3D12 model's ladders; a Vulkan capture's placements are in report, check and the app.
         throw new ExitError(
@@ -185,6 +200,7 @@ export function buildProgram(): Command {
     .option('--json', 'one JSON object')
     .addOption(bucketMsOption())
     .addOption(noFrameMarkersOption())
+    .addOption(modelOption())
     .action(async (file: string, opts: { config: string[]; json?: boolean } & FrameFlags) => {
       const result = await read(file, { frames: opts })
       const { report } = await replayRun(result, opts.config)
@@ -203,6 +219,7 @@ export function buildProgram(): Command {
     .option('--json', 'one JSON object')
     .addOption(bucketMsOption())
     .addOption(noFrameMarkersOption())
+    .addOption(modelOption())
     .addOption(
       new Option('--fail-on-growth <percent>', 'exit 3 when the peak heap bytes grow by more than PERCENT').argParser((v) => {
         const n = Number(v)
@@ -276,6 +293,7 @@ export function buildProgram(): Command {
     .option('--json', 'one JSON object')
     .addOption(bucketMsOption())
     .addOption(noFrameMarkersOption())
+    .addOption(modelOption())
     .action(async (file: string, opts: { json?: boolean } & FrameFlags) => {
       const result = await read(file, { frames: opts })
       const check = await runCheck(recordsOf(result.store), result.store.header, {
@@ -331,6 +349,7 @@ export function buildProgram(): Command {
     .option('--label <key=value>', 'a label for the run (repeatable)', collect, [])
     .addOption(bucketMsOption())
     .addOption(noFrameMarkersOption())
+    .addOption(modelOption())
     .action(async (file: string, opts: { parquet: string; config: string[]; build?: string; label: string[] } & FrameFlags) => {
       const result = await read(file, { frames: opts })
       const { figures, replayed, checks } = await gather(result, file, opts)
@@ -350,6 +369,7 @@ export function buildProgram(): Command {
     .option('--config <key=value>', 'override a model config key (repeatable)', collect, [])
     .addOption(bucketMsOption())
     .addOption(noFrameMarkersOption())
+    .addOption(modelOption())
     .action(async (db: string, files: string[], opts: { build?: string; label: string[]; config: string[] } & FrameFlags) => {
       labelsFrom(opts.label)
       // every run is read and replayed first, then all go in, in one transaction, or none: the database is locked

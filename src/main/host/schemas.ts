@@ -3,7 +3,7 @@
  * buggy renderer can only name files the host offered, and cannot send huge strings or arrays.
  */
 import { z } from 'zod'
-import { HISTORY_GROUPS, HISTORY_METRICS, IMPORT_BUCKET_MS, RESOURCE_SORT_KEYS } from '../../shared/ipc'
+import { HISTORY_GROUPS, HISTORY_METRICS, IMPORT_BUCKET_MS, IMPORT_MODELS, RESOURCE_SORT_KEYS } from '../../shared/ipc'
 
 export const MAX_CHUNK_BYTES = 16 * 1024 * 1024
 
@@ -23,11 +23,12 @@ const commandText = (max: number) =>
     .string()
     .max(max)
     .refine((s) => !s.includes('\0'), 'no NUL characters')
-/** How an imported trace's time becomes frames (CaptureImportOptions). */
+/** How an imported trace's time becomes frames, and whether its requests go through a model (CaptureImportOptions). */
 const importOptions = z
   .object({
     bucketMs: z.number().min(IMPORT_BUCKET_MS.min).max(IMPORT_BUCKET_MS.max).optional(),
     frameMarkers: z.boolean().optional(),
+    model: z.enum(IMPORT_MODELS).optional(),
   })
   .strict()
 

@@ -1,9 +1,13 @@
 /**
  * Chrome trace-event JSON written by Intel's GPGMM D3D12 allocator (EventTraceWriter). Each
  * `ResourceAllocator.CreateResource` instant carries the real D3D12_RESOURCE_DESC, heap type and initial state: it
- * becomes a `buffer` or `texture` request for the model. The `ResourceAllocation` object it produced (the next one
- * created on the same thread, as GPGMM's own replay matches them) releases it when deleted. GPGMM's own `Heap`
- * objects become `heap` / `free` records, so the real placement shows next to the model's. Time becomes frames.
+ * is matched with the `ResourceAllocation` object it produced (the next one created on the same thread, as GPGMM's
+ * own replay matches them), which releases it when deleted. Time becomes frames.
+ *
+ * By default the import is what GPGMM did: its `Heap` objects become `heap` / `free` records and each allocation a
+ * `placed` record in its heap, so the run is observed and no model places anything. With `requests` the import is
+ * the requests alone, `buffer` / `texture` records without GPGMM's heaps, for the D3D12 model to place: the two
+ * never mix in one run.
  *
  * The file is never held as one string: the scanner steps over the events in the raw code units and parses them
  * one at a time.
@@ -16,6 +20,7 @@ import type {
   CaptureRecord,
   HeapKind,
   HeapRecord,
+  PlacedRecord,
   TextureDim,
   TextureFlag,
   TextureRecord,
@@ -53,6 +58,8 @@ export interface GpgmmImportOptions {
   frameMicros?: number
   frameMarkers?: readonly string[]
   submitMarkers?: readonly string[]
+  /** Import the requests for the model to place, without GPGMM's heaps; by default what GPGMM did. */
+  requests?: boolean
 }
 
 const CREATE_RESOURCE = 'ResourceAllocator.CreateResource'
@@ -348,11 +355,16 @@ interface Request {
   record: RequestRecord
   heapKind: HeapKind
   released: boolean
+  /** Observed import: its allocation exists, and its `placed` record is written once its heap and offset are known. */
+  allocated?: boolean
+  placed?: boolean
 }
 
 interface GpgmmHeap {
   record: HeapRecord
   emitted: boolean
+  /** The request waiting on the heap's thread when it was made: it was made for that request. */
+  madeFor?: Request
 }
 
 class TraceReplay {
@@ -363,10 +375,14 @@ class TraceReplay {
   private t0 = 0
   private mode: 'time' | 'frame-markers' | 'submit-markers' = 'time'
   private readonly frameMicros: number
+  /** The requests alone for the model (true), or what GPGMM did (false). */
+  private readonly requests: boolean
   /** Requests waiting for their ResourceAllocation, per thread, oldest first. */
   private readonly waiting = new Map<string, Request[]>()
   private readonly heapDescs = new Map<string, Record<string, unknown>>()
   private readonly heaps = new Map<string, GpgmmHeap>()
+  /** Every heap by its record id, freed ones too, for placing allocations. */
+  private readonly heapsById = new Map<number, GpgmmHeap>()
   private readonly allocations = new Map<string, Request>()
   private readonly requestsByThread = new Map<string, number>()
   private uma: boolean | undefined
@@ -386,6 +402,7 @@ class TraceReplay {
     const micros = options.frameMicros ?? DEFAULT_FRAME_MICROS
     if (!(micros > 0)) throw new RangeError(`frameMicros must be positive, got ${micros}`)
     this.frameMicros = micros
+    this.requests = options.requests ?? false
   }
 
   run(): ImportedCapture {
@@ -493,7 +510,7 @@ class TraceReplay {
       this.notes.add('unknownDimension', `a ${CREATE_RESOURCE} with Dimension ${String(dimension)} is skipped`)
       return
     }
-    this.records.push(record)
+    if (this.requests) this.records.push(record)
     const request: Request = { record, heapKind, released: false }
     const queue = this.waiting.get(event.tid)
     if (queue) queue.push(request)
@@ -551,6 +568,8 @@ class TraceReplay {
       }
       request.record.gpgmm = { ...request.record.gpgmm, allocation: key }
       this.allocations.set(key, request)
+      request.allocated = true
+      this.place(request)
     } else if (event.ph === 'O') {
       const request = this.allocations.get(key)
       if (request) this.allocationSnapshot(request, snapshotOf(event))
@@ -562,7 +581,8 @@ class TraceReplay {
       }
       this.allocations.delete(key)
       request.released = true
-      this.records.push({ e: 'release', id: request.record.id })
+      if (this.requests || request.placed) this.records.push({ e: 'release', id: request.record.id })
+      else this.notes.add('unplaced', `ResourceAllocation ${key}: the trace never says which heap holds it, so it is not shown`)
     }
   }
 
@@ -595,6 +615,36 @@ class TraceReplay {
       if (typeof size === 'number') request.record.size = size
       if (typeof snapshot.Alignment === 'number') request.record.align = snapshot.Alignment
     }
+    this.place(request)
+  }
+
+  /**
+   * Observed import: the allocation as a `placed` record in GPGMM's heap, once its heap has a size and the offset is
+   * known: the snapshot's HeapOffset, or 0 in a heap made for this request (GPGMM sub-allocates a new heap from its
+   * start, and a standalone allocation is its whole heap).
+   */
+  private place(request: Request): void {
+    if (this.requests || request.placed || !request.allocated || request.released) return
+    const placement = request.record.gpgmm
+    if (placement?.heap === undefined) return
+    const heap = this.heapsById.get(placement.heap)
+    if (!heap?.emitted) return
+    const offset = placement.offset ?? (heap.madeFor === request ? 0 : undefined)
+    if (offset === undefined) return
+    request.placed = true
+    const gpgmm = request.record.gpgmm
+    const size = gpgmm?.size ?? request.record.size
+    const at = { heap: heap.record.id, offset, gpgmm }
+    let record: PlacedRecord & { gpgmm?: GpgmmPlacement }
+    if (request.record.e === 'buffer') {
+      const { e: _e, heap: _readback, ...buffer } = request.record
+      record = { ...buffer, e: 'placed', kind: 'buffer', ...at }
+    } else {
+      const { e: _e, ...texture } = request.record
+      record = { ...texture, e: 'placed', kind: 'texture', ...at }
+    }
+    if (size !== undefined) record.size = size
+    this.records.push(record)
   }
 
   // -- GPGMM's heaps ----------------------------------------------------------------------------------------------
@@ -624,6 +674,7 @@ class TraceReplay {
         return
       }
       this.heaps.delete(key)
+      if (this.requests) return
       if (heap.emitted) this.records.push({ e: 'free', id: heap.record.id })
       else this.notes.add('heapWithoutSize', `Heap ${key} never said its size: it is not imported`)
     }
@@ -637,8 +688,9 @@ class TraceReplay {
     const serving = this.waiting.get(event.tid)?.[0]
     const kind = serving ? serving.heapKind : heapKindOfProperties(desc?.Properties)
     const record: HeapRecord = { e: 'heap', id: this.nextId++, size: 0, type: kind }
-    const heap: GpgmmHeap = { record, emitted: false }
+    const heap: GpgmmHeap = { record, emitted: false, madeFor: serving }
     this.heaps.set(key, heap)
+    this.heapsById.set(record.id, heap)
     if (serving && serving.record.gpgmm?.heap === undefined) {
       serving.record.gpgmm = { ...serving.record.gpgmm, heap: record.id }
     }
@@ -651,7 +703,9 @@ class TraceReplay {
 
   private emitHeap(heap: GpgmmHeap): void {
     heap.emitted = true
+    if (this.requests) return
     this.records.push(heap.record)
+    for (const request of this.allocations.values()) if (request.record.gpgmm?.heap === heap.record.id) this.place(request)
   }
 
   // -- settings ---------------------------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ export interface ImportOptions {
   rmv?: ParseRmvOptions & RmvObservedOptions
 }
 
-/** The user's frame options as each time-based importer takes them: RMV traces, and GPGMM traces. */
+/** The user's import options as each time-based importer takes them: RMV traces, and GPGMM traces. */
 export function importOptionsOf(frames: CaptureImportOptions | undefined): ImportOptions {
   if (!frames) return {}
   const rmv: RmvObservedOptions = {}
@@ -33,6 +33,7 @@ export function importOptionsOf(frames: CaptureImportOptions | undefined): Impor
     rmv.frameMarkers = frames.frameMarkers
     if (!frames.frameMarkers) gpgmm.frames = 'time'
   }
+  if (frames.model === 'd3d12') gpgmm.requests = true
   return { rmv, gpgmm }
 }
 
