@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { BufferRecord, CaptureRecord, HeapRecord, TextureRecord } from '../../../../src/shared/capture'
+import type { BufferRecord, CaptureRecord, HeapRecord, PlacedRecord, TextureRecord } from '../../../../src/shared/capture'
 import { attemptToImportGpgmm, type GpgmmImportOptions } from '../../../../src/main/ingest/importers/gpgmm'
 import { ImportError, type ImportedCapture } from '../../../../src/main/ingest/importers/source'
 import { attemptToImportVma } from '../../../../src/main/ingest/importers/vma'
@@ -28,16 +28,19 @@ function framed(records: CaptureRecord[]): { frame: number; record: CaptureRecor
 
 describe('GPGMM trace (real, Dawn QueueWriteBufferTests.ManyWriteBuffer)', () => {
   const source = fixture('real/gpgmm-dawn-queuewritebuffer.json')
+  // what GPGMM did (the default), and the requests alone for the model
   const imported = importGpgmm(source.bytes, undefined, source.name)
-  const buffers = of(imported.records, 'buffer') as (BufferRecord & Gpgmm)[]
+  const requested = importGpgmm(source.bytes, { requests: true }, source.name)
+  const buffers = of(requested.records, 'buffer') as (BufferRecord & Gpgmm)[]
   const heaps = of(imported.records, 'heap')
+  const placed = of(imported.records, 'placed') as (PlacedRecord & Gpgmm)[]
 
-  it('has one buffer per CreateResource, with the sizes and heap types of the file', () => {
+  it('has one buffer per CreateResource, with the sizes and heap types of the file, for the model', () => {
     // node -e 'd.traceEvents.filter(e => e.name === "ResourceAllocator.CreateResource").map(e =>
     //   [e.ts, e.args.allocationDescriptor.HeapType, e.args.resourceDescriptor.Width])' gives 4 requests, all
     // Dimension 1 (buffer): [71396, 1, 4000000], [72372, 2, 4194304], [73032, 2, 4194304], [73677, 3, 250000]
     expect(buffers.length).toBe(4)
-    expect(of(imported.records, 'texture').length).toBe(0)
+    expect(of(requested.records, 'texture').length).toBe(0)
     expect(buffers.map((b) => b.size)).toEqual([4000000, 4194304, 4194304, 250000])
     // DEFAULT → Static, UPLOAD → Dynamic, READBACK → a readback staging buffer; Flags 0 → ShaderResource
     expect(buffers.map((b) => [b.tag, b.usage, b.heap])).toEqual([
@@ -61,12 +64,33 @@ describe('GPGMM trace (real, Dawn QueueWriteBufferTests.ManyWriteBuffer)', () =>
     expect(of(imported.records, 'free').map((f) => f.id).sort()).toEqual(heaps.map((h) => h.id).sort())
   })
 
+  it('places each allocation at the start of the heap made for it, and writes no request for the model', () => {
+    // no ResourceAllocation snapshot in this trace: each heap was made while its request waited, so the allocation
+    // is at offset 0 of it, with the request's descriptor
+    expect(of(imported.records, 'buffer')).toEqual([])
+    expect(of(imported.records, 'texture')).toEqual([])
+    expect(placed.map((p) => [p.kind, p.heap, p.offset, p.size, p.tag])).toEqual([
+      ['buffer', heaps[0].id, 0, 4000000, 'DEFAULT'],
+      ['buffer', heaps[1].id, 0, 4194304, 'UPLOAD'],
+      ['buffer', heaps[2].id, 0, 4194304, 'UPLOAD'],
+      ['buffer', heaps[3].id, 0, 250000, 'READBACK'],
+    ])
+    const sizeOf = new Map(placed.map((p) => [p.id, p.size]))
+    expect(of(imported.records, 'release').map((r) => sizeOf.get(r.id))).toEqual([4000000, 250000, 4194304, 4194304])
+  })
+
+  it('writes none of GPGMM’s heaps when the requests are for the model', () => {
+    expect(of(requested.records, 'heap')).toEqual([])
+    expect(of(requested.records, 'free')).toEqual([])
+    expect(of(requested.records, 'placed')).toEqual([])
+  })
+
   it('releases each buffer when the ResourceAllocation it produced is deleted', () => {
     // ResourceAllocation N after each request: 0x23483ec9f50, 0x23483ecaab0, 0x23483ec94c0, 0x23483ec8ca0; the D
     // events come in the order …9f50 (4000000), …8ca0 (250000), …aab0, …94c0 (4194304 each)
     expect(buffers.map((b) => b.gpgmm?.allocation)).toEqual(['0x23483ec9f50', '0x23483ecaab0', '0x23483ec94c0', '0x23483ec8ca0'])
     const sizeOf = new Map(buffers.map((b) => [b.id, b.size]))
-    expect(of(imported.records, 'release').map((r) => sizeOf.get(r.id))).toEqual([4000000, 250000, 4194304, 4194304])
+    expect(of(requested.records, 'release').map((r) => sizeOf.get(r.id))).toEqual([4000000, 250000, 4194304, 4194304])
   })
 
   it('cuts frames every 16666 µs from the first event', () => {
@@ -76,7 +100,7 @@ describe('GPGMM trace (real, Dawn QueueWriteBufferTests.ManyWriteBuffer)', () =>
     expect(frames.map((f) => f.n)).toEqual([0, 1, 2, 3, 4, 5])
     expect(frames[1].t).toBeCloseTo(16.666)
     const at = framed(imported.records)
-    expect(new Set(at.filter((x) => x.record.e === 'buffer' || x.record.e === 'release').map((x) => x.frame))).toEqual(new Set([4]))
+    expect(new Set(at.filter((x) => ['heap', 'placed', 'release'].includes(x.record.e)).map((x) => x.frame))).toEqual(new Set([4]))
     expect(new Set(at.filter((x) => x.record.e === 'free').map((x) => x.frame))).toEqual(new Set([5]))
   })
 
@@ -102,8 +126,9 @@ describe('GPGMM trace (real, Dawn QueueWriteBufferTests.ManyWriteBuffer)', () =>
     expect(imported.notes).toEqual([])
   })
 
-  it('matches the golden dump', async () => {
+  it('matches the golden dumps', async () => {
     await expect(dumpCapture(imported)).toMatchFileSnapshot('./__snapshots__/gpgmm-dawn-queuewritebuffer.txt')
+    await expect(dumpCapture(requested)).toMatchFileSnapshot('./__snapshots__/gpgmm-dawn-queuewritebuffer.requests.txt')
   })
 
   it('gives an ImportError at the byte where a truncated trace stops', () => {
@@ -198,6 +223,7 @@ describe('synthetic GPGMM traces', () => {
         // a 1D texture of an unknown format
         create(40, textureDesc({ Dimension: 2, Width: 256, Height: 1, Format: 999 })),
       ]),
+      { requests: true },
     )
     const textures = of(result.records, 'texture') as TextureRecord[]
     expect(textures.map(({ dim, format, width, height, depth, mips, samples, flags }) => ({ dim, format, width, height, depth, mips, samples, flags }))).toEqual([
@@ -213,8 +239,7 @@ describe('synthetic GPGMM traces', () => {
   })
 
   it('takes size, alignment and GPGMM’s placement from an allocation snapshot', () => {
-    const result = importGpgmm(
-      trace([
+    const events = trace([
         object('Heap', 'N', '0xh1', 5),
         object('Heap', 'O', '0xh1', 6, 1, { SizeInBytes: 67108864, DebugName: 'Resource heap' }),
         create(10, textureDesc({ Dimension: 3, Width: 2048, Height: 2048, MipLevels: 1, Format: 71 })),
@@ -228,10 +253,15 @@ describe('synthetic GPGMM traces', () => {
           ResourceHeap: { id_ref: '0xh1' },
         }),
         object('ResourceAllocation', 'D', '0xa1', 20),
-      ]),
-    )
-    const [heap] = of(result.records, 'heap') as HeapRecord[]
+      ])
+    const observed = importGpgmm(events)
+    const [heap] = of(observed.records, 'heap') as HeapRecord[]
     expect(heap).toEqual({ e: 'heap', id: 1, size: 67108864, type: 'default', name: 'Resource heap' })
+    // the heap was there before the request: the allocation is placed once its snapshot says where
+    expect(observed.records.map((r) => r.e)).toEqual(['frame', 'heap', 'placed', 'release'])
+    expect(of(observed.records, 'placed')[0]).toMatchObject({ id: 2, heap: 1, offset: 131072, kind: 'texture', format: 'BC1_UNORM', size: 4194304, align: 65536 })
+    const result = importGpgmm(events, { requests: true })
+    expect(of(result.records, 'heap')).toEqual([])
     const [texture] = of(result.records, 'texture') as (TextureRecord & Gpgmm)[]
     // BC1_UNORM (71)
     expect(texture).toMatchObject({ id: 2, format: 'BC1_UNORM', size: 4194304, align: 65536 })
@@ -254,9 +284,10 @@ describe('synthetic GPGMM traces', () => {
         object('IHeap', 'D', '0xh', 30),
       ]),
     )
-    expect(result.records.map((r) => r.e)).toEqual(['frame', 'buffer', 'heap', 'release', 'free'])
+    expect(result.records.map((r) => r.e)).toEqual(['frame', 'heap', 'placed', 'release', 'free'])
     expect(of(result.records, 'heap')).toEqual([{ e: 'heap', id: 2, size: 8388608, type: 'upload' }])
-    expect((of(result.records, 'buffer')[0] as BufferRecord & Gpgmm).gpgmm).toEqual({ heap: 2, allocation: '0xa' })
+    expect(of(result.records, 'placed')[0]).toMatchObject({ id: 1, heap: 2, offset: 0, kind: 'buffer', size: 65536 })
+    expect((of(result.records, 'placed')[0] as PlacedRecord & Gpgmm).gpgmm).toEqual({ heap: 2, allocation: '0xa' })
     expect(result.notes).toEqual([])
   })
 
@@ -274,6 +305,7 @@ describe('synthetic GPGMM traces', () => {
         object('ResourceAllocation', 'D', '0xb', 200, 2),
         object('ResourceAllocation', 'D', '0xc', 250, 2),
       ]),
+      { requests: true },
     )
     const buffers = of(result.records, 'buffer') as (BufferRecord & Gpgmm)[]
     // time order: 2000 (ts 50), 1000 (100), 3000 (110); on thread 2, 0xb takes the oldest waiting request (2000)
@@ -284,6 +316,14 @@ describe('synthetic GPGMM traces', () => {
     ])
     const sizeOf = new Map(buffers.map((b) => [b.id, b.size]))
     expect(of(result.records, 'release').map((r) => sizeOf.get(r.id))).toEqual([2000, 3000, 1000])
+  })
+
+  it('shows no allocation whose heap the trace never says, and says so', () => {
+    const result = importGpgmm(
+      trace([create(100, bufferDesc(1000)), object('ResourceAllocation', 'N', '0xa', 101), object('ResourceAllocation', 'D', '0xa', 300)]),
+    )
+    expect(result.records.map((r) => r.e)).toEqual(['frame'])
+    expect(result.notes).toEqual(['ResourceAllocation 0xa: the trace never says which heap holds it, so it is not shown'])
   })
 
   it('infers the heap type from the initial state as GPGMM does, and skips failed calls', () => {
@@ -297,6 +337,7 @@ describe('synthetic GPGMM traces', () => {
         create(11, bufferDesc(64), 0, 1, 0xac3),
         create(12, bufferDesc(64, 4), 0, 1, 0x8),
       ]),
+      { requests: true },
     )
     expect((of(result.records, 'buffer') as BufferRecord[]).map((b) => [b.tag, b.usage])).toEqual([
       ['READBACK', ['ShaderResource']],
@@ -312,7 +353,7 @@ describe('synthetic GPGMM traces', () => {
   it('cuts frames at submit markers when the trace has them, and emits submit records', () => {
     const submit = (ts: number): Ev => ({ name: 'Queue::Submit', ph: 'X', ts, tid: 1, pid: 7 })
     const events = [create(10, bufferDesc(64)), submit(20), create(30, bufferDesc(128)), submit(40000), create(50000, bufferDesc(256))]
-    const byMarkers = importGpgmm(trace(events))
+    const byMarkers = importGpgmm(trace(events), { requests: true })
     expect(byMarkers.records.map((r) => r.e)).toEqual(['frame', 'buffer', 'submit', 'frame', 'buffer', 'submit', 'frame', 'buffer'])
     expect(of(byMarkers.records, 'frame').map((f) => [f.n, f.t])).toEqual([
       [0, 0],
@@ -338,7 +379,7 @@ describe('synthetic GPGMM traces', () => {
       { name: 'ResourceAllocation', ph: 'D', id2: { local: '0x1' }, ts: 12, tid: 1, pid: 7 },
     ]
     const text = JSON.stringify(events)
-    const result = importGpgmm(utf8(text.slice(0, -1) + ',\n'))
+    const result = importGpgmm(utf8(text.slice(0, -1) + ',\n'), { requests: true })
     expect(of(result.records, 'release')).toEqual([{ e: 'release', id: 1 }])
     expect(result.notes).toEqual(["the event array has no closing ']' (allowed by the trace-event format)"])
   })
@@ -356,7 +397,7 @@ describe('synthetic GPGMM traces', () => {
     const other: Ev[] = Array.from({ length: 200 }, (_, i) => ({ name: 'DeviceBase::APITick', ph: 'X', ts: i, tid: 9, pid: 7, cat: 'gpu' }))
     const bytes = utf8(JSON.stringify({ traceEvents: [...other, create(500, bufferDesc(64))] }))
     expect(bytes.length).toBeGreaterThan(4096)
-    expect(of(importGpgmm(bytes).records, 'buffer').length).toBe(1)
+    expect(of(importGpgmm(bytes, { requests: true }).records, 'buffer').length).toBe(1)
     // without any GPGMM event it is not ours, broken or not
     const none = utf8(JSON.stringify({ traceEvents: other }))
     expect(attemptToImportGpgmm({ name: 'chrome.json', bytes: none })).toBeNull()
@@ -397,7 +438,7 @@ describe('synthetic GPGMM traces', () => {
         })
         // GPGMM writes each thread's buffer whole, one after the other
         const events = [...byThread.values()].flat()
-        const result = importGpgmm(trace(events), { frameMicros })
+        const result = importGpgmm(trace(events), { frameMicros, requests: true })
         const t0 = Math.min(...starts)
         const live = new Set<number>()
         let lastFrame = -1

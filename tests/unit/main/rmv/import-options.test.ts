@@ -38,6 +38,7 @@ describe('payload schemas', () => {
     expect(parsePayload('beginUpload', { loadId, name: 'a.rmv', bytes: 10, import: { bucketMs: 0.1 } }).import).toEqual({ bucketMs: 0.1 })
     expect(parsePayload('openCapture', { fileId: 'f-1', loadId, import: {} }).import).toEqual({})
     expect(parsePayload('openCapture', { fileId: 'f-1', loadId }).import).toBeUndefined()
+    expect(parsePayload('openCapture', { fileId: 'f-1', loadId, import: { model: 'd3d12' } }).import).toEqual({ model: 'd3d12' })
   })
 
   const bad: [string, unknown][] = [
@@ -49,6 +50,8 @@ describe('payload schemas', () => {
     ['NaN', { bucketMs: NaN }],
     ['a string bucket', { bucketMs: '100' }],
     ['a string for frameMarkers', { frameMarkers: 'no' }],
+    ['a model there is none of', { model: 'vulkan' }],
+    ['a model that is not a string', { model: 1 }],
     ['an unknown key', { bucketMs: 100, path: '/etc/passwd' }],
     ['an array', [100]],
     ['a number', 100],
@@ -92,6 +95,8 @@ describe('the importers’ options', () => {
     expect(importOptionsOf({ frameMarkers: false })).toEqual({ rmv: { frameMarkers: false }, gpgmm: { frames: 'time' } })
     // markers wanted is what both do anyway
     expect(importOptionsOf({ frameMarkers: true })).toEqual({ rmv: { frameMarkers: true }, gpgmm: {} })
+    // the model is the GPGMM importer's alone: RMV traces hold no requests
+    expect(importOptionsOf({ model: 'd3d12' })).toEqual({ rmv: {}, gpgmm: { requests: true } })
   })
 
   it('reach the RMV importer through the dispatcher', () => {

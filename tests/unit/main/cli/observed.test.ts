@@ -1,0 +1,79 @@
+/**
+ * A GPGMM trace on the command line: by default the run is what GPGMM did, its own heaps; `--model d3d12` replays
+ * the trace's requests through the UE 5.8 D3D12 model, without GPGMM's heaps.
+ *
+ * The sample's figures, read from the JSON: four `Heap` objects, each `Heap.CreateHeap` SizeInBytes 4194304, made
+ * at ts 71874…73976 and deleted at ts 83863…85015; the first event is at ts 46, so with 16666 µs frames all four are
+ * live in frame 4 ((71874 − 46) / 16666 = 4.31 … (73976 − 46) / 16666 = 4.44) and all are freed in frame 5
+ * ((83863 − 46) / 16666 = 5.03). Its four requests are buffers: 4000000 bytes DEFAULT, 4194304 UPLOAD twice and
+ * 250000 READBACK.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { main } from '../../../../src/main/cli/index'
+
+const GPGMM = new URL('../../../fixtures/real/gpgmm-dawn-queuewritebuffer.json', import.meta.url).pathname
+const HEAP = 4194304
+
+describe('heapscope report on a GPGMM trace', () => {
+  let out = ''
+  let err = ''
+  beforeEach(() => {
+    out = ''
+    err = ''
+    vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true))
+    vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((err += String(s)), true))
+  })
+  afterEach(() => vi.restoreAllMocks())
+
+  const report = async (...args: string[]) => {
+    out = ''
+    expect(await main(['report', '--json', ...args, GPGMM])).toBe(0)
+    return JSON.parse(out)
+  }
+  const endBytes = (r: { heaps: Record<string, { endBytes: number }> }) => Object.values(r.heaps).reduce((sum, h) => sum + h.endBytes, 0)
+
+  it('reports GPGMM’s own heaps: their sum at the peak, nothing at the end, and no model placement', async () => {
+    const observed = await report()
+    expect(observed.peak).toEqual({ frame: 4, bytes: 4 * HEAP })
+    expect(endBytes(observed)).toBe(0)
+    // the heaps' memory kinds: each typed by the request it was made for
+    expect(observed.heaps).toEqual({
+      DEFAULT: { peakBytes: HEAP, endBytes: 0 },
+      UPLOAD: { peakBytes: 2 * HEAP, endBytes: 0 },
+      READBACK: { peakBytes: HEAP, endBytes: 0 },
+    })
+    expect(observed.byPlacement).toEqual({})
+    expect(observed.resources).toMatchObject({ created: 4, released: 4, liveAtEnd: 0 })
+  })
+
+  it('replays the requests through the model with --model d3d12, without GPGMM’s heaps', async () => {
+    const modelled = await report('--model', 'd3d12')
+    // the model's placements: the DEFAULT buffer in a 64 MiB shared buffer pool, the two UPLOAD buffers in one
+    // 64 MiB upload block, the 250000-byte READBACK buffer committed at 64 KiB granularity (262144); the pools are
+    // kept at the end
+    expect(modelled.byPlacement).toEqual({
+      Committed: { peakBytes: 262144, endBytes: 262144, count: 0 },
+      SharedBufferPool: { peakBytes: 64 * 2 ** 20, endBytes: 64 * 2 ** 20, count: 0 },
+      UploadBigBlock: { peakBytes: 64 * 2 ** 20, endBytes: 64 * 2 ** 20, count: 0 },
+    })
+    expect(modelled.peak).toEqual({ frame: 4, bytes: 2 * 64 * 2 ** 20 + 262144 })
+    expect(modelled.resources).toMatchObject({ created: 4, released: 4, liveAtEnd: 0 })
+  })
+
+  it('takes --model in diff: both runs are the model’s', async () => {
+    for (const [args, peak] of [
+      [[], 4 * HEAP],
+      [['--model', 'd3d12'], 2 * 64 * 2 ** 20 + 262144],
+    ] as const) {
+      out = ''
+      expect(await main(['diff', '--json', ...args, GPGMM, GPGMM])).toBe(0)
+      const diff = JSON.parse(out)
+      expect([diff.a.peak.bytes, diff.b.peak.bytes]).toEqual([peak, peak])
+    }
+  })
+
+  it('refuses a model it does not have', async () => {
+    expect(await main(['report', '--model', 'vulkan', GPGMM])).toBe(1)
+    expect(err).toContain('--model expects d3d12, got "vulkan"')
+  })
+})
