@@ -138,7 +138,16 @@ export interface RunSummary {
   checks?: CheckSummary
   /** The capture is still being written: the run grows (progress events of phase `following` carry its summary). */
   live?: boolean
+  /** A run imported from an allocator's trace (GPGMM): what the allocator did, or the trace's requests through a model. */
+  trace?: TraceRun
 }
+
+/**
+ * An allocator's trace that also holds the requests made of it: the run shows one of the two, never both. An
+ * observed run is what the allocator did (no model placed anything, so there is nothing for a what-if to change);
+ * a modelled one is the requests through `model`.
+ */
+export type TraceRun = { kind: 'observed'; requests: number } | { kind: 'modelled'; model: ImportModel }
 
 /** One VkMemoryHeap of a Vulkan run's device. */
 export interface VulkanHeapInfo {

@@ -318,6 +318,7 @@ export function summarize(runId: string, result: LoadResult): RunSummary {
     warningSamples: store.warnings.samples.map((w) => ({ ...w })),
     notes: result.notes,
     series: [],
+    ...(result.trace ? { trace: result.trace } : {}),
   }
 }
 

@@ -14,6 +14,7 @@ import { importCapture, refusalsOf, SNIFF_BYTES, sniffFormat, type ImportOptions
 import { decodeHead } from './importers/source'
 import { NdjsonScanner } from './scanner'
 import { CaptureBuilder, type CaptureStore } from './store'
+import type { TraceRun } from '../../shared/ipc'
 
 export const DEFAULT_CHUNK_SIZE = 1 << 20
 /** Foreign formats are read whole; refuse more than this rather than exhaust memory. */
@@ -50,6 +51,8 @@ export interface LoadResult {
   format: string
   /** Importer notes (totals that disagree with the dump's own, fields not mapped, …). */
   notes: string[]
+  /** An allocator's trace that holds requests: observed, or its requests through a model. */
+  trace?: TraceRun
 }
 
 const GZIP_0 = 0x1f
@@ -234,7 +237,7 @@ async function importWhole(
   }
   report(true)
   const store = builder.finish(options.file, progress.bytesRead, imported.records.length, false)
-  return { store, format: imported.format, notes: imported.notes }
+  return { store, format: imported.format, notes: imported.notes, ...(imported.trace ? { trace: imported.trace } : {}) }
 }
 
 async function* gunzip(chunks: AsyncIterable<Uint8Array>, file: string, compressedRead: () => number): AsyncGenerator<Uint8Array> {

@@ -414,7 +414,15 @@ class TraceReplay {
     this.records.push({ e: 'frame', n: 0, t: 0 })
     for (const event of events) this.handle(event)
     this.finish()
-    return { header: this.header(), records: this.records, format: GPGMM_FORMAT, notes: this.notes.list() }
+    let requests = 0
+    for (const count of this.requestsByThread.values()) requests += count
+    return {
+      header: this.header(),
+      records: this.records,
+      format: GPGMM_FORMAT,
+      notes: this.notes.list(),
+      trace: this.requests ? { kind: 'modelled', model: 'd3d12' } : { kind: 'observed', requests },
+    }
   }
 
   private frameMode(events: TraceEvent[]): 'time' | 'frame-markers' | 'submit-markers' {

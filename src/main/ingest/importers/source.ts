@@ -4,6 +4,7 @@
  * scanner that steps over JSON values in the raw code units so a big trace is parsed one event at a time.
  */
 import type { AnyCaptureRecord, CaptureHeader, CaptureRecord } from '../../../shared/capture'
+import type { TraceRun } from '../../../shared/ipc'
 
 /** A whole foreign file, already gunzipped. The name is only for messages: formats are detected by content. */
 export interface ImportSource {
@@ -19,6 +20,8 @@ export interface ImportedCapture<R extends AnyCaptureRecord = CaptureRecord> {
   format: string
   /** What the importer noticed and could not say in records: mismatched totals, skipped events, choices made. */
   notes: string[]
+  /** An allocator's trace that holds requests: which of the two runs this import is. */
+  trace?: TraceRun
 }
 
 /** Bytes of a file an importer looks at to recognise its format. */

@@ -272,6 +272,17 @@ export const useRunsStore = defineStore('runs', () => {
     return 'fileId' in from ? open(from.fileId, 'A', options) : upload(from.file, 'A', options)
   }
 
+  /**
+   * Run A, an allocator's observed trace that holds requests, read again with its requests through the UE 5.8
+   * D3D12 model and opened as run B: observed (A) vs modelled (B).
+   */
+  function replayThroughModel(): Promise<boolean> {
+    const from = source.value
+    if (!from || current.value?.trace?.kind !== 'observed') return Promise.resolve(false)
+    const options: CaptureImportOptions = { ...importOptions.value, model: 'd3d12' }
+    return 'fileId' in from ? open(from.fileId, 'B', options) : upload(from.file, 'B', options)
+  }
+
   /** Run A's capture replayed with `overrides` (config key → value as the CLI takes it), opened as run B. */
   function rerun(overrides: Record<string, string>): Promise<boolean> {
     const run = current.value
@@ -394,6 +405,7 @@ export const useRunsStore = defineStore('runs', () => {
     source,
     importOptions,
     reimport,
+    replayThroughModel,
     init,
     refreshRecent,
     reopenAfterStop,
