@@ -8,7 +8,7 @@ import type { HistoryTrend } from '../../../shared/ipc'
 import { formatBytes, formatCount } from '../../../shared/units'
 import { placementColor, PLACEMENT_COLORS, tagColor, type ChartTheme } from './palette'
 import { byteAxis, formatAxisBytes, formatAxisCount } from './ticks'
-import { tooltipElement, type TipLine } from './tooltip'
+import { tooltipElement, tooltipFrame, type TipLine } from './tooltip'
 
 const HEAP_COLORS: Record<string, string> = {
   DEFAULT: PLACEMENT_COLORS.TextureReadOnlyPool,
@@ -62,15 +62,7 @@ export function historyOption(trend: HistoryTrend, theme: ChartTheme, selected: 
       ? { type: 'scroll', top: 2, left: 8, right: 8, textStyle: { color: theme.text, fontSize: 11 }, itemWidth: 14, itemHeight: 8 }
       : undefined,
     tooltip: {
-      trigger: 'axis',
-      confine: true,
-      transitionDuration: 0,
-      backgroundColor: theme.tooltipBg,
-      borderColor: theme.tooltipBorder,
-      borderWidth: 1,
-      padding: [6, 9],
-      className: 'hs-echarts-tip',
-      textStyle: { color: theme.text, fontSize: 12 },
+      ...tooltipFrame(theme),
       formatter: ((params: TipParam[]) => buildTip(trend, params, bytes, total)) as never,
     },
     xAxis: {

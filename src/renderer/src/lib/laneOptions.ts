@@ -17,7 +17,7 @@ import type { ChecksLane, HeapLane, LaneSet, ResidencyLane, TransientLane } from
 import { bucketAt } from './lanes'
 import { placementColor, type ChartTheme } from './palette'
 import { byteAxis, formatAxisBytes, formatAxisCount } from './ticks'
-import { tooltipElement, type TipLine } from './tooltip'
+import { tooltipElement, tooltipFrame, type TipLine } from './tooltip'
 
 /** Plot margins inside every lane chart, in pixels: the y labels live in `left`. */
 export const GRID = { left: 62, right: 14, top: 8, bottom: 6 } as const
@@ -310,15 +310,7 @@ function lane(d: LaneDraw): EChartsOption {
       axisTick: { show: false },
     },
     tooltip: {
-      trigger: 'axis',
-      confine: true,
-      transitionDuration: 0,
-      backgroundColor: theme.tooltipBg,
-      borderColor: theme.tooltipBorder,
-      borderWidth: 1,
-      padding: [6, 9],
-      className: 'hs-echarts-tip',
-      textStyle: { color: theme.text, fontSize: 12 },
+      ...tooltipFrame(theme),
       // the pane draws the hover line across all lanes; the chart draws none of its own
       axisPointer: { type: 'none', snap: false, animation: false },
       formatter: formatter as never,

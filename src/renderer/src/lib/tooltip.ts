@@ -3,6 +3,23 @@
  * Content-Security-Policy (no inline style attributes) holds, and names from captures are text, never markup.
  */
 
+import type { ChartTheme } from './palette'
+
+/** The frame every ECharts tooltip of the app shares: axis-triggered, kept inside the chart, themed, no animation. */
+export function tooltipFrame(theme: Pick<ChartTheme, 'tooltipBg' | 'tooltipBorder' | 'text'>) {
+  return {
+    trigger: 'axis' as const,
+    confine: true,
+    transitionDuration: 0,
+    backgroundColor: theme.tooltipBg,
+    borderColor: theme.tooltipBorder,
+    borderWidth: 1,
+    padding: [6, 9],
+    className: 'hs-echarts-tip',
+    textStyle: { color: theme.text, fontSize: 12 },
+  }
+}
+
 export interface TipRow {
   label: string
   value: string

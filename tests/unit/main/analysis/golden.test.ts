@@ -127,19 +127,24 @@ async function outputs(c: Case) {
   }
 }
 
+/** A case's report and digests against the files kept for it (written anew under HEAPSCOPE_UPDATE_GOLDEN). */
+function expectGolden(name: string, report: string, digests: object): void {
+  const reportFile = join(DIR, `${name}.report.json`)
+  const digestFile = join(DIR, `${name}.digests.json`)
+  const text = `${JSON.stringify(digests, null, 2)}\n`
+  if (UPDATE) {
+    writeFileSync(reportFile, report)
+    writeFileSync(digestFile, text)
+  }
+  expect(report).toBe(readFileSync(reportFile, 'utf8'))
+  expect(JSON.parse(text)).toEqual(JSON.parse(readFileSync(digestFile, 'utf8')))
+}
+
 describe('golden outputs: the fast replay gives the bytes the first one gave', () => {
   for (const c of CASES) {
     it(c.name, async () => {
       const out = await outputs(c)
-      const reportFile = join(DIR, `${c.name}.report.json`)
-      const digestFile = join(DIR, `${c.name}.digests.json`)
-      const digests = `${JSON.stringify(out.digests, null, 2)}\n`
-      if (UPDATE) {
-        writeFileSync(reportFile, out.report)
-        writeFileSync(digestFile, digests)
-      }
-      expect(out.report).toBe(readFileSync(reportFile, 'utf8'))
-      expect(JSON.parse(digests)).toEqual(JSON.parse(readFileSync(digestFile, 'utf8')))
+      expectGolden(c.name, out.report, out.digests)
 
       // Snapshots do not depend on where the checkpoints are: one every 500 records gives the same states.
       const dense = await Replay.run(out.replay.store, { config: out.replay.config, checkpointRecords: 500 })
@@ -204,15 +209,7 @@ describe('golden outputs: a Vulkan replay gives the bytes it gave when they were
   for (const c of VULKAN_CASES) {
     it(c.name, async () => {
       const out = await vulkanOutputs(c)
-      const reportFile = join(DIR, `${c.name}.report.json`)
-      const digestFile = join(DIR, `${c.name}.digests.json`)
-      const digests = `${JSON.stringify(out.digests, null, 2)}\n`
-      if (UPDATE) {
-        writeFileSync(reportFile, out.report)
-        writeFileSync(digestFile, digests)
-      }
-      expect(out.report).toBe(readFileSync(reportFile, 'utf8'))
-      expect(JSON.parse(digests)).toEqual(JSON.parse(readFileSync(digestFile, 'utf8')))
+      expectGolden(c.name, out.report, out.digests)
 
       // Snapshots do not depend on where the checkpoints are: one every 500 records gives the same states.
       const dense = await VulkanReplay.run(out.replay.store, { config: out.replay.config, checkpointRecords: 500 })
