@@ -8,27 +8,20 @@
  * ((83863 − 46) / 16666 = 5.03). Its four requests are buffers: 4000000 bytes DEFAULT, 4194304 UPLOAD twice and
  * 250000 READBACK.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { main } from '../../../../src/main/cli/index'
+import { catchCliOutput } from './output'
 
 const GPGMM = new URL('../../../fixtures/real/gpgmm-dawn-queuewritebuffer.json', import.meta.url).pathname
 const HEAP = 4194304
 
 describe('heapscope report on a GPGMM trace', () => {
-  let out = ''
-  let err = ''
-  beforeEach(() => {
-    out = ''
-    err = ''
-    vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true))
-    vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((err += String(s)), true))
-  })
-  afterEach(() => vi.restoreAllMocks())
+  const io = catchCliOutput('heapscope-observed-')
 
   const report = async (...args: string[]) => {
-    out = ''
+    io.out = ''
     expect(await main(['report', '--json', ...args, GPGMM])).toBe(0)
-    return JSON.parse(out)
+    return JSON.parse(io.out)
   }
   const endBytes = (r: { heaps: Record<string, { endBytes: number }> }) => Object.values(r.heaps).reduce((sum, h) => sum + h.endBytes, 0)
 
@@ -65,15 +58,15 @@ describe('heapscope report on a GPGMM trace', () => {
       [[], 4 * HEAP],
       [['--model', 'd3d12'], 2 * 64 * 2 ** 20 + 262144],
     ] as const) {
-      out = ''
+      io.out = ''
       expect(await main(['diff', '--json', ...args, GPGMM, GPGMM])).toBe(0)
-      const diff = JSON.parse(out)
+      const diff = JSON.parse(io.out)
       expect([diff.a.peak.bytes, diff.b.peak.bytes]).toEqual([peak, peak])
     }
   })
 
   it('refuses a model it does not have', async () => {
     expect(await main(['report', '--model', 'vulkan', GPGMM])).toBe(1)
-    expect(err).toContain('--model expects d3d12, got "vulkan"')
+    expect(io.err).toContain('--model expects d3d12, got "vulkan"')
   })
 })
