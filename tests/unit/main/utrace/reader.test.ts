@@ -100,6 +100,26 @@ describe('the third-party fixture (peculiarnewbie/ue-parser-old)', () => {
   })
 })
 
+describe('the third-party fixture with frames and CPU scopes (peculiarnewbie/ue-parser-old)', () => {
+  // Its own header: protocol 7, the prologue above plus three 100 ms Game frames and three CPU Work scopes on
+  // GameThread, at 1 MHz, frames over [100, 300100).
+  const bytes = hexFixture('comparison-work.utrace.hex')
+
+  it('reads the three game frames at their cycles, and steps over the CPU profiler events by their size', () => {
+    expect(bytes.length).toBe(611)
+    for (const chunkSize of [1, 7, 611]) {
+      const trace = readUtrace(bytes, { chunkSize })
+      expect(trace.stream.protocol).toBe(7)
+      const frames = trace.events.filter((e) => e.kind === 'frame').map((e) => `${e.kind === 'frame' && e.begin ? 'begin' : 'end'} ${e.cycle}`)
+      expect(frames).toEqual(['begin 100', 'end 100100', 'begin 100100', 'end 200100', 'begin 200100', 'end 300100'])
+      expect(trace.threadNames.get(2)).toBe('GameThread')
+      expect(Object.fromEntries(trace.counts)).toEqual({ '$Trace.NewTrace': 1, '$Trace.ThreadInfo': 1, 'Misc.BeginFrame': 3, 'Misc.EndFrame': 3 })
+      // the CPU profiler's spec and batch events are not kept
+      expect(trace.stream.skipped).toBe(2)
+    }
+  })
+})
+
 describe('LZ4 blocks', () => {
   it('decodes a hand-made block with an overlapping match', () => {
     // token 0x35: 3 literals "abc", then a match 3 bytes back of 4 + 5 = 9 bytes, which overlaps what it writes;
