@@ -114,6 +114,13 @@ export async function openApp(files: string[] = [], viewport = { width: 1600, he
 const run = promisify(execFile)
 export const CLI = join(ROOT, 'out/main/cli.js')
 
+/** Opens a file through the page's file picker and waits until it is the run on screen. */
+export async function uploadCapture(page: Page, path: string): Promise<void> {
+  await page.getByTestId('file-input').setInputFiles(path)
+  const name = path.split(/[\\/]/).at(-1)
+  await page.waitForFunction((n) => document.querySelector('[data-testid=run-file]')?.textContent === n, name, { timeout: 60_000 })
+}
+
 /** The built command line's stdout. */
 export async function cli(...args: string[]): Promise<string> {
   return (await run(process.execPath, [CLI, ...args], { cwd: ROOT, maxBuffer: 64 << 20 })).stdout

@@ -10,7 +10,7 @@
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cli, openApp, RESULTS, ROOT, type App } from './browser'
+import { cli, openApp, RESULTS, ROOT, uploadCapture, type App } from './browser'
 
 const SAMPLE = join(ROOT, 'tests/fixtures/real/gpgmm-dawn-queuewritebuffer.json')
 
@@ -39,12 +39,7 @@ describe('a GPGMM trace in the app', () => {
     app = await openApp()
     page = app.page
     errors = app.errors
-    await page.getByTestId('file-input').setInputFiles(SAMPLE)
-    await page.waitForFunction(
-      () => document.querySelector('[data-testid=run-file]')?.textContent === 'gpgmm-dawn-queuewritebuffer.json',
-      undefined,
-      { timeout: 60_000 },
-    )
+    await uploadCapture(page, SAMPLE)
   })
 
   afterAll(async () => {

@@ -11,7 +11,7 @@
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cli, engineScript, openApp, RESULTS, ROOT, shootThemes, type App } from './browser'
+import { cli, engineScript, openApp, RESULTS, ROOT, shootThemes, uploadCapture, type App } from './browser'
 
 const SAMPLE = join(ROOT, 'tests/fixtures/real/rmv-sample-trace-rx6600.rmv')
 /** The same trace, its chunks zstd-compressed (tests/fixtures/rmv-sample-trace-rx6600.zstd.README.md). */
@@ -74,12 +74,7 @@ describe('an RMV trace in the app', () => {
     app = await openApp()
     page = app.page
     errors = app.errors
-    await page.getByTestId('file-input').setInputFiles(SAMPLE)
-    await page.waitForFunction(
-      () => document.querySelector('[data-testid=run-file]')?.textContent === 'rmv-sample-trace-rx6600.rmv',
-      undefined,
-      { timeout: 60_000 },
-    )
+    await uploadCapture(page, SAMPLE)
   })
 
   afterAll(async () => {

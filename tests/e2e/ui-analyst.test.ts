@@ -10,7 +10,7 @@ import { gunzipSync } from 'node:zlib'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cli, openApp, RESULTS, shootThemes, type App } from './browser'
+import { cli, openApp, RESULTS, shootThemes, uploadCapture, type App } from './browser'
 
 const FRAMES = 1500
 const CAPTURE = join(RESULTS, `ui-leak-${FRAMES}.hscap.gz`)
@@ -258,8 +258,7 @@ describe('the analyst’s workflow in Chromium', () => {
       ...[5, 6, 7].map((n) => ({ e: 'frame', n })),
     ]
     writeFileSync(path, records.map((r) => JSON.stringify(r)).join('\n') + '\n')
-    await page.getByTestId('file-input').setInputFiles(path)
-    await expect.poll(() => page.getByTestId('run-file').textContent(), { timeout: 30_000 }).toBe('ui-search-moves.hscap')
+    await uploadCapture(page, path)
     await page.getByTestId('view-timeline').click()
     await page.keyboard.press('/')
     const input = page.getByTestId('search-input')

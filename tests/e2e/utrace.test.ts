@@ -11,15 +11,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cli, engineScript, openApp, RESULTS, type App } from './browser'
+import { cli, engineScript, openApp, RESULTS, uploadCapture, type App } from './browser'
 
 const DIR = mkdtempSync(join(tmpdir(), 'heapscope-utrace-'))
 const SCENE = join(DIR, 'scene.utrace')
 const BUCKETS = join(DIR, 'scene-no-frames.utrace')
-
-async function opened(page: Page, name: string): Promise<void> {
-  await page.waitForFunction((n) => document.querySelector('[data-testid=run-file]')?.textContent === n, name, { timeout: 60_000 })
-}
 
 describe('a .utrace in the app', () => {
   let app: App
@@ -33,8 +29,7 @@ describe('a .utrace in the app', () => {
     )
     app = await openApp()
     page = app.page
-    await page.getByTestId('file-input').setInputFiles(SCENE)
-    await opened(page, 'scene.utrace')
+    await uploadCapture(page, SCENE)
   })
 
   afterAll(async () => {
@@ -78,8 +73,7 @@ describe('a .utrace in the app', () => {
   })
 
   it('cuts a trace without frame events into buckets of the length the user types', async () => {
-    await page.getByTestId('file-input').setInputFiles(BUCKETS)
-    await opened(page, 'scene-no-frames.utrace')
+    await uploadCapture(page, BUCKETS)
     // 999.96 ms of 16.6 ms buckets: floor(60.24) + 1 = 61
     await expect.poll(() => page.getByTestId('frame-count').textContent(), { timeout: 30_000 }).toBe('61')
     await page.getByTestId('bucket-ms').fill('100')
