@@ -86,8 +86,8 @@ describe.skipIf(missing.length > 0)('recording real Vulkan programs', () => {
     // the engine's details of buffer 1 symbolize where it was made: the program's main, at a line of offscreen.c
     const details = await engineScript(
       `import { loadCaptureFile } from './src/main/ingest/read.ts'
-       import { VulkanReplay, vulkanConfigOf } from './src/main/analysis/vulkanReplay.ts'
-       import { VulkanSnapshots } from './src/main/analysis/vulkanSnapshot.ts'
+       import { VulkanReplay, vulkanConfigOf } from './src/main/analysis/vulkan/replay.ts'
+       import { VulkanSnapshots } from './src/main/analysis/vulkan/snapshot.ts'
        const { store } = await loadCaptureFile(process.argv[1])
        const replay = await VulkanReplay.run(store, { config: vulkanConfigOf(store.header) })
        console.log(JSON.stringify(new VulkanSnapshots(replay).details('r', 5, 1)))`,

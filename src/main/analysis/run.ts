@@ -5,12 +5,12 @@
  */
 import { ConfigError, parseConfigPairs, resolveConfig } from '../../shared/model'
 import type { LoadResult } from '../ingest/read'
-import { buildRunReport } from './report'
-import { Replay } from './replay'
-import { Snapshots } from './snapshot'
-import { isVulkanRun, VulkanReplay, vulkanConfigOf } from './vulkanReplay'
-import { buildVulkanRunReport } from './vulkanReport'
-import { VulkanSnapshots } from './vulkanSnapshot'
+import { buildRunReport } from './d3d12/report'
+import { Replay } from './d3d12/replay'
+import { Snapshots } from './d3d12/snapshot'
+import { isVulkanRun, VulkanReplay, vulkanConfigOf } from './vulkan/replay'
+import { buildVulkanRunReport } from './vulkan/report'
+import { VulkanSnapshots } from './vulkan/snapshot'
 
 /** A Vulkan capture's overrides: `--config` pairs as given (the Vulkan config skips D3D12 keys among them). */
 function overridesOf(pairs: readonly string[]): Record<string, string> {

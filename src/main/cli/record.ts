@@ -8,8 +8,8 @@ import { basename, dirname, resolve } from 'node:path'
 import { existsSync, statSync } from 'node:fs'
 import { formatCount } from '../../shared/units'
 import { loadCaptureFile } from '../ingest/read'
-import { countResources } from '../analysis/report'
-import { vulkanFigures } from '../analysis/vulkanReport'
+import { countResources } from '../analysis/d3d12/report'
+import { vulkanFigures } from '../analysis/vulkan/report'
 import { launchUnderLayer, type LaunchOptions } from '../record/launch'
 
 export interface RecordOptions {

@@ -7,10 +7,10 @@ import type { CaptureHeader } from '../../shared/capture'
 import type { RunReport } from '../../shared/ipc'
 import { HEAPSCOPE_VERSION } from '../../shared/version'
 import { checkStore, type HazardLog } from '../analysis/hazards'
-import { peakEnd, type PeakEnd } from '../analysis/report'
-import { seriesName } from '../analysis/replay'
+import { peakEnd, type PeakEnd } from '../analysis/d3d12/report'
+import { seriesName } from '../analysis/d3d12/replay'
 import { replayCapture, type ReplayedCapture } from '../analysis/run'
-import { VulkanReplay } from '../analysis/vulkanReplay'
+import { VulkanReplay } from '../analysis/vulkan/replay'
 import type { LoadResult } from '../ingest/read'
 
 /** Who made the run, where and with what: goes with every exported file and every row of `runs`. */

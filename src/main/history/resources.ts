@@ -11,8 +11,8 @@
  */
 import { HEAP_TYPES, type ModelConfig } from '../../shared/model'
 import type { Bytes } from '../../shared/units'
-import { applyRecord, DescScratch, modelFor } from '../analysis/replay'
-import { heapName, typeName, VulkanFeed, type VulkanReplay } from '../analysis/vulkanReplay'
+import { applyRecord, DescScratch, modelFor } from '../analysis/d3d12/replay'
+import { heapName, typeName, VulkanFeed, type VulkanReplay } from '../analysis/vulkan/replay'
 import { frameEnd, RECORD_KIND, type CaptureStore } from '../ingest/store'
 import type { ModelPlacement } from '../model/d3d12/model'
 import { VulkanModel } from '../model/vulkan/model'

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { Replay } from '../../../../src/main/analysis/replay'
+import { Replay } from '../../../../src/main/analysis/d3d12/replay'
 import { loadCaptureFile } from '../../../../src/main/ingest/read'
 import { resolveConfig } from '../../../../src/shared/model'
 

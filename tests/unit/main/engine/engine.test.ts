@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { Replay } from '../../../../src/main/analysis/replay'
+import { Replay } from '../../../../src/main/analysis/d3d12/replay'
 import { LocalEngine } from '../../../../src/main/engine/engine'
 import { loadCaptureFile } from '../../../../src/main/ingest/read'
 import { defaultConfig } from '../../../../src/shared/model'

@@ -4,9 +4,9 @@ import { runCheck } from '../../../../src/main/cli/check'
 import { loadCaptureFile } from '../../../../src/main/ingest/read'
 import { recordAt, recordsOf } from '../../../../src/main/ingest/records'
 import { RECORD_KIND } from '../../../../src/main/ingest/store'
-import { VulkanReplay, vulkanConfigOf } from '../../../../src/main/analysis/vulkanReplay'
-import { buildVulkanRunReport } from '../../../../src/main/analysis/vulkanReport'
-import { VulkanSnapshots } from '../../../../src/main/analysis/vulkanSnapshot'
+import { VulkanReplay, vulkanConfigOf } from '../../../../src/main/analysis/vulkan/replay'
+import { buildVulkanRunReport } from '../../../../src/main/analysis/vulkan/report'
+import { VulkanSnapshots } from '../../../../src/main/analysis/vulkan/snapshot'
 import type { VulkanCaptureHeader } from '../../../../src/main/model/vulkan/capture-types'
 
 const FILE = join(__dirname, '../../../fixtures/real/h200-offscreen/h200-offscreen.hscap')

@@ -5,9 +5,9 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { integerMember } from '../../../../src/main/analysis/observed'
-import { RESIDENCY_EVENT, RESIDENCY_SERIES, Replay } from '../../../../src/main/analysis/replay'
-import { buildRunReport } from '../../../../src/main/analysis/report'
+import { integerMember } from '../../../../src/main/analysis/observed/residency'
+import { RESIDENCY_EVENT, RESIDENCY_SERIES, Replay } from '../../../../src/main/analysis/d3d12/replay'
+import { buildRunReport } from '../../../../src/main/analysis/d3d12/report'
 import { loadCapture, type LoadResult } from '../../../../src/main/ingest/read'
 import { resolveConfig } from '../../../../src/shared/model'
 import { KiB, MiB } from '../../../../src/shared/units'

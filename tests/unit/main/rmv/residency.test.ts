@@ -12,8 +12,8 @@
  */
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { RESIDENCY_EVENT, RESIDENCY_SERIES, Replay } from '../../../../src/main/analysis/replay'
-import { buildRunReport } from '../../../../src/main/analysis/report'
+import { RESIDENCY_EVENT, RESIDENCY_SERIES, Replay } from '../../../../src/main/analysis/d3d12/replay'
+import { buildRunReport } from '../../../../src/main/analysis/d3d12/report'
 import { importRmv, parseRmv, rmvToObserved } from '../../../../src/main/ingest/importers/rmv'
 import { loadCaptureFile } from '../../../../src/main/ingest/read'
 import { resolveConfig } from '../../../../src/shared/model'

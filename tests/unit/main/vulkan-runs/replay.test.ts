@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { TOTAL_SERIES, UPLOAD_SERIES } from '../../../../src/main/analysis/replay'
+import { TOTAL_SERIES, UPLOAD_SERIES } from '../../../../src/main/analysis/d3d12/replay'
 import {
   CHECK_SERIES,
   isVulkanRun,
@@ -7,7 +7,7 @@ import {
   VulkanReplay,
   vulkanConfigOf,
   vulkanSeriesName as vk,
-} from '../../../../src/main/analysis/vulkanReplay'
+} from '../../../../src/main/analysis/vulkan/replay'
 import { SERIES } from '../../../../src/shared/ipc'
 import { KiB, MiB } from '../../../../src/shared/units'
 import { HAND_RECORDS, header, storeOf } from './helpers'

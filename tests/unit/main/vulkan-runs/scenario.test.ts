@@ -4,8 +4,8 @@
  * replay from frame 0, and the inspector's table, pools, details and playback speak of memory types and heaps.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
-import { VulkanReplay, vulkanConfigOf, vulkanSeriesName as vk, VK_HEAP_FIELDS } from '../../../../src/main/analysis/vulkanReplay'
-import { VulkanSnapshots } from '../../../../src/main/analysis/vulkanSnapshot'
+import { VulkanReplay, vulkanConfigOf, vulkanSeriesName as vk, VK_HEAP_FIELDS } from '../../../../src/main/analysis/vulkan/replay'
+import { VulkanSnapshots } from '../../../../src/main/analysis/vulkan/snapshot'
 import { LocalEngine, type VulkanRun } from '../../../../src/main/engine/engine'
 import { recordsOf } from '../../../../src/main/ingest/records'
 import type { CaptureStore } from '../../../../src/main/ingest/store'

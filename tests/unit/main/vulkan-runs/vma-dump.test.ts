@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { vulkanSeriesName as vk } from '../../../../src/main/analysis/vulkanReplay'
+import { vulkanSeriesName as vk } from '../../../../src/main/analysis/vulkan/replay'
 import { LocalEngine, type Run } from '../../../../src/main/engine/engine'
 import { loadCaptureFile } from '../../../../src/main/ingest/read'
 import { vmaDumpView } from '../../../../src/main/model/vulkan/vma-dump'

@@ -11,7 +11,7 @@ import {
   VulkanReplay,
   vulkanConfigOf,
   vulkanSeriesName as vk,
-} from '../../../../src/main/analysis/vulkanReplay'
+} from '../../../../src/main/analysis/vulkan/replay'
 import { runCheck } from '../../../../src/main/cli/check'
 import { recorder, testConfig, testDevice } from './helpers'
 import { header, storeOf } from '../vulkan-runs/helpers'

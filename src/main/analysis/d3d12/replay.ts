@@ -15,22 +15,22 @@ import {
   type TextureDesc,
   type TextureFlag,
   type TransientRecord,
-} from '../../shared/capture'
-import { HEAP_TYPES, type ModelConfig } from '../../shared/model'
-import type { SeriesInfo, TransientExecution } from '../../shared/ipc'
-import { SERIES } from '../../shared/ipc'
-import type { Bytes } from '../../shared/units'
-import { float64Column, uint8Column, type Column } from '../ingest/columns'
-import { useIdsOf } from '../ingest/records'
-import { BUFFER_ATTR, frameEnd, RECORD_KIND, type CaptureStore } from '../ingest/store'
-import type { ModelSink } from '../model/events'
-import { IdMap } from '../model/d3d12/allocations'
-import { DescIds } from '../model/d3d12/descIds'
-import { D3D12Model } from '../model/d3d12/model'
-import { TOTAL_FIELDS, TOTAL_ROWS } from '../model/d3d12/totals'
-import type { TransientLayout } from '../model/d3d12/transient'
-import { ObservedResidency } from './observed'
-import { SeriesTable } from './seriesTable'
+} from '../../../shared/capture'
+import { HEAP_TYPES, type ModelConfig } from '../../../shared/model'
+import type { SeriesInfo, TransientExecution } from '../../../shared/ipc'
+import { SERIES } from '../../../shared/ipc'
+import type { Bytes } from '../../../shared/units'
+import { float64Column, uint8Column, type Column } from '../../ingest/columns'
+import { useIdsOf } from '../../ingest/records'
+import { BUFFER_ATTR, frameEnd, RECORD_KIND, type CaptureStore } from '../../ingest/store'
+import type { ModelSink } from '../../model/events'
+import { IdMap } from '../../model/d3d12/allocations'
+import { DescIds } from '../../model/d3d12/descIds'
+import { D3D12Model } from '../../model/d3d12/model'
+import { TOTAL_FIELDS, TOTAL_ROWS } from '../../model/d3d12/totals'
+import type { TransientLayout } from '../../model/d3d12/transient'
+import { ObservedResidency } from '../observed/residency'
+import { SeriesTable } from '../seriesTable'
 
 /**
  * A checkpoint every this many records (at the next frame boundary) bounds a snapshot's replay. Measured on a

@@ -4,13 +4,13 @@
  * acknowledged (a slow renderer gets fewer, larger steps). Heap bytes are per memory heap ("Heap 1"); there is
  * no residency.
  */
-import type { PlaybackFrame, PlaybackRequest, ResourceRow } from '../../shared/ipc'
-import { frameEnd, RECORD_KIND } from '../ingest/store'
-import type { VulkanModel } from '../model/vulkan/model'
-import { MAX_CREATED_ROWS, PlaybackClock } from './playback'
-import { frameOfRecord } from './snapshot'
-import { heapName, typeName, VulkanFeed, type VulkanReplay } from './vulkanReplay'
-import type { VulkanSnapshots } from './vulkanSnapshot'
+import type { PlaybackFrame, PlaybackRequest, ResourceRow } from '../../../shared/ipc'
+import { frameEnd, RECORD_KIND } from '../../ingest/store'
+import type { VulkanModel } from '../../model/vulkan/model'
+import { MAX_CREATED_ROWS, PlaybackClock } from '../d3d12/playback'
+import { frameOfRecord } from '../d3d12/snapshot'
+import { heapName, typeName, VulkanFeed, type VulkanReplay } from './replay'
+import type { VulkanSnapshots } from './snapshot'
 
 export class VulkanPlayback extends PlaybackClock {
   private readonly model: VulkanModel

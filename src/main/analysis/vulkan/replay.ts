@@ -14,12 +14,12 @@ import {
   type LockRecord,
   type ReleaseRecord,
   type UploadRecord,
-} from '../../shared/capture'
-import { SERIES, type SeriesInfo, type VulkanRunInfo } from '../../shared/ipc'
-import type { Bytes } from '../../shared/units'
-import { recordAt } from '../ingest/records'
-import { frameEnd, RECORD_KIND, type CaptureStore } from '../ingest/store'
-import { AliasingChecker, placedSize } from '../model/aliasing/checker'
+} from '../../../shared/capture'
+import { SERIES, type SeriesInfo, type VulkanRunInfo } from '../../../shared/ipc'
+import type { Bytes } from '../../../shared/units'
+import { recordAt } from '../../ingest/records'
+import { frameEnd, RECORD_KIND, type CaptureStore } from '../../ingest/store'
+import { AliasingChecker, placedSize } from '../../model/aliasing/checker'
 import type {
   VulkanBudgetRecord,
   VulkanBufferRecord,
@@ -27,9 +27,9 @@ import type {
   VulkanPlacedRecord,
   VulkanResourceFields,
   VulkanTextureRecord,
-} from '../model/vulkan/capture-types'
-import { resolveVulkanConfig, VULKAN_CONFIG_KEYS, type VulkanConfig } from '../model/vulkan/config'
-import { vulkanSetup, type VulkanSetup } from '../model/vulkan/device'
+} from '../../model/vulkan/capture-types'
+import { resolveVulkanConfig, VULKAN_CONFIG_KEYS, type VulkanConfig } from '../../model/vulkan/config'
+import { vulkanSetup, type VulkanSetup } from '../../model/vulkan/device'
 import {
   VULKAN_PLACEMENTS,
   VULKAN_RULES,
@@ -37,11 +37,11 @@ import {
   type VulkanMemoryKind,
   type VulkanPlacementInfo,
   type VulkanSink,
-} from '../model/vulkan/events'
-import { VulkanModel } from '../model/vulkan/model'
-import { AliasingFeed, HazardLog } from './hazards'
-import { CHECKPOINT_RECORDS, DescScratch, TOTAL_SERIES, UPLOAD_SERIES, type FrameGate, type ReplayProgress } from './replay'
-import { SeriesTable } from './seriesTable'
+} from '../../model/vulkan/events'
+import { VulkanModel } from '../../model/vulkan/model'
+import { AliasingFeed, HazardLog } from '../hazards'
+import { CHECKPOINT_RECORDS, DescScratch, TOTAL_SERIES, UPLOAD_SERIES, type FrameGate, type ReplayProgress } from '../d3d12/replay'
+import { SeriesTable } from '../seriesTable'
 
 /** Per memory heap, per frame. */
 export const VK_HEAP_FIELDS = [

@@ -3,12 +3,12 @@
  * series and counters. Bytes are what the heaps hold: the model's pools and committed resources, plus the
  * application's own heaps (manual heaps, imported dumps).
  */
-import type { RunReport } from '../../shared/ipc'
-import { HEAP_TYPES, PLACEMENTS } from '../../shared/model'
-import type { Bytes } from '../../shared/units'
-import { RECORD_KIND, type CaptureStore } from '../ingest/store'
-import type { LoadResult } from '../ingest/read'
-import { CaptureNames } from './names'
+import type { RunReport } from '../../../shared/ipc'
+import { HEAP_TYPES, PLACEMENTS } from '../../../shared/model'
+import type { Bytes } from '../../../shared/units'
+import { RECORD_KIND, type CaptureStore } from '../../ingest/store'
+import type { LoadResult } from '../../ingest/read'
+import { CaptureNames } from '../names'
 import { RESIDENCY_EVENT, RESIDENCY_SERIES, seriesName, TOTAL_SERIES, TRANSIENT_SERIES, type Replay } from './replay'
 
 export interface PeakEnd {

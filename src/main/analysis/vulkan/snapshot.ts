@@ -5,7 +5,7 @@
  * pool map of its ranges, one resource's details with the way its memory was chosen, and each heap and type's
  * totals. A few recent snapshots are kept.
  */
-import type { StackRecord } from '../../shared/capture'
+import type { StackRecord } from '../../../shared/capture'
 import type {
   PoolMap,
   ResourceDetails,
@@ -14,20 +14,20 @@ import type {
   ResourceQuery,
   Snapshot,
   TransientExecution,
-} from '../../shared/ipc'
-import type { Bytes } from '../../shared/units'
-import { recordAt } from '../ingest/records'
-import { frameEnd, RECORD_KIND } from '../ingest/store'
-import type { VulkanResourceFields } from '../model/vulkan/capture-types'
-import { MEMORY_PROPERTY_FLAGS } from '../model/vulkan/capture-types'
-import type { VulkanMemoryKind, VulkanPlacementInfo } from '../model/vulkan/events'
-import { MemoryTypeSelector } from '../model/vulkan/memory-type'
-import type { VulkanModel } from '../model/vulkan/model'
-import { bufferNeeds, emptyNeeds, textureNeeds, type BufferLike } from '../model/vulkan/requirements'
-import { CaptureNames } from './names'
-import { Symbolizer } from './symbolize'
-import { frameOfRecord, Lifetimes, ResourceTable } from './snapshot'
-import { heapName, typeName, type VulkanReplay } from './vulkanReplay'
+} from '../../../shared/ipc'
+import type { Bytes } from '../../../shared/units'
+import { recordAt } from '../../ingest/records'
+import { frameEnd, RECORD_KIND } from '../../ingest/store'
+import type { VulkanResourceFields } from '../../model/vulkan/capture-types'
+import { MEMORY_PROPERTY_FLAGS } from '../../model/vulkan/capture-types'
+import type { VulkanMemoryKind, VulkanPlacementInfo } from '../../model/vulkan/events'
+import { MemoryTypeSelector } from '../../model/vulkan/memory-type'
+import type { VulkanModel } from '../../model/vulkan/model'
+import { bufferNeeds, emptyNeeds, textureNeeds, type BufferLike } from '../../model/vulkan/requirements'
+import { CaptureNames } from '../names'
+import { Symbolizer } from '../symbolize'
+import { frameOfRecord, Lifetimes, ResourceTable } from '../d3d12/snapshot'
+import { heapName, typeName, type VulkanReplay } from './replay'
 
 /** How pool maps and resource rows name what a VkDeviceMemory is for. */
 export const MEMORY_KIND_LABEL: Record<VulkanMemoryKind, string> = {

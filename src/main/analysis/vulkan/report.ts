@@ -6,12 +6,12 @@
  * except the budget, which is the DEVICE_LOCAL heaps' (VK_EXT_memory_budget) at the end, and the over-budget
  * frames: those at whose end a memory heap held more VkDeviceMemory than its budget.
  */
-import type { RunReport, VulkanRunFigures } from '../../shared/ipc'
-import type { LoadResult } from '../ingest/read'
-import { RECORD_KIND, type CaptureStore } from '../ingest/store'
-import { countResources, peakEnd, peakIndex } from './report'
-import { TOTAL_SERIES } from './replay'
-import { heapName, typeName, vulkanSeriesName, type VulkanReplay } from './vulkanReplay'
+import type { RunReport, VulkanRunFigures } from '../../../shared/ipc'
+import type { LoadResult } from '../../ingest/read'
+import { RECORD_KIND, type CaptureStore } from '../../ingest/store'
+import { countResources, peakEnd, peakIndex } from '../d3d12/report'
+import { TOTAL_SERIES } from '../d3d12/replay'
+import { heapName, typeName, vulkanSeriesName, type VulkanReplay } from './replay'
 
 export function buildVulkanRunReport(result: LoadResult, replay: VulkanReplay): RunReport {
   const { store } = result

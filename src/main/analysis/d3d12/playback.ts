@@ -3,10 +3,10 @@
  * it received. Time advances at `fps` whatever the renderer does; a frame is sent only once the previous one is
  * acknowledged, so a slow renderer gets fewer, larger steps (frames skipped), never a growing queue.
  */
-import { HEAP_TYPES } from '../../shared/model'
-import type { PlaybackFrame, PlaybackRequest, ResourceRow } from '../../shared/ipc'
-import { frameEnd, RECORD_KIND } from '../ingest/store'
-import type { D3D12Model } from '../model/d3d12/model'
+import { HEAP_TYPES } from '../../../shared/model'
+import type { PlaybackFrame, PlaybackRequest, ResourceRow } from '../../../shared/ipc'
+import { frameEnd, RECORD_KIND } from '../../ingest/store'
+import type { D3D12Model } from '../../model/d3d12/model'
 import { applyRecord, type Replay } from './replay'
 
 /** Rows of created resources in one message; beyond this the renderer pages the table again. */

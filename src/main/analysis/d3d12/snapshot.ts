@@ -16,14 +16,14 @@ import {
   type ResourceSortKey,
   type Snapshot,
   type TransientExecution,
-} from '../../shared/ipc'
-import type { BufferDesc, TextureDesc } from '../../shared/capture'
-import { bufferDesc, recordAt, textureDesc } from '../ingest/records'
-import { frameEnd, RECORD_KIND, type CaptureStore } from '../ingest/store'
-import type { D3D12Model } from '../model/d3d12/model'
-import { D3D12Model as Model } from '../model/d3d12/model'
-import { HEAP_TYPES, PLACEMENTS } from '../../shared/model'
-import type { ResidencyObjectInfo } from '../model/d3d12/residency'
+} from '../../../shared/ipc'
+import type { BufferDesc, TextureDesc } from '../../../shared/capture'
+import { bufferDesc, recordAt, textureDesc } from '../../ingest/records'
+import { frameEnd, RECORD_KIND, type CaptureStore } from '../../ingest/store'
+import type { D3D12Model } from '../../model/d3d12/model'
+import { D3D12Model as Model } from '../../model/d3d12/model'
+import { HEAP_TYPES, PLACEMENTS } from '../../../shared/model'
+import type { ResidencyObjectInfo } from '../../model/d3d12/residency'
 import type { Replay } from './replay'
 
 /** The columns of a ResourceTable. */
