@@ -2,7 +2,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { RecordScratch } from '../../../../src/main/ingest/fields'
 import { useIdsOf } from '../../../../src/main/ingest/records'
-import { CaptureBuilder, RECORD_KIND } from '../../../../src/main/ingest/store'
+import { RECORD_KIND } from '../../../../src/main/ingest/store'
+import { CaptureBuilder } from '../../../../src/main/ingest/storeBuilder'
 
 /** A store of one use record per list, built as an importer would. */
 function storeOf(lists: number[][]) {
