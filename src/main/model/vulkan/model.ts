@@ -35,15 +35,15 @@ import {
   type VulkanPlacedRecord,
   type VulkanTextureRecord,
   type WriteRecord,
-} from './capture-types'
+} from './captureTypes'
 import { TEXTURE_ALLOCATOR_BUDDY, defaultVulkanConfig, type VulkanConfig } from './config'
 import { BuddyBlock } from './buddy'
 import { FirstFit } from '../firstFit'
-import { FreeListBlock } from './free-list'
+import { FreeListBlock } from './freeList'
 import { LinearArena } from './linear'
-import { MemoryTypeSelector } from './memory-type'
+import { MemoryTypeSelector } from './memoryType'
 import { bufferNeeds, emptyNeeds, textureNeeds, UNIFORM_ALIGNMENT, USAGE_VOLATILE, type ResourceNeeds } from './requirements'
-import { StagingRing } from './staging-ring'
+import { StagingRing } from './stagingRing'
 import { checkAllocationCount, checkBind, checkFlushRange, checkGranularity, UnflushedWrites } from './usageRules'
 import {
   VULKAN_PLACEMENTS,

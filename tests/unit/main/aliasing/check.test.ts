@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { checkExitCode, formatCheck, runCheck } from '../../../../src/main/cli/check'
 import type { CaptureHeader, CaptureRecord } from '../../../../src/shared/capture'
-import type { VulkanCaptureHeader, VulkanCaptureRecord } from '../../../../src/main/model/vulkan/capture-types'
+import type { VulkanCaptureHeader, VulkanCaptureRecord } from '../../../../src/main/model/vulkan/captureTypes'
 import { recordsOf } from '../../../../src/main/ingest/records'
 import { checkStore } from '../../../../src/main/analysis/hazards'
 import { scan } from '../ingest/helpers'

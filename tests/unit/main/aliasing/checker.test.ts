@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { AliasingChecker } from '../../../../src/main/model/aliasing/checker'
 import type { CaptureRecord } from '../../../../src/shared/capture'
-import type { AliasingModel } from '../../../../src/main/model/vulkan/capture-types'
+import type { AliasingModel } from '../../../../src/main/model/vulkan/captureTypes'
 
 function check(model: AliasingModel, records: CaptureRecord[], api: 'd3d12' | 'vulkan' = 'd3d12') {
   const checker = new AliasingChecker({ model, api })

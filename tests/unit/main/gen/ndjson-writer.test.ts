@@ -9,7 +9,7 @@ import {
   type CaptureHeader,
   type CaptureRecord,
 } from '../../../../src/shared/capture'
-import { fragment, jsonString, LineBuilder, NdjsonSink, recordLine } from '../../../../src/main/ingest/ndjson-writer'
+import { fragment, jsonString, LineBuilder, NdjsonSink, recordLine } from '../../../../src/main/ingest/ndjsonWriter'
 import { runs } from '../../../properties'
 
 // Names with anything in them: quotes, backslashes, control characters, any code point, lone surrogates.

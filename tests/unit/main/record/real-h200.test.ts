@@ -7,7 +7,7 @@ import { RECORD_KIND } from '../../../../src/main/ingest/store'
 import { VulkanReplay, vulkanConfigOf } from '../../../../src/main/analysis/vulkan/replay'
 import { buildVulkanRunReport } from '../../../../src/main/analysis/vulkan/report'
 import { VulkanSnapshots } from '../../../../src/main/analysis/vulkan/snapshot'
-import type { VulkanCaptureHeader } from '../../../../src/main/model/vulkan/capture-types'
+import type { VulkanCaptureHeader } from '../../../../src/main/model/vulkan/captureTypes'
 
 const FILE = join(__dirname, '../../../fixtures/real/h200-offscreen/h200-offscreen.hscap')
 

@@ -2,7 +2,7 @@
 import { fileURLToPath } from 'node:url'
 import type { LoadResult } from '../../../../src/main/ingest/read'
 import type { CaptureStore } from '../../../../src/main/ingest/store'
-import type { VulkanCaptureHeader, VulkanDeviceInfo } from '../../../../src/main/model/vulkan/capture-types'
+import type { VulkanCaptureHeader, VulkanDeviceInfo } from '../../../../src/main/model/vulkan/captureTypes'
 import { GiB, KiB, MiB } from '../../../../src/shared/units'
 import { bytesOf, generated, scan } from '../ingest/helpers'
 

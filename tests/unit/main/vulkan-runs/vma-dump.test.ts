@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { vulkanSeriesName as vk } from '../../../../src/main/analysis/vulkan/replay'
 import { LocalEngine, type Run } from '../../../../src/main/engine/engine'
 import { loadCaptureFile } from '../../../../src/main/ingest/read'
-import { vmaDumpView } from '../../../../src/main/model/vulkan/vma-dump'
+import { vmaDumpView } from '../../../../src/main/model/vulkan/vmaDump'
 import { VMA_DUMP } from './helpers'
 
 const engine = new LocalEngine()

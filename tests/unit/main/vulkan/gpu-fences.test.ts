@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { VulkanModel } from '../../../../src/main/model/vulkan/model'
-import type { VulkanCaptureRecord } from '../../../../src/main/model/vulkan/capture-types'
+import type { VulkanCaptureRecord } from '../../../../src/main/model/vulkan/captureTypes'
 import {
   VulkanReplay,
   vulkanConfigOf,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import type { VulkanDeviceInfo } from '../../../../src/main/model/vulkan/capture-types'
+import type { VulkanDeviceInfo } from '../../../../src/main/model/vulkan/captureTypes'
 import { defaultVulkanConfig, type VulkanConfig } from '../../../../src/main/model/vulkan/config'
 import type { VulkanSink } from '../../../../src/main/model/vulkan/events'
 import { KiB, MiB, GiB } from '../../../../src/shared/units'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { vmaDumpDevice } from '../../../../src/main/model/vulkan/vma-dump'
-import { MemoryTypeSelector, propertyMask } from '../../../../src/main/model/vulkan/memory-type'
-import type { MemoryPropertyFlag } from '../../../../src/main/model/vulkan/capture-types'
+import { vmaDumpDevice } from '../../../../src/main/model/vulkan/vmaDump'
+import { MemoryTypeSelector, propertyMask } from '../../../../src/main/model/vulkan/memoryType'
+import type { MemoryPropertyFlag } from '../../../../src/main/model/vulkan/captureTypes'
 import { readVmaDump } from './helpers'
 
 // The RX 6600 XT's types as the dump lists them (heap 0 is system memory, heap 1 video memory there):

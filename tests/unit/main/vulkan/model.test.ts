@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { VulkanModel } from '../../../../src/main/model/vulkan/model'
-import type { VulkanCaptureRecord } from '../../../../src/main/model/vulkan/capture-types'
+import type { VulkanCaptureRecord } from '../../../../src/main/model/vulkan/captureTypes'
 import { KiB, MiB } from '../../../../src/shared/units'
 import { recorder, testConfig, testDevice } from './helpers'
 

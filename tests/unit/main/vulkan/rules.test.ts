@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { VulkanModel } from '../../../../src/main/model/vulkan/model'
-import type { VulkanCaptureRecord } from '../../../../src/main/model/vulkan/capture-types'
+import type { VulkanCaptureRecord } from '../../../../src/main/model/vulkan/captureTypes'
 import { recorder, testConfig, testDevice } from './helpers'
 
 const req = (size: number, alignment: number, memoryTypeBits = 0xf) => ({ size, alignment, memoryTypeBits })

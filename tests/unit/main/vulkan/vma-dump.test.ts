@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest'
 import { attemptToImportVma } from '../../../../src/main/ingest/importers/vma'
 import { runCheck } from '../../../../src/main/cli/check'
 import { vulkanSetup } from '../../../../src/main/model/vulkan/device'
-import { vmaDumpView, vmaDumpDevice, VmaDumpError } from '../../../../src/main/model/vulkan/vma-dump'
+import { vmaDumpView, vmaDumpDevice, VmaDumpError } from '../../../../src/main/model/vulkan/vmaDump'
 import { VulkanModel } from '../../../../src/main/model/vulkan/model'
-import type { VulkanCaptureRecord } from '../../../../src/main/model/vulkan/capture-types'
+import type { VulkanCaptureRecord } from '../../../../src/main/model/vulkan/captureTypes'
 import { readVmaDump, recorder, VMA_DUMP_PATH } from './helpers'
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any

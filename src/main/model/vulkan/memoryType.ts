@@ -10,7 +10,7 @@ import {
   MEMORY_PROPERTY_FLAGS,
   type MemoryPropertyFlag,
   type VulkanDeviceInfo,
-} from './capture-types'
+} from './captureTypes'
 
 /** How a type was chosen, in the order the passes run. */
 export type MemoryTypeRoute = 'exact' | 'required' | 'fallback' | 'none'

@@ -12,7 +12,7 @@ import {
   type VulkanDeviceInfo,
   type VulkanMemoryHeap,
   type VulkanMemoryType,
-} from './capture-types'
+} from './captureTypes'
 import { emptyTotals, type AllocationKind, type AllocationView, type MemoryView, type VulkanMemoryView } from './view'
 import type { VulkanMemoryKind } from './events'
 
