@@ -5,7 +5,7 @@
  * residency lane's markers, and the resources it named.
  *
  * The trace lasts 33658.8576 ms (336588576 ticks at 10 MHz, by an independent walk of its tokens; see
- * tests/unit/main/rmv/residency.test.ts) and has no present marker: floor(33658.8576 / 16.6) + 1 = 2028 frames.
+ * tests/unit/main/ingest/importers/rmv/residency.test.ts) and has no present marker: floor(33658.8576 / 16.6) + 1 = 2028 frames.
  * Its RESOURCE_REFERENCE tokens are 476 adds (make resident) and 468 removes (evict).
  */
 import { join } from 'node:path'
