@@ -15,7 +15,7 @@ import { cli, launchChromium, RESULTS, ROOT, startHost, type Host } from './brow
 const LAYER_DIR = join(ROOT, 'out/vulkan-layer')
 /** The layer's offscreen test program: FRAMES frames, MS a frame, submits and no present. */
 const OFFSCREEN = join(LAYER_DIR, 'tests/heapscope-offscreen')
-const APPENDER = join(ROOT, 'tests/e2e/append-capture.mjs')
+const APPENDER = join(ROOT, 'tests/e2e/appendCapture.mjs')
 const SOURCE = join(RESULTS, 'live-source.hscap')
 const SOURCE_FRAMES = 120
 

@@ -2,7 +2,7 @@
  * The built desktop entry (out/main/index.js) run in node under a stand-in for Electron, with the real engine
  * worker: what it sets up before and after `ready`, the page it serves and how, the IPC it answers, its menus,
  * navigation, a second launch, export and window state. This lane runs everywhere (after a build); the one in
- * electron-app.test.ts runs the same entry in Electron itself where its binary is installed.
+ * electronApp.test.ts runs the same entry in Electron itself where its binary is installed.
  */
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

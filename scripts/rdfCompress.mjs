@@ -3,7 +3,7 @@
  * them when compression is on: each chunk's header kept, its data compressed by the reference `zstd` command
  * (level 19), its index entry saying compression 1 with the compressed and uncompressed sizes, the index last.
  *
- *   node scripts/rdf-compress.mjs IN.rmv OUT.rmv        (needs the zstd command: apt-get install -y zstd)
+ *   node scripts/rdfCompress.mjs IN.rmv OUT.rmv        (needs the zstd command: apt-get install -y zstd)
  *
  * It made tests/fixtures/rmv-sample-trace-rx6600.zstd.rmv from the real sample.
  */
@@ -12,7 +12,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 
 const [source, target] = process.argv.slice(2)
 if (!source || !target) {
-  console.error('usage: node scripts/rdf-compress.mjs IN.rmv OUT.rmv')
+  console.error('usage: node scripts/rdfCompress.mjs IN.rmv OUT.rmv')
   process.exit(1)
 }
 const file = readFileSync(source)

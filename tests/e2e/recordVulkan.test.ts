@@ -61,7 +61,7 @@ describe.skipIf(missing.length > 0)('recording real Vulkan programs', () => {
 
   beforeAll(() => {
     if (!existsSync(CLI)) throw new Error('out/main/cli.js is missing: run npx electron-vite build first')
-    if (!existsSync(OFFSCREEN)) execFileSync(process.execPath, [join(ROOT, 'scripts/build-layer.mjs')], { cwd: ROOT, stdio: 'inherit' })
+    if (!existsSync(OFFSCREEN)) execFileSync(process.execPath, [join(ROOT, 'scripts/buildLayer.mjs')], { cwd: ROOT, stdio: 'inherit' })
   })
 
   it('records the offscreen program: sub-allocated buffers, a dedicated image, names and renames, stacks', async () => {

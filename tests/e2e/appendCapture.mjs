@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// A program that writes a capture as a running one does: `node append-capture.mjs SOURCE [OUTPUT] [--fps N]`
+// A program that writes a capture as a running one does: `node appendCapture.mjs SOURCE [OUTPUT] [--fps N]`
 // copies the plain capture SOURCE to OUTPUT (HEAPSCOPE_CAPTURE_FILE when absent, as the capture layer reads it) a
 // frame at a time, N frames a second, each write stopping part way into the next frame's first line, so the file
 // always ends with a torn line until the next write. It ends after the last frame, or on SIGTERM (writing
@@ -16,7 +16,7 @@ for (let i = 0; i < argv.length; i++) {
 const [source, named] = positional
 const output = named ?? process.env.HEAPSCOPE_CAPTURE_FILE
 if (!source || !output || !(fps > 0)) {
-  console.error('usage: append-capture.mjs SOURCE [OUTPUT] [--fps N] (OUTPUT defaults to HEAPSCOPE_CAPTURE_FILE)')
+  console.error('usage: appendCapture.mjs SOURCE [OUTPUT] [--fps N] (OUTPUT defaults to HEAPSCOPE_CAPTURE_FILE)')
   process.exit(2)
 }
 
