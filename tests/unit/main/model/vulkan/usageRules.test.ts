@@ -175,6 +175,34 @@ describe('flush-misaligned', () => {
     ])
   })
 
+  it('is followed apart in a checkpoint copy, which reports to its own sink', () => {
+    const rec = recorder()
+    const model = new VulkanModel(testDevice(), testConfig(), rec.sink)
+    for (const r of [...memories, { e: 'map', memory: 60 }, { e: 'write', memory: 60, offset: 200, size: 100 }] as VulkanCaptureRecord[]) {
+      model.apply(r)
+    }
+    const copyRec = recorder()
+    const copy = model.clone(copyRec.sink)
+    // the original flushes [192, 320), which covers its write; the copy does not
+    model.apply({ e: 'flush', memory: 60, offset: 192, size: 128 })
+    model.onSubmit()
+    copy.onSubmit()
+    expect(rec.warnings).toEqual([])
+    expect(copyRec.warnings.map((x) => [x.kind, x.message, x.frame])).toEqual([
+      [
+        'flush-misaligned',
+        'memory 60 (type 3: HOST_VISIBLE without HOST_COHERENT): bytes [200, 300) written at frame 7 and not flushed ' +
+          'with a range aligned to nonCoherentAtomSize 64 before a submit',
+        7,
+      ],
+    ])
+    // and a bind on the copy reports there too: offset 100 is not a multiple of 256
+    copy.apply({ e: 'buffer', id: 7, size: 1000, memoryRequirements: req(1000, 256), explicit: true })
+    copy.apply({ e: 'bind', id: 7, memory: 50, offset: 100 })
+    expect(copyRec.warnings.map((x) => x.kind)).toEqual(['flush-misaligned', 'bind-misaligned'])
+    expect(rec.warnings).toEqual([])
+  })
+
   it('is silent for aligned flushes, whole-size flushes, coherent memory, and flushed resource writes', () => {
     expect(
       warningsOf([
