@@ -8,12 +8,15 @@ import type { Backend } from './backend'
 import { d3d12Backend } from './d3d12/backend'
 import { vulkanBackend } from './vulkan/backend'
 
-export const BACKENDS: readonly Backend[] = [
+export const BACKENDS = [
   // observed traces (what a driver or an allocator did) go first: analysis/observed/
   vulkanBackend,
   // D3D12 takes every capture the others did not
   d3d12Backend,
-]
+] as const satisfies readonly Backend[]
+
+/** One of the listed backends (a run's type follows from its backend's). */
+export type ListedBackend = (typeof BACKENDS)[number]
 
 /** The backend that replays a capture: the first in `backends` that accepts its header. */
 export function backendFor(header: CaptureHeader, store?: CaptureStore, backends: readonly Backend[] = BACKENDS): Backend {
