@@ -9,7 +9,8 @@ import { d3d12Backend } from './d3d12/backend'
 import { vulkanBackend } from './vulkan/backend'
 
 export const BACKENDS = [
-  // observed traces (what a driver or an allocator did) go first: analysis/observed/
+  // first: the observed backend (analysis/observed/), traces of what a driver or an allocator did, shown as they
+  // happened; a trace it takes is never replayed through a model here
   vulkanBackend,
   // D3D12 takes every capture the others did not
   d3d12Backend,

@@ -26,7 +26,10 @@ describe('the list of backends', () => {
   })
 
   it('asks in order: the first that accepts wins, and d3d12 takes what none before it took', () => {
-    expect(BACKENDS.map((b) => b.id)).toEqual(['vulkan', 'd3d12'])
+    const ids = BACKENDS.map((b) => b.id)
+    expect(ids[ids.length - 1]).toBe('d3d12')
+    expect(ids.indexOf('vulkan')).toBeGreaterThanOrEqual(0)
+    expect(ids.indexOf('vulkan')).toBeLessThan(ids.indexOf('d3d12'))
     const list = [fake, ...BACKENDS]
     expect(backendFor(header({ app: 'FakeMetal' }), undefined, list).id).toBe('fake')
     expect(backendFor(header({ app: 'FakeMetal', api: 'vulkan' }), undefined, list).id).toBe('fake')
@@ -42,7 +45,7 @@ describe('the list of backends', () => {
   })
 
   it('offers config keys where a model runs', () => {
-    for (const backend of BACKENDS) expect(backend.config?.names.length).toBeGreaterThan(0)
+    for (const id of ['d3d12', 'vulkan']) expect(backendById(id)?.config?.names.length).toBeGreaterThan(0)
     expect(backendFor(header({ api: 'vulkan' })).config!.names).toContain('vulkan.blockSize')
     expect(backendFor(header({})).config!.names).toContain('bufferPool.size')
   })
