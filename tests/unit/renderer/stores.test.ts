@@ -52,6 +52,19 @@ describe('timeline store', () => {
     expect(committed.values[10]).toBe(4 * MiB + 10 * 1024)
   })
 
+  it('draws residency and transients only where the run offers them, whatever series it has', async () => {
+    // the same series, from a run that offers only a what-if
+    host.outcomes.push({ ok: true, summary: summary('run-1', 100, { backend: 'vulkan', capabilities: { whatIf: true } }) })
+    const { timeline } = await opened()
+    expect(timeline.lanes!.heaps.map((h) => h.id)).toEqual(['DEFAULT', 'UPLOAD', 'READBACK'])
+    expect([timeline.lanes!.residency, timeline.lanes!.transient]).toEqual([null, null])
+    // no residency events asked for, none tallied; no residency nor transient series in the lanes' query
+    expect(host.calls).not.toContain('residencyEvents')
+    expect(timeline.totalTally.evictions).toBe(0)
+    const lanesQuery = host.seriesQueries.find((q) => q.series.includes('heap.DEFAULT.heapBytes'))!
+    expect(lanesQuery.series.filter((n) => n.startsWith('residency.') || n.startsWith('transient.'))).toEqual([])
+  })
+
   it('zooms around a frame and asks again for that window at the plot width', async () => {
     const { timeline } = await opened()
     await timeline.setPlotWidth(50)

@@ -1,7 +1,9 @@
 /**
- * The timeline's lanes as plain arrays, from one series answer: per heap type a stack of placement layers (the
- * mode's field), the heap's requested and held totals around them (their gap is the waste), residency against
- * the budget with the over-budget stretches, and transient heaps against the sum of transient requests.
+ * The timeline's lanes as plain arrays, from one series answer: per heap a stack of layers (the mode's field:
+ * placements, memory types), the heap's requested and held totals around them (their gap is the waste), residency
+ * against the budget with the over-budget stretches, transient heaps against the sum of transient requests, and
+ * the checks' findings. Each series goes where its description in src/shared/series.ts places it; residency and
+ * transients are drawn only where the run offers them.
  *
  * Stacked layers use each bucket's mean: means add up (the mean of a sum is the sum of the means), so a layer
  * derived by subtraction (Committed on a heap) stays exact when a bucket holds many frames. The bucket's peak of

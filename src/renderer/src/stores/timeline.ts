@@ -26,7 +26,7 @@ import {
   zoomWindow,
   type FrameWindow,
 } from '../lib/frameWindow'
-import { placeSeries } from '../../../shared/series'
+import { LIVE_SERIES, placeSeries, TOTAL_SERIES } from '../../../shared/series'
 import { buildLanes, laneSeries, type HeapMode, type LaneSet } from '../lib/lanes'
 import { Latest } from '../lib/latest'
 import { useRunsStore } from './runs'
@@ -197,8 +197,8 @@ export const useTimelineStore = defineStore('timeline', () => {
     const runId = r.runId
     try {
       const [map, over, ev] = await Promise.all([
-        api.series({ runId, series: ['resources.live'], from: 0, to: r.frames, resolution: Math.min(r.frames, FRAME_MAP_LIMIT) }),
-        api.series({ runId, series: ['total.heapBytes'], from: 0, to: r.frames, resolution: OVERVIEW_RESOLUTION }),
+        api.series({ runId, series: [LIVE_SERIES.count], from: 0, to: r.frames, resolution: Math.min(r.frames, FRAME_MAP_LIMIT) }),
+        api.series({ runId, series: [TOTAL_SERIES.heapBytes], from: 0, to: r.frames, resolution: OVERVIEW_RESOLUTION }),
         // residency events only where the run offers residency
         r.capabilities.residency ? api.residencyEvents({ runId, from: 0, to: r.frames, limit: EVENT_LIMIT }) : Promise.resolve(noEvents(runId)),
         refresh(),
@@ -206,7 +206,7 @@ export const useTimelineStore = defineStore('timeline', () => {
       if (run.value?.runId !== runId) return
       frameNumbers.value = map.width === 1 ? markRaw(map.frame) : null
       void findEmptyLanes(r)
-      const total = over.series['total.heapBytes']?.max ?? new Float64Array(over.start.length)
+      const total = over.series[TOTAL_SERIES.heapBytes]?.max ?? new Float64Array(over.start.length)
       const x = new Float64Array(over.start.length)
       for (let i = 0; i < x.length; i++) x[i] = over.start[i] + (over.width - 1) / 2
       overview.value = markRaw({ x, total })
