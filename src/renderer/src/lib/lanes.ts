@@ -33,11 +33,22 @@ function offered(place: SeriesPlace, capabilities: RunCapabilities): boolean {
   return true
 }
 
+/** The places of a run's series, worked out once per run summary (a zoom asks again, the run is the same). */
+const placesOf = new WeakMap<LaneRun, { name: string; place: SeriesPlace | null }[]>()
+
+function places(run: LaneRun): { name: string; place: SeriesPlace | null }[] {
+  let out = placesOf.get(run)
+  if (!out) {
+    out = run.series.map(({ name }) => ({ name, place: placeSeries(name, run) }))
+    placesOf.set(run, out)
+  }
+  return out
+}
+
 /** Each series of the run drawn in a lane in this mode, with its place there, in the run's order. */
 function placedSeries(run: LaneRun, mode: HeapMode): { name: string; place: SeriesPlace }[] {
   const out: { name: string; place: SeriesPlace }[] = []
-  for (const { name } of run.series) {
-    const place = placeSeries(name, run)
+  for (const { name, place } of places(run)) {
     if (!place || !offered(place, run.capabilities)) continue
     if (place.heapRoles && !place.heapRoles.some((r) => !r.modes || r.modes.includes(mode))) continue
     out.push({ name, place })
@@ -48,8 +59,8 @@ function placedSeries(run: LaneRun, mode: HeapMode): { name: string; place: Seri
 /** The heap lanes of a run, in their order: every lane one of its series is placed in. */
 export function heapLanesOf(run: LaneRun): HeapLaneInfo[] {
   const lanes = new Map<string, HeapLaneInfo>()
-  for (const { name } of run.series) {
-    const heap = placeSeries(name, run)?.heap
+  for (const { place } of places(run)) {
+    const heap = place?.heap
     if (heap && !lanes.has(heap.key)) lanes.set(heap.key, heap)
   }
   return [...lanes.values()].sort((a, b) => a.order - b.order)
