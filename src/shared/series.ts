@@ -218,6 +218,13 @@ function vulkanHeap(index: number, run: SeriesRunInfo): HeapLaneInfo | null {
   }
 }
 
+const OBSERVED_WORDS: HeapLaneWords = { held: 'tip.held', requested: 'tip.placed', waste: 'tip.unplaced' }
+
+/** A memory an observed trace names (RMV's `local`, a VMA memory type, a GPGMM segment): a lane of its own, in the order the run's series give. */
+function observedMemory(memory: string): HeapLaneInfo {
+  return { key: `memory.${memory}`, title: memory, order: HEAP_TYPES.length, words: OBSERVED_WORDS, foldsEmpty: true }
+}
+
 const isMode = (field: string): field is HeapMode => (HEAP_MODES as readonly string[]).includes(field)
 const heapPlace = (heap: HeapLaneInfo | null, heapRoles: HeapRole[], layer?: SeriesPlace['layer']): SeriesPlace | null =>
   heap && heapRoles.length ? { lane: 'heap', heap, heapRoles, ...(layer ? { layer } : {}) } : null
@@ -324,6 +331,22 @@ export const SERIES_KINDS: readonly SeriesKind[] = [
       return type && p.field === 'allocatedBytes' ? { key: type.name, order: TOTAL_PARTS.length + type.index } : null
     },
   },
+  {
+    id: 'memory',
+    name: 'memory.<memory>.<field>',
+    unit: 'bytes',
+    lane: 'heap',
+    label: 'series.memory',
+    backends: ['observed'],
+    keepEmpty: true,
+    place: (p) => {
+      const heap = observedMemory(p.memory)
+      const layer = { key: p.memory, order: 0 }
+      if (p.field === 'heapBytes') return heapPlace(heap, [{ part: 'held' }, { part: 'layer', modes: ['heapBytes'] }], layer)
+      if (p.field === 'placedBytes') return heapPlace(heap, [{ part: 'requested' }, { part: 'layer', modes: ['occupiedBytes', 'requestedBytes'] }], layer)
+      return null
+    },
+  },
   ...Object.entries(RESIDENCY_SERIES).map(([key, name]) => ({
     id: `residency.${key}`,
     name,
@@ -388,15 +411,15 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 const MATCHERS: Matcher[] = SERIES_KINDS.map((kind) => {
   const parts: string[] = []
-  // a tag's name may hold dots: the last part of a template is a field without dots, an inner one takes the rest
-  // a tag's name may hold dots
+  // a tag's or a memory's name may hold dots: the last part of a template is a field without dots, an inner one takes the rest
+  // a tag's or a memory's name may hold dots
   const source = kind.name
     .split(/(<[a-z]+>)/i)
     .map((piece) => {
       const m = /^<([a-z]+)>$/i.exec(piece)
       if (!m) return escape(piece)
       parts.push(m[1])
-      return m[1] === 'tag' ? '(.+)' : '([^.]+)'
+      return m[1] === 'tag' || m[1] === 'memory' ? '(.+)' : '([^.]+)'
     })
     .join('')
   return { kind, pattern: new RegExp(`^${source}$`), parts }

@@ -50,7 +50,7 @@ describe('messages', () => {
     const { SERIES_KINDS, placeSeries } = await import('../../../src/shared/series')
     for (const kind of SERIES_KINDS) expect(typeof lookup(en, kind.label), kind.label).toBe('string')
     const device = { vulkan: { heaps: [{ index: 0, name: 'Heap 0', flags: [] }], types: [], maxMemoryAllocationCount: 1 } }
-    for (const name of ['heap.DEFAULT.heapBytes', 'vkheap.0.allocatedBytes']) {
+    for (const name of ['heap.DEFAULT.heapBytes', 'vkheap.0.allocatedBytes', 'memory.local.heapBytes']) {
       for (const key of Object.values(placeSeries(name, device)!.heap!.words)) expect(typeof lookup(en, key), key).toBe('string')
     }
   })

@@ -273,6 +273,31 @@ describe('lanes from a series answer', () => {
     expect([bare.residency, bare.heaps[0].budget]).toEqual([null, null])
   })
 
+  it("draws an observed trace's memories as lanes of their own, in the order of the run's series, with no model's words", () => {
+    const observed = answer({
+      start: [0, 1],
+      width: 1,
+      series: {
+        'memory.system.heapBytes': { mean: [4 * MiB, 4 * MiB] },
+        'memory.system.placedBytes': { mean: [MiB, 3 * MiB] },
+        'memory.type 3 DEVICE_LOCAL.heapBytes': { mean: [64 * MiB, 0] },
+        'memory.type 3 DEVICE_LOCAL.placedBytes': { mean: [60 * MiB, 0] },
+        'total.heapBytes': { mean: [68 * MiB, 4 * MiB] },
+      },
+    })
+    const lanes = buildLanes(observed, 'occupiedBytes', runOf(observed, {}))
+    expect(lanes.heaps.map((h) => [h.id, h.title])).toEqual([
+      ['memory.system', 'system'],
+      ['memory.type 3 DEVICE_LOCAL', 'type 3 DEVICE_LOCAL'],
+    ])
+    const [system] = lanes.heaps
+    // occupied: the placed bytes stacked; held 4 MiB against 1 then 3 MiB placed
+    expect(system.layers.map((l) => [l.key, Array.from(l.values)])).toEqual([['system', [MiB, 3 * MiB]]])
+    expect(Array.from(system.held).map((h, i) => h - system.requested[i])).toEqual([3 * MiB, MiB])
+    expect([system.words.requested, system.alignment, system.poolFree, system.budget]).toEqual(['tip.placed', null, null, null])
+    expect([lanes.residency, lanes.transient, lanes.checks]).toEqual([null, null, null])
+  })
+
   it('gives a capture of one frame (a memory dump) two points a frame apart, so its areas have a width', () => {
     const one = answer({ start: [0], width: 1, series: { 'heap.DEFAULT.heapBytes': { mean: [10 * MiB] }, 'placement.SharedBufferPool.heapBytes': { mean: [4 * MiB] } } })
     const lanes = buildLanes(one, 'heapBytes', runOf(one))

@@ -173,6 +173,8 @@ export default {
     held: 'Held by the heap',
     heldPeak: 'Held (peak)',
     requested: 'Requested',
+    placed: 'Placed in the heaps',
+    unplaced: 'Not placed',
     waste: 'Waste',
     alignment: 'alignment',
     poolFree: 'free in pools',
@@ -582,6 +584,7 @@ export default {
     placement: '{placement}: {field}',
     manual: '{heap} application heaps: {field}',
     vkheap: 'memory heap {heap}: {field}',
+    memory: '{memory} memory: {field}',
     vktype: 'memory type {type}: {field}',
     residency: {
       resident: 'resident bytes',

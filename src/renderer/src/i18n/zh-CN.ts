@@ -175,6 +175,8 @@ const zhCN: typeof en = {
     held: '堆持有',
     heldPeak: '持有（峰值）',
     requested: '已请求',
+    placed: '已放入堆中',
+    unplaced: '未放置',
     waste: '浪费',
     alignment: '对齐',
     poolFree: '池内空闲',
@@ -584,6 +586,7 @@ const zhCN: typeof en = {
     placement: '{placement}：{field}',
     manual: '{heap} 应用程序堆：{field}',
     vkheap: '内存堆 {heap}：{field}',
+    memory: '{memory} 内存：{field}',
     vktype: '内存类型 {type}：{field}',
     residency: {
       resident: '常驻字节',
