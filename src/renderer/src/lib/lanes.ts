@@ -105,8 +105,6 @@ export interface HeapLane {
   /** The live memory objects (a Vulkan heap's VkDeviceMemory), and the most the device allows. */
   memoryCount?: Float64Array
   memoryLimit?: number
-  /** Folded to a thin row when it held nothing over the whole run. */
-  foldsEmpty: boolean
   /** Largest value drawn (for the y axis). */
   max: number
 }
@@ -234,7 +232,6 @@ function heapLane(answer: SeriesAnswer, info: HeapLaneInfo, placed: { name: stri
     budget,
     ...(memoryCount.length ? { memoryCount: sumOf(s, memoryCount, 'max', n) } : {}),
     ...(info.memoryLimit !== undefined ? { memoryLimit: info.memoryLimit } : {}),
-    foldsEmpty: info.foldsEmpty === true,
     max: Math.max(peakOf(stackTop), peakOf(peak), peakOf(held)),
   }
 }
