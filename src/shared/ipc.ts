@@ -5,7 +5,7 @@
  */
 import type { Bytes } from './units'
 import type { WarningKind } from './capture'
-import { LIVE_SERIES } from './series'
+import { LIVE_SERIES, type SeriesUnit } from './series'
 
 /** The channel of each Api method: the renderer invokes it, the host handles it. */
 export const CHANNELS = {
@@ -275,7 +275,7 @@ export type SeriesName = string
 export interface SeriesInfo {
   name: SeriesName
   label: string
-  unit: 'bytes' | 'count' | 'flag'
+  unit: SeriesUnit
   /** For grouping in a legend: 'heap', 'placement', 'tag', 'residency', 'transient', 'upload', 'resources'. */
   group: string
 }
