@@ -181,8 +181,9 @@ export const VULKAN_UPLOAD_SERIES = {
   overflowBytes: 'upload.overflowBytes',
 } as const
 
-/** Findings of the checks per frame: the timeline marks them. */
+/** Findings of the checks per frame: the timeline marks them (a rule's own findings: `SERIES_NAME.check(rule)`). */
 export const CHECK_SERIES = {
+  total: 'check.total',
   hazards: 'check.hazards',
   warnings: 'check.warnings',
 } as const
@@ -381,7 +382,7 @@ export const SERIES_KINDS: readonly SeriesKind[] = [
     label: `series.check.${key}`,
     backends: MODELS,
     keepEmpty: true,
-    place: () => ({ lane: 'checks' as const, checks: key as ChecksPart }),
+    place: (): SeriesPlace | null => (key === 'hazards' || key === 'warnings' ? { lane: 'checks', checks: key } : null),
   })),
   { id: 'check', name: 'check.<rule>', unit: 'count', lane: 'checks', label: 'series.check.rule', backends: MODELS, keepEmpty: true },
   { id: 'total', name: 'total.<field>', unit: 'bytes', lane: null, label: 'series.total', backends: ALL, keepEmpty: true },

@@ -85,6 +85,9 @@ describe('series described by data', () => {
     expect(placeSeries('vktype.1.usedBytes', {})).toBeNull()
     expect(placeSeries('residency.residentBytes', {})).toEqual({ lane: 'residency', residency: 'resident' })
     expect(placeSeries('check.warnings', {})).toEqual({ lane: 'checks', checks: 'warnings' })
+    // the total of the rules and a rule's own findings are in the checks' lane family, drawn by hazards and warnings
+    expect([placeSeries('check.total', {}), placeSeries('check.access-inactive', {})]).toEqual([null, null])
+    expect(describeSeries('check.access-inactive')!.kind.id).toBe('check')
     // the parts of a run's total a comparison stacks: heap bytes of placements (Committed too), memory types' allocations
     expect(totalPartOf('placement.Committed.heapBytes', {})).toEqual({ key: 'Committed', order: 0 })
     expect(totalPartOf('placement.Committed.occupiedBytes', {})).toBeNull()

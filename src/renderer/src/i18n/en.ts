@@ -602,7 +602,7 @@ export default {
       savingBytes: 'aliasing saving',
       executions: 'graph executions',
     },
-    check: { hazards: 'aliasing hazards', warnings: 'API usage warnings', rule: 'findings of {rule}' },
+    check: { total: 'findings of the checks', hazards: 'aliasing hazards', warnings: 'API usage warnings', rule: 'findings of {rule}' },
     total: 'all heaps: {field}',
     liveRequested: 'live requested bytes',
     liveCount: 'live resources',

@@ -604,7 +604,7 @@ const zhCN: typeof en = {
       savingBytes: '别名节省',
       executions: '渲染图执行次数',
     },
-    check: { hazards: '别名冲突', warnings: 'API 用法警告', rule: '{rule} 的发现' },
+    check: { total: '检查的全部发现', hazards: '别名冲突', warnings: 'API 用法警告', rule: '{rule} 的发现' },
     total: '所有堆：{field}',
     liveRequested: '存活请求字节',
     liveCount: '存活资源',
