@@ -45,7 +45,7 @@ import type {
 import { CONFIG_KEY_NAMES, CONFIG_KEYS, type ConfigKeyInfo } from '../../shared/model'
 import { partitionPoint } from '../../shared/search'
 import { compareSeries, leaks, resourceDiff } from '../analysis/compare'
-import { checkStore, StoreChecks, type HazardLog } from '../analysis/hazards'
+import type { HazardLog } from '../analysis/hazards'
 import { PlacementLayouts } from '../analysis/placements'
 import { ResourceIndex, search } from '../analysis/search'
 import { Playback } from '../analysis/d3d12/playback'
@@ -468,7 +468,7 @@ export class LocalEngine implements Engine {
     } else {
       const config = resolveConfig(store.header.config, overrides)
       const replay = await Replay.run(store, { config, signal: options.signal, onProgress: options.onProgress })
-      const checks = checkStore(store)
+      const checks = replay.checks
       const summary = { ...summarize(id, result), series: replay.series.list(), checks: checkSummary(checks) }
       run = { api: 'd3d12', id, store, result, config, overrides, replay, snapshots: new Snapshots(replay), summary, checks }
     }
@@ -519,7 +519,6 @@ export class LocalEngine implements Engine {
     const scanner = new NdjsonScanner(builder, { file: name })
     const store = new GrowingStore(builder, name)
     let run: Run | undefined
-    let checks: StoreChecks | undefined
     let replayDone: Promise<void> | undefined
     let fault: CaptureError | undefined
     let ending: Promise<void> | undefined
@@ -536,7 +535,7 @@ export class LocalEngine implements Engine {
     /** The replay has replayed `done` frames, all there are so far: the run shows them. */
     const caughtUp = (done: number) => {
       if (!run || done === 0) return
-      this.grown(run, checks)
+      this.grown(run)
       if (!answered) settle({ ok: true, summary: run.summary })
       else onProgress?.({ loadId, phase: 'following', bytesRead: store.sourceBytes, totalBytes: store.sourceBytes, records: store.records.length, warnings: builder.warningCount(), summary: run.summary })
     }
@@ -555,9 +554,8 @@ export class LocalEngine implements Engine {
       } else {
         const config = resolveConfig(store.header.config, {})
         const { replay, done } = Replay.follow(store, { config, gate })
-        checks = new StoreChecks(store)
         const summary = summarize(id, result)
-        run = { api: 'd3d12', id, store, result, config, overrides: {}, replay, snapshots: new Snapshots(replay), summary, checks: checks.log, live: true }
+        run = { api: 'd3d12', id, store, result, config, overrides: {}, replay, snapshots: new Snapshots(replay), summary, checks: replay.checks, live: true }
         replayDone = done
       }
       this.runs.set(id, run)
@@ -627,9 +625,8 @@ export class LocalEngine implements Engine {
         await replayDone
         const r = run!
         r.live = false
-        checks?.advance()
         r.result = fault ? { ...r.result, error: fault } : r.result
-        this.grown(r, checks)
+        this.grown(r)
         const error = fault ? errorInfo(fault, name) : undefined
         settle(error ? { ok: true, summary: r.summary, error } : { ok: true, summary: r.summary })
         onProgress?.({ loadId, phase: 'following', bytesRead: store.sourceBytes, totalBytes: store.sourceBytes, records: store.records.length, warnings: builder.warningCount(), summary: r.summary, ...(error ? { error } : {}) })
@@ -656,8 +653,7 @@ export class LocalEngine implements Engine {
   }
 
   /** A followed run after more frames (or its end): its summary, checks and snapshots cover what arrived. */
-  private grown(run: Run, checks: StoreChecks | undefined): void {
-    checks?.advance()
+  private grown(run: Run): void {
     const summary = summarize(run.id, run.result)
     const live = run.live ? { live: true } : {}
     if (run.api === 'vulkan') {

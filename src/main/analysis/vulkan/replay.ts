@@ -40,6 +40,9 @@ import {
 } from '../../model/vulkan/events'
 import { VulkanModel } from '../../model/vulkan/model'
 import { AliasingFeed, HazardLog } from '../hazards'
+import { Findings } from '../checks'
+
+export { CHECK_SERIES } from '../checks'
 import { CHECKPOINT_RECORDS, DescScratch, TOTAL_SERIES, UPLOAD_SERIES, type FrameGate, type ReplayProgress } from '../d3d12/replay'
 import { SeriesTable } from '../seriesTable'
 
@@ -100,12 +103,6 @@ export const VULKAN_UPLOAD_SERIES = {
   overflowBytes: 'upload.overflowBytes',
 } as const
 
-/** Findings of the checks per frame: the timeline marks them. */
-export const CHECK_SERIES = {
-  hazards: 'check.hazards',
-  warnings: 'check.warnings',
-} as const
-
 /** What a VkDeviceMemory is for, as the series split the bytes. */
 const CLASS_BLOCK = 0
 const CLASS_DEDICATED = 1
@@ -135,8 +132,6 @@ const P_BOUND = VULKAN_PLACEMENTS.indexOf('Bound')
 /** "Heap 1", "Type 0": the names reports, resource rows and the summary use. */
 export const heapName = (index: number) => `Heap ${index}`
 export const typeName = (index: number) => `Type ${index}`
-
-export const MAX_CHECK_WARNINGS_KEPT = 1_000_000
 
 export interface VulkanReplayOptions {
   config: VulkanConfig
@@ -611,11 +606,7 @@ export class VulkanReplay {
     const checker = new AliasingChecker({
       model: this.setup.aliasing,
       api: 'vulkan',
-      onHazard: (hazard) => {
-        const at = frameIndexOf(hazard.frame)
-        log.addHazard(at, hazard)
-        checks.hazards[at]++
-      },
+      onHazard: (hazard) => findings.hazard(frameIndexOf(hazard.frame), hazard),
     })
     const aliasing = new AliasingFeed(store, checker)
 
@@ -623,13 +614,7 @@ export class VulkanReplay {
       if (raised.length === 0) return
       const where = this.attribution(kind, index, model, captureIdOf)
       for (const w of raised) {
-        if (log.warningCount >= MAX_CHECK_WARNINGS_KEPT) {
-          log.warnings[w.rule] = (log.warnings[w.rule] ?? 0) + 1
-          continue
-        }
-        const at = frameIndexOf(w.frame)
-        log.addWarning(at, w.rule, w.message, where.resources.slice(), where.heap, where.range)
-        checks.warnings[at]++
+        findings.warning(frameIndexOf(w.frame), w.rule, w.message, where.resources.slice(), where.heap, where.range)
       }
       raised.length = 0
     }
@@ -663,10 +648,7 @@ export class VulkanReplay {
       staging: series.column(info(VULKAN_UPLOAD_SERIES.stagingBytes, 'staging ring', 'bytes', 'upload')),
       overflow: series.column(info(VULKAN_UPLOAD_SERIES.overflowBytes, 'temporary allocations', 'bytes', 'upload')),
     }
-    const checks = {
-      hazards: series.column(info(CHECK_SERIES.hazards, 'aliasing hazards', 'count', 'checks')),
-      warnings: series.column(info(CHECK_SERIES.warnings, 'Vulkan usage warnings', 'count', 'checks')),
-    }
+    const findings = new Findings(series, log, { warnings: 'Vulkan usage warnings' })
     const tagColumns: Float64Array[][] = []
     const F_ALLOC = VK_HEAP_FIELDS.indexOf('allocatedBytes')
     const F_USED = VK_HEAP_FIELDS.indexOf('usedBytes')
