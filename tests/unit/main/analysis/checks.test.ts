@@ -7,9 +7,10 @@
 import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { CHECK_SERIES, checkRuleSeries } from '../../../../src/main/analysis/checks'
 import { checkCapture, checkExitCode, formatCheck } from '../../../../src/main/cli/check'
+import { main } from '../../../../src/main/cli/index'
 import { LocalEngine } from '../../../../src/main/engine/engine'
 import { loadCaptureFile } from '../../../../src/main/ingest/read'
 import type { RunSummary } from '../../../../src/shared/ipc'
@@ -117,6 +118,16 @@ describe('a D3D12 run’s hazards as check.* series', () => {
     ])
     expect(checkExitCode(check)).toBe(4)
     expect(formatCheck(check, false).split('\n')[0]).toBe('3 aliasing hazards:')
+    // the command itself: the same JSON on stdout, exit 4
+    let out = ''
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((out += String(chunk)), true))
+    vi.spyOn(process.stderr, 'write').mockImplementation(() => true)
+    try {
+      expect(await main(['check', '--json', file])).toBe(4)
+    } finally {
+      vi.restoreAllMocks()
+    }
+    expect(out).toBe(formatCheck(check, true))
   })
 
   it('in the advanced model counts barrier-missing and reused bytes instead', async () => {
