@@ -5,6 +5,7 @@
  */
 import type { Bytes } from './units'
 import type { WarningKind } from './capture'
+import { LIVE_SERIES, type SeriesUnit } from './series'
 
 /** The channel of each Api method: the renderer invokes it, the host handles it. */
 export const CHANNELS = {
@@ -118,6 +119,10 @@ export interface RunSummary {
   file: string
   format: string
   api: 'd3d12' | 'vulkan'
+  /** The backend that replayed the run: 'd3d12', 'vulkan', or 'observed' (a trace shown as it happened). */
+  backend: string
+  /** What the run offers beyond its lanes; a capability it lacks is absent. */
+  capabilities: RunCapabilities
   app?: string
   adapter?: string
   frames: number
@@ -140,6 +145,16 @@ export interface RunSummary {
   live?: boolean
   /** A run imported from an allocator's trace (GPGMM): what the allocator did, or the trace's requests through a model. */
   trace?: TraceRun
+}
+
+/**
+ * What a run offers beyond its series: a what-if over the model's config (a model ran), residency against a budget
+ * with its events, render-graph transient heaps. Absent where the run lacks it.
+ */
+export interface RunCapabilities {
+  whatIf?: true
+  residency?: true
+  transients?: true
 }
 
 /**
@@ -252,15 +267,15 @@ export interface UploadChunk {
  * A run's summary lists the ones it has.
  */
 export const SERIES = {
-  liveRequested: 'requested.live',
-  liveCount: 'resources.live',
+  liveRequested: LIVE_SERIES.requested,
+  liveCount: LIVE_SERIES.count,
 } as const
 export type SeriesName = string
 
 export interface SeriesInfo {
   name: SeriesName
   label: string
-  unit: 'bytes' | 'count' | 'flag'
+  unit: SeriesUnit
   /** For grouping in a legend: 'heap', 'placement', 'tag', 'residency', 'transient', 'upload', 'resources'. */
   group: string
 }

@@ -2,27 +2,18 @@
  * One path for the checks' findings, whatever the backend: each finding goes to the run's HazardLog (the hazards
  * list, `heapscope check`) and to the per-frame series the timeline's hazards lane draws, `check.<rule>` (findings
  * of one rule per frame) beside `check.hazards`, `check.warnings` (a backend that checks API usage) and
- * `check.total`. A backend writes into a Findings while it replays, frame by frame in capture order; the aliasing
+ * `check.total`, as src/shared/series.ts names and describes them. A backend writes into a Findings while it replays, frame by frame in capture order; the aliasing
  * checks of a capture with placed resources run through FrameChecks, a frame at a time right after the backend
  * replayed it.
  */
 import type { SeriesInfo } from '../../shared/ipc'
+import { CHECK_SERIES, SERIES_NAME } from '../../shared/series'
 import type { Bytes } from '../../shared/units'
 import { frameEnd, type CaptureStore } from '../ingest/store'
 import { AliasingChecker } from '../model/aliasing/checker'
 import type { Hazard } from '../model/aliasing/hazards'
 import { AliasingFeed, aliasingOf, HazardLog } from './hazards'
 import { SeriesTable } from './seriesTable'
-
-/** The series every backend has (`warnings` where it checks API usage); a rule's own is checkRuleSeries(rule). */
-export const CHECK_SERIES = {
-  total: 'check.total',
-  hazards: 'check.hazards',
-  warnings: 'check.warnings',
-} as const
-
-/** Findings of one rule per frame: `check.access-inactive`, `check.bind-misaligned`, … */
-export const checkRuleSeries = (rule: string) => `check.${rule}`
 
 /** Warnings listed one by one in a run's log, at most: a broken capture may break a rule on every record. */
 export const MAX_CHECK_WARNINGS_KEPT = 1_000_000
@@ -74,7 +65,7 @@ export class Findings {
     const label = kind === CHECK_SERIES.warnings ? this.options.warnings ?? 'warnings' : 'aliasing hazards'
     series.column(info(CHECK_SERIES.total, 'findings of the checks'))[frame]++
     series.column(info(kind, label))[frame]++
-    series.column(info(checkRuleSeries(rule), rule))[frame]++
+    series.column(info(SERIES_NAME.check(rule), rule))[frame]++
   }
 }
 

@@ -298,6 +298,13 @@ function errorInfo(err: unknown, file: string): LoadErrorInfo {
   return { file, message: `${file}: ${message}`, line: 0, byteOffset: 0, expected: '' }
 }
 
+/** The backend of a run and what it offers: an observed trace has no model, so no what-if, residency or transients. */
+function backendOf(api: RunSummary['api'], trace: LoadResult['trace']): Pick<RunSummary, 'backend' | 'capabilities'> {
+  if (trace?.kind === 'observed') return { backend: 'observed', capabilities: {} }
+  if (api === 'vulkan') return { backend: 'vulkan', capabilities: { whatIf: true } }
+  return { backend: 'd3d12', capabilities: { whatIf: true, residency: true, transients: true } }
+}
+
 export function summarize(runId: string, result: LoadResult): RunSummary {
   const { store } = result
   const header = store.header
@@ -306,6 +313,7 @@ export function summarize(runId: string, result: LoadResult): RunSummary {
     file: store.file,
     format: result.format,
     api: header.api ?? 'd3d12',
+    ...backendOf(header.api ?? 'd3d12', result.trace),
     app: typeof header.app === 'string' ? header.app : undefined,
     adapter: typeof header.adapter?.name === 'string' ? header.adapter.name : undefined,
     frames: store.frames.length,

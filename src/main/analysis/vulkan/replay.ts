@@ -16,6 +16,7 @@ import {
   type UploadRecord,
 } from '../../../shared/capture'
 import { SERIES, type SeriesInfo, type VulkanRunInfo } from '../../../shared/ipc'
+import { CHECK_SERIES, keepsEmpty, SERIES_NAME, VULKAN_UPLOAD_SERIES } from '../../../shared/series'
 import type { Bytes } from '../../../shared/units'
 import { recordAt } from '../../ingest/records'
 import { frameEnd, RECORD_KIND, type CaptureStore } from '../../ingest/store'
@@ -41,8 +42,6 @@ import {
 import { VulkanModel } from '../../model/vulkan/model'
 import { AliasingFeed, HazardLog } from '../hazards'
 import { Findings } from '../checks'
-
-export { CHECK_SERIES } from '../checks'
 import { CHECKPOINT_RECORDS, DescScratch, TOTAL_SERIES, UPLOAD_SERIES, type FrameGate, type ReplayProgress } from '../d3d12/replay'
 import { SeriesTable } from '../seriesTable'
 
@@ -91,17 +90,12 @@ const FIELD_LABEL: Record<VkHeapField | VkTypeField, string> = {
 const COUNT_FIELDS = new Set<string>(['memoryCount', 'allocationCount'])
 
 export const vulkanSeriesName = {
-  heap: (heap: number, field: VkHeapField) => `vkheap.${heap}.${field}`,
-  type: (type: number, field: VkTypeField) => `vktype.${type}.${field}`,
-  tag: (tag: string, field: 'occupiedBytes' | 'requestedBytes' | 'count') => `tag.${tag}.${field}`,
+  heap: (heap: number, field: VkHeapField) => SERIES_NAME.vkHeap(heap, field),
+  type: (type: number, field: VkTypeField) => SERIES_NAME.vkType(type, field),
+  tag: SERIES_NAME.tag,
 }
 
-/** Where the per-frame traffic of `upload` and `lock` records went. */
-export const VULKAN_UPLOAD_SERIES = {
-  linearBytes: 'upload.linearBytes',
-  stagingBytes: 'upload.stagingBytes',
-  overflowBytes: 'upload.overflowBytes',
-} as const
+export { CHECK_SERIES, VULKAN_UPLOAD_SERIES }
 
 /** What a VkDeviceMemory is for, as the series split the bytes. */
 const CLASS_BLOCK = 0
@@ -764,8 +758,7 @@ export class VulkanReplay {
     series.settle(store.frames.n)
     log.frameNumbers = store.frames.n
     // Heaps keep their main columns even when empty; types, classes of memory and tags only when they held bytes.
-    const always = /^vkheap\.\d+\.(allocatedBytes|usedBytes|freeBytes|memoryCount)$/
-    series.dropEmpty((name) => always.test(name) || !/^(vkheap|vktype|tag|upload)\./.test(name) || name === UPLOAD_SERIES.bytes)
+    series.dropEmpty((name) => keepsEmpty(name, 'vulkan'))
   }
 
   /** What a warning raised while applying a record is about: the resource, memory and bytes the record names. */

@@ -8,12 +8,14 @@ import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { CHECK_SERIES, checkRuleSeries } from '../../../../src/main/analysis/checks'
 import { checkCapture, checkExitCode, formatCheck } from '../../../../src/main/cli/check'
 import { main } from '../../../../src/main/cli/index'
 import { LocalEngine } from '../../../../src/main/engine/engine'
 import { loadCaptureFile } from '../../../../src/main/ingest/read'
 import type { RunSummary } from '../../../../src/shared/ipc'
+import { CHECK_SERIES, SERIES_NAME } from '../../../../src/shared/series'
+
+const checkRuleSeries = SERIES_NAME.check
 
 const KiB = 1024
 
