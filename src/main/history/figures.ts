@@ -7,7 +7,7 @@ import type { CaptureHeader } from '../../shared/capture'
 import type { RunReport } from '../../shared/ipc'
 import { HEAPSCOPE_VERSION } from '../../shared/version'
 import type { HazardLog } from '../analysis/hazards'
-import { peakEnd, type PeakEnd } from '../analysis/d3d12/report'
+import { peakEnd, type PeakEnd } from '../analysis/reportEnvelope'
 import { seriesName } from '../analysis/d3d12/replay'
 import { replayCapture, type ReplayedCapture } from '../analysis/run'
 import type { LoadResult } from '../ingest/read'
@@ -104,6 +104,7 @@ export function figuresOf(result: LoadResult, replayed: ReplayedCapture, checks:
 /** Replay a loaded capture and gather its figures (the replay is handed back for an export to read on). */
 export async function runFigures(result: LoadResult, options: RunOptions) {
   const replayed = await replayCapture(result, options.config ?? [])
+  // the hazards and warnings, as the run's backend found them
   const checks = replayed.replay.checks
   return { figures: figuresOf(result, replayed, checks, options), replayed, checks }
 }

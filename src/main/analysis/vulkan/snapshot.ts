@@ -10,8 +10,6 @@ import type {
   PoolMap,
   ResourceDetails,
   SymbolizedFrame,
-  ResourcePage,
-  ResourceQuery,
   Snapshot,
   TransientExecution,
 } from '../../../shared/ipc'
@@ -26,6 +24,7 @@ import type { VulkanModel } from '../../model/vulkan/model'
 import { bufferNeeds, emptyNeeds, textureNeeds, type BufferLike } from '../../model/vulkan/requirements'
 import { CaptureNames } from '../names'
 import { Symbolizer } from '../symbolize'
+import { CachedSnapshots } from '../snapshotCache'
 import { frameOfRecord, Lifetimes, ResourceTable } from '../d3d12/snapshot'
 import { heapName, typeName, type VulkanReplay } from './replay'
 
@@ -49,42 +48,28 @@ export interface VulkanSnapshotState {
   poolNames: Map<number, string>
 }
 
-const CACHE_SIZE = 4
 /** One for all runs: its cache is by module and offset. */
 const symbolizer = new Symbolizer()
 
-export class VulkanSnapshots {
+export class VulkanSnapshots extends CachedSnapshots<VulkanSnapshotState> {
   private lifetimes: Lifetimes | undefined
-  private readonly cache: VulkanSnapshotState[] = []
   private heapNames: Map<number, string> | undefined
   private names: CaptureNames | undefined
   /** Stack id → its record, found on first use. */
   private stacks: Map<number, number> | undefined
 
-  constructor(private readonly replay: VulkanReplay) {}
+  constructor(private readonly replay: VulkanReplay) {
+    super(replay.store)
+  }
 
-  /** The state at the end of frame index `frame`, from the cache or the checkpoint before it. */
-  state(frame: number): VulkanSnapshotState {
+  /** The state at the end of frame index `target`, from the checkpoint before it. */
+  protected build(target: number): VulkanSnapshotState {
     const store = this.replay.store
-    const target = Math.max(0, Math.min(store.frames.length - 1, Math.floor(frame)))
-    const hit = this.cache.findIndex((s) => s.frame === target)
-    if (hit >= 0) {
-      const [state] = this.cache.splice(hit, 1)
-      this.cache.unshift(state)
-      return state
-    }
     const { model, created } = this.replay.modelAt(target)
     const end = frameEnd(store, target)
     const poolNames = this.poolNamesOf(model, end)
     const table = this.tableOf(model, created, poolNames, store.frames.n[target], end)
-    const state: VulkanSnapshotState = { frame: target, model, created, table, poolNames }
-    this.cache.unshift(state)
-    if (this.cache.length > CACHE_SIZE) this.cache.pop()
-    return state
-  }
-
-  table(frame: number): ResourceTable {
-    return this.state(frame).table
+    return { frame: target, model, created, table, poolNames }
   }
 
   /** Vulkan runs have no render-graph transients. */
@@ -276,11 +261,6 @@ export class VulkanSnapshots {
         })),
       },
     }
-  }
-
-  resources(query: ResourceQuery): ResourcePage {
-    const s = this.state(query.frame)
-    return s.table.page(query, s.frame)
   }
 
   details(runId: string, frame: number, id: number): ResourceDetails | null {

@@ -58,6 +58,7 @@ import type { TransientRequest } from './transient'
 import { FastAllocatorPages } from './upload'
 import { allocationView, liveAllocations, liveRow, liveTable, poolBlocks, poolViews } from './views'
 import type { AllocationView, LiveRow, LiveTable, ModelTables, PoolBlocks, PoolView } from './views'
+import { retainedBytes } from '../retainedBytes'
 
 export { BlockCode } from './views'
 export type { AllocationView, BlockView, LiveRow, LiveTable, PoolBlocks, PoolView } from './views'
@@ -733,7 +734,7 @@ export class D3D12Model {
    */
   byteSize(): number {
     const shared = new Set<unknown>([this.config, this.bufferDescs, this.textureDescs, this.transientForms, this.sink])
-    return typedArrayBytes(this, shared)
+    return retainedBytes(this, shared)
   }
 
   /**
@@ -1429,24 +1430,6 @@ export class D3D12Model {
       warning: (kind, message, frame) => this.sink.warning?.(kind, message, frame),
     }
   }
-}
-
-/** Bytes of the typed arrays reachable from `root` through objects, arrays and maps, each counted once. */
-function typedArrayBytes(root: unknown, seen: Set<unknown>): number {
-  let bytes = 0
-  const stack: unknown[] = [root]
-  while (stack.length > 0) {
-    const value = stack.pop()
-    if (value === null || typeof value !== 'object' || seen.has(value)) continue
-    seen.add(value)
-    if (ArrayBuffer.isView(value)) bytes += value.byteLength
-    else if (value instanceof Map) for (const entry of value.values()) stack.push(entry)
-    else if (Array.isArray(value)) {
-      bytes += 8 * value.length
-      for (const item of value) stack.push(item)
-    } else for (const key of Object.keys(value)) stack.push((value as Record<string, unknown>)[key])
-  }
-  return bytes
 }
 
 /** One shape for every model's scratch request, so the allocator's reads of it stay monomorphic. */

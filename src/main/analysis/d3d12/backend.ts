@@ -1,0 +1,82 @@
+/**
+ * The D3D12 backend: a capture's requests replayed through the UE 5.8 D3D12 allocator model (docs/model.md). It
+ * takes every capture no backend before it in the list took, so it stays last.
+ */
+import { CONFIG_KEY_NAMES, CONFIG_KEYS, parseConfigPairs, resolveConfig } from '../../../shared/model'
+import type { CaptureStore } from '../../ingest/store'
+import type { Backend, BackendReplayOptions, BackendRun, ReplayStart } from '../backend'
+import type { ResourceRows } from '../resourceRows'
+import type { ModelWalk } from '../search'
+import { Playback } from './playback'
+import { Replay } from './replay'
+import { buildRunReport } from './report'
+import { d3d12ResourceRows } from './resourceRows'
+import { Snapshots } from './snapshot'
+
+export const d3d12Backend: Backend<'d3d12', D3D12BackendRun> = {
+  id: 'd3d12',
+  label: 'D3D12',
+  accepts: () => true,
+  config: {
+    names: CONFIG_KEY_NAMES,
+    keys: CONFIG_KEYS,
+    resolve: (header, overrides) => resolveConfig(header.config, overrides),
+    pairs: parseConfigPairs,
+  },
+  replay(store: CaptureStore, options: BackendReplayOptions = {}): ReplayStart<D3D12BackendRun> {
+    const config = resolveConfig(store.header.config, options.overrides ?? {})
+    const { gate } = options
+    const { replay, done } = Replay.start(store, { config, signal: options.signal, onProgress: options.onProgress, gate })
+    return { run: new D3D12BackendRun(replay), done }
+  },
+}
+
+/** A D3D12 replay as a run: the replay checks the placed resources frame by frame as it goes. */
+export class D3D12BackendRun implements BackendRun {
+  snapshots: Snapshots
+  readonly transients = true as const
+
+  constructor(
+    readonly replay: Replay,
+  ) {
+    this.snapshots = new Snapshots(replay)
+  }
+
+  get store(): CaptureStore {
+    return this.replay.store
+  }
+
+  get config() {
+    return this.replay.config
+  }
+
+  get series() {
+    return this.replay.series
+  }
+
+  get checks() {
+    return this.replay.checks
+  }
+
+  get residency() {
+    return this.replay.residencyEvents
+  }
+
+  readonly walk: ModelWalk = (from, to, visit) => this.replay.walk(from, to, visit)
+
+  resourceRows(): ResourceRows {
+    return d3d12ResourceRows(this.store, this.replay.config)
+  }
+
+  playback: BackendRun['playback'] = (request, onFrame, ended) => new Playback(this.replay, request, onFrame, ended)
+
+  report: BackendRun['report'] = (result) => buildRunReport(result, this.replay)
+
+  grown(): void {
+    this.snapshots = new Snapshots(this.replay)
+  }
+
+  warm(frame: number): void {
+    this.snapshots.warm(frame)
+  }
+}
