@@ -24,6 +24,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { benchCaptureFile, generateBenchCapture, jsonParseBaseline } from './capture'
+import { ONLY_FIRST_CHECKPOINT } from '../src/main/analysis/checkpoints'
 import { CHECKPOINT_RECORDS, Replay } from '../src/main/analysis/d3d12/replay'
 import { buildRunReport } from '../src/main/analysis/d3d12/report'
 import { Snapshots } from '../src/main/analysis/d3d12/snapshot'
@@ -41,8 +42,8 @@ const RUNS = option('--runs', 3)
 const FRAMES = option('--frames', 100)
 /** Passes over the same snapshot frames and series ranges: each one's best time counts (the machine is shared). */
 const PASSES = option('--passes', 3)
-/** The capture the memory and spacing figures are taken on. */
-const MEMORY_SCENARIO = 'deferred'
+/** The capture the memory and spacing figures are taken on: `deferred`, or the first scenario asked for without it. */
+const MEMORY_SCENARIO = SCENARIOS.includes('deferred') ? 'deferred' : SCENARIOS[0]
 const SPACINGS = [12_500, 25_000, 50_000, 100_000]
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -126,12 +127,12 @@ interface Report {
   figures: Timing
 }
 
-/** `report --json` without the write: load, replay, figures, JSON. */
+/** `report --json` without the write: load, replay (no checkpoints, as the CLI's), figures, JSON. */
 async function report(): Promise<Report> {
   const load = await timed(() => loadCaptureFile(file))
   const result = load.value
   if (result.error) throw result.error
-  const run = await timed(() => Replay.run(result.store, { config: configOf(result) }))
+  const run = await timed(() => Replay.run(result.store, { config: configOf(result), ...ONLY_FIRST_CHECKPOINT }))
   const figures = await timed(() => JSON.stringify(buildRunReport(result, run.value)))
   return { result, replay: run.value, json: figures.value, load, run, figures }
 }

@@ -78,6 +78,12 @@ export interface BackendReplayOptions {
    * for more frames until it ends.
    */
   gate?: FrameGate
+  /**
+   * false: keep no checkpoint past the first (the empty model at frame 0), for a replay that only reports its
+   * whole-capture figures (`report`, `diff`, `history add`, `export`): the same figures, without the copies. A
+   * snapshot of such a run is still exact, replayed from the start.
+   */
+  checkpoints?: boolean
 }
 
 /** A replay begun: the run at once (it answers for the frames replayed so far), and the end of its replay. */

@@ -27,6 +27,9 @@ export const CHECKPOINT_BYTES = 128 * 2 ** 20
  */
 export const CHECKPOINT_BYTES_PER_RECORD = 24
 
+/** Options for a replay that keeps no checkpoint past its first (BackendReplayOptions.checkpoints false). */
+export const ONLY_FIRST_CHECKPOINT: CheckpointOptions = { checkpointRecords: Infinity }
+
 /** What the checkpoints of a capture of `records` records may hold before they are thinned. */
 export function checkpointBudget(records: number): number {
   return Math.max(CHECKPOINT_BYTES, CHECKPOINT_BYTES_PER_RECORD * records)

@@ -15,10 +15,18 @@ function overridesOf(backend: Backend, pairs: readonly string[]): ConfigOverride
   return {}
 }
 
-export async function replayCapture(result: LoadResult, pairs: readonly string[]) {
+export interface ReplayCaptureOptions {
+  /**
+   * false: keep no checkpoints (BackendReplayOptions.checkpoints), for a caller that reads the report, series,
+   * residency and resource rows but asks for no snapshot: the same figures, byte for byte, sooner.
+   */
+  checkpoints?: boolean
+}
+
+export async function replayCapture(result: LoadResult, pairs: readonly string[], options: ReplayCaptureOptions = {}) {
   const store = result.store
   const backend: ListedBackend = backendFor(store.header, store, BACKENDS) as ListedBackend
-  const started = backend.replay(store, { overrides: overridesOf(backend, pairs) })
+  const started = backend.replay(store, { overrides: overridesOf(backend, pairs), checkpoints: options.checkpoints })
   await started.done
   const replay = started.run
   return { backend, replay, snapshots: replay.snapshots, report: replay.report(result) }

@@ -91,10 +91,13 @@ function configFrom(pairs: string[], header?: LoadResult['store']['header']) {
   }
 }
 
-/** A whole replay of a capture through the model of its API; bad `--config` pairs are bad usage. */
+/**
+ * A whole replay of a capture through the model of its API, for its figures (no snapshot is asked of it, so it
+ * keeps no checkpoints); bad `--config` pairs are bad usage.
+ */
 async function replayRun(result: LoadResult, pairs: string[]) {
   try {
-    return await replayCapture(result, pairs)
+    return await replayCapture(result, pairs, { checkpoints: false })
   } catch (err) {
     if (err instanceof ConfigError) throw new ExitError(EXIT.usage, err.message)
     throw err

@@ -101,9 +101,12 @@ export function figuresOf(result: LoadResult, replayed: ReplayedCapture, checks:
   }
 }
 
-/** Replay a loaded capture and gather its figures (the replay is handed back for an export to read on). */
+/**
+ * Replay a loaded capture and gather its figures (the replay is handed back for an export to read on: its series,
+ * residency and resource rows, never a snapshot, so it keeps no checkpoints).
+ */
 export async function runFigures(result: LoadResult, options: RunOptions) {
-  const replayed = await replayCapture(result, options.config ?? [])
+  const replayed = await replayCapture(result, options.config ?? [], { checkpoints: false })
   // the hazards and warnings, as the run's backend found them
   const checks = replayed.replay.checks
   return { figures: figuresOf(result, replayed, checks, options), replayed, checks }

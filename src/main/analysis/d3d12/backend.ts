@@ -5,6 +5,7 @@
 import { CONFIG_KEY_NAMES, CONFIG_KEYS, parseConfigPairs, resolveConfig } from '../../../shared/model'
 import type { CaptureStore } from '../../ingest/store'
 import type { Backend, BackendReplayOptions, BackendRun, ReplayStart } from '../backend'
+import { ONLY_FIRST_CHECKPOINT } from '../checkpoints'
 import type { ResourceRows } from '../resourceRows'
 import type { ModelWalk } from '../search'
 import { Playback } from './playback'
@@ -26,7 +27,8 @@ export const d3d12Backend: Backend<'d3d12', D3D12BackendRun> = {
   replay(store: CaptureStore, options: BackendReplayOptions = {}): ReplayStart<D3D12BackendRun> {
     const config = resolveConfig(store.header.config, options.overrides ?? {})
     const { gate } = options
-    const { replay, done } = Replay.start(store, { config, signal: options.signal, onProgress: options.onProgress, gate })
+    const spacing = options.checkpoints === false ? ONLY_FIRST_CHECKPOINT : {}
+    const { replay, done } = Replay.start(store, { config, signal: options.signal, onProgress: options.onProgress, gate, ...spacing })
     return { run: new D3D12BackendRun(replay), done }
   },
 }

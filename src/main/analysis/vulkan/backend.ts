@@ -7,6 +7,7 @@ import { VULKAN_CONFIG_KEY_NAMES, VULKAN_CONFIG_KEYS } from '../../model/vulkan/
 import type { CaptureStore } from '../../ingest/store'
 import { ConfigError } from '../../../shared/model'
 import type { Backend, BackendReplayOptions, BackendRun, ConfigOverrides, ReplayStart } from '../backend'
+import { ONLY_FIRST_CHECKPOINT } from '../checkpoints'
 import type { ResourceRows } from '../resourceRows'
 import { VulkanPlayback } from './playback'
 import { isVulkanRun, VulkanReplay, vulkanConfigOf } from './replay'
@@ -37,7 +38,14 @@ export const vulkanBackend: Backend<'vulkan', VulkanBackendRun> = {
   },
   replay(store: CaptureStore, options: BackendReplayOptions = {}): ReplayStart<VulkanBackendRun> {
     const config = vulkanConfigOf(store.header, options.overrides ?? {})
-    const { replay, done } = VulkanReplay.start(store, { config, signal: options.signal, onProgress: options.onProgress, gate: options.gate })
+    const spacing = options.checkpoints === false ? ONLY_FIRST_CHECKPOINT : {}
+    const { replay, done } = VulkanReplay.start(store, {
+      config,
+      signal: options.signal,
+      onProgress: options.onProgress,
+      gate: options.gate,
+      ...spacing,
+    })
     return { run: new VulkanBackendRun(replay), done }
   },
 }
