@@ -5,7 +5,7 @@
  * moment: every memory block becomes a `heap`, every allocation in it a `placed` resource at its offset, all in
  * frame 0. FREE ranges are the gaps.
  */
-import { CAPTURE_FORMAT, CAPTURE_VERSION } from '../../../shared/capture'
+import { CAPTURE_FORMAT, CAPTURE_VERSION, MAX_MEMORY_LENGTH, OBSERVED_MINOR } from '../../../shared/capture'
 import type {
   BufferUsage,
   CaptureHeader,
@@ -238,7 +238,9 @@ class DumpReader {
       return {
         format: CAPTURE_FORMAT,
         version: CAPTURE_VERSION,
+        minor: OBSERVED_MINOR,
         api: 'vulkan',
+        observed: 'vma',
         adapter: { name: gpu, vram: localHeaps ? vram : undefined },
         budget: localHeaps && budget > 0 ? budget : undefined,
         source: 'vma-json',
@@ -267,7 +269,9 @@ class DumpReader {
     return {
       format: CAPTURE_FORMAT,
       version: CAPTURE_VERSION,
+      minor: OBSERVED_MINOR,
       api: 'd3d12',
+      observed: 'vma',
       adapter: {
         name: gpu,
         vram,
@@ -497,8 +501,21 @@ class DumpReader {
     const id = this.nextId++
     const record: DumpHeapRecord = { e: 'heap', id, size, type: pool.kind, name }
     if (pool.memoryType !== undefined) record.memoryType = pool.memoryType
+    const memory = this.memoryName(pool)
+    if (memory) record.memory = memory
     this.records.push(record)
     return id
+  }
+
+  /**
+   * The memory a pool's blocks are in, as the dump names it: a Vulkan memory type with its property flags
+   * (`type 3 DEVICE_LOCAL HOST_VISIBLE`), a D3D12MA heap type (`DEFAULT`, `UPLOAD`, `READBACK`, `CUSTOM`).
+   */
+  private memoryName(pool: Pool): string {
+    if (this.d3d12) return pool.label.split(/ - | pool /)[0]
+    if (pool.memoryType === undefined) return pool.label.split(/ pool /)[0]
+    const flags = this.typeFlags.get(pool.memoryType) ?? []
+    return [`type ${pool.memoryType}`, ...flags].join(' ').slice(0, MAX_MEMORY_LENGTH)
   }
 
   private countBlock(size: Bytes): void {

@@ -1,0 +1,276 @@
+/**
+ * The observed replay: a trace of what an allocator or a driver did (capture header `observed`, format 1.5) played
+ * as it happened, with no model. Its heaps are the trace's own, with their sizes and the memory the trace says they
+ * are in (`memory` on `heap` records, else the heap type); its resources are placed where the trace placed them.
+ * Per frame: heap bytes and placed bytes per memory kind and in all, live resources, and the trace's residency
+ * (observed/residency.ts). Checkpoints of the live heaps and resources every so many records let a snapshot at any
+ * frame replay a bounded stretch.
+ */
+import { HEAP_KINDS } from '../../../shared/capture'
+import { SERIES, type SeriesInfo } from '../../../shared/ipc'
+import type { Bytes } from '../../../shared/units'
+import { frameEnd, RECORD_KIND, type CaptureStore } from '../../ingest/store'
+import { CHECKPOINT_RECORDS, RESIDENCY_SERIES, ResidencyEvents, TOTAL_SERIES, type ReplayProgress } from '../d3d12/replay'
+import { SeriesTable } from '../seriesTable'
+import { ObservedResidency } from './residency'
+
+/** The series of an observed run, by memory kind (as the trace names it) and in all. */
+export const observedSeriesName = {
+  memory: (memory: string, field: 'heapBytes' | 'placedBytes') => `memory.${memory}.${field}`,
+} as const
+
+export const OBSERVED_SERIES = {
+  heapBytes: TOTAL_SERIES.heapBytes,
+  placedBytes: TOTAL_SERIES.occupiedBytes,
+} as const
+
+/** A heap the trace made and has not freed. */
+export interface ObservedHeap {
+  id: number
+  size: Bytes
+  /** Index in the replay's `memories`. */
+  memory: number
+  /** The `heap` record that made it. */
+  record: number
+}
+
+/** A resource the trace placed in one of its heaps and has not released. */
+export interface ObservedPlaced {
+  id: number
+  heap: number
+  offset: Bytes
+  size: Bytes
+  /** The `placed` record that placed it. */
+  record: number
+}
+
+/** What is live after a frame: the heaps and the resources placed in them. */
+export interface ObservedState {
+  frame: number
+  heaps: Map<number, ObservedHeap>
+  placed: Map<number, ObservedPlaced>
+}
+
+/** Live bytes per memory kind (by index in `memories`): of heaps, of resources placed in them; and of all placed. */
+interface MemorySums {
+  heap: number[]
+  placed: number[]
+  placedAll: number
+}
+
+interface Checkpoint {
+  /** Frame index whose records come next. */
+  frame: number
+  heaps: ObservedHeap[]
+  placed: ObservedPlaced[]
+}
+
+export interface ObservedReplayOptions {
+  checkpointRecords?: number
+  signal?: AbortSignal
+  onProgress?: (progress: ReplayProgress) => void
+}
+
+/** Whether a capture is an observed trace, replayed with no model. */
+export function isObservedRun(header: CaptureStore['header']): boolean {
+  return typeof header.observed === 'string'
+}
+
+export class ObservedReplay {
+  readonly series: SeriesTable
+  readonly residencyEvents = new ResidencyEvents()
+  /** The memory kinds of the trace's heaps, in the order they first appear. */
+  readonly memories: string[] = []
+  /** Records an observed replay has no use for (requests for a model: buffers, textures, transients, …). */
+  skippedRecords = 0
+  private readonly memoryIndex = new Map<string, number>()
+  private readonly checkpoints: Checkpoint[] = []
+
+  private constructor(readonly store: CaptureStore) {
+    this.series = new SeriesTable(store.frames.n)
+  }
+
+  static async run(store: CaptureStore, options: ObservedReplayOptions = {}): Promise<ObservedReplay> {
+    const replay = new ObservedReplay(store)
+    await replay.play(options)
+    return replay
+  }
+
+  /** The memory kind of the `heap` record at ops `ref`: its `memory`, else its heap type. */
+  private memoryOf(ref: number): number {
+    const store = this.store
+    const name = store.strings.get(store.ops[ref + 4]) ?? HEAP_KINDS[store.ops[ref + 2]] ?? HEAP_KINDS[0]
+    let index = this.memoryIndex.get(name)
+    if (index === undefined) {
+      index = this.memories.length
+      this.memories.push(name)
+      this.memoryIndex.set(name, index)
+    }
+    return index
+  }
+
+  /**
+   * The store's records of frame index `f` applied to `state`. In the replay itself, `sums` follows the live bytes
+   * per memory kind, `residency` the trace's residency, and `skip` counts the records of no use here.
+   */
+  private apply(state: ObservedState, f: number, sums?: MemorySums, residency?: ObservedResidency, skip?: () => void): void {
+    const store = this.store
+    const { kind: kinds, ref: refs } = store.records
+    const { heaps, placed } = state
+    const end = frameEnd(store, f)
+    for (let i = store.frames.firstRecord[f]; i < end; i++) {
+      const k = kinds[i]
+      const r = refs[i]
+      switch (k) {
+        case RECORD_KIND.frame:
+          break
+        case RECORD_KIND.heap: {
+          const id = store.ops[r]
+          const heap: ObservedHeap = { id, size: store.ops[r + 1], memory: this.memoryOf(r), record: i }
+          heaps.set(id, heap)
+          if (sums) {
+            while (sums.heap.length <= heap.memory) sums.heap.push(0), sums.placed.push(0)
+            sums.heap[heap.memory] += heap.size
+          }
+          break
+        }
+        case RECORD_KIND.placed: {
+          const p = store.placed
+          const desc = p.desc.data[r]
+          const buffer = p.kind.data[r] === 0
+          const id = buffer ? store.buffers.id.data[desc] : store.textures.id.data[desc]
+          const size = buffer ? store.buffers.size.data[desc] : store.textures.size.data[desc]
+          const entry: ObservedPlaced = { id, heap: p.a.data[r], offset: p.b.data[r], size: Number.isNaN(size) ? 0 : size, record: i }
+          placed.set(id, entry)
+          if (sums) this.count(sums, state, entry, 1)
+          break
+        }
+        case RECORD_KIND.release:
+          this.release(state, store.ops[r], sums)
+          break
+        case RECORD_KIND.free: {
+          const id = store.ops[r]
+          const heap = heaps.get(id)
+          if (heap) {
+            // a freed heap takes what is placed in it along (docs/capture-format.md)
+            for (const p of placed.values()) if (p.heap === id) this.release(state, p.id, sums)
+            heaps.delete(id)
+            if (sums) sums.heap[heap.memory] -= heap.size
+            residency?.free(id)
+          } else this.release(state, id, sums)
+          break
+        }
+        case RECORD_KIND.resident:
+        case RECORD_KIND.evict:
+          residency?.apply(store, i, f, heaps)
+          break
+        default:
+          skip?.()
+      }
+    }
+    state.frame = f
+  }
+
+  private release(state: ObservedState, id: number, sums: MemorySums | undefined): void {
+    const p = state.placed.get(id)
+    if (!p) return
+    state.placed.delete(id)
+    if (sums) this.count(sums, state, p, -1)
+  }
+
+  /** A placed resource's bytes added to (sign 1) or taken from (-1) the sums: its heap's memory, and in all. */
+  private count(sums: MemorySums, state: ObservedState, p: ObservedPlaced, sign: 1 | -1): void {
+    const heap = state.heaps.get(p.heap)
+    if (heap) sums.placed[heap.memory] += sign * p.size
+    sums.placedAll += sign * p.size
+  }
+
+  private async play(options: ObservedReplayOptions): Promise<void> {
+    const store = this.store
+    const frames = store.frames.length
+    const series = this.series
+    const every = options.checkpointRecords ?? CHECKPOINT_RECORDS
+    const info = (name: string, label: string, unit: SeriesInfo['unit'], group: string): SeriesInfo => ({ name, label, unit, group })
+    const total = series.column(info(OBSERVED_SERIES.heapBytes, 'heap bytes', 'bytes', 'total'))
+    const totalPlaced = series.column(info(OBSERVED_SERIES.placedBytes, 'placed', 'bytes', 'total'))
+    const liveRequested = series.column(info(SERIES.liveRequested, 'requested (live)', 'bytes', 'resources'))
+    const liveCount = series.column(info(SERIES.liveCount, 'live resources', 'count', 'resources'))
+    const res = {
+      resident: series.column(info(RESIDENCY_SERIES.resident, 'resident', 'bytes', 'residency')),
+      evictedBytes: series.column(info(RESIDENCY_SERIES.evictedBytes, 'evicted', 'bytes', 'residency')),
+      evictions: series.column(info(RESIDENCY_SERIES.evictions, 'evictions', 'count', 'residency')),
+      madeBytes: series.column(info(RESIDENCY_SERIES.madeResidentBytes, 'made resident', 'bytes', 'residency')),
+      made: series.column(info(RESIDENCY_SERIES.makeResident, 'make-resident requests', 'count', 'residency')),
+    }
+    const residency = new ObservedResidency(this.residencyEvents)
+    const memoryColumns: { heap: Float64Array; placed: Float64Array }[] = []
+    const state: ObservedState = { frame: -1, heaps: new Map(), placed: new Map() }
+    const sums: MemorySums = { heap: [], placed: [], placedAll: 0 }
+    let lastCheckpointRecord = -Infinity
+    const skip = (): void => {
+      this.skippedRecords++
+    }
+
+    for (let frame = 0; frame < frames; frame++) {
+      const start = store.frames.firstRecord[frame]
+      if (start - lastCheckpointRecord >= every) {
+        this.checkpoints.push({ frame, heaps: [...state.heaps.values()], placed: [...state.placed.values()] })
+        lastCheckpointRecord = start
+      }
+      this.apply(state, frame, sums, residency, skip)
+
+      // Sample the frame.
+      let heapSum = 0
+      for (let m = memoryColumns.length; m < this.memories.length; m++) {
+        const memory = this.memories[m]
+        memoryColumns.push({
+          heap: series.column(info(observedSeriesName.memory(memory, 'heapBytes'), `${memory} heaps`, 'bytes', 'memory')),
+          placed: series.column(info(observedSeriesName.memory(memory, 'placedBytes'), `${memory} placed`, 'bytes', 'memory')),
+        })
+      }
+      for (let m = 0; m < memoryColumns.length; m++) {
+        memoryColumns[m].heap[frame] = sums.heap[m]
+        memoryColumns[m].placed[frame] = sums.placed[m]
+        heapSum += sums.heap[m]
+      }
+      total[frame] = heapSum
+      totalPlaced[frame] = sums.placedAll
+      liveRequested[frame] = sums.placedAll
+      liveCount[frame] = state.placed.size
+      residency.sample(frame, res)
+
+      if ((frame & 255) === 255) {
+        options.onProgress?.({ framesDone: frame + 1, frames })
+        if (options.signal?.aborted) throw new Error('replay cancelled')
+        await Promise.resolve()
+      }
+    }
+    options.onProgress?.({ framesDone: frames, frames })
+  }
+
+  /** The live heaps and resources after frame index `frame` (clamped to the capture), from the checkpoint before it. */
+  stateAt(frame: number): ObservedState {
+    const target = Math.max(0, Math.min(this.store.frames.length - 1, frame))
+    let cp = this.checkpoints[0]
+    for (const c of this.checkpoints) if (c.frame <= target) cp = c
+    const state: ObservedState = {
+      frame: target,
+      heaps: new Map(cp?.heaps.map((h) => [h.id, h])),
+      placed: new Map(cp?.placed.map((p) => [p.id, p])),
+    }
+    for (let f = cp?.frame ?? 0; f <= target; f++) this.apply(state, f)
+    return state
+  }
+
+  /** Checkpoints held, and the most records a snapshot replays. */
+  checkpointStats(): { count: number; maxRecords: number } {
+    let max = 0
+    const cps = this.checkpoints
+    for (let c = 0; c < cps.length; c++) {
+      const start = this.store.frames.firstRecord[cps[c].frame]
+      const end = c + 1 < cps.length ? this.store.frames.firstRecord[cps[c + 1].frame] : this.store.records.length
+      max = Math.max(max, end - start)
+    }
+    return { count: cps.length, maxRecords: max }
+  }
+}
