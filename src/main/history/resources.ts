@@ -10,53 +10,14 @@
  * at a time).
  */
 import { HEAP_TYPES, type ModelConfig } from '../../shared/model'
-import type { Bytes } from '../../shared/units'
 import { applyRecord, DescScratch, modelFor } from '../analysis/d3d12/replay'
 import { heapName, typeName, VulkanFeed, type VulkanReplay } from '../analysis/vulkan/replay'
+import { emptyRows, type ResourceKind, type ResourceRows } from '../analysis/resourceRows'
 import { frameEnd, RECORD_KIND, type CaptureStore } from '../ingest/store'
 import type { ModelPlacement } from '../model/d3d12/model'
 import { VulkanModel } from '../model/vulkan/model'
 
-export type ResourceKind = 'buffer' | 'texture' | 'transient' | 'placed'
-
-export interface ResourceRows {
-  length: number
-  id: number[]
-  kind: ResourceKind[]
-  name: (string | null)[]
-  tag: (string | null)[]
-  placement: (string | null)[]
-  heap: (string | null)[]
-  pool: (string | null)[]
-  offset: (Bytes | null)[]
-  requested: (Bytes | null)[]
-  occupied: (Bytes | null)[]
-  alignment: (Bytes | null)[]
-  /** Capture frame numbers. */
-  createdFrame: number[]
-  releasedFrame: (number | null)[]
-  route: (string[] | null)[]
-}
-
-function emptyRows(): ResourceRows {
-  return {
-    length: 0,
-    id: [],
-    kind: [],
-    name: [],
-    tag: [],
-    placement: [],
-    heap: [],
-    pool: [],
-    offset: [],
-    requested: [],
-    occupied: [],
-    alignment: [],
-    createdFrame: [],
-    releasedFrame: [],
-    route: [],
-  }
-}
+export type { ResourceKind, ResourceRows } from '../analysis/resourceRows'
 
 /** Which model places the run's resources again: the D3D12 model under the run's config, or the Vulkan replay's. */
 export type Placer = { api: 'd3d12'; config: ModelConfig } | { api: 'vulkan'; replay: VulkanReplay }

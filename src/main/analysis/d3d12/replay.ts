@@ -570,7 +570,12 @@ export class Replay {
    * (when the gate has ended). Until then the replay answers for the frames it has replayed so far.
    */
   static follow(store: CaptureStore, options: ReplayOptions & { gate: FrameGate }): { replay: Replay; done: Promise<void> } {
-    const replay = new Replay(store, options.config, true)
+    return Replay.start(store, options)
+  }
+
+  /** The replay at once and the end of its replay: a followed one (`options.gate`) or a whole one. */
+  static start(store: CaptureStore, options: ReplayOptions): { replay: Replay; done: Promise<void> } {
+    const replay = new Replay(store, options.config, options.gate !== undefined)
     return { replay, done: replay.play(options) }
   }
 

@@ -25,6 +25,7 @@ import { D3D12Model as Model } from '../../model/d3d12/model'
 import { HEAP_TYPES, PLACEMENTS } from '../../../shared/model'
 import type { ResidencyObjectInfo } from '../../model/d3d12/residency'
 import type { Replay } from './replay'
+import { SnapshotCache, snapshotFrame } from '../snapshotCache'
 
 /** The columns of a ResourceTable. */
 export interface ResourceColumns {
@@ -232,10 +233,9 @@ function placedId(replay: Replay, record: number): number {
   return createdIdOf(replay.store, record)
 }
 
-const CACHE_SIZE = 4
 
 export class Snapshots {
-  private readonly cache: SnapshotState[] = []
+  private readonly cache = new SnapshotCache<SnapshotState>()
   private applicationHeaps: boolean | undefined
   private lifetimes: Lifetimes | undefined
 
@@ -263,29 +263,23 @@ export class Snapshots {
     const s = this.state(frame)
     s.table.order('occupied', true)
     this.snapshot('', frame)
-    const at = this.cache.indexOf(s)
-    if (at >= 0) this.cache.splice(at, 1)
+    this.cache.forget(s)
   }
 
   /** The state at the end of frame index `frame`, from the cache or the checkpoint before it. */
   state(frame: number): SnapshotState {
     const store = this.replay.store
-    const target = Math.max(0, Math.min(store.frames.length - 1, Math.floor(frame)))
-    const hit = this.cache.findIndex((s) => s.frame === target)
-    if (hit >= 0) {
-      const [state] = this.cache.splice(hit, 1)
-      this.cache.unshift(state)
-      return state
-    }
+    const target = snapshotFrame(store, frame)
+    const hit = this.cache.get(target)
+    if (hit) return hit
     const transients: TransientExecution[] = []
-    const { model, created } = this.replay.modelAt(target, (layout) => transients.push(layout), this.cache)
+    const { model, created } = this.replay.modelAt(target, (layout) => transients.push(layout), this.cache.states)
     const frameNumber = store.frames.n[target]
     const end = frameEnd(store, target)
     const heaps = this.hasApplicationHeaps() ? applicationHeapsAt(this.replay, end) : []
     const table = this.tableOf(model, created, frameNumber, heaps)
     const state: SnapshotState = { frame: target, model, created, table, transients, heaps }
-    this.cache.unshift(state)
-    if (this.cache.length > CACHE_SIZE) this.cache.pop()
+    this.cache.add(state)
     return state
   }
 

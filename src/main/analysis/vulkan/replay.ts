@@ -466,7 +466,12 @@ export class VulkanReplay {
     store: CaptureStore,
     options: VulkanReplayOptions & { gate: FrameGate },
   ): { replay: VulkanReplay; done: Promise<void> } {
-    const replay = new VulkanReplay(store, options.config, true)
+    return VulkanReplay.start(store, options)
+  }
+
+  /** The replay at once and the end of its replay: a followed one (`options.gate`) or a whole one. */
+  static start(store: CaptureStore, options: VulkanReplayOptions): { replay: VulkanReplay; done: Promise<void> } {
+    const replay = new VulkanReplay(store, options.config, options.gate !== undefined)
     return { replay, done: replay.play(options) }
   }
 

@@ -26,6 +26,7 @@ import type { VulkanModel } from '../../model/vulkan/model'
 import { bufferNeeds, emptyNeeds, textureNeeds, type BufferLike } from '../../model/vulkan/requirements'
 import { CaptureNames } from '../names'
 import { Symbolizer } from '../symbolize'
+import { SnapshotCache, snapshotFrame } from '../snapshotCache'
 import { frameOfRecord, Lifetimes, ResourceTable } from '../d3d12/snapshot'
 import { heapName, typeName, type VulkanReplay } from './replay'
 
@@ -49,13 +50,12 @@ export interface VulkanSnapshotState {
   poolNames: Map<number, string>
 }
 
-const CACHE_SIZE = 4
 /** One for all runs: its cache is by module and offset. */
 const symbolizer = new Symbolizer()
 
 export class VulkanSnapshots {
   private lifetimes: Lifetimes | undefined
-  private readonly cache: VulkanSnapshotState[] = []
+  private readonly cache = new SnapshotCache<VulkanSnapshotState>()
   private heapNames: Map<number, string> | undefined
   private names: CaptureNames | undefined
   /** Stack id → its record, found on first use. */
@@ -66,21 +66,27 @@ export class VulkanSnapshots {
   /** The state at the end of frame index `frame`, from the cache or the checkpoint before it. */
   state(frame: number): VulkanSnapshotState {
     const store = this.replay.store
-    const target = Math.max(0, Math.min(store.frames.length - 1, Math.floor(frame)))
-    const hit = this.cache.findIndex((s) => s.frame === target)
-    if (hit >= 0) {
-      const [state] = this.cache.splice(hit, 1)
-      this.cache.unshift(state)
-      return state
-    }
+    const target = snapshotFrame(store, frame)
+    const hit = this.cache.get(target)
+    if (hit) return hit
     const { model, created } = this.replay.modelAt(target)
     const end = frameEnd(store, target)
     const poolNames = this.poolNamesOf(model, end)
     const table = this.tableOf(model, created, poolNames, store.frames.n[target], end)
     const state: VulkanSnapshotState = { frame: target, model, created, table, poolNames }
-    this.cache.unshift(state)
-    if (this.cache.length > CACHE_SIZE) this.cache.pop()
+    this.cache.add(state)
     return state
+  }
+
+  /**
+   * Rebuild the snapshot of a frame as the inspector first asks for it (the table in its default order) and forget
+   * it: run after a large load, so the code a cursor move runs is ready before someone moves it.
+   */
+  warm(frame: number): void {
+    const s = this.state(frame)
+    s.table.order('occupied', true)
+    this.snapshot('', frame)
+    this.cache.forget(s)
   }
 
   table(frame: number): ResourceTable {

@@ -1,0 +1,80 @@
+/**
+ * The D3D12 backend: a capture's requests replayed through the UE 5.8 D3D12 allocator model (docs/model.md). It
+ * takes every capture no backend before it in the list took, so it stays last.
+ */
+import { CONFIG_KEY_NAMES, CONFIG_KEYS, parseConfigPairs, resolveConfig } from '../../../shared/model'
+import type { CaptureStore } from '../../ingest/store'
+import type { Backend, BackendReplayOptions, BackendRun, ReplayStart } from '../backend'
+import { StoreChecks } from '../hazards'
+import { Playback } from './playback'
+import { Replay } from './replay'
+import { buildRunReport } from './report'
+import { Snapshots } from './snapshot'
+
+export const d3d12Backend: Backend = {
+  id: 'd3d12',
+  accepts: () => true,
+  config: {
+    names: CONFIG_KEY_NAMES,
+    keys: CONFIG_KEYS,
+    resolve: (header, overrides) => resolveConfig(header.config, overrides),
+    pairs: parseConfigPairs,
+  },
+  replay(store: CaptureStore, options: BackendReplayOptions = {}): ReplayStart {
+    const config = resolveConfig(store.header.config, options.overrides ?? {})
+    const { gate } = options
+    const { replay, done } = Replay.start(store, { config, signal: options.signal, onProgress: options.onProgress, gate })
+    const checks = new StoreChecks(store)
+    const run = new D3D12Run(replay, checks)
+    // a whole capture is checked once its replay is done; a followed one as it grows (`grown`)
+    return { run, done: done.then(() => (gate || store.placed.length === 0 ? undefined : checks.advance())) }
+  },
+}
+
+/** A D3D12 replay as a run: its checks are a second pass over the store's placed resources and heaps. */
+export class D3D12Run implements BackendRun {
+  snapshots: Snapshots
+  readonly transients = true as const
+
+  constructor(
+    readonly replay: Replay,
+    private readonly storeChecks: StoreChecks,
+  ) {
+    this.snapshots = new Snapshots(replay)
+  }
+
+  get store(): CaptureStore {
+    return this.replay.store
+  }
+
+  get config() {
+    return this.replay.config
+  }
+
+  get series() {
+    return this.replay.series
+  }
+
+  get checks() {
+    return this.storeChecks.log
+  }
+
+  get residency() {
+    return this.replay.residencyEvents
+  }
+
+  readonly walk: BackendRun['walk'] = (from, to, visit) => this.replay.walk(from, to, visit)
+
+  playback: BackendRun['playback'] = (request, onFrame, ended) => new Playback(this.replay, request, onFrame, ended)
+
+  report: BackendRun['report'] = (result) => buildRunReport(result, this.replay)
+
+  grown(): void {
+    this.storeChecks.advance()
+    this.snapshots = new Snapshots(this.replay)
+  }
+
+  warm(frame: number): void {
+    this.snapshots.warm(frame)
+  }
+}

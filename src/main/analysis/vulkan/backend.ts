@@ -1,0 +1,80 @@
+/**
+ * The Vulkan backend: a Vulkan capture's requests (or a VMA dump's) replayed through the Vulkan allocator model
+ * (docs/model.md), on the device its header describes. Its checks run inline with the replay.
+ */
+import type { CaptureHeader } from '../../../shared/capture'
+import { VULKAN_CONFIG_KEY_NAMES, VULKAN_CONFIG_KEYS } from '../../model/vulkan/config'
+import type { CaptureStore } from '../../ingest/store'
+import { ConfigError } from '../../../shared/model'
+import type { Backend, BackendReplayOptions, BackendRun, ConfigOverrides, ReplayStart } from '../backend'
+import { VulkanPlayback } from './playback'
+import { isVulkanRun, VulkanReplay, vulkanConfigOf } from './replay'
+import { buildVulkanRunReport } from './report'
+import { VulkanSnapshots } from './snapshot'
+
+/** `--config` pairs as given: the Vulkan config skips D3D12 keys among them, and throws on unknown ones. */
+function overridesOf(pairs: readonly string[]): ConfigOverrides {
+  const overrides: Record<string, string> = {}
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=')
+    if (eq <= 0) throw new ConfigError(`--config expects KEY=VALUE, got "${pair}"`)
+    overrides[pair.slice(0, eq).trim()] = pair.slice(eq + 1)
+  }
+  return overrides
+}
+
+export const vulkanBackend: Backend = {
+  id: 'vulkan',
+  accepts: (header: CaptureHeader) => isVulkanRun(header),
+  config: {
+    names: VULKAN_CONFIG_KEY_NAMES,
+    keys: VULKAN_CONFIG_KEYS,
+    resolve: (header, overrides) => vulkanConfigOf(header, overrides),
+    pairs: overridesOf,
+  },
+  replay(store: CaptureStore, options: BackendReplayOptions = {}): ReplayStart {
+    const config = vulkanConfigOf(store.header, options.overrides ?? {})
+    const { replay, done } = VulkanReplay.start(store, { config, signal: options.signal, onProgress: options.onProgress, gate: options.gate })
+    return { run: new VulkanRun(replay), done }
+  },
+}
+
+/** A Vulkan replay as a run: no residency events (Vulkan leaves residency to the driver), no transients. */
+export class VulkanRun implements BackendRun {
+  snapshots: VulkanSnapshots
+
+  constructor(readonly replay: VulkanReplay) {
+    this.snapshots = new VulkanSnapshots(replay)
+  }
+
+  get store(): CaptureStore {
+    return this.replay.store
+  }
+
+  get config() {
+    return this.replay.config
+  }
+
+  get series() {
+    return this.replay.series
+  }
+
+  get checks() {
+    return this.replay.checks
+  }
+
+  extras: BackendRun['extras'] = () => ({ vulkan: this.replay.info() })
+
+  playback: BackendRun['playback'] = (request, onFrame, ended) =>
+    new VulkanPlayback(this.replay, this.snapshots, request, onFrame, ended)
+
+  report: BackendRun['report'] = (result) => buildVulkanRunReport(result, this.replay)
+
+  grown(): void {
+    this.snapshots = new VulkanSnapshots(this.replay)
+  }
+
+  warm(frame: number): void {
+    this.snapshots.warm(frame)
+  }
+}
