@@ -6,10 +6,12 @@ import type { CaptureHeader } from '../../shared/capture'
 import type { CaptureStore } from '../ingest/store'
 import type { Backend } from './backend'
 import { d3d12Backend } from './d3d12/backend'
+import { observedBackend } from './observed/backend'
 import { vulkanBackend } from './vulkan/backend'
 
 export const BACKENDS: readonly Backend[] = [
-  // observed traces (what a driver or an allocator did) go first: analysis/observed/
+  // observed traces (what a driver or an allocator did) go first: no model replays them
+  observedBackend,
   vulkanBackend,
   // D3D12 takes every capture the others did not
   d3d12Backend,

@@ -8,6 +8,9 @@ import type { LoadResult } from '../ingest/read'
 import { buildRunReport } from './d3d12/report'
 import { Replay } from './d3d12/replay'
 import { Snapshots } from './d3d12/snapshot'
+import { isObservedRun, ObservedReplay } from './observed/replay'
+import { buildObservedReport } from './observed/report'
+import { ObservedSnapshots } from './observed/snapshot'
 import { isVulkanRun, VulkanReplay, vulkanConfigOf } from './vulkan/replay'
 import { buildVulkanRunReport } from './vulkan/report'
 import { VulkanSnapshots } from './vulkan/snapshot'
@@ -25,6 +28,12 @@ function overridesOf(pairs: readonly string[]): Record<string, string> {
 
 export async function replayCapture(result: LoadResult, pairs: readonly string[]) {
   const header = result.store.header
+  if (isObservedRun(header)) {
+    // an observed trace runs no model: `--config` has nothing to change
+    if (pairs.length > 0) throw new ConfigError(`--config: ${result.store.file} is an observed trace (${header.observed}); no model replays it`)
+    const replay = await ObservedReplay.run(result.store)
+    return { replay, snapshots: new ObservedSnapshots(replay), report: buildObservedReport(result, replay) }
+  }
   if (isVulkanRun(header)) {
     const replay = await VulkanReplay.run(result.store, { config: vulkanConfigOf(header, overridesOf(pairs)) })
     return { replay, snapshots: new VulkanSnapshots(replay), report: buildVulkanRunReport(result, replay) }

@@ -99,7 +99,7 @@ export function figuresOf(result: LoadResult, replayed: ReplayedCapture, checks:
   let endBytes = 0
   for (const heap of Object.values(report.heaps)) endBytes += heap.endBytes
   return {
-    meta: runMeta(result, replayed.replay.config, options),
+    meta: runMeta(result, 'config' in replayed.replay ? replayed.replay.config : undefined, options),
     report,
     hazards: checks.hazardCount,
     tags: tagFigures(replayed),

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path'
 import type { DuckDBConnection } from '@duckdb/node-api'
 import type { HazardLog } from '../analysis/hazards'
 import { RESIDENCY_EVENT } from '../analysis/d3d12/replay'
+import { ObservedReplay } from '../analysis/observed/replay'
 import type { ReplayedCapture } from '../analysis/run'
 import { VulkanReplay } from '../analysis/vulkan/replay'
 import type { LoadResult } from '../ingest/read'
@@ -89,7 +90,10 @@ async function fillResources(c: DuckDBConnection, result: LoadResult, replayed: 
   const { LIST, VARCHAR } = await duckdb()
   const routeType = LIST(VARCHAR)
   const replay = replayed.replay
-  const rows = resourceRows(result.store, replay instanceof VulkanReplay ? { api: 'vulkan', replay } : { api: 'd3d12', config: replay.config })
+  const rows =
+    replay instanceof ObservedReplay
+      ? replay.resourceRows()
+      : resourceRows(result.store, replay instanceof VulkanReplay ? { api: 'vulkan', replay } : { api: 'd3d12', config: replay.config })
   const a = await c.createAppender('resources')
   const bigOrNull = (v: number | null) => (v === null ? a.appendNull() : a.appendBigInt(big(v)))
   const textOrNull = (v: string | null) => (v === null ? a.appendNull() : a.appendVarchar(v))

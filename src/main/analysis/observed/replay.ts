@@ -10,14 +10,19 @@ import { HEAP_KINDS } from '../../../shared/capture'
 import { SERIES, type SeriesInfo } from '../../../shared/ipc'
 import type { Bytes } from '../../../shared/units'
 import { frameEnd, RECORD_KIND, type CaptureStore } from '../../ingest/store'
-import { CHECKPOINT_RECORDS, RESIDENCY_SERIES, ResidencyEvents, TOTAL_SERIES, type ReplayProgress } from '../d3d12/replay'
+import { CHECKPOINT_RECORDS, RESIDENCY_SERIES, ResidencyEvents, TOTAL_SERIES, type FrameGate, type ReplayProgress } from '../d3d12/replay'
+import { frameOfRecord } from '../d3d12/snapshot'
+import { emptyRows, type ResourceRows } from '../resourceRows'
 import { SeriesTable } from '../seriesTable'
-import { ObservedResidency } from './residency'
+import { integerMember, ObservedResidency } from './residency'
 
 /** The series of an observed run, by memory kind (as the trace names it) and in all. */
 export const observedSeriesName = {
   memory: (memory: string, field: 'heapBytes' | 'placedBytes') => `memory.${memory}.${field}`,
 } as const
+
+/** The placement of every resource of an observed run: the trace placed it, no model. */
+export const OBSERVED_PLACEMENT = 'Observed'
 
 export const OBSERVED_SERIES = {
   heapBytes: TOTAL_SERIES.heapBytes,
@@ -49,6 +54,8 @@ export interface ObservedState {
   frame: number
   heaps: Map<number, ObservedHeap>
   placed: Map<number, ObservedPlaced>
+  /** Heaps the trace made resident and has not evicted or freed (a partial evict keeps a heap here). */
+  resident: Set<number>
 }
 
 /** Live bytes per memory kind (by index in `memories`): of heaps, of resources placed in them; and of all placed. */
@@ -63,10 +70,13 @@ interface Checkpoint {
   frame: number
   heaps: ObservedHeap[]
   placed: ObservedPlaced[]
+  resident: number[]
 }
 
 export interface ObservedReplayOptions {
   checkpointRecords?: number
+  /** The capture is still being written: the store grows, and the replay waits at its end for more. */
+  gate?: FrameGate
   signal?: AbortSignal
   onProgress?: (progress: ReplayProgress) => void
 }
@@ -86,14 +96,23 @@ export class ObservedReplay {
   private readonly memoryIndex = new Map<string, number>()
   private readonly checkpoints: Checkpoint[] = []
 
-  private constructor(readonly store: CaptureStore) {
-    this.series = new SeriesTable(store.frames.n)
+  private constructor(
+    readonly store: CaptureStore,
+    growing: boolean,
+  ) {
+    this.series = new SeriesTable(store.frames.n, { growing })
   }
 
   static async run(store: CaptureStore, options: ObservedReplayOptions = {}): Promise<ObservedReplay> {
-    const replay = new ObservedReplay(store)
-    await replay.play(options)
+    const { replay, done } = ObservedReplay.start(store, options)
+    await done
     return replay
+  }
+
+  /** The replay at once and the end of its replay: a followed one (`options.gate`) or a whole one. */
+  static start(store: CaptureStore, options: ObservedReplayOptions = {}): { replay: ObservedReplay; done: Promise<void> } {
+    const replay = new ObservedReplay(store, options.gate !== undefined)
+    return { replay, done: replay.play(options) }
   }
 
   /** The memory kind of the `heap` record at ops `ref`: its `memory`, else its heap type. */
@@ -155,15 +174,21 @@ export class ObservedReplay {
             // a freed heap takes what is placed in it along (docs/capture-format.md)
             for (const p of placed.values()) if (p.heap === id) this.release(state, p.id, sums)
             heaps.delete(id)
+            state.resident.delete(id)
             if (sums) sums.heap[heap.memory] -= heap.size
             residency?.free(id)
           } else this.release(state, id, sums)
           break
         }
         case RECORD_KIND.resident:
-        case RECORD_KIND.evict:
+        case RECORD_KIND.evict: {
           residency?.apply(store, i, f, heaps)
+          const json = store.raw[r]
+          const heap = integerMember(json, 'heap')
+          if (k === RECORD_KIND.resident && heaps.has(heap)) state.resident.add(heap)
+          else if (k === RECORD_KIND.evict && Number.isNaN(integerMember(json, 'bytes'))) state.resident.delete(heap)
           break
+        }
         default:
           skip?.()
       }
@@ -187,7 +212,8 @@ export class ObservedReplay {
 
   private async play(options: ObservedReplayOptions): Promise<void> {
     const store = this.store
-    const frames = store.frames.length
+    const gate = options.gate
+    let frames = store.frames.length
     const series = this.series
     const every = options.checkpointRecords ?? CHECKPOINT_RECORDS
     const info = (name: string, label: string, unit: SeriesInfo['unit'], group: string): SeriesInfo => ({ name, label, unit, group })
@@ -204,17 +230,23 @@ export class ObservedReplay {
     }
     const residency = new ObservedResidency(this.residencyEvents)
     const memoryColumns: { heap: Float64Array; placed: Float64Array }[] = []
-    const state: ObservedState = { frame: -1, heaps: new Map(), placed: new Map() }
+    const state: ObservedState = { frame: -1, heaps: new Map(), placed: new Map(), resident: new Set() }
     const sums: MemorySums = { heap: [], placed: [], placedAll: 0 }
     let lastCheckpointRecord = -Infinity
     const skip = (): void => {
       this.skippedRecords++
     }
 
-    for (let frame = 0; frame < frames; frame++) {
+    for (let frame = 0; ; frame++) {
+      if (frame >= frames) {
+        if (!gate) break
+        frames = await gate.wait(frame)
+        if (frame >= frames) break
+        series.grow(store.frames.n)
+      }
       const start = store.frames.firstRecord[frame]
       if (start - lastCheckpointRecord >= every) {
-        this.checkpoints.push({ frame, heaps: [...state.heaps.values()], placed: [...state.placed.values()] })
+        this.checkpoints.push({ frame, heaps: [...state.heaps.values()], placed: [...state.placed.values()], resident: [...state.resident] })
         lastCheckpointRecord = start
       }
       this.apply(state, frame, sums, residency, skip)
@@ -246,6 +278,7 @@ export class ObservedReplay {
       }
     }
     options.onProgress?.({ framesDone: frames, frames })
+    series.settle(store.frames.n)
   }
 
   /** The live heaps and resources after frame index `frame` (clamped to the capture), from the checkpoint before it. */
@@ -257,9 +290,86 @@ export class ObservedReplay {
       frame: target,
       heaps: new Map(cp?.heaps.map((h) => [h.id, h])),
       placed: new Map(cp?.placed.map((p) => [p.id, p])),
+      resident: new Set(cp?.resident),
     }
     for (let f = cp?.frame ?? 0; f <= target; f++) this.apply(state, f)
     return state
+  }
+
+  /** Frame index `f`'s records applied to a state (a snapshot's, a playback's) after frame index f − 1. */
+  advance(state: ObservedState, f: number): void {
+    this.apply(state, f)
+  }
+
+  /** The frame index of a record. */
+  frameOf(record: number): number {
+    return frameOfRecord(this.store.frames.firstRecord, record)
+  }
+
+  /**
+   * Every resource the trace placed, one row each in record order, as the history keeps them: its heap's memory
+   * and name, its offset and size, the frames it was placed and released in.
+   */
+  resourceRows(): ResourceRows {
+    const store = this.store
+    const rows = emptyRows()
+    const { kind: kinds, ref: refs } = store.records
+    const text = (id: number) => (id === 0 ? null : (store.strings.get(id) ?? null))
+    const heaps = new Map<number, { memory: string; name: string; placed: Set<number> }>()
+    const live = new Map<number, number>()
+    const end = (id: number, frameNumber: number) => {
+      const row = live.get(id)
+      if (row === undefined) return
+      rows.releasedFrame[row] = frameNumber
+      live.delete(id)
+    }
+    for (let f = 0; f < store.frames.length; f++) {
+      const frameNumber = store.frames.n[f]
+      const last = frameEnd(store, f)
+      for (let i = store.frames.firstRecord[f]; i < last; i++) {
+        const k = kinds[i]
+        const r = refs[i]
+        if (k === RECORD_KIND.heap) {
+          const id = store.ops[r]
+          heaps.set(id, { memory: this.memories[this.memoryOf(r)], name: text(store.ops[r + 3]) ?? `${this.memories[this.memoryOf(r)]}/${id}`, placed: new Set() })
+        } else if (k === RECORD_KIND.placed) {
+          const p = store.placed
+          const desc = p.desc.data[r]
+          const texture = p.kind.data[r] === 1
+          const table = texture ? store.textures : store.buffers
+          const id = table.id.data[desc]
+          const size = table.size.data[desc]
+          const heap = heaps.get(p.a.data[r])
+          end(id, frameNumber)
+          live.set(id, rows.length++)
+          heap?.placed.add(id)
+          rows.id.push(id)
+          rows.kind.push('placed')
+          rows.name.push(text(table.name.data[desc]))
+          rows.tag.push(text(table.tag.data[desc]))
+          rows.placement.push(OBSERVED_PLACEMENT)
+          rows.heap.push(heap?.memory ?? null)
+          rows.pool.push(heap?.name ?? null)
+          rows.offset.push(p.b.data[r])
+          rows.requested.push(Number.isNaN(size) ? null : size)
+          rows.occupied.push(Number.isNaN(size) ? null : size)
+          rows.alignment.push(null)
+          rows.createdFrame.push(frameNumber)
+          rows.releasedFrame.push(null)
+          rows.route.push(null)
+        } else if (k === RECORD_KIND.release) {
+          end(store.ops[r], frameNumber)
+        } else if (k === RECORD_KIND.free) {
+          const id = store.ops[r]
+          const heap = heaps.get(id)
+          if (heap) {
+            for (const p of heap.placed) end(p, frameNumber)
+            heaps.delete(id)
+          } else end(id, frameNumber)
+        }
+      }
+    }
+    return rows
   }
 
   /** Checkpoints held, and the most records a snapshot replays. */

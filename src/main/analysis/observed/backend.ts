@@ -1,0 +1,70 @@
+/**
+ * The observed backend: a trace of what an allocator or a driver did (RMV, GPGMM's own heaps, a VMA or D3D12MA
+ * dump, an Unreal Insights .utrace; capture header `observed`, format 1.5) shown as it happened, with no model. It
+ * has no config, so no what-if is offered; residency is the trace's own. It comes first in the list: an observed
+ * capture never reaches a model's backend.
+ */
+import type { CaptureHeader } from '../../../shared/capture'
+import type { CaptureStore } from '../../ingest/store'
+import type { Backend, BackendReplayOptions, BackendRun, ReplayStart } from '../backend'
+import { StoreChecks } from '../hazards'
+import { ObservedPlayback } from './playback'
+import { isObservedRun, ObservedReplay } from './replay'
+import { buildObservedReport } from './report'
+import { ObservedSnapshots } from './snapshot'
+
+export const observedBackend: Backend = {
+  id: 'observed',
+  accepts: (header: CaptureHeader) => isObservedRun(header),
+  replay(store: CaptureStore, options: BackendReplayOptions = {}): ReplayStart {
+    const { gate } = options
+    const checks = new StoreChecks(store)
+    const replay = ObservedReplay.start(store, { signal: options.signal, onProgress: options.onProgress, gate })
+    const run = new ObservedRun(replay.replay, checks)
+    // the trace's placements are checked as a capture's are, once its replay is done (a followed one as it grows)
+    return { run, done: replay.done.then(() => (gate || store.placed.length === 0 ? undefined : checks.advance())) }
+  },
+}
+
+/** An observed replay as a run: the trace's residency events, no transients, no config. */
+export class ObservedRun implements BackendRun {
+  snapshots: ObservedSnapshots
+
+  constructor(
+    readonly replay: ObservedReplay,
+    private readonly storeChecks: StoreChecks,
+  ) {
+    this.snapshots = new ObservedSnapshots(replay)
+  }
+
+  get store(): CaptureStore {
+    return this.replay.store
+  }
+
+  get series() {
+    return this.replay.series
+  }
+
+  get checks() {
+    return this.storeChecks.log
+  }
+
+  get residency() {
+    return this.replay.residencyEvents
+  }
+
+  playback: BackendRun['playback'] = (request, onFrame, ended) => new ObservedPlayback(this.replay, this.snapshots, request, onFrame, ended)
+
+  report: BackendRun['report'] = (result) => buildObservedReport(result, this.replay)
+
+  resourceRows: BackendRun['resourceRows'] = () => this.replay.resourceRows()
+
+  grown(): void {
+    this.storeChecks.advance()
+    this.snapshots = new ObservedSnapshots(this.replay)
+  }
+
+  warm(frame: number): void {
+    this.snapshots.warm(frame)
+  }
+}
