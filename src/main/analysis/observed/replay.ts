@@ -301,6 +301,26 @@ export class ObservedReplay {
     this.apply(state, f)
   }
 
+  /**
+   * The frame number in which what the `placed` record `record` placed ended: its release, its own `free`, or the
+   * `free` of its heap; null when it lives to the end. A scan after the record: for one resource a person looks at.
+   */
+  releasedFrame(record: number): number | null {
+    const store = this.store
+    const { kind: kinds, ref: refs } = store.records
+    const r = refs[record]
+    const desc = store.placed.desc.data[r]
+    const id = store.placed.kind.data[r] === 0 ? store.buffers.id.data[desc] : store.textures.id.data[desc]
+    const heap = store.placed.a.data[r]
+    for (let i = record + 1; i < store.records.length; i++) {
+      const k = kinds[i]
+      if (k !== RECORD_KIND.release && k !== RECORD_KIND.free) continue
+      const target = store.ops[refs[i]]
+      if (target === id || (k === RECORD_KIND.free && target === heap)) return store.frames.n[this.frameOf(i)]
+    }
+    return null
+  }
+
   /** The frame index of a record. */
   frameOf(record: number): number {
     return frameOfRecord(this.store.frames.firstRecord, record)

@@ -8,7 +8,7 @@ import type { ResourceDetails, ResourcePage, ResourceQuery, Snapshot, TransientE
 import { recordAt } from '../../ingest/records'
 import { frameEnd } from '../../ingest/store'
 import { CaptureNames } from '../names'
-import { frameOfRecord, Lifetimes, ResourceTable } from '../d3d12/snapshot'
+import { frameOfRecord, ResourceTable } from '../d3d12/snapshot'
 import { SnapshotCache, snapshotFrame } from '../snapshotCache'
 import { RESIDENCY_SERIES } from '../d3d12/replay'
 import { OBSERVED_PLACEMENT, type ObservedHeap, type ObservedReplay, type ObservedState } from './replay'
@@ -19,7 +19,6 @@ export interface ObservedSnapshotState extends ObservedState {
 
 export class ObservedSnapshots {
   private readonly cache = new SnapshotCache<ObservedSnapshotState>()
-  private lifetimes: Lifetimes | undefined
   private names: CaptureNames | undefined
 
   constructor(private readonly replay: ObservedReplay) {}
@@ -197,7 +196,6 @@ export class ObservedSnapshots {
     const placed = s.placed.get(id)
     if (index < 0 || !placed) return null
     const store = this.replay.store
-    this.lifetimes ??= new Lifetimes(store)
     const heap = s.heaps.get(placed.heap)
     const where = heap ? `heap ${this.heapName(heap)} (${this.replay.memories[heap.memory]}, ${heap.size} bytes)` : `heap ${placed.heap}`
     return {
@@ -205,7 +203,7 @@ export class ObservedSnapshots {
       frame: s.frame,
       row: s.table.row(index),
       desc: recordAt(store, placed.record) as unknown as Record<string, unknown>,
-      releasedFrame: this.lifetimes.releasedFrame(placed.record),
+      releasedFrame: this.replay.releasedFrame(placed.record),
       route: [`placed by the trace in ${where} at offset ${placed.offset}: observed, no model chose it`],
       residency: null,
     }
