@@ -118,6 +118,10 @@ export interface RunSummary {
   file: string
   format: string
   api: 'd3d12' | 'vulkan'
+  /** The backend that replayed the run: 'd3d12', 'vulkan', or 'observed' (a trace shown as it happened). */
+  backend: string
+  /** What the run offers beyond its lanes; a capability it lacks is absent. */
+  capabilities: RunCapabilities
   app?: string
   adapter?: string
   frames: number
@@ -140,6 +144,16 @@ export interface RunSummary {
   live?: boolean
   /** A run imported from an allocator's trace (GPGMM): what the allocator did, or the trace's requests through a model. */
   trace?: TraceRun
+}
+
+/**
+ * What a run offers beyond its series: a what-if over the model's config (a model ran), residency against a budget
+ * with its events, render-graph transient heaps. Absent where the run lacks it.
+ */
+export interface RunCapabilities {
+  whatIf?: true
+  residency?: true
+  transients?: true
 }
 
 /**

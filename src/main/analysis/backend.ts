@@ -14,6 +14,7 @@ import type {
   ResourceDetails,
   ResourcePage,
   ResourceQuery,
+  RunCapabilities,
   RunReport,
   RunSummary,
   Snapshot,
@@ -62,8 +63,8 @@ export interface BackendReplayOptions {
 }
 
 /** A replay begun: the run at once (it answers for the frames replayed so far), and the end of its replay. */
-export interface ReplayStart {
-  run: BackendRun
+export interface ReplayStart<Run extends BackendRun = BackendRun> {
+  run: Run
   /** Resolves when every frame the store holds (or the gate offered, until it ended) has been replayed. */
   done: Promise<void>
 }
@@ -123,9 +124,12 @@ export interface BackendRun {
   resourceRows?(): ResourceRows
 }
 
-export interface Backend {
+/** A backend, typed by its id and the run its replay gives (the engine's runs are told apart by them). */
+export interface Backend<Id extends string = string, Run extends BackendRun = BackendRun> {
   /** The backend's name, as RunSummary.backend gives it: 'd3d12', 'vulkan', 'observed'. */
-  readonly id: string
+  readonly id: Id
+  /** Its name in messages ('D3D12', 'Vulkan'); the id where absent. */
+  readonly label?: string
   /**
    * Whether this backend replays a capture with this header (the store as it is when the replay starts: a followed
    * capture's holds its first frames). The list asks each in order; the first that accepts replays it.
@@ -134,11 +138,11 @@ export interface Backend {
   /** The config keys and their resolver; absent where no model runs (no what-if is offered). */
   readonly config?: BackendConfig
   /** Replay a store. A config override the backend does not know throws ConfigError before the replay starts. */
-  replay(store: CaptureStore, options?: BackendReplayOptions): ReplayStart
+  replay(store: CaptureStore, options?: BackendReplayOptions): ReplayStart<Run>
 }
 
 /** The capabilities a run shows (RunSummary.capabilities): each present only where the backend has it. */
-export function capabilitiesOf(backend: Backend, run: BackendRun): { whatIf?: true; residency?: true; transients?: true } {
+export function capabilitiesOf(backend: Backend, run: BackendRun): RunCapabilities {
   return {
     ...(backend.config ? { whatIf: true as const } : {}),
     ...(run.residency ? { residency: true as const } : {}),

@@ -9,13 +9,16 @@ import { d3d12Backend } from './d3d12/backend'
 import { observedBackend } from './observed/backend'
 import { vulkanBackend } from './vulkan/backend'
 
-export const BACKENDS: readonly Backend[] = [
+export const BACKENDS = [
   // observed traces (what a driver or an allocator did) go first: no model replays them
   observedBackend,
   vulkanBackend,
   // D3D12 takes every capture the others did not
   d3d12Backend,
-]
+] as const satisfies readonly Backend[]
+
+/** One of the listed backends (a run's type follows from its backend's). */
+export type ListedBackend = (typeof BACKENDS)[number]
 
 /** The backend that replays a capture: the first in `backends` that accepts its header. */
 export function backendFor(header: CaptureHeader, store?: CaptureStore, backends: readonly Backend[] = BACKENDS): Backend {

@@ -20,19 +20,20 @@ import { leakGroups } from './leakGroups'
 import type { SeriesTable } from './seriesTable'
 import type { ResourceTable } from './d3d12/snapshot'
 
-/** A run of either API: its capture and series, and its live resources at any frame. */
+/** A run of any backend: its capture and series, and its live resources at any frame (a BackendRun). */
 export interface ComparedRun {
-  replay: { store: CaptureStore; series: SeriesTable }
+  store: CaptureStore
+  series: SeriesTable
   snapshots: { table(frame: number): ResourceTable }
 }
 
 export function compareSeries(a: ComparedRun, b: ComparedRun, query: CompareSeriesQuery): CompareSeriesAnswer {
   const base = { series: query.series, from: query.from, to: query.to, resolution: query.resolution }
-  const answerA = a.replay.series.query({ runId: query.runA, ...base })
+  const answerA = a.series.query({ runId: query.runA, ...base })
   const shift = Math.trunc(query.offsetB ?? 0)
   if (shift === 0) {
     // B over the same frame indices, bucketed the same way (B may be shorter: its missing buckets are NaN)
-    const answerB = b.replay.series.query({ runId: query.runB, ...base, to: Math.min(query.to, b.replay.store.frames.length) })
+    const answerB = b.series.query({ runId: query.runB, ...base, to: Math.min(query.to, b.store.frames.length) })
     return { a: answerA, b: answerB, delta: deltaOf(query.series, answerA, answerB) }
   }
   // B shifted: A's buckets' frames i stand beside B's i + shift, one frame a bucket of A's bucketing, so that both
@@ -59,12 +60,12 @@ function deltaOf(series: readonly string[], answerA: CompareSeriesAnswer['a'], a
 
 /** B's series on A's buckets, B's frame index = A's + shift: each bucket the min, max and mean of B's frames in it. */
 function shiftedAnswer(b: ComparedRun, query: CompareSeriesQuery, answerA: CompareSeriesAnswer['a'], shift: number): CompareSeriesAnswer['b'] {
-  const framesB = b.replay.store.frames.length
+  const framesB = b.store.frames.length
   const n = answerA.start.length
   const width = answerA.width
   const series: CompareSeriesAnswer['b']['series'] = {}
   for (const name of query.series) {
-    const column = b.replay.series.get(name)
+    const column = b.series.get(name)
     if (!column) continue
     const min = new Float64Array(n).fill(NaN)
     const max = new Float64Array(n).fill(NaN)
@@ -92,9 +93,9 @@ function shiftedAnswer(b: ComparedRun, query: CompareSeriesQuery, answerA: Compa
 }
 
 /** A desc without identity (id, name): what "the same request" means when names do not match. */
-function descKey(replay: ComparedRun['replay'], record: number): string {
+function descKey(run: ComparedRun, record: number): string {
   if (record < 0) return ''
-  const r = recordAt(replay.store, record) as unknown as Record<string, unknown>
+  const r = recordAt(run.store, record) as unknown as Record<string, unknown>
   const { id: _id, name: _name, ...rest } = r
   return recordLine(rest as never)
 }
@@ -108,7 +109,7 @@ interface Keyed {
 function keyed(run: ComparedRun, table: ResourceTable): Keyed[] {
   const out: Keyed[] = []
   for (let i = 0; i < table.length; i++) {
-    out.push({ index: i, name: table.text.name[i], key: descKey(run.replay, table.createRecord[i]) })
+    out.push({ index: i, name: table.text.name[i], key: descKey(run, table.createRecord[i]) })
   }
   return out
 }
@@ -124,8 +125,8 @@ function changes(a: ResourceRow, b: ResourceRow): string[] {
 
 /** Match A's live resources against B's: by name first (in creation order among equal names), then by desc. */
 export function resourceDiff(a: ComparedRun, b: ComparedRun, query: ResourceDiffQuery): ResourceDiffAnswer {
-  const frameA = query.frameA ?? a.replay.store.frames.length - 1
-  const frameB = query.frameB ?? b.replay.store.frames.length - 1
+  const frameA = query.frameA ?? a.store.frames.length - 1
+  const frameB = query.frameB ?? b.store.frames.length - 1
   const tableA = a.snapshots.table(frameA)
   const tableB = b.snapshots.table(frameB)
   const listA = keyed(a, tableA)
@@ -201,7 +202,7 @@ export function resourceDiff(a: ComparedRun, b: ComparedRun, query: ResourceDiff
 
 /** Resources created after frame index `from` and still alive at frame index `to`, biggest first. */
 export function leaks(run: ComparedRun, query: LeakQuery, occupiedSeries: Float64Array | undefined): LeakAnswer {
-  const frames = run.replay.store.frames
+  const frames = run.store.frames
   const from = Math.max(0, Math.min(frames.length - 1, Math.floor(query.from)))
   const to = Math.max(from, Math.min(frames.length - 1, Math.floor(query.to)))
   const table = run.snapshots.table(to)
@@ -220,6 +221,6 @@ export function leaks(run: ComparedRun, query: LeakQuery, occupiedSeries: Float6
     totalBytes += table.occupied[i]
   }
   const growth = occupiedSeries ? occupiedSeries[to] - occupiedSeries[from] : 0
-  const groups = query.groups === false ? [] : leakGroups(run.replay.store, run.snapshots.table(from), table, from, to)
+  const groups = query.groups === false ? [] : leakGroups(run.store, run.snapshots.table(from), table, from, to)
   return { total, totalBytes, growthBytes: growth, rows, groups }
 }

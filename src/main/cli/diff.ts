@@ -57,8 +57,8 @@ export function runLabel(file: string, pairs: readonly string[]): string {
 }
 
 export function buildDiff(
-  a: ComparedRun & { report: RunReport },
-  b: ComparedRun & { report: RunReport },
+  a: { replay: ComparedRun; report: RunReport },
+  b: { replay: ComparedRun; report: RunReport },
   labels: DiffResult['labels'] = { a: a.report.file, b: b.report.file },
 ): DiffResult {
   const fa = figures(a.report)
@@ -68,7 +68,7 @@ export function buildDiff(
   const peakA = a.report.peak.bytes
   const peakB = b.report.peak.bytes
   const peakGrowthPercent = peakA === 0 ? (peakB === 0 ? 0 : Infinity) : ((peakB - peakA) / peakA) * 100
-  const diff = resourceDiff(a, b, { runA: 'a', runB: 'b', offset: 0, limit: Number.MAX_SAFE_INTEGER })
+  const diff = resourceDiff(a.replay, b.replay, { runA: 'a', runB: 'b', offset: 0, limit: Number.MAX_SAFE_INTEGER })
   const pick = (status: ResourceDiffEntry['status']) => diff.entries.filter((e) => e.status === status).map(row)
   return {
     a: a.report,

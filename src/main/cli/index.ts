@@ -21,6 +21,8 @@ import { formatReport } from './report'
 import { buildDiff, formatDiff, runLabel } from './diff'
 import { runRoute } from './route'
 import { runRecord, summarize } from './record'
+import { backendFor } from '../analysis/backends'
+import { d3d12Backend } from '../analysis/d3d12/backend'
 import { replayCapture } from '../analysis/run'
 import { HEAPSCOPE_VERSION } from '../../shared/version'
 import { History, TREND_GROUPS, TREND_METRICS, type TrendGroup, type TrendMetric } from '../history/db'
@@ -171,11 +173,12 @@ export function buildProgram(): Command {
     .action(async (file: string, opts: { config: string[] } & FrameFlags) => {
       // routing is the model's: a trace that holds requests gives them, not what its allocator did
       const result = await read(file, { headerOptional: true, frames: { ...opts, model: 'd3d12' } })
-      if (result.store.header.api === 'vulkan') {
-        // route speaks the D3D12 model's ladders; a Vulkan capture's placements are in report, check and the app.
+      const backend = backendFor(result.store.header, result.store)
+      if (backend !== d3d12Backend && backend.config) {
+        // route speaks the D3D12 model's ladders; another model's placements are in report, check and the app.
         throw new ExitError(
           EXIT.usage,
-          `${file} is a Vulkan capture (header "api": "vulkan"); route explains D3D12 placements only. ` +
+          `${file} is a ${backend.label ?? backend.id} capture (header "api": "${result.store.header.api}"); route explains D3D12 placements only. ` +
             'Use `heapscope report` or `heapscope check` for it.',
         )
       }

@@ -8,7 +8,7 @@ import { basename, dirname, resolve } from 'node:path'
 import { existsSync, statSync } from 'node:fs'
 import { formatCount } from '../../shared/units'
 import { loadCaptureFile } from '../ingest/read'
-import { countResources } from '../analysis/d3d12/report'
+import { countResources } from '../analysis/reportEnvelope'
 import { vulkanFigures } from '../analysis/vulkan/report'
 import { launchUnderLayer, type LaunchOptions } from '../record/launch'
 

@@ -42,23 +42,14 @@ import type {
   TransientAnswer,
   TransientQuery,
 } from '../../shared/ipc'
-import { CONFIG_KEY_NAMES, CONFIG_KEYS, type ConfigKeyInfo } from '../../shared/model'
 import { partitionPoint } from '../../shared/search'
+import { capabilitiesOf, configEntries, type Backend, type BackendRun, type FrameGate, type RunPlayback } from '../analysis/backend'
+import { BACKENDS, backendFor, type ListedBackend } from '../analysis/backends'
 import { compareSeries, leaks, resourceDiff } from '../analysis/compare'
-import { checkStore, StoreChecks, type HazardLog } from '../analysis/hazards'
+import type { HazardLog } from '../analysis/hazards'
 import { PlacementLayouts } from '../analysis/placements'
 import { ResourceIndex, search } from '../analysis/search'
-import { Playback } from '../analysis/d3d12/playback'
-import { buildRunReport } from '../analysis/d3d12/report'
 import { ResidencyEvents, TOTAL_SERIES } from '../analysis/d3d12/replay'
-import { Snapshots } from '../analysis/d3d12/snapshot'
-import { Replay, type FrameGate } from '../analysis/d3d12/replay'
-import { VulkanPlayback } from '../analysis/vulkan/playback'
-import { isVulkanRun, VulkanReplay, vulkanConfigOf } from '../analysis/vulkan/replay'
-import { buildVulkanRunReport } from '../analysis/vulkan/report'
-import { VulkanSnapshots } from '../analysis/vulkan/snapshot'
-import { resolveConfig, type ModelConfig } from '../../shared/model'
-import { VULKAN_CONFIG_KEY_NAMES, VULKAN_CONFIG_KEYS, type VulkanConfig } from '../model/vulkan/config'
 import { CancelledError, CaptureError } from '../ingest/errors'
 import { ImportError, importOptionsOf } from '../ingest/importers'
 import { loadCapture, loadCaptureFile, type LoadResult } from '../ingest/read'
@@ -153,8 +144,16 @@ export interface Engine {
   dispose(): Promise<void>
 }
 
-interface RunBase {
+/** A loaded capture replayed by the backend that accepted it (analysis/backends.ts). */
+export interface BackendRunOf<B extends Backend> {
   id: string
+  /** The id of the backend that replayed the run (RunSummary.backend). */
+  api: B['id']
+  backend: B
+  /** What the backend's replay gave: series, checks, snapshots, playback, report and its capabilities. */
+  replay: ReturnType<B['replay']>['run']
+  /** The config values the replay used (none where no model runs). */
+  config: ReturnType<B['replay']>['run']['config']
   store: CaptureStore
   result: LoadResult
   /** The capture is still being written: the run grows (its store, replay and checks), its snapshots are remade. */
@@ -162,27 +161,16 @@ interface RunBase {
   /** The overrides this run was replayed with, on top of the capture's config. */
   overrides: Record<string, string | number | boolean>
   summary: RunSummary
-  /** What `heapscope check` finds in the capture, frame by frame. */
-  checks: HazardLog
 }
 
+type RunsOf<B> = B extends Backend ? BackendRunOf<B> : never
+
+/** A run of one of the listed backends; `api` (the backend's id) tells which. */
+export type Run = RunsOf<ListedBackend>
 /** A D3D12 capture (or an import of one) replayed through the D3D12 model. */
-export interface D3D12Run extends RunBase {
-  api: 'd3d12'
-  config: ModelConfig
-  replay: Replay
-  snapshots: Snapshots
-}
-
+export type D3D12Run = Extract<Run, { api: 'd3d12' }>
 /** A Vulkan capture (or a VMA dump) replayed through the Vulkan model. */
-export interface VulkanRun extends RunBase {
-  api: 'vulkan'
-  config: VulkanConfig
-  replay: VulkanReplay
-  snapshots: VulkanSnapshots
-}
-
-export type Run = D3D12Run | VulkanRun
+export type VulkanRun = Extract<Run, { api: 'vulkan' }>
 
 export class EngineError extends Error {}
 
@@ -298,7 +286,8 @@ function errorInfo(err: unknown, file: string): LoadErrorInfo {
   return { file, message: `${file}: ${message}`, line: 0, byteOffset: 0, expected: '' }
 }
 
-export function summarize(runId: string, result: LoadResult): RunSummary {
+/** A run's summary before its replay: the capture's figures, its backend and that backend's capabilities. */
+export function summarize(runId: string, result: LoadResult, backend: Backend, run: BackendRun): RunSummary {
   const { store } = result
   const header = store.header
   return {
@@ -306,6 +295,8 @@ export function summarize(runId: string, result: LoadResult): RunSummary {
     file: store.file,
     format: result.format,
     api: header.api ?? 'd3d12',
+    backend: backend.id,
+    capabilities: capabilitiesOf(backend, run),
     app: typeof header.app === 'string' ? header.app : undefined,
     adapter: typeof header.adapter?.name === 'string' ? header.adapter.name : undefined,
     frames: store.frames.length,
@@ -334,29 +325,6 @@ export const WARM_SNAPSHOTS = 8
 /** A warming snapshot waits until no series or snapshot query came for this long: it never delays someone's zoom. */
 export const WARM_IDLE_MS = 150
 
-/** Each config key of a model: its default, the capture's value where it sets one, and the value the run used. */
-function configEntries<Key extends string>(
-  names: readonly Key[],
-  keys: Record<Key, ConfigKeyInfo>,
-  captured: Record<string, unknown>,
-  values: Record<string, number>,
-): ConfigEntry[] {
-  return names.map((key) => {
-    const info = keys[key]
-    const capture = typeof captured[key] === 'number' ? (captured[key] as number) : undefined
-    return {
-      key,
-      default: info.default,
-      ...(capture === undefined ? {} : { capture }),
-      value: values[key],
-      kind: info.kind,
-      seed: info.seed,
-      help: info.help,
-      ...('values' in info ? { values: info.values } : {}),
-    }
-  })
-}
-
 function checkSummary(checks: HazardLog): RunSummary['checks'] {
   return {
     aliasing: checks.aliasing,
@@ -366,13 +334,35 @@ function checkSummary(checks: HazardLog): RunSummary['checks'] {
   }
 }
 
+/**
+ * A backend's run kept by the engine. Its summary is the capture's until the replay has run (`replayedSummary`).
+ * The engine holds runs of whichever backend the list gave, told apart by their `api` (the backend's id).
+ */
+function runOf(id: string, backend: Backend, replay: BackendRun, result: LoadResult, overrides: Record<string, string | number | boolean>): Run {
+  const summary = summarize(id, result, backend, replay)
+  return { id, api: backend.id, backend, replay, config: replay.config, store: result.store, result, overrides, summary } as Run
+}
+
+/** A replayed run's summary: the capture's, with the series, what its backend adds and the checks' counts. */
+function replayedSummary(run: Run, live: boolean): RunSummary {
+  const replay: BackendRun = run.replay
+  const summary = summarize(run.id, run.result, run.backend, replay)
+  return { ...summary, ...(live ? { live: true } : {}), series: replay.series.list(), ...replay.extras?.(), checks: checkSummary(replay.checks) }
+}
+
 export interface LocalEngineOptions {
   /** How a followed capture's file is watched and read (tests make the intervals short). */
   tail?: TailOptions
+  /** The backends asked, in order, which replays a capture (analysis/backends.ts's BACKENDS unless given). */
+  backends?: readonly Backend[]
 }
 
 export class LocalEngine implements Engine {
   constructor(private readonly options: LocalEngineOptions = {}) {}
+
+  private backendFor(store: CaptureStore): Backend {
+    return backendFor(store.header, store, this.options.backends ?? BACKENDS)
+  }
 
   private readonly runs = new Map<string, Run>()
   private readonly loads = new Map<string, { abort: AbortController; queue?: ChunkQueue }>()
@@ -426,8 +416,8 @@ export class LocalEngine implements Engine {
 
   /** Snapshots spread over a large run, rebuilt between queries once its load has answered (WARM_RECORDS). */
   private warmSoon(run: Run): void {
-    if (run.api !== 'd3d12' || run.store.records.length < WARM_RECORDS) return
-    const snapshots = run.snapshots
+    if (run.store.records.length < WARM_RECORDS) return
+    const replay: BackendRun = run.replay
     const frames = run.store.frames.length
     let k = 0
     const step = () => {
@@ -438,7 +428,7 @@ export class LocalEngine implements Engine {
         setTimeout(step, WARM_IDLE_MS - idle)
         return
       }
-      snapshots.warm(Math.floor(((k + 0.5) / WARM_SNAPSHOTS) * frames))
+      replay.warm(Math.floor(((k + 0.5) / WARM_SNAPSHOTS) * frames))
       k++
       setTimeout(step, 0)
     }
@@ -457,21 +447,11 @@ export class LocalEngine implements Engine {
     const overrides = options.config ?? {}
     const { store } = result
     const id = `run-${this.nextRun++}`
-    let run: Run
-    if (isVulkanRun(store.header)) {
-      const config = vulkanConfigOf(store.header, overrides)
-      const replay = await VulkanReplay.run(store, { config, signal: options.signal, onProgress: options.onProgress })
-      const checks = replay.checks
-      const summary = { ...summarize(id, result), series: replay.series.list(), vulkan: replay.info(), checks: checkSummary(checks) }
-      const snapshots = new VulkanSnapshots(replay)
-      run = { api: 'vulkan', id, store, result, config, overrides, replay, snapshots, summary, checks }
-    } else {
-      const config = resolveConfig(store.header.config, overrides)
-      const replay = await Replay.run(store, { config, signal: options.signal, onProgress: options.onProgress })
-      const checks = checkStore(store)
-      const summary = { ...summarize(id, result), series: replay.series.list(), checks: checkSummary(checks) }
-      run = { api: 'd3d12', id, store, result, config, overrides, replay, snapshots: new Snapshots(replay), summary, checks }
-    }
+    const backend = this.backendFor(store)
+    const started = backend.replay(store, { overrides, signal: options.signal, onProgress: options.onProgress })
+    await started.done
+    const run = runOf(id, backend, started.run, result, overrides)
+    run.summary = replayedSummary(run, false)
     this.runs.set(id, run)
     return run
   }
@@ -519,7 +499,6 @@ export class LocalEngine implements Engine {
     const scanner = new NdjsonScanner(builder, { file: name })
     const store = new GrowingStore(builder, name)
     let run: Run | undefined
-    let checks: StoreChecks | undefined
     let replayDone: Promise<void> | undefined
     let fault: CaptureError | undefined
     let ending: Promise<void> | undefined
@@ -536,7 +515,7 @@ export class LocalEngine implements Engine {
     /** The replay has replayed `done` frames, all there are so far: the run shows them. */
     const caughtUp = (done: number) => {
       if (!run || done === 0) return
-      this.grown(run, checks)
+      this.grown(run)
       if (!answered) settle({ ok: true, summary: run.summary })
       else onProgress?.({ loadId, phase: 'following', bytesRead: store.sourceBytes, totalBytes: store.sourceBytes, records: store.records.length, warnings: builder.warningCount(), summary: run.summary })
     }
@@ -545,21 +524,11 @@ export class LocalEngine implements Engine {
     const startRun = () => {
       const id = `run-${this.nextRun++}`
       const result: LoadResult = { store, format: 'heapscope-capture', notes: [] }
-      if (isVulkanRun(store.header)) {
-        const config = vulkanConfigOf(store.header, {})
-        const { replay, done } = VulkanReplay.follow(store, { config, gate })
-        const snapshots = new VulkanSnapshots(replay)
-        const summary = summarize(id, result)
-        run = { api: 'vulkan', id, store, result, config, overrides: {}, replay, snapshots, summary, checks: replay.checks, live: true }
-        replayDone = done
-      } else {
-        const config = resolveConfig(store.header.config, {})
-        const { replay, done } = Replay.follow(store, { config, gate })
-        checks = new StoreChecks(store)
-        const summary = summarize(id, result)
-        run = { api: 'd3d12', id, store, result, config, overrides: {}, replay, snapshots: new Snapshots(replay), summary, checks: checks.log, live: true }
-        replayDone = done
-      }
+      const backend = this.backendFor(store)
+      const started = backend.replay(store, { gate })
+      run = runOf(id, backend, started.run, result, {})
+      run.live = true
+      replayDone = started.done
       this.runs.set(id, run)
       // a replay that went through all the frames at once waited before the run was there to show them
       const at = gate.waitingAt()
@@ -627,9 +596,8 @@ export class LocalEngine implements Engine {
         await replayDone
         const r = run!
         r.live = false
-        checks?.advance()
         r.result = fault ? { ...r.result, error: fault } : r.result
-        this.grown(r, checks)
+        this.grown(r)
         const error = fault ? errorInfo(fault, name) : undefined
         settle(error ? { ok: true, summary: r.summary, error } : { ok: true, summary: r.summary })
         onProgress?.({ loadId, phase: 'following', bytesRead: store.sourceBytes, totalBytes: store.sourceBytes, records: store.records.length, warnings: builder.warningCount(), summary: r.summary, ...(error ? { error } : {}) })
@@ -656,17 +624,9 @@ export class LocalEngine implements Engine {
   }
 
   /** A followed run after more frames (or its end): its summary, checks and snapshots cover what arrived. */
-  private grown(run: Run, checks: StoreChecks | undefined): void {
-    checks?.advance()
-    const summary = summarize(run.id, run.result)
-    const live = run.live ? { live: true } : {}
-    if (run.api === 'vulkan') {
-      run.summary = { ...summary, ...live, series: run.replay.series.list(), vulkan: run.replay.info(), checks: checkSummary(run.checks) }
-      run.snapshots = new VulkanSnapshots(run.replay)
-    } else {
-      run.summary = { ...summary, ...live, series: run.replay.series.list(), checks: checkSummary(run.checks) }
-      run.snapshots = new Snapshots(run.replay)
-    }
+  private grown(run: Run): void {
+    run.replay.grown()
+    run.summary = replayedSummary(run, run.live === true)
     this.placementLayouts.delete(run)
   }
 
@@ -711,15 +671,13 @@ export class LocalEngine implements Engine {
 
   async runConfig(runId: string): Promise<ConfigEntry[]> {
     const run = this.run(runId)
-    const captured = (run.store.header.config ?? {}) as Record<string, unknown>
-    return run.api === 'vulkan'
-      ? configEntries(VULKAN_CONFIG_KEY_NAMES, VULKAN_CONFIG_KEYS, captured, run.config)
-      : configEntries(CONFIG_KEY_NAMES, CONFIG_KEYS, captured, run.config)
+    const config = run.backend.config
+    return config && run.config ? configEntries(config, run.store.header, run.config) : []
   }
 
   async report(runId: string): Promise<RunReport> {
     const run = this.run(runId)
-    return run.api === 'vulkan' ? buildVulkanRunReport(run.result, run.replay) : buildRunReport(run.result, run.replay)
+    return run.replay.report(run.result)
   }
 
   async series(query: SeriesQuery): Promise<SeriesAnswer> {
@@ -729,28 +687,29 @@ export class LocalEngine implements Engine {
 
   async snapshot(query: SnapshotQuery): Promise<Snapshot> {
     this.lastQuery = performance.now()
-    return this.run(query.runId).snapshots.snapshot(query.runId, query.frame)
+    return this.run(query.runId).replay.snapshots.snapshot(query.runId, query.frame)
   }
 
   async resources(query: ResourceQuery): Promise<ResourcePage> {
     this.lastQuery = performance.now()
-    return this.run(query.runId).snapshots.resources(query)
+    return this.run(query.runId).replay.snapshots.resources(query)
   }
 
   async resource(query: { runId: string; frame: number; id: number }): Promise<ResourceDetails | null> {
-    return this.run(query.runId).snapshots.details(query.runId, query.frame, query.id)
+    return this.run(query.runId).replay.snapshots.details(query.runId, query.frame, query.id)
   }
 
   async transients(query: TransientQuery): Promise<TransientAnswer> {
-    const snapshots = this.run(query.runId).snapshots
+    const snapshots = this.run(query.runId).replay.snapshots
     const executions = snapshots.transients(query.frame)
     return { runId: query.runId, frame: snapshots.state(query.frame).frame, executions }
   }
 
   async residencyEvents(query: ResidencyEventsQuery): Promise<ResidencyEventsAnswer> {
     const run = this.run(query.runId)
-    // Vulkan leaves residency to the driver: a Vulkan run has no residency events.
-    const events = run.api === 'vulkan' ? NO_RESIDENCY_EVENTS : run.replay.residencyEvents
+    // a backend without residency (Vulkan leaves it to the driver) has no events
+    const replay: BackendRun = run.replay
+    const events = replay.residency ?? NO_RESIDENCY_EVENTS
     const from = Math.max(0, Math.floor(query.from))
     const to = Math.floor(query.to)
     const limit = Math.max(0, Math.min(1_000_000, Math.floor(query.limit)))
@@ -771,21 +730,21 @@ export class LocalEngine implements Engine {
   }
 
   async compareSeries(query: CompareSeriesQuery): Promise<CompareSeriesAnswer> {
-    return compareSeries(this.run(query.runA), this.run(query.runB), query)
+    return compareSeries(this.run(query.runA).replay, this.run(query.runB).replay, query)
   }
 
   async resourceDiff(query: ResourceDiffQuery): Promise<ResourceDiffAnswer> {
-    return resourceDiff(this.run(query.runA), this.run(query.runB), query)
+    return resourceDiff(this.run(query.runA).replay, this.run(query.runB).replay, query)
   }
 
   async leaks(query: LeakQuery): Promise<LeakAnswer> {
     const run = this.run(query.runId)
-    return leaks(run, query, run.replay.series.get(TOTAL_SERIES.occupiedBytes))
+    return leaks(run.replay, query, run.replay.series.get(TOTAL_SERIES.occupiedBytes))
   }
 
   async hazards(query: HazardsQuery): Promise<HazardsAnswer> {
     const run = this.run(query.runId)
-    const answer = run.checks.page(query)
+    const answer = run.replay.checks.page(query)
     // each finding's resources by name, as the capture named them at its frame
     const index = this.resourceIndex(run)
     answer.entries = answer.entries.map((e) => ({ ...e, names: e.resources.map((id) => index.nameAt(id, e.frame)) }))
@@ -806,9 +765,8 @@ export class LocalEngine implements Engine {
 
   async search(query: SearchQuery): Promise<SearchAnswer> {
     const run = this.run(query.runId)
-    const replay = run.replay
-    const walk = replay instanceof Replay ? replay.walk.bind(replay) : undefined
-    return search(this.resourceIndex(run), query, (frame) => run.snapshots.table(frame), walk)
+    const replay: BackendRun = run.replay
+    return search(this.resourceIndex(run), query, (frame) => replay.snapshots.table(frame), replay.walk)
   }
 
   /** Each run's placement layouts, made when first asked for (most runs never are). */
@@ -824,16 +782,13 @@ export class LocalEngine implements Engine {
     return layouts.layout(query.runId, query.frame)
   }
 
-  private readonly playbacks = new Map<string, { runId: string; playback: Playback | VulkanPlayback }>()
+  private readonly playbacks = new Map<string, { runId: string; playback: RunPlayback }>()
 
   async startPlayback(request: PlaybackRequest, onFrame: (frame: PlaybackFrame) => void): Promise<void> {
     await this.stopPlayback(request.playbackId)
     const run = this.run(request.runId)
     const ended = () => this.playbacks.delete(request.playbackId)
-    const playback =
-      run.api === 'vulkan'
-        ? new VulkanPlayback(run.replay, run.snapshots, request, onFrame, ended)
-        : new Playback(run.replay, request, onFrame, ended)
+    const playback = run.replay.playback(request, onFrame, ended)
     this.playbacks.set(request.playbackId, { runId: request.runId, playback })
     playback.start()
   }

@@ -6,11 +6,10 @@
 import type { CaptureHeader } from '../../shared/capture'
 import type { RunReport } from '../../shared/ipc'
 import { HEAPSCOPE_VERSION } from '../../shared/version'
-import { checkStore, type HazardLog } from '../analysis/hazards'
-import { peakEnd, type PeakEnd } from '../analysis/d3d12/report'
+import type { HazardLog } from '../analysis/hazards'
+import { peakEnd, type PeakEnd } from '../analysis/reportEnvelope'
 import { seriesName } from '../analysis/d3d12/replay'
 import { replayCapture, type ReplayedCapture } from '../analysis/run'
-import { VulkanReplay } from '../analysis/vulkan/replay'
 import type { LoadResult } from '../ingest/read'
 
 /** Who made the run, where and with what: goes with every exported file and every row of `runs`. */
@@ -76,11 +75,6 @@ export function runMeta(result: LoadResult, config: unknown, options: RunOptions
   }
 }
 
-/** A replayed capture's hazards: a Vulkan replay checks as it goes; a D3D12 run is checked over its store. */
-export function hazardsOf(result: LoadResult, replayed: ReplayedCapture): HazardLog {
-  return replayed.replay instanceof VulkanReplay ? replayed.replay.checks : checkStore(result.store)
-}
-
 export function tagFigures(replayed: ReplayedCapture): RunFigures['tags'] {
   const series = replayed.replay.series
   const tags: RunFigures['tags'] = {}
@@ -99,7 +93,7 @@ export function figuresOf(result: LoadResult, replayed: ReplayedCapture, checks:
   let endBytes = 0
   for (const heap of Object.values(report.heaps)) endBytes += heap.endBytes
   return {
-    meta: runMeta(result, 'config' in replayed.replay ? replayed.replay.config : undefined, options),
+    meta: runMeta(result, replayed.replay.config, options),
     report,
     hazards: checks.hazardCount,
     tags: tagFigures(replayed),
@@ -110,6 +104,7 @@ export function figuresOf(result: LoadResult, replayed: ReplayedCapture, checks:
 /** Replay a loaded capture and gather its figures (the replay is handed back for an export to read on). */
 export async function runFigures(result: LoadResult, options: RunOptions) {
   const replayed = await replayCapture(result, options.config ?? [])
-  const checks = hazardsOf(result, replayed)
+  // the hazards and warnings, as the run's backend found them
+  const checks = replayed.replay.checks
   return { figures: figuresOf(result, replayed, checks, options), replayed, checks }
 }

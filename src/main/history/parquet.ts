@@ -8,9 +8,8 @@ import { join, resolve } from 'node:path'
 import type { DuckDBConnection } from '@duckdb/node-api'
 import type { HazardLog } from '../analysis/hazards'
 import { RESIDENCY_EVENT } from '../analysis/d3d12/replay'
-import { ObservedReplay } from '../analysis/observed/replay'
 import type { ReplayedCapture } from '../analysis/run'
-import { VulkanReplay } from '../analysis/vulkan/replay'
+import type { BackendRun } from '../analysis/backend'
 import type { LoadResult } from '../ingest/read'
 import { closeDatabase, duckdb, literal, openDatabase } from './duckdb'
 import type { RunFigures } from './figures'
@@ -86,14 +85,10 @@ async function fillFrames(c: DuckDBConnection, replayed: ReplayedCapture, frameN
   return n
 }
 
-async function fillResources(c: DuckDBConnection, result: LoadResult, replayed: ReplayedCapture): Promise<number> {
+async function fillResources(c: DuckDBConnection, replayed: ReplayedCapture): Promise<number> {
   const { LIST, VARCHAR } = await duckdb()
   const routeType = LIST(VARCHAR)
-  const replay = replayed.replay
-  const rows =
-    replay instanceof ObservedReplay
-      ? replay.resourceRows()
-      : resourceRows(result.store, replay instanceof VulkanReplay ? { api: 'vulkan', replay } : { api: 'd3d12', config: replay.config })
+  const rows = resourceRows(replayed.replay)
   const a = await c.createAppender('resources')
   const bigOrNull = (v: number | null) => (v === null ? a.appendNull() : a.appendBigInt(big(v)))
   const textOrNull = (v: string | null) => (v === null ? a.appendNull() : a.appendVarchar(v))
@@ -126,9 +121,9 @@ async function fillEvents(c: DuckDBConnection, replayed: ReplayedCapture, checks
   const idsType = LIST(BIGINT)
   const a = await c.createAppender('events')
   let n = 0
-  const replay = replayed.replay
-  if (!(replay instanceof VulkanReplay)) {
-    const events = replay.residencyEvents
+  const replay: BackendRun = replayed.replay
+  const events = replay.residency
+  if (events) {
     for (let i = 0; i < events.length; i++) {
       const frame = events.frame.data[i]
       const object = events.object.data[i]
@@ -184,7 +179,7 @@ export async function exportParquet(
     const counts: Record<ParquetTable, number> = { frames: 0, resources: 0, events: 0 }
     for (const [table, columns] of Object.entries(PARQUET_TABLES)) await c.run(`CREATE TABLE ${table} (${columns})`)
     counts.frames = await fillFrames(c, replayed, frameNumbers)
-    counts.resources = await fillResources(c, result, replayed)
+    counts.resources = await fillResources(c, replayed)
     counts.events = await fillEvents(c, replayed, checks, frameNumbers)
     const out: ExportedFile[] = []
     for (const table of Object.keys(PARQUET_TABLES) as ParquetTable[]) {

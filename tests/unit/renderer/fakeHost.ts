@@ -123,6 +123,8 @@ export function summary(runId: string, frames = 100, extra: Partial<RunSummary> 
     file: `${runId}.hscap`,
     format: 'heapscope-capture',
     api: 'd3d12',
+    backend: 'd3d12',
+    capabilities: { whatIf: true, residency: true, transients: true },
     frames,
     firstFrame: 1,
     lastFrame: frames,

@@ -12,6 +12,8 @@ function summary(runId: string, frames: number, extra: Partial<RunSummary> = {})
     file: `${runId}.hscap`,
     format: 'heapscope-capture',
     api: 'd3d12',
+    backend: 'd3d12',
+    capabilities: { whatIf: true, residency: true, transients: true },
     frames,
     firstFrame: 0,
     lastFrame: frames - 1,

@@ -6,13 +6,17 @@ import { CONFIG_KEY_NAMES, CONFIG_KEYS, parseConfigPairs, resolveConfig } from '
 import type { CaptureStore } from '../../ingest/store'
 import type { Backend, BackendReplayOptions, BackendRun, ReplayStart } from '../backend'
 import { StoreChecks } from '../hazards'
+import type { ResourceRows } from '../resourceRows'
+import type { ModelWalk } from '../search'
 import { Playback } from './playback'
 import { Replay } from './replay'
 import { buildRunReport } from './report'
+import { d3d12ResourceRows } from './resourceRows'
 import { Snapshots } from './snapshot'
 
-export const d3d12Backend: Backend = {
+export const d3d12Backend: Backend<'d3d12', D3D12BackendRun> = {
   id: 'd3d12',
+  label: 'D3D12',
   accepts: () => true,
   config: {
     names: CONFIG_KEY_NAMES,
@@ -20,19 +24,19 @@ export const d3d12Backend: Backend = {
     resolve: (header, overrides) => resolveConfig(header.config, overrides),
     pairs: parseConfigPairs,
   },
-  replay(store: CaptureStore, options: BackendReplayOptions = {}): ReplayStart {
+  replay(store: CaptureStore, options: BackendReplayOptions = {}): ReplayStart<D3D12BackendRun> {
     const config = resolveConfig(store.header.config, options.overrides ?? {})
     const { gate } = options
     const { replay, done } = Replay.start(store, { config, signal: options.signal, onProgress: options.onProgress, gate })
     const checks = new StoreChecks(store)
-    const run = new D3D12Run(replay, checks)
+    const run = new D3D12BackendRun(replay, checks)
     // a whole capture is checked once its replay is done; a followed one as it grows (`grown`)
     return { run, done: done.then(() => (gate || store.placed.length === 0 ? undefined : checks.advance())) }
   },
 }
 
 /** A D3D12 replay as a run: its checks are a second pass over the store's placed resources and heaps. */
-export class D3D12Run implements BackendRun {
+export class D3D12BackendRun implements BackendRun {
   snapshots: Snapshots
   readonly transients = true as const
 
@@ -63,7 +67,11 @@ export class D3D12Run implements BackendRun {
     return this.replay.residencyEvents
   }
 
-  readonly walk: BackendRun['walk'] = (from, to, visit) => this.replay.walk(from, to, visit)
+  readonly walk: ModelWalk = (from, to, visit) => this.replay.walk(from, to, visit)
+
+  resourceRows(): ResourceRows {
+    return d3d12ResourceRows(this.store, this.replay.config)
+  }
 
   playback: BackendRun['playback'] = (request, onFrame, ended) => new Playback(this.replay, request, onFrame, ended)
 

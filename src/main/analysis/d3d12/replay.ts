@@ -30,33 +30,11 @@ import { D3D12Model } from '../../model/d3d12/model'
 import { TOTAL_FIELDS, TOTAL_ROWS } from '../../model/d3d12/totals'
 import type { TransientLayout } from '../../model/d3d12/transient'
 import { ObservedResidency } from '../observed/residency'
+import { Checkpoints, liveMap, type Checkpoint, type CheckpointOptions } from '../checkpoints'
 import { SeriesTable } from '../seriesTable'
+import { TagTotals, tagSeriesName } from '../tags'
 
-/**
- * A checkpoint every this many records (at the next frame boundary) bounds a snapshot's replay. Measured on a
- * 2-million-record capture (bench/README.md): a snapshot replays at most 25 000 records, 8 ms at the median and
- * 12 ms at p95, and the 80 checkpoints hold 0.7 MiB each; 50 000 would halve the memory and double the time.
- */
-export const CHECKPOINT_RECORDS = 25_000
-
-/**
- * What the checkpoints may hold (bytes of their tables, see D3D12Model.byteSize). Past it, every other checkpoint
- * goes and the spacing doubles, so a capture of tens of millions of records keeps a bounded number of them.
- */
-export const CHECKPOINT_BYTES = 128 * 2 ** 20
-
-/**
- * Past CHECKPOINT_BYTES, what the checkpoints may hold per record of the capture: they stay at CHECKPOINT_RECORDS
- * apart on longer captures, so a snapshot replays as little on ten million records as on two. On the 10-million-
- * record bench capture the checkpoints hold 22 bytes a record at that spacing (0.54 MiB each, 408 of them, 220 MiB)
- * beside the store's ~85; 24 keeps that spacing and caps their memory at 24 bytes a record.
- */
-export const CHECKPOINT_BYTES_PER_RECORD = 24
-
-/** What the checkpoints of a capture of `records` records may hold before they are thinned. */
-export function checkpointBudget(records: number): number {
-  return Math.max(CHECKPOINT_BYTES, CHECKPOINT_BYTES_PER_RECORD * records)
-}
+export { CHECKPOINT_BYTES, CHECKPOINT_BYTES_PER_RECORD, CHECKPOINT_RECORDS, checkpointBudget } from '../checkpoints'
 
 export const RESIDENCY_EVENT = { makeResident: 0, evict: 1, overBudget: 2 } as const
 
@@ -72,7 +50,7 @@ const FIELD_LABEL: Record<(typeof TOTAL_FIELDS)[number], string> = {
 export const seriesName = {
   heap: (heap: string, field: string) => `heap.${heap}.${field}`,
   placement: (placement: string, field: string) => `placement.${placement}.${field}`,
-  tag: (tag: string, field: 'occupiedBytes' | 'requestedBytes' | 'count') => `tag.${tag}.${field}`,
+  tag: tagSeriesName,
   manual: (heap: string, field: 'heapBytes' | 'placedBytes') => `manual.${heap}.${field}`,
 }
 
@@ -142,17 +120,6 @@ export interface ModelState {
   created: Map<number, number>
 }
 
-interface Checkpoint {
-  /** Frame index whose records come next. */
-  frame: number
-  model: D3D12Model
-  /** The model's byteSize() and the live lists'. */
-  bytes: number
-  /** Live resource ids and the index of the record that created each. */
-  liveIds: Float64Array
-  liveRecords: Float64Array
-}
-
 export interface ReplayProgress {
   framesDone: number
   frames: number
@@ -173,11 +140,8 @@ export interface FrameGate {
   readonly ended: boolean
 }
 
-export interface ReplayOptions {
+export interface ReplayOptions extends CheckpointOptions {
   config: ModelConfig
-  checkpointRecords?: number
-  /** What the checkpoints may hold before they are thinned (checkpointBudget of the capture's records). */
-  checkpointBytes?: number
   signal?: AbortSignal
   onProgress?: (progress: ReplayProgress) => void
   /** The capture is still being written: the store grows, and the replay waits at its end for more. */
@@ -547,20 +511,21 @@ export class Replay {
   cacheMisses = 0
   /** Transient heaps created over the run. */
   transientHeaps = 0
-  private readonly checkpoints: Checkpoint[] = []
+  private readonly checkpoints: Checkpoints<D3D12Model>
   /** Reused desc objects for the model (snapshots and playback replay through them too). */
   descs: DescScratch
   private final: D3D12Model | undefined
 
-  private constructor(store: CaptureStore, config: ModelConfig, growing: boolean) {
+  private constructor(store: CaptureStore, options: ReplayOptions, growing: boolean) {
     this.store = store
-    this.config = config
+    this.config = options.config
+    this.checkpoints = new Checkpoints(store, options)
     this.series = new SeriesTable(store.frames.n, { growing })
     this.descs = new DescScratch(store)
   }
 
   static async run(store: CaptureStore, options: ReplayOptions): Promise<Replay> {
-    const replay = new Replay(store, options.config, false)
+    const replay = new Replay(store, options, false)
     await replay.play(options)
     return replay
   }
@@ -575,7 +540,7 @@ export class Replay {
 
   /** The replay at once and the end of its replay: a followed one (`options.gate`) or a whole one. */
   static start(store: CaptureStore, options: ReplayOptions): { replay: Replay; done: Promise<void> } {
-    const replay = new Replay(store, options.config, options.gate !== undefined)
+    const replay = new Replay(store, options, options.gate !== undefined)
     return { replay, done: replay.play(options) }
   }
 
@@ -584,31 +549,13 @@ export class Replay {
     const gate = options.gate
     let frames = store.frames.length
     const series = this.series
-    let every = options.checkpointRecords ?? CHECKPOINT_RECORDS
-    let budget = options.checkpointBytes ?? checkpointBudget(store.records.length)
-    let checkpointBytes = 0
+    const checkpoints = this.checkpoints
 
     // Per-tag bookkeeping: id → tag, occupied and requested bytes of live resources.
-    const tagIndex = new Map<number, number>() // string id → tag slot
-    const tagNames: string[] = []
-    const tagOcc: number[] = []
-    const tagReq: number[] = []
-    const tagCount: number[] = []
+    const tags = new TagTotals(store, series)
     const liveTag = new LiveTags()
     let currentTag = 0
     let currentRecord = 0
-    const slotOf = (tagId: number): number => {
-      let slot = tagIndex.get(tagId)
-      if (slot === undefined) {
-        slot = tagNames.length
-        tagIndex.set(tagId, slot)
-        tagNames.push(store.strings.get(tagId) ?? '(untagged)')
-        tagOcc.push(0)
-        tagReq.push(0)
-        tagCount.push(0)
-      }
-      return slot
-    }
 
     let frame = 0
     const events = this.residencyEvents
@@ -617,26 +564,16 @@ export class Replay {
     const sink: ModelSink = {
       placed: (info) => {
         if (info.placement === 'Transient') return
-        const slot = slotOf(currentTag)
+        const slot = tags.slotOf(currentTag)
         const previous = liveTag.row(info.id)
-        if (previous >= 0) {
-          const tag = liveTag.tag[previous]
-          tagOcc[tag] -= liveTag.size[previous]
-          tagReq[tag] -= liveTag.requested[previous]
-          tagCount[tag]--
-        }
+        if (previous >= 0) tags.remove(liveTag.tag[previous], liveTag.size[previous], liveTag.requested[previous])
         liveTag.set(info.id, slot, info.size, info.requested, currentRecord)
-        tagOcc[slot] += info.size
-        tagReq[slot] += info.requested
-        tagCount[slot]++
+        tags.add(slot, info.size, info.requested)
       },
       releasePending: (id) => {
         const row = liveTag.row(id)
         if (row < 0) return
-        const tag = liveTag.tag[row]
-        tagOcc[tag] -= liveTag.size[row]
-        tagReq[tag] -= liveTag.requested[row]
-        tagCount[tag]--
+        tags.remove(liveTag.tag[row], liveTag.size[row], liveTag.requested[row])
         liveTag.delete(id)
       },
       madeResident: (object, bytes) => {
@@ -723,14 +660,12 @@ export class Replay {
     const manualPlacedBytes = [0, 0, 0]
     // residency of application heaps as a driver-level trace observed it (`resident`, `evict` records)
     const observed = new ObservedResidency(this.residencyEvents)
-    const tagColumns: Float64Array[][] = []
 
     const totals = model.totals
     const FIELDS = TOTAL_FIELDS.length
     const residency = model.residencyManager()
     const transient = model.transientAllocator()
     let { kind: kinds, ref: refs } = store.records
-    let lastCheckpointRecord = -Infinity
 
     const frameHeaps: number[] = []
     for (frame = 0; ; frame++) {
@@ -742,25 +677,11 @@ export class Replay {
         ;({ kind: kinds, ref: refs } = store.records)
         series.grow(store.frames.n)
         this.descs.storeGrew()
-        budget = options.checkpointBytes ?? checkpointBudget(store.records.length)
+        checkpoints.storeGrew()
       }
       const start = store.frames.firstRecord[frame]
       const end = frameEnd(store, frame)
-      if (start - lastCheckpointRecord >= every) {
-        const checkpoint = this.checkpoint(frame, model, liveTag)
-        this.checkpoints.push(checkpoint)
-        checkpointBytes += checkpoint.bytes
-        lastCheckpointRecord = start
-        if (checkpointBytes > budget && this.checkpoints.length > 2) {
-          // Over budget: keep every other checkpoint (the first always) and space the next ones twice as far.
-          const kept = this.checkpoints.filter((_, k) => k % 2 === 0)
-          this.checkpoints.length = 0
-          this.checkpoints.push(...kept)
-          checkpointBytes = kept.reduce((sum, c) => sum + c.bytes, 0)
-          every *= 2
-          lastCheckpointRecord = store.frames.firstRecord[kept[kept.length - 1].frame]
-        }
-      }
+      if (checkpoints.due(start)) checkpoints.add(this.checkpoint(frame, model, liveTag))
       let uploadBytes = 0
       let lockBytes = 0
       let frameTransientRequested = 0
@@ -868,21 +789,7 @@ export class Replay {
       total.heap[frame] = heapSum
       total.occupied[frame] = occSum
       total.requested[frame] = reqSum
-      let liveReq = 0
-      for (let t = 0; t < tagNames.length; t++) {
-        if (!tagColumns[t]) {
-          const name = tagNames[t]
-          tagColumns[t] = [
-            series.column(info(seriesName.tag(name, 'occupiedBytes'), `${name} occupied`, 'bytes', 'tag')),
-            series.column(info(seriesName.tag(name, 'requestedBytes'), `${name} requested`, 'bytes', 'tag')),
-            series.column(info(seriesName.tag(name, 'count'), `${name} resources`, 'count', 'tag')),
-          ]
-        }
-        tagColumns[t][0][frame] = tagOcc[t]
-        tagColumns[t][1][frame] = tagReq[t]
-        tagColumns[t][2][frame] = tagCount[t]
-        liveReq += tagReq[t]
-      }
+      const liveReq = tags.sample(frame)
       liveRequested[frame] = liveReq + manualPlacedBytes[0] + manualPlacedBytes[1] + manualPlacedBytes[2]
       liveCount[frame] = liveTag.count + manualLive.size
       res.resident[frame] = residency.residentBytes()
@@ -915,7 +822,7 @@ export class Replay {
     series.dropEmpty((name) => !name.startsWith('placement.') && !name.startsWith('manual.') && !name.startsWith('tag.'))
   }
 
-  private checkpoint(frame: number, model: D3D12Model, live: LiveTags): Checkpoint {
+  private checkpoint(frame: number, model: D3D12Model, live: LiveTags): Checkpoint<D3D12Model> {
     const liveIds = new Float64Array(live.count)
     const liveRecords = new Float64Array(live.count)
     live.copyTo(liveIds, liveRecords)
@@ -935,8 +842,7 @@ export class Replay {
     states: readonly ModelState[] = [],
   ): { model: D3D12Model; created: Map<number, number> } {
     const target = Math.max(0, Math.min(this.store.frames.length - 1, frame))
-    let cp = this.checkpoints[0]
-    for (const c of this.checkpoints) if (c.frame <= target) cp = c
+    const cp = this.checkpoints.before(target)!
     // A state after an earlier frame at or past the checkpoint replays less: a cursor moving forward a few frames
     // advances a copy of the state it left instead of replaying from the checkpoint again.
     let from: ModelState | undefined
@@ -950,8 +856,7 @@ export class Replay {
       first = from.frame + 1
     } else {
       model = cp.model.clone(NO_SINK)
-      created = new Map<number, number>()
-      for (let i = 0; i < cp.liveIds.length; i++) created.set(cp.liveIds[i], cp.liveRecords[i])
+      created = liveMap(cp)
       first = cp.frame
     }
     for (let f = first; f <= target; f++) this.advance(model, created, f, f === target ? onLayout : undefined)
@@ -1002,16 +907,7 @@ export class Replay {
 
   /** Checkpoints held, the most records a snapshot replays, and the bytes of the checkpoints' tables. */
   checkpointStats(): { count: number; maxRecords: number; bytes: number } {
-    let max = 0
-    let bytes = 0
-    const cps = this.checkpoints
-    for (let c = 0; c < cps.length; c++) {
-      const start = this.store.frames.firstRecord[cps[c].frame]
-      const end = c + 1 < cps.length ? this.store.frames.firstRecord[cps[c + 1].frame] : this.store.records.length
-      max = Math.max(max, end - start)
-      bytes += cps[c].bytes
-    }
-    return { count: cps.length, maxRecords: max, bytes }
+    return this.checkpoints.stats()
   }
 
   /** The model at the end of the capture; while a followed capture grows, after the last frame replayed. */

@@ -5,86 +5,17 @@
  */
 import type { RunReport } from '../../../shared/ipc'
 import { HEAP_TYPES, PLACEMENTS } from '../../../shared/model'
-import type { Bytes } from '../../../shared/units'
-import { RECORD_KIND, type CaptureStore } from '../../ingest/store'
 import type { LoadResult } from '../../ingest/read'
-import { CaptureNames } from '../names'
-import { RESIDENCY_EVENT, RESIDENCY_SERIES, seriesName, TOTAL_SERIES, TRANSIENT_SERIES, type Replay } from './replay'
+import { peakEnd, peakIndex, reportEnvelope } from '../reportEnvelope'
+import { RESIDENCY_EVENT, RESIDENCY_SERIES, seriesName, TRANSIENT_SERIES, type Replay } from './replay'
 
-export interface PeakEnd {
-  peakBytes: Bytes
-  endBytes: Bytes
-}
-
-/**
- * Resource counts straight from the records: creates, releases, names, and what is alive at the end. A resource
- * counts as named when its create has a name or a `name` record (1.3) names it while it lives.
- */
-export function countResources(store: CaptureStore): RunReport['resources'] {
-  let created = 0
-  let released = 0
-  let named = 0
-  const names = new CaptureNames(store)
-  // live resources created without a name, by id → their create record, when the capture names things later
-  const unnamed = names.empty ? undefined : new Map<number, number>()
-  const namedLater = (id: number, end: number) => {
-    const create = unnamed?.get(id)
-    if (create === undefined) return
-    if (names.resource(id, create, end) !== undefined) named++
-    unnamed?.delete(id)
-  }
-  const { kind, ref } = store.records
-  for (let i = 0; i < store.records.length; i++) {
-    const k = kind[i]
-    const r = ref[i]
-    if (k === RECORD_KIND.buffer) {
-      created++
-      if (store.buffers.name.data[r] !== 0) named++
-      else unnamed?.set(store.buffers.id.data[r], i)
-    } else if (k === RECORD_KIND.texture) {
-      created++
-      if (store.textures.name.data[r] !== 0) named++
-      else unnamed?.set(store.textures.id.data[r], i)
-    } else if (k === RECORD_KIND.transient || k === RECORD_KIND.placed) {
-      const table = k === RECORD_KIND.transient ? store.transients : store.placed
-      const desc = table.desc.data[r]
-      created++
-      const nameId = table.kind.data[r] === 0 ? store.buffers.name.data[desc] : store.textures.name.data[desc]
-      if (nameId !== 0) named++
-      // a transient is gone when its graph ends
-      if (k === RECORD_KIND.transient) released++
-    } else if (k === RECORD_KIND.release) {
-      released++
-      if (unnamed) namedLater(store.ops[r], i)
-    }
-  }
-  if (unnamed) for (const id of [...unnamed.keys()]) namedLater(id, store.records.length)
-  return { created, released, named, liveAtEnd: created - released }
-}
-
-/** The index of a column's first largest value (0 for a missing or empty column). */
-export function peakIndex(column: Float64Array | undefined): number {
-  let peak = 0
-  if (column) for (let f = 1; f < column.length; f++) if (column[f] > column[peak]) peak = f
-  return peak
-}
-
-/** A column's largest value and its last, zero for a missing or empty column. */
-export function peakEnd(column: Float64Array | undefined): PeakEnd {
-  if (!column || column.length === 0) return { peakBytes: 0, endBytes: 0 }
-  let peak = 0
-  for (let i = 0; i < column.length; i++) if (column[i] > peak) peak = column[i]
-  return { peakBytes: peak, endBytes: column[column.length - 1] }
-}
+export { countResources, peakEnd, peakIndex, type PeakEnd } from '../reportEnvelope'
 
 export function buildRunReport(result: LoadResult, replay: Replay): RunReport {
   const { store } = result
   const s = replay.series
   const last = store.frames.length - 1
   const at = (name: string) => (last >= 0 ? (s.get(name)?.[last] ?? 0) : 0)
-
-  const total = s.get(TOTAL_SERIES.heapBytes)
-  const peakFrame = peakIndex(total)
 
   const heaps = {} as RunReport['heaps']
   for (const heap of HEAP_TYPES) {
@@ -146,16 +77,7 @@ export function buildRunReport(result: LoadResult, replay: Replay): RunReport {
   const lookups = replay.cacheHits + replay.cacheMisses
 
   return {
-    file: store.file,
-    format: result.format,
-    api: store.header.api ?? 'd3d12',
-    frames: store.frames.length,
-    records: store.records.length,
-    partial: store.partial,
-    ...(result.error ? { error: result.error.message } : {}),
-    warnings: { ...store.warnings.counts } as Record<string, number>,
-    resources: countResources(store),
-    peak: { frame: store.frames.length ? store.frames.n[peakFrame] : 0, bytes: total?.[peakFrame] ?? 0 },
+    ...reportEnvelope(result, s),
     heaps,
     byPlacement,
     waste: { alignmentBytes: alignment, poolFreeBytes: poolFree, pendingFreeBytes: pending },

@@ -8,27 +8,31 @@ import type { CaptureHeader } from '../../../shared/capture'
 import type { CaptureStore } from '../../ingest/store'
 import type { Backend, BackendReplayOptions, BackendRun, ReplayStart } from '../backend'
 import { StoreChecks } from '../hazards'
+import type { ResourceRows } from '../resourceRows'
 import { ObservedPlayback } from './playback'
 import { isObservedRun, ObservedReplay } from './replay'
 import { buildObservedReport } from './report'
 import { ObservedSnapshots } from './snapshot'
 
-export const observedBackend: Backend = {
+export const observedBackend: Backend<'observed', ObservedBackendRun> = {
   id: 'observed',
+  label: 'observed',
   accepts: (header: CaptureHeader) => isObservedRun(header),
-  replay(store: CaptureStore, options: BackendReplayOptions = {}): ReplayStart {
+  replay(store: CaptureStore, options: BackendReplayOptions = {}): ReplayStart<ObservedBackendRun> {
     const { gate } = options
     const checks = new StoreChecks(store)
     const replay = ObservedReplay.start(store, { signal: options.signal, onProgress: options.onProgress, gate })
-    const run = new ObservedRun(replay.replay, checks)
+    const run = new ObservedBackendRun(replay.replay, checks)
     // the trace's placements are checked as a capture's are, once its replay is done (a followed one as it grows)
     return { run, done: replay.done.then(() => (gate || store.placed.length === 0 ? undefined : checks.advance())) }
   },
 }
 
 /** An observed replay as a run: the trace's residency events, no transients, no config. */
-export class ObservedRun implements BackendRun {
+export class ObservedBackendRun implements BackendRun {
   snapshots: ObservedSnapshots
+  /** No model runs: no config values. */
+  readonly config = undefined
 
   constructor(
     readonly replay: ObservedReplay,
@@ -57,7 +61,9 @@ export class ObservedRun implements BackendRun {
 
   report: BackendRun['report'] = (result) => buildObservedReport(result, this.replay)
 
-  resourceRows: BackendRun['resourceRows'] = () => this.replay.resourceRows()
+  resourceRows(): ResourceRows {
+    return this.replay.resourceRows()
+  }
 
   grown(): void {
     this.storeChecks.advance()

@@ -10,7 +10,8 @@ import { HEAP_KINDS } from '../../../shared/capture'
 import { SERIES, type SeriesInfo } from '../../../shared/ipc'
 import type { Bytes } from '../../../shared/units'
 import { frameEnd, RECORD_KIND, type CaptureStore } from '../../ingest/store'
-import { CHECKPOINT_RECORDS, RESIDENCY_SERIES, ResidencyEvents, TOTAL_SERIES, type FrameGate, type ReplayProgress } from '../d3d12/replay'
+import { Checkpoints, liveColumns, type CheckpointOptions } from '../checkpoints'
+import { RESIDENCY_SERIES, ResidencyEvents, TOTAL_SERIES, type FrameGate, type ReplayProgress } from '../d3d12/replay'
 import { frameOfRecord } from '../d3d12/snapshot'
 import { emptyRows, type ResourceRows } from '../resourceRows'
 import { SeriesTable } from '../seriesTable'
@@ -65,16 +66,18 @@ interface MemorySums {
   placedAll: number
 }
 
-interface Checkpoint {
-  /** Frame index whose records come next. */
-  frame: number
+/** What a checkpoint of an observed replay copies: the live heaps and resources, and the resident heaps. */
+interface LiveCopy {
   heaps: ObservedHeap[]
   placed: ObservedPlaced[]
   resident: number[]
 }
 
-export interface ObservedReplayOptions {
-  checkpointRecords?: number
+/** Bytes a checkpoint holds per heap and per resource (their objects and the live columns' entries), for its budget. */
+const HEAP_BYTES = 64
+const PLACED_BYTES = 80
+
+export interface ObservedReplayOptions extends CheckpointOptions {
   /** The capture is still being written: the store grows, and the replay waits at its end for more. */
   gate?: FrameGate
   signal?: AbortSignal
@@ -94,13 +97,14 @@ export class ObservedReplay {
   /** Records an observed replay has no use for (requests for a model: buffers, textures, transients, …). */
   skippedRecords = 0
   private readonly memoryIndex = new Map<string, number>()
-  private readonly checkpoints: Checkpoint[] = []
+  private readonly checkpoints: Checkpoints<LiveCopy>
 
   private constructor(
     readonly store: CaptureStore,
-    growing: boolean,
+    options: ObservedReplayOptions,
   ) {
-    this.series = new SeriesTable(store.frames.n, { growing })
+    this.series = new SeriesTable(store.frames.n, { growing: options.gate !== undefined })
+    this.checkpoints = new Checkpoints(store, options)
   }
 
   static async run(store: CaptureStore, options: ObservedReplayOptions = {}): Promise<ObservedReplay> {
@@ -111,7 +115,7 @@ export class ObservedReplay {
 
   /** The replay at once and the end of its replay: a followed one (`options.gate`) or a whole one. */
   static start(store: CaptureStore, options: ObservedReplayOptions = {}): { replay: ObservedReplay; done: Promise<void> } {
-    const replay = new ObservedReplay(store, options.gate !== undefined)
+    const replay = new ObservedReplay(store, options)
     return { replay, done: replay.play(options) }
   }
 
@@ -215,7 +219,6 @@ export class ObservedReplay {
     const gate = options.gate
     let frames = store.frames.length
     const series = this.series
-    const every = options.checkpointRecords ?? CHECKPOINT_RECORDS
     const info = (name: string, label: string, unit: SeriesInfo['unit'], group: string): SeriesInfo => ({ name, label, unit, group })
     const total = series.column(info(OBSERVED_SERIES.heapBytes, 'heap bytes', 'bytes', 'total'))
     const totalPlaced = series.column(info(OBSERVED_SERIES.placedBytes, 'placed', 'bytes', 'total'))
@@ -232,7 +235,6 @@ export class ObservedReplay {
     const memoryColumns: { heap: Float64Array; placed: Float64Array }[] = []
     const state: ObservedState = { frame: -1, heaps: new Map(), placed: new Map(), resident: new Set() }
     const sums: MemorySums = { heap: [], placed: [], placedAll: 0 }
-    let lastCheckpointRecord = -Infinity
     const skip = (): void => {
       this.skippedRecords++
     }
@@ -243,11 +245,15 @@ export class ObservedReplay {
         frames = await gate.wait(frame)
         if (frame >= frames) break
         series.grow(store.frames.n)
+        this.checkpoints.storeGrew()
       }
-      const start = store.frames.firstRecord[frame]
-      if (start - lastCheckpointRecord >= every) {
-        this.checkpoints.push({ frame, heaps: [...state.heaps.values()], placed: [...state.placed.values()], resident: [...state.resident] })
-        lastCheckpointRecord = start
+      if (this.checkpoints.due(store.frames.firstRecord[frame])) {
+        const model: LiveCopy = { heaps: [...state.heaps.values()], placed: [...state.placed.values()], resident: [...state.resident] }
+        const created = new Map<number, number>()
+        for (const p of model.placed) created.set(p.id, p.record)
+        const live = liveColumns(created)
+        const bytes = model.heaps.length * HEAP_BYTES + model.placed.length * PLACED_BYTES + model.resident.length * 8
+        this.checkpoints.add({ frame, model, bytes, ...live })
       }
       this.apply(state, frame, sums, residency, skip)
 
@@ -284,13 +290,12 @@ export class ObservedReplay {
   /** The live heaps and resources after frame index `frame` (clamped to the capture), from the checkpoint before it. */
   stateAt(frame: number): ObservedState {
     const target = Math.max(0, Math.min(this.store.frames.length - 1, frame))
-    let cp = this.checkpoints[0]
-    for (const c of this.checkpoints) if (c.frame <= target) cp = c
+    const cp = this.checkpoints.before(target)
     const state: ObservedState = {
       frame: target,
-      heaps: new Map(cp?.heaps.map((h) => [h.id, h])),
-      placed: new Map(cp?.placed.map((p) => [p.id, p])),
-      resident: new Set(cp?.resident),
+      heaps: new Map(cp?.model.heaps.map((h) => [h.id, h])),
+      placed: new Map(cp?.model.placed.map((p) => [p.id, p])),
+      resident: new Set(cp?.model.resident),
     }
     for (let f = cp?.frame ?? 0; f <= target; f++) this.apply(state, f)
     return state
@@ -392,15 +397,8 @@ export class ObservedReplay {
     return rows
   }
 
-  /** Checkpoints held, and the most records a snapshot replays. */
-  checkpointStats(): { count: number; maxRecords: number } {
-    let max = 0
-    const cps = this.checkpoints
-    for (let c = 0; c < cps.length; c++) {
-      const start = this.store.frames.firstRecord[cps[c].frame]
-      const end = c + 1 < cps.length ? this.store.frames.firstRecord[cps[c + 1].frame] : this.store.records.length
-      max = Math.max(max, end - start)
-    }
-    return { count: cps.length, maxRecords: max }
+  /** Checkpoints held, the most records a snapshot replays, and the bytes the checkpoints hold. */
+  checkpointStats(): { count: number; maxRecords: number; bytes: number } {
+    return this.checkpoints.stats()
   }
 }

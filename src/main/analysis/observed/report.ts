@@ -6,18 +6,16 @@
  */
 import type { RunReport } from '../../../shared/ipc'
 import type { LoadResult } from '../../ingest/read'
-import { countResources, peakEnd, peakIndex } from '../d3d12/report'
+import { peakEnd, reportEnvelope } from '../reportEnvelope'
 import { RESIDENCY_EVENT } from '../d3d12/replay'
 import { OBSERVED_SERIES, observedSeriesName, type ObservedReplay } from './replay'
 
 export function buildObservedReport(result: LoadResult, replay: ObservedReplay): RunReport {
   const { store } = result
   const s = replay.series
-  const frames = store.frames.length
   const total = s.get(OBSERVED_SERIES.heapBytes)
   const placed = s.get(OBSERVED_SERIES.placedBytes)
-  const peakFrame = peakIndex(total)
-  const last = frames - 1
+  const last = store.frames.length - 1
 
   const heaps: RunReport['heaps'] = {}
   for (const memory of replay.memories) heaps[memory] = peakEnd(s.get(observedSeriesName.memory(memory, 'heapBytes')))
@@ -34,16 +32,8 @@ export function buildObservedReport(result: LoadResult, replay: ObservedReplay):
   }
 
   return {
-    file: store.file,
-    format: result.format,
-    api: store.header.api ?? 'd3d12',
-    frames,
-    records: store.records.length,
-    partial: store.partial,
-    ...(result.error ? { error: result.error.message } : {}),
-    warnings: { ...store.warnings.counts } as Record<string, number>,
-    resources: countResources(store),
-    peak: { frame: frames ? store.frames.n[peakFrame] : 0, bytes: total?.[peakFrame] ?? 0 },
+    // the peak of the total is the sum of the trace's live heaps at the frame they are largest
+    ...reportEnvelope(result, s),
     heaps,
     byPlacement: {},
     // what the trace's heaps hold that nothing is placed in, at the end

@@ -7,9 +7,11 @@ import { VULKAN_CONFIG_KEY_NAMES, VULKAN_CONFIG_KEYS } from '../../model/vulkan/
 import type { CaptureStore } from '../../ingest/store'
 import { ConfigError } from '../../../shared/model'
 import type { Backend, BackendReplayOptions, BackendRun, ConfigOverrides, ReplayStart } from '../backend'
+import type { ResourceRows } from '../resourceRows'
 import { VulkanPlayback } from './playback'
 import { isVulkanRun, VulkanReplay, vulkanConfigOf } from './replay'
 import { buildVulkanRunReport } from './report'
+import { vulkanResourceRows } from './resourceRows'
 import { VulkanSnapshots } from './snapshot'
 
 /** `--config` pairs as given: the Vulkan config skips D3D12 keys among them, and throws on unknown ones. */
@@ -23,8 +25,9 @@ function overridesOf(pairs: readonly string[]): ConfigOverrides {
   return overrides
 }
 
-export const vulkanBackend: Backend = {
+export const vulkanBackend: Backend<'vulkan', VulkanBackendRun> = {
   id: 'vulkan',
+  label: 'Vulkan',
   accepts: (header: CaptureHeader) => isVulkanRun(header),
   config: {
     names: VULKAN_CONFIG_KEY_NAMES,
@@ -32,15 +35,15 @@ export const vulkanBackend: Backend = {
     resolve: (header, overrides) => vulkanConfigOf(header, overrides),
     pairs: overridesOf,
   },
-  replay(store: CaptureStore, options: BackendReplayOptions = {}): ReplayStart {
+  replay(store: CaptureStore, options: BackendReplayOptions = {}): ReplayStart<VulkanBackendRun> {
     const config = vulkanConfigOf(store.header, options.overrides ?? {})
     const { replay, done } = VulkanReplay.start(store, { config, signal: options.signal, onProgress: options.onProgress, gate: options.gate })
-    return { run: new VulkanRun(replay), done }
+    return { run: new VulkanBackendRun(replay), done }
   },
 }
 
 /** A Vulkan replay as a run: no residency events (Vulkan leaves residency to the driver), no transients. */
-export class VulkanRun implements BackendRun {
+export class VulkanBackendRun implements BackendRun {
   snapshots: VulkanSnapshots
 
   constructor(readonly replay: VulkanReplay) {
@@ -63,12 +66,21 @@ export class VulkanRun implements BackendRun {
     return this.replay.checks
   }
 
+  /** The model's other warnings (memory-type-fallback, staging-ring-full, unknown-id, …): kind → count. */
+  get diagnostics(): Record<string, number> {
+    return this.replay.diagnostics
+  }
+
   extras: BackendRun['extras'] = () => ({ vulkan: this.replay.info() })
 
   playback: BackendRun['playback'] = (request, onFrame, ended) =>
     new VulkanPlayback(this.replay, this.snapshots, request, onFrame, ended)
 
   report: BackendRun['report'] = (result) => buildVulkanRunReport(result, this.replay)
+
+  resourceRows(): ResourceRows {
+    return vulkanResourceRows(this.store, this.replay)
+  }
 
   grown(): void {
     this.snapshots = new VulkanSnapshots(this.replay)

@@ -40,8 +40,11 @@ import {
 } from '../../model/vulkan/events'
 import { VulkanModel } from '../../model/vulkan/model'
 import { AliasingFeed, HazardLog } from '../hazards'
-import { CHECKPOINT_RECORDS, DescScratch, TOTAL_SERIES, UPLOAD_SERIES, type FrameGate, type ReplayProgress } from '../d3d12/replay'
+import { DescScratch, TOTAL_SERIES, UPLOAD_SERIES, type FrameGate, type ReplayProgress } from '../d3d12/replay'
+import { Checkpoints, liveColumns, liveMap, type Checkpoint, type CheckpointOptions } from '../checkpoints'
 import { SeriesTable } from '../seriesTable'
+import { TagTotals, tagSeriesName } from '../tags'
+import { retainedBytes } from '../../model/retainedBytes'
 
 /** Per memory heap, per frame. */
 export const VK_HEAP_FIELDS = [
@@ -90,7 +93,7 @@ const COUNT_FIELDS = new Set<string>(['memoryCount', 'allocationCount'])
 export const vulkanSeriesName = {
   heap: (heap: number, field: VkHeapField) => `vkheap.${heap}.${field}`,
   type: (type: number, field: VkTypeField) => `vktype.${type}.${field}`,
-  tag: (tag: string, field: 'occupiedBytes' | 'requestedBytes' | 'count') => `tag.${tag}.${field}`,
+  tag: tagSeriesName,
 }
 
 /** Where the per-frame traffic of `upload` and `lock` records went. */
@@ -138,9 +141,8 @@ export const typeName = (index: number) => `Type ${index}`
 
 export const MAX_CHECK_WARNINGS_KEPT = 1_000_000
 
-export interface VulkanReplayOptions {
+export interface VulkanReplayOptions extends CheckpointOptions {
   config: VulkanConfig
-  checkpointRecords?: number
   signal?: AbortSignal
   onProgress?: (progress: ReplayProgress) => void
   /** The capture is still being written: the store grows, and the replay waits at its end for more. */
@@ -423,15 +425,6 @@ class LivePlacements {
   }
 }
 
-interface VulkanCheckpoint {
-  /** Frame index whose records come next. */
-  frame: number
-  model: VulkanModel
-  /** Ids created and not ended, with the index of the record that created each. */
-  ids: Float64Array
-  records: Float64Array
-}
-
 export class VulkanReplay {
   readonly api = 'vulkan' as const
   readonly store: CaptureStore
@@ -443,12 +436,13 @@ export class VulkanReplay {
   readonly diagnostics: Record<string, number> = {}
   /** Reused record objects (snapshots and playback replay through them too). */
   readonly feed: VulkanFeed
-  private readonly checkpoints: VulkanCheckpoint[] = []
+  private readonly checkpoints: Checkpoints<VulkanModel>
   private final: VulkanModel | undefined
 
-  private constructor(store: CaptureStore, config: VulkanConfig, growing: boolean) {
+  private constructor(store: CaptureStore, options: VulkanReplayOptions, growing: boolean) {
     this.store = store
-    this.config = config
+    this.config = options.config
+    this.checkpoints = new Checkpoints(store, options)
     this.setup = vulkanSetup(store.header)
     this.series = new SeriesTable(store.frames.n, { growing })
     this.checks = new HazardLog(this.setup.aliasing, store.frames.n)
@@ -456,7 +450,7 @@ export class VulkanReplay {
   }
 
   static async run(store: CaptureStore, options: VulkanReplayOptions): Promise<VulkanReplay> {
-    const replay = new VulkanReplay(store, options.config, false)
+    const replay = new VulkanReplay(store, options, false)
     await replay.play(options)
     return replay
   }
@@ -471,7 +465,7 @@ export class VulkanReplay {
 
   /** The replay at once and the end of its replay: a followed one (`options.gate`) or a whole one. */
   static start(store: CaptureStore, options: VulkanReplayOptions): { replay: VulkanReplay; done: Promise<void> } {
-    const replay = new VulkanReplay(store, options.config, options.gate !== undefined)
+    const replay = new VulkanReplay(store, options, options.gate !== undefined)
     return { replay, done: replay.play(options) }
   }
 
@@ -493,7 +487,7 @@ export class VulkanReplay {
     const device = this.device
     const heaps = device.memoryHeaps.length
     const types = device.memoryTypes.length
-    const every = options.checkpointRecords ?? CHECKPOINT_RECORDS
+    const checkpoints = this.checkpoints
     const feed = this.feed
     const log = this.checks
 
@@ -504,23 +498,7 @@ export class VulkanReplay {
     const frameIndexOf = (n: number): number => (n === store.frames.n[frame] || frame === 0 ? frame : frame - 1)
 
     // Tags of live placements.
-    const tagSlot = new Map<number, number>()
-    const tagNames: string[] = []
-    const tagOcc: number[] = []
-    const tagReq: number[] = []
-    const tagCount: number[] = []
-    const slotOf = (tagId: number): number => {
-      let slot = tagSlot.get(tagId)
-      if (slot === undefined) {
-        slot = tagNames.length
-        tagSlot.set(tagId, slot)
-        tagNames.push(store.strings.get(tagId) ?? '(untagged)')
-        tagOcc.push(0)
-        tagReq.push(0)
-        tagCount.push(0)
-      }
-      return slot
-    }
+    const tags = new TagTotals(store, series)
 
     // Bytes by what each VkDeviceMemory is for, per heap and per type; the capture's id of application memory.
     const classByHeap = new Float64Array(heaps * CLASSES)
@@ -539,10 +517,7 @@ export class VulkanReplay {
     const raised: { rule: string; message: string; frame: number }[] = []
 
     const unplace = (id: number, row: number) => {
-      const tag = live.tag[row]
-      tagOcc[tag] -= live.size[row]
-      tagReq[tag] -= live.requested[row]
-      tagCount[tag]--
+      tags.remove(live.tag[row], live.size[row], live.requested[row])
       liveRequested -= live.requested[row]
       live.delete(id)
     }
@@ -571,11 +546,9 @@ export class VulkanReplay {
         const previous = live.row(info.id)
         if (previous >= 0) unplace(info.id, previous)
         const record = created.get(info.id)
-        const slot = slotOf(record === undefined ? 0 : feed.tagOf(record))
+        const slot = tags.slotOf(record === undefined ? 0 : feed.tagOf(record))
         live.set(info, slot)
-        tagOcc[slot] += info.size
-        tagReq[slot] += info.requested
-        tagCount[slot]++
+        tags.add(slot, info.size, info.requested)
         liveRequested += info.requested
       },
       releasePending: (id) => {
@@ -672,7 +645,6 @@ export class VulkanReplay {
       hazards: series.column(info(CHECK_SERIES.hazards, 'aliasing hazards', 'count', 'checks')),
       warnings: series.column(info(CHECK_SERIES.warnings, 'Vulkan usage warnings', 'count', 'checks')),
     }
-    const tagColumns: Float64Array[][] = []
     const F_ALLOC = VK_HEAP_FIELDS.indexOf('allocatedBytes')
     const F_USED = VK_HEAP_FIELDS.indexOf('usedBytes')
     const F_FREE = VK_HEAP_FIELDS.indexOf('freeBytes')
@@ -683,7 +655,6 @@ export class VulkanReplay {
     const F_CLASS = CLASS_FIELD.map((f) => VK_HEAP_FIELDS.indexOf(f))
 
     let { kind: kinds, ref: refs } = store.records
-    let lastCheckpointRecord = -Infinity
     for (frame = 0; ; frame++) {
       if (frame >= frames) {
         if (!gate) break
@@ -694,13 +665,11 @@ export class VulkanReplay {
         ;({ kind: kinds, ref: refs } = store.records)
         series.grow(store.frames.n)
         log.frameNumbers = store.frames.n
+        checkpoints.storeGrew()
       }
       const start = store.frames.firstRecord[frame]
       const end = frameEnd(store, frame)
-      if (start - lastCheckpointRecord >= every) {
-        this.checkpoints.push(checkpointOf(frame, model, created))
-        lastCheckpointRecord = start
-      }
+      if (checkpoints.due(start)) checkpoints.add(this.checkpoint(frame, model, created))
       let uploadBytes = 0
       let lockBytes = 0
       for (index = start; index < end; index++) {
@@ -755,19 +724,7 @@ export class VulkanReplay {
       total.requested[frame] = liveRequested
       liveRequestedColumn[frame] = liveRequested
       liveCount[frame] = live.count
-      for (let t = 0; t < tagNames.length; t++) {
-        if (!tagColumns[t]) {
-          const name = tagNames[t]
-          tagColumns[t] = [
-            series.column(info(vulkanSeriesName.tag(name, 'occupiedBytes'), `${name} occupied`, 'bytes', 'tag')),
-            series.column(info(vulkanSeriesName.tag(name, 'requestedBytes'), `${name} requested`, 'bytes', 'tag')),
-            series.column(info(vulkanSeriesName.tag(name, 'count'), `${name} resources`, 'count', 'tag')),
-          ]
-        }
-        tagColumns[t][0][frame] = tagOcc[t]
-        tagColumns[t][1][frame] = tagReq[t]
-        tagColumns[t][2][frame] = tagCount[t]
-      }
+      tags.sample(frame)
       up.bytes[frame] = uploadBytes
       up.lock[frame] = lockBytes
       up.linear[frame] = tick.linear
@@ -844,15 +801,13 @@ export class VulkanReplay {
   modelAt(frame: number): { model: VulkanModel; created: Map<number, number> } {
     const store = this.store
     const target = Math.max(0, Math.min(store.frames.length - 1, Math.floor(frame)))
-    let cp = this.checkpoints[0]
+    const cp = this.checkpoints.before(target)
     // A capture without frames has no checkpoint: its state is the empty model's.
     if (!cp) {
       return { model: new VulkanModel(this.device, this.config, {}, { gpuRecords: store.hasGpuRecords }), created: new Map() }
     }
-    for (const c of this.checkpoints) if (c.frame <= target) cp = c
     const model = cp.model.clone()
-    const created = new Map<number, number>()
-    for (let i = 0; i < cp.ids.length; i++) created.set(cp.ids[i], cp.records[i])
+    const created = liveMap(cp)
     this.advance(model, created, cp.frame, target)
     return { model, created }
   }
@@ -874,32 +829,21 @@ export class VulkanReplay {
     }
   }
 
-  /** Checkpoints held, and the most records a snapshot replays. */
-  checkpointStats(): { count: number; maxRecords: number } {
-    let max = 0
-    const cps = this.checkpoints
-    for (let c = 0; c < cps.length; c++) {
-      const start = this.store.frames.firstRecord[cps[c].frame]
-      const end = c + 1 < cps.length ? this.store.frames.firstRecord[cps[c + 1].frame] : this.store.records.length
-      max = Math.max(max, end - start)
-    }
-    return { count: cps.length, maxRecords: max }
+  /** Checkpoints held, the most records a snapshot replays, and the bytes the checkpoints hold. */
+  checkpointStats(): { count: number; maxRecords: number; bytes: number } {
+    return this.checkpoints.stats()
+  }
+
+  /** A copy of the model at the start of frame index `frame`, with the live creates; the device and config are shared. */
+  private checkpoint(frame: number, model: VulkanModel, created: Map<number, number>): Checkpoint<VulkanModel> {
+    const copy = model.clone()
+    const live = liveColumns(created)
+    const bytes = retainedBytes(copy, new Set<unknown>([this.device, this.config])) + live.liveIds.byteLength + live.liveRecords.byteLength
+    return { frame, model: copy, bytes, ...live }
   }
 
   /** The model at the end of the capture; while a followed capture grows, after the last frame replayed. */
   finalModel(): VulkanModel {
     return this.final ?? this.modelAt(this.store.frames.length - 1).model
   }
-}
-
-function checkpointOf(frame: number, model: VulkanModel, created: Map<number, number>): VulkanCheckpoint {
-  const ids = new Float64Array(created.size)
-  const records = new Float64Array(created.size)
-  let i = 0
-  for (const [id, record] of created) {
-    ids[i] = id
-    records[i] = record
-    i++
-  }
-  return { frame, model: model.clone(), ids, records }
 }

@@ -9,8 +9,7 @@
 import type { RunReport, VulkanRunFigures } from '../../../shared/ipc'
 import type { LoadResult } from '../../ingest/read'
 import { RECORD_KIND, type CaptureStore } from '../../ingest/store'
-import { countResources, peakEnd, peakIndex } from '../d3d12/report'
-import { TOTAL_SERIES } from '../d3d12/replay'
+import { peakEnd, reportEnvelope } from '../reportEnvelope'
 import { heapName, typeName, vulkanSeriesName, type VulkanReplay } from './replay'
 
 export function buildVulkanRunReport(result: LoadResult, replay: VulkanReplay): RunReport {
@@ -19,9 +18,6 @@ export function buildVulkanRunReport(result: LoadResult, replay: VulkanReplay): 
   const device = replay.device
   const last = store.frames.length - 1
   const at = (name: string) => (last >= 0 ? (s.get(name)?.[last] ?? 0) : 0)
-
-  const total = s.get(TOTAL_SERIES.heapBytes)
-  const peakFrame = peakIndex(total)
 
   const heaps: RunReport['heaps'] = {}
   device.memoryHeaps.forEach((_, h) => {
@@ -64,16 +60,7 @@ export function buildVulkanRunReport(result: LoadResult, replay: VulkanReplay): 
   for (let f = 0; f < over.length; f++) overBudgetFrames += over[f]
 
   return {
-    file: store.file,
-    format: result.format,
-    api: 'vulkan',
-    frames: store.frames.length,
-    records: store.records.length,
-    partial: store.partial,
-    ...(result.error ? { error: result.error.message } : {}),
-    warnings: { ...store.warnings.counts } as Record<string, number>,
-    resources: countResources(store),
-    peak: { frame: store.frames.length ? store.frames.n[peakFrame] : 0, bytes: total?.[peakFrame] ?? 0 },
+    ...reportEnvelope(result, s),
     heaps,
     byPlacement,
     waste: { alignmentBytes: alignment, poolFreeBytes: free, pendingFreeBytes: pending },

@@ -58,6 +58,7 @@ import type { TotalRow } from './totals'
 import { TransientAllocator } from './transient'
 import type { TransientRequest } from './transient'
 import { FastAllocatorPages } from './upload'
+import { retainedBytes } from '../retainedBytes'
 
 export interface D3D12ModelOptions {
   /** The capture's adapter: its resource heap tier wins over the config's. */
@@ -942,7 +943,7 @@ export class D3D12Model {
    */
   byteSize(): number {
     const shared = new Set<unknown>([this.config, this.bufferDescs, this.textureDescs, this.transientForms, this.sink])
-    return typedArrayBytes(this, shared)
+    return retainedBytes(this, shared)
   }
 
   /**
@@ -1773,23 +1774,6 @@ function sortSlots(slots: Int32Array, key: Float64Array, tie: Float64Array | nul
 }
 
 /** Bytes of the typed arrays reachable from `root` through objects, arrays and maps, each counted once. */
-function typedArrayBytes(root: unknown, seen: Set<unknown>): number {
-  let bytes = 0
-  const stack: unknown[] = [root]
-  while (stack.length > 0) {
-    const value = stack.pop()
-    if (value === null || typeof value !== 'object' || seen.has(value)) continue
-    seen.add(value)
-    if (ArrayBuffer.isView(value)) bytes += value.byteLength
-    else if (value instanceof Map) for (const entry of value.values()) stack.push(entry)
-    else if (Array.isArray(value)) {
-      bytes += 8 * value.length
-      for (const item of value) stack.push(item)
-    } else for (const key of Object.keys(value)) stack.push((value as Record<string, unknown>)[key])
-  }
-  return bytes
-}
-
 /** One shape for every model's scratch request, so the allocator's reads of it stay monomorphic. */
 function newTransientRequest(): TransientRequest {
   return { id: 0, kind: 'buffer', size: 0, alignment: 0, first: 0, last: 0, desc: 0, name: undefined, rtds: false, msaa: false }

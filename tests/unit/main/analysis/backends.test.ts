@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import type { Backend } from '../../../../src/main/analysis/backend'
+import type { Backend, BackendRun } from '../../../../src/main/analysis/backend'
 import { BACKENDS, backendById, backendFor } from '../../../../src/main/analysis/backends'
 import { d3d12Backend } from '../../../../src/main/analysis/d3d12/backend'
+import { LocalEngine } from '../../../../src/main/engine/engine'
+import { loadCapture } from '../../../../src/main/ingest/read'
 import type { CaptureHeader } from '../../../../src/shared/capture'
+import { MiB } from '../../../../src/shared/units'
+import { chunksOf } from '../ingest/helpers'
+import { generatedStore, loaded } from '../vulkan-runs/helpers'
 
 const header = (h: Record<string, unknown>) => ({ format: 'heapscope-capture', version: 1, ...h }) as CaptureHeader
 
@@ -50,5 +55,82 @@ describe('the list of backends', () => {
     }
     expect(backendFor(header({ api: 'vulkan' })).config!.names).toContain('vulkan.blockSize')
     expect(backendFor(header({})).config!.names).toContain('bufferPool.size')
+  })
+})
+
+/**
+ * A new source as its folder would give it: a backend of its own that runs no model (no config, so no what-if) and
+ * has no residency or transients, its series, checks, snapshots and report those of the D3D12 replay of the same
+ * records. It takes captures whose header names the app FakeMetal.
+ */
+const metal: Backend = {
+  id: 'metal',
+  accepts: (h) => h.app === 'FakeMetal',
+  replay(store, options = {}) {
+    const { run, done } = d3d12Backend.replay(store, { ...options, overrides: {} })
+    const bare: BackendRun = {
+      store,
+      series: run.series,
+      checks: run.checks,
+      get snapshots() {
+        return run.snapshots
+      },
+      playback: run.playback,
+      report: run.report,
+      grown: () => run.grown(),
+      warm: (frame) => run.warm(frame),
+    }
+    return { run: bare, done }
+  },
+}
+
+function captureOf(app: string) {
+  const lines = [
+    { format: 'heapscope-capture', version: 1, app },
+    { e: 'frame', n: 1 },
+    { e: 'buffer', id: 1, size: 16 * MiB, usage: ['Static'], name: 'A' },
+    { e: 'buffer', id: 2, size: 4 * MiB, usage: ['Static'], name: 'B' },
+    { e: 'frame', n: 2 },
+    { e: 'release', id: 2 },
+    { e: 'frame', n: 3 },
+  ]
+  const text = lines.map((l) => JSON.stringify(l)).join('\n') + '\n'
+  return loadCapture(chunksOf(new TextEncoder().encode(text), 1 << 16), { file: `${app}.hscap` })
+}
+
+describe('the engine replays through the list it is given', () => {
+  it('a backend added to the list replays its captures, with no change to the engine', async () => {
+    const engine = new LocalEngine({ backends: [metal, ...BACKENDS] })
+    const plain = new LocalEngine()
+    const run = await engine.addRun(await captureOf('FakeMetal'))
+    const same = await plain.addRun(await captureOf('FakeMetal'))
+    expect(run.summary.backend).toBe('metal')
+    expect(same.summary.backend).toBe('d3d12')
+    // what the new backend lacks is absent: no what-if, no residency, no transients
+    expect(run.summary.capabilities).toEqual({})
+    expect(same.summary.capabilities).toEqual({ whatIf: true, residency: true, transients: true })
+    expect(await engine.runConfig(run.id)).toEqual([])
+    expect((await plain.runConfig(same.id)).length).toBeGreaterThan(0)
+    const events = await engine.residencyEvents({ runId: run.id, from: 0, to: 3, limit: 100 })
+    expect(events.frame.length).toBe(0)
+    // its series, report and snapshots are what it replayed: here the D3D12 replay's, so the same figures
+    expect(run.summary.series).toEqual(same.summary.series)
+    const report = await engine.report(run.id)
+    expect(report).toEqual(await plain.report(same.id))
+    expect(report.peak.bytes).toBeGreaterThanOrEqual(20 * MiB)
+    expect((await engine.snapshot({ runId: run.id, frame: 2 })).liveCount).toBe(1)
+    // another app's capture still goes to d3d12 through the same list
+    expect((await engine.addRun(await captureOf('Other'))).summary.backend).toBe('d3d12')
+    await engine.dispose()
+    await plain.dispose()
+  })
+
+  it('a Vulkan run names its backend and has a what-if, without residency or transients', async () => {
+    const engine = new LocalEngine()
+    const run = await engine.addRun(loaded(await generatedStore('vulkan', 10, 1)))
+    expect(run.summary.backend).toBe('vulkan')
+    expect(run.summary.capabilities).toEqual({ whatIf: true })
+    expect(run.summary.vulkan?.heaps.length).toBeGreaterThan(0)
+    await engine.dispose()
   })
 })

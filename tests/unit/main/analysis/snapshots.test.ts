@@ -1,6 +1,9 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { checkpointBudget, CHECKPOINT_BYTES, Replay } from '../../../../src/main/analysis/d3d12/replay'
+import { VulkanReplay, vulkanConfigOf } from '../../../../src/main/analysis/vulkan/replay'
+import { VulkanSnapshots } from '../../../../src/main/analysis/vulkan/snapshot'
+import { generatedStore } from '../vulkan-runs/helpers'
 import { Snapshots } from '../../../../src/main/analysis/d3d12/snapshot'
 import { loadCaptureFile } from '../../../../src/main/ingest/read'
 import type { TransientExecution } from '../../../../src/shared/ipc'
@@ -93,6 +96,25 @@ describe('warming a snapshot', () => {
     snapshots.snapshot('run', 12)
     expect(asked).toEqual([12, 30])
     expect(snapshots.snapshot('run', 30)).toEqual(new Snapshots(replay).snapshot('run', 30))
+    expect(asked).toEqual([12, 30, 30, 30])
+  })
+
+  it('of a Vulkan run rebuilds the frame and forgets it the same way', async () => {
+    const store = await generatedStore('vulkan', 40, 2)
+    const replay = await VulkanReplay.run(store, { config: vulkanConfigOf(store.header), checkpointRecords: 200 })
+    const asked: number[] = []
+    const modelAt = replay.modelAt.bind(replay)
+    replay.modelAt = (frame) => {
+      asked.push(frame)
+      return modelAt(frame)
+    }
+    const snapshots = new VulkanSnapshots(replay)
+    snapshots.snapshot('run', 12)
+    snapshots.warm(30)
+    expect(asked).toEqual([12, 30])
+    snapshots.snapshot('run', 12)
+    expect(asked).toEqual([12, 30])
+    expect(snapshots.snapshot('run', 30)).toEqual(new VulkanSnapshots(replay).snapshot('run', 30))
     expect(asked).toEqual([12, 30, 30, 30])
   })
 })

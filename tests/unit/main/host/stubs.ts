@@ -43,6 +43,8 @@ export function summary(runId: string, file: string): RunSummary {
     file,
     format: 'hscap',
     api: 'd3d12',
+    backend: 'd3d12',
+    capabilities: { whatIf: true, residency: true, transients: true },
     frames: 3,
     firstFrame: 0,
     lastFrame: 2,

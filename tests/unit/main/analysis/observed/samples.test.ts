@@ -101,6 +101,6 @@ describe('heapscope report on observed traces', () => {
 
   it('refuses --config on an observed trace: no model replays it', async () => {
     expect(await main(['report', '--config', 'bufferPool.size=1048576', fixture('real/vma2-dump-sample.json')])).not.toBe(0)
-    expect(io.err).toContain('is an observed trace (vma); no model replays it')
+    expect(io.err).toContain('--config does not apply: the observed backend runs no model')
   })
 })
