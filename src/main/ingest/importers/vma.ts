@@ -185,7 +185,8 @@ class DumpReader {
       }
       this.checkTotals(top.Total)
     }
-    return { header, records: this.records, format: VMA_FORMAT, notes: this.notes.list() }
+    // one moment of what the allocator did: its blocks, no requests a model could place
+    return { header, records: this.records, format: VMA_FORMAT, notes: this.notes.list(), trace: { kind: 'observed', requests: 0 } }
   }
 
   // -- header -----------------------------------------------------------------------------------------------------
