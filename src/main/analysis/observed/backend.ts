@@ -11,6 +11,7 @@ import { StoreChecks } from '../hazards'
 import type { ResourceRows } from '../resourceRows'
 import { ObservedPlayback } from './playback'
 import { isObservedRun, ObservedReplay } from './replay'
+import { observedResourceRows } from './resourceRows'
 import { buildObservedReport } from './report'
 import { ObservedSnapshots } from './snapshot'
 
@@ -62,7 +63,7 @@ export class ObservedBackendRun implements BackendRun {
   report: BackendRun['report'] = (result) => buildObservedReport(result, this.replay)
 
   resourceRows(): ResourceRows {
-    return this.replay.resourceRows()
+    return observedResourceRows(this.replay)
   }
 
   grown(): void {

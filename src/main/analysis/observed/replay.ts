@@ -13,7 +13,6 @@ import { frameEnd, RECORD_KIND, type CaptureStore } from '../../ingest/store'
 import { Checkpoints, liveColumns, type CheckpointOptions } from '../checkpoints'
 import { RESIDENCY_SERIES, ResidencyEvents, TOTAL_SERIES, type FrameGate, type ReplayProgress } from '../d3d12/replay'
 import { frameOfRecord } from '../d3d12/snapshot'
-import { emptyRows, type ResourceRows } from '../resourceRows'
 import { SeriesTable } from '../seriesTable'
 import { integerMember, ObservedResidency } from './residency'
 
@@ -119,8 +118,8 @@ export class ObservedReplay {
     return { replay, done: replay.play(options) }
   }
 
-  /** The memory kind of the `heap` record at ops `ref`: its `memory`, else its heap type. */
-  private memoryOf(ref: number): number {
+  /** The memory kind (its index in `memories`) of the `heap` record at ops `ref`: its `memory`, else its heap type. */
+  memoryOf(ref: number): number {
     const store = this.store
     const name = store.strings.get(store.ops[ref + 4]) ?? HEAP_KINDS[store.ops[ref + 2]] ?? HEAP_KINDS[0]
     let index = this.memoryIndex.get(name)
@@ -329,72 +328,6 @@ export class ObservedReplay {
   /** The frame index of a record. */
   frameOf(record: number): number {
     return frameOfRecord(this.store.frames.firstRecord, record)
-  }
-
-  /**
-   * Every resource the trace placed, one row each in record order, as the history keeps them: its heap's memory
-   * and name, its offset and size, the frames it was placed and released in.
-   */
-  resourceRows(): ResourceRows {
-    const store = this.store
-    const rows = emptyRows()
-    const { kind: kinds, ref: refs } = store.records
-    const text = (id: number) => (id === 0 ? null : (store.strings.get(id) ?? null))
-    const heaps = new Map<number, { memory: string; name: string; placed: Set<number> }>()
-    const live = new Map<number, number>()
-    const end = (id: number, frameNumber: number) => {
-      const row = live.get(id)
-      if (row === undefined) return
-      rows.releasedFrame[row] = frameNumber
-      live.delete(id)
-    }
-    for (let f = 0; f < store.frames.length; f++) {
-      const frameNumber = store.frames.n[f]
-      const last = frameEnd(store, f)
-      for (let i = store.frames.firstRecord[f]; i < last; i++) {
-        const k = kinds[i]
-        const r = refs[i]
-        if (k === RECORD_KIND.heap) {
-          const id = store.ops[r]
-          heaps.set(id, { memory: this.memories[this.memoryOf(r)], name: text(store.ops[r + 3]) ?? `${this.memories[this.memoryOf(r)]}/${id}`, placed: new Set() })
-        } else if (k === RECORD_KIND.placed) {
-          const p = store.placed
-          const desc = p.desc.data[r]
-          const texture = p.kind.data[r] === 1
-          const table = texture ? store.textures : store.buffers
-          const id = table.id.data[desc]
-          const size = table.size.data[desc]
-          const heap = heaps.get(p.a.data[r])
-          end(id, frameNumber)
-          live.set(id, rows.length++)
-          heap?.placed.add(id)
-          rows.id.push(id)
-          rows.kind.push('placed')
-          rows.name.push(text(table.name.data[desc]))
-          rows.tag.push(text(table.tag.data[desc]))
-          rows.placement.push(OBSERVED_PLACEMENT)
-          rows.heap.push(heap?.memory ?? null)
-          rows.pool.push(heap?.name ?? null)
-          rows.offset.push(p.b.data[r])
-          rows.requested.push(Number.isNaN(size) ? null : size)
-          rows.occupied.push(Number.isNaN(size) ? null : size)
-          rows.alignment.push(null)
-          rows.createdFrame.push(frameNumber)
-          rows.releasedFrame.push(null)
-          rows.route.push(null)
-        } else if (k === RECORD_KIND.release) {
-          end(store.ops[r], frameNumber)
-        } else if (k === RECORD_KIND.free) {
-          const id = store.ops[r]
-          const heap = heaps.get(id)
-          if (heap) {
-            for (const p of heap.placed) end(p, frameNumber)
-            heaps.delete(id)
-          } else end(id, frameNumber)
-        }
-      }
-    }
-    return rows
   }
 
   /** Checkpoints held, the most records a snapshot replays, and the bytes the checkpoints hold. */
