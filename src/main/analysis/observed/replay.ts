@@ -151,7 +151,10 @@ export class ObservedReplay {
           const heap: ObservedHeap = { id, size: store.ops[r + 1], memory: this.memoryOf(r), record: i }
           heaps.set(id, heap)
           if (sums) {
-            while (sums.heap.length <= heap.memory) sums.heap.push(0), sums.placed.push(0)
+            while (sums.heap.length <= heap.memory) {
+              sums.heap.push(0)
+              sums.placed.push(0)
+            }
             sums.heap[heap.memory] += heap.size
           }
           break
