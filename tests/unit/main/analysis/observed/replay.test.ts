@@ -17,6 +17,7 @@ import { buildObservedReport } from '../../../../../src/main/analysis/observed/r
 import { ObservedSnapshots } from '../../../../../src/main/analysis/observed/snapshot'
 import { recordAt } from '../../../../../src/main/ingest/records'
 import { RECORD_KIND } from '../../../../../src/main/ingest/store'
+import type { PlaybackFrame } from '../../../../../src/shared/ipc'
 import { MiB, KiB } from '../../../../../src/shared/units'
 import { loaded, storeOf } from '../../vulkan-runs/helpers'
 
@@ -123,6 +124,32 @@ describe('the observed replay of a hand-made trace', () => {
       expect(details?.route).toEqual([`placed by the trace in heap Render targets (invisible, ${4 * MiB} bytes) at offset ${MiB}: observed, no model chose it`])
       expect(details?.releasedFrame).toBe(2)
     }
+  })
+
+  it('plays the trace back: what each step placed and released, heap bytes per memory, resident bytes', async () => {
+    const store = storeOf(HEADER, RECORDS)
+    const { run, done } = observedBackend.replay(store)
+    await done
+    const frames: PlaybackFrame[] = []
+    const ended = new Promise<void>((resolve) => {
+      const playback = run.playback({ runId: 'r', playbackId: 'p', from: 0, to: 4, fps: 240 }, (f) => {
+        frames.push(f)
+        playback.ack(f.frame)
+      }, resolve)
+      playback.start()
+    })
+    await ended
+    expect(frames.map((f) => f.frame)).toEqual([1, 2, 3])
+    // frame 1: buffer 11 placed, buffer 10 (placed at frame 0, where the playback starts) released
+    expect(frames[0].created.map((r) => [r.id, r.heap, r.pool, r.offset, r.occupied])).toEqual([[11, 'invisible', 'Render targets', MiB, 512 * KiB]])
+    expect(frames[0].released).toEqual([10])
+    expect(frames[0].heapBytes).toEqual({ local: MiB, invisible: 4 * MiB, system: 2 * MiB })
+    expect(frames[0].residentBytes).toBe(0)
+    // frame 2: heap 2 freed with buffer 11 in it, heap 1 freed
+    expect(frames[1].released).toEqual([11])
+    expect(frames[1].heapBytes).toEqual({ local: 0, invisible: 0, system: 2 * MiB })
+    expect(frames[2].heapBytes).toEqual({ local: 0, invisible: 0, system: 0 })
+    expect(frames[2].liveCount).toBe(0)
   })
 
   it('is the first backend for an observed trace, with residency, no config and so no what-if', async () => {
