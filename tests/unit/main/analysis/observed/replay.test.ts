@@ -16,6 +16,7 @@ import { OBSERVED_SERIES, ObservedReplay, observedSeriesName } from '../../../..
 import { buildObservedReport } from '../../../../../src/main/analysis/observed/report'
 import { ObservedSnapshots } from '../../../../../src/main/analysis/observed/snapshot'
 import { recordAt } from '../../../../../src/main/ingest/records'
+import { exportOf } from '../../../../../src/main/ingest/writer'
 import { RECORD_KIND } from '../../../../../src/main/ingest/store'
 import type { PlaybackFrame } from '../../../../../src/shared/ipc'
 import { MiB, KiB } from '../../../../../src/shared/units'
@@ -66,6 +67,18 @@ describe('the observed replay of a hand-made trace', () => {
       'heap 5: memory is 65 characters long, expected 1 to 64; ignored',
       'heap 6: memory is 0 characters long, expected 1 to 64; ignored',
     ])
+  })
+
+  it('exports as it was read: the header marks the trace observed and each heap keeps its memory, so it reopens as observed', async () => {
+    const store = storeOf(HEADER, RECORDS)
+    const exported = exportOf(store, 1, 3)
+    const again = storeOf(exported.header, [...exported.records])
+    expect(again.header.observed).toBe('rmv')
+    expect(backendFor(again.header)).toBe(observedBackend)
+    // from frame 1: the heaps live at its start come first, with their memory
+    const replay = await ObservedReplay.run(again)
+    expect(replay.memories).toEqual(['local', 'invisible', 'system'])
+    expect(column(replay, OBSERVED_SERIES.heapBytes)).toEqual([7 * MiB, 2 * MiB])
   })
 
   it('draws the trace’s heaps per memory kind and in all, what is placed in them, and its residency', async () => {
