@@ -58,11 +58,23 @@ export function refuseVma(head: string): string {
   return 'it has neither a "General" object with "API" (VMA 3.x, D3D12MA) nor a top-level "Total" and "Heap N" objects (VMA 2.x)'
 }
 
-export function attemptToImportVma(source: ImportSource): ImportedCapture | null {
+export interface VmaImportOptions {
+  /**
+   * A VMA (Vulkan) dump's blocks and allocations for the Vulkan model to replay on the dump's device, instead of the
+   * observed run (what the allocator did). A D3D12MA dump is observed either way.
+   */
+  model?: boolean
+}
+
+export function attemptToImportVma(source: ImportSource, options: VmaImportOptions = {}): ImportedCapture | null {
   if (!sniffVma(decodeHead(source.bytes))) return null
   const text = textUnits(source.bytes)
   const root = parseJsonSlice(source.name, text, 0, text.length, 'the dump')
-  return new DumpReader(source.name, root).read()
+  const imported = new DumpReader(source.name, root).read()
+  if (!options.model || imported.header.api !== 'vulkan') return imported
+  // the explicit second run: the same records, not marked observed, so the Vulkan backend replays them
+  const { observed: _observed, minor: _minor, ...header } = imported.header
+  return { ...imported, header, trace: { kind: 'modelled', model: 'vulkan' } }
 }
 
 // D3D12_RESOURCE_FLAGS, as D3D12MA writes them in Usage.

@@ -62,8 +62,11 @@ describe('heapscope report on a GPGMM trace', () => {
     }
   })
 
-  it('refuses a model it does not have', async () => {
-    expect(await main(['report', '--model', 'vulkan', GPGMM])).toBe(1)
-    expect(io.err).toContain('--model expects d3d12, got "vulkan"')
+  it('refuses a model it does not have, and one that does not replay a GPGMM trace', async () => {
+    expect(await main(['report', '--model', 'metal', GPGMM])).toBe(1)
+    expect(io.err).toContain('--model expects d3d12 or vulkan, got "metal"')
+    io.err = ''
+    expect(await main(['report', '--model', 'vulkan', GPGMM])).not.toBe(0)
+    expect(io.err).toContain("a GPGMM trace's requests replay through the d3d12 model, not vulkan")
   })
 })

@@ -1,11 +1,13 @@
 /**
- * The real VMA dump (AMD Radeon RX 6600 XT) opened as a run: a Vulkan run whose heaps and types are the dump's
- * own numbers, through the engine's queries, and alike with the view the Vulkan model builds of the dump itself.
+ * The real VMA dump (AMD Radeon RX 6600 XT) replayed through the Vulkan model (the load option `model: "vulkan"`,
+ * `--model vulkan`: by default a dump is observed): a Vulkan run whose heaps and types are the dump's own numbers,
+ * through the engine's queries, and alike with the view the Vulkan model builds of the dump itself.
  */
 import { readFileSync } from 'node:fs'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { vulkanSeriesName as vk } from '../../../../src/main/analysis/vulkan/replay'
 import { LocalEngine, type Run } from '../../../../src/main/engine/engine'
+import { importOptionsOf } from '../../../../src/main/ingest/importers'
 import { loadCaptureFile } from '../../../../src/main/ingest/read'
 import { vmaDumpView } from '../../../../src/main/model/vulkan/vma-dump'
 import { VMA_DUMP } from './helpers'
@@ -18,7 +20,7 @@ const dump = JSON.parse(readFileSync(VMA_DUMP, 'utf8')) as {
 }
 
 beforeAll(async () => {
-  run = await engine.addRun(await loadCaptureFile(VMA_DUMP))
+  run = await engine.addRun(await loadCaptureFile(VMA_DUMP, { import: importOptionsOf({ model: 'vulkan' }) }))
 })
 
 async function atFrame0(names: string[]): Promise<Record<string, number>> {

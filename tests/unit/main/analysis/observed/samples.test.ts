@@ -9,7 +9,9 @@
  *   frame, apart from the replay, and finds the same.
  * - The VMA dump (RX 6600 XT): its blocks by memory type are the dump's own `Stats.BlockBytes`: type 0 (DEVICE_LOCAL)
  *   83 918 848, type 1 (HOST_VISIBLE HOST_COHERENT) 33 558 528, type 3 (… HOST_CACHED) 83 914 752, in all
- *   `Total.BlockBytes` 201 392 128; free in them `Total.BlockBytes − Total.AllocationBytes` = 127 990 628.
+ *   `Total.BlockBytes` 201 392 128; free in them `Total.BlockBytes − Total.AllocationBytes` = 127 990 628. With
+ *   `--model vulkan` the Vulkan model replays the same dump instead: by memory heap, 33 558 528 + 83 914 752 =
+ *   117 473 280 in heap 0 and 83 918 848 in heap 1.
  * - The VMA 2.x sample: one 32 MiB block of type 0 and one of type 1.
  * - The D3D12MA dump: DEFAULT blocks 64 + 32 + 16 MiB and a 16 MiB custom pool block, UPLOAD 8 MiB, READBACK 8 MiB
  *   and a CUSTOM 4 MiB staging pool: 148 MiB.
@@ -73,6 +75,17 @@ describe('heapscope report on observed traces', () => {
     })
     expect(r.waste.poolFreeBytes).toBe(201_392_128 - 73_401_500)
     expect(r.resources).toMatchObject({ created: 132, liveAtEnd: 132 })
+
+    // --model vulkan: the explicit second run, the same blocks through the Vulkan model, by memory heap and type
+    io.out = ''
+    expect(await main(['report', '--json', '--model', 'vulkan', fixture('real/vma-dump-rx6600xt.json')])).toBe(0)
+    const modelled = JSON.parse(io.out)
+    expect(modelled.heaps).toEqual({
+      // MemoryInfo "Heap 0" Stats.BlockBytes (types 1 and 3), "Heap 1" (type 0)
+      'Heap 0': { peakBytes: 117_473_280, endBytes: 117_473_280 },
+      'Heap 1': { peakBytes: 83_918_848, endBytes: 83_918_848 },
+    })
+    expect(Object.keys(modelled.byPlacement)).toEqual(['Type 0', 'Type 1', 'Type 3'])
 
     const v2 = await report(fixture('real/vma2-dump-sample.json'))
     expect(v2.heaps).toEqual({
