@@ -54,6 +54,8 @@ export interface ObservedState {
   frame: number
   heaps: Map<number, ObservedHeap>
   placed: Map<number, ObservedPlaced>
+  /** The ids placed in each heap that holds any: what a heap's `free` takes along. */
+  inHeap: Map<number, Set<number>>
   /** Heaps the trace made resident and has not evicted or freed (a partial evict keeps a heap here). */
   resident: Set<number>
 }
@@ -167,6 +169,9 @@ export class ObservedReplay {
           const size = buffer ? store.buffers.size.data[desc] : store.textures.size.data[desc]
           const entry: ObservedPlaced = { id, heap: p.a.data[r], offset: p.b.data[r], size: Number.isNaN(size) ? 0 : size, record: i }
           placed.set(id, entry)
+          let ids = state.inHeap.get(entry.heap)
+          if (!ids) state.inHeap.set(entry.heap, (ids = new Set()))
+          ids.add(id)
           if (sums) this.count(sums, state, entry, 1)
           break
         }
@@ -178,7 +183,8 @@ export class ObservedReplay {
           const heap = heaps.get(id)
           if (heap) {
             // a freed heap takes what is placed in it along (docs/capture-format.md)
-            for (const p of placed.values()) if (p.heap === id) this.release(state, p.id, sums)
+            for (const placedId of state.inHeap.get(id) ?? []) this.release(state, placedId, sums)
+            state.inHeap.delete(id)
             heaps.delete(id)
             state.resident.delete(id)
             if (sums) sums.heap[heap.memory] -= heap.size
@@ -206,6 +212,9 @@ export class ObservedReplay {
     const p = state.placed.get(id)
     if (!p) return
     state.placed.delete(id)
+    const ids = state.inHeap.get(p.heap)
+    ids?.delete(id)
+    if (ids?.size === 0) state.inHeap.delete(p.heap)
     if (sums) this.count(sums, state, p, -1)
   }
 
@@ -235,7 +244,7 @@ export class ObservedReplay {
     }
     const residency = new ObservedResidency(this.residencyEvents)
     const memoryColumns: { heap: Float64Array; placed: Float64Array }[] = []
-    const state: ObservedState = { frame: -1, heaps: new Map(), placed: new Map(), resident: new Set() }
+    const state: ObservedState = { frame: -1, heaps: new Map(), placed: new Map(), inHeap: new Map(), resident: new Set() }
     const sums: MemorySums = { heap: [], placed: [], placedAll: 0 }
     const skip = (): void => {
       this.skippedRecords++
@@ -297,7 +306,13 @@ export class ObservedReplay {
       frame: target,
       heaps: new Map(cp?.model.heaps.map((h) => [h.id, h])),
       placed: new Map(cp?.model.placed.map((p) => [p.id, p])),
+      inHeap: new Map(),
       resident: new Set(cp?.model.resident),
+    }
+    for (const p of state.placed.values()) {
+      let ids = state.inHeap.get(p.heap)
+      if (!ids) state.inHeap.set(p.heap, (ids = new Set()))
+      ids.add(p.id)
     }
     for (let f = cp?.frame ?? 0; f <= target; f++) this.apply(state, f)
     return state
