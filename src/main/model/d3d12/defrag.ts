@@ -9,11 +9,12 @@
  *   block under them, so "the fullest pool ranked above the source with a free block of this size" is one
  *   descent;
  * - how many pools are used under 90 %, and how many are not full, for the early exits.
- * The rule these answer is docs/model.md's (Defrag); tests/unit/main/model/d3d12 keeps the same rule written as
+ * `defragFrame` is that rule, a frame's turn over the families, asking the model only whether a block may move and to
+ * move it. The rule these answer is docs/model.md's (Defrag); tests/unit/main/model/d3d12 keeps the same rule written as
  * plain loops over the pools and checks that both give the same moves.
  */
-import type { Bytes } from '../../../shared/units'
-import { DEFRAG_SIZE_FRACTION } from './families'
+import type { Bytes, Frame } from '../../../shared/units'
+import { BudgetClass, DEFRAG_SIZE_FRACTION } from './families'
 import type { PoolFamily } from './families'
 import type { BlockTable, MemoryPool } from './memoryPool'
 
@@ -335,4 +336,97 @@ export class DefragSearch {
     this.seed = x >>> 0
     return this.seed
   }
+}
+
+/** What a frame's defrag asks of the model: its block table, whether a block may move, and the move itself. */
+export interface DefragMoves {
+  blocks(): BlockTable
+  /** An allocated block of a live buffer or texture, not locked (initial data or a move in flight). */
+  movable(block: number): boolean
+  /** Moves `block` of `pool` into `target`, which has a free block of its size; returns the bytes copied. */
+  move(fam: PoolFamily, pool: MemoryPool, target: MemoryPool, block: number, frame: Frame): Bytes
+}
+
+/**
+ * §8.2: per budget class, each defrag-enabled family clears up to `maxPools` pools, rotating, while the class's
+ * copies this frame are under `budget`.
+ */
+export function defragFrame(
+  search: DefragSearch,
+  families: readonly PoolFamily[],
+  budget: Bytes,
+  maxPools: number,
+  moves: DefragMoves,
+  frame: Frame,
+): void {
+  for (const cls of [BudgetClass.Buffers, BudgetClass.Textures]) {
+    let copied = 0
+    for (const fam of families) {
+      if (fam.spec.budgetClass !== cls || !fam.spec.defrag) continue
+      if (copied >= budget) break
+      copied = defragFamily(search, fam, budget, copied, maxPools, moves, frame)
+    }
+  }
+}
+
+/**
+ * One family's turn (docs/model.md, Defrag): from the rotation position, the next pool used under 90 % with a
+ * live block and a fuller pool to move into is cleared; up to maxPools pools, while under the copy budget. The
+ * DefragSearch index answers each step without walking the family's pools.
+ */
+function defragFamily(
+  search: DefragSearch,
+  fam: PoolFamily,
+  budget: Bytes,
+  copied: Bytes,
+  maxPools: number,
+  moves: DefragMoves,
+  frame: Frame,
+): Bytes {
+  const index = search.settle(fam.spec.index, moves.blocks())
+  if (index === null || index.low === 0 || index.notFull < 2) return copied
+  if (fam.lastDefragSlot >= fam.slots.length) fam.lastDefragSlot = 0
+  let cleared = 0
+  const slots = fam.slots
+  for (let s = index.candidates.next(fam.lastDefragSlot); s !== NONE && s < slots.length; s = index.candidates.next(s + 1)) {
+    const pool = slots[s] as MemoryPool
+    if (!index.hasFuller(pool)) continue
+    copied = tryClear(search, fam, pool, budget, copied, moves, frame)
+    cleared++
+    if (copied >= budget || cleared >= maxPools) {
+      // 「在池之间轮转」: the next frame starts after the pool just processed.
+      fam.lastDefragSlot = s + 1
+      return copied
+    }
+  }
+  fam.lastDefragSlot = slots.length
+  return copied
+}
+
+/**
+ * FRHIMemoryPool::TryClear: from the end of the pool backwards, each movable block goes to the fullest pool
+ * ranked above this one (by used bytes, then slot, as they are at that moment) with a free block of its size,
+ * while the frame's copies are under budget.
+ */
+function tryClear(
+  search: DefragSearch,
+  fam: PoolFamily,
+  pool: MemoryPool,
+  budget: Bytes,
+  copied: Bytes,
+  moves: DefragMoves,
+  frame: Frame,
+): Bytes {
+  const b = moves.blocks()
+  const index = search.settle(fam.spec.index, b) as FamilyDefrag
+  let block = pool.tail
+  while (block !== NONE && copied < budget) {
+    const prev = b.prev[block]
+    if (moves.movable(block)) {
+      const target = index.fullestFit(pool, b.size[block])
+      if (target !== null) copied += moves.move(fam, pool, target, block, frame)
+    }
+    block = prev
+  }
+  return copied
 }

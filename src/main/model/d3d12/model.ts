@@ -19,7 +19,6 @@ import { BuddyPool } from './buddy'
 import { DescIds } from './descIds'
 import {
   Buddy,
-  BudgetClass,
   BuddyFamily,
   buddySpecs,
   familySpecs,
@@ -39,8 +38,8 @@ import {
 } from './ladder'
 import type { BufferRequest } from './ladder'
 import { alignedOffset, alignedSize, BlockState, BlockTable, MemoryPool, NONE } from './memoryPool'
-import { DefragSearch } from './defrag'
-import type { FamilyDefrag } from './defrag'
+import { defragFrame, DefragSearch } from './defrag'
+import type { DefragMoves } from './defrag'
 import { ResidencyManager, type ResidencyObjectInfo } from './residency'
 import { RouteTrace, Step } from './route'
 import {
@@ -53,12 +52,16 @@ import {
   transientTextureLayout,
 } from './texture'
 import type { TextureGeometry, TransientTextureLayout } from './texture'
-import { TOTAL_FIELD, ROW_FAST_CONSTANT_PAGE, TOTAL_ROWS, Totals } from './totals'
-import type { TotalRow } from './totals'
+import { TOTAL_FIELD, ROW_FAST_CONSTANT_PAGE, Totals } from './totals'
 import { TransientAllocator } from './transient'
 import type { TransientRequest } from './transient'
 import { FastAllocatorPages } from './upload'
 import { retainedBytes } from '../retainedBytes'
+import { allocationView, liveAllocations, liveRow, liveTable, poolBlocks, poolViews } from './views'
+import type { AllocationView, LiveRow, LiveTable, ModelTables, PoolBlocks, PoolView } from './views'
+
+export { BlockCode } from './views'
+export type { AllocationView, BlockView, LiveRow, LiveTable, PoolBlocks, PoolView } from './views'
 
 export interface D3D12ModelOptions {
   /** The capture's adapter: its resource heap tier wins over the config's. */
@@ -122,87 +125,6 @@ export class ModelPlacement {
   }
 }
 
-export interface AllocationView {
-  id: number
-  kind: 'buffer' | 'texture'
-  placement: Placement
-  heap: HeapType
-  pool: number
-  poolName: string | null
-  offset: Bytes
-  size: Bytes
-  requested: Bytes
-  alignment: Bytes
-  estimated: boolean
-  createdFrame: Frame
-  /** Reserved resources: physical bytes committed. */
-  committed: Bytes
-  /** Defrag may not move it yet (initial data or a move in flight). */
-  locked: boolean
-}
-
-export interface BlockView {
-  offset: Bytes
-  size: Bytes
-  state: 'used' | 'free' | 'pending'
-  /** The resource id of a used or pending block; null for free blocks and the model's own (staging, pages). */
-  id: number | null
-}
-
-export interface PoolView {
-  pool: number
-  name: string
-  row: TotalRow
-  heap: HeapType
-  bytes: Bytes
-  used: Bytes
-  pending: Bytes
-  free: Bytes
-  /** Created ahead (async growth) and not taken yet. */
-  spare: boolean
-  createdFrame: Frame
-  blocks: BlockView[]
-}
-
-/** A pool's figures and its blocks in offset order, one column each. */
-export interface PoolBlocks extends Omit<PoolView, 'blocks'> {
-  offset: Float64Array
-  size: Float64Array
-  /** 0 free, 1 used, 2 pending. */
-  state: Uint8Array
-  /** The resource id of a used or pending block; NaN for free blocks and the model's own (staging, pages). */
-  id: Float64Array
-}
-
-/** The live buffers and textures, one column each, by creation frame, then id. */
-export interface LiveTable {
-  length: number
-  id: Float64Array
-  /** 1 texture, 0 buffer. */
-  texture: Uint8Array
-  /** Index into PLACEMENTS. */
-  placement: Uint8Array
-  /** Index into HEAP_TYPES. */
-  heap: Uint8Array
-  poolName: (string | null)[]
-  offset: Float64Array
-  /** Physical bytes held: a reserved resource's committed tiles, every other's occupied size. */
-  size: Float64Array
-  /** The bytes asked for that `size` holds (a reserved resource's last commit). */
-  requested: Float64Array
-  /** A reserved resource's virtual size (its address space), 0 for every other. */
-  virtual: Float64Array
-  created: Float64Array
-  estimated: Uint8Array
-}
-
-/** Block states in PoolBlocks (the same codes as the IPC contract's BLOCK_STATE). */
-export const BlockCode = { Free: 0, Used: 1, Pending: 2 } as const
-
-function blockColumns(n: number): Pick<PoolBlocks, 'offset' | 'size' | 'state' | 'id'> {
-  return { offset: new Float64Array(n), size: new Float64Array(n), state: new Uint8Array(n), id: new Float64Array(n).fill(NaN) }
-}
-
 interface PendingTransient {
   id: number
   size: Bytes
@@ -240,6 +162,8 @@ export class D3D12Model {
   private families: PoolFamily[]
   /** The defrag candidates and targets of the defragmenting families, kept as blocks come and go. */
   private defragSearch: DefragSearch
+  /** What defragFrame asks of this model; each copy makes its own. */
+  private defragMoves: DefragMoves
   private buddies: BuddyFamily[]
   private poolById: PoolRegistry
   /** Residency object of each memory pool in service, by pool id (NONE otherwise): `use` reads it per id. */
@@ -320,6 +244,7 @@ export class D3D12Model {
     this.live = new IdMap()
     this.families = familySpecs(config).map((s) => new PoolFamily(s))
     this.defragSearch = new DefragSearch(this.families)
+    this.defragMoves = this.newDefragMoves()
     this.buddies = buddySpecs(config).map((s) => new BuddyFamily(s))
     this.poolById = new PoolRegistry()
     this.poolObjects = new PoolObjects()
@@ -742,68 +667,24 @@ export class D3D12Model {
 
   /** Live buffers and textures, by creation frame, then id. */
   liveAllocations(): AllocationView[] {
-    const slots = this.liveSlots()
-    const out = new Array<AllocationView>(slots.length)
-    for (let i = 0; i < slots.length; i++) out[i] = this.view(slots[i])
-    return out
+    return liveAllocations(this.tables())
   }
+
 
   /** What liveAllocations() lists, as columns: a table of thousands of rows without an object per row. */
   liveTable(): LiveTable {
-    const slots = this.liveSlots()
-    const n = slots.length
-    const a = this.allocs
-    const t: LiveTable = {
-      length: n,
-      id: new Float64Array(n),
-      texture: new Uint8Array(n),
-      placement: new Uint8Array(n),
-      heap: new Uint8Array(n),
-      poolName: new Array<string | null>(n),
-      offset: new Float64Array(n),
-      size: new Float64Array(n),
-      requested: new Float64Array(n),
-      virtual: new Float64Array(n),
-      created: new Float64Array(n),
-      estimated: new Uint8Array(n),
-    }
-    for (let i = 0; i < n; i++) {
-      const slot = slots[i]
-      const loc = a.loc[slot]
-      t.id[i] = a.id[slot]
-      t.texture[i] = a.kind[slot] === Kind.Texture ? 1 : 0
-      t.placement[i] = a.placement[slot]
-      t.heap[i] = a.heap[slot]
-      t.poolName[i] = loc === Loc.Pool || loc === Loc.Buddy ? this.poolById.get(a.pool[slot])!.name : null
-      t.offset[i] = a.offset[slot]
-      t.size[i] = a.bytes(slot)
-      t.requested[i] = a.requestedBytes(slot)
-      t.virtual[i] = loc === Loc.Reserved ? a.size[slot] : 0
-      t.created[i] = a.created[slot]
-      t.estimated[i] = (a.flags[slot] & SlotFlag.Estimated) !== 0 ? 1 : 0
-    }
-    return t
+    return liveTable(this.tables())
   }
+
 
   /**
    * One live resource as liveTable() lists it: where it is, the bytes it occupies (a reserved resource's committed
    * bytes, its virtual size apart) and the bytes asked for them; undefined when `id` is not live.
    */
-  liveRow(id: number): { placement: Placement; heap: HeapType; poolName: string | null; offset: Bytes; occupied: Bytes; requested: Bytes; virtual: Bytes } | undefined {
-    const slot = this.live.get(id)
-    if (slot === undefined) return undefined
-    const a = this.allocs
-    const loc = a.loc[slot]
-    return {
-      placement: PLACEMENTS[a.placement[slot]],
-      heap: HEAP_TYPES[a.heap[slot]],
-      poolName: loc === Loc.Pool || loc === Loc.Buddy ? this.poolById.get(a.pool[slot])!.name : null,
-      offset: a.offset[slot],
-      occupied: a.bytes(slot),
-      requested: a.requestedBytes(slot),
-      virtual: loc === Loc.Reserved ? a.size[slot] : 0,
-    }
+  liveRow(id: number): LiveRow | undefined {
+    return liveRow(this.tables(), id)
   }
+
 
   /**
    * The residency object that holds a live resource's memory (its own, or its pool's), as the manager sees it now;
@@ -818,124 +699,34 @@ export class D3D12Model {
 
   allocation(id: number): AllocationView | undefined {
     const slot = this.live.get(id)
-    return slot === undefined ? undefined : this.view(slot)
+    return slot === undefined ? undefined : allocationView(this.tables(), slot)
   }
 
   /** Every pool with its blocks: memory pools, spares, buddy pools and FastAllocator pages. */
   pools(): PoolView[] {
-    const STATES = ['free', 'used', 'pending'] as const
-    return this.poolBlocks().map((p) => {
-      const blocks = new Array<BlockView>(p.offset.length)
-      for (let k = 0; k < blocks.length; k++) {
-        const id = p.id[k]
-        blocks[k] = { offset: p.offset[k], size: p.size[k], state: STATES[p.state[k]], id: Number.isNaN(id) ? null : id }
-      }
-      return {
-        pool: p.pool,
-        name: p.name,
-        row: p.row,
-        heap: p.heap,
-        bytes: p.bytes,
-        used: p.used,
-        pending: p.pending,
-        free: p.free,
-        spare: p.spare,
-        createdFrame: p.createdFrame,
-        blocks,
-      }
-    })
+    return poolViews(this.poolBlocks())
   }
+
 
   /** What pools() lists, each pool's blocks as columns (see PoolBlocks). */
   poolBlocks(): PoolBlocks[] {
-    const out: PoolBlocks[] = []
-    const b = this.blocks
-    const a = this.allocs
-    for (const fam of this.families) {
-      const pools = fam.pools()
-      if (fam.spare) pools.push(fam.spare)
-      for (const pool of pools) {
-        let n = 0
-        for (let k = pool.head; k !== NONE; k = b.next[k]) n++
-        const columns = blockColumns(n)
-        let i = 0
-        for (let k = pool.head; k !== NONE; k = b.next[k], i++) {
-          const owner = b.owner[k]
-          columns.offset[i] = b.offset[k]
-          columns.size[i] = b.size[k]
-          if (b.state[k] === BlockState.Allocated) {
-            columns.state[i] = a.state[owner] === SlotState.Pending ? BlockCode.Pending : BlockCode.Used
-            const kind = a.kind[owner]
-            columns.id[i] = kind === Kind.Buffer || kind === Kind.Texture ? a.id[owner] : NaN
-          }
-        }
-        out.push(this.poolBlocksOf(fam.spec.name, fam.spec.row, fam.spec.heap, pool, columns))
-      }
-    }
-    // Buddy blocks: the free ones from the pool's bitsets, the allocated ones from the slots, merged by offset.
-    const bySlotPool = new Map<number, number[]>()
-    for (let slot = 0; slot < a.count; slot++) {
-      if (a.state[slot] === SlotState.Free || a.loc[slot] !== Loc.Buddy) continue
-      const list = bySlotPool.get(a.pool[slot])
-      if (list) list.push(slot)
-      else bySlotPool.set(a.pool[slot], [slot])
-    }
-    for (const fam of this.buddies) {
-      const pools = fam.pools.slice()
-      if (fam.spare) pools.push(fam.spare)
-      for (const pool of pools) {
-        const free = pool.freeBlockColumns()
-        const slots = Int32Array.from(bySlotPool.get(pool.id) ?? [])
-        sortSlots(slots, a.base, null)
-        const columns = blockColumns(free.offset.length + slots.length)
-        let f = 0
-        let s = 0
-        for (let i = 0; i < columns.offset.length; i++) {
-          if (s === slots.length || (f < free.offset.length && free.offset[f] < a.base[slots[s]])) {
-            columns.offset[i] = free.offset[f]
-            columns.size[i] = free.size[f]
-            f++
-          } else {
-            const slot = slots[s++]
-            const kind = a.kind[slot]
-            columns.offset[i] = a.base[slot]
-            columns.size[i] = a.size[slot]
-            columns.state[i] = a.state[slot] === SlotState.Pending ? BlockCode.Pending : BlockCode.Used
-            columns.id[i] = kind === Kind.Buffer || kind === Kind.Texture ? a.id[slot] : NaN
-          }
-        }
-        out.push(this.poolBlocksOf(fam.spec.name, fam.spec.row, fam.spec.heap, pool, columns))
-      }
-    }
-    const pageSize = this.fast.pageSize
-    for (const page of this.fast.pages()) {
-      const used = page.busy ? page.used : 0
-      const columns = blockColumns((page.busy ? 1 : 0) + (pageSize - used > 0 ? 1 : 0))
-      let i = 0
-      if (page.busy) {
-        columns.size[i] = used
-        columns.state[i++] = BlockCode.Used
-      }
-      if (pageSize - used > 0) {
-        columns.offset[i] = used
-        columns.size[i] = pageSize - used
-      }
-      out.push({
-        pool: page.id,
-        name: `UPLOAD/FastAllocator/${page.index}`,
-        row: 'FastAllocatorPage',
-        heap: 'UPLOAD',
-        bytes: pageSize,
-        used,
-        pending: 0,
-        free: pageSize - used,
-        spare: false,
-        createdFrame: page.createdFrame,
-        ...columns,
-      })
-    }
-    return out
+    return poolBlocks(this.tables())
   }
+
+  /** The tables the views read. */
+  private tables(): ModelTables {
+    return {
+      allocs: this.allocs,
+      blocks: this.blocks,
+      live: this.live,
+      families: this.families,
+      buddies: this.buddies,
+      pools: this.poolById,
+      fast: this.fast,
+      completed: this.completed,
+    }
+  }
+
 
   /**
    * Bytes the model's typed arrays hold (its tables: allocations, blocks, ids, pools, residency, transients), an
@@ -978,6 +769,7 @@ export class D3D12Model {
     c.families = this.families.map((f) => f.clone(registerPool))
     // A packed copy is only cloned, and its clones build their own index: it keeps an empty one.
     c.defragSearch = options.packed ? new DefragSearch(c.families) : DefragSearch.rebuild(c.families, c.blocks)
+    c.defragMoves = c.newDefragMoves()
     c.buddies = this.buddies.map((f) => f.clone(registerBuddy))
     c.fast = this.fast.clone()
     // Only the pending releases, from the head of the queue.
@@ -1479,65 +1271,20 @@ export class D3D12Model {
     this.fast.cleanUp(completed, lag, this.totals)
   }
 
-  /** §8.2: per budget class, each defrag-enabled family clears up to maxPoolsPerFrame pools, rotating. */
+  /** §8.2: per budget class, each defrag-enabled family clears up to maxPoolsPerFrame pools, rotating (defrag.ts). */
   private defrag(frame: Frame): void {
     const budget = this.config['defrag.maxCopyPerFrame']
     const maxPools = this.config['defrag.maxPoolsPerFrame']
     if (this.config['defrag.enabled'] !== 1 || maxPools <= 0 || budget <= 0) return
-    for (const cls of [BudgetClass.Buffers, BudgetClass.Textures]) {
-      let copied = 0
-      for (const fam of this.families) {
-        if (fam.spec.budgetClass !== cls || !fam.spec.defrag) continue
-        if (copied >= budget) break
-        copied = this.defragFamily(fam, budget, copied, maxPools, frame)
-      }
-    }
+    defragFrame(this.defragSearch, this.families, budget, maxPools, this.defragMoves, frame)
   }
 
-  /**
-   * One family's turn (docs/model.md, Defrag): from the rotation position, the next pool used under 90 % with a
-   * live block and a fuller pool to move into is cleared; up to maxPools pools, while under the copy budget. The
-   * DefragSearch index answers each step without walking the family's pools.
-   */
-  private defragFamily(fam: PoolFamily, budget: Bytes, copied: Bytes, maxPools: number, frame: Frame): Bytes {
-    const index = this.defragSearch.settle(fam.spec.index, this.blocks)
-    if (index === null || index.low === 0 || index.notFull < 2) return copied
-    if (fam.lastDefragSlot >= fam.slots.length) fam.lastDefragSlot = 0
-    let cleared = 0
-    const slots = fam.slots
-    for (let s = index.candidates.next(fam.lastDefragSlot); s !== NONE && s < slots.length; s = index.candidates.next(s + 1)) {
-      const pool = slots[s] as MemoryPool
-      if (!index.hasFuller(pool)) continue
-      copied = this.tryClear(fam, pool, budget, copied, frame)
-      cleared++
-      if (copied >= budget || cleared >= maxPools) {
-        // 「在池之间轮转」: the next frame starts after the pool just processed.
-        fam.lastDefragSlot = s + 1
-        return copied
-      }
+  private newDefragMoves(): DefragMoves {
+    return {
+      blocks: () => this.blocks,
+      movable: (block) => this.movable(block),
+      move: (fam, pool, target, block, frame) => this.moveBlock(fam, pool, target, block, frame),
     }
-    fam.lastDefragSlot = slots.length
-    return copied
-  }
-
-  /**
-   * FRHIMemoryPool::TryClear: from the end of the pool backwards, each movable block goes to the fullest pool
-   * ranked above this one (by used bytes, then slot, as they are at that moment) with a free block of its size,
-   * while the frame's copies are under budget.
-   */
-  private tryClear(fam: PoolFamily, pool: MemoryPool, budget: Bytes, copied: Bytes, frame: Frame): Bytes {
-    const b = this.blocks
-    const index = this.defragSearch.settle(fam.spec.index, b) as FamilyDefrag
-    let block = pool.tail
-    while (block !== NONE && copied < budget) {
-      const prev = b.prev[block]
-      if (this.movable(block)) {
-        const target = index.fullestFit(pool, b.size[block])
-        if (target !== null) copied += this.moveBlock(fam, pool, target, block, frame)
-      }
-      block = prev
-    }
-    return copied
   }
 
   /** An allocated block of a live buffer or texture, not locked (initial data or a move in flight). */
@@ -1648,55 +1395,8 @@ export class D3D12Model {
     return r
   }
 
-  private view(slot: number): AllocationView {
-    const a = this.allocs
-    const loc = a.loc[slot]
-    const pool = loc === Loc.Pool || loc === Loc.Buddy ? this.poolById.get(a.pool[slot]) : undefined
-    return {
-      id: a.id[slot],
-      kind: a.kind[slot] === Kind.Texture ? 'texture' : 'buffer',
-      placement: PLACEMENTS[a.placement[slot]],
-      heap: HEAP_TYPES[a.heap[slot]],
-      pool: pool ? pool.id : -1,
-      poolName: pool ? pool.name : null,
-      offset: a.offset[slot],
-      size: a.size[slot],
-      requested: a.requested[slot],
-      alignment: a.alignment[slot],
-      estimated: (a.flags[slot] & SlotFlag.Estimated) !== 0,
-      createdFrame: a.created[slot],
-      committed: loc === Loc.Reserved ? a.committed[slot] : 0,
-      locked: a.lockFrame[slot] >= 0 && a.lockFrame[slot] > this.completed,
-    }
-  }
 
-  private poolBlocksOf(
-    family: string,
-    row: number,
-    heap: number,
-    pool: MemoryPool | BuddyPool,
-    columns: Pick<PoolBlocks, 'offset' | 'size' | 'state' | 'id'>,
-  ): PoolBlocks {
-    return {
-      pool: pool.id,
-      name: pool.name || `${family}/spare`,
-      row: TOTAL_ROWS[row],
-      heap: HEAP_TYPES[heap],
-      bytes: pool.size,
-      used: pool.used - pool.pending,
-      pending: pool.pending,
-      free: pool.size - pool.used,
-      spare: pool.spare,
-      createdFrame: pool.createdFrame,
-      ...columns,
-    }
-  }
 
-  /** Live buffers' and textures' slots, by creation frame, then id. */
-  private liveSlots(): Int32Array {
-    const a = this.allocs
-    return sortSlots(Int32Array.from(this.live.slots()), a.created, a.id)
-  }
 
 
   /** A second create of a live id: the first is released (the capture's ingest warns about it too). */
@@ -1730,47 +1430,6 @@ export class D3D12Model {
       warning: (kind, message, frame) => this.sink.warning?.(kind, message, frame),
     }
   }
-}
-
-/**
- * Sorts slots by key[slot], then tie[slot] (when given), in place. While key, tie and slot are small non-negative
- * integers, all three pack into one number below 2^53 and the numbers sort natively, far faster than a comparator
- * over thousands of slots; otherwise the comparator.
- */
-function sortSlots(slots: Int32Array, key: Float64Array, tie: Float64Array | null): Int32Array {
-  let maxKey = 0
-  let maxTie = 0
-  let maxSlot = 0
-  let integral = true
-  for (let i = 0; i < slots.length; i++) {
-    const slot = slots[i]
-    const k = key[slot]
-    const t = tie === null ? 0 : tie[slot]
-    if (!(k >= 0 && t >= 0 && Number.isInteger(k) && Number.isInteger(t))) {
-      integral = false
-      break
-    }
-    if (k > maxKey) maxKey = k
-    if (t > maxTie) maxTie = t
-    if (slot > maxSlot) maxSlot = slot
-  }
-  const bits = (n: number) => (n < 2 ** 31 ? 32 - Math.clz32(n) : 64)
-  const slotSpan = 2 ** bits(maxSlot)
-  const tieSpan = 2 ** bits(maxTie)
-  if (integral && bits(maxKey) + bits(maxTie) + bits(maxSlot) <= 53) {
-    const packed = new Float64Array(slots.length)
-    for (let i = 0; i < slots.length; i++) {
-      const slot = slots[i]
-      packed[i] = (key[slot] * tieSpan + (tie === null ? 0 : tie[slot])) * slotSpan + slot
-    }
-    packed.sort()
-    // The slot is the low part: exact, as every factor is a power of two.
-    for (let i = 0; i < slots.length; i++) slots[i] = packed[i] - Math.floor(packed[i] / slotSpan) * slotSpan
-    return slots
-  }
-  return tie === null
-    ? slots.sort((x, y) => key[x] - key[y])
-    : slots.sort((x, y) => key[x] - key[y] || tie[x] - tie[y])
 }
 
 /** Bytes of the typed arrays reachable from `root` through objects, arrays and maps, each counted once. */

@@ -1,0 +1,396 @@
+/**
+ * The D3D12 model's read-only views (docs/model.md): the live buffers and textures as rows or as columns, one live
+ * resource's row, and every pool with its blocks in offset order. They read the model's tables and change nothing.
+ */
+import { HEAP_TYPES, PLACEMENTS } from '../../../shared/model'
+import type { HeapType, Placement } from '../../../shared/model'
+import type { Bytes, Frame } from '../../../shared/units'
+import { Kind, Loc, SlotFlag, SlotState } from './allocations'
+import type { Allocations, IdMap } from './allocations'
+import type { BuddyPool } from './buddy'
+import type { BuddyFamily, PoolFamily } from './families'
+import { BlockState, NONE } from './memoryPool'
+import type { BlockTable, MemoryPool } from './memoryPool'
+import { TOTAL_ROWS } from './totals'
+import type { TotalRow } from './totals'
+import type { FastAllocatorPages } from './upload'
+
+/** What the views read of a model: its tables and pools, as they are now. */
+export interface ModelTables {
+  readonly allocs: Allocations
+  readonly blocks: BlockTable
+  readonly live: IdMap
+  readonly families: readonly PoolFamily[]
+  readonly buddies: readonly BuddyFamily[]
+  /** Pools in service by id. */
+  readonly pools: { get(id: number): MemoryPool | BuddyPool | undefined }
+  readonly fast: FastAllocatorPages
+  /** The last frame the GPU finished: a block moved after it is still locked. */
+  readonly completed: Frame
+}
+
+export interface AllocationView {
+  id: number
+  kind: 'buffer' | 'texture'
+  placement: Placement
+  heap: HeapType
+  pool: number
+  poolName: string | null
+  offset: Bytes
+  size: Bytes
+  requested: Bytes
+  alignment: Bytes
+  estimated: boolean
+  createdFrame: Frame
+  /** Reserved resources: physical bytes committed. */
+  committed: Bytes
+  /** Defrag may not move it yet (initial data or a move in flight). */
+  locked: boolean
+}
+
+export interface BlockView {
+  offset: Bytes
+  size: Bytes
+  state: 'used' | 'free' | 'pending'
+  /** The resource id of a used or pending block; null for free blocks and the model's own (staging, pages). */
+  id: number | null
+}
+
+export interface PoolView {
+  pool: number
+  name: string
+  row: TotalRow
+  heap: HeapType
+  bytes: Bytes
+  used: Bytes
+  pending: Bytes
+  free: Bytes
+  /** Created ahead (async growth) and not taken yet. */
+  spare: boolean
+  createdFrame: Frame
+  blocks: BlockView[]
+}
+
+/** A pool's figures and its blocks in offset order, one column each. */
+export interface PoolBlocks extends Omit<PoolView, 'blocks'> {
+  offset: Float64Array
+  size: Float64Array
+  /** 0 free, 1 used, 2 pending. */
+  state: Uint8Array
+  /** The resource id of a used or pending block; NaN for free blocks and the model's own (staging, pages). */
+  id: Float64Array
+}
+
+/** The live buffers and textures, one column each, by creation frame, then id. */
+export interface LiveTable {
+  length: number
+  id: Float64Array
+  /** 1 texture, 0 buffer. */
+  texture: Uint8Array
+  /** Index into PLACEMENTS. */
+  placement: Uint8Array
+  /** Index into HEAP_TYPES. */
+  heap: Uint8Array
+  poolName: (string | null)[]
+  offset: Float64Array
+  /** Physical bytes held: a reserved resource's committed tiles, every other's occupied size. */
+  size: Float64Array
+  /** The bytes asked for that `size` holds (a reserved resource's last commit). */
+  requested: Float64Array
+  /** A reserved resource's virtual size (its address space), 0 for every other. */
+  virtual: Float64Array
+  created: Float64Array
+  estimated: Uint8Array
+}
+
+/** One live resource as liveTable() lists it (see liveRow). */
+export interface LiveRow {
+  placement: Placement
+  heap: HeapType
+  poolName: string | null
+  offset: Bytes
+  occupied: Bytes
+  requested: Bytes
+  virtual: Bytes
+}
+
+/** Block states in PoolBlocks (the same codes as the IPC contract's BLOCK_STATE). */
+export const BlockCode = { Free: 0, Used: 1, Pending: 2 } as const
+
+function blockColumns(n: number): Pick<PoolBlocks, 'offset' | 'size' | 'state' | 'id'> {
+  return { offset: new Float64Array(n), size: new Float64Array(n), state: new Uint8Array(n), id: new Float64Array(n).fill(NaN) }
+}
+
+/** Live buffers and textures, by creation frame, then id. */
+export function liveAllocations(t: ModelTables): AllocationView[] {
+  const slots = liveSlots(t)
+  const out = new Array<AllocationView>(slots.length)
+  for (let i = 0; i < slots.length; i++) out[i] = allocationView(t, slots[i])
+  return out
+}
+
+/** What liveAllocations() lists, as columns: a table of thousands of rows without an object per row. */
+export function liveTable(tables: ModelTables): LiveTable {
+  const slots = liveSlots(tables)
+  const n = slots.length
+  const a = tables.allocs
+  const pools = tables.pools
+  const t: LiveTable = {
+    length: n,
+    id: new Float64Array(n),
+    texture: new Uint8Array(n),
+    placement: new Uint8Array(n),
+    heap: new Uint8Array(n),
+    poolName: new Array<string | null>(n),
+    offset: new Float64Array(n),
+    size: new Float64Array(n),
+    requested: new Float64Array(n),
+    virtual: new Float64Array(n),
+    created: new Float64Array(n),
+    estimated: new Uint8Array(n),
+  }
+  for (let i = 0; i < n; i++) {
+    const slot = slots[i]
+    const loc = a.loc[slot]
+    t.id[i] = a.id[slot]
+    t.texture[i] = a.kind[slot] === Kind.Texture ? 1 : 0
+    t.placement[i] = a.placement[slot]
+    t.heap[i] = a.heap[slot]
+    t.poolName[i] = loc === Loc.Pool || loc === Loc.Buddy ? pools.get(a.pool[slot])!.name : null
+    t.offset[i] = a.offset[slot]
+    t.size[i] = a.bytes(slot)
+    t.requested[i] = a.requestedBytes(slot)
+    t.virtual[i] = loc === Loc.Reserved ? a.size[slot] : 0
+    t.created[i] = a.created[slot]
+    t.estimated[i] = (a.flags[slot] & SlotFlag.Estimated) !== 0 ? 1 : 0
+  }
+  return t
+}
+
+/**
+ * One live resource as liveTable() lists it: where it is, the bytes it occupies (a reserved resource's committed
+ * bytes, its virtual size apart) and the bytes asked for them; undefined when `id` is not live.
+ */
+export function liveRow(t: ModelTables, id: number): LiveRow | undefined {
+  const slot = t.live.get(id)
+  if (slot === undefined) return undefined
+  const a = t.allocs
+  const loc = a.loc[slot]
+  return {
+    placement: PLACEMENTS[a.placement[slot]],
+    heap: HEAP_TYPES[a.heap[slot]],
+    poolName: loc === Loc.Pool || loc === Loc.Buddy ? t.pools.get(a.pool[slot])!.name : null,
+    offset: a.offset[slot],
+    occupied: a.bytes(slot),
+    requested: a.requestedBytes(slot),
+    virtual: loc === Loc.Reserved ? a.size[slot] : 0,
+  }
+}
+
+/** One live buffer or texture, by its slot. */
+export function allocationView(t: ModelTables, slot: number): AllocationView {
+  const a = t.allocs
+  const loc = a.loc[slot]
+  const pool = loc === Loc.Pool || loc === Loc.Buddy ? t.pools.get(a.pool[slot]) : undefined
+  return {
+    id: a.id[slot],
+    kind: a.kind[slot] === Kind.Texture ? 'texture' : 'buffer',
+    placement: PLACEMENTS[a.placement[slot]],
+    heap: HEAP_TYPES[a.heap[slot]],
+    pool: pool ? pool.id : -1,
+    poolName: pool ? pool.name : null,
+    offset: a.offset[slot],
+    size: a.size[slot],
+    requested: a.requested[slot],
+    alignment: a.alignment[slot],
+    estimated: (a.flags[slot] & SlotFlag.Estimated) !== 0,
+    createdFrame: a.created[slot],
+    committed: loc === Loc.Reserved ? a.committed[slot] : 0,
+    locked: a.lockFrame[slot] >= 0 && a.lockFrame[slot] > t.completed,
+  }
+}
+
+/** Every pool with its blocks: memory pools, spares, buddy pools and FastAllocator pages. */
+export function poolViews(pools: PoolBlocks[]): PoolView[] {
+  const STATES = ['free', 'used', 'pending'] as const
+  return pools.map((p) => {
+    const blocks = new Array<BlockView>(p.offset.length)
+    for (let k = 0; k < blocks.length; k++) {
+      const id = p.id[k]
+      blocks[k] = { offset: p.offset[k], size: p.size[k], state: STATES[p.state[k]], id: Number.isNaN(id) ? null : id }
+    }
+    return {
+      pool: p.pool,
+      name: p.name,
+      row: p.row,
+      heap: p.heap,
+      bytes: p.bytes,
+      used: p.used,
+      pending: p.pending,
+      free: p.free,
+      spare: p.spare,
+      createdFrame: p.createdFrame,
+      blocks,
+    }
+  })
+}
+
+/** What pools() lists, each pool's blocks as columns (see PoolBlocks). */
+export function poolBlocks(t: ModelTables): PoolBlocks[] {
+  const out: PoolBlocks[] = []
+  const b = t.blocks
+  const a = t.allocs
+  for (const fam of t.families) {
+    const pools = fam.pools()
+    if (fam.spare) pools.push(fam.spare)
+    for (const pool of pools) {
+      let n = 0
+      for (let k = pool.head; k !== NONE; k = b.next[k]) n++
+      const columns = blockColumns(n)
+      let i = 0
+      for (let k = pool.head; k !== NONE; k = b.next[k], i++) {
+        const owner = b.owner[k]
+        columns.offset[i] = b.offset[k]
+        columns.size[i] = b.size[k]
+        if (b.state[k] === BlockState.Allocated) {
+          columns.state[i] = a.state[owner] === SlotState.Pending ? BlockCode.Pending : BlockCode.Used
+          const kind = a.kind[owner]
+          columns.id[i] = kind === Kind.Buffer || kind === Kind.Texture ? a.id[owner] : NaN
+        }
+      }
+      out.push(poolBlocksOf(fam.spec.name, fam.spec.row, fam.spec.heap, pool, columns))
+    }
+  }
+  // Buddy blocks: the free ones from the pool's bitsets, the allocated ones from the slots, merged by offset.
+  const bySlotPool = new Map<number, number[]>()
+  for (let slot = 0; slot < a.count; slot++) {
+    if (a.state[slot] === SlotState.Free || a.loc[slot] !== Loc.Buddy) continue
+    const list = bySlotPool.get(a.pool[slot])
+    if (list) list.push(slot)
+    else bySlotPool.set(a.pool[slot], [slot])
+  }
+  for (const fam of t.buddies) {
+    const pools = fam.pools.slice()
+    if (fam.spare) pools.push(fam.spare)
+    for (const pool of pools) {
+      const free = pool.freeBlockColumns()
+      const slots = Int32Array.from(bySlotPool.get(pool.id) ?? [])
+      sortSlots(slots, a.base, null)
+      const columns = blockColumns(free.offset.length + slots.length)
+      let f = 0
+      let s = 0
+      for (let i = 0; i < columns.offset.length; i++) {
+        if (s === slots.length || (f < free.offset.length && free.offset[f] < a.base[slots[s]])) {
+          columns.offset[i] = free.offset[f]
+          columns.size[i] = free.size[f]
+          f++
+        } else {
+          const slot = slots[s++]
+          const kind = a.kind[slot]
+          columns.offset[i] = a.base[slot]
+          columns.size[i] = a.size[slot]
+          columns.state[i] = a.state[slot] === SlotState.Pending ? BlockCode.Pending : BlockCode.Used
+          columns.id[i] = kind === Kind.Buffer || kind === Kind.Texture ? a.id[slot] : NaN
+        }
+      }
+      out.push(poolBlocksOf(fam.spec.name, fam.spec.row, fam.spec.heap, pool, columns))
+    }
+  }
+  const pageSize = t.fast.pageSize
+  for (const page of t.fast.pages()) {
+    const used = page.busy ? page.used : 0
+    const columns = blockColumns((page.busy ? 1 : 0) + (pageSize - used > 0 ? 1 : 0))
+    let i = 0
+    if (page.busy) {
+      columns.size[i] = used
+      columns.state[i++] = BlockCode.Used
+    }
+    if (pageSize - used > 0) {
+      columns.offset[i] = used
+      columns.size[i] = pageSize - used
+    }
+    out.push({
+      pool: page.id,
+      name: `UPLOAD/FastAllocator/${page.index}`,
+      row: 'FastAllocatorPage',
+      heap: 'UPLOAD',
+      bytes: pageSize,
+      used,
+      pending: 0,
+      free: pageSize - used,
+      spare: false,
+      createdFrame: page.createdFrame,
+      ...columns,
+    })
+  }
+  return out
+}
+
+function poolBlocksOf(
+  family: string,
+  row: number,
+  heap: number,
+  pool: MemoryPool | BuddyPool,
+  columns: Pick<PoolBlocks, 'offset' | 'size' | 'state' | 'id'>,
+): PoolBlocks {
+  return {
+    pool: pool.id,
+    name: pool.name || `${family}/spare`,
+    row: TOTAL_ROWS[row],
+    heap: HEAP_TYPES[heap],
+    bytes: pool.size,
+    used: pool.used - pool.pending,
+    pending: pool.pending,
+    free: pool.size - pool.used,
+    spare: pool.spare,
+    createdFrame: pool.createdFrame,
+    ...columns,
+  }
+}
+
+/** Live buffers' and textures' slots, by creation frame, then id. */
+export function liveSlots(t: ModelTables): Int32Array {
+  const a = t.allocs
+  return sortSlots(Int32Array.from(t.live.slots()), a.created, a.id)
+}
+
+/**
+ * Sorts slots by key[slot], then tie[slot] (when given), in place. While key, tie and slot are small non-negative
+ * integers, all three pack into one number below 2^53 and the numbers sort natively, far faster than a comparator
+ * over thousands of slots; otherwise the comparator.
+ */
+function sortSlots(slots: Int32Array, key: Float64Array, tie: Float64Array | null): Int32Array {
+  let maxKey = 0
+  let maxTie = 0
+  let maxSlot = 0
+  let integral = true
+  for (let i = 0; i < slots.length; i++) {
+    const slot = slots[i]
+    const k = key[slot]
+    const t = tie === null ? 0 : tie[slot]
+    if (!(k >= 0 && t >= 0 && Number.isInteger(k) && Number.isInteger(t))) {
+      integral = false
+      break
+    }
+    if (k > maxKey) maxKey = k
+    if (t > maxTie) maxTie = t
+    if (slot > maxSlot) maxSlot = slot
+  }
+  const bits = (n: number) => (n < 2 ** 31 ? 32 - Math.clz32(n) : 64)
+  const slotSpan = 2 ** bits(maxSlot)
+  const tieSpan = 2 ** bits(maxTie)
+  if (integral && bits(maxKey) + bits(maxTie) + bits(maxSlot) <= 53) {
+    const packed = new Float64Array(slots.length)
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i]
+      packed[i] = (key[slot] * tieSpan + (tie === null ? 0 : tie[slot])) * slotSpan + slot
+    }
+    packed.sort()
+    // The slot is the low part: exact, as every factor is a power of two.
+    for (let i = 0; i < slots.length; i++) slots[i] = packed[i] - Math.floor(packed[i] / slotSpan) * slotSpan
+    return slots
+  }
+  return tie === null
+    ? slots.sort((x, y) => key[x] - key[y])
+    : slots.sort((x, y) => key[x] - key[y] || tie[x] - tie[y])
+}
