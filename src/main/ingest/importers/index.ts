@@ -37,7 +37,12 @@ export function importOptionsOf(frames: CaptureImportOptions | undefined): Impor
     if (!frames.frameMarkers) gpgmm.frames = 'time'
   }
   if (frames.model === 'd3d12') gpgmm.requests = true
-  return { rmv, gpgmm, vma: { model: frames.model === 'vulkan' }, ...(frames.model ? { model: frames.model } : {}) }
+  return {
+    rmv,
+    gpgmm,
+    ...(frames.model === 'vulkan' ? { vma: { model: true } } : {}),
+    ...(frames.model ? { model: frames.model } : {}),
+  }
 }
 
 export interface Importer {
