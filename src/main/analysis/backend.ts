@@ -24,14 +24,32 @@ import type { ConfigKeyInfo } from '../../shared/model'
 import type { CaptureHeader } from '../../shared/capture'
 import type { LoadResult } from '../ingest/read'
 import type { CaptureStore } from '../ingest/store'
-import type { ResidencyEvents, FrameGate, ReplayProgress } from './d3d12/replay'
 import type { ResourceTable } from './d3d12/snapshot'
 import type { HazardLog } from './hazards'
+import type { ResidencyEvents } from './residencyEvents'
 import type { ResourceRows } from './resourceRows'
 import type { ModelWalk } from './search'
 import type { SeriesTable } from './seriesTable'
 
-export type { FrameGate, ReplayProgress } from './d3d12/replay'
+export interface ReplayProgress {
+  framesDone: number
+  frames: number
+}
+
+/**
+ * A capture still being written (followed live). The replay goes through the frames the store holds, then waits
+ * here for more with its model, series and checkpoints as they are, and goes on from there: a capture that grows
+ * is replayed once, as a loaded one is.
+ */
+export interface FrameGate {
+  /**
+   * Called by a replay that has replayed `done` frames and found no more: resolves with the store's frame count
+   * once it holds more than `done`, or once the capture has ended (then `ended` is true, and the count is the
+   * store's final one, which may be `done`).
+   */
+  wait(done: number): Promise<number>
+  readonly ended: boolean
+}
 
 /** Config overrides as the app and the CLI give them: key to value, before the backend's resolver reads them. */
 export type ConfigOverrides = Record<string, string | number | boolean>

@@ -10,7 +10,8 @@ import { observedBackend } from './observed/backend'
 import { vulkanBackend } from './vulkan/backend'
 
 export const BACKENDS = [
-  // observed traces (what a driver or an allocator did) go first: no model replays them
+  // first: the observed backend (analysis/observed/), traces of what a driver or an allocator did, shown as they
+  // happened; a trace it takes is never replayed through a model here
   observedBackend,
   vulkanBackend,
   // D3D12 takes every capture the others did not

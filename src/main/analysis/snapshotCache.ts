@@ -1,9 +1,11 @@
 /**
  * The few states a run's snapshots keep (a state: the model at the end of a frame index, with its live resources as
  * a table), most recently used first: a cursor moving back and forth over a few frames replays nothing again.
- * Every backend's snapshots keep theirs here.
+ * Every backend's snapshots keep theirs here (CachedSnapshots).
  */
+import type { ResourcePage, ResourceQuery, Snapshot } from '../../shared/ipc'
 import type { CaptureStore } from '../ingest/store'
+import type { ResourceTable } from './d3d12/snapshot'
 
 /** The states kept per run. */
 export const SNAPSHOT_CACHE_SIZE = 4
@@ -42,4 +44,50 @@ export class SnapshotCache<State extends { frame: number }> {
 /** The frame index a snapshot query for `frame` answers for: clamped to the store's frames. */
 export function snapshotFrame(store: CaptureStore, frame: number): number {
   return Math.max(0, Math.min(store.frames.length - 1, Math.floor(frame)))
+}
+
+/**
+ * A backend's snapshots over its cache: the state at a frame index (from the cache, else built by the backend from
+ * its checkpoints), its table, a page of its resources, and warming. The backend builds a state and says what a
+ * snapshot, a resource's details and a frame's transients are.
+ */
+export abstract class CachedSnapshots<State extends { frame: number; table: ResourceTable }> {
+  protected readonly cache = new SnapshotCache<State>()
+
+  constructor(private readonly snapshotStore: CaptureStore) {}
+
+  /** The state at the end of frame index `target` (already clamped), built from the backend's checkpoints. */
+  protected abstract build(target: number): State
+
+  abstract snapshot(runId: string, frame: number): Snapshot
+
+  /** The state at the end of frame index `frame`, from the cache or the checkpoint before it. */
+  state(frame: number): State {
+    const target = snapshotFrame(this.snapshotStore, frame)
+    const hit = this.cache.get(target)
+    if (hit) return hit
+    const state = this.build(target)
+    this.cache.add(state)
+    return state
+  }
+
+  table(frame: number): ResourceTable {
+    return this.state(frame).table
+  }
+
+  resources(query: ResourceQuery): ResourcePage {
+    const s = this.state(query.frame)
+    return s.table.page(query, s.frame)
+  }
+
+  /**
+   * Rebuild the snapshot of a frame as the inspector first asks for it (the table in its default order, the pool
+   * maps) and forget it: run after a large load, so the code a cursor move runs is ready before someone moves it.
+   */
+  warm(frame: number): void {
+    const s = this.state(frame)
+    s.table.order('occupied', true)
+    this.snapshot('', frame)
+    this.cache.forget(s)
+  }
 }

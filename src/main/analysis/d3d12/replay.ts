@@ -20,7 +20,7 @@ import { HEAP_TYPES, type ModelConfig } from '../../../shared/model'
 import type { SeriesInfo, TransientExecution } from '../../../shared/ipc'
 import { SERIES } from '../../../shared/ipc'
 import type { Bytes } from '../../../shared/units'
-import { float64Column, uint8Column, type Column } from '../../ingest/columns'
+import { float64Column } from '../../ingest/columns'
 import { useIdsOf } from '../../ingest/records'
 import { BUFFER_ATTR, frameEnd, RECORD_KIND, type CaptureStore } from '../../ingest/store'
 import type { ModelSink } from '../../model/events'
@@ -30,13 +30,15 @@ import { D3D12Model } from '../../model/d3d12/model'
 import { TOTAL_FIELDS, TOTAL_ROWS } from '../../model/d3d12/totals'
 import type { TransientLayout } from '../../model/d3d12/transient'
 import { ObservedResidency } from '../observed/residency'
+import type { FrameGate, ReplayProgress } from '../backend'
 import { Checkpoints, liveMap, type Checkpoint, type CheckpointOptions } from '../checkpoints'
+import { RESIDENCY_EVENT, ResidencyEvents } from '../residencyEvents'
 import { SeriesTable } from '../seriesTable'
 import { TagTotals, tagSeriesName } from '../tags'
 
 export { CHECKPOINT_BYTES, CHECKPOINT_BYTES_PER_RECORD, CHECKPOINT_RECORDS, checkpointBudget } from '../checkpoints'
-
-export const RESIDENCY_EVENT = { makeResident: 0, evict: 1, overBudget: 2 } as const
+export { RESIDENCY_EVENT, ResidencyEvents } from '../residencyEvents'
+export type { FrameGate, ReplayProgress } from '../backend'
 
 const FIELD_LABEL: Record<(typeof TOTAL_FIELDS)[number], string> = {
   heapBytes: 'heap bytes',
@@ -103,41 +105,11 @@ export class GraphExecutions {
   }
 }
 
-export class ResidencyEvents {
-  readonly frame = float64Column()
-  readonly kind: Column<Uint8Array> = uint8Column()
-  readonly object = float64Column()
-  readonly bytes = float64Column()
-  get length(): number {
-    return this.frame.length
-  }
-}
-
 /** The model after frame index `frame` (as modelAt answers it) with its live creates; it is only read. */
 export interface ModelState {
   frame: number
   model: D3D12Model
   created: Map<number, number>
-}
-
-export interface ReplayProgress {
-  framesDone: number
-  frames: number
-}
-
-/**
- * A capture still being written (followed live). The replay goes through the frames the store holds, then waits
- * here for more with its model, series and checkpoints as they are, and goes on from there: a capture that grows
- * is replayed once, as a loaded one is.
- */
-export interface FrameGate {
-  /**
-   * Called by a replay that has replayed `done` frames and found no more: resolves with the store's frame count
-   * once it holds more than `done`, or once the capture has ended (then `ended` is true, and the count is the
-   * store's final one, which may be `done`).
-   */
-  wait(done: number): Promise<number>
-  readonly ended: boolean
 }
 
 export interface ReplayOptions extends CheckpointOptions {

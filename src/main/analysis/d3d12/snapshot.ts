@@ -25,7 +25,7 @@ import { D3D12Model as Model } from '../../model/d3d12/model'
 import { HEAP_TYPES, PLACEMENTS } from '../../../shared/model'
 import type { ResidencyObjectInfo } from '../../model/d3d12/residency'
 import type { Replay } from './replay'
-import { SnapshotCache, snapshotFrame } from '../snapshotCache'
+import { CachedSnapshots } from '../snapshotCache'
 
 /** The columns of a ResourceTable. */
 export interface ResourceColumns {
@@ -234,12 +234,13 @@ function placedId(replay: Replay, record: number): number {
 }
 
 
-export class Snapshots {
-  private readonly cache = new SnapshotCache<SnapshotState>()
+export class Snapshots extends CachedSnapshots<SnapshotState> {
   private applicationHeaps: boolean | undefined
   private lifetimes: Lifetimes | undefined
 
-  constructor(private readonly replay: Replay) {}
+  constructor(private readonly replay: Replay) {
+    super(replay.store)
+  }
 
   private hasApplicationHeaps(): boolean {
     if (this.applicationHeaps === undefined) {
@@ -255,32 +256,16 @@ export class Snapshots {
     return this.applicationHeaps
   }
 
-  /**
-   * Rebuild the snapshot of a frame as the inspector first asks for it (the table in its default order, the pool
-   * maps) and forget it: run after a load, so the code a cursor move runs is ready before someone moves it.
-   */
-  warm(frame: number): void {
-    const s = this.state(frame)
-    s.table.order('occupied', true)
-    this.snapshot('', frame)
-    this.cache.forget(s)
-  }
-
-  /** The state at the end of frame index `frame`, from the cache or the checkpoint before it. */
-  state(frame: number): SnapshotState {
+  /** The state at the end of frame index `target`: from the checkpoint before it, or a nearer cached state. */
+  protected build(target: number): SnapshotState {
     const store = this.replay.store
-    const target = snapshotFrame(store, frame)
-    const hit = this.cache.get(target)
-    if (hit) return hit
     const transients: TransientExecution[] = []
     const { model, created } = this.replay.modelAt(target, (layout) => transients.push(layout), this.cache.states)
     const frameNumber = store.frames.n[target]
     const end = frameEnd(store, target)
     const heaps = this.hasApplicationHeaps() ? applicationHeapsAt(this.replay, end) : []
     const table = this.tableOf(model, created, frameNumber, heaps)
-    const state: SnapshotState = { frame: target, model, created, table, transients, heaps }
-    this.cache.add(state)
-    return state
+    return { frame: target, model, created, table, transients, heaps }
   }
 
   /** The live resources as columns, straight from the model's table, with names and tags from the records. */
@@ -480,11 +465,6 @@ export class Snapshots {
     }
   }
 
-  resources(query: ResourceQuery): ResourcePage {
-    const s = this.state(query.frame)
-    return s.table.page(query, s.frame)
-  }
-
   details(runId: string, frame: number, id: number): ResourceDetails | null {
     const s = this.state(frame)
     const index = s.table.id.indexOf(id)
@@ -527,10 +507,6 @@ export class Snapshots {
 
   transients(frame: number): TransientExecution[] {
     return this.state(frame).transients
-  }
-
-  table(frame: number): ResourceTable {
-    return this.state(frame).table
   }
 }
 

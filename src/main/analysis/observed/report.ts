@@ -7,7 +7,7 @@
 import type { RunReport } from '../../../shared/ipc'
 import type { LoadResult } from '../../ingest/read'
 import { peakEnd, reportEnvelope } from '../reportEnvelope'
-import { RESIDENCY_EVENT } from '../d3d12/replay'
+import { RESIDENCY_EVENT } from '../residencyEvents'
 import { OBSERVED_SERIES, observedSeriesName, type ObservedReplay } from './replay'
 
 export function buildObservedReport(result: LoadResult, replay: ObservedReplay): RunReport {

@@ -4,12 +4,12 @@
  * ranges, the gaps free; resources that alias share bytes, so blocks may overlap), named by the trace or by its
  * memory and id; the resource table's placement is "Observed", its heap the memory kind, its pool the heap.
  */
-import type { ResourceDetails, ResourcePage, ResourceQuery, Snapshot, TransientExecution, PoolMap } from '../../../shared/ipc'
+import type { ResourceDetails, Snapshot, TransientExecution, PoolMap } from '../../../shared/ipc'
 import { recordAt } from '../../ingest/records'
 import { frameEnd } from '../../ingest/store'
 import { CaptureNames } from '../names'
 import { frameOfRecord, ResourceTable } from '../d3d12/snapshot'
-import { SnapshotCache, snapshotFrame } from '../snapshotCache'
+import { CachedSnapshots } from '../snapshotCache'
 import { RESIDENCY_SERIES } from '../d3d12/replay'
 import { OBSERVED_PLACEMENT, type ObservedHeap, type ObservedReplay, type ObservedState } from './replay'
 
@@ -17,32 +17,16 @@ export interface ObservedSnapshotState extends ObservedState {
   table: ResourceTable
 }
 
-export class ObservedSnapshots {
-  private readonly cache = new SnapshotCache<ObservedSnapshotState>()
+export class ObservedSnapshots extends CachedSnapshots<ObservedSnapshotState> {
   private names: CaptureNames | undefined
 
-  constructor(private readonly replay: ObservedReplay) {}
+  constructor(private readonly replay: ObservedReplay) {
+    super(replay.store)
+  }
 
-  state(frame: number): ObservedSnapshotState {
-    const store = this.replay.store
-    const target = snapshotFrame(store, frame)
-    const hit = this.cache.get(target)
-    if (hit) return hit
+  protected build(target: number): ObservedSnapshotState {
     const live = this.replay.stateAt(target)
-    const state: ObservedSnapshotState = { ...live, table: this.tableOf(live) }
-    this.cache.add(state)
-    return state
-  }
-
-  warm(frame: number): void {
-    const s = this.state(frame)
-    s.table.order('occupied', true)
-    this.snapshot('', frame)
-    this.cache.forget(s)
-  }
-
-  table(frame: number): ResourceTable {
-    return this.state(frame).table
+    return { ...live, table: this.tableOf(live) }
   }
 
   /** An observed trace has no render-graph transients. */
@@ -183,11 +167,6 @@ export class ObservedSnapshots {
       },
       graphs: 0,
     }
-  }
-
-  resources(query: ResourceQuery): ResourcePage {
-    const s = this.state(query.frame)
-    return s.table.page(query, s.frame)
   }
 
   details(runId: string, frame: number, id: number): ResourceDetails | null {

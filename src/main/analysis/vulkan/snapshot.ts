@@ -10,8 +10,6 @@ import type {
   PoolMap,
   ResourceDetails,
   SymbolizedFrame,
-  ResourcePage,
-  ResourceQuery,
   Snapshot,
   TransientExecution,
 } from '../../../shared/ipc'
@@ -26,7 +24,7 @@ import type { VulkanModel } from '../../model/vulkan/model'
 import { bufferNeeds, emptyNeeds, textureNeeds, type BufferLike } from '../../model/vulkan/requirements'
 import { CaptureNames } from '../names'
 import { Symbolizer } from '../symbolize'
-import { SnapshotCache, snapshotFrame } from '../snapshotCache'
+import { CachedSnapshots } from '../snapshotCache'
 import { frameOfRecord, Lifetimes, ResourceTable } from '../d3d12/snapshot'
 import { heapName, typeName, type VulkanReplay } from './replay'
 
@@ -53,44 +51,25 @@ export interface VulkanSnapshotState {
 /** One for all runs: its cache is by module and offset. */
 const symbolizer = new Symbolizer()
 
-export class VulkanSnapshots {
+export class VulkanSnapshots extends CachedSnapshots<VulkanSnapshotState> {
   private lifetimes: Lifetimes | undefined
-  private readonly cache = new SnapshotCache<VulkanSnapshotState>()
   private heapNames: Map<number, string> | undefined
   private names: CaptureNames | undefined
   /** Stack id → its record, found on first use. */
   private stacks: Map<number, number> | undefined
 
-  constructor(private readonly replay: VulkanReplay) {}
+  constructor(private readonly replay: VulkanReplay) {
+    super(replay.store)
+  }
 
-  /** The state at the end of frame index `frame`, from the cache or the checkpoint before it. */
-  state(frame: number): VulkanSnapshotState {
+  /** The state at the end of frame index `target`, from the checkpoint before it. */
+  protected build(target: number): VulkanSnapshotState {
     const store = this.replay.store
-    const target = snapshotFrame(store, frame)
-    const hit = this.cache.get(target)
-    if (hit) return hit
     const { model, created } = this.replay.modelAt(target)
     const end = frameEnd(store, target)
     const poolNames = this.poolNamesOf(model, end)
     const table = this.tableOf(model, created, poolNames, store.frames.n[target], end)
-    const state: VulkanSnapshotState = { frame: target, model, created, table, poolNames }
-    this.cache.add(state)
-    return state
-  }
-
-  /**
-   * Rebuild the snapshot of a frame as the inspector first asks for it (the table in its default order) and forget
-   * it: run after a large load, so the code a cursor move runs is ready before someone moves it.
-   */
-  warm(frame: number): void {
-    const s = this.state(frame)
-    s.table.order('occupied', true)
-    this.snapshot('', frame)
-    this.cache.forget(s)
-  }
-
-  table(frame: number): ResourceTable {
-    return this.state(frame).table
+    return { frame: target, model, created, table, poolNames }
   }
 
   /** Vulkan runs have no render-graph transients. */
@@ -282,11 +261,6 @@ export class VulkanSnapshots {
         })),
       },
     }
-  }
-
-  resources(query: ResourceQuery): ResourcePage {
-    const s = this.state(query.frame)
-    return s.table.page(query, s.frame)
   }
 
   details(runId: string, frame: number, id: number): ResourceDetails | null {

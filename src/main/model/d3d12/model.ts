@@ -56,9 +56,9 @@ import { TOTAL_FIELD, ROW_FAST_CONSTANT_PAGE, Totals } from './totals'
 import { TransientAllocator } from './transient'
 import type { TransientRequest } from './transient'
 import { FastAllocatorPages } from './upload'
-import { retainedBytes } from '../retainedBytes'
 import { allocationView, liveAllocations, liveRow, liveTable, poolBlocks, poolViews } from './views'
 import type { AllocationView, LiveRow, LiveTable, ModelTables, PoolBlocks, PoolView } from './views'
+import { retainedBytes } from '../retainedBytes'
 
 export { BlockCode } from './views'
 export type { AllocationView, BlockView, LiveRow, LiveTable, PoolBlocks, PoolView } from './views'
@@ -1432,7 +1432,6 @@ export class D3D12Model {
   }
 }
 
-/** Bytes of the typed arrays reachable from `root` through objects, arrays and maps, each counted once. */
 /** One shape for every model's scratch request, so the allocator's reads of it stay monomorphic. */
 function newTransientRequest(): TransientRequest {
   return { id: 0, kind: 'buffer', size: 0, alignment: 0, first: 0, last: 0, desc: 0, name: undefined, rtds: false, msaa: false }
