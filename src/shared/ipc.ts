@@ -5,6 +5,7 @@
  */
 import type { Bytes } from './units'
 import type { WarningKind } from './capture'
+import { LIVE_SERIES, type SeriesUnit } from './series'
 
 /** The channel of each Api method: the renderer invokes it, the host handles it. */
 export const CHANNELS = {
@@ -269,15 +270,15 @@ export interface UploadChunk {
  * A run's summary lists the ones it has.
  */
 export const SERIES = {
-  liveRequested: 'requested.live',
-  liveCount: 'resources.live',
+  liveRequested: LIVE_SERIES.requested,
+  liveCount: LIVE_SERIES.count,
 } as const
 export type SeriesName = string
 
 export interface SeriesInfo {
   name: SeriesName
   label: string
-  unit: 'bytes' | 'count' | 'flag'
+  unit: SeriesUnit
   /** For grouping in a legend: 'heap', 'placement', 'tag', 'residency', 'transient', 'upload', 'resources'. */
   group: string
 }

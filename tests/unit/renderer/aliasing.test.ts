@@ -177,6 +177,20 @@ describe('placement layout', () => {
 })
 
 describe('aliasing store and view, a hazard opened', () => {
+  it('asks for no render-graph executions of a run without transients, and shows its application heaps', async () => {
+    host.outcomes.push({ ok: true, summary: summary('run-1', 100, { backend: 'vulkan', capabilities: { whatIf: true } }) })
+    await useRunsStore().init()
+    await settle()
+    const aliasing = useAliasingStore()
+    const asked: string[] = []
+    const transients = host.transients
+    host.transients = async (q) => (asked.push(`${q.frame}`), transients(q))
+    aliasing.setActive(true)
+    await settle()
+    expect(asked).toEqual([])
+    expect([aliasing.hasGraph, aliasing.shown, aliasing.placedCount]).toEqual([false, 'placed', 3])
+  })
+
   it('goes to the hazard’s frame in the aliasing view, the application heaps shown and the hazard in focus', async () => {
     await useRunsStore().init()
     await settle()

@@ -46,6 +46,15 @@ describe('messages', () => {
     expect(chinese.length).toBeGreaterThan(enPaths.length * 0.8)
   })
 
+  it("every series family's label and every heap lane's words are messages", async () => {
+    const { SERIES_KINDS, placeSeries } = await import('../../../src/shared/series')
+    for (const kind of SERIES_KINDS) expect(typeof lookup(en, kind.label), kind.label).toBe('string')
+    const device = { vulkan: { heaps: [{ index: 0, name: 'Heap 0', flags: [] }], types: [], maxMemoryAllocationCount: 1 } }
+    for (const name of ['heap.DEFAULT.heapBytes', 'vkheap.0.allocatedBytes', 'memory.local.heapBytes']) {
+      for (const key of Object.values(placeSeries(name, device)!.heap!.words)) expect(typeof lookup(en, key), key).toBe('string')
+    }
+  })
+
   it('every config key the model has is described in Chinese', async () => {
     const { CONFIG_KEY_NAMES } = await import('../../../src/shared/model')
     const help = zhCN.configHelp

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { SeriesAnswer } from '../../../src/shared/ipc'
+import type { RunCapabilities, SeriesAnswer } from '../../../src/shared/ipc'
 import { GiB, KiB, MiB } from '../../../src/shared/units'
 import { aliasingFigures, layoutAliasing, rectAt } from '../../../src/renderer/src/lib/aliasingLayout'
 import { reportDeltas } from '../../../src/renderer/src/lib/compare'
@@ -28,7 +28,7 @@ import {
   shapeElements,
   stackedAreas,
 } from '../../../src/renderer/src/lib/laneOptions'
-import { bucketAt, buildLanes, flaggedStretches, laneSeries } from '../../../src/renderer/src/lib/lanes'
+import { bucketAt, buildLanes, flaggedStretches, laneSeries, type LaneRun } from '../../../src/renderer/src/lib/lanes'
 import { Latest } from '../../../src/renderer/src/lib/latest'
 import { LANE_ROWS, PLACEMENT_COLORS, tagColor } from '../../../src/renderer/src/lib/palette'
 import { blockAt, blockAtPixel, largestFree, sortPools } from '../../../src/renderer/src/lib/poolLayout'
@@ -125,6 +125,11 @@ function answer(buckets: { start: number[]; width: number; series: Record<string
   return { runId: 'r', start: Float64Array.from(buckets.start), frame: Float64Array.from(buckets.start), width: buckets.width, series }
 }
 
+/** A run with exactly the answer's series, offering `capabilities`. */
+function runOf(a: SeriesAnswer, capabilities: RunCapabilities = { whatIf: true, residency: true, transients: true }, vulkan?: LaneRun['vulkan']): LaneRun {
+  return { series: Object.keys(a.series).map((name) => ({ name })), capabilities, ...(vulkan ? { vulkan } : {}) }
+}
+
 describe('lanes from a series answer', () => {
   const a = answer({
     start: [0, 1],
@@ -141,8 +146,9 @@ describe('lanes from a series answer', () => {
   })
 
   it('stacks a heap by placement, Committed being what the heap holds beyond its own pools', () => {
-    const lanes = buildLanes(a, 'heapBytes')
+    const lanes = buildLanes(a, 'heapBytes', runOf(a))
     const dflt = lanes.heaps.find((h) => h.id === 'DEFAULT')!
+    expect(dflt.words).toEqual({ held: 'tip.held', requested: 'tip.requested', waste: 'tip.waste' })
     // the application layer holds nothing and is dropped; order is the model's placement order
     expect(dflt.layers.map((l) => l.key)).toEqual(['Committed', 'SharedBufferPool', 'TextureReadOnlyPool'])
     // 100 − 64 − 32 = 4 MiB, then 110 − 96 = 14 MiB
@@ -196,8 +202,7 @@ describe('lanes from a series answer', () => {
         'check.warnings': { mean: [1, 0] },
       },
     })
-    const lanes = buildLanes(v, 'heapBytes', vulkan)
-    expect(lanes.api).toBe('vulkan')
+    const lanes = buildLanes(v, 'heapBytes', runOf(v, { whatIf: true }, vulkan))
     expect(lanes.heaps.map((h) => [h.id, h.title])).toEqual([
       ['vk.0', 'Heap 0 · DEVICE_LOCAL'],
       ['vk.1', 'Heap 1'],
@@ -211,19 +216,91 @@ describe('lanes from a series answer', () => {
     expect(Array.from(h0.budget!)).toEqual([GiB, GiB])
     expect(h1.budget).toBeNull()
     expect(Array.from(h0.memoryCount!)).toEqual([1, 2])
+    expect([h0.memoryLimit, h0.words.held, h0.alignment, h0.poolFree]).toEqual([4096, 'tip.vkAllocated', null, null])
     // no residency, no transients in a Vulkan run; the checks per frame
     expect([lanes.residency, lanes.transient]).toEqual([null, null])
     expect([Array.from(lanes.checks!.hazards), Array.from(lanes.checks!.warnings)]).toEqual([
       [0, 1],
       [1, 0],
     ])
-    const names = laneSeries(new Set(['vktype.0.usedBytes', 'vktype.0.allocatedBytes', 'vkheap.0.usedBytes', 'check.hazards']), 'occupiedBytes', vulkan)
+    const names = laneSeries({ series: ['vkheap.0.usedBytes', 'vktype.0.usedBytes', 'vktype.0.allocatedBytes', 'check.hazards'].map((name) => ({ name })), capabilities: {}, vulkan }, 'occupiedBytes')
     expect(names).toEqual(['vkheap.0.usedBytes', 'vktype.0.usedBytes', 'check.hazards'])
+  })
+
+  it("builds the lanes of a backend it has never heard of from its series' descriptions and what the run offers", () => {
+    // a source that writes heap, application-heap, residency and check series, and offers residency only
+    const other = answer({
+      start: [0, 1],
+      width: 1,
+      series: {
+        'heap.UPLOAD.heapBytes': { mean: [8 * MiB, 8 * MiB] },
+        'heap.UPLOAD.requestedBytes': { mean: [6 * MiB, 2 * MiB] },
+        'manual.UPLOAD.heapBytes': { mean: [2 * MiB, 2 * MiB] },
+        'manual.UPLOAD.placedBytes': { mean: [MiB, MiB] },
+        'heap.DEFAULT.heapBytes': { mean: [32 * MiB, 64 * MiB] },
+        'residency.residentBytes': { mean: [30 * MiB, 60 * MiB] },
+        'residency.budgetBytes': { mean: [48 * MiB, 48 * MiB] },
+        'transient.heapBytes': { mean: [4 * MiB, 4 * MiB] },
+        'check.hazards': { mean: [2, 0] },
+        'metal.private.heapBytes': { mean: [MiB, MiB] },
+      },
+    })
+    const run = { ...runOf(other, { residency: true }), backend: 'metal' }
+    const lanes = buildLanes(other, 'heapBytes', run)
+    // lanes in their order whatever the order of the series; a name nothing describes is drawn nowhere
+    expect(lanes.heaps.map((h) => h.id)).toEqual(['DEFAULT', 'UPLOAD'])
+    const upload = lanes.heaps[1]
+    // Committed = 8 − 0 MiB of own layers; the application's 2 MiB on top, outside the heap's total
+    expect(upload.layers.map((l) => [l.key, l.values[0]])).toEqual([
+      ['Committed', 8 * MiB],
+      ['Application', 2 * MiB],
+    ])
+    // held: 8 + 2 MiB; requested: 6 + 1, then 2 + 1 MiB
+    expect([Array.from(upload.held), Array.from(upload.requested)]).toEqual([
+      [10 * MiB, 10 * MiB],
+      [7 * MiB, 3 * MiB],
+    ])
+    // residency is offered: its lane, and its budget drawn on DEFAULT; transients are not: no lane for their series
+    expect(Array.from(lanes.residency!.resident)).toEqual([30 * MiB, 60 * MiB])
+    expect(Array.from(lanes.heaps[0].budget!)).toEqual([48 * MiB, 48 * MiB])
+    expect(lanes.transient).toBeNull()
+    expect(Array.from(lanes.checks!.hazards)).toEqual([2, 0])
+    // what it asks for: only the series drawn in a lane it offers
+    expect(laneSeries(run, 'heapBytes')).not.toContain('transient.heapBytes')
+    expect(laneSeries(run, 'heapBytes')).not.toContain('metal.private.heapBytes')
+    // the same series offering nothing: no residency lane, and DEFAULT has no budget
+    const bare = buildLanes(other, 'heapBytes', runOf(other, {}))
+    expect([bare.residency, bare.heaps[0].budget]).toEqual([null, null])
+  })
+
+  it("draws an observed trace's memories as lanes of their own, in the order of the run's series, with no model's words", () => {
+    const observed = answer({
+      start: [0, 1],
+      width: 1,
+      series: {
+        'memory.system.heapBytes': { mean: [4 * MiB, 4 * MiB] },
+        'memory.system.placedBytes': { mean: [MiB, 3 * MiB] },
+        'memory.type 3 DEVICE_LOCAL.heapBytes': { mean: [64 * MiB, 0] },
+        'memory.type 3 DEVICE_LOCAL.placedBytes': { mean: [60 * MiB, 0] },
+        'total.heapBytes': { mean: [68 * MiB, 4 * MiB] },
+      },
+    })
+    const lanes = buildLanes(observed, 'occupiedBytes', runOf(observed, {}))
+    expect(lanes.heaps.map((h) => [h.id, h.title])).toEqual([
+      ['memory.system', 'system'],
+      ['memory.type 3 DEVICE_LOCAL', 'type 3 DEVICE_LOCAL'],
+    ])
+    const [system] = lanes.heaps
+    // occupied: the placed bytes stacked; held 4 MiB against 1 then 3 MiB placed
+    expect(system.layers.map((l) => [l.key, Array.from(l.values)])).toEqual([['system', [MiB, 3 * MiB]]])
+    expect(Array.from(system.held).map((h, i) => h - system.requested[i])).toEqual([3 * MiB, MiB])
+    expect([system.words.requested, system.alignment, system.poolFree, system.budget]).toEqual(['tip.placed', null, null, null])
+    expect([lanes.residency, lanes.transient, lanes.checks]).toEqual([null, null, null])
   })
 
   it('gives a capture of one frame (a memory dump) two points a frame apart, so its areas have a width', () => {
     const one = answer({ start: [0], width: 1, series: { 'heap.DEFAULT.heapBytes': { mean: [10 * MiB] }, 'placement.SharedBufferPool.heapBytes': { mean: [4 * MiB] } } })
-    const lanes = buildLanes(one, 'heapBytes')
+    const lanes = buildLanes(one, 'heapBytes', runOf(one))
     expect(Array.from(lanes.x)).toEqual([0, 1])
     // Committed 10 − 4 = 6 MiB at both points
     expect(Array.from(lanes.heaps[0].layers[0].values)).toEqual([6 * MiB, 6 * MiB])
@@ -231,7 +308,7 @@ describe('lanes from a series answer', () => {
 
   it('never makes Committed negative when the pools add up to more than the heap', () => {
     const over = answer({ start: [0], width: 1, series: { 'heap.DEFAULT.heapBytes': { mean: [10] }, 'placement.SharedBufferPool.heapBytes': { mean: [12] } } })
-    const dflt = buildLanes(over, 'heapBytes').heaps[0]
+    const dflt = buildLanes(over, 'heapBytes', runOf(over)).heaps[0]
     expect(dflt.layers.map((l) => l.key)).toEqual(['SharedBufferPool'])
   })
 
@@ -250,8 +327,9 @@ describe('lanes from a series answer', () => {
   })
 
   it('asks for the series the run has, in one query within the 64 the host takes', () => {
-    const available = new Set(summary('r').series.map((s) => s.name))
-    const names = laneSeries(available, 'occupiedBytes')
+    const run = summary('r')
+    const available = new Set(run.series.map((s) => s.name))
+    const names = laneSeries(run, 'occupiedBytes')
     expect(names).toContain('placement.TextureReadOnlyPool.occupiedBytes')
     expect(names).not.toContain('placement.TextureReadOnlyPool.heapBytes')
     expect(names).not.toContain('placement.Committed.heapBytes')
@@ -266,7 +344,12 @@ describe('lanes from a series answer', () => {
     }
     for (const row of LANE_ROWS) for (const f of ['heapBytes', 'occupiedBytes', 'requestedBytes']) everything.add(`placement.${row}.${f}`)
     for (const n of ['residency.residentBytes', 'residency.budgetBytes', 'residency.overBudget', 'transient.heapBytes', 'transient.requestedBytes', 'transient.savingBytes']) everything.add(n)
-    expect(laneSeries(everything, 'heapBytes')).toHaveLength(18 + 14 + 6 + 3 + 3)
+    // in heapBytes mode: a heap's held, requested, alignment, pool-free and pending-free bytes (15), the placement
+    // rows of their heaps (14, Committed being derived), application 6, residency 3, transients 3
+    const every = { series: [...everything].map((name) => ({ name })), capabilities: { residency: true as const, transients: true as const } }
+    expect(laneSeries(every, 'heapBytes')).toHaveLength(15 + 14 + 6 + 3 + 3)
+    // a run that offers no residency nor transients asks for none of their series
+    expect(laneSeries({ ...every, capabilities: {} }, 'heapBytes')).toHaveLength(15 + 14 + 6)
   })
 })
 
@@ -406,7 +489,7 @@ describe('lane options', () => {
   it('places residency events of the window on the resident curve, and tallies them per bucket', async () => {
     const host = new FakeHost()
     const run = summary('r')
-    const lanes = buildLanes(await host.series({ runId: 'r', series: run.series.map((s) => s.name), from: 0, to: 100, resolution: 100 }), 'heapBytes')
+    const lanes = buildLanes(await host.series({ runId: 'r', series: run.series.map((s) => s.name), from: 0, to: 100, resolution: 100 }), 'heapBytes', run)
     const events = await host.residencyEvents({ runId: 'r', from: 0, to: 100, limit: 10 })
     const all = residencyMarkers(lanes, events, { from: 0, to: 99 }, { evict: 1, make: 0 })
     // evictions at frames 10, 41, 42; make-resident at 5 and 60
@@ -422,7 +505,7 @@ describe('lane options', () => {
   it('builds a heap lane: its layers, the waste band and the budget in one drawing, and a tooltip of the frame', async () => {
     const host = new FakeHost()
     const run = summary('r')
-    const lanes = buildLanes(await host.series({ runId: 'r', series: run.series.map((s) => s.name), from: 0, to: 100, resolution: 100 }), 'heapBytes')
+    const lanes = buildLanes(await host.series({ runId: 'r', series: run.series.map((s) => s.name), from: 0, to: 100, resolution: 100 }), 'heapBytes', run)
     const dflt = lanes.heaps[0]
     const option = heapLaneOption(dflt, lanes, {
       theme: (await import('../../../src/renderer/src/lib/palette')).THEMES.dark,

@@ -1,6 +1,6 @@
 import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { MiB } from '../../../src/shared/units'
+import { GiB, MiB } from '../../../src/shared/units'
 import { setApi } from '../../../src/renderer/src/api'
 import { useAliasingStore } from '../../../src/renderer/src/stores/aliasing'
 import { useCompareStore } from '../../../src/renderer/src/stores/compare'
@@ -50,6 +50,19 @@ describe('timeline store', () => {
     // the Committed layer the DEFAULT lane derives at index 10: 100 MiB + 10 KiB − 96 MiB
     const committed = timeline.lanes!.heaps[0].layers.find((l) => l.key === 'Committed')!
     expect(committed.values[10]).toBe(4 * MiB + 10 * 1024)
+  })
+
+  it('draws residency and transients only where the run offers them, whatever series it has', async () => {
+    // the same series, from a run that offers only a what-if
+    host.outcomes.push({ ok: true, summary: summary('run-1', 100, { backend: 'vulkan', capabilities: { whatIf: true } }) })
+    const { timeline } = await opened()
+    expect(timeline.lanes!.heaps.map((h) => h.id)).toEqual(['DEFAULT', 'UPLOAD', 'READBACK'])
+    expect([timeline.lanes!.residency, timeline.lanes!.transient]).toEqual([null, null])
+    // no residency events asked for, none tallied; no residency nor transient series in the lanes' query
+    expect(host.calls).not.toContain('residencyEvents')
+    expect(timeline.totalTally.evictions).toBe(0)
+    const lanesQuery = host.seriesQueries.find((q) => q.series.includes('heap.DEFAULT.heapBytes'))!
+    expect(lanesQuery.series.filter((n) => n.startsWith('residency.') || n.startsWith('transient.'))).toEqual([])
   })
 
   it('zooms around a frame and asks again for that window at the plot width', async () => {
@@ -272,6 +285,36 @@ describe('what-if, then compare', () => {
     // an edit equal to the run's value changes nothing
     whatif.setEdit('defrag.enabled', 'true')
     expect(whatif.changed).toEqual(['bufferPool.size'])
+  })
+
+  it("stacks each side by the parts of its run's total: placements of a D3D12 run, memory types of a Vulkan run by name", () => {
+    const runs = useRunsStore()
+    const compare = useCompareStore()
+    const names = (...list: string[]) => list.map((name) => ({ name, label: name, unit: 'bytes' as const, group: 'heap' }))
+    const vulkan = {
+      heaps: [{ index: 0, name: 'Heap 0', size: GiB, flags: ['DEVICE_LOCAL'] }],
+      types: [
+        { index: 0, name: 'Type 0', heapIndex: 0, propertyFlags: [] },
+        { index: 1, name: 'Type 1', heapIndex: 0, propertyFlags: [] },
+      ],
+      maxMemoryAllocationCount: 4096,
+      bufferImageGranularity: 1024,
+      nonCoherentAtomSize: 64,
+      defaulted: false,
+      problems: [],
+      diagnostics: {},
+    }
+    // B's memory type 1 and A's type 0, in type order; their used bytes are no part of the total
+    runs.current = summary('a', 10, { backend: 'vulkan', capabilities: { whatIf: true }, vulkan, series: names('vktype.0.allocatedBytes', 'vktype.0.usedBytes') })
+    runs.other = summary('b', 10, { backend: 'vulkan', capabilities: { whatIf: true }, vulkan, series: names('vktype.1.allocatedBytes', 'vktype.0.allocatedBytes') })
+    expect(compare.placements).toEqual([
+      { key: 'Type 0', series: 'vktype.0.allocatedBytes' },
+      { key: 'Type 1', series: 'vktype.1.allocatedBytes' },
+    ])
+    // a D3D12 run: its placements' heap bytes, Committed first, the page allocators last
+    runs.current = summary('c', 10, { series: names('placement.FastConstantPage.heapBytes', 'placement.Committed.heapBytes', 'placement.ReadbackPool.occupiedBytes') })
+    runs.other = null
+    expect(compare.placements.map((p) => p.key)).toEqual(['Committed', 'FastConstantPage'])
   })
 
   it('re-runs as run B, remembers the overrides, and compares', async () => {

@@ -19,6 +19,7 @@ import {
 import { HEAP_TYPES, type ModelConfig } from '../../../shared/model'
 import type { SeriesInfo, TransientExecution } from '../../../shared/ipc'
 import { SERIES } from '../../../shared/ipc'
+import { keepsEmpty, RESIDENCY_SERIES, SERIES_NAME, TOTAL_SERIES, TRANSIENT_SERIES, UPLOAD_SERIES } from '../../../shared/series'
 import type { Bytes } from '../../../shared/units'
 import { float64Column } from '../../ingest/columns'
 import { useIdsOf } from '../../ingest/records'
@@ -34,7 +35,7 @@ import type { FrameGate, ReplayProgress } from '../backend'
 import { Checkpoints, liveMap, type Checkpoint, type CheckpointOptions } from '../checkpoints'
 import { RESIDENCY_EVENT, ResidencyEvents } from '../residencyEvents'
 import { SeriesTable } from '../seriesTable'
-import { TagTotals, tagSeriesName } from '../tags'
+import { TagTotals } from '../tags'
 
 export { CHECKPOINT_BYTES, CHECKPOINT_BYTES_PER_RECORD, CHECKPOINT_RECORDS, checkpointBudget } from '../checkpoints'
 export { RESIDENCY_EVENT, ResidencyEvents } from '../residencyEvents'
@@ -49,41 +50,8 @@ const FIELD_LABEL: Record<(typeof TOTAL_FIELDS)[number], string> = {
   pendingFreeBytes: 'pending free',
 }
 
-export const seriesName = {
-  heap: (heap: string, field: string) => `heap.${heap}.${field}`,
-  placement: (placement: string, field: string) => `placement.${placement}.${field}`,
-  tag: tagSeriesName,
-  manual: (heap: string, field: 'heapBytes' | 'placedBytes') => `manual.${heap}.${field}`,
-}
-
-export const RESIDENCY_SERIES = {
-  resident: 'residency.residentBytes',
-  budget: 'residency.budgetBytes',
-  evictedBytes: 'residency.evictedBytes',
-  evictions: 'residency.evictions',
-  madeResidentBytes: 'residency.madeResidentBytes',
-  makeResident: 'residency.makeResident',
-  overBudget: 'residency.overBudget',
-} as const
-
-export const TRANSIENT_SERIES = {
-  heapBytes: 'transient.heapBytes',
-  requestedBytes: 'transient.requestedBytes',
-  highWaterBytes: 'transient.highWaterBytes',
-  savingBytes: 'transient.savingBytes',
-  executions: 'transient.executions',
-} as const
-
-export const UPLOAD_SERIES = {
-  bytes: 'upload.bytes',
-  lockBytes: 'upload.lockBytes',
-} as const
-
-export const TOTAL_SERIES = {
-  heapBytes: 'total.heapBytes',
-  occupiedBytes: 'total.occupiedBytes',
-  requestedBytes: 'total.requestedBytes',
-} as const
+export const seriesName = SERIES_NAME
+export { RESIDENCY_SERIES, TOTAL_SERIES, TRANSIENT_SERIES, UPLOAD_SERIES }
 
 /** One row per graph execution. */
 export class GraphExecutions {
@@ -791,7 +759,7 @@ export class Replay {
     options.onProgress?.({ framesDone: frames, frames })
     series.settle(store.frames.n)
     // Keep the columns people look at even when zero; drop placements and tags that never held anything.
-    series.dropEmpty((name) => !name.startsWith('placement.') && !name.startsWith('manual.') && !name.startsWith('tag.'))
+    series.dropEmpty((name) => keepsEmpty(name, 'd3d12'))
   }
 
   private checkpoint(frame: number, model: D3D12Model, live: LiveTags): Checkpoint<D3D12Model> {

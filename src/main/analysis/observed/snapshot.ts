@@ -10,7 +10,7 @@ import { frameEnd } from '../../ingest/store'
 import { CaptureNames } from '../names'
 import { frameOfRecord, ResourceTable } from '../d3d12/snapshot'
 import { CachedSnapshots } from '../snapshotCache'
-import { RESIDENCY_SERIES } from '../d3d12/replay'
+import { RESIDENCY_SERIES } from '../../../shared/series'
 import { OBSERVED_PLACEMENT, type ObservedHeap, type ObservedReplay, type ObservedState } from './replay'
 
 export interface ObservedSnapshotState extends ObservedState {

@@ -16,6 +16,7 @@ import {
   type UploadRecord,
 } from '../../../shared/capture'
 import { SERIES, type SeriesInfo, type VulkanRunInfo } from '../../../shared/ipc'
+import { CHECK_SERIES, keepsEmpty, SERIES_NAME, VULKAN_UPLOAD_SERIES } from '../../../shared/series'
 import type { Bytes } from '../../../shared/units'
 import { recordAt } from '../../ingest/records'
 import { frameEnd, RECORD_KIND, type CaptureStore } from '../../ingest/store'
@@ -44,7 +45,7 @@ import { DescScratch, TOTAL_SERIES, UPLOAD_SERIES } from '../d3d12/replay'
 import type { FrameGate, ReplayProgress } from '../backend'
 import { Checkpoints, liveColumns, liveMap, type Checkpoint, type CheckpointOptions } from '../checkpoints'
 import { SeriesTable } from '../seriesTable'
-import { TagTotals, tagSeriesName } from '../tags'
+import { TagTotals } from '../tags'
 import { retainedBytes } from '../../model/retainedBytes'
 
 /** Per memory heap, per frame. */
@@ -92,23 +93,12 @@ const FIELD_LABEL: Record<VkHeapField | VkTypeField, string> = {
 const COUNT_FIELDS = new Set<string>(['memoryCount', 'allocationCount'])
 
 export const vulkanSeriesName = {
-  heap: (heap: number, field: VkHeapField) => `vkheap.${heap}.${field}`,
-  type: (type: number, field: VkTypeField) => `vktype.${type}.${field}`,
-  tag: tagSeriesName,
+  heap: (heap: number, field: VkHeapField) => SERIES_NAME.vkHeap(heap, field),
+  type: (type: number, field: VkTypeField) => SERIES_NAME.vkType(type, field),
+  tag: SERIES_NAME.tag,
 }
 
-/** Where the per-frame traffic of `upload` and `lock` records went. */
-export const VULKAN_UPLOAD_SERIES = {
-  linearBytes: 'upload.linearBytes',
-  stagingBytes: 'upload.stagingBytes',
-  overflowBytes: 'upload.overflowBytes',
-} as const
-
-/** Findings of the checks per frame: the timeline marks them. */
-export const CHECK_SERIES = {
-  hazards: 'check.hazards',
-  warnings: 'check.warnings',
-} as const
+export { CHECK_SERIES, VULKAN_UPLOAD_SERIES }
 
 /** What a VkDeviceMemory is for, as the series split the bytes. */
 const CLASS_BLOCK = 0
@@ -745,8 +735,7 @@ export class VulkanReplay {
     series.settle(store.frames.n)
     log.frameNumbers = store.frames.n
     // Heaps keep their main columns even when empty; types, classes of memory and tags only when they held bytes.
-    const always = /^vkheap\.\d+\.(allocatedBytes|usedBytes|freeBytes|memoryCount)$/
-    series.dropEmpty((name) => always.test(name) || !/^(vkheap|vktype|tag|upload)\./.test(name) || name === UPLOAD_SERIES.bytes)
+    series.dropEmpty((name) => keepsEmpty(name, 'vulkan'))
   }
 
   /** What a warning raised while applying a record is about: the resource, memory and bytes the record names. */

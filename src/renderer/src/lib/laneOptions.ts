@@ -325,14 +325,14 @@ export function budgetVisible(dataMax: number, budgetMax: number): boolean {
 }
 
 /**
- * A heap's lane. A Vulkan heap reads the same way with its own words: memory allocated, the part in use, the free
- * bytes of its memory objects; `memoryLimit` (maxMemoryAllocationCount) beside its count of VkDeviceMemory.
+ * A heap's lane, in the lane's own words (a Vulkan heap: memory allocated, the part in use, the free bytes of its
+ * memory objects), with the device's limit of memory objects beside their count where the lane has one.
  */
-export function heapLaneOption(heap: HeapLane, lanes: LaneSet, ctx: LaneContext, memoryLimit?: number): EChartsOption {
+export function heapLaneOption(heap: HeapLane, lanes: LaneSet, ctx: LaneContext): EChartsOption {
   const { theme, t } = ctx
   const { x } = lanes
   const budget = heap.budget
-  const vk = lanes.api === 'vulkan'
+  const { words, memoryLimit } = heap
   let budgetMax = 0
   if (budget) for (let i = 0; i < budget.length; i++) if (budget[i] > budgetMax) budgetMax = budget[i]
   const showBudget = budget !== null && budgetVisible(heap.max, budgetMax)
@@ -356,11 +356,11 @@ export function heapLaneOption(heap: HeapLane, lanes: LaneSet, ctx: LaneContext,
         if (v > 0) lines.push({ label: t(`placement.${layer.key}`), value: formatBytes(v), color: placementColor(layer.key) })
       }
       lines.push('separator')
-      lines.push({ label: t(vk ? 'tip.vkAllocated' : 'tip.held'), value: formatBytes(heap.held[i]), strong: true })
-      lines.push({ label: t(vk ? 'tip.vkUsed' : 'tip.requested'), value: formatBytes(heap.requested[i]) })
-      lines.push({ label: t(vk ? 'tip.vkFree' : 'tip.waste'), value: formatBytes(Math.max(0, heap.held[i] - heap.requested[i])), color: theme.waste, hatched: true })
-      if (!vk) lines.push({ label: t('tip.alignment'), value: formatBytes(heap.alignment[i]), muted: true })
-      if (!vk) lines.push({ label: t('tip.poolFree'), value: formatBytes(heap.poolFree[i]), muted: true })
+      lines.push({ label: t(words.held), value: formatBytes(heap.held[i]), strong: true })
+      lines.push({ label: t(words.requested), value: formatBytes(heap.requested[i]) })
+      lines.push({ label: t(words.waste), value: formatBytes(Math.max(0, heap.held[i] - heap.requested[i])), color: theme.waste, hatched: true })
+      if (heap.alignment) lines.push({ label: t('tip.alignment'), value: formatBytes(heap.alignment[i]), muted: true })
+      if (heap.poolFree) lines.push({ label: t('tip.poolFree'), value: formatBytes(heap.poolFree[i]), muted: true })
       lines.push({ label: t('tip.pending'), value: formatBytes(heap.pending[i]), muted: true })
       if (heap.memoryCount) {
         const count = formatCount(heap.memoryCount[i])

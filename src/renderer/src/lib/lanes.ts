@@ -1,49 +1,24 @@
 /**
- * The timeline's lanes as plain arrays, from one series answer: per heap type a stack of placement layers (the
- * mode's field), the heap's requested and held totals around them (their gap is the waste), residency against
- * the budget with the over-budget stretches, and transient heaps against the sum of transient requests.
+ * The timeline's lanes as plain arrays, from one series answer: per heap a stack of layers (the mode's field:
+ * placements, memory types), the heap's requested and held totals around them (their gap is the waste), residency
+ * against the budget with the over-budget stretches, transient heaps against the sum of transient requests, and
+ * the checks' findings. Each series goes where its description in src/shared/series.ts places it; residency and
+ * transients are drawn only where the run offers them.
  *
  * Stacked layers use each bucket's mean: means add up (the mean of a sum is the sum of the means), so a layer
  * derived by subtraction (Committed on a heap) stays exact when a bucket holds many frames. The bucket's peak of
  * the heap's total is kept beside them, drawn as a line, so a short spike is never hidden by averaging.
  */
-import { HEAP_TYPES, type HeapType } from '../../../shared/model'
-import type { SeriesAnswer, SeriesBuckets, VulkanRunInfo } from '../../../shared/ipc'
-import { APPLICATION, laneRows } from './palette'
+import type { RunCapabilities, SeriesAnswer, SeriesBuckets } from '../../../shared/ipc'
+import { HEAP_MODES, placeSeries, type HeapLaneInfo, type HeapLaneWords, type HeapMode, type SeriesPlace, type SeriesRunInfo } from '../../../shared/series'
 
-export const HEAP_MODES = ['heapBytes', 'occupiedBytes', 'requestedBytes'] as const
-export type HeapMode = (typeof HEAP_MODES)[number]
+export { HEAP_MODES, type HeapMode }
 
-export const RESIDENCY = {
-  resident: 'residency.residentBytes',
-  budget: 'residency.budgetBytes',
-  overBudget: 'residency.overBudget',
-} as const
-
-export const TRANSIENT = {
-  heapBytes: 'transient.heapBytes',
-  requestedBytes: 'transient.requestedBytes',
-  savingBytes: 'transient.savingBytes',
-} as const
-
-/** The checks' findings per frame: aliasing hazards, and a Vulkan run's API-usage warnings. */
-export const CHECKS = { hazards: 'check.hazards', warnings: 'check.warnings' } as const
-
-/** A Vulkan run's series per memory heap and per memory type. */
-export const vkHeapSeries = (heap: number, field: string) => `vkheap.${heap}.${field}`
-export const vkTypeSeries = (type: number, field: string) => `vktype.${type}.${field}`
-const VK_HEAP_FIELDS = ['allocatedBytes', 'usedBytes', 'freeBytes', 'pendingFreeBytes', 'memoryCount', 'budgetBytes'] as const
-
-/** What a Vulkan heap lane stacks per memory type in each mode: the memory it allocated, or the part in use. */
-function vkTypeField(mode: HeapMode): string {
-  return mode === 'heapBytes' ? 'allocatedBytes' : 'usedBytes'
+/** What the lanes read of a run: its series, what it offers, and the device data its series' places depend on. */
+export interface LaneRun extends SeriesRunInfo {
+  series: readonly { name: string }[]
+  capabilities: RunCapabilities
 }
-
-const HEAP_FIELDS = ['heapBytes', 'occupiedBytes', 'requestedBytes', 'alignmentWasteBytes', 'poolFreeBytes', 'pendingFreeBytes'] as const
-
-export const heapSeries = (heap: string, field: string) => `heap.${heap}.${field}`
-export const placementSeries = (placement: string, field: string) => `placement.${placement}.${field}`
-const manualSeries = (heap: string, field: 'heapBytes' | 'placedBytes') => `manual.${heap}.${field}`
 
 /** A budget this large means "none": the model's stand-in for an unlimited budget. */
 export const NO_BUDGET = Number.MAX_SAFE_INTEGER / 2
@@ -51,26 +26,51 @@ export const NO_BUDGET = Number.MAX_SAFE_INTEGER / 2
 /** Most series one query may name (the host's limit). */
 export const MAX_SERIES = 64
 
-/** The series the timeline asks for, in one query (at most 64): only those the run has. */
-export function laneSeries(available: ReadonlySet<string>, mode: HeapMode, vulkan?: VulkanRunInfo): string[] {
-  const out: string[] = []
-  if (vulkan) {
-    for (const heap of vulkan.heaps) for (const field of VK_HEAP_FIELDS) out.push(vkHeapSeries(heap.index, field))
-    for (const type of vulkan.types) out.push(vkTypeSeries(type.index, vkTypeField(mode)))
-  } else {
-    for (const heap of HEAP_TYPES) {
-      for (const field of HEAP_FIELDS) out.push(heapSeries(heap, field))
-      for (const row of laneRows(heap)) {
-        if (row === APPLICATION) {
-          out.push(manualSeries(heap, 'heapBytes'), manualSeries(heap, 'placedBytes'))
-        } else if (row !== 'Committed') out.push(placementSeries(row, mode))
-      }
-    }
+/** Whether a lane of this kind is drawn for the run: residency and transients only where the run offers them. */
+function offered(place: SeriesPlace, capabilities: RunCapabilities): boolean {
+  if (place.lane === 'residency') return capabilities.residency === true
+  if (place.lane === 'transient') return capabilities.transients === true
+  return true
+}
+
+/** The places of a run's series, worked out once per run summary (a zoom asks again, the run is the same). */
+const placesOf = new WeakMap<LaneRun, { name: string; place: SeriesPlace | null }[]>()
+
+function places(run: LaneRun): { name: string; place: SeriesPlace | null }[] {
+  let out = placesOf.get(run)
+  if (!out) {
+    out = run.series.map(({ name }) => ({ name, place: placeSeries(name, run) }))
+    placesOf.set(run, out)
   }
-  out.push(RESIDENCY.resident, RESIDENCY.budget, RESIDENCY.overBudget)
-  out.push(TRANSIENT.heapBytes, TRANSIENT.requestedBytes, TRANSIENT.savingBytes)
-  out.push(CHECKS.hazards, CHECKS.warnings)
-  return [...new Set(out)].filter((name) => available.has(name)).slice(0, MAX_SERIES)
+  return out
+}
+
+/** Each series of the run drawn in a lane in this mode, with its place there, in the run's order. */
+function placedSeries(run: LaneRun, mode: HeapMode): { name: string; place: SeriesPlace }[] {
+  const out: { name: string; place: SeriesPlace }[] = []
+  for (const { name, place } of places(run)) {
+    if (!place || !offered(place, run.capabilities)) continue
+    if (place.heapRoles && !place.heapRoles.some((r) => !r.modes || r.modes.includes(mode))) continue
+    out.push({ name, place })
+  }
+  return out
+}
+
+/** The heap lanes of a run, in their order: every lane one of its series is placed in. */
+export function heapLanesOf(run: LaneRun): HeapLaneInfo[] {
+  const lanes = new Map<string, HeapLaneInfo>()
+  for (const { place } of places(run)) {
+    const heap = place?.heap
+    if (heap && !lanes.has(heap.key)) lanes.set(heap.key, heap)
+  }
+  return [...lanes.values()].sort((a, b) => a.order - b.order)
+}
+
+/** The series the timeline asks for, in one query (at most 64): those of the run drawn in a lane in this mode. */
+export function laneSeries(run: LaneRun, mode: HeapMode): string[] {
+  return placedSeries(run, mode)
+    .map((s) => s.name)
+    .slice(0, MAX_SERIES)
 }
 
 export interface StackLayer {
@@ -84,6 +84,8 @@ export interface HeapLane {
   id: string
   /** What the lane is called: the heap type, or the memory heap's name and flags. */
   title: string
+  /** Its words for held, in use and the gap (i18n keys). */
+  words: HeapLaneWords
   mode: HeapMode
   /** Bottom to top; only layers that hold something in the window. */
   layers: StackLayer[]
@@ -94,13 +96,15 @@ export interface HeapLane {
   held: Float64Array
   /** The bucket's peak of `held`. */
   peak: Float64Array
-  alignment: Float64Array
-  poolFree: Float64Array
+  /** Null where the lane's series say nothing of it. */
+  alignment: Float64Array | null
+  poolFree: Float64Array | null
   pending: Float64Array
   /** The budget drawn on this lane (NaN where there is none), or null. */
   budget: Float64Array | null
-  /** A Vulkan heap's live VkDeviceMemory objects. */
+  /** The live memory objects (a Vulkan heap's VkDeviceMemory), and the most the device allows. */
   memoryCount?: Float64Array
+  memoryLimit?: number
   /** Largest value drawn (for the y axis). */
   max: number
 }
@@ -129,7 +133,6 @@ export interface ChecksLane {
 }
 
 export interface LaneSet {
-  api: 'd3d12' | 'vulkan'
   /** Frame index of each point (the bucket's centre), the bucket's first frame, and its capture frame number. */
   x: Float64Array
   start: Float64Array
@@ -137,7 +140,7 @@ export interface LaneSet {
   /** Frames per bucket. */
   width: number
   heaps: HeapLane[]
-  /** Absent where the run has no such series (a Vulkan run has no residency, no transient heaps). */
+  /** Absent where the run does not offer them or has no such series. */
   residency: ResidencyLane | null
   transient: TransientLane | null
   /** Present when the run's checks found something. */
@@ -160,96 +163,75 @@ function anyAbove(values: Float64Array, threshold: number): boolean {
   return false
 }
 
-function heapLane(answer: SeriesAnswer, heap: HeapType, mode: HeapMode, budget: Float64Array | null): HeapLane {
-  const n = answer.start.length
-  const s = answer.series
-  const total = column(s, heapSeries(heap, mode), 'mean', n)
-  const rows = laneRows(heap)
-  const own: StackLayer[] = []
-  const othersSum = new Float64Array(n)
-  for (const row of rows) {
-    if (row === 'Committed' || row === APPLICATION) continue
-    const values = column(s, placementSeries(row, mode), 'mean', n)
-    for (let i = 0; i < n; i++) othersSum[i] += values[i]
-    own.push({ key: row, values })
+/** Sums of the series placed in one part of a lane. */
+function sumOf(s: Record<string, SeriesBuckets>, names: string[], pick: 'mean' | 'max' | 'min', n: number): Float64Array {
+  const out = new Float64Array(n)
+  for (const name of names) {
+    const values = s[name]?.[pick]
+    if (values) for (let i = 0; i < n; i++) out[i] += values[i]
   }
-  // Committed is on every heap type: what the heap's total holds beyond its own placements
-  const committed = new Float64Array(n)
-  for (let i = 0; i < n; i++) committed[i] = Math.max(0, total[i] - othersSum[i])
-  const appField = mode === 'heapBytes' ? 'heapBytes' : 'placedBytes'
-  const application = column(s, manualSeries(heap, appField), 'mean', n)
-  const layers = [{ key: 'Committed', values: committed }, ...own, { key: APPLICATION, values: application }].filter((l) =>
-    anyAbove(l.values, 0),
-  )
-  const stackTop = new Float64Array(n)
-  for (const l of layers) for (let i = 0; i < n; i++) stackTop[i] += l.values[i]
-
-  const manualHeld = column(s, manualSeries(heap, 'heapBytes'), 'mean', n)
-  const manualPlaced = column(s, manualSeries(heap, 'placedBytes'), 'mean', n)
-  const manualPeak = column(s, manualSeries(heap, 'heapBytes'), 'max', n)
-  const requested = new Float64Array(n)
-  const held = new Float64Array(n)
-  const peak = new Float64Array(n)
-  const req = column(s, heapSeries(heap, 'requestedBytes'), 'mean', n)
-  const hb = column(s, heapSeries(heap, 'heapBytes'), 'mean', n)
-  const hbPeak = column(s, heapSeries(heap, 'heapBytes'), 'max', n)
-  for (let i = 0; i < n; i++) {
-    requested[i] = req[i] + manualPlaced[i]
-    held[i] = hb[i] + manualHeld[i]
-    peak[i] = hbPeak[i] + manualPeak[i]
-  }
-  return {
-    id: heap,
-    title: heap,
-    mode,
-    layers,
-    stackTop,
-    requested,
-    held,
-    peak,
-    alignment: column(s, heapSeries(heap, 'alignmentWasteBytes'), 'mean', n),
-    poolFree: column(s, heapSeries(heap, 'poolFreeBytes'), 'mean', n),
-    pending: column(s, heapSeries(heap, 'pendingFreeBytes'), 'mean', n),
-    budget,
-    max: Math.max(peakOf(stackTop), peakOf(peak), peakOf(held)),
-  }
+  return out
 }
 
-/** A Vulkan memory heap: its memory types stacked, allocated against in use (free bytes are the waste). */
-function vulkanHeapLane(answer: SeriesAnswer, vulkan: VulkanRunInfo, heapIndex: number, mode: HeapMode): HeapLane {
+/**
+ * A heap lane: its layers stacked in their order (the remainder of the stack's total below them, when the lane
+ * has one), what its requests asked for against what it holds (the gap is the waste), and its figures.
+ */
+function heapLane(answer: SeriesAnswer, info: HeapLaneInfo, placed: { name: string; place: SeriesPlace }[], mode: HeapMode, residencyBudget: Float64Array | null): HeapLane {
   const n = answer.start.length
   const s = answer.series
-  const info = vulkan.heaps.find((h) => h.index === heapIndex)!
+  const part = (p: string) => placed.filter(({ place }) => place.heapRoles!.some((r) => r.part === p && (!r.modes || r.modes.includes(mode)))).map((x) => x.name)
+  const own = placed
+    .filter(({ place }) => place.layer && place.heapRoles!.some((r) => r.part === 'layer' && (!r.modes || r.modes.includes(mode))))
+    .sort((a, b) => a.place.layer!.order - b.place.layer!.order)
+    .map(({ name, place }) => ({ key: place.layer!.key, values: column(s, name, 'mean', n), outsideTotal: place.layer!.outsideTotal === true }))
   const layers: StackLayer[] = []
-  for (const type of vulkan.types) {
-    if (type.heapIndex !== heapIndex) continue
-    const values = column(s, vkTypeSeries(type.index, vkTypeField(mode)), 'mean', n)
-    if (anyAbove(values, 0)) layers.push({ key: type.name, values })
+  const totals = part('total')
+  if (info.remainder && totals.length) {
+    // the remainder: what the lane's total holds beyond its own layers (the application's heaps are outside it)
+    const total = sumOf(s, totals, 'mean', n)
+    const othersSum = new Float64Array(n)
+    for (const l of own) if (!l.outsideTotal) for (let i = 0; i < n; i++) othersSum[i] += l.values[i]
+    const remainder = new Float64Array(n)
+    for (let i = 0; i < n; i++) remainder[i] = Math.max(0, total[i] - othersSum[i])
+    layers.push({ key: info.remainder, values: remainder })
   }
+  for (const l of own) layers.push({ key: l.key, values: l.values })
+  const shown = layers.filter((l) => anyAbove(l.values, 0))
   const stackTop = new Float64Array(n)
-  for (const l of layers) for (let i = 0; i < n; i++) stackTop[i] += l.values[i]
-  const held = column(s, vkHeapSeries(heapIndex, 'allocatedBytes'), 'mean', n)
-  const peak = column(s, vkHeapSeries(heapIndex, 'allocatedBytes'), 'max', n)
-  const rawBudget = s[vkHeapSeries(heapIndex, 'budgetBytes')]?.min
-  let budget: Float64Array | null = null
-  if (rawBudget && anyAbove(rawBudget, 0)) {
-    budget = new Float64Array(n)
-    for (let i = 0; i < n; i++) budget[i] = rawBudget[i] > 0 && rawBudget[i] < NO_BUDGET ? rawBudget[i] : NaN
+  for (const l of shown) for (let i = 0; i < n; i++) stackTop[i] += l.values[i]
+
+  const held = sumOf(s, part('held'), 'mean', n)
+  const peak = sumOf(s, part('held'), 'max', n)
+  const alignment = part('alignment')
+  const poolFree = part('poolFree')
+  const memoryCount = part('memoryCount')
+  let budget = residencyBudget
+  const ownBudget = part('budget')
+  if (ownBudget.length) {
+    const raw = sumOf(s, ownBudget, 'min', n)
+    budget = null
+    if (anyAbove(raw, 0)) {
+      budget = new Float64Array(n)
+      for (let i = 0; i < n; i++) budget[i] = raw[i] > 0 && raw[i] < NO_BUDGET ? raw[i] : NaN
+    }
   }
   return {
-    id: `vk.${heapIndex}`,
-    title: info.flags.length ? `${info.name} · ${info.flags.join('|')}` : info.name,
+    id: info.key,
+    title: info.title,
+    words: info.words,
     mode,
-    layers,
+    layers: shown,
     stackTop,
-    requested: column(s, vkHeapSeries(heapIndex, 'usedBytes'), 'mean', n),
+    requested: sumOf(s, part('requested'), 'mean', n),
     held,
     peak,
-    alignment: new Float64Array(n),
-    poolFree: column(s, vkHeapSeries(heapIndex, 'freeBytes'), 'mean', n),
-    pending: column(s, vkHeapSeries(heapIndex, 'pendingFreeBytes'), 'mean', n),
+    alignment: alignment.length ? sumOf(s, alignment, 'mean', n) : null,
+    poolFree: poolFree.length ? sumOf(s, poolFree, 'mean', n) : null,
+    pending: sumOf(s, part('pending'), 'mean', n),
     budget,
-    memoryCount: column(s, vkHeapSeries(heapIndex, 'memoryCount'), 'max', n),
+    ...(memoryCount.length ? { memoryCount: sumOf(s, memoryCount, 'max', n) } : {}),
+    ...(info.memoryLimit !== undefined ? { memoryLimit: info.memoryLimit } : {}),
     max: Math.max(peakOf(stackTop), peakOf(peak), peakOf(held)),
   }
 }
@@ -279,17 +261,26 @@ function widened(answer: SeriesAnswer): SeriesAnswer {
   return { ...answer, start: Float64Array.of(answer.start[0], answer.start[0] + 1), frame: two(answer.frame), series }
 }
 
-export function buildLanes(raw: SeriesAnswer, mode: HeapMode, vulkan?: VulkanRunInfo): LaneSet {
+/**
+ * The lanes of one series answer for `run`: each series goes where its description places it, so a source whose
+ * series are described gets its lanes here without a change.
+ */
+export function buildLanes(raw: SeriesAnswer, mode: HeapMode, run: LaneRun): LaneSet {
   const answer = widened(raw)
   const n = answer.start.length
   const s = answer.series
   const x = new Float64Array(n)
   for (let i = 0; i < n; i++) x[i] = answer.start[i] + (answer.width - 1) / 2
+  const placed = placedSeries(run, mode).filter(({ name }) => s[name])
+  const named = <K extends 'residency' | 'transient' | 'checks'>(key: K, part: NonNullable<SeriesPlace[K]>) =>
+    placed.filter(({ place }) => place[key] === part).map((p) => p.name)
 
   let residency: ResidencyLane | null = null
-  if (s[RESIDENCY.resident]) {
-    const resident = column(s, RESIDENCY.resident, 'max', n)
-    const rawBudget = column(s, RESIDENCY.budget, 'min', n)
+  const residentNames = named('residency', 'resident')
+  if (residentNames.length) {
+    const resident = sumOf(s, residentNames, 'max', n)
+    const budgetNames = named('residency', 'budget')
+    const rawBudget = budgetNames.length ? sumOf(s, budgetNames, 'min', n) : new Float64Array(n)
     const budget = new Float64Array(n)
     let hasBudget = false
     let budgetMax = 0
@@ -301,42 +292,47 @@ export function buildLanes(raw: SeriesAnswer, mode: HeapMode, vulkan?: VulkanRun
         budgetMax = Math.max(budgetMax, b)
       } else budget[i] = NaN
     }
+    const flag = named('residency', 'overBudget')
     residency = {
       resident,
       budget,
       hasBudget,
-      overBudget: flaggedStretches(answer.start, answer.width, s[RESIDENCY.overBudget]?.max),
+      overBudget: flaggedStretches(answer.start, answer.width, flag.length ? sumOf(s, flag, 'max', n) : undefined),
       max: Math.max(peakOf(resident), budgetMax),
     }
   }
   let transient: TransientLane | null = null
-  if (s[TRANSIENT.heapBytes]) {
-    const transientHeap = column(s, TRANSIENT.heapBytes, 'max', n)
-    const transientRequested = column(s, TRANSIENT.requestedBytes, 'max', n)
+  const transientHeapNames = named('transient', 'heap')
+  if (transientHeapNames.length) {
+    const transientHeap = sumOf(s, transientHeapNames, 'max', n)
+    const transientRequested = sumOf(s, named('transient', 'requested'), 'max', n)
     transient = {
       heap: transientHeap,
       requested: transientRequested,
-      saving: column(s, TRANSIENT.savingBytes, 'max', n),
+      saving: sumOf(s, named('transient', 'saving'), 'max', n),
       max: Math.max(peakOf(transientHeap), peakOf(transientRequested)),
     }
   }
   let checks: ChecksLane | null = null
-  if (s[CHECKS.hazards] || s[CHECKS.warnings]) {
+  const hazardNames = named('checks', 'hazards')
+  const warningNames = named('checks', 'warnings')
+  if (hazardNames.length || warningNames.length) {
     // findings in a bucket: the sum over its frames (mean × frames)
-    const sum = (name: string) => {
+    const sum = (names: string[]) => {
       const out = new Float64Array(n)
-      const mean = s[name]?.mean
-      if (mean) for (let i = 0; i < n; i++) out[i] = Math.round(mean[i] * Math.min(answer.width, Math.max(1, (i + 1 < n ? answer.start[i + 1] : answer.start[i] + answer.width) - answer.start[i])))
+      const mean = sumOf(s, names, 'mean', n)
+      for (let i = 0; i < n; i++) out[i] = Math.round(mean[i] * Math.min(answer.width, Math.max(1, (i + 1 < n ? answer.start[i + 1] : answer.start[i] + answer.width) - answer.start[i])))
       return out
     }
-    const hazards = sum(CHECKS.hazards)
-    const warnings = sum(CHECKS.warnings)
+    const hazards = sum(hazardNames)
+    const warnings = sum(warningNames)
     checks = { hazards, warnings, max: Math.max(1, peakOf(hazards), peakOf(warnings)) }
   }
-  const heaps = vulkan
-    ? vulkan.heaps.map((h) => vulkanHeapLane(answer, vulkan, h.index, mode))
-    : HEAP_TYPES.map((heap) => heapLane(answer, heap, mode, heap === 'DEFAULT' && residency?.hasBudget ? residency.budget : null))
-  return { api: vulkan ? 'vulkan' : 'd3d12', x, start: answer.start, frame: answer.frame, width: answer.width, heaps, residency, transient, checks }
+  const residencyBudget = residency?.hasBudget ? residency.budget : null
+  const heaps = heapLanesOf(run).map((info) =>
+    heapLane(answer, info, placed.filter(({ place }) => place.heap?.key === info.key), mode, info.residencyBudget ? residencyBudget : null),
+  )
+  return { x, start: answer.start, frame: answer.frame, width: answer.width, heaps, residency, transient, checks }
 }
 
 /** The bucket holding frame index `frame` (the nearest one when the frame is outside the answer). */

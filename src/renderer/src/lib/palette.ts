@@ -4,11 +4,11 @@
  * styles.css, which carry the same values.
  */
 import { PLACEMENTS, type HeapType } from '../../../shared/model'
+import { APPLICATION, PLACEMENT_HEAP } from '../../../shared/series'
 
 /** Placement rows the replay reports beyond PLACEMENTS: the per-frame page allocators of the UPLOAD heap. */
 export const PAGE_ROWS = ['FastAllocatorPage', 'FastConstantPage'] as const
-/** Memory the application placed in its own heaps (manual heaps, imported dumps), outside the model's pools. */
-export const APPLICATION = 'Application'
+export { APPLICATION }
 /** Every row a heap lane can stack, bottom to top. */
 export const LANE_ROWS = [...PLACEMENTS, ...PAGE_ROWS, APPLICATION] as const
 
@@ -53,27 +53,7 @@ export function placementColor(placement: string): string {
   return type ? TYPE_COLORS[Number(type[1]) % TYPE_COLORS.length] : FALLBACK
 }
 
-/**
- * The heap each placement lives in. Committed is the one placement on every heap type (committed DEFAULT,
- * UPLOAD and READBACK resources), so a heap lane derives its Committed layer as the heap's total minus the rows
- * that are only on that heap.
- */
-export const PLACEMENT_HEAP: Record<string, HeapType> = {
-  SharedBufferPool: 'DEFAULT',
-  PlacedBufferPool: 'DEFAULT',
-  AccelerationStructurePool: 'DEFAULT',
-  TextureReadOnlyPool: 'DEFAULT',
-  TextureReadOnly4KPool: 'DEFAULT',
-  TextureRTPool: 'DEFAULT',
-  TextureUAVPool: 'DEFAULT',
-  Reserved: 'DEFAULT',
-  Transient: 'DEFAULT',
-  UploadSmallBlock: 'UPLOAD',
-  UploadBigBlock: 'UPLOAD',
-  FastAllocatorPage: 'UPLOAD',
-  FastConstantPage: 'UPLOAD',
-  ReadbackPool: 'READBACK',
-}
+export { PLACEMENT_HEAP }
 
 /** Rows stacked in a heap's lane, bottom to top: Committed first, then the heap's own placements, then the application's heaps. */
 export function laneRows(heap: HeapType): string[] {

@@ -40,7 +40,8 @@ export const useAliasingStore = defineStore('aliasing', () => {
   const placedHeap = ref<number | null>(null)
 
   const query = new Latest<{ runId: string; frame: number }, TransientAnswer>(
-    (r) => useApi().transients(r),
+    // a run without render-graph transients has no executions to ask for
+    (r) => (runs.current?.capabilities.transients ? useApi().transients(r) : Promise.resolve({ runId: r.runId, frame: r.frame, executions: [] })),
     (a) => {
       answer.value = markRaw(a)
       if (selected.value >= a.executions.length) selected.value = 0

@@ -5,7 +5,7 @@
 import { defineStore } from 'pinia'
 import { computed, markRaw, ref, shallowRef, watch } from 'vue'
 import type { CompareSeriesAnswer, ResourceDiffAnswer, RunReport, RunSummary } from '../../../shared/ipc'
-import { PLACEMENTS } from '../../../shared/model'
+import { totalPartOf } from '../../../shared/series'
 import { useApi } from '../api'
 import { reportDeltas, type DeltaRow } from '../lib/compare'
 import {
@@ -19,7 +19,6 @@ import {
   zoomWindow,
   type FrameWindow,
 } from '../lib/frameWindow'
-import { placementSeries, vkTypeSeries } from '../lib/lanes'
 import { Latest } from '../lib/latest'
 import { useRunsStore } from './runs'
 
@@ -139,14 +138,16 @@ export const useCompareStore = defineStore('compare', () => {
   const layout = ref<'stacked' | 'overlaid'>('stacked')
   const alignedOffset = computed(() => (a.value && b.value ? a.value.firstFrame - b.value.firstFrame : 0))
 
-  /** What the sides stack: placements (D3D12 runs), or memory types by name (Vulkan runs), of either run. */
+  /** What the sides stack: the parts of either run's total (placements, memory types by name), in their order. */
   const placements = computed<CompareLayer[]>(() => {
-    const names = new Set([...(a.value?.series ?? []), ...(b.value?.series ?? [])].map((s) => s.name))
-    const types = new Map<string, string>()
-    for (const run of [a.value, b.value]) for (const type of run?.vulkan?.types ?? []) types.set(type.name, vkTypeSeries(type.index, 'allocatedBytes'))
-    const d3d12 = [...PLACEMENTS, 'FastAllocatorPage', 'FastConstantPage'].map((p) => ({ key: p, series: placementSeries(p, 'heapBytes') }))
-    const vulkan = [...types.entries()].map(([key, series]) => ({ key, series }))
-    return [...d3d12, ...vulkan].filter((l) => names.has(l.series))
+    const parts = new Map<string, { key: string; series: string; order: number }>()
+    for (const run of [a.value, b.value]) {
+      for (const { name } of run?.series ?? []) {
+        const part = totalPartOf(name, run!)
+        if (part && !parts.has(part.key)) parts.set(part.key, { key: part.key, series: name, order: part.order })
+      }
+    }
+    return [...parts.values()].sort((x, y) => x.order - y.order).map(({ key, series }) => ({ key, series }))
   })
   /** The delta series both runs have. */
   const deltaChoices = computed(() => {

@@ -19,6 +19,7 @@ import type {
   RunSummary,
   Unsubscribe,
 } from '../../../shared/ipc'
+import { IMPORT_MODELS } from '../../../shared/ipc'
 import { useApi } from '../api'
 
 export const UPLOAD_CHUNK_BYTES = 4 * 1024 * 1024
@@ -279,7 +280,7 @@ export const useRunsStore = defineStore('runs', () => {
   function replayThroughModel(): Promise<boolean> {
     const from = source.value
     if (!from || current.value?.trace?.kind !== 'observed') return Promise.resolve(false)
-    const options: CaptureImportOptions = { ...importOptions.value, model: 'd3d12' }
+    const options: CaptureImportOptions = { ...importOptions.value, model: IMPORT_MODELS[0] }
     return 'fileId' in from ? open(from.fileId, 'B', options) : upload(from.file, 'B', options)
   }
 

@@ -26,6 +26,7 @@ import {
   zoomWindow,
   type FrameWindow,
 } from '../lib/frameWindow'
+import { LIVE_SERIES, placeSeries, TOTAL_SERIES } from '../../../shared/series'
 import { buildLanes, laneSeries, type HeapMode, type LaneSet } from '../lib/lanes'
 import { Latest } from '../lib/latest'
 import { useRunsStore } from './runs'
@@ -34,6 +35,11 @@ import { useRunsStore } from './runs'
 export const OVERVIEW_RESOLUTION = 1600
 /** Residency events fetched per run (the lane draws those in the window). */
 export const EVENT_LIMIT = 500_000
+
+/** The residency events of a run without residency: none. */
+function noEvents(runId: string): ResidencyEventsAnswer {
+  return { runId, frame: new Float64Array(0), kind: new Uint8Array(0), object: new Float64Array(0), bytes: new Float64Array(0), truncated: false }
+}
 /** Leak candidates listed for an A/B range. */
 export const LEAK_ROWS = 500
 /** Rows per page when an export reads every candidate (the engine's page limit). */
@@ -99,7 +105,6 @@ export const useTimelineStore = defineStore('timeline', () => {
   const runs = useRunsStore()
   const run = computed<RunSummary | null>(() => runs.current)
   const frames = computed(() => run.value?.frames ?? 0)
-  const available = computed(() => new Set(run.value?.series.map((s) => s.name) ?? []))
 
   /** The window asked for (zoom and pan move it), and the window the lanes are drawn at, which follows it. */
   const view = shallowRef<FrameWindow>({ from: 0, to: 1 })
@@ -130,13 +135,14 @@ export const useTimelineStore = defineStore('timeline', () => {
     (r) => {
       // marks for the benchmark's breakdown: asked, answered, (the view marks drawn)
       performance.mark('hs:lanes:asked')
-      const series = laneSeries(available.value, r.mode, run.value?.vulkan)
+      const series = run.value ? laneSeries(run.value, r.mode) : []
       const { from, to } = queryRange(r.window, frames.value)
       return useApi().series({ runId: r.runId, series, from, to, resolution: Math.max(1, Math.floor(r.width / BUCKET_PX)) })
     },
     (answer, r) => {
       performance.mark('hs:lanes:answered')
-      lanes.value = markRaw(buildLanes(answer, r.mode, run.value?.vulkan))
+      if (!run.value) return
+      lanes.value = markRaw(buildLanes(answer, r.mode, run.value))
       lanesWindow.value = r.window
       if (sameWindow(r.window, view.value)) {
         clearTimeout(interim)
@@ -191,15 +197,16 @@ export const useTimelineStore = defineStore('timeline', () => {
     const runId = r.runId
     try {
       const [map, over, ev] = await Promise.all([
-        api.series({ runId, series: ['resources.live'], from: 0, to: r.frames, resolution: Math.min(r.frames, FRAME_MAP_LIMIT) }),
-        api.series({ runId, series: ['total.heapBytes'], from: 0, to: r.frames, resolution: OVERVIEW_RESOLUTION }),
-        api.residencyEvents({ runId, from: 0, to: r.frames, limit: EVENT_LIMIT }),
+        api.series({ runId, series: [LIVE_SERIES.count], from: 0, to: r.frames, resolution: Math.min(r.frames, FRAME_MAP_LIMIT) }),
+        api.series({ runId, series: [TOTAL_SERIES.heapBytes], from: 0, to: r.frames, resolution: OVERVIEW_RESOLUTION }),
+        // residency events only where the run offers residency
+        r.capabilities.residency ? api.residencyEvents({ runId, from: 0, to: r.frames, limit: EVENT_LIMIT }) : Promise.resolve(noEvents(runId)),
         refresh(),
       ])
       if (run.value?.runId !== runId) return
       frameNumbers.value = map.width === 1 ? markRaw(map.frame) : null
       void findEmptyLanes(r)
-      const total = over.series['total.heapBytes']?.max ?? new Float64Array(over.start.length)
+      const total = over.series[TOTAL_SERIES.heapBytes]?.max ?? new Float64Array(over.start.length)
       const x = new Float64Array(over.start.length)
       for (let i = 0; i < x.length; i++) x[i] = over.start[i] + (over.width - 1) / 2
       overview.value = markRaw({ x, total })
@@ -243,8 +250,13 @@ export const useTimelineStore = defineStore('timeline', () => {
    * folded: the peak of each lane's series, one bucket over every frame.
    */
   async function findEmptyLanes(r: RunSummary): Promise<void> {
-    const lanesOf = new Map<string, string[]>([['transient', ['transient.heapBytes']]])
-    for (const heap of ['UPLOAD', 'READBACK']) lanesOf.set(heap, [`heap.${heap}.heapBytes`, `manual.${heap}.heapBytes`])
+    // a heap lane folds by the bytes it held; the transient lane by its heaps
+    const lanesOf = new Map<string, string[]>()
+    for (const { name } of r.series) {
+      const place = placeSeries(name, r)
+      const key = place?.heap?.foldsEmpty && place.heapRoles?.some((role) => role.part === 'held') ? place.heap.key : place?.transient === 'heap' && r.capabilities.transients ? 'transient' : null
+      if (key) lanesOf.set(key, [...(lanesOf.get(key) ?? []), name])
+    }
     const names = new Set(r.series.map((s) => s.name))
     const wanted = [...lanesOf.values()].flat().filter((n) => names.has(n))
     if (!wanted.length) return

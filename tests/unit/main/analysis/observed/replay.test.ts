@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest'
 import { capabilitiesOf } from '../../../../../src/main/analysis/backend'
 import { backendFor } from '../../../../../src/main/analysis/backends'
-import { RESIDENCY_SERIES } from '../../../../../src/main/analysis/d3d12/replay'
+import { RESIDENCY_SERIES } from '../../../../../src/shared/series'
 import { observedBackend } from '../../../../../src/main/analysis/observed/backend'
 import { OBSERVED_SERIES, ObservedReplay, observedSeriesName } from '../../../../../src/main/analysis/observed/replay'
 import { buildObservedReport } from '../../../../../src/main/analysis/observed/report'
