@@ -3,11 +3,10 @@
  * count of its live resources, and per frame the `tag.<tag>.*` series. Every backend's replay keeps its tags here.
  */
 import type { SeriesInfo } from '../../shared/ipc'
+import { SERIES_NAME } from '../../shared/series'
 import type { Bytes } from '../../shared/units'
 import type { CaptureStore } from '../ingest/store'
 import type { SeriesTable } from './seriesTable'
-
-export const tagSeriesName = (tag: string, field: 'occupiedBytes' | 'requestedBytes' | 'count') => `tag.${tag}.${field}`
 
 export class TagTotals {
   /** By slot: the tag's name, and what its live resources hold. */
@@ -59,7 +58,7 @@ export class TagTotals {
       if (!columns) {
         const name = this.names[t]
         const info = (field: 'occupiedBytes' | 'requestedBytes' | 'count', label: string, unit: SeriesInfo['unit']): SeriesInfo => ({
-          name: tagSeriesName(name, field),
+          name: SERIES_NAME.tag(name, field),
           label: `${name} ${label}`,
           unit,
           group: 'tag',

@@ -287,6 +287,15 @@ function errorInfo(err: unknown, file: string): LoadErrorInfo {
   return { file, message: `${file}: ${message}`, line: 0, byteOffset: 0, expected: '' }
 }
 
+/**
+ * The backend a run names and what it offers. A trace imported as what its allocator did (`trace.kind` observed)
+ * is shown as it happened: no model placed anything, so nothing a model offers applies to it.
+ */
+function summaryBackend(result: LoadResult, backend: Backend, run: BackendRun): Pick<RunSummary, 'backend' | 'capabilities'> {
+  if (result.trace?.kind === 'observed') return { backend: 'observed', capabilities: {} }
+  return { backend: backend.id, capabilities: capabilitiesOf(backend, run) }
+}
+
 /** A run's summary before its replay: the capture's figures, its backend and that backend's capabilities. */
 export function summarize(runId: string, result: LoadResult, backend: Backend, run: BackendRun): RunSummary {
   const { store } = result
@@ -296,8 +305,7 @@ export function summarize(runId: string, result: LoadResult, backend: Backend, r
     file: store.file,
     format: result.format,
     api: header.api ?? 'd3d12',
-    backend: backend.id,
-    capabilities: capabilitiesOf(backend, run),
+    ...summaryBackend(result, backend, run),
     app: typeof header.app === 'string' ? header.app : undefined,
     adapter: typeof header.adapter?.name === 'string' ? header.adapter.name : undefined,
     frames: store.frames.length,
