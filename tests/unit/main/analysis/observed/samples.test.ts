@@ -22,6 +22,8 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { main } from '../../../../../src/main/cli/index'
+import { LocalEngine } from '../../../../../src/main/engine/engine'
+import { loadCaptureFile } from '../../../../../src/main/ingest/read'
 import { parseRmv, rmvToObserved } from '../../../../../src/main/ingest/importers/rmv'
 import { zstdDecompress } from '../../../../../src/main/ingest/importers/rmv/zstd'
 import { MiB } from '../../../../../src/shared/units'
@@ -110,6 +112,16 @@ describe('heapscope report on observed traces', () => {
     expect(r.frames).toBe(61)
     expect(r.peak).toEqual({ frame: 20, bytes: 38 * MiB })
     expect(r.heaps).toEqual({ video: { peakBytes: 38 * MiB, endBytes: 38 * MiB } })
+  })
+
+  it('opens in the engine as the observed backend’s run: its residency, no What-if and no transients', async () => {
+    const engine = new LocalEngine()
+    for (const file of [RMV, fixture('real/vma2-dump-sample.json'), fixture('real/gpgmm-dawn-queuewritebuffer.json')]) {
+      const run = await engine.addRun(await loadCaptureFile(file))
+      const summary = await engine.summary(run.id)
+      expect([summary.backend, summary.capabilities]).toEqual(['observed', { residency: true }])
+      expect(await engine.runConfig(run.id)).toEqual([])
+    }
   })
 
   it('refuses --config on an observed trace: no model replays it', async () => {
