@@ -2,16 +2,16 @@
  * The checks' findings of a run, as `heapscope check` makes them (docs/cli.md) and the hazards list shows them:
  * aliasing hazards of the CreatePlacedResource rules over the capture's placed resources, and for a Vulkan run
  * the API-usage warnings its replay raises, each with the frame it happened in, kept in capture order and served
- * a page at a time. A D3D12 run's hazards come from one pass of the checker over the store's records; a Vulkan
- * run's come from its replay, which feeds the same checker record by record.
+ * a page at a time. Every backend writes them through one sink while it replays (checks.ts), which also counts
+ * them per frame in the `check.*` series.
  */
 import { ACCESS_OPS, type CaptureRecord } from '../../shared/capture'
 import type { HazardEntry, HazardsAnswer, HazardsQuery } from '../../shared/ipc'
 import { partitionPoint } from '../../shared/search'
 import type { Bytes } from '../../shared/units'
 import { recordAt } from '../ingest/records'
-import { frameEnd, RECORD_KIND, type CaptureStore } from '../ingest/store'
-import { AliasingChecker } from '../model/aliasing/checker'
+import { RECORD_KIND, type CaptureStore } from '../ingest/store'
+import type { AliasingChecker } from '../model/aliasing/checker'
 import type { Hazard } from '../model/aliasing/hazards'
 import type { AliasingModel } from '../model/vulkan/capture-types'
 import { vulkanSetup } from '../model/vulkan/device'
@@ -170,47 +170,4 @@ export class AliasingFeed {
 /** The aliasing model a capture follows: its header's `aliasing`, "simple" by default. */
 export function aliasingOf(store: CaptureStore): AliasingModel {
   return vulkanSetup(store.header).aliasing
-}
-
-/**
- * The aliasing hazards of a capture in one pass over its records (a D3D12 run; a Vulkan run's replay finds its
- * own with its warnings). Captures without placed resources cost a pass over the kinds column.
- */
-export function checkStore(store: CaptureStore): HazardLog {
-  const checks = new StoreChecks(store)
-  if (store.placed.length > 0) checks.advance()
-  return checks.log
-}
-
-/**
- * The aliasing checks of a D3D12 capture frame by frame: `advance` feeds the checker the frames it has not seen,
- * so a capture followed live is checked as it grows, once.
- */
-export class StoreChecks {
-  readonly log: HazardLog
-  private readonly feed: AliasingFeed
-  /** The frames checked so far. */
-  private frame = 0
-
-  constructor(private readonly store: CaptureStore) {
-    this.log = new HazardLog(aliasingOf(store), store.frames.n)
-    const checker = new AliasingChecker({
-      model: this.log.aliasing,
-      api: store.header.api ?? 'd3d12',
-      onHazard: (hazard) => this.log.addHazard(this.frame, hazard),
-    })
-    this.feed = new AliasingFeed(store, checker)
-  }
-
-  /** Check the store's frames not checked yet. */
-  advance(): void {
-    const store = this.store
-    const kinds = store.records.kind
-    this.log.frameNumbers = store.frames.n
-    for (; this.frame < store.frames.length; this.frame++) {
-      const start = store.frames.firstRecord[this.frame]
-      const end = frameEnd(store, this.frame)
-      for (let i = start; i < end; i++) if (AliasingFeed.reads(kinds[i])) this.feed.apply(i)
-    }
-  }
 }

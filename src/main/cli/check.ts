@@ -1,21 +1,23 @@
 /**
- * `heapscope check CAPTURE [--json]` (docs/cli.md): the aliasing checks over the capture's placed resources, in the
- * model its header names (`"aliasing": "simple"` by default, or `"advanced"`), and for a Vulkan capture the
- * usage rules the Vulkan model checks while it replays. The command-line parser reads the capture and maps the
- * result to the exit status with checkExitCode.
+ * `heapscope check CAPTURE [--json]` (docs/cli.md): the checks of the capture's backend, as the app runs them. The
+ * capture replays through the same backend `report` and the app use (analysis/run.ts); its findings are the run's
+ * hazard log, the list the app's hazards page pages through: the aliasing checks over placed resources, in the
+ * model the header names (`"aliasing": "simple"` by default, or `"advanced"`), and for a Vulkan capture the usage
+ * rules the Vulkan model checks while it replays. The command-line parser reads the capture and maps the result to
+ * the exit status with checkExitCode.
  */
 import type { AnyCaptureRecord, CaptureHeader, WarningKind } from '../../shared/capture'
-import type { StoreWarnings, WarningSample } from '../ingest/store'
 import type { Frame } from '../../shared/units'
-import { AliasingChecker } from '../model/aliasing/checker'
+import type { HazardLog } from '../analysis/hazards'
+import { replayCapture } from '../analysis/run'
+import { ResourceIndex } from '../analysis/search'
+import { loadCapture, type LoadResult } from '../ingest/read'
+import type { StoreWarnings, WarningSample } from '../ingest/store'
 import type { Hazard } from '../model/aliasing/hazards'
 import type { AliasingModel, VulkanCaptureRecord } from '../model/vulkan/capture-types'
-import { resolveVulkanConfig, VULKAN_CONFIG_KEYS, type VulkanConfig } from '../model/vulkan/config'
-import { vulkanSetup } from '../model/vulkan/device'
 import { VULKAN_RULES, type VulkanRule } from '../model/vulkan/events'
-import { VulkanModel } from '../model/vulkan/model'
 
-/** A hazard with its resources' names as the capture gave them when it happened ('' for an unnamed one). */
+/** A hazard with its resources' names as the capture gave them at its frame ('' for an unnamed one). */
 export type NamedHazard = Hazard & { names: string[] }
 
 /** One Vulkan usage warning, as found. */
@@ -50,77 +52,88 @@ export interface CheckResult {
 /** Warnings listed one by one, at most: a broken capture may break a rule on every record. */
 export const MAX_LISTED_WARNINGS = 10_000
 
-export interface CheckOptions {
+export interface CaptureCheckOptions {
+  /** `--config` pairs, as `report` takes them. */
+  config?: readonly string[]
+  /** Each Vulkan rule warning with its message and frame number, in capture order. */
+  onWarning?: (rule: VulkanRule, message: string, frame: Frame) => void
+  /** What reading the capture warned about; the store's own warnings by default. */
+  reading?: StoreWarnings
+}
+
+export interface CheckOptions extends Omit<CaptureCheckOptions, 'reading'> {
   /** Overrides the header's `aliasing`. */
   aliasing?: AliasingModel
-  /** Overrides the Vulkan config from the header. */
-  config?: VulkanConfig
-  /** Each Vulkan rule warning with its message, as found. */
-  onWarning?: (rule: VulkanRule, message: string, frame: Frame) => void
-  /** The reader's warnings about the capture, reported with the result. */
-  reading?: StoreWarnings
-  /** Whether the capture has `gpu` records (the Vulkan model then waits for them to free memory). */
+  /** The capture has `gpu` records elsewhere (the Vulkan model then waits for them to free memory). */
   gpuRecords?: boolean
+  /** The reader's warnings about the capture the records came from, reported with the result. */
+  reading?: StoreWarnings
 }
 
 type AnyRecord = AnyCaptureRecord | VulkanCaptureRecord
 
-function isRule(kind: string): kind is VulkanRule {
-  return (VULKAN_RULES as readonly string[]).includes(kind)
+function isRule(rule: string): rule is VulkanRule {
+  return (VULKAN_RULES as readonly string[]).includes(rule)
 }
 
-/** The Vulkan keys of the header's config; other keys belong to other models and are left alone. */
-function headerVulkanConfig(header: CaptureHeader | undefined): VulkanConfig {
-  const picked: Record<string, number | boolean> = {}
-  for (const [key, value] of Object.entries(header?.config ?? {})) {
-    if (Object.hasOwn(VULKAN_CONFIG_KEYS, key)) picked[key] = value
-  }
-  return resolveVulkanConfig(picked)
+/** A loaded capture's checks: its replay through its backend, the run's findings with their resources named. */
+export async function checkCapture(result: LoadResult, options: CaptureCheckOptions = {}): Promise<CheckResult> {
+  const { replay } = await replayCapture(result, options.config ?? [])
+  return checkResultOf(replay.checks, new ResourceIndex(result.store), options.reading ?? result.store.warnings, options.onWarning)
 }
 
+/**
+ * Records and their header as a capture's lines, read by the capture reader and checked as checkCapture checks a
+ * file (the records go through the same validation a file's would).
+ */
 export async function runCheck(
   records: AsyncIterable<AnyRecord> | Iterable<AnyRecord>,
-  header?: CaptureHeader,
+  header: CaptureHeader = { format: 'heapscope-capture', version: 1 },
   options: CheckOptions = {},
 ): Promise<CheckResult> {
-  const setup = vulkanSetup(header)
-  const aliasing = new AliasingChecker({ model: options.aliasing ?? setup.aliasing, api: header?.api ?? 'd3d12' })
-  const warnings: Partial<Record<VulkanRule, number>> = {}
-  const warningList: CheckWarning[] = []
-  let vulkan: VulkanModel | null = null
-  if (header?.api === 'vulkan') {
-    vulkan = new VulkanModel(setup.device, options.config ?? headerVulkanConfig(header), {
-      warning(kind, message, frame) {
-        if (!isRule(kind)) return
-        warnings[kind] = (warnings[kind] ?? 0) + 1
-        if (warningList.length < MAX_LISTED_WARNINGS) warningList.push({ rule: kind, frame, message })
-        options.onWarning?.(kind, message, frame)
-      },
-    }, { gpuRecords: options.gpuRecords })
-  }
-  // each live id's name, so a hazard names its resources as they were when it happened
-  const names = new Map<number, string>()
+  const lines = [JSON.stringify(options.aliasing ? { ...header, aliasing: options.aliasing } : header)]
+  if (Symbol.iterator in records) for (const record of records) lines.push(JSON.stringify(record))
+  else for await (const record of records) lines.push(JSON.stringify(record))
+  const bytes = new TextEncoder().encode(`${lines.join('\n')}\n`)
+  const loaded = await loadCapture(
+    (async function* () {
+      yield bytes
+    })(),
+    { file: 'check' },
+  )
+  if (loaded.error) throw loaded.error
+  const store = options.gpuRecords ? { ...loaded.store, hasGpuRecords: true } : loaded.store
+  return checkCapture({ ...loaded, store }, { ...options, reading: options.reading ?? { counts: {}, samples: [] } })
+}
+
+/** The JSON of docs/cli.md from a run's findings: hazards with their frame numbers and names, then the warnings. */
+export function checkResultOf(
+  log: HazardLog,
+  index: ResourceIndex,
+  reading?: StoreWarnings,
+  onWarning?: (rule: VulkanRule, message: string, frame: Frame) => void,
+): CheckResult {
   const hazards: NamedHazard[] = []
-  const step = (record: AnyRecord) => {
-    // observed residency (1.2) is for the timeline, names, stacks and driver reports (1.3) for the inspector
-    if (record.e === 'resident' || record.e === 'evict' || record.e === 'name' || record.e === 'stack' || record.e === 'report') return
-    const named = record as { id?: unknown; name?: unknown }
-    if (typeof named.id === 'number' && (record.e === 'buffer' || record.e === 'texture' || record.e === 'placed' || record.e === 'transient')) {
-      names.set(named.id, typeof named.name === 'string' ? named.name : '')
+  const warningList: CheckWarning[] = []
+  for (const e of log.entries) {
+    if (e.severity === 'hazard') {
+      hazards.push({
+        frame: e.frameNumber,
+        rule: e.rule as Hazard['rule'],
+        resources: e.resources.slice(),
+        heap: e.heap ?? -1,
+        range: e.range ? [e.range[0], e.range[1]] : [0, 0],
+        message: e.message,
+        names: e.resources.map((id) => index.nameAt(id, e.frame)),
+      })
+    } else if (isRule(e.rule)) {
+      onWarning?.(e.rule, e.message, e.frameNumber)
+      if (warningList.length < MAX_LISTED_WARNINGS) warningList.push({ rule: e.rule, frame: e.frameNumber, message: e.message })
     }
-    aliasing.apply(record)
-    for (let i = hazards.length; i < aliasing.hazards.length; i++) {
-      const h = aliasing.hazards[i]
-      hazards.push({ ...h, names: h.resources.map((id) => names.get(id) ?? '') })
-    }
-    vulkan?.apply(record as VulkanCaptureRecord)
   }
-  if (Symbol.iterator in records) for (const record of records) step(record)
-  else for await (const record of records) step(record)
-  // The last frame ends with the capture: its writes had to be flushed before its submit too.
-  vulkan?.onSubmit()
+  const warnings: Partial<Record<VulkanRule, number>> = {}
+  for (const [rule, n] of Object.entries(log.warnings)) if (isRule(rule)) warnings[rule] = n
   const result: CheckResult = { hazards, warnings, warningList }
-  const reading = options.reading
   if (reading && reading.samples.length > 0) {
     const first = reading.samples.slice().sort((a, b) => a.offset - b.offset).slice(0, READING_SAMPLES)
     result.reading = { counts: { ...reading.counts }, first }

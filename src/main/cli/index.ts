@@ -15,7 +15,7 @@ import { CaptureError } from '../ingest/errors'
 import { ImportError, importOptionsOf } from '../ingest/importers'
 import { loadCapture, loadCaptureFile, type LoadProgress, type LoadResult } from '../ingest/read'
 import { recordsOf } from '../ingest/records'
-import { checkExitCode, formatCheck, runCheck } from './check'
+import { checkCapture, checkExitCode, formatCheck } from './check'
 import { runGen, SCENARIOS } from './gen'
 import { formatReport } from './report'
 import { buildDiff, formatDiff, runLabel } from './diff'
@@ -300,10 +300,7 @@ export function buildProgram(): Command {
     .addOption(modelOption())
     .action(async (file: string, opts: { json?: boolean } & FrameFlags) => {
       const result = await read(file, { frames: opts })
-      const check = await runCheck(recordsOf(result.store), result.store.header, {
-        reading: result.store.warnings,
-        gpuRecords: result.store.hasGpuRecords,
-      })
+      const check = await checkCapture(result)
       process.stdout.write(formatCheck(check, opts.json ?? false))
       if (result.error) throw new ExitError(EXIT.input, result.error.message)
       const code = checkExitCode(check)

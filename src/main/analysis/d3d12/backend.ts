@@ -5,7 +5,6 @@
 import { CONFIG_KEY_NAMES, CONFIG_KEYS, parseConfigPairs, resolveConfig } from '../../../shared/model'
 import type { CaptureStore } from '../../ingest/store'
 import type { Backend, BackendReplayOptions, BackendRun, ReplayStart } from '../backend'
-import { StoreChecks } from '../hazards'
 import type { ResourceRows } from '../resourceRows'
 import type { ModelWalk } from '../search'
 import { Playback } from './playback'
@@ -28,21 +27,17 @@ export const d3d12Backend: Backend<'d3d12', D3D12BackendRun> = {
     const config = resolveConfig(store.header.config, options.overrides ?? {})
     const { gate } = options
     const { replay, done } = Replay.start(store, { config, signal: options.signal, onProgress: options.onProgress, gate })
-    const checks = new StoreChecks(store)
-    const run = new D3D12BackendRun(replay, checks)
-    // a whole capture is checked once its replay is done; a followed one as it grows (`grown`)
-    return { run, done: done.then(() => (gate || store.placed.length === 0 ? undefined : checks.advance())) }
+    return { run: new D3D12BackendRun(replay), done }
   },
 }
 
-/** A D3D12 replay as a run: its checks are a second pass over the store's placed resources and heaps. */
+/** A D3D12 replay as a run: the replay checks the placed resources frame by frame as it goes. */
 export class D3D12BackendRun implements BackendRun {
   snapshots: Snapshots
   readonly transients = true as const
 
   constructor(
     readonly replay: Replay,
-    private readonly storeChecks: StoreChecks,
   ) {
     this.snapshots = new Snapshots(replay)
   }
@@ -60,7 +55,7 @@ export class D3D12BackendRun implements BackendRun {
   }
 
   get checks() {
-    return this.storeChecks.log
+    return this.replay.checks
   }
 
   get residency() {
@@ -78,7 +73,6 @@ export class D3D12BackendRun implements BackendRun {
   report: BackendRun['report'] = (result) => buildRunReport(result, this.replay)
 
   grown(): void {
-    this.storeChecks.advance()
     this.snapshots = new Snapshots(this.replay)
   }
 

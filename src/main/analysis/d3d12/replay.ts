@@ -1,8 +1,8 @@
 /**
  * The replay: a loaded capture through the D3D12 model, once, folded into per-frame series (per heap type, per
  * placement, per tag; residency; transients; upload traffic), residency events, a summary per graph execution,
- * and checkpoints of the model every so many records, so a snapshot at any frame replays a bounded stretch
- * from the checkpoint before it, never from frame 0.
+ * the aliasing checks' findings frame by frame (checks.ts), and checkpoints of the model every so many records,
+ * so a snapshot at any frame replays a bounded stretch from the checkpoint before it, never from frame 0.
  */
 import {
   BUFFER_STATES,
@@ -30,6 +30,8 @@ import { DescIds } from '../../model/d3d12/descIds'
 import { D3D12Model } from '../../model/d3d12/model'
 import { TOTAL_FIELDS, TOTAL_ROWS } from '../../model/d3d12/totals'
 import type { TransientLayout } from '../../model/d3d12/transient'
+import { FrameChecks, Findings } from '../checks'
+import { aliasingOf, HazardLog } from '../hazards'
 import { ObservedResidency } from '../observed/residency'
 import type { FrameGate, ReplayProgress } from '../backend'
 import { Checkpoints, liveMap, type Checkpoint, type CheckpointOptions } from '../checkpoints'
@@ -446,6 +448,8 @@ export class Replay {
   readonly series: SeriesTable
   readonly graphs = new GraphExecutions()
   readonly residencyEvents = new ResidencyEvents()
+  /** The aliasing hazards of the capture's placed resources, in capture order. */
+  readonly checks: HazardLog
   /** Transient placed-resource cache hits and misses over the run. */
   cacheHits = 0
   cacheMisses = 0
@@ -461,6 +465,7 @@ export class Replay {
     this.config = options.config
     this.checkpoints = new Checkpoints(store, options)
     this.series = new SeriesTable(store.frames.n, { growing })
+    this.checks = new HazardLog(aliasingOf(store), store.frames.n)
     this.descs = new DescScratch(store)
   }
 
@@ -594,6 +599,7 @@ export class Replay {
     const manualPlaced = HEAP_TYPES.map((heap) =>
       series.column(info(seriesName.manual(heap, 'placedBytes'), `${heap} placed in application heaps`, 'bytes', 'heap')),
     )
+    const checks = new FrameChecks(store, new Findings(series, this.checks))
     const manualHeaps = new Map<number, { type: number; size: Bytes }>()
     const manualLive = new Map<number, { type: number; size: Bytes }>()
     const manualBytes = [0, 0, 0]
@@ -708,6 +714,7 @@ export class Replay {
       }
       tick.evicted = tick.evictions = tick.madeBytes = tick.made = tick.overBudget = 0
       model.finishFrame()
+      checks.advance(frame + 1)
 
       // Sample the frame.
       for (let h = 0; h < HEAP_TYPES.length; h++) {
@@ -758,6 +765,7 @@ export class Replay {
     this.final = model
     options.onProgress?.({ framesDone: frames, frames })
     series.settle(store.frames.n)
+    this.checks.frameNumbers = store.frames.n
     // Keep the columns people look at even when zero; drop placements and tags that never held anything.
     series.dropEmpty((name) => keepsEmpty(name, 'd3d12'))
   }

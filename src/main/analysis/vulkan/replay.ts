@@ -41,6 +41,7 @@ import {
 } from '../../model/vulkan/events'
 import { VulkanModel } from '../../model/vulkan/model'
 import { AliasingFeed, HazardLog } from '../hazards'
+import { Findings } from '../checks'
 import { DescScratch, TOTAL_SERIES, UPLOAD_SERIES } from '../d3d12/replay'
 import type { FrameGate, ReplayProgress } from '../backend'
 import { Checkpoints, liveColumns, liveMap, type Checkpoint, type CheckpointOptions } from '../checkpoints'
@@ -129,8 +130,6 @@ const P_BOUND = VULKAN_PLACEMENTS.indexOf('Bound')
 /** "Heap 1", "Type 0": the names reports, resource rows and the summary use. */
 export const heapName = (index: number) => `Heap ${index}`
 export const typeName = (index: number) => `Type ${index}`
-
-export const MAX_CHECK_WARNINGS_KEPT = 1_000_000
 
 export interface VulkanReplayOptions extends CheckpointOptions {
   config: VulkanConfig
@@ -580,11 +579,7 @@ export class VulkanReplay {
     const checker = new AliasingChecker({
       model: this.setup.aliasing,
       api: 'vulkan',
-      onHazard: (hazard) => {
-        const at = frameIndexOf(hazard.frame)
-        log.addHazard(at, hazard)
-        checks.hazards[at]++
-      },
+      onHazard: (hazard) => findings.hazard(frameIndexOf(hazard.frame), hazard),
     })
     const aliasing = new AliasingFeed(store, checker)
 
@@ -592,13 +587,7 @@ export class VulkanReplay {
       if (raised.length === 0) return
       const where = this.attribution(kind, index, model, captureIdOf)
       for (const w of raised) {
-        if (log.warningCount >= MAX_CHECK_WARNINGS_KEPT) {
-          log.warnings[w.rule] = (log.warnings[w.rule] ?? 0) + 1
-          continue
-        }
-        const at = frameIndexOf(w.frame)
-        log.addWarning(at, w.rule, w.message, where.resources.slice(), where.heap, where.range)
-        checks.warnings[at]++
+        findings.warning(frameIndexOf(w.frame), w.rule, w.message, where.resources.slice(), where.heap, where.range)
       }
       raised.length = 0
     }
@@ -632,10 +621,7 @@ export class VulkanReplay {
       staging: series.column(info(VULKAN_UPLOAD_SERIES.stagingBytes, 'staging ring', 'bytes', 'upload')),
       overflow: series.column(info(VULKAN_UPLOAD_SERIES.overflowBytes, 'temporary allocations', 'bytes', 'upload')),
     }
-    const checks = {
-      hazards: series.column(info(CHECK_SERIES.hazards, 'aliasing hazards', 'count', 'checks')),
-      warnings: series.column(info(CHECK_SERIES.warnings, 'Vulkan usage warnings', 'count', 'checks')),
-    }
+    const findings = new Findings(series, log, { warnings: 'Vulkan usage warnings' })
     const F_ALLOC = VK_HEAP_FIELDS.indexOf('allocatedBytes')
     const F_USED = VK_HEAP_FIELDS.indexOf('usedBytes')
     const F_FREE = VK_HEAP_FIELDS.indexOf('freeBytes')

@@ -3,7 +3,7 @@ import { checkExitCode, formatCheck, runCheck } from '../../../../src/main/cli/c
 import type { CaptureHeader, CaptureRecord } from '../../../../src/shared/capture'
 import type { VulkanCaptureHeader, VulkanCaptureRecord } from '../../../../src/main/model/vulkan/capture-types'
 import { recordsOf } from '../../../../src/main/ingest/records'
-import { checkStore } from '../../../../src/main/analysis/hazards'
+import { checkStore } from '../../../../src/main/analysis/checks'
 import { scan } from '../ingest/helpers'
 
 const d3d12: CaptureHeader = { format: 'heapscope-capture', version: 1, api: 'd3d12' }
