@@ -7,7 +7,6 @@
 import type { CaptureHeader } from '../../../shared/capture'
 import type { CaptureStore } from '../../ingest/store'
 import type { Backend, BackendReplayOptions, BackendRun, ReplayStart } from '../backend'
-import { StoreChecks } from '../hazards'
 import type { ResourceRows } from '../resourceRows'
 import { ObservedPlayback } from './playback'
 import { isObservedRun, ObservedReplay } from './replay'
@@ -20,12 +19,9 @@ export const observedBackend: Backend<'observed', ObservedBackendRun> = {
   label: 'observed',
   accepts: (header: CaptureHeader) => isObservedRun(header),
   replay(store: CaptureStore, options: BackendReplayOptions = {}): ReplayStart<ObservedBackendRun> {
-    const { gate } = options
-    const checks = new StoreChecks(store)
-    const replay = ObservedReplay.start(store, { signal: options.signal, onProgress: options.onProgress, gate })
-    const run = new ObservedBackendRun(replay.replay, checks)
-    // the trace's placements are checked as a capture's are, once its replay is done (a followed one as it grows)
-    return { run, done: replay.done.then(() => (gate || store.placed.length === 0 ? undefined : checks.advance())) }
+    // the trace's placements are checked as a capture's are, frame by frame as the replay goes
+    const { replay, done } = ObservedReplay.start(store, { signal: options.signal, onProgress: options.onProgress, gate: options.gate })
+    return { run: new ObservedBackendRun(replay), done }
   },
 }
 
@@ -35,10 +31,7 @@ export class ObservedBackendRun implements BackendRun {
   /** No model runs: no config values. */
   readonly config = undefined
 
-  constructor(
-    readonly replay: ObservedReplay,
-    private readonly storeChecks: StoreChecks,
-  ) {
+  constructor(readonly replay: ObservedReplay) {
     this.snapshots = new ObservedSnapshots(replay)
   }
 
@@ -51,7 +44,7 @@ export class ObservedBackendRun implements BackendRun {
   }
 
   get checks() {
-    return this.storeChecks.log
+    return this.replay.checks
   }
 
   get residency() {
@@ -67,7 +60,6 @@ export class ObservedBackendRun implements BackendRun {
   }
 
   grown(): void {
-    this.storeChecks.advance()
     this.snapshots = new ObservedSnapshots(this.replay)
   }
 

@@ -15,6 +15,8 @@ import type { FrameGate, ReplayProgress } from '../backend'
 import { RESIDENCY_SERIES, TOTAL_SERIES } from '../../../shared/series'
 import { ResidencyEvents } from '../residencyEvents'
 import { frameOfRecord } from '../d3d12/snapshot'
+import { Findings, FrameChecks } from '../checks'
+import { aliasingOf, HazardLog } from '../hazards'
 import { SeriesTable } from '../seriesTable'
 import { integerMember, ObservedResidency } from './residency'
 
@@ -95,6 +97,8 @@ export function isObservedRun(header: CaptureStore['header']): boolean {
 export class ObservedReplay {
   readonly series: SeriesTable
   readonly residencyEvents = new ResidencyEvents()
+  /** The aliasing checks' findings over the trace's placed resources, frame by frame (`check.*` series too). */
+  readonly checks: HazardLog
   /** The memory kinds of the trace's heaps, in the order they first appear. */
   readonly memories: string[] = []
   /** Records an observed replay has no use for (requests for a model: buffers, textures, transients, …). */
@@ -108,6 +112,7 @@ export class ObservedReplay {
   ) {
     this.series = new SeriesTable(store.frames.n, { growing: options.gate !== undefined })
     this.checkpoints = new Checkpoints(store, options)
+    this.checks = new HazardLog(aliasingOf(store), store.frames.n)
   }
 
   static async run(store: CaptureStore, options: ObservedReplayOptions = {}): Promise<ObservedReplay> {
@@ -245,6 +250,7 @@ export class ObservedReplay {
       made: series.column(info(RESIDENCY_SERIES.makeResident, 'make-resident requests', 'count', 'residency')),
     }
     const residency = new ObservedResidency(this.residencyEvents)
+    const checks = new FrameChecks(store, new Findings(series, this.checks))
     const memoryColumns: { heap: Float64Array; placed: Float64Array }[] = []
     const state: ObservedState = { frame: -1, heaps: new Map(), placed: new Map(), inHeap: new Map(), resident: new Set() }
     const sums: MemorySums = { heap: [], placed: [], placedAll: 0 }
@@ -269,6 +275,7 @@ export class ObservedReplay {
         this.checkpoints.add({ frame, model, bytes, ...live })
       }
       this.apply(state, frame, sums, residency, skip)
+      checks.advance(frame + 1)
 
       // Sample the frame.
       let heapSum = 0
