@@ -13,7 +13,7 @@ const seed = given !== undefined && given !== '' ? Number(given) : fuzz > 0 ? Ma
 if (!Number.isSafeInteger(seed)) throw new Error(`HEAPSCOPE_SEED must be an integer, got ${given}`)
 console.log(`fast-check seed ${seed}${runs > 1 ? `, ${runs} times the runs` : ''} (replay: HEAPSCOPE_SEED=${seed})`)
 const properties = {
-  setupFiles: ['tests/setup/fast-check.ts'],
+  setupFiles: ['tests/setup/fastCheck.ts'],
   provide: { fastCheck: { seed, runs } },
 }
 

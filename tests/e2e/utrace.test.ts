@@ -1,6 +1,6 @@
 /**
  * An Unreal Insights trace in the app, end to end through the browser host: the scene of
- * tests/unit/main/utrace/scene.ts, written as a .utrace and uploaded through the page's file input, opens as an
+ * tests/unit/main/ingest/importers/utrace/scene.ts, written as a .utrace and uploaded through the page's file input, opens as an
  * observed run. What a person sees is checked against the scene, worked out by hand: 61 frames (60 game frame
  * starts), the heap lanes drawn, at the last frame 97 live resources (60 textures, 35 buffers, 2 render targets)
  * placed at their offsets with their LLM tags, and a texture's details with its heap, offset and call stack. The
@@ -23,7 +23,7 @@ describe('a .utrace in the app', () => {
 
   beforeAll(async () => {
     await engineScript(
-      "import { writeScene } from './tests/unit/main/utrace/scene.ts'; writeScene(process.argv[1]); writeScene(process.argv[2], false)",
+      "import { writeScene } from './tests/unit/main/ingest/importers/utrace/scene.ts'; writeScene(process.argv[1]); writeScene(process.argv[2], false)",
       SCENE,
       BUCKETS,
     )

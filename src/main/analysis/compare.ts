@@ -13,7 +13,7 @@ import type {
   ResourceDiffQuery,
   ResourceRow,
 } from '../../shared/ipc'
-import { recordLine } from '../ingest/ndjson-writer'
+import { recordLine } from '../ingest/ndjsonWriter'
 import { recordAt } from '../ingest/records'
 import type { CaptureStore } from '../ingest/store'
 import { leakGroups } from './leakGroups'

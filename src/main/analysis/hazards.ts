@@ -13,7 +13,7 @@ import { recordAt } from '../ingest/records'
 import { RECORD_KIND, type CaptureStore } from '../ingest/store'
 import type { AliasingChecker } from '../model/aliasing/checker'
 import type { Hazard } from '../model/aliasing/hazards'
-import type { AliasingModel } from '../model/vulkan/capture-types'
+import type { AliasingModel } from '../model/vulkan/captureTypes'
 import { vulkanSetup } from '../model/vulkan/device'
 
 export const MAX_HAZARD_PAGE = 5000

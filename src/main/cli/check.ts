@@ -14,7 +14,7 @@ import { ResourceIndex } from '../analysis/search'
 import { loadCapture, type LoadResult } from '../ingest/read'
 import type { StoreWarnings, WarningSample } from '../ingest/store'
 import type { Hazard } from '../model/aliasing/hazards'
-import type { AliasingModel, VulkanCaptureRecord } from '../model/vulkan/capture-types'
+import type { AliasingModel, VulkanCaptureRecord } from '../model/vulkan/captureTypes'
 import { VULKAN_RULES, type VulkanRule } from '../model/vulkan/events'
 
 /** A hazard with its resources' names as the capture gave them at its frame ('' for an unnamed one). */

@@ -3,7 +3,7 @@
  * chunks. The command-line parsing and the file or gzip output live with the other commands; this is the part
  * that knows the scenarios.
  */
-import { NdjsonSink } from '../ingest/ndjson-writer'
+import { NdjsonSink } from '../ingest/ndjsonWriter'
 import { SCENARIO_LIST } from '../gen/scenarios'
 import { CaptureWriter } from '../gen/writer'
 

@@ -13,7 +13,7 @@ import type {
   TextureFlag,
   UploadVia,
 } from '../../shared/capture'
-import { fragment, jsonNames, jsonString, LineBuilder, NdjsonSink, recordLine } from '../ingest/ndjson-writer'
+import { fragment, jsonNames, jsonString, LineBuilder, NdjsonSink, recordLine } from '../ingest/ndjsonWriter'
 import { IdPool } from './ids'
 import { textureAllocation, type AllocationInfo, type TextureShape } from './textures'
 

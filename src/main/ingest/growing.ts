@@ -5,7 +5,8 @@
  * builder's finished store, so a run that followed a capture holds what a load of the whole file would.
  */
 import type { StringTable } from './strings'
-import type { AttachedTable, BufferTable, CaptureBuilder, CaptureStore, StoreWarnings, TextureTable } from './store'
+import type { AttachedTable, BufferTable, CaptureStore, StoreWarnings, TextureTable } from './store'
+import type { CaptureBuilder } from './storeBuilder'
 import type { CaptureHeader } from '../../shared/capture'
 
 export class GrowingStore implements CaptureStore {

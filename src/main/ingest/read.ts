@@ -13,7 +13,8 @@ import { RecordScratch } from './fields'
 import { importCapture, refusalsOf, SNIFF_BYTES, sniffFormat, type ImportOptions } from './importers'
 import { decodeHead } from './importers/source'
 import { NdjsonScanner } from './scanner'
-import { CaptureBuilder, type CaptureStore } from './store'
+import type { CaptureStore } from './store'
+import { CaptureBuilder } from './storeBuilder'
 import type { TraceRun } from '../../shared/ipc'
 
 export const DEFAULT_CHUNK_SIZE = 1 << 20

@@ -13,7 +13,7 @@
  */
 import { CaptureError } from './errors'
 import { F, FIELD, RecordScratch, FieldValue } from './fields'
-import type { CaptureBuilder } from './store'
+import type { CaptureBuilder } from './storeBuilder'
 import { HASH_PRIME, HASH_SEED } from './strings'
 import { checkHeader } from './versions'
 

@@ -14,7 +14,7 @@ import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { createGzip } from 'node:zlib'
 import type { AnyCaptureRecord, CaptureHeader } from '../../shared/capture'
-import { NdjsonSink, recordLine } from './ndjson-writer'
+import { NdjsonSink, recordLine } from './ndjsonWriter'
 import { recordAt } from './records'
 import { RECORD_KIND, recordRange, type CaptureStore } from './store'
 

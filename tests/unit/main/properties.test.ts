@@ -1,4 +1,4 @@
-/** The property tests' seed: fixed in `npm test`, so every run draws the same cases (tests/setup/fast-check.ts). */
+/** The property tests' seed: fixed in `npm test`, so every run draws the same cases (tests/setup/fastCheck.ts). */
 import fc from 'fast-check'
 import { describe, expect, inject, it } from 'vitest'
 

@@ -28,7 +28,7 @@ import type {
   VulkanPlacedRecord,
   VulkanResourceFields,
   VulkanTextureRecord,
-} from '../../model/vulkan/capture-types'
+} from '../../model/vulkan/captureTypes'
 import { resolveVulkanConfig, VULKAN_CONFIG_KEYS, type VulkanConfig } from '../../model/vulkan/config'
 import { vulkanSetup, type VulkanSetup } from '../../model/vulkan/device'
 import {

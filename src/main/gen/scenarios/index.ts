@@ -1,6 +1,6 @@
 /** Every scenario `heapscope gen` knows, in the order `gen --list` shows them. */
 import type { Scenario } from '../scenario'
-import { budgetDrop } from './budget-drop'
+import { budgetDrop } from './budgetDrop'
 import { deferred } from './deferred'
 import { demo } from './demo'
 import { leak } from './leak'

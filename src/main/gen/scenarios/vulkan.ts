@@ -26,7 +26,7 @@ import type {
   VulkanHeapRecord,
   VulkanPlacedRecord,
   VulkanTextureRecord,
-} from '../../model/vulkan/capture-types'
+} from '../../model/vulkan/captureTypes'
 import type { Prng } from '../prng'
 import { ADAPTERS, captureHeader, FrameClock, scenarioRng, type Scenario } from '../scenario'
 import { mipCount, textureAllocation } from '../textures'

@@ -31,7 +31,7 @@ import {
   SMALL_ALIGNMENT,
 } from '../d3d12/texture'
 import { FourK } from '../d3d12/route'
-import type { AliasingModel, VulkanCaptureRecord } from '../vulkan/capture-types'
+import type { AliasingModel, VulkanCaptureRecord } from '../vulkan/captureTypes'
 import { estimateTextureBytes } from '../vulkan/requirements'
 import { accessVerb, isInitialization, type Hazard, type HazardRule } from './hazards'
 

@@ -12,7 +12,7 @@ import {
   type MemoryPropertyFlag,
   type VulkanCaptureHeader,
   type VulkanDeviceInfo,
-} from './capture-types'
+} from './captureTypes'
 
 /** Seed §4.1: "很多桌面驱动的默认值只有4096". */
 export const DEFAULT_MAX_MEMORY_ALLOCATION_COUNT = 4096

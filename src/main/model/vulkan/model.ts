@@ -4,7 +4,7 @@
  * property flags, long-lived resources sub-allocated from large blocks (free list, best fit; buddy for
  * textures as an option), large ones in their own VkDeviceMemory, dynamic uniform data bumped through per-frame
  * linear blocks, uploads through a staging ring, releases deferred until the GPU finished their frame. It also
- * checks the Vulkan usage rules of `heapscope check` on what the application bound and wrote itself.
+ * follows what the application bound, mapped and wrote itself, for the usage rules of usageRules.ts.
  * Pure and deterministic: the same records, device and config give the same placements.
  */
 import { roundUp, roundUpPow2, type Bytes, type Frame } from '../../../shared/units'
@@ -35,15 +35,16 @@ import {
   type VulkanPlacedRecord,
   type VulkanTextureRecord,
   type WriteRecord,
-} from './capture-types'
+} from './captureTypes'
 import { TEXTURE_ALLOCATOR_BUDDY, defaultVulkanConfig, type VulkanConfig } from './config'
 import { BuddyBlock } from './buddy'
 import { FirstFit } from '../firstFit'
-import { FreeListBlock } from './free-list'
+import { FreeListBlock } from './freeList'
 import { LinearArena } from './linear'
-import { MemoryTypeSelector } from './memory-type'
+import { MemoryTypeSelector } from './memoryType'
 import { bufferNeeds, emptyNeeds, textureNeeds, UNIFORM_ALIGNMENT, USAGE_VOLATILE, type ResourceNeeds } from './requirements'
-import { StagingRing } from './staging-ring'
+import { StagingRing } from './stagingRing'
+import { checkAllocationCount, checkBind, checkFlushRange, checkGranularity, UnflushedWrites } from './usageRules'
 import {
   VULKAN_PLACEMENTS,
   type VulkanMemoryInfo,
@@ -86,9 +87,6 @@ class MemoryState {
   /** Application memory: slots bound to it. */
   bound: number[] = []
   mapEnd: Bytes = -1
-  /** Written, not yet flushed ranges of non-coherent memory, as sorted [start, end) pairs. */
-  dirty: number[] = []
-  dirtyFrame: Frame = 0
   /** A free-list block's index in its type's list, as the block index last saw it (-1: not there). */
   position = -1
 
@@ -109,8 +107,6 @@ class MemoryState {
     c.owner = this.owner
     c.bound = this.bound.slice()
     c.mapEnd = this.mapEnd
-    c.dirty = this.dirty.slice()
-    c.dirtyFrame = this.dirtyFrame
     c.position = this.position
     return c
   }
@@ -270,7 +266,7 @@ export class VulkanModel {
   private liveSlot = new Map<number, number>()
   private pendingSlots = new FrameQueue()
   private pendingMemories = new FrameQueue()
-  private dirtyMemories = new Set<number>()
+  private unflushed = new UnflushedWrites()
   private readonly needs: ResourceNeeds = emptyNeeds()
   private readonly placedInfo: VulkanPlacementInfo = {
     id: 0,
@@ -362,7 +358,7 @@ export class VulkanModel {
   // ---- frames and the GPU
 
   onFrame(record: FrameRecord): void {
-    if (this.dirtyMemories.size) this.checkUnflushed(`the end of frame ${this.frame}`)
+    if (this.unflushed.size) this.checkUnflushed(`the end of frame ${this.frame}`)
     this.frame = record.n
     if (!this.gpuFences) this.advanceGpu(record.n - this.config.framesInFlight)
   }
@@ -794,7 +790,7 @@ export class VulkanModel {
       this.unbind(slot)
       this.slots.state[slot] = S_UNBOUND
     }
-    this.dirtyMemories.delete(state.memory)
+    this.unflushed.forget(state.memory)
     this.freeMemory(state)
   }
 
@@ -832,56 +828,18 @@ export class VulkanModel {
     const size = s.requested[slot]
     const alignment = s.alignment[slot]
     const where = `${this.label(slot)} bound at offset ${offset} of memory ${memoryId} at frame ${this.frame}`
-    // An estimated alignment is a guess: only the driver's can make a bind wrong.
-    if (s.alignmentKnown[slot] && offset % alignment !== 0) {
-      const rest = offset % alignment
-      this.warn('bind-misaligned', `${where}: not a multiple of its alignment ${alignment} (${offset} % ${alignment} = ${rest})`)
-    }
-    if (offset < 0 || offset + size > state.size) {
-      this.warn('bind-out-of-range', `${where}: [${offset}, ${offset + size}) ends past the memory's ${state.size} bytes`)
-    }
-    // §3.3: 「只有这个位掩码中标记的Memory Type，才能跟这个资源绑定」.
+    const warn = (kind: string, message: string) => this.warn(kind, message)
+    const alignmentKnown = s.alignmentKnown[slot] === 1
     const typeBits = s.typeBits[slot]
-    if (((typeBits >>> state.type) & 1) === 0) {
-      this.warn(
-        'bind-memory-type',
-        `${where}: memory type ${state.type} is not in its memoryTypeBits 0x${typeBits.toString(16)}`,
-      )
-    }
-    this.checkGranularity(slot, state, offset, size, memoryId)
+    const memoryType = state.type
+    checkBind({ where, offset, size, alignment, alignmentKnown, typeBits, memoryType, memorySize: state.size }, warn)
+    const label = (other: number) => this.label(other)
+    const granularity = this.device.bufferImageGranularity
+    checkGranularity(granularity, s, state.bound, slot, offset, size, memoryId, this.frame, label, warn)
     s.state[slot] = S_LIVE
     this.settle(slot, P_BOUND, state, offset, size)
     state.bound.push(slot)
     this.emitPlaced(slot)
-  }
-
-  /**
-   * Vulkan spec, Buffer-Image Granularity: a linear resource (a buffer or a linear image) and an optimal image
-   * bound to one VkDeviceMemory must not share a page of bufferImageGranularity bytes. Ranges that share bytes
-   * alias on purpose and are the aliasing checks' business, not this rule's.
-   */
-  private checkGranularity(slot: number, state: MemoryState, offset: Bytes, size: Bytes, memoryId: number): void {
-    const g = this.device.bufferImageGranularity
-    if (g <= 1) return
-    const s = this.slots
-    const end = offset + size
-    for (const other of state.bound) {
-      if (s.linear[other] === s.linear[slot]) continue
-      const o = s.offset[other]
-      const e = o + s.size[other]
-      if (o < end && offset < e) continue
-      // The earlier one's last page against the later one's first page.
-      const shared =
-        e <= offset ? Math.floor((e - 1) / g) === Math.floor(offset / g) : Math.floor((end - 1) / g) === Math.floor(o / g)
-      if (!shared) continue
-      const mine = `${this.label(slot)} [${offset}, ${end})`
-      const theirs = `${this.label(other)} [${o}, ${e})`
-      this.warn(
-        'granularity-conflict',
-        `${e <= offset ? theirs : mine} and ${e <= offset ? mine : theirs} on memory ${memoryId} share a ${g}-byte page ` +
-          `(bufferImageGranularity) at frame ${this.frame}`,
-      )
-    }
   }
 
   private unbind(slot: number): void {
@@ -913,9 +871,7 @@ export class VulkanModel {
     const [state, start, what] = target
     if (!this.hostVisible(state, `write to ${what}`)) return
     if (this.coherent(state) || !(record.size > 0)) return
-    if (state.dirty.length === 0) state.dirtyFrame = this.frame
-    addRange(state.dirty, start, start + record.size)
-    this.dirtyMemories.add(state.memory)
+    this.unflushed.written(state.memory, start, start + record.size, this.frame)
   }
 
   onFlush(record: FlushRecord): void {
@@ -927,37 +883,20 @@ export class VulkanModel {
     if (record.size !== undefined) end = start + record.size
     else if (slot >= 0) end = this.slots.offset[slot] + this.slots.requested[slot]
     else end = state.mapEnd >= 0 ? state.mapEnd : state.size
-    const atom = this.device.nonCoherentAtomSize
-    // VkMappedMemoryRange: offset a multiple of the atom; size a multiple of it or reaching the memory's end.
-    const aligned = start % atom === 0 && (end === state.size || (end - start) % atom === 0)
-    if (!aligned) {
-      this.warn(
-        'flush-misaligned',
-        `flush of ${what} at frame ${this.frame}: memory range [${start}, ${end}) is not aligned to ` +
-          `nonCoherentAtomSize ${atom}`,
-      )
-    }
-    removeRange(state.dirty, start, end)
-    if (state.dirty.length === 0) this.dirtyMemories.delete(state.memory)
+    const warn = (kind: string, message: string) => this.warn(kind, message)
+    checkFlushRange(what, start, end, state.size, this.device.nonCoherentAtomSize, this.frame, warn)
+    this.unflushed.flushed(state.memory, start, end)
   }
 
   /** Written bytes of non-coherent memory the GPU may now read without a flush having covered them. */
   private checkUnflushed(when: string): void {
-    if (this.dirtyMemories.size === 0) return
-    for (const memory of this.dirtyMemories) {
+    if (this.unflushed.size === 0) return
+    const describe = (memory: number) => {
       const state = this.memories.get(memory) as MemoryState
-      if (state.dirty.length === 0) continue
-      const ranges = []
-      for (let i = 0; i < state.dirty.length; i += 2) ranges.push(`[${state.dirty[i]}, ${state.dirty[i + 1]})`)
-      this.warn(
-        'flush-misaligned',
-        `${this.memoryLabel(state)} (type ${state.type}: HOST_VISIBLE without HOST_COHERENT): bytes ${ranges.join(' ')} ` +
-          `written at frame ${state.dirtyFrame} and not flushed with a range aligned to nonCoherentAtomSize ` +
-          `${this.device.nonCoherentAtomSize} before ${when}`,
-      )
-      state.dirty.length = 0
+      return `${this.memoryLabel(state)} (type ${state.type}: HOST_VISIBLE without HOST_COHERENT)`
     }
-    this.dirtyMemories.clear()
+    const warn = (kind: string, message: string) => this.warn(kind, message)
+    this.unflushed.check(when, this.device.nonCoherentAtomSize, describe, warn)
   }
 
   private appState(id: number, what: string): MemoryState | null {
@@ -1010,11 +949,8 @@ export class VulkanModel {
     this.typeMemoryCount[type]++
     const max = this.device.maxMemoryAllocationCount
     if (this.liveMemoryCount > max) {
-      this.warn(
-        'alloc-count-exceeded',
-        `vkAllocateMemory of ${size} bytes (${kind}, type ${type}) at frame ${this.frame}: ` +
-          `${this.liveMemoryCount} live allocations, over maxMemoryAllocationCount ${max}`,
-      )
+      const warn = (rule: string, message: string) => this.warn(rule, message)
+      checkAllocationCount(this.liveMemoryCount, max, { size, kind, type }, this.frame, warn)
     }
     const info = this.memoryInfo
     info.memory = state.memory
@@ -1209,7 +1145,7 @@ export class VulkanModel {
     w.liveSlot = new Map(this.liveSlot)
     w.pendingSlots = this.pendingSlots.clone()
     w.pendingMemories = this.pendingMemories.clone()
-    w.dirtyMemories = new Set(this.dirtyMemories)
+    w.unflushed = this.unflushed.clone()
     w.needs = emptyNeeds()
     w.placedInfo = { ...this.placedInfo }
     w.memoryInfo = { ...this.memoryInfo }
@@ -1221,48 +1157,4 @@ function flagText(mask: number): string {
   const names = ['DEVICE_LOCAL', 'HOST_VISIBLE', 'HOST_COHERENT', 'HOST_CACHED']
   const out = names.filter((_, i) => mask & (1 << i))
   return out.length ? out.join('|') : 'none'
-}
-
-/** Add [start, end) to sorted disjoint pairs, merging what touches. */
-export function addRange(pairs: number[], start: number, end: number): void {
-  if (end <= start) return
-  const out: number[] = []
-  let s = start
-  let e = end
-  let placed = false
-  for (let i = 0; i < pairs.length; i += 2) {
-    const a = pairs[i]
-    const b = pairs[i + 1]
-    if (b < s) out.push(a, b)
-    else if (a > e) {
-      if (!placed) {
-        out.push(s, e)
-        placed = true
-      }
-      out.push(a, b)
-    } else {
-      s = Math.min(s, a)
-      e = Math.max(e, b)
-    }
-  }
-  if (!placed) out.push(s, e)
-  pairs.length = 0
-  for (const v of out) pairs.push(v)
-}
-
-/** Remove [start, end) from sorted disjoint pairs. */
-export function removeRange(pairs: number[], start: number, end: number): void {
-  if (end <= start || pairs.length === 0) return
-  const out: number[] = []
-  for (let i = 0; i < pairs.length; i += 2) {
-    const a = pairs[i]
-    const b = pairs[i + 1]
-    if (b <= start || a >= end) out.push(a, b)
-    else {
-      if (a < start) out.push(a, start)
-      if (b > end) out.push(end, b)
-    }
-  }
-  pairs.length = 0
-  for (const v of out) pairs.push(v)
 }

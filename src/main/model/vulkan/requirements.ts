@@ -7,8 +7,8 @@
 import { maskOf, TEXTURE_FLAGS, BUFFER_USAGES, type BufferDesc, type TextureDesc } from '../../../shared/capture'
 import { dxgiFormat } from '../../../shared/dxgi'
 import type { Bytes } from '../../../shared/units'
-import { DEVICE_LOCAL, HOST_CACHED, HOST_COHERENT, HOST_VISIBLE, type VulkanResourceFields } from './capture-types'
-import { propertyMask } from './memory-type'
+import { DEVICE_LOCAL, HOST_CACHED, HOST_COHERENT, HOST_VISIBLE, type VulkanResourceFields } from './captureTypes'
+import { propertyMask } from './memoryType'
 
 /** Seed §3.2: uniform buffers want at least 256, storage buffers 16 or 64, vertex buffers 4 or 16. */
 export const UNIFORM_ALIGNMENT = 256

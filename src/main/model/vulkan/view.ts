@@ -4,7 +4,7 @@
  * in this shape, so a real dump and a replayed capture look alike.
  */
 import type { Bytes } from '../../../shared/units'
-import type { MemoryHeapFlag, MemoryPropertyFlag, VulkanDeviceInfo } from './capture-types'
+import type { MemoryHeapFlag, MemoryPropertyFlag, VulkanDeviceInfo } from './captureTypes'
 import type { VulkanMemoryKind } from './events'
 
 export interface HeapView {

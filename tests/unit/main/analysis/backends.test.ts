@@ -7,7 +7,7 @@ import { loadCapture } from '../../../../src/main/ingest/read'
 import type { CaptureHeader } from '../../../../src/shared/capture'
 import { MiB } from '../../../../src/shared/units'
 import { chunksOf } from '../ingest/helpers'
-import { generatedStore, loaded } from '../vulkan-runs/helpers'
+import { generatedStore, loaded } from './vulkan/helpers'
 
 const header = (h: Record<string, unknown>) => ({ format: 'heapscope-capture', version: 1, ...h }) as CaptureHeader
 

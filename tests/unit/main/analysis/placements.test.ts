@@ -15,7 +15,7 @@ import { ACCESS_OPS } from '../../../../src/shared/capture'
 import { PLACEMENT_STEPS, type AppInfo, type HazardsAnswer, type PlacementsAnswer } from '../../../../src/shared/ipc'
 import { KiB, MiB } from '../../../../src/shared/units'
 import { bytesOf, scan } from '../ingest/helpers'
-import { generatedStore, loaded } from '../vulkan-runs/helpers'
+import { generatedStore, loaded } from './vulkan/helpers'
 
 const engine = new LocalEngine()
 const handlers = createHandlers({
@@ -247,7 +247,7 @@ describe('the placement layouts of a generated Vulkan capture', () => {
   })
 
   it('draws the attachment heap at the mistake’s frame, with the read of the ambient-occlusion target marked', async () => {
-    // three quarters of 120 frames: frame number 90, index 89 (tests/unit/main/vulkan-runs/hazards.test.ts)
+    // three quarters of 120 frames: frame number 90, index 89 (tests/unit/main/analysis/vulkan/hazards.test.ts)
     const a = await placements({ runId, frame: 89 })
     const heap = a.heaps.findIndex((h) => h.name === 'AttachmentHeap')
     expect(heap).toBeGreaterThanOrEqual(0)

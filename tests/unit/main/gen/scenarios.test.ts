@@ -12,7 +12,10 @@ type Texture = Extract<Rec, { e: 'texture' }>
 const buffers = (s: CaptureStats): Buffer_[] => s.records.filter((r): r is Buffer_ => r.e === 'buffer')
 const textures = (s: CaptureStats): Texture[] => s.records.filter((r): r is Texture => r.e === 'texture')
 
-/** The D3D12 scenarios, format 1.0, which check() reads; the Vulkan ones (1.1) are tested in tests/unit/main/vulkan-runs. */
+/**
+ * The D3D12 scenarios, format 1.0, which check() reads; the Vulkan ones (1.1) are tested in
+ * tests/unit/main/gen/scenarios/vulkan.test.ts.
+ */
 const D3D12_SCENARIOS = SCENARIOS.filter((s) => !s.name.startsWith('vulkan'))
 
 describe('gen: every scenario', () => {

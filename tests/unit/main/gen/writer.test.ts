@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { BUFFER_STATES, BUFFER_USAGES, TEXTURE_FLAGS, type CaptureRecord } from '../../../../src/shared/capture'
-import { NdjsonSink, recordLine } from '../../../../src/main/ingest/ndjson-writer'
+import { NdjsonSink, recordLine } from '../../../../src/main/ingest/ndjsonWriter'
 import { GraphBuilder, TransientCatalog, emitGraph } from '../../../../src/main/gen/rendergraph'
 import { textureAllocation } from '../../../../src/main/gen/textures'
 import { BufferClass, CaptureWriter, TextureClass, TransientClass } from '../../../../src/main/gen/writer'

@@ -2,7 +2,7 @@
  * Live capture on the host: a program started as the capture layer would be (its capture file named in
  * HEAPSCOPE_CAPTURE_FILE), followed while it writes, Stop ending it, its exit said, and plain errors when the layer
  * is not built or the program cannot start. The program here is a stand-in that writes a capture a frame at a time
- * (tests/e2e/append-capture.mjs), so these run where no Vulkan driver is.
+ * (tests/e2e/appendCapture.mjs), so these run where no Vulkan driver is.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -14,7 +14,7 @@ import { captureName, Recordings } from '../../../../src/main/host/record'
 import { LAYER_MANIFEST } from '../../../../src/main/record/launch'
 import type { LoadProgress, RecordStatus } from '../../../../src/shared/ipc'
 
-const APPENDER = join(__dirname, '../../../e2e/append-capture.mjs')
+const APPENDER = join(__dirname, '../../../e2e/appendCapture.mjs')
 const FRAMES = 40
 
 let dir: string

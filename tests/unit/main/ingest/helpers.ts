@@ -2,7 +2,8 @@ import { runGen } from '../../../../src/main/cli/gen'
 import { CaptureError } from '../../../../src/main/ingest/errors'
 import { recordsOf } from '../../../../src/main/ingest/records'
 import { NdjsonScanner } from '../../../../src/main/ingest/scanner'
-import { CaptureBuilder, type CaptureStore } from '../../../../src/main/ingest/store'
+import type { CaptureStore } from '../../../../src/main/ingest/store'
+import { CaptureBuilder } from '../../../../src/main/ingest/storeBuilder'
 
 export const HEADER = '{"format":"heapscope-capture","version":1,"api":"d3d12"}'
 

@@ -10,12 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CaptureError } from '../../../../src/main/ingest/errors'
 import { loadCapture } from '../../../../src/main/ingest/read'
 import { bytesOf, chunksOf, dumpStore, generated, lineSpans } from './helpers'
-import type { FaultInfo, LoadCase, LoadOutcome } from './load-worker'
+import type { FaultInfo, LoadCase, LoadOutcome } from './loadWorker'
 import { runs } from '../../../properties'
 
 /** A load of a few tens of KiB takes milliseconds; this much means it would never end. */
 const CASE_MS = 10_000
-const WORKER = fileURLToPath(new URL('./load-worker.ts', import.meta.url))
+const WORKER = fileURLToPath(new URL('./loadWorker.ts', import.meta.url))
 
 /** One worker thread that loads cases one at a time, replaced when a case runs out of time. */
 class Loader {

@@ -20,7 +20,7 @@ import { exportOf } from '../../../../../src/main/ingest/writer'
 import { RECORD_KIND } from '../../../../../src/main/ingest/store'
 import type { PlaybackFrame } from '../../../../../src/shared/ipc'
 import { MiB, KiB } from '../../../../../src/shared/units'
-import { loaded, storeOf } from '../../vulkan-runs/helpers'
+import { loaded, storeOf } from '../vulkan/helpers'
 
 const HEADER = { format: 'heapscope-capture', version: 1, minor: 5, api: 'd3d12', observed: 'rmv' }
 const buffer = (id: number, heap: number, offset: number, size: number) => ({ e: 'placed', id, heap, offset, kind: 'buffer', size, name: `buffer ${id}` })

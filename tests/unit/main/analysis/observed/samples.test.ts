@@ -28,7 +28,7 @@ import { parseRmv, rmvToObserved } from '../../../../../src/main/ingest/importer
 import { zstdDecompress } from '../../../../../src/main/ingest/importers/rmv/zstd'
 import { MiB } from '../../../../../src/shared/units'
 import { catchCliOutput } from '../../cli/output'
-import { sceneTrace } from '../../utrace/scene'
+import { sceneTrace } from '../../ingest/importers/utrace/scene'
 
 const fixture = (name: string) => new URL(`../../../../fixtures/${name}`, import.meta.url).pathname
 const RMV = fixture('real/rmv-sample-trace-rx6600.rmv')

@@ -1,0 +1,834 @@
+/**
+ * The capture builder: records, checked one by one, appended to the columns of a capture store (store.ts, whose
+ * header describes the layout, the packed `use` ids among it).
+ */
+import {
+  ACCESS_OPS,
+  BUFFER_STATES,
+  BUFFER_USAGES,
+  HEAP_KINDS,
+  MAX_MEMORY_LENGTH,
+  RECORD_KINDS,
+  TEXTURE_DIMS,
+  TEXTURE_FLAGS,
+  UPLOAD_VIAS,
+  WARNING_KINDS,
+  type CaptureHeader,
+  type WarningKind,
+} from '../../shared/capture'
+import { Column, float64Column, Table, uint32Column, uint8Column, type LoadShare } from './columns'
+import { F, FIELD, FieldValue, type RecordScratch } from './fields'
+import { IdSet } from './idset'
+import {
+  AttachedTable,
+  BUFFER_ATTR,
+  BufferTable,
+  RECORD_KIND,
+  TextureTable,
+  unpackUseIds,
+  type CaptureStore,
+  type StoreWarnings,
+} from './store'
+import { StringTable } from './strings'
+
+class RecordTable extends Table {
+  readonly kind = uint8Column(0)
+  readonly ref = uint32Column(0)
+  columns(): Column<never>[] {
+    return [this.kind, this.ref] as Column<never>[]
+  }
+}
+
+const SAMPLES_PER_KIND = 5
+
+/**
+ * String id → code for a fixed list of names. The names are interned when the builder starts, so their ids
+ * are small and a typed array answers faster than a Map.
+ */
+class NameCodes {
+  private codes = new Int16Array(0)
+  constructor(strings: StringTable, names: readonly string[]) {
+    const ids = names.map((name) => strings.intern(name))
+    this.codes = new Int16Array(Math.max(...ids) + 1).fill(-1)
+    ids.forEach((id, code) => (this.codes[id] = code))
+  }
+  /** The name's code, or -1. */
+  get(id: number): number {
+    return id < this.codes.length ? this.codes[id] : -1
+  }
+}
+
+// Record kinds as constants, so the builder's switch compiles to a jump table.
+const FRAME = RECORD_KIND.frame
+const GPU = RECORD_KIND.gpu
+const BUFFER = RECORD_KIND.buffer
+const TEXTURE = RECORD_KIND.texture
+const RELEASE = RECORD_KIND.release
+const COMMIT = RECORD_KIND.commit
+const LOCK = RECORD_KIND.lock
+const UPLOAD = RECORD_KIND.upload
+const USE = RECORD_KIND.use
+const BUDGET = RECORD_KIND.budget
+const GRAPH = RECORD_KIND.graph
+const TRANSIENT = RECORD_KIND.transient
+const ENDGRAPH = RECORD_KIND.endgraph
+const HEAP = RECORD_KIND.heap
+const PLACED = RECORD_KIND.placed
+const BARRIER = RECORD_KIND.barrier
+const ACCESS = RECORD_KIND.access
+const SUBMIT = RECORD_KIND.submit
+const FREE = RECORD_KIND.free
+/** Extension records (minor versions) are kept whole, as JSON, in `raw`: few, and read by their own models. */
+const FIRST_EXTENSION = RECORD_KIND.bind
+
+/** Required integer fields of each extension record. */
+const EXTENSION_REQUIRED: Record<string, readonly string[]> = {
+  bind: ['id', 'memory', 'offset'],
+  map: ['memory'],
+  unmap: ['memory'],
+  write: ['offset', 'size'],
+  flush: ['offset'],
+  resident: ['heap'],
+  evict: ['heap'],
+  stack: ['id'],
+}
+
+/**
+ * Receives validated records. The scanner and importers fill a RecordScratch and call `add`; the builder
+ * checks required fields and types, ids and frame order, counts warnings, and appends to the columns.
+ */
+export class CaptureBuilder {
+  readonly strings = new StringTable()
+  private readonly records = new RecordTable()
+  readonly frameN = float64Column(64)
+  readonly frameT = float64Column(64)
+  readonly frameFirst = uint32Column(64)
+  readonly buffers = new BufferTable()
+  readonly textures = new TextureTable()
+  readonly transients = new AttachedTable()
+  readonly placed = new AttachedTable()
+  private readonly ops = float64Column(1 << 12)
+  private useBytes = uint8Column(1 << 14)
+  /** Plain use ids, once one does not fit the byte coding. */
+  private useWide: Column<Float64Array> | undefined
+  readonly extras = new Map<number, string>()
+  readonly raw: string[] = []
+  readonly warnings: StoreWarnings = { counts: {}, samples: [] }
+  header: CaptureHeader = { format: 'heapscope-capture', version: 1 }
+
+  /** Where the current record is, for warnings. */
+  line = 0
+  offset = 0
+
+  private readonly live = new IdSet(1 << 16)
+  private readonly liveHeaps = new IdSet()
+  /** Live placed resources: id → heap, and heap → the ids placed in it. */
+  private readonly heapOfPlaced = new Map<number, number>()
+  private readonly placedIn = new Map<number, Set<number>>()
+  private readonly liveTransients = new IdSet()
+  private inGraph = false
+  private hasUse = false
+  private hasGpu = false
+  private warningTotal = 0
+  private readonly kindOf: NameCodes
+  private readonly usageBit: NameCodes
+  private readonly flagBit: NameCodes
+  private readonly dimOf: NameCodes
+  private readonly stateOf: NameCodes
+  private readonly heapKindOf: NameCodes
+  private readonly viaOf: NameCodes
+  private readonly opOf: NameCodes
+  private readonly idOfBuffer: number
+  private readonly idOfTexture: number
+  private readonly idOfReadback: number
+
+  /** How far through its input the load is: the columns grow toward their projected size. */
+  readonly share: LoadShare = { fraction: 0 }
+
+  constructor() {
+    for (const table of [this.records, this.buffers, this.textures, this.transients, this.placed]) table.share = this.share
+    this.ops.share = this.share
+    this.useBytes.share = this.share
+    const s = this.strings
+    this.kindOf = new NameCodes(s, RECORD_KINDS)
+    this.usageBit = new NameCodes(s, BUFFER_USAGES)
+    this.flagBit = new NameCodes(s, TEXTURE_FLAGS)
+    this.dimOf = new NameCodes(s, TEXTURE_DIMS)
+    this.stateOf = new NameCodes(s, BUFFER_STATES)
+    this.heapKindOf = new NameCodes(s, HEAP_KINDS)
+    this.viaOf = new NameCodes(s, UPLOAD_VIAS)
+    this.opOf = new NameCodes(s, ACCESS_OPS)
+    this.idOfBuffer = s.intern('buffer')
+    this.idOfTexture = s.intern('texture')
+    this.idOfReadback = s.intern('readback')
+  }
+
+  get recordCount(): number {
+    return this.records.length
+  }
+
+  warn(kind: WarningKind, message: string): void {
+    const counts = this.warnings.counts
+    const n = (counts[kind] ?? 0) + 1
+    counts[kind] = n
+    this.warningTotal++
+    if (n <= SAMPLES_PER_KIND) {
+      this.warnings.samples.push({ kind, line: this.line, offset: this.offset, message: message || WARNING_KINDS[kind] })
+    }
+  }
+
+  warningCount(): number {
+    return this.warningTotal
+  }
+
+  /** Validate one record held in `r` and append it. Returns false when it was skipped with a warning. */
+  add(r: RecordScratch): boolean {
+    if (r.type[F.e] !== FieldValue.String) {
+      this.warn('unknownRecord', r.has(F.e) ? 'record field "e" is not a string' : 'record without "e"')
+      return false
+    }
+    const kind = this.kindOf.get(r.str[F.e])
+    switch (kind) {
+      case FRAME:
+        return this.addFrame(r)
+      case GPU: {
+        const n = this.int(r, F.n, 'gpu', 'n')
+        if (n === undefined) return false
+        this.hasGpu = true
+        return this.pushOps1(kind, r, n)
+      }
+      case BUFFER:
+        return this.addBuffer(r)
+      case TEXTURE:
+        return this.addTexture(r)
+      case RELEASE: {
+        const id = this.int(r, F.id, 'release', 'id')
+        if (id === undefined) return false
+        if (!this.live.delete(id)) {
+          this.warn('releaseOfUnknownId', `release of id ${id}, which is not live`)
+          return false
+        }
+        if (this.heapOfPlaced.has(id)) this.forgetPlaced(id)
+        return this.pushOps1(kind, r, id)
+      }
+      case COMMIT:
+      case LOCK: {
+        const what = kind === COMMIT ? 'commit' : 'lock'
+        const id = this.int(r, F.id, what, 'id')
+        const bytes = this.size(r, F.bytes, what, 'bytes', true)
+        if (id === undefined || bytes === undefined) return false
+        return this.pushOps2(kind, r, id, bytes)
+      }
+      case UPLOAD: {
+        const via = this.enumOf(r, F.via, this.viaOf, 'upload', 'via', UPLOAD_VIAS, true)
+        const bytes = this.size(r, F.bytes, 'upload', 'bytes', true)
+        const count = r.has(F.count) ? this.int(r, F.count, 'upload', 'count') : 1
+        if (via === undefined || bytes === undefined || count === undefined) return false
+        return this.pushOps3(kind, r, via, bytes, count)
+      }
+      case USE:
+        return this.addUse(r)
+      case BUDGET: {
+        const bytes = this.size(r, F.bytes, 'budget', 'bytes', true)
+        if (bytes === undefined) return false
+        // 1.1: a Vulkan budget may name its memory heap
+        const heap = r.has(F.heap) ? this.int(r, F.heap, 'budget', 'heap') : NaN
+        if (heap === undefined) return false
+        return this.pushOps2(kind, r, bytes, heap)
+      }
+      case GRAPH: {
+        if (this.inGraph) this.closeGraph()
+        this.inGraph = true
+        return this.pushOps1(kind, r, r.type[F.name] === FieldValue.String ? r.str[F.name] : 0)
+      }
+      case TRANSIENT:
+        return this.addTransient(r)
+      case ENDGRAPH: {
+        const passes = this.int(r, F.passes, 'endgraph', 'passes')
+        if (passes === undefined) return false
+        if (!this.inGraph) {
+          this.warn('transientOutsideGraph', 'endgraph without a graph')
+          return false
+        }
+        this.closeGraph()
+        return this.pushOps1(kind, r, passes)
+      }
+      case HEAP: {
+        const id = this.int(r, F.id, 'heap', 'id')
+        const size = this.size(r, F.size, 'heap', 'size', true)
+        if (id === undefined || size === undefined) return false
+        const type = r.has(F.type) ? this.enumOf(r, F.type, this.heapKindOf, 'heap', 'type', HEAP_KINDS, false) : 0
+        if (type === undefined) return false
+        if (this.liveHeaps.has(id)) {
+          this.warn('duplicateId', `heap ${id} created while live`)
+          return false
+        }
+        this.liveHeaps.add(id)
+        this.pushRecord(kind, this.ops.length, r)
+        const ops = this.ops
+        ops.reserve(5)
+        ops.data[ops.length++] = id
+        ops.data[ops.length++] = size
+        ops.data[ops.length++] = type
+        ops.data[ops.length++] = r.type[F.name] === FieldValue.String ? r.str[F.name] : 0
+        ops.data[ops.length++] = this.memoryOf(r, id)
+        return true
+      }
+      case PLACED:
+        return this.addPlaced(r)
+      case BARRIER: {
+        // Either may be left out: pResourceBefore may be NULL, and so may both (docs/aliasing.md).
+        const after = r.has(F.after) ? this.int(r, F.after, 'barrier', 'after') : NaN
+        if (after === undefined) return false
+        const before = r.has(F.before) ? this.int(r, F.before, 'barrier', 'before') : NaN
+        if (before === undefined) return false
+        return this.pushOps2(kind, r, after, before)
+      }
+      case ACCESS: {
+        const id = this.int(r, F.id, 'access', 'id')
+        const op = this.enumOf(r, F.op, this.opOf, 'access', 'op', ACCESS_OPS, true)
+        if (id === undefined || op === undefined) return false
+        return this.pushOps2(kind, r, id, op)
+      }
+      case SUBMIT:
+        this.pushRecord(kind, this.ops.length, r)
+        return true
+      case FREE: {
+        const id = this.int(r, F.id, 'free', 'id')
+        if (id === undefined) return false
+        if (this.liveHeaps.delete(id)) {
+          // A freed heap takes what is placed in it along (docs/aliasing.md): those ids may be placed again.
+          const placed = this.placedIn.get(id)
+          if (placed) for (const p of placed) this.forgetPlaced(p)
+        } else if (this.heapOfPlaced.has(id)) {
+          // `free` of a placed resource destroys it.
+          this.forgetPlaced(id)
+        } else {
+          this.warn('releaseOfUnknownId', `free of ${id}, which is neither a live heap nor a live placed resource`)
+          return false
+        }
+        return this.pushOps1(kind, r, id)
+      }
+    }
+    if (kind >= FIRST_EXTENSION) return this.addExtension(kind, r)
+    this.warn('unknownRecord', `unknown record kind "${this.strings.get(r.str[F.e])}"`)
+    return false
+  }
+
+  /** An extension record: its required fields checked, then the whole record kept as JSON. */
+  private addExtension(kind: number, r: RecordScratch): boolean {
+    const e = RECORD_KINDS[kind]
+    for (const key of EXTENSION_REQUIRED[e] ?? []) {
+      const field = (F as Record<string, number>)[key]
+      if (field === undefined) continue
+      if (this.int(r, field, e, key) === undefined) return false
+      if (r.num[field] < 0) {
+        this.warn('badField', `${e}: "${key}" ${r.num[field]} is negative`)
+        return false
+      }
+    }
+    const members: string[] = [`"e":${JSON.stringify(e)}`]
+    for (let field = 1; field < FIELD.length; field++) {
+      const name = JSON.stringify(FIELD[field])
+      switch (r.type[field]) {
+        case FieldValue.Number:
+          members.push(`${name}:${r.num[field]}`)
+          break
+        case FieldValue.String:
+          members.push(`${name}:${JSON.stringify(this.strings.get(r.str[field]) ?? '')}`)
+          break
+        case FieldValue.Bool:
+          members.push(`${name}:${r.str[field] === 1}`)
+          break
+        case FieldValue.Strings: {
+          const list: string[] = []
+          for (let i = r.listStart[field]; i < r.listEnd[field]; i++) list.push(this.strings.get(r.strList[i]) ?? '')
+          members.push(`${name}:${JSON.stringify(list)}`)
+          break
+        }
+        case FieldValue.Numbers: {
+          const values =
+            field === F.ids ? r.ids.data.subarray(0, r.ids.length) : r.nums.data.subarray(r.listStart[field], r.listEnd[field])
+          members.push(`${name}:${JSON.stringify(Array.from(values))}`)
+          break
+        }
+      }
+    }
+    const json = `{${members.join(',')}${r.extras === undefined ? '' : `,${r.extras}`}}`
+    const records = this.records
+    const index = records.row()
+    records.kind.data[index] = kind
+    records.ref.data[index] = this.raw.length
+    this.raw.push(json)
+    return true
+  }
+
+  private closeGraph(): void {
+    this.inGraph = false
+    this.liveTransients.clear()
+  }
+
+  private pushRecord(kind: number, ref: number, r: RecordScratch): void {
+    const records = this.records
+    const index = records.row()
+    records.kind.data[index] = kind
+    records.ref.data[index] = ref
+    if (r.extras !== undefined) this.extras.set(index, r.extras)
+  }
+
+  private pushOps1(kind: number, r: RecordScratch, a: number): boolean {
+    const ops = this.ops
+    this.pushRecord(kind, ops.length, r)
+    ops.push(a)
+    return true
+  }
+
+  private pushOps2(kind: number, r: RecordScratch, a: number, b: number): boolean {
+    const ops = this.ops
+    this.pushRecord(kind, ops.length, r)
+    ops.reserve(2)
+    ops.data[ops.length++] = a
+    ops.data[ops.length++] = b
+    return true
+  }
+
+  private pushOps3(kind: number, r: RecordScratch, a: number, b: number, c: number): boolean {
+    const ops = this.ops
+    this.pushRecord(kind, ops.length, r)
+    ops.reserve(3)
+    ops.data[ops.length++] = a
+    ops.data[ops.length++] = b
+    ops.data[ops.length++] = c
+    return true
+  }
+
+  private addFrame(r: RecordScratch): boolean {
+    const n = this.int(r, F.n, 'frame', 'n')
+    if (n === undefined) return false
+    const frames = this.frameN.length
+    if (frames > 0 && n <= this.frameN.data[frames - 1]) {
+      this.warn('frameNotIncreasing', `frame ${n} after frame ${this.frameN.data[frames - 1]}`)
+      return false
+    }
+    const t = r.type[F.t] === FieldValue.Number ? r.num[F.t] : NaN
+    // Records before the first frame record belong to frame 0: an implicit frame 0 when the first frame is
+    // later, or frame 0 itself starting at record 0.
+    let first = this.records.length
+    if (frames === 0 && first > 0) {
+      if (n > 0) {
+        this.frameN.push(0)
+        this.frameT.push(NaN)
+        this.frameFirst.push(0)
+      } else first = 0
+    }
+    const index = this.frameN.push(n)
+    this.frameT.push(t)
+    this.frameFirst.push(first)
+    this.pushRecord(RECORD_KIND.frame, index, r)
+    return true
+  }
+
+  private addBufferDesc(r: RecordScratch, what: string, id: number): number {
+    const type = r.type
+    const size = this.size(r, F.size, what, 'size', true)
+    if (size === undefined) return -1
+    const stride = type[F.stride] !== FieldValue.Absent ? this.int(r, F.stride, what, 'stride') : 0
+    if (stride === undefined) return -1
+    let attrs = 0
+    if (type[F.state] !== FieldValue.Absent) {
+      const state = this.enumOf(r, F.state, this.stateOf, what, 'state', BUFFER_STATES, false)
+      if (state === undefined) return -1
+      attrs |= state
+    }
+    if (type[F.heap] === FieldValue.String) {
+      if (r.str[F.heap] === this.idOfReadback) attrs |= BUFFER_ATTR.readback
+      else if (this.heapKindOf.get(r.str[F.heap]) !== 0) {
+        this.warn('badField', `${what} ${id}: heap "${this.strings.get(r.str[F.heap])}" is neither default nor readback`)
+      }
+    }
+    if (type[F.init] === FieldValue.Bool && r.str[F.init] === 1) attrs |= BUFFER_ATTR.init
+    const b = this.buffers
+    const row = b.row()
+    b.id.data[row] = id
+    b.size.data[row] = size
+    b.usage.data[row] = this.mask(r, F.usage, this.usageBit)
+    b.stride.data[row] = Math.min(stride, 0xffffffff)
+    b.attrs.data[row] = attrs
+    b.name.data[row] = type[F.name] === FieldValue.String ? r.str[F.name] : 0
+    b.tag.data[row] = type[F.tag] === FieldValue.String ? r.str[F.tag] : 0
+    return row
+  }
+
+  private addTextureDesc(r: RecordScratch, what: string, id: number): number {
+    const type = r.type
+    const size = type[F.size] !== FieldValue.Absent ? this.size(r, F.size, what, 'size', false) : NaN
+    const align = type[F.align] !== FieldValue.Absent ? this.size(r, F.align, what, 'align', false) : 0
+    if (size === undefined || align === undefined) return -1
+    const dim = type[F.dim] !== FieldValue.Absent ? this.enumOf(r, F.dim, this.dimOf, what, 'dim', TEXTURE_DIMS, false) : 0
+    const width = this.dimension(r, F.width, what, 'width', 0xffffffff)
+    const height = this.dimension(r, F.height, what, 'height', 0xffffffff)
+    const depth = this.dimension(r, F.depth, what, 'depth', 0xffffffff)
+    const mips = this.dimension(r, F.mips, what, 'mips', 0xffff)
+    const samples = this.dimension(r, F.samples, what, 'samples', 0xffff)
+    if (dim === undefined || width < 0 || height < 0 || depth < 0 || mips < 0 || samples < 0) return -1
+    const t = this.textures
+    const row = t.row()
+    t.id.data[row] = id
+    t.size.data[row] = size
+    t.align.data[row] = align
+    t.dim.data[row] = dim
+    t.format.data[row] = type[F.format] === FieldValue.String ? r.str[F.format] : 0
+    t.width.data[row] = width
+    t.height.data[row] = height
+    t.depth.data[row] = depth
+    t.mips.data[row] = mips
+    t.samples.data[row] = samples
+    t.flags.data[row] = this.mask(r, F.flags, this.flagBit)
+    t.name.data[row] = type[F.name] === FieldValue.String ? r.str[F.name] : 0
+    t.tag.data[row] = type[F.tag] === FieldValue.String ? r.str[F.tag] : 0
+    return row
+  }
+
+  private addBuffer(r: RecordScratch): boolean {
+    const id = this.claimId(r, 'buffer', this.live)
+    if (id === undefined) return false
+    const row = this.addBufferDesc(r, 'buffer', id)
+    if (row < 0) return this.unclaim(this.live, id)
+    this.pushRecord(BUFFER, row, r)
+    return true
+  }
+
+  private addTexture(r: RecordScratch): boolean {
+    const id = this.claimId(r, 'texture', this.live)
+    if (id === undefined) return false
+    const row = this.addTextureDesc(r, 'texture', id)
+    if (row < 0) return this.unclaim(this.live, id)
+    this.pushRecord(TEXTURE, row, r)
+    return true
+  }
+
+  private attachedKind(r: RecordScratch, what: string): 0 | 1 | undefined {
+    if (r.type[F.kind] === FieldValue.String) {
+      if (r.str[F.kind] === this.idOfBuffer) return 0
+      if (r.str[F.kind] === this.idOfTexture) return 1
+    }
+    this.warn(r.has(F.kind) ? 'badField' : 'missingField', `${what} needs "kind": "buffer" or "texture"`)
+    return undefined
+  }
+
+  private addTransient(r: RecordScratch): boolean {
+    if (!this.inGraph) {
+      this.warn('transientOutsideGraph', '')
+      return false
+    }
+    const id = this.claimId(r, 'transient', this.liveTransients)
+    const kind = this.attachedKind(r, 'transient')
+    const first = this.int(r, F.first, 'transient', 'first')
+    const last = this.int(r, F.last, 'transient', 'last')
+    if (id === undefined) return false
+    if (kind === undefined || first === undefined || last === undefined) return this.unclaim(this.liveTransients, id)
+    const desc = kind === 0 ? this.addBufferDesc(r, 'transient', id) : this.addTextureDesc(r, 'transient', id)
+    if (desc < 0) return this.unclaim(this.liveTransients, id)
+    const t = this.transients
+    const row = t.row()
+    t.kind.data[row] = kind
+    t.desc.data[row] = desc
+    t.a.data[row] = first
+    t.b.data[row] = last
+    this.pushRecord(TRANSIENT, row, r)
+    return true
+  }
+
+  private addPlaced(r: RecordScratch): boolean {
+    const id = this.claimId(r, 'placed', this.live)
+    const kind = this.attachedKind(r, 'placed')
+    const heap = this.int(r, F.heap, 'placed', 'heap')
+    const offset = this.size(r, F.offset, 'placed', 'offset', true)
+    if (id === undefined) return false
+    if (kind === undefined || heap === undefined || offset === undefined) return this.unclaim(this.live, id)
+    const desc = kind === 0 ? this.addBufferDesc(r, 'placed', id) : this.addTextureDesc(r, 'placed', id)
+    if (desc < 0) return this.unclaim(this.live, id)
+    const p = this.placed
+    const row = p.row()
+    p.kind.data[row] = kind
+    p.desc.data[row] = desc
+    p.a.data[row] = heap
+    p.b.data[row] = offset
+    this.heapOfPlaced.set(id, heap)
+    let inHeap = this.placedIn.get(heap)
+    if (!inHeap) this.placedIn.set(heap, (inHeap = new Set()))
+    inHeap.add(id)
+    this.pushRecord(PLACED, row, r)
+    return true
+  }
+
+  /** A placed resource is destroyed (its heap freed, or itself): its id is free for a new create. */
+  private forgetPlaced(id: number): void {
+    const heap = this.heapOfPlaced.get(id)
+    if (heap === undefined) return
+    this.live.delete(id)
+    this.heapOfPlaced.delete(id)
+    const inHeap = this.placedIn.get(heap)
+    inHeap?.delete(id)
+    if (inHeap?.size === 0) this.placedIn.delete(heap)
+  }
+
+  private addUse(r: RecordScratch): boolean {
+    if (r.type[F.ids] !== FieldValue.Numbers) {
+      this.warn(r.has(F.ids) ? 'badField' : 'missingField', 'use needs "ids": an array of resource ids')
+      return false
+    }
+    this.hasUse = true
+    const ids = r.ids.data
+    const count = r.ids.length
+    if (this.useWide === undefined) {
+      if (this.packUseIds(r, ids, count)) return true
+      this.widenUseIds()
+    }
+    const wide = this.useWide!
+    const first = wide.length
+    wide.reserve(count)
+    wide.data.set(ids.subarray(0, count), first)
+    wide.length = first + count
+    return this.pushOps2(USE, r, count, first)
+  }
+
+  /** Append ids in the byte coding and their record; false, with nothing appended, if one does not fit it. */
+  private packUseIds(r: RecordScratch, ids: Float64Array, count: number): boolean {
+    const out = this.useBytes
+    const first = out.length
+    // at most eight bytes an id and its run: a value under 2^53 has 53 bits
+    out.reserve(count * 8 + 8)
+    const bytes = out.data
+    let at = first
+    let previous = 0
+    for (let i = 0; i < count; i++) {
+      const id = ids[i]
+      if (id >>> 0 !== id && !(id >= 0 && id < USE_ID_LIMIT && Math.floor(id) === id)) return false
+      let run = 0
+      while (i + 1 < count && ids[i + 1] === ids[i] + 1) {
+        run++
+        i++
+      }
+      const delta = id - previous
+      previous = ids[i]
+      const v = (delta >= 0 ? delta * 4 : -delta * 4 - 2) + (run > 0 ? 1 : 0)
+      // one or two bytes inline: ids of one capture are seldom far apart
+      if (v < 0x80) bytes[at++] = v
+      else if (v < 0x4000) {
+        bytes[at++] = (v & 0x7f) | 0x80
+        bytes[at++] = v >>> 7
+      } else at = putVarint(bytes, at, v)
+      if (run > 0) at = putVarint(bytes, at, run)
+    }
+    out.length = at
+    this.pushOps2(USE, r, count, first)
+    return true
+  }
+
+  /** From here on use ids are plain floats: the ones packed so far are unpacked into them. */
+  private widenUseIds(): void {
+    const wide = float64Column(Math.max(1024, this.useBytes.length))
+    wide.share = this.share
+    const { kind, ref } = this.records
+    const ops = this.ops.data
+    const scratch: number[] = []
+    for (let i = 0; i < this.records.length; i++) {
+      if (kind.data[i] !== USE) continue
+      const at = ref.data[i]
+      const ids = unpackUseIds(this.useBytes.data, ops[at], ops[at + 1], scratch)
+      ops[at + 1] = wide.length
+      wide.reserve(ids.length)
+      for (const id of ids) wide.data[wide.length++] = id
+    }
+    this.useWide = wide
+    this.useBytes = uint8Column(0)
+  }
+
+  /**
+   * The id of a create, made live at once (one probe of the set); undefined after a warning when it is not an
+   * integer or already live. A create found bad later gives its id back with unclaim.
+   */
+  private claimId(r: RecordScratch, what: string, live: IdSet): number | undefined {
+    const id = this.int(r, F.id, what, 'id')
+    if (id === undefined) return undefined
+    if (!live.add(id)) {
+      this.warn('duplicateId', `${what} ${id} created while an earlier ${id} is live`)
+      return undefined
+    }
+    return id
+  }
+
+  private unclaim(live: IdSet, id: number): false {
+    live.delete(id)
+    return false
+  }
+
+  /**
+   * A heap's `memory` (1.5) as a string id, 0 when absent. One that is not a string, empty, or longer than
+   * MAX_MEMORY_LENGTH is ignored with a warning; the heap is kept.
+   */
+  private memoryOf(r: RecordScratch, id: number): number {
+    const type = r.type[F.memory]
+    if (type === FieldValue.Absent) return 0
+    const memory = type === FieldValue.String ? this.strings.get(r.str[F.memory]) : undefined
+    if (memory === undefined || memory.length === 0 || memory.length > MAX_MEMORY_LENGTH) {
+      this.warn(
+        'badField',
+        memory === undefined
+          ? `heap ${id}: memory is not a string; ignored`
+          : `heap ${id}: memory is ${memory.length} characters long, expected 1 to ${MAX_MEMORY_LENGTH}; ignored`,
+      )
+      return 0
+    }
+    return r.str[F.memory]
+  }
+
+  private int(r: RecordScratch, field: number, what: string, key: string): number | undefined {
+    const v = r.num[field]
+    if (r.type[field] !== FieldValue.Number || !Number.isSafeInteger(v)) return this.badInt(r, field, what, key)
+    return v
+  }
+
+  private badInt(r: RecordScratch, field: number, what: string, key: string): undefined {
+    if (r.type[field] !== FieldValue.Number) {
+      this.warn(r.has(field) ? 'badField' : 'missingField', `${what}: "${key}" must be an integer`)
+    } else this.warn('badField', `${what}: "${key}" ${r.num[field]} is not an integer`)
+    return undefined
+  }
+
+  private size(r: RecordScratch, field: number, what: string, key: string, required: boolean): number | undefined {
+    const v = r.num[field]
+    if (r.type[field] !== FieldValue.Number || !Number.isSafeInteger(v) || v < 0) return this.badSize(r, field, what, key, required)
+    return v
+  }
+
+  private badSize(r: RecordScratch, field: number, what: string, key: string, required: boolean): undefined {
+    if (r.type[field] !== FieldValue.Number) {
+      if (required || r.has(field)) {
+        this.warn(r.has(field) ? 'badSize' : 'missingField', `${what}: "${key}" must be a byte count`)
+      }
+    } else this.warn('badSize', `${what}: "${key}" ${r.num[field]} is negative or not an integer`)
+    return undefined
+  }
+
+  /** A dimension within 1…max (1 when absent), or -1 after a warning. */
+  private dimension(r: RecordScratch, field: number, what: string, key: string, max: number): number {
+    if (r.type[field] === FieldValue.Absent) return 1
+    const v = this.int(r, field, what, key)
+    if (v === undefined) return -1
+    if (v < 1 || v > max) {
+      this.warn('badField', `${what}: "${key}" ${v} is outside 1…${max}`)
+      return -1
+    }
+    return v
+  }
+
+  private enumOf(
+    r: RecordScratch,
+    field: number,
+    table: NameCodes,
+    what: string,
+    key: string,
+    names: readonly string[],
+    required: boolean,
+  ): number | undefined {
+    const code = r.type[field] === FieldValue.String ? table.get(r.str[field]) : -1
+    if (code < 0) {
+      if (required || r.has(field)) {
+        this.warn(r.has(field) ? 'badField' : 'missingField', `${what}: "${key}" must be one of ${names.join(', ')}`)
+      }
+      return undefined
+    }
+    return code
+  }
+
+  private mask(r: RecordScratch, field: number, bits: NameCodes): number {
+    if (r.type[field] !== FieldValue.Strings) return 0
+    let mask = 0
+    const list = r.strList
+    for (let i = r.listStart[field], end = r.listEnd[field]; i < end; i++) {
+      const bit = bits.get(list[i])
+      if (bit >= 0) mask |= 1 << bit
+      else {
+        // the record is kept; only the name the format does not define is not stored, and that is said
+        const key = field === F.usage ? 'usage' : 'flags'
+        this.warn('unknownName', `"${this.strings.get(list[i])}" is not a ${key === 'usage' ? 'buffer usage' : 'texture flag'} name; ignored`)
+      }
+    }
+    return mask >>> 0
+  }
+
+  /**
+   * The columns as they are now, untrimmed: a capture followed live is read while it grows (GrowingStore). The
+   * arrays are replaced as they grow, so they are asked for again after each batch of records.
+   */
+  soFar(): { kind: Uint8Array; ref: Uint32Array; records: number; ops: Float64Array; useIds: Uint8Array | Float64Array; hasUse: boolean; hasGpu: boolean } {
+    return {
+      kind: this.records.kind.data,
+      ref: this.records.ref.data,
+      records: this.records.length,
+      ops: this.ops.data,
+      useIds: this.useWide ? this.useWide.data : this.useBytes.data,
+      hasUse: this.hasUse,
+      hasGpu: this.hasGpu,
+    }
+  }
+
+  /** Freeze into a store, dropping growth slack. */
+  finish(file: string, sourceBytes: number, lines: number, partial: boolean): CaptureStore {
+    if (this.frameN.length === 0 && this.records.length > 0) {
+      this.frameN.push(0)
+      this.frameT.push(NaN)
+      this.frameFirst.push(0)
+    }
+    for (const table of [this.records, this.buffers, this.textures, this.transients, this.placed]) table.trim()
+    this.strings.trim()
+    return {
+      file,
+      header: this.header,
+      strings: this.strings,
+      records: { kind: this.records.kind.data, ref: this.records.ref.data, length: this.records.length },
+      frames: {
+        n: this.frameN.trim(),
+        t: this.frameT.trim(),
+        firstRecord: this.frameFirst.trim(),
+        length: this.frameN.length,
+      },
+      buffers: this.buffers,
+      textures: this.textures,
+      transients: this.transients,
+      placed: this.placed,
+      ops: this.ops.trim(),
+      useIds: this.useWide ? this.useWide.trim() : this.useBytes.trim(),
+      extras: this.extras,
+      raw: this.raw,
+      warnings: this.warnings,
+      hasUseRecords: this.hasUse,
+      hasGpuRecords: this.hasGpu,
+      sourceBytes,
+      lines,
+      partial,
+    }
+  }
+}
+
+/** Use ids past this are kept as plain floats: their coded differences would not all be exact. */
+const USE_ID_LIMIT = 2 ** 51
+
+/** Write a non-negative integer under 2^53 as a varint; returns the position after it. */
+function putVarint(bytes: Uint8Array, at: number, v: number): number {
+  if (v < 0x80000000) {
+    while (v >= 0x80) {
+      bytes[at++] = (v & 0x7f) | 0x80
+      v >>>= 7
+    }
+  } else {
+    while (v >= 0x80) {
+      bytes[at++] = (v % 0x80) | 0x80
+      v = Math.floor(v / 0x80)
+    }
+  }
+  bytes[at++] = v
+  return at
+}

@@ -1,0 +1,65 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { RecordScratch } from '../../../../src/main/ingest/fields'
+import { useIdsOf } from '../../../../src/main/ingest/records'
+import { RECORD_KIND } from '../../../../src/main/ingest/store'
+import { CaptureBuilder } from '../../../../src/main/ingest/storeBuilder'
+
+/** A store of one use record per list, built as an importer would. */
+function storeOf(lists: number[][]) {
+  const builder = new CaptureBuilder()
+  const scratch = new RecordScratch()
+  for (const ids of lists) {
+    scratch.fromObject({ e: 'use', ids }, builder.strings)
+    builder.add(scratch)
+  }
+  return builder.finish('use.hscap', 0, lists.length, false)
+}
+
+function idsOf(store: ReturnType<typeof storeOf>): number[][] {
+  const out: number[][] = []
+  for (let i = 0; i < store.records.length; i++) {
+    if (store.records.kind[i] === RECORD_KIND.use) out.push([...useIdsOf(store, store.records.ref[i])])
+  }
+  return out
+}
+
+describe('use ids', () => {
+  it('packs runs of consecutive ids into a few bytes', () => {
+    // 1…100: the difference 1 (zigzag 2, times two, plus one for the run: 5) and the run 99: 1 + 1 bytes;
+    // 5000: difference 4900, zigzag 9800, times two 19600 ≥ 2^14: 3 bytes; 7: difference -4993, zigzag 9985,
+    // times two 19970: 3 bytes. 8 bytes for 102 ids.
+    const ids = [...Array.from({ length: 100 }, (_, i) => i + 1), 5000, 7]
+    const store = storeOf([ids])
+    expect(store.useIds).toBeInstanceOf(Uint8Array)
+    expect(store.useIds.byteLength).toBe(8)
+    expect(idsOf(store)).toEqual([ids])
+  })
+
+  it('gives back every list of safe integers as it was, in order', () => {
+    const id = fc.oneof(fc.integer({ min: 0, max: 70_000 }), fc.integer({ min: 0, max: 2 ** 51 - 1 }))
+    fc.assert(
+      fc.property(fc.array(fc.array(id, { maxLength: 40 }), { maxLength: 12 }), (lists) => {
+        const store = storeOf(lists)
+        expect(store.useIds).toBeInstanceOf(Uint8Array)
+        expect(idsOf(store)).toEqual(lists)
+      }),
+    )
+  })
+
+  it('keeps plain floats for every record once an id does not fit the coding', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(fc.integer({ min: 0, max: 1000 }), { maxLength: 20 }), { maxLength: 6 }),
+        fc.constantFrom(-1, 2 ** 51, 2 ** 53 - 1, 1.5),
+        fc.array(fc.array(fc.integer({ min: 0, max: 1000 }), { maxLength: 20 }), { maxLength: 6 }),
+        (before, odd, after) => {
+          const lists = [...before, [3, odd, 4], ...after]
+          const store = storeOf(lists)
+          expect(store.useIds).toBeInstanceOf(Float64Array)
+          expect(idsOf(store)).toEqual(lists)
+        },
+      ),
+    )
+  })
+})
