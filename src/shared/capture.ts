@@ -29,8 +29,23 @@ export interface CaptureHeader {
   config?: Record<string, number | boolean>
   /** Where an imported capture came from ("vma-json", "gpgmm-trace", …); absent for native captures. */
   source?: string
+  /**
+   * 1.5: the capture is a trace of what an allocator or a driver did (its heaps are the ones it made), not requests
+   * for a model: it is replayed as it happened, with no model. Names the tracer.
+   */
+  observed?: ObservedSource
   [key: string]: unknown
 }
+
+/** The tracers whose captures are observed (header `observed`, format 1.5). */
+export const OBSERVED_SOURCES = ['rmv', 'gpgmm', 'vma', 'utrace'] as const
+export type ObservedSource = (typeof OBSERVED_SOURCES)[number]
+
+/** The minor that brought observed traces: an importer writing `observed` and `memory` writes this one or later. */
+export const OBSERVED_MINOR = 5
+
+/** The longest `memory` a heap record may give (format 1.5); a longer one is ignored with a warning. */
+export const MAX_MEMORY_LENGTH = 64
 
 export const BUFFER_USAGES = [
   'Static',
@@ -192,6 +207,11 @@ export interface HeapRecord {
   size: Bytes
   type?: HeapKind
   name?: string
+  /**
+   * 1.5: the memory the trace says the heap is in, in the tracer's words: RMV's `local`, `invisible` or `system`, a
+   * VMA memory type (`type 3 DEVICE_LOCAL`), a GPGMM segment. An observed run draws one lane per memory.
+   */
+  memory?: string
 }
 /** A placed buffer's `heap` is the heap record's id; BufferDesc's heap kind does not apply. */
 export type PlacedRecord =
@@ -275,8 +295,11 @@ export const RECORD_KINDS = [
   'report',
 ] as const satisfies readonly (RecordKind | ExtensionRecord['e'])[]
 
-/** The newest minor version of format 1 this build reads: 1.1 Vulkan, 1.2 observed residency, 1.3 recorded programs, 1.4 pass names. */
-export const CAPTURE_MINOR = 4
+/**
+ * The newest minor version of format 1 this build reads: 1.1 Vulkan, 1.2 observed residency, 1.3 recorded programs,
+ * 1.4 pass names, 1.5 observed traces (header `observed`, `memory` on heaps).
+ */
+export const CAPTURE_MINOR = 5
 
 /** vkBind{Buffer,Image}Memory of a resource created with `explicit: true` to an application `heap`. */
 export interface BindRecord {

@@ -235,8 +235,11 @@ export interface CaptureImportOptions {
   model?: ImportModel
 }
 
-/** The models an imported trace's requests can be replayed through: the UE 5.8 D3D12 allocator model. */
-export const IMPORT_MODELS = ['d3d12'] as const
+/**
+ * The models an imported trace can be replayed through instead of shown as it happened: the UE 5.8 D3D12 allocator
+ * model (a GPGMM trace's requests), the Vulkan model (a VMA dump's blocks and allocations, on the dump's device).
+ */
+export const IMPORT_MODELS = ['d3d12', 'vulkan'] as const
 export type ImportModel = (typeof IMPORT_MODELS)[number]
 
 /** The bucket lengths a load accepts, in ms: a tenth of a millisecond to an hour. */

@@ -6,11 +6,13 @@ import type { CaptureHeader } from '../../shared/capture'
 import type { CaptureStore } from '../ingest/store'
 import type { Backend } from './backend'
 import { d3d12Backend } from './d3d12/backend'
+import { observedBackend } from './observed/backend'
 import { vulkanBackend } from './vulkan/backend'
 
 export const BACKENDS = [
   // first: the observed backend (analysis/observed/), traces of what a driver or an allocator did, shown as they
   // happened; a trace it takes is never replayed through a model here
+  observedBackend,
   vulkanBackend,
   // D3D12 takes every capture the others did not
   d3d12Backend,

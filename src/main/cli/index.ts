@@ -108,7 +108,8 @@ const collect = (value: string, previous: string[]) => [...previous, value]
 
 /**
  * `--bucket-ms N` and `--no-frame-markers`: how an imported trace's time becomes frames; `--model d3d12`: a GPGMM
- * trace's requests replayed through the model in place of what GPGMM did.
+ * trace's requests replayed through the model in place of what GPGMM did; `--model vulkan`: a VMA dump through the
+ * Vulkan model in place of its blocks as they are.
  */
 interface FrameFlags {
   bucketMs?: number
@@ -132,7 +133,7 @@ const noFrameMarkersOption = () =>
 const modelOption = () =>
   new Option(
     '--model <model>',
-    "a GPGMM trace: replay its requests through the UE 5.8 D3D12 model, without GPGMM's heaps (default: what GPGMM did)",
+    "d3d12: replay a GPGMM trace's requests through the UE 5.8 D3D12 model, without GPGMM's heaps; vulkan: a VMA dump through the Vulkan model (default: what the allocator did)",
   ).argParser((v) => {
     if (!(IMPORT_MODELS as readonly string[]).includes(v)) throw new ExitError(EXIT.usage, `--model expects ${IMPORT_MODELS.join(' or ')}, got "${v}"`)
     return v as ImportModel

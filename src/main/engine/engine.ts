@@ -289,11 +289,10 @@ function errorInfo(err: unknown, file: string): LoadErrorInfo {
 }
 
 /**
- * The backend a run names and what it offers. A trace imported as what its allocator did (`trace.kind` observed)
- * is shown as it happened: no model placed anything, so nothing a model offers applies to it.
+ * The backend a run names and what it offers. A trace imported as what its allocator or driver did is the observed
+ * backend's (its header says `observed`): no model, so no what-if or transients, and the trace's own residency.
  */
-function summaryBackend(result: LoadResult, backend: Backend, run: BackendRun): Pick<RunSummary, 'backend' | 'capabilities'> {
-  if (result.trace?.kind === 'observed') return { backend: 'observed', capabilities: {} }
+function summaryBackend(backend: Backend, run: BackendRun): Pick<RunSummary, 'backend' | 'capabilities'> {
   return { backend: backend.id, capabilities: capabilitiesOf(backend, run) }
 }
 
@@ -306,7 +305,7 @@ export function summarize(runId: string, result: LoadResult, backend: Backend, r
     file: store.file,
     format: result.format,
     api: header.api ?? 'd3d12',
-    ...summaryBackend(result, backend, run),
+    ...summaryBackend(backend, run),
     app: typeof header.app === 'string' ? header.app : undefined,
     adapter: typeof header.adapter?.name === 'string' ? header.adapter.name : undefined,
     frames: store.frames.length,

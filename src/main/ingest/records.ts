@@ -16,6 +16,7 @@ import {
   type AnyCaptureRecord,
   type CaptureRecord,
   type ExtensionRecord,
+  type HeapRecord,
   type TextureDesc,
 } from '../../shared/capture'
 import { BUFFER_ATTR, RECORD_KIND, recordRange, unpackUseIds, type CaptureStore } from './store'
@@ -117,8 +118,11 @@ function baseRecordAt(store: CaptureStore, index: number): CaptureRecord {
       return { e: 'endgraph', passes: ops[ref] }
     case RECORD_KIND.heap: {
       const name = store.strings.get(ops[ref + 3])
-      const heap = { e: 'heap' as const, id: ops[ref], size: ops[ref + 1], type: HEAP_KINDS[ops[ref + 2]] }
-      return name === undefined ? heap : { ...heap, name }
+      const memory = store.strings.get(ops[ref + 4])
+      const heap: HeapRecord = { e: 'heap', id: ops[ref], size: ops[ref + 1], type: HEAP_KINDS[ops[ref + 2]] }
+      if (name !== undefined) heap.name = name
+      if (memory !== undefined) heap.memory = memory
+      return heap
     }
     case RECORD_KIND.placed: {
       const p = store.placed

@@ -5,7 +5,7 @@
  * Every record is one row of `records` (its kind and a `ref`). Creates point at a row of their desc table
  * (buffers, textures, transients, placed); every other kind points at its operands in `ops`:
  *   gpu [n] · release [id] · commit [id, bytes] · lock [id, bytes] · upload [via, bytes, count] ·
- *   use [count, first] · budget [bytes] · graph [name] · endgraph [passes] · heap [id, size, type, name] ·
+ *   use [count, first] · budget [bytes] · graph [name] · endgraph [passes] · heap [id, size, type, name, memory] ·
  *   barrier [after, before|NaN] · access [id, op] · submit [] · free [id]
  * A frame can reference thousands of resources, often listed in runs of consecutive ids, so a `use` record's
  * ids are packed from byte `first` of `useIds` (read them with useIdsOf in records.ts) as varints (seven bits a

@@ -7,6 +7,7 @@ import {
   BUFFER_STATES,
   BUFFER_USAGES,
   HEAP_KINDS,
+  MAX_MEMORY_LENGTH,
   RECORD_KINDS,
   TEXTURE_DIMS,
   TEXTURE_FLAGS,
@@ -265,11 +266,12 @@ export class CaptureBuilder {
         this.liveHeaps.add(id)
         this.pushRecord(kind, this.ops.length, r)
         const ops = this.ops
-        ops.reserve(4)
+        ops.reserve(5)
         ops.data[ops.length++] = id
         ops.data[ops.length++] = size
         ops.data[ops.length++] = type
         ops.data[ops.length++] = r.type[F.name] === FieldValue.String ? r.str[F.name] : 0
+        ops.data[ops.length++] = this.memoryOf(r, id)
         return true
       }
       case PLACED:
@@ -660,6 +662,26 @@ export class CaptureBuilder {
   private unclaim(live: IdSet, id: number): false {
     live.delete(id)
     return false
+  }
+
+  /**
+   * A heap's `memory` (1.5) as a string id, 0 when absent. One that is not a string, empty, or longer than
+   * MAX_MEMORY_LENGTH is ignored with a warning; the heap is kept.
+   */
+  private memoryOf(r: RecordScratch, id: number): number {
+    const type = r.type[F.memory]
+    if (type === FieldValue.Absent) return 0
+    const memory = type === FieldValue.String ? this.strings.get(r.str[F.memory]) : undefined
+    if (memory === undefined || memory.length === 0 || memory.length > MAX_MEMORY_LENGTH) {
+      this.warn(
+        'badField',
+        memory === undefined
+          ? `heap ${id}: memory is not a string; ignored`
+          : `heap ${id}: memory is ${memory.length} characters long, expected 1 to ${MAX_MEMORY_LENGTH}; ignored`,
+      )
+      return 0
+    }
+    return r.str[F.memory]
   }
 
   private int(r: RecordScratch, field: number, what: string, key: string): number | undefined {

@@ -3,7 +3,7 @@
  * UPGRADERS (from version v to v + 1) before the records are read; a newer version is refused.
  * docs/CHANGELOG-formats.md lists what each version changed.
  */
-import { CAPTURE_FORMAT, CAPTURE_VERSION, type CaptureHeader } from '../../shared/capture'
+import { CAPTURE_FORMAT, CAPTURE_VERSION, OBSERVED_SOURCES, type CaptureHeader } from '../../shared/capture'
 
 export interface Upgrader {
   /** Rewrites a header of version `from` into version `from + 1`. */
@@ -30,6 +30,9 @@ export const MINOR_UPGRADERS: Record<number, Upgrader> = {
   2: { header: (header) => ({ ...header, minor: 3 }) as CaptureHeader },
   // 1.3 → 1.4: `passNames` on `endgraph` is new; nothing older changes
   3: { header: (header) => ({ ...header, minor: 4 }) as CaptureHeader },
+  // 1.4 → 1.5: the header's `observed` and `memory` on `heap` are new; nothing older changes. A capture without
+  // `observed` stays requests for a model, as in 1.4.
+  4: { header: (header) => ({ ...header, minor: 5 }) as CaptureHeader },
 }
 
 /** Bring a format-1 header from its minor (absent: 0) to `to`. */
@@ -67,6 +70,13 @@ export function checkHeader(value: unknown): HeaderCheck {
   }
   if (h.api !== undefined && h.api !== 'd3d12' && h.api !== 'vulkan') {
     return { ok: false, expected: '"api": "d3d12" or "vulkan"', detail: `api is ${JSON.stringify(h.api)}` }
+  }
+  if (h.observed !== undefined && !OBSERVED_SOURCES.includes(h.observed as never)) {
+    return {
+      ok: false,
+      expected: `"observed": ${OBSERVED_SOURCES.map((s) => JSON.stringify(s)).join(', ')} (format 1.5)`,
+      detail: `observed is ${JSON.stringify(h.observed).slice(0, 80)}`,
+    }
   }
   let header = h as CaptureHeader
   for (let v = version; v < CAPTURE_VERSION; v++) header = { ...UPGRADERS[v].header(header), version: v + 1 }

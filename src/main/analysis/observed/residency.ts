@@ -11,7 +11,7 @@
  */
 import type { Bytes } from '../../../shared/units'
 import { RECORD_KIND, type CaptureStore } from '../../ingest/store'
-import { RESIDENCY_EVENT, type ResidencyEvents } from '../d3d12/replay'
+import { RESIDENCY_EVENT, type ResidencyEvents } from '../residencyEvents'
 
 /** The residency columns of the replay's series that observed residency adds to. */
 export interface ResidencyColumns {

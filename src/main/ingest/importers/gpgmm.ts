@@ -4,15 +4,16 @@
  * is matched with the `ResourceAllocation` object it produced (the next one created on the same thread, as GPGMM's
  * own replay matches them), which releases it when deleted. Time becomes frames.
  *
- * By default the import is what GPGMM did: its `Heap` objects become `heap` / `free` records and each allocation a
- * `placed` record in its heap, so the run is observed and no model places anything. With `requests` the import is
+ * By default the import is what GPGMM did (header `observed: "gpgmm"`, capture format 1.5): its `Heap` objects become
+ * `heap` / `free` records, with their segment as `memory` (`local`, `non-local`) when a snapshot gives it, and each
+ * allocation a `placed` record in its heap, so the run is observed and no model places anything. With `requests` the import is
  * the requests alone, `buffer` / `texture` records without GPGMM's heaps, for the D3D12 model to place: the two
  * never mix in one run.
  *
  * The file is never held as one string: the scanner steps over the events in the raw code units and parses them
  * one at a time.
  */
-import { CAPTURE_FORMAT, CAPTURE_VERSION } from '../../../shared/capture'
+import { CAPTURE_FORMAT, CAPTURE_VERSION, OBSERVED_MINOR } from '../../../shared/capture'
 import type {
   BufferRecord,
   BufferUsage,
@@ -667,6 +668,8 @@ class TraceReplay {
       const snapshot = snapshotOf(event)
       if (!snapshot) return
       if (typeof snapshot.DebugName === 'string' && snapshot.DebugName) heap.record.name = snapshot.DebugName
+      const segment = HEAP_SEGMENTS[snapshot.HeapSegment as number]
+      if (segment !== undefined) heap.record.memory = segment
       const size = snapshot.SizeInBytes
       if (typeof size !== 'number') return
       if (!heap.emitted) {
@@ -760,7 +763,10 @@ class TraceReplay {
     return compact<CaptureHeader>({
       format: CAPTURE_FORMAT,
       version: CAPTURE_VERSION,
+      // 1.5: what GPGMM did is an observed trace, its heaps with their segment; the requests alone are not
+      minor: this.requests ? undefined : OBSERVED_MINOR,
       api: 'd3d12',
+      observed: this.requests ? undefined : 'gpgmm',
       app,
       adapter: Object.keys(adapter).length ? adapter : undefined,
       budget: this.budget,
@@ -802,6 +808,12 @@ function isObject(value: unknown): value is Record<string, unknown> {
 function isBegin(ph: string): boolean {
   return ph === 'B' || ph === 'X' || ph === 'i' || ph === 'I' || ph === 'R'
 }
+
+/**
+ * A heap snapshot's HeapSegment, the DXGI_MEMORY_SEGMENT_GROUP GPGMM counts it against: the heap's `memory` in an
+ * observed run.
+ */
+const HEAP_SEGMENTS: Record<number, string> = { 0: 'local', 1: 'non-local' }
 
 function snapshotOf(event: TraceEvent): Record<string, unknown> | undefined {
   const snapshot = event.args?.snapshot

@@ -5,11 +5,11 @@
  */
 import { attemptToImportGpgmm, GPGMM_FORMAT, looksLikeTraceEvents, sniffGpgmm, type GpgmmImportOptions } from './gpgmm'
 import type { AnyCaptureRecord } from '../../../shared/capture'
-import type { CaptureImportOptions } from '../../../shared/ipc'
-import { decodeHead, SNIFF_BYTES, type ImportedCapture, type ImportSource } from './source'
+import type { CaptureImportOptions, ImportModel } from '../../../shared/ipc'
+import { decodeHead, ImportError, SNIFF_BYTES, type ImportedCapture, type ImportSource } from './source'
 import { importRmv, RMV_FORMAT, sniffRmv, type ParseRmvOptions, type RmvObservedOptions } from './rmv'
 import { importUtrace, sniffUtrace, UTRACE_FORMAT } from './utrace'
-import { attemptToImportVma, refuseVma, sniffVma, VMA_FORMAT } from './vma'
+import { attemptToImportVma, refuseVma, sniffVma, VMA_FORMAT, type VmaImportOptions } from './vma'
 
 export { attemptToImportGpgmm, DEFAULT_FRAME_MICROS, type GpgmmImportOptions } from './gpgmm'
 export { ImportError, SNIFF_BYTES, type ImportedCapture, type ImportSource } from './source'
@@ -18,6 +18,9 @@ export { attemptToImportVma } from './vma'
 export interface ImportOptions {
   gpgmm?: GpgmmImportOptions
   rmv?: ParseRmvOptions & RmvObservedOptions
+  vma?: VmaImportOptions
+  /** The model the user asked to replay the trace through, for the importers whose traces it does not fit. */
+  model?: ImportModel
 }
 
 /** The user's import options as each time-based importer takes them: RMV traces, and GPGMM traces. */
@@ -34,7 +37,12 @@ export function importOptionsOf(frames: CaptureImportOptions | undefined): Impor
     if (!frames.frameMarkers) gpgmm.frames = 'time'
   }
   if (frames.model === 'd3d12') gpgmm.requests = true
-  return { rmv, gpgmm }
+  return {
+    rmv,
+    gpgmm,
+    ...(frames.model === 'vulkan' ? { vma: { model: true } } : {}),
+    ...(frames.model ? { model: frames.model } : {}),
+  }
 }
 
 export interface Importer {
@@ -53,7 +61,7 @@ export const IMPORTERS: readonly Importer[] = [
     name: VMA_FORMAT,
     sniff: (head) => sniffVma(decodeHead(head)),
     refuse: (head) => refuseVma(decodeHead(head)),
-    import: (source) => attemptToImportVma(source),
+    import: (source, options) => attemptToImportVma(source, options.vma),
   },
   {
     name: GPGMM_FORMAT,
@@ -62,7 +70,13 @@ export const IMPORTERS: readonly Importer[] = [
       looksLikeTraceEvents(decodeHead(head))
         ? 'it is a trace-event file, but none of its events is a GPGMM allocator, heap or allocation event'
         : 'it is neither an array of trace events nor an object with a "traceEvents" array',
-    import: (source, options) => attemptToImportGpgmm(source, options.gpgmm),
+    import: (source, options) => {
+      const imported = attemptToImportGpgmm(source, options.gpgmm)
+      if (imported && options.model !== undefined && options.model !== 'd3d12') {
+        throw new ImportError(source.name, `a GPGMM trace's requests replay through the d3d12 model, not ${options.model}`)
+      }
+      return imported
+    },
   },
   {
     name: RMV_FORMAT,

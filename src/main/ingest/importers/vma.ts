@@ -5,7 +5,7 @@
  * moment: every memory block becomes a `heap`, every allocation in it a `placed` resource at its offset, all in
  * frame 0. FREE ranges are the gaps.
  */
-import { CAPTURE_FORMAT, CAPTURE_VERSION } from '../../../shared/capture'
+import { CAPTURE_FORMAT, CAPTURE_VERSION, MAX_MEMORY_LENGTH, OBSERVED_MINOR } from '../../../shared/capture'
 import type {
   BufferUsage,
   CaptureHeader,
@@ -58,11 +58,23 @@ export function refuseVma(head: string): string {
   return 'it has neither a "General" object with "API" (VMA 3.x, D3D12MA) nor a top-level "Total" and "Heap N" objects (VMA 2.x)'
 }
 
-export function attemptToImportVma(source: ImportSource): ImportedCapture | null {
+export interface VmaImportOptions {
+  /**
+   * A VMA (Vulkan) dump's blocks and allocations for the Vulkan model to replay on the dump's device, instead of the
+   * observed run (what the allocator did). A D3D12MA dump is observed either way.
+   */
+  model?: boolean
+}
+
+export function attemptToImportVma(source: ImportSource, options: VmaImportOptions = {}): ImportedCapture | null {
   if (!sniffVma(decodeHead(source.bytes))) return null
   const text = textUnits(source.bytes)
   const root = parseJsonSlice(source.name, text, 0, text.length, 'the dump')
-  return new DumpReader(source.name, root).read()
+  const imported = new DumpReader(source.name, root).read()
+  if (!options.model || imported.header.api !== 'vulkan') return imported
+  // the explicit second run: the same records, not marked observed, so the Vulkan backend replays them
+  const { observed: _observed, minor: _minor, ...header } = imported.header
+  return { ...imported, header, trace: { kind: 'modelled', model: 'vulkan' } }
 }
 
 // D3D12_RESOURCE_FLAGS, as D3D12MA writes them in Usage.
@@ -185,7 +197,8 @@ class DumpReader {
       }
       this.checkTotals(top.Total)
     }
-    return { header, records: this.records, format: VMA_FORMAT, notes: this.notes.list() }
+    // one moment of what the allocator did: its blocks, no requests a model could place
+    return { header, records: this.records, format: VMA_FORMAT, notes: this.notes.list(), trace: { kind: 'observed', requests: 0 } }
   }
 
   // -- header -----------------------------------------------------------------------------------------------------
@@ -238,7 +251,9 @@ class DumpReader {
       return {
         format: CAPTURE_FORMAT,
         version: CAPTURE_VERSION,
+        minor: OBSERVED_MINOR,
         api: 'vulkan',
+        observed: 'vma',
         adapter: { name: gpu, vram: localHeaps ? vram : undefined },
         budget: localHeaps && budget > 0 ? budget : undefined,
         source: 'vma-json',
@@ -267,7 +282,9 @@ class DumpReader {
     return {
       format: CAPTURE_FORMAT,
       version: CAPTURE_VERSION,
+      minor: OBSERVED_MINOR,
       api: 'd3d12',
+      observed: 'vma',
       adapter: {
         name: gpu,
         vram,
@@ -497,8 +514,21 @@ class DumpReader {
     const id = this.nextId++
     const record: DumpHeapRecord = { e: 'heap', id, size, type: pool.kind, name }
     if (pool.memoryType !== undefined) record.memoryType = pool.memoryType
+    const memory = this.memoryName(pool)
+    if (memory) record.memory = memory
     this.records.push(record)
     return id
+  }
+
+  /**
+   * The memory a pool's blocks are in, as the dump names it: a Vulkan memory type with its property flags
+   * (`type 3 DEVICE_LOCAL HOST_VISIBLE`), a D3D12MA heap type (`DEFAULT`, `UPLOAD`, `READBACK`, `CUSTOM`).
+   */
+  private memoryName(pool: Pool): string {
+    if (this.d3d12) return pool.label.split(/ - | pool /)[0]
+    if (pool.memoryType === undefined) return pool.label.split(/ pool /)[0]
+    const flags = this.typeFlags.get(pool.memoryType) ?? []
+    return [`type ${pool.memoryType}`, ...flags].join(' ').slice(0, MAX_MEMORY_LENGTH)
   }
 
   private countBlock(size: Bytes): void {

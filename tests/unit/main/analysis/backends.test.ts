@@ -21,15 +21,19 @@ describe('the list of backends', () => {
     expect(backendFor(header({ api: 'vulkan', source: 'rmv' })).id).toBe('d3d12')
   })
 
+  it('gives an observed trace (format 1.5) to observed, whatever its api', () => {
+    for (const observed of ['rmv', 'gpgmm', 'vma', 'utrace']) {
+      expect(backendFor(header({ api: 'vulkan', observed })).id).toBe('observed')
+      expect(backendFor(header({ api: 'd3d12', observed })).id).toBe('observed')
+    }
+  })
+
   it('gives a Vulkan capture to vulkan', () => {
     expect(backendFor(header({ api: 'vulkan' })).id).toBe('vulkan')
   })
 
   it('asks in order: the first that accepts wins, and d3d12 takes what none before it took', () => {
-    const ids = BACKENDS.map((b) => b.id)
-    expect(ids[ids.length - 1]).toBe('d3d12')
-    expect(ids.indexOf('vulkan')).toBeGreaterThanOrEqual(0)
-    expect(ids.indexOf('vulkan')).toBeLessThan(ids.indexOf('d3d12'))
+    expect(BACKENDS.map((b) => b.id)).toEqual(['observed', 'vulkan', 'd3d12'])
     const list = [fake, ...BACKENDS]
     expect(backendFor(header({ app: 'FakeMetal' }), undefined, list).id).toBe('fake')
     expect(backendFor(header({ app: 'FakeMetal', api: 'vulkan' }), undefined, list).id).toBe('fake')
@@ -44,8 +48,11 @@ describe('the list of backends', () => {
     expect(() => backendFor(header({ api: 'vulkan' }), undefined, [fake])).toThrow('no backend replays a capture with api "vulkan"')
   })
 
-  it('offers config keys where a model runs', () => {
-    for (const id of ['d3d12', 'vulkan']) expect(backendById(id)?.config?.names.length).toBeGreaterThan(0)
+  it('offers config keys where a model runs, and none where none does', () => {
+    for (const backend of BACKENDS) {
+      if (backend.id === 'observed') expect(backend.config).toBeUndefined()
+      else expect(backend.config?.names.length).toBeGreaterThan(0)
+    }
     expect(backendFor(header({ api: 'vulkan' })).config!.names).toContain('vulkan.blockSize')
     expect(backendFor(header({})).config!.names).toContain('bufferPool.size')
   })

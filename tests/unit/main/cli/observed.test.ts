@@ -6,7 +6,7 @@
  * at ts 71874…73976 and deleted at ts 83863…85015; the first event is at ts 46, so with 16666 µs frames all four are
  * live in frame 4 ((71874 − 46) / 16666 = 4.31 … (73976 − 46) / 16666 = 4.44) and all are freed in frame 5
  * ((83863 − 46) / 16666 = 5.03). Its four requests are buffers: 4000000 bytes DEFAULT, 4194304 UPLOAD twice and
- * 250000 READBACK.
+ * 250000 READBACK. Each heap's snapshot gives "HeapSegment": 0 (DXGI_MEMORY_SEGMENT_GROUP_LOCAL).
  */
 import { describe, expect, it } from 'vitest'
 import { main } from '../../../../src/main/cli/index'
@@ -29,12 +29,9 @@ describe('heapscope report on a GPGMM trace', () => {
     const observed = await report()
     expect(observed.peak).toEqual({ frame: 4, bytes: 4 * HEAP })
     expect(endBytes(observed)).toBe(0)
-    // the heaps' memory kinds: each typed by the request it was made for
-    expect(observed.heaps).toEqual({
-      DEFAULT: { peakBytes: HEAP, endBytes: 0 },
-      UPLOAD: { peakBytes: 2 * HEAP, endBytes: 0 },
-      READBACK: { peakBytes: HEAP, endBytes: 0 },
-    })
+    // by the memory GPGMM counts each heap against: every heap's snapshot says "HeapSegment": 0, the local segment
+    // (the adapter is UMA: GPGMM makes every heap CUSTOM write-back L0)
+    expect(observed.heaps).toEqual({ local: { peakBytes: 4 * HEAP, endBytes: 0 } })
     expect(observed.byPlacement).toEqual({})
     expect(observed.resources).toMatchObject({ created: 4, released: 4, liveAtEnd: 0 })
   })
@@ -65,8 +62,11 @@ describe('heapscope report on a GPGMM trace', () => {
     }
   })
 
-  it('refuses a model it does not have', async () => {
-    expect(await main(['report', '--model', 'vulkan', GPGMM])).toBe(1)
-    expect(io.err).toContain('--model expects d3d12, got "vulkan"')
+  it('refuses a model it does not have, and one that does not replay a GPGMM trace', async () => {
+    expect(await main(['report', '--model', 'metal', GPGMM])).toBe(1)
+    expect(io.err).toContain('--model expects d3d12 or vulkan, got "metal"')
+    io.err = ''
+    expect(await main(['report', '--model', 'vulkan', GPGMM])).not.toBe(0)
+    expect(io.err).toContain("a GPGMM trace's requests replay through the d3d12 model, not vulkan")
   })
 })

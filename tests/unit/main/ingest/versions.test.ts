@@ -10,8 +10,8 @@ const vulkan = (minor: number): CaptureHeader =>
 
 describe('format 1 minor upgraders', () => {
   it('exist for every minor before the current one, and none past it', () => {
-    expect(CAPTURE_MINOR).toBe(4)
-    expect(Object.keys(MINOR_UPGRADERS).map(Number)).toEqual([0, 1, 2, 3])
+    expect(CAPTURE_MINOR).toBe(5)
+    expect(Object.keys(MINOR_UPGRADERS).map(Number)).toEqual([0, 1, 2, 3, 4])
   })
 
   it('1.0 → 1.1 raises the minor alone', () => {
@@ -76,6 +76,36 @@ describe('format 1 minor upgraders', () => {
         "version": 1,
       }
     `)
+  })
+
+  it('1.4 → 1.5 raises the minor alone: a capture without `observed` stays requests for a model', () => {
+    expect(MINOR_UPGRADERS[4].header(d3d12(4))).toMatchInlineSnapshot(`
+      {
+        "api": "d3d12",
+        "app": "Game",
+        "budget": 1024,
+        "format": "heapscope-capture",
+        "minor": 5,
+        "version": 1,
+      }
+    `)
+  })
+
+  it('read the header’s `observed` (1.5) when it names a tracer, and refuse one it does not name', () => {
+    for (const observed of ['rmv', 'gpgmm', 'vma', 'utrace']) {
+      const header = { ...d3d12(5), observed } as CaptureHeader
+      expect(checkHeader(header)).toEqual({ ok: true, header })
+    }
+    expect(checkHeader({ ...d3d12(5), observed: 'perfetto' })).toEqual({
+      ok: false,
+      expected: '"observed": "rmv", "gpgmm", "vma", "utrace" (format 1.5)',
+      detail: 'observed is "perfetto"',
+    })
+    expect(checkHeader({ ...d3d12(5), observed: true })).toMatchObject({ ok: false, detail: 'observed is true' })
+    // a long value is cut in the message
+    const long = checkHeader({ ...d3d12(5), observed: 'x'.repeat(10_000) })
+    expect(long.ok).toBe(false)
+    if (!long.ok) expect(long.detail.length).toBeLessThan(100)
   })
 
   it('bring any minor to the current one step by step, leave the input alone, and upgrade no record', () => {

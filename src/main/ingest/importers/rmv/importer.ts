@@ -38,7 +38,8 @@ export function importRmv(source: ImportSource, options: ParseRmvOptions & RmvOb
       'per-frame page-table totals are not capture records',
       ...Object.entries(observed.warnings).map(([kind, count]) => `${kind}: ${count}`),
     ]
-    return { header: observed.header, records: observed.records, format: RMV_FORMAT, notes }
+    // what the driver did, with no requests a model could place
+    return { header: observed.header, records: observed.records, format: RMV_FORMAT, notes, trace: { kind: 'observed', requests: 0 } }
   } catch (error) {
     if (error instanceof RmvFormatError) throw new ImportError(source.name, error.message, { offset: error.offset, expected: error.expected })
     // import options out of range (buckets too short for the trace): the user's choice, said as such

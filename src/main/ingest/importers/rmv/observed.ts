@@ -1,5 +1,6 @@
 /**
- * rmvToObserved: an RMV trace as a run the app shows as observed data. Virtual allocations become `heap` records,
+ * rmvToObserved: an RMV trace as a run the app shows as observed data (header `observed: "rmv"`, capture format
+ * 1.5). Virtual allocations become `heap` records with their `memory` (local, invisible, system),
  * bound resources `placed` records, destruction `release` and `free`, residency requests `resident` and `evict`
  * (capture format 1.2); time is cut into frames (present markers, or fixed buckets). Page-table totals, which
  * capture records cannot say, come alongside.
@@ -7,6 +8,7 @@
 import {
   CAPTURE_FORMAT,
   CAPTURE_VERSION,
+  OBSERVED_MINOR,
   type AnyCaptureRecord,
   type BufferUsage,
   type CaptureHeader,
@@ -41,8 +43,11 @@ export interface RmvObservedOptions {
 }
 
 export const DEFAULT_BUCKET_MS = 16.6
-/** The capture format's minor version of what rmvToObserved writes: 1.2, for the `resident` and `evict` records. */
-export const RMV_CAPTURE_MINOR = 2
+/**
+ * The capture format's minor version of what rmvToObserved writes: 1.5, for the header's `observed` and the heaps'
+ * `memory` (and 1.2's `resident` and `evict` records).
+ */
+export const RMV_CAPTURE_MINOR = OBSERVED_MINOR
 
 export interface RmvResidencyEvent {
   frame: Frame
@@ -57,6 +62,8 @@ export interface RmvObservedHeap {
   address: number
   size: Bytes
   type: HeapKind
+  /** The memory the allocation is in, by its first preferred heap (memoryOf): its `memory` in the capture. */
+  memory: RmvMemory
   preferredHeaps: RmvHeapPreference[]
   name?: string
   allocated: Frame
@@ -123,6 +130,25 @@ export function heapKindOf(preferences: RmvHeapPreference[], invisibleSize: Byte
       return 'readback'
     default:
       return 'default'
+  }
+}
+
+/** The memory of an allocation as RMV groups them, or `unspecified` when it names no preferred heap. */
+export type RmvMemory = RmvHeap | 'unspecified'
+
+/**
+ * The memory an allocation is in, as RMV's heap overview groups it: its first preferred heap, with both kinds of
+ * system memory (write-combined, cacheable) as `system`.
+ */
+export function memoryOf(preferences: RmvHeapPreference[]): RmvMemory {
+  switch (preferences[0]) {
+    case undefined:
+      return 'unspecified'
+    case 'systemUswc':
+    case 'systemCacheable':
+      return 'system'
+    default:
+      return preferences[0]
   }
 }
 
@@ -402,10 +428,11 @@ export function rmvToObserved(trace: RmvTrace, options: RmvObservedOptions = {})
           address: e.address[i],
           size: e.size[i],
           type: heapKindOf(preferredHeaps, trace.heapSizes.invisible),
+          memory: memoryOf(preferredHeaps),
           preferredHeaps,
           allocated: frame,
         }
-        const record: HeapRecord = { e: 'heap', id: info.id, size: info.size, type: info.type }
+        const record: HeapRecord = { e: 'heap', id: info.id, size: info.size, type: info.type, memory: info.memory }
         const replaced = live.insert({ info, record, placed: new Set() })
         if (replaced) {
           warn('allocationOverLiveAllocation')
@@ -531,6 +558,7 @@ export function rmvToObserved(trace: RmvTrace, options: RmvObservedOptions = {})
     version: CAPTURE_VERSION,
     minor: RMV_CAPTURE_MINOR,
     source: 'rmv',
+    observed: 'rmv',
     adapter: { name: trace.adapter.name, vram: trace.heapSizes.local + trace.heapSizes.invisible },
   }
   if (trace.api) header.api = trace.api

@@ -56,7 +56,8 @@ export function importUtrace(source: ImportSource, options: UtraceImportOptions 
     for (const [kind, count] of Object.entries(observed.warnings)) notes.add('warning', `${kind}: ${count}`)
     if (s.truncated) notes.add('truncated', s.truncated.what)
     for (const t of s.unfinishedThreads) notes.add('unfinished', `thread ${t.thread} ends inside an event (${t.bytes} bytes left unread)`)
-    return { header: observed.header, records: observed.records, format: UTRACE_FORMAT, notes: notes.list() }
+    // what UE's allocators did, with no requests a model could place
+    return { header: observed.header, records: observed.records, format: UTRACE_FORMAT, notes: notes.list(), trace: { kind: 'observed', requests: 0 } }
   } catch (error) {
     if (error instanceof UtraceFormatError) throw new ImportError(source.name, error.message, { offset: error.offset, expected: error.expected })
     if (error instanceof RangeError) throw new ImportError(source.name, error.message)

@@ -9,6 +9,7 @@
 import {
   CAPTURE_FORMAT,
   CAPTURE_VERSION,
+  OBSERVED_MINOR,
   type AnyCaptureRecord,
   type CaptureHeader,
   type HeapKind,
@@ -31,6 +32,9 @@ export const DEFAULT_BUCKET_MS = 16.6
 const MAX_FRAMES = 2 ** 21
 const FRAME_GAME = 0
 const FRAME_RENDERING = 1
+/** The `memory` of every heap: the trace's Video memory root (its System memory is left out). */
+const VIDEO_MEMORY = 'video'
+
 /** Frames of a call stack kept on a resource: the innermost ones say where it was made. */
 const MAX_STACK_FRAMES = 32
 
@@ -269,7 +273,7 @@ export function utraceToObserved(trace: UtraceTrace, options: UtraceObservedOpti
           }
           const id = nextId++
           const name = trace.heapSpecs.get(marked)?.name || `heap ${marked}`
-          const record: HeapRecord = { e: 'heap', id, size: e.size, type: kindOfName(name), name }
+          const record: HeapRecord = { e: 'heap', id, size: e.size, type: kindOfName(name), name, memory: VIDEO_MEMORY }
           records.push(record)
           const heap: LiveHeap = { id, base: e.address, size: e.size, placed: new Map() }
           addHeap(heap)
@@ -293,7 +297,7 @@ export function utraceToObserved(trace: UtraceTrace, options: UtraceObservedOpti
         // a committed resource: a heap of its own, filled by one placed record
         const id = nextId++
         const tag = tagName(e.tag)
-        records.push({ e: 'heap', id, size: e.size, type: 'default', name: `committed ${hex(e.address)}${tag ? ` (${tag})` : ''}` })
+        records.push({ e: 'heap', id, size: e.size, type: 'default', name: `committed ${hex(e.address)}${tag ? ` (${tag})` : ''}`, memory: VIDEO_MEMORY })
         const heap: LiveHeap = { id, base: e.address, size: e.size, placed: new Map() }
         const placed = placedRecord(heap, 0, e)
         resources.set(e.address, { heap, placed, within: heap })
@@ -325,7 +329,7 @@ export function utraceToObserved(trace: UtraceTrace, options: UtraceObservedOpti
   }
   if (!byMarkers) while (frame < frameCount - 1) beginFrame((frame + 1) * bucketMs)
 
-  const header: CaptureHeader = { format: CAPTURE_FORMAT, version: CAPTURE_VERSION, source: 'utrace' }
+  const header: CaptureHeader = { format: CAPTURE_FORMAT, version: CAPTURE_VERSION, minor: OBSERVED_MINOR, source: 'utrace', observed: 'utrace' }
   for (const spec of trace.heapSpecs.values()) {
     if (/D3D12/.test(spec.name)) {
       header.api = 'd3d12'

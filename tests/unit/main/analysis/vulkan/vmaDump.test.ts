@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { vulkanSeriesName as vk } from '../../../../../src/main/analysis/vulkan/replay'
 import { LocalEngine, type Run } from '../../../../../src/main/engine/engine'
+import { importOptionsOf } from '../../../../../src/main/ingest/importers'
 import { loadCaptureFile } from '../../../../../src/main/ingest/read'
 import { vmaDumpView } from '../../../../../src/main/model/vulkan/vmaDump'
 import { VMA_DUMP } from './helpers'
@@ -18,7 +19,7 @@ const dump = JSON.parse(readFileSync(VMA_DUMP, 'utf8')) as {
 }
 
 beforeAll(async () => {
-  run = await engine.addRun(await loadCaptureFile(VMA_DUMP))
+  run = await engine.addRun(await loadCaptureFile(VMA_DUMP, { import: importOptionsOf({ model: 'vulkan' }) }))
 })
 
 async function atFrame0(names: string[]): Promise<Record<string, number>> {

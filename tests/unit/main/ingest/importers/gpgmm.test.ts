@@ -285,7 +285,8 @@ describe('synthetic GPGMM traces', () => {
       ]),
     )
     expect(result.records.map((r) => r.e)).toEqual(['frame', 'heap', 'placed', 'release', 'free'])
-    expect(of(result.records, 'heap')).toEqual([{ e: 'heap', id: 2, size: 8388608, type: 'upload' }])
+    // HeapSegment 1 is DXGI_MEMORY_SEGMENT_GROUP_NON_LOCAL
+    expect(of(result.records, 'heap')).toEqual([{ e: 'heap', id: 2, size: 8388608, type: 'upload', memory: 'non-local' }])
     expect(of(result.records, 'placed')[0]).toMatchObject({ id: 1, heap: 2, offset: 0, kind: 'buffer', size: 65536 })
     expect((of(result.records, 'placed')[0] as PlacedRecord & Gpgmm).gpgmm).toEqual({ heap: 2, allocation: '0xa' })
     expect(result.notes).toEqual([])

@@ -77,7 +77,7 @@ describe('VMA JSON dump (real, AMD Radeon RX 6600 XT)', () => {
     // (DEPTH_STENCIL_ATTACHMENT)
     const first = placed.filter((p) => p.heap === heaps[0].id)
     // each block names its memory type for the Vulkan model
-    expect(heaps[0]).toEqual({ e: 'heap', id: 1, size: 33554432, type: 'default', name: 'Type 0 block 0', memoryType: 0 })
+    expect(heaps[0]).toEqual({ e: 'heap', id: 1, size: 33554432, type: 'default', name: 'Type 0 block 0', memoryType: 0, memory: 'type 0 DEVICE_LOCAL' })
     expect(first.length).toBe(20)
     expect(first[1]).toMatchObject({ offset: 65536, kind: 'buffer', size: 768, usage: ['VertexBuffer'], tag: 'Type 0' })
     expect(first[15]).toMatchObject({ offset: 131072, kind: 'texture', size: 6095200, flags: ['DepthStencilTargetable'] })

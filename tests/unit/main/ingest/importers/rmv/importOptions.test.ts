@@ -50,7 +50,7 @@ describe('payload schemas', () => {
     ['NaN', { bucketMs: NaN }],
     ['a string bucket', { bucketMs: '100' }],
     ['a string for frameMarkers', { frameMarkers: 'no' }],
-    ['a model there is none of', { model: 'vulkan' }],
+    ['a model there is none of', { model: 'metal' }],
     ['a model that is not a string', { model: 1 }],
     ['an unknown key', { bucketMs: 100, path: '/etc/passwd' }],
     ['an array', [100]],
@@ -95,8 +95,10 @@ describe('the importers’ options', () => {
     expect(importOptionsOf({ frameMarkers: false })).toEqual({ rmv: { frameMarkers: false }, gpgmm: { frames: 'time' } })
     // markers wanted is what both do anyway
     expect(importOptionsOf({ frameMarkers: true })).toEqual({ rmv: { frameMarkers: true }, gpgmm: {} })
-    // the model is the GPGMM importer's alone: RMV traces hold no requests
-    expect(importOptionsOf({ model: 'd3d12' })).toEqual({ rmv: {}, gpgmm: { requests: true } })
+    // d3d12 is the GPGMM importer's (RMV traces hold no requests), vulkan the VMA dump importer's; each other
+    // importer is told the model, to refuse one its traces do not fit
+    expect(importOptionsOf({ model: 'd3d12' })).toEqual({ rmv: {}, gpgmm: { requests: true }, model: 'd3d12' })
+    expect(importOptionsOf({ model: 'vulkan' })).toEqual({ rmv: {}, gpgmm: {}, vma: { model: true }, model: 'vulkan' })
   })
 
   it('reach the RMV importer through the dispatcher', () => {

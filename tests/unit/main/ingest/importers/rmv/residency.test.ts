@@ -44,7 +44,7 @@ const BUCKETS = [
 describe('residency of the RX 6600 sample', () => {
   it('writes one resident or evict record per residency request, each naming a live heap', () => {
     const observed = rmvToObserved(trace)
-    expect(observed.header.minor).toBe(2)
+    expect(observed.header.minor).toBe(5)
     const sizes = new Map<number, number>()
     const live = new Set<number>()
     let made = 0

@@ -111,8 +111,9 @@ describe('the RX 6600 sample trace', () => {
     expect(observed.header).toEqual({
       format: 'heapscope-capture',
       version: 1,
-      // 1.2: the trace's residency requests are `resident` and `evict` records
-      minor: 2,
+      // 1.5: an observed trace with each heap's memory (1.2: its residency requests are `resident` and `evict` records)
+      minor: 5,
+      observed: 'rmv',
       source: 'rmv',
       // local + invisible = 268435456 + 8304721920
       adapter: { name: 'AMD Radeon RX 6600', vram: 8_573_157_376 },

@@ -186,10 +186,10 @@ describe('a hand-made MINI trace', () => {
   it('maps to frames at the presents', () => {
     const observed = rmvToObserved(trace)
     expect(observed.framesFrom).toBe('markers')
-    expect(observed.header).toMatchObject({ api: 'vulkan', minor: 2, adapter: { name: 'Test GPU', vram: 1280 * MiB } })
+    expect(observed.header).toMatchObject({ api: 'vulkan', minor: 5, observed: 'rmv', adapter: { name: 'Test GPU', vram: 1280 * MiB } })
     expect(observed.records).toEqual([
       { e: 'frame', n: 0, t: 0 },
-      { e: 'heap', id: 1, size: MiB, type: 'default' },
+      { e: 'heap', id: 1, size: MiB, type: 'default', memory: 'invisible' },
       {
         e: 'placed',
         id: 2,

@@ -76,10 +76,10 @@ function expected(frames: AnyCaptureRecord[][]): AnyCaptureRecord[] {
   const [before, between, after] = frames
   return [
     { e: 'frame', n: 0, t: 0 },
-    { e: 'heap', id: 1, size: 4 << 20, type: 'default', name: 'Buffer Pool D3D12Heap' },
+    { e: 'heap', id: 1, size: 4 << 20, type: 'default', name: 'Buffer Pool D3D12Heap', memory: 'video' },
     ...before,
     { e: 'placed', id: 2, heap: 1, offset: 0x10000, kind: 'buffer', size: 65541, name: '0x100010000', tag: 'Textures', callstack: CALLSTACK } as AnyCaptureRecord,
-    { e: 'heap', id: 3, size: 1 << 20, type: 'default', name: 'committed 0x200000000 (Meshes)' },
+    { e: 'heap', id: 3, size: 1 << 20, type: 'default', name: 'committed 0x200000000 (Meshes)', memory: 'video' },
     { e: 'placed', id: 4, heap: 3, offset: 0, kind: 'buffer', size: 1 << 20, name: '0x200000000', tag: 'Meshes' },
     ...between,
     { e: 'release', id: 2 },

@@ -14,9 +14,9 @@ describe('the end-to-end scene', () => {
     expect(observed.counts).toEqual({ heaps: 3, placed: 120, committed: 3 })
     const heaps = observed.records.filter((r) => r.e === 'heap')
     expect(heaps.slice(0, 3)).toEqual([
-      { e: 'heap', id: 1, size: 4 << 20, type: 'default', name: 'Buffer Pool D3D12Heap' },
-      { e: 'heap', id: 2, size: 16 << 20, type: 'default', name: 'Texture Pool D3D12Heap' },
-      { e: 'heap', id: 3, size: 2 << 20, type: 'upload', name: 'Upload Pool D3D12Heap' },
+      { e: 'heap', id: 1, size: 4 << 20, type: 'default', name: 'Buffer Pool D3D12Heap', memory: 'video' },
+      { e: 'heap', id: 2, size: 16 << 20, type: 'default', name: 'Texture Pool D3D12Heap', memory: 'video' },
+      { e: 'heap', id: 3, size: 2 << 20, type: 'upload', name: 'Upload Pool D3D12Heap', memory: 'video' },
     ])
     const live = new Set<number>()
     const liveHeaps = new Set<number>()
