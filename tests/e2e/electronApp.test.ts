@@ -76,7 +76,7 @@ describe.skipIf('reason' in electron)('the desktop app, end to end', () => {
     if (prefs) {
       expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false })
     } else console.warn('[electron e2e] webContents.getLastWebPreferences is gone: webPreferences checked through the page only')
-    const { CHANNELS } = (await import(join(ROOT, 'src/shared/ipc.ts'))) as { CHANNELS: Record<string, string> }
+    const { CHANNELS } = (await import(join(ROOT, 'src/shared/ipc/channels.ts'))) as { CHANNELS: Record<string, string> }
     const globals = await page.evaluate(() => {
       const w = window as unknown as Record<string, unknown>
       return { require: typeof w.require, process: typeof w.process, module: typeof w.module, api: Object.keys(w.api as object).sort() }

@@ -15,7 +15,7 @@ import { buildVulkanRunReport } from '../../../../src/main/analysis/vulkan/repor
 import { VulkanSnapshots } from '../../../../src/main/analysis/vulkan/snapshot'
 import type { VulkanBackendRun } from '../../../../src/main/analysis/vulkan/backend'
 import { loadCaptureFile, type LoadResult } from '../../../../src/main/ingest/read'
-import { generatedStore, loaded } from '../vulkan-runs/helpers'
+import { generatedStore, loaded } from './vulkan/helpers'
 
 const CAPTURE = join(__dirname, '__golden__', 'deferred-60.hscap.gz')
 const VULKAN_CAPTURE = join(__dirname, '__golden__', 'vulkan-120.hscap.gz')
