@@ -18,7 +18,7 @@ import { recordAt } from '../ingest/records'
 import type { CaptureStore } from '../ingest/store'
 import { leakGroups } from './leakGroups'
 import type { SeriesTable } from './seriesTable'
-import type { ResourceTable } from './d3d12/snapshot'
+import type { ResourceTable } from './resourceTable'
 
 /** A run of any backend: its capture and series, and its live resources at any frame (a BackendRun). */
 export interface ComparedRun {

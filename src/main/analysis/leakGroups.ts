@@ -6,8 +6,8 @@
  */
 import type { LeakGroup } from '../../shared/ipc'
 import { recordRange, RECORD_KIND, type CaptureStore } from '../ingest/store'
-import type { ResourceTable } from './d3d12/snapshot'
-import { createdIdOf, frameOfRecord } from './d3d12/snapshot'
+import { createdIdOf, frameOfRecord } from './records'
+import type { ResourceTable } from './resourceTable'
 
 /** Groups listed per kind, at most: a capture of a million names needs no million-row group table. */
 export const LEAK_GROUPS_PER_KIND = 5000

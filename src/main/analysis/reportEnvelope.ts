@@ -7,7 +7,7 @@ import type { RunReport } from '../../shared/ipc'
 import type { Bytes } from '../../shared/units'
 import type { LoadResult } from '../ingest/read'
 import { RECORD_KIND, type CaptureStore } from '../ingest/store'
-import { TOTAL_SERIES } from './d3d12/replay'
+import { TOTAL_SERIES } from '../../shared/series'
 import { CaptureNames } from './names'
 import type { SeriesTable } from './seriesTable'
 

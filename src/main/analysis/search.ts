@@ -6,8 +6,8 @@
 import { SEARCH_HISTORY_FIELDS, type SearchAnswer, type SearchHistoryEntry, type SearchHistoryField, type SearchQuery, type SearchRow } from '../../shared/ipc'
 import { RECORD_KIND, type CaptureStore } from '../ingest/store'
 import type { D3D12Model } from '../model/d3d12/model'
-import type { ResourceTable } from './d3d12/snapshot'
-import { createdIdOf } from './d3d12/snapshot'
+import { createdIdOf } from './records'
+import type { ResourceTable } from './resourceTable'
 
 const KINDS = ['buffer', 'texture', 'transient'] as const
 /** Matches a page may carry. */

@@ -5,7 +5,7 @@
  */
 import type { ResourcePage, ResourceQuery, Snapshot } from '../../shared/ipc'
 import type { CaptureStore } from '../ingest/store'
-import type { ResourceTable } from './d3d12/snapshot'
+import type { ResourceTable } from './resourceTable'
 
 /** The states kept per run. */
 export const SNAPSHOT_CACHE_SIZE = 4

@@ -8,7 +8,7 @@ import type { RunReport } from '../../shared/ipc'
 import { HEAPSCOPE_VERSION } from '../../shared/version'
 import type { HazardLog } from '../analysis/hazards'
 import { peakEnd, type PeakEnd } from '../analysis/reportEnvelope'
-import { seriesName } from '../analysis/d3d12/replay'
+import { SERIES_NAME } from '../../shared/series'
 import { replayCapture, type ReplayedCapture } from '../analysis/run'
 import type { LoadResult } from '../ingest/read'
 
@@ -82,7 +82,7 @@ export function tagFigures(replayed: ReplayedCapture): RunFigures['tags'] {
     const match = TAG_OCCUPIED.exec(info.name)
     if (!match) continue
     const tag = match[1]
-    const count = series.get(seriesName.tag(tag, 'count'))
+    const count = series.get(SERIES_NAME.tag(tag, 'count'))
     tags[tag] = { ...peakEnd(series.get(info.name)), count: count && count.length ? count[count.length - 1] : 0 }
   }
   return tags

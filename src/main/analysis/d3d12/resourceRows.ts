@@ -8,7 +8,8 @@ import { HEAP_TYPES, type ModelConfig } from '../../../shared/model'
 import { frameEnd, RECORD_KIND, type CaptureStore } from '../../ingest/store'
 import type { ModelPlacement } from '../../model/d3d12/model'
 import { emptyRows, type ResourceKind, type ResourceRows } from '../resourceRows'
-import { applyRecord, DescScratch, modelFor } from './replay'
+import { DescScratch } from '../descScratch'
+import { applyRecord, modelFor } from './replay'
 
 export function d3d12ResourceRows(store: CaptureStore, config: ModelConfig): ResourceRows {
   const rows = emptyRows()

@@ -9,164 +9,20 @@ import {
   type PoolMap,
   type ResidencyDetails,
   type ResourceDetails,
-  type ResourceFilter,
-  type ResourcePage,
-  type ResourceQuery,
-  type ResourceRow,
-  type ResourceSortKey,
   type Snapshot,
   type TransientExecution,
 } from '../../../shared/ipc'
 import type { BufferDesc, TextureDesc } from '../../../shared/capture'
 import { bufferDesc, recordAt, textureDesc } from '../../ingest/records'
-import { frameEnd, RECORD_KIND, type CaptureStore } from '../../ingest/store'
+import { frameEnd, RECORD_KIND } from '../../ingest/store'
 import type { D3D12Model } from '../../model/d3d12/model'
 import { D3D12Model as Model } from '../../model/d3d12/model'
 import { HEAP_TYPES, PLACEMENTS } from '../../../shared/model'
 import type { ResidencyObjectInfo } from '../../model/d3d12/residency'
 import type { Replay } from './replay'
+import { createdIdOf, frameOfRecord, Lifetimes } from '../records'
+import { ResourceTable } from '../resourceTable'
 import { CachedSnapshots } from '../snapshotCache'
-
-/** The columns of a ResourceTable. */
-export interface ResourceColumns {
-  id: Float64Array
-  occupied: Float64Array
-  requested: Float64Array
-  offset: Float64Array
-  created: Float64Array
-  /** Index of the create record, -1 when unknown. */
-  createRecord: Float64Array
-  estimated: Uint8Array
-  /** A reserved resource's virtual size, 0 for every other; absent when the run has none. */
-  virtual?: Float64Array
-  /** The text columns, or what builds them when first read (a snapshot that shows no table never needs them). */
-  text: ResourceTable['text'] | (() => ResourceTable['text'])
-}
-
-type TextColumns = { name: string[]; tag: string[]; placement: string[]; heap: string[]; pool: (string | null)[]; kind: ('buffer' | 'texture')[] }
-
-/** The live resources of a frame as columns, plus the row objects built lazily for the pages people see. */
-export class ResourceTable {
-  readonly length: number
-  readonly id: Float64Array
-  readonly occupied: Float64Array
-  readonly requested: Float64Array
-  readonly offset: Float64Array
-  readonly created: Float64Array
-  readonly createRecord: Float64Array
-  readonly estimated: Uint8Array
-  readonly virtual: Float64Array | undefined
-  private readonly sorted = new Map<string, Uint32Array>()
-  private textColumns: TextColumns | (() => TextColumns)
-
-  constructor(readonly frameNumber: number, columns: ResourceColumns) {
-    this.length = columns.id.length
-    this.id = columns.id
-    this.occupied = columns.occupied
-    this.requested = columns.requested
-    this.offset = columns.offset
-    this.created = columns.created
-    this.createRecord = columns.createRecord
-    this.estimated = columns.estimated
-    this.virtual = columns.virtual
-    this.textColumns = columns.text
-  }
-
-  /** Names, tags, placements, heaps, pools and kinds by row. */
-  get text(): TextColumns {
-    if (typeof this.textColumns === 'function') this.textColumns = this.textColumns()
-    return this.textColumns
-  }
-
-  row(i: number): ResourceRow {
-    return {
-      id: this.id[i],
-      name: this.text.name[i],
-      tag: this.text.tag[i],
-      kind: this.text.kind[i],
-      placement: this.text.placement[i],
-      heap: this.text.heap[i],
-      pool: this.text.pool[i],
-      offset: this.offset[i],
-      occupied: this.occupied[i],
-      requested: this.requested[i],
-      waste: this.occupied[i] - this.requested[i],
-      created: this.created[i],
-      age: this.frameNumber - this.created[i],
-      estimated: this.estimated[i] === 1,
-      virtual: this.virtual && this.virtual[i] > 0 ? this.virtual[i] : null,
-    }
-  }
-
-  /** Row indices in the order of a sort key, computed once per key and direction. */
-  order(key: ResourceSortKey, descending: boolean): Uint32Array {
-    const cacheKey = `${key}:${descending ? 1 : 0}`
-    let order = this.sorted.get(cacheKey)
-    if (order) return order
-    order = new Uint32Array(this.length)
-    for (let i = 0; i < order.length; i++) order[i] = i
-    const numeric: Record<string, Float64Array | undefined> = {
-      id: this.id,
-      offset: this.offset,
-      occupied: this.occupied,
-      requested: this.requested,
-      created: this.created,
-    }
-    let compare: (a: number, b: number) => number
-    if (key === 'waste') compare = (a, b) => this.occupied[a] - this.requested[a] - (this.occupied[b] - this.requested[b])
-    else if (key === 'age') compare = (a, b) => this.created[b] - this.created[a]
-    else if (numeric[key]) {
-      const column = numeric[key]
-      compare = (a, b) => column[a] - column[b]
-    } else {
-      const column = this.text[key as 'name' | 'tag' | 'placement' | 'heap' | 'pool' | 'kind']
-      compare = (a, b) => {
-        const x = column[a] ?? ''
-        const y = column[b] ?? ''
-        return x < y ? -1 : x > y ? 1 : 0
-      }
-    }
-    const sign = descending ? -1 : 1
-    // ties broken by id so pages are stable
-    order.sort((a, b) => sign * compare(a, b) || this.id[a] - this.id[b])
-    this.sorted.set(cacheKey, order)
-    return order
-  }
-
-  /** A page of the rows a query's filter keeps, in its order, with the facets present at this frame. */
-  page(query: ResourceQuery, frame: number): ResourcePage {
-    const order = this.order(query.sort ?? 'id', query.descending ?? false)
-    const needle = (query.filter?.name ?? '').toLowerCase()
-    const offset = Math.max(0, Math.floor(query.offset))
-    const limit = Math.max(0, Math.min(5000, Math.floor(query.limit)))
-    const rows: ResourceRow[] = []
-    let total = 0
-    for (let k = 0; k < order.length; k++) {
-      const i = order[k]
-      if (!this.matches(i, query.filter, needle)) continue
-      if (total >= offset && rows.length < limit) rows.push(this.row(i))
-      total++
-    }
-    const distinct = (values: (string | null)[]) => [...new Set(values.filter((v): v is string => !!v))].sort()
-    return {
-      runId: query.runId,
-      frame,
-      total,
-      offset,
-      rows,
-      facets: { placement: distinct(this.text.placement), heap: distinct(this.text.heap), tag: distinct(this.text.tag) },
-    }
-  }
-
-  matches(i: number, filter: ResourceFilter | undefined, needle: string): boolean {
-    if (!filter) return true
-    if (filter.placement?.length && !filter.placement.includes(this.text.placement[i])) return false
-    if (filter.heap?.length && !filter.heap.includes(this.text.heap[i])) return false
-    if (filter.tag?.length && !filter.tag.includes(this.text.tag[i])) return false
-    if (needle && !this.text.name[i].toLowerCase().includes(needle)) return false
-    return true
-  }
-}
 
 export interface SnapshotState {
   frame: number
@@ -510,78 +366,9 @@ export class Snapshots extends CachedSnapshots<SnapshotState> {
   }
 }
 
-/**
- * When each resource's life ends: the record index of every create (buffer, texture, placed) and of the release
- * that ends it, built in one pass when first asked, so a resource's details need no scan of the records after it.
- */
-export class Lifetimes {
-  private readonly create: Uint32Array
-  private readonly release: Int32Array
-
-  constructor(private readonly store: CaptureStore) {
-    const { kind, ref } = store.records
-    const creates: number[] = []
-    const releases: number[] = []
-    const live = new Map<number, number>()
-    for (let i = 0; i < store.records.length; i++) {
-      const k = kind[i]
-      if (k === RECORD_KIND.buffer || k === RECORD_KIND.texture || k === RECORD_KIND.placed) {
-        live.set(createdIdOf(store, i), creates.length)
-        creates.push(i)
-        releases.push(-1)
-      } else if (k === RECORD_KIND.release) {
-        const id = store.ops[ref[i]]
-        const at = live.get(id)
-        if (at !== undefined) {
-          releases[at] = i
-          live.delete(id)
-        }
-      }
-    }
-    this.create = Uint32Array.from(creates)
-    this.release = Int32Array.from(releases)
-  }
-
-  /** The frame number of the release that ended what a create record made, or null when it lived to the end. */
-  releasedFrame(createRecord: number): number | null {
-    const { create, release } = this
-    let lo = 0
-    let hi = create.length - 1
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1
-      if (create[mid] < createRecord) lo = mid + 1
-      else hi = mid
-    }
-    const at = create[lo] === createRecord ? release[lo] : -1
-    return at >= 0 ? this.store.frames.n[frameOfRecord(this.store.frames.firstRecord, at)] : null
-  }
-}
-
 /** What the details show of a residency object; null where the model manages none (residency off, upload memory). */
 function residencyDetails(info: ResidencyObjectInfo | undefined): ResidencyDetails | null {
   if (!info) return null
   const { object, label, bytes, priority, resident, lastUsedFrame } = info
   return { object, label, bytes, priority, resident, lastUsedFrame }
-}
-
-/** The id a buffer, texture or placed record creates. */
-export function createdIdOf(store: CaptureStore, record: number): number {
-  const kind = store.records.kind[record]
-  const r = store.records.ref[record]
-  if (kind === RECORD_KIND.buffer) return store.buffers.id.data[r]
-  if (kind === RECORD_KIND.texture) return store.textures.id.data[r]
-  const desc = store.placed.desc.data[r]
-  return store.placed.kind.data[r] === 0 ? store.buffers.id.data[desc] : store.textures.id.data[desc]
-}
-
-/** The frame index a record belongs to. */
-export function frameOfRecord(firstRecord: Uint32Array, record: number): number {
-  let lo = 0
-  let hi = firstRecord.length - 1
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1
-    if (firstRecord[mid] <= record) lo = mid
-    else hi = mid - 1
-  }
-  return lo
 }

@@ -5,7 +5,7 @@
  */
 import type { PlaybackFrame, PlaybackRequest, ResourceRow } from '../../../shared/ipc'
 import { frameEnd } from '../../ingest/store'
-import { MAX_CREATED_ROWS, PlaybackClock } from '../d3d12/playback'
+import { MAX_CREATED_ROWS, PlaybackClock } from '../playbackClock'
 import { RESIDENCY_SERIES } from '../../../shared/series'
 import { OBSERVED_PLACEMENT, type ObservedReplay, type ObservedState } from './replay'
 import type { ObservedSnapshots } from './snapshot'

@@ -3,7 +3,7 @@
  * as it happened, with no model. Its heaps are the trace's own, with their sizes and the memory the trace says they
  * are in (`memory` on `heap` records, else the heap type); its resources are placed where the trace placed them.
  * Per frame: heap bytes and placed bytes per memory kind and in all, live resources, and the trace's residency
- * (observed/residency.ts). Checkpoints of the live heaps and resources every so many records let a snapshot at any
+ * (residencyRecords.ts). Checkpoints of the live heaps and resources every so many records let a snapshot at any
  * frame replay a bounded stretch.
  */
 import { HEAP_KINDS } from '../../../shared/capture'
@@ -14,11 +14,11 @@ import { Checkpoints, liveColumns, type CheckpointOptions } from '../checkpoints
 import type { FrameGate, ReplayProgress } from '../backend'
 import { RESIDENCY_SERIES, TOTAL_SERIES } from '../../../shared/series'
 import { ResidencyEvents } from '../residencyEvents'
-import { frameOfRecord } from '../d3d12/snapshot'
+import { frameOfRecord } from '../records'
 import { Findings, FrameChecks } from '../checks'
 import { aliasingOf, HazardLog } from '../hazards'
 import { SeriesTable } from '../seriesTable'
-import { integerMember, ObservedResidency } from './residency'
+import { integerMember, ObservedResidency } from '../residencyRecords'
 
 /** The series of an observed run, by memory kind (as the trace names it) and in all. */
 export const observedSeriesName = {

@@ -7,8 +7,8 @@
 import type { PlaybackFrame, PlaybackRequest, ResourceRow } from '../../../shared/ipc'
 import { frameEnd, RECORD_KIND } from '../../ingest/store'
 import type { VulkanModel } from '../../model/vulkan/model'
-import { MAX_CREATED_ROWS, PlaybackClock } from '../d3d12/playback'
-import { frameOfRecord } from '../d3d12/snapshot'
+import { MAX_CREATED_ROWS, PlaybackClock } from '../playbackClock'
+import { frameOfRecord } from '../records'
 import { heapName, typeName, VulkanFeed, type VulkanReplay } from './replay'
 import type { VulkanSnapshots } from './snapshot'
 

@@ -16,7 +16,7 @@ import {
   type UploadRecord,
 } from '../../../shared/capture'
 import { SERIES, type SeriesInfo, type VulkanRunInfo } from '../../../shared/ipc'
-import { CHECK_SERIES, keepsEmpty, SERIES_NAME, VULKAN_UPLOAD_SERIES } from '../../../shared/series'
+import { CHECK_SERIES, keepsEmpty, SERIES_NAME, TOTAL_SERIES, UPLOAD_SERIES, VULKAN_UPLOAD_SERIES } from '../../../shared/series'
 import type { Bytes } from '../../../shared/units'
 import { recordAt } from '../../ingest/records'
 import { frameEnd, RECORD_KIND, type CaptureStore } from '../../ingest/store'
@@ -42,7 +42,7 @@ import {
 import { VulkanModel } from '../../model/vulkan/model'
 import { AliasingFeed, HazardLog } from '../hazards'
 import { Findings } from '../checks'
-import { DescScratch, TOTAL_SERIES, UPLOAD_SERIES } from '../d3d12/replay'
+import { DescScratch } from '../descScratch'
 import type { FrameGate, ReplayProgress } from '../backend'
 import { Checkpoints, liveColumns, liveMap, type Checkpoint, type CheckpointOptions } from '../checkpoints'
 import { SeriesTable } from '../seriesTable'

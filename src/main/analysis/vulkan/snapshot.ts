@@ -25,7 +25,8 @@ import { bufferNeeds, emptyNeeds, textureNeeds, type BufferLike } from '../../mo
 import { CaptureNames } from '../names'
 import { Symbolizer } from '../symbolize'
 import { CachedSnapshots } from '../snapshotCache'
-import { frameOfRecord, Lifetimes, ResourceTable } from '../d3d12/snapshot'
+import { frameOfRecord, Lifetimes } from '../records'
+import { ResourceTable } from '../resourceTable'
 import { heapName, typeName, type VulkanReplay } from './replay'
 
 /** How pool maps and resource rows name what a VkDeviceMemory is for. */

@@ -5,13 +5,13 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { integerMember } from '../../../../../src/main/analysis/observed/residency'
-import { RESIDENCY_EVENT, RESIDENCY_SERIES, Replay } from '../../../../../src/main/analysis/d3d12/replay'
-import { buildRunReport } from '../../../../../src/main/analysis/d3d12/report'
-import { loadCapture, type LoadResult } from '../../../../../src/main/ingest/read'
-import { resolveConfig } from '../../../../../src/shared/model'
-import { KiB, MiB } from '../../../../../src/shared/units'
-import { runs } from '../../../../properties'
+import { integerMember } from '../../../../src/main/analysis/residencyRecords'
+import { RESIDENCY_EVENT, RESIDENCY_SERIES, Replay } from '../../../../src/main/analysis/d3d12/replay'
+import { buildRunReport } from '../../../../src/main/analysis/d3d12/report'
+import { loadCapture, type LoadResult } from '../../../../src/main/ingest/read'
+import { resolveConfig } from '../../../../src/shared/model'
+import { KiB, MiB } from '../../../../src/shared/units'
+import { runs } from '../../../properties'
 
 const HEADER = { format: 'heapscope-capture', version: 1, minor: 2 }
 

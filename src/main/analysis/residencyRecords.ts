@@ -9,9 +9,9 @@
  * `bytes` or the heap's size. Resident bytes count every observed heap, whatever its type: the trace's residency
  * list holds system-memory allocations too.
  */
-import type { Bytes } from '../../../shared/units'
-import { RECORD_KIND, type CaptureStore } from '../../ingest/store'
-import { RESIDENCY_EVENT, type ResidencyEvents } from '../residencyEvents'
+import type { Bytes } from '../../shared/units'
+import { RECORD_KIND, type CaptureStore } from '../ingest/store'
+import { RESIDENCY_EVENT, type ResidencyEvents } from './residencyEvents'
 
 /** The residency columns of the replay's series that observed residency adds to. */
 export interface ResidencyColumns {

@@ -1,0 +1,216 @@
+/**
+ * A capture's buffer, texture and transient descs as the models read them: built into reused objects of one shape
+ * each from the store's columns, for every backend whose replay runs a model.
+ */
+import {
+  BUFFER_STATES,
+  BUFFER_USAGES,
+  namesOf,
+  TEXTURE_DIMS,
+  TEXTURE_FLAGS,
+  type BufferDesc,
+  type BufferUsage,
+  type TextureDesc,
+  type TextureFlag,
+  type TransientRecord,
+} from '../../shared/capture'
+import { BUFFER_ATTR, type CaptureStore } from '../ingest/store'
+import { DescIds } from '../model/d3d12/descIds'
+import type { D3D12Model } from '../model/d3d12/model'
+
+/**
+ * Descs for the model, built into reused objects of one shape each (the model reads a desc and never keeps it),
+ * with usage and flag name lists cached per mask: a replay of millions of records allocates almost nothing.
+ */
+export class DescScratch {
+  private readonly usageLists = new Map<number, BufferUsage[]>()
+  private readonly flagLists = new Map<number, TextureFlag[]>()
+  readonly buffer: BufferDesc & { name?: string; tag?: string } = {
+    size: 0,
+    usage: undefined,
+    stride: 0,
+    state: 'default',
+    heap: 'default',
+    init: false,
+    name: undefined,
+    tag: undefined,
+  }
+  readonly texture: TextureDesc = {
+    dim: '2d',
+    format: undefined,
+    width: 1,
+    height: 1,
+    depth: 1,
+    mips: 1,
+    samples: 1,
+    flags: undefined,
+    size: undefined,
+    align: undefined,
+    name: undefined,
+    tag: undefined,
+  }
+  private readonly transientBuffer = { e: 'transient' as const, id: 0, kind: 'buffer' as const, first: 0, last: 0, ...this.buffer }
+  private readonly transientTexture = { e: 'transient' as const, id: 0, kind: 'texture' as const, first: 0, last: 0, ...this.texture }
+
+  /** Transient descs by their columns (buffers, textures), and the model's form for each (-1: not known yet). */
+  private readonly bufferKeys = new DescIds(3, 2)
+  private readonly textureKeys = new DescIds(10, 4)
+  private formOf = new Int32Array(0)
+  /** The models whose form numbers formOf holds: one model and its copies. */
+  private formsKey: object | null = null
+  /** Decoded strings by id, filled as they are first read (a plain array answers faster than the table). */
+  private readonly text: (string | undefined)[]
+
+  // Buffer columns a transient's desc key reads (`storeGrew` reads them again when a followed capture grows).
+  private bufferSize: Float64Array
+  private bufferUsage: Uint32Array
+  private bufferStride: Uint32Array
+
+  constructor(private readonly store: CaptureStore) {
+    // Bounded: a capture naming every resource apart has millions of strings; ids past the array ask the table.
+    this.text = new Array<string | undefined>(Math.min(store.strings.size + 1, 1 << 20)).fill(undefined)
+    this.bufferSize = store.buffers.size.data
+    this.bufferUsage = store.buffers.usage.data
+    this.bufferStride = store.buffers.stride.data
+  }
+
+  /** The store grew (a capture followed live): its columns may be new arrays. */
+  storeGrew(): void {
+    this.bufferSize = this.store.buffers.size.data
+    this.bufferUsage = this.store.buffers.usage.data
+    this.bufferStride = this.store.buffers.stride.data
+  }
+
+  /** The string of an id of the capture's string table. */
+  string(id: number): string | undefined {
+    if (id >= this.text.length) return this.store.strings.get(id)
+    let s = this.text[id]
+    if (s === undefined && id !== 0) this.text[id] = s = this.store.strings.get(id)
+    return s
+  }
+
+  private usage(mask: number): BufferUsage[] | undefined {
+    if (mask === 0) return undefined
+    let list = this.usageLists.get(mask)
+    if (!list) this.usageLists.set(mask, (list = namesOf(BUFFER_USAGES, mask)))
+    return list
+  }
+
+  private flags(mask: number): TextureFlag[] | undefined {
+    if (mask === 0) return undefined
+    let list = this.flagLists.get(mask)
+    if (!list) this.flagLists.set(mask, (list = namesOf(TEXTURE_FLAGS, mask)))
+    return list
+  }
+
+  bufferAt(row: number, out: BufferDesc = this.buffer): BufferDesc {
+    const b = this.store.buffers
+    const attrs = b.attrs.data[row]
+    out.size = b.size.data[row]
+    out.usage = this.usage(b.usage.data[row])
+    out.stride = b.stride.data[row]
+    out.state = BUFFER_STATES[attrs & BUFFER_ATTR.stateMask]
+    out.heap = attrs & BUFFER_ATTR.readback ? 'readback' : 'default'
+    out.init = (attrs & BUFFER_ATTR.init) !== 0
+    out.name = this.string(b.name.data[row])
+    out.tag = this.string(b.tag.data[row])
+    return out
+  }
+
+  textureAt(row: number, out: TextureDesc = this.texture): TextureDesc {
+    const t = this.store.textures
+    const size = t.size.data[row]
+    const align = t.align.data[row]
+    out.dim = TEXTURE_DIMS[t.dim.data[row]]
+    out.format = this.string(t.format.data[row])
+    out.width = t.width.data[row]
+    out.height = t.height.data[row]
+    out.depth = t.depth.data[row]
+    out.mips = t.mips.data[row]
+    out.samples = t.samples.data[row]
+    out.flags = this.flags(t.flags.data[row])
+    out.size = Number.isNaN(size) ? undefined : size
+    out.align = align === 0 ? undefined : align
+    out.name = this.string(t.name.data[row])
+    out.tag = this.string(t.tag.data[row])
+    return out
+  }
+
+  /**
+   * Sends the transient of row `row` to the model. The first transient of each desc (its columns, name aside) goes
+   * as a record, and the model answers with the number of the desc's form; every later one of an equal desc goes
+   * by that number, without a desc object built or read again. Numbers hold for one model and its copies.
+   */
+  applyTransient(model: D3D12Model, row: number): void {
+    const key = model.transientFormsKey()
+    if (this.formsKey === null) this.formsKey = key
+    const t = this.store.transients
+    const desc = t.desc.data[row]
+    const texture = t.kind.data[row] !== 0
+    const known = this.formsKey === key ? (texture ? this.textureForm(desc) : this.bufferForm(desc)) : -1
+    const form = known >= 0 ? this.formOf[known] : -1
+    if (form >= 0) {
+      const table = texture ? this.store.textures : this.store.buffers
+      model.transientForm(form, table.id.data[desc], t.a.data[row], t.b.data[row], this.string(table.name.data[desc]))
+      return
+    }
+    const learnt = model.transient(this.transientAt(row))
+    if (known >= 0 && learnt >= 0) this.formOf[known] = learnt
+  }
+
+  /** The number of a buffer desc row's columns among those seen (the fields a transient buffer's form reads). */
+  private bufferForm(row: number): number {
+    const key = this.bufferKeys.fields
+    key[0] = this.bufferSize[row]
+    key[1] = this.bufferUsage[row]
+    key[2] = this.bufferStride[row]
+    return this.known(2 * this.bufferKeys.id())
+  }
+
+  /** The number of a texture desc row's columns among those seen: odd, beside the buffers' even ones. */
+  private textureForm(row: number): number {
+    const t = this.store.textures
+    const key = this.textureKeys.fields
+    // The hash reads the first four.
+    key[0] = t.width.data[row]
+    key[1] = t.height.data[row]
+    key[2] = t.format.data[row]
+    key[3] = t.flags.data[row]
+    key[4] = t.dim.data[row]
+    key[5] = t.depth.data[row]
+    key[6] = t.mips.data[row]
+    key[7] = t.samples.data[row]
+    key[8] = t.size.data[row]
+    key[9] = t.align.data[row]
+    return this.known(2 * this.textureKeys.id() + 1)
+  }
+
+  /** A key number, with room for it in formOf. */
+  private known(index: number): number {
+    if (index >= this.formOf.length) {
+      const grown = new Int32Array(Math.max(64, index * 2)).fill(-1)
+      grown.set(this.formOf)
+      this.formOf = grown
+    }
+    return index
+  }
+
+  transientAt(row: number): TransientRecord {
+    const t = this.store.transients
+    const desc = t.desc.data[row]
+    if (t.kind.data[row] === 0) {
+      const out = this.transientBuffer
+      this.bufferAt(desc, out)
+      out.id = this.store.buffers.id.data[desc]
+      out.first = t.a.data[row]
+      out.last = t.b.data[row]
+      return out
+    }
+    const out = this.transientTexture
+    this.textureAt(desc, out)
+    out.id = this.store.textures.id.data[desc]
+    out.first = t.a.data[row]
+    out.last = t.b.data[row]
+    return out
+  }
+}

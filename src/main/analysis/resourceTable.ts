@@ -1,0 +1,146 @@
+/**
+ * The live resources of a frame as columns: what every backend's snapshot gives the inspector's table, sorted and
+ * filtered a page at a time, and what searches, leak groups and comparisons read.
+ */
+import type { ResourceFilter, ResourcePage, ResourceQuery, ResourceRow, ResourceSortKey } from '../../shared/ipc'
+
+/** The columns of a ResourceTable. */
+export interface ResourceColumns {
+  id: Float64Array
+  occupied: Float64Array
+  requested: Float64Array
+  offset: Float64Array
+  created: Float64Array
+  /** Index of the create record, -1 when unknown. */
+  createRecord: Float64Array
+  estimated: Uint8Array
+  /** A reserved resource's virtual size, 0 for every other; absent when the run has none. */
+  virtual?: Float64Array
+  /** The text columns, or what builds them when first read (a snapshot that shows no table never needs them). */
+  text: ResourceTable['text'] | (() => ResourceTable['text'])
+}
+
+type TextColumns = { name: string[]; tag: string[]; placement: string[]; heap: string[]; pool: (string | null)[]; kind: ('buffer' | 'texture')[] }
+
+/** The live resources of a frame as columns, plus the row objects built lazily for the pages people see. */
+export class ResourceTable {
+  readonly length: number
+  readonly id: Float64Array
+  readonly occupied: Float64Array
+  readonly requested: Float64Array
+  readonly offset: Float64Array
+  readonly created: Float64Array
+  readonly createRecord: Float64Array
+  readonly estimated: Uint8Array
+  readonly virtual: Float64Array | undefined
+  private readonly sorted = new Map<string, Uint32Array>()
+  private textColumns: TextColumns | (() => TextColumns)
+
+  constructor(readonly frameNumber: number, columns: ResourceColumns) {
+    this.length = columns.id.length
+    this.id = columns.id
+    this.occupied = columns.occupied
+    this.requested = columns.requested
+    this.offset = columns.offset
+    this.created = columns.created
+    this.createRecord = columns.createRecord
+    this.estimated = columns.estimated
+    this.virtual = columns.virtual
+    this.textColumns = columns.text
+  }
+
+  /** Names, tags, placements, heaps, pools and kinds by row. */
+  get text(): TextColumns {
+    if (typeof this.textColumns === 'function') this.textColumns = this.textColumns()
+    return this.textColumns
+  }
+
+  row(i: number): ResourceRow {
+    return {
+      id: this.id[i],
+      name: this.text.name[i],
+      tag: this.text.tag[i],
+      kind: this.text.kind[i],
+      placement: this.text.placement[i],
+      heap: this.text.heap[i],
+      pool: this.text.pool[i],
+      offset: this.offset[i],
+      occupied: this.occupied[i],
+      requested: this.requested[i],
+      waste: this.occupied[i] - this.requested[i],
+      created: this.created[i],
+      age: this.frameNumber - this.created[i],
+      estimated: this.estimated[i] === 1,
+      virtual: this.virtual && this.virtual[i] > 0 ? this.virtual[i] : null,
+    }
+  }
+
+  /** Row indices in the order of a sort key, computed once per key and direction. */
+  order(key: ResourceSortKey, descending: boolean): Uint32Array {
+    const cacheKey = `${key}:${descending ? 1 : 0}`
+    let order = this.sorted.get(cacheKey)
+    if (order) return order
+    order = new Uint32Array(this.length)
+    for (let i = 0; i < order.length; i++) order[i] = i
+    const numeric: Record<string, Float64Array | undefined> = {
+      id: this.id,
+      offset: this.offset,
+      occupied: this.occupied,
+      requested: this.requested,
+      created: this.created,
+    }
+    let compare: (a: number, b: number) => number
+    if (key === 'waste') compare = (a, b) => this.occupied[a] - this.requested[a] - (this.occupied[b] - this.requested[b])
+    else if (key === 'age') compare = (a, b) => this.created[b] - this.created[a]
+    else if (numeric[key]) {
+      const column = numeric[key]
+      compare = (a, b) => column[a] - column[b]
+    } else {
+      const column = this.text[key as 'name' | 'tag' | 'placement' | 'heap' | 'pool' | 'kind']
+      compare = (a, b) => {
+        const x = column[a] ?? ''
+        const y = column[b] ?? ''
+        return x < y ? -1 : x > y ? 1 : 0
+      }
+    }
+    const sign = descending ? -1 : 1
+    // ties broken by id so pages are stable
+    order.sort((a, b) => sign * compare(a, b) || this.id[a] - this.id[b])
+    this.sorted.set(cacheKey, order)
+    return order
+  }
+
+  /** A page of the rows a query's filter keeps, in its order, with the facets present at this frame. */
+  page(query: ResourceQuery, frame: number): ResourcePage {
+    const order = this.order(query.sort ?? 'id', query.descending ?? false)
+    const needle = (query.filter?.name ?? '').toLowerCase()
+    const offset = Math.max(0, Math.floor(query.offset))
+    const limit = Math.max(0, Math.min(5000, Math.floor(query.limit)))
+    const rows: ResourceRow[] = []
+    let total = 0
+    for (let k = 0; k < order.length; k++) {
+      const i = order[k]
+      if (!this.matches(i, query.filter, needle)) continue
+      if (total >= offset && rows.length < limit) rows.push(this.row(i))
+      total++
+    }
+    const distinct = (values: (string | null)[]) => [...new Set(values.filter((v): v is string => !!v))].sort()
+    return {
+      runId: query.runId,
+      frame,
+      total,
+      offset,
+      rows,
+      facets: { placement: distinct(this.text.placement), heap: distinct(this.text.heap), tag: distinct(this.text.tag) },
+    }
+  }
+
+  matches(i: number, filter: ResourceFilter | undefined, needle: string): boolean {
+    if (!filter) return true
+    if (filter.placement?.length && !filter.placement.includes(this.text.placement[i])) return false
+    if (filter.heap?.length && !filter.heap.includes(this.text.heap[i])) return false
+    if (filter.tag?.length && !filter.tag.includes(this.text.tag[i])) return false
+    if (needle && !this.text.name[i].toLowerCase().includes(needle)) return false
+    return true
+  }
+}
