@@ -44,7 +44,7 @@ import type {
 } from '../../shared/ipc'
 import { partitionPoint } from '../../shared/search'
 import { capabilitiesOf, configEntries, type Backend, type BackendRun, type FrameGate, type RunPlayback } from '../analysis/backend'
-import { BACKENDS, backendFor, type ListedBackend } from '../analysis/backends'
+import { BACKENDS, backendFor } from '../analysis/backends'
 import { compareSeries, leaks, resourceDiff } from '../analysis/compare'
 import type { HazardLog } from '../analysis/hazards'
 import { PlacementLayouts } from '../analysis/placements'
@@ -146,16 +146,18 @@ export interface Engine {
   dispose(): Promise<void>
 }
 
-/** A loaded capture replayed by the backend that accepted it (analysis/backends.ts). */
-export interface BackendRunOf<B extends Backend> {
+/**
+ * A loaded capture replayed by the backend that accepted it (analysis/backends.ts). Every run has this one shape,
+ * whatever its source: what a backend offers beyond the common interface is among its run's optional capabilities.
+ */
+export interface Run {
   id: string
-  /** The id of the backend that replayed the run (RunSummary.backend). */
-  api: B['id']
-  backend: B
+  /** The backend that replayed the run (its id is RunSummary.backend). */
+  backend: Backend
   /** What the backend's replay gave: series, checks, snapshots, playback, report and its capabilities. */
-  replay: ReturnType<B['replay']>['run']
+  replay: BackendRun
   /** The config values the replay used (none where no model runs). */
-  config: ReturnType<B['replay']>['run']['config']
+  config?: Readonly<Record<string, number>>
   store: CaptureStore
   result: LoadResult
   /** The capture is still being written: the run grows (its store, replay and checks), its snapshots are remade. */
@@ -164,15 +166,6 @@ export interface BackendRunOf<B extends Backend> {
   overrides: Record<string, string | number | boolean>
   summary: RunSummary
 }
-
-type RunsOf<B> = B extends Backend ? BackendRunOf<B> : never
-
-/** A run of one of the listed backends; `api` (the backend's id) tells which. */
-export type Run = RunsOf<ListedBackend>
-/** A D3D12 capture (or an import of one) replayed through the D3D12 model. */
-export type D3D12Run = Extract<Run, { api: 'd3d12' }>
-/** A Vulkan capture (or a VMA dump) replayed through the Vulkan model. */
-export type VulkanRun = Extract<Run, { api: 'vulkan' }>
 
 export class EngineError extends Error {}
 
@@ -345,11 +338,11 @@ function checkSummary(checks: HazardLog): RunSummary['checks'] {
 
 /**
  * A backend's run kept by the engine. Its summary is the capture's until the replay has run (`replayedSummary`).
- * The engine holds runs of whichever backend the list gave, told apart by their `api` (the backend's id).
+ * The engine holds runs of whichever backend the list gave, all of one shape.
  */
 function runOf(id: string, backend: Backend, replay: BackendRun, result: LoadResult, overrides: Record<string, string | number | boolean>): Run {
   const summary = summarize(id, result, backend, replay)
-  return { id, api: backend.id, backend, replay, config: replay.config, store: result.store, result, overrides, summary } as Run
+  return { id, backend, replay, config: replay.config, store: result.store, result, overrides, summary }
 }
 
 /** A replayed run's summary: the capture's, with the series, what its backend adds and the checks' counts. */

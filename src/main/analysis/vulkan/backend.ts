@@ -74,11 +74,6 @@ export class VulkanBackendRun implements BackendRun {
     return this.replay.checks
   }
 
-  /** The model's other warnings (memory-type-fallback, staging-ring-full, unknown-id, …): kind → count. */
-  get diagnostics(): Record<string, number> {
-    return this.replay.diagnostics
-  }
-
   extras: BackendRun['extras'] = () => ({ vulkan: this.replay.info() })
 
   playback: BackendRun['playback'] = (request, onFrame, ended) =>

@@ -170,7 +170,7 @@ describe('the hazards of a D3D12 run', () => {
       { e: 'access', id: 51, op: 'read' },
     ])
     const run = await engine.addRun(loaded(store))
-    expect(run.api).toBe('d3d12')
+    expect(run.backend.id).toBe('d3d12')
     const answer = await hazards({ runId: run.id, offset: 0, limit: 10 })
     expect(answer.entries).toEqual([
       {
