@@ -98,7 +98,8 @@ export function formatDiff(diff: DiffResult, limit = 20): string {
   const fb = figures(diff.b)
   const rows = Object.keys(diff.delta)
     .filter((k) => diff.delta[k] !== 0 || k === 'peak.bytes')
-    .map((k) => [k, formatFigure(k, fa[k] ?? 0), formatFigure(k, fb[k] ?? 0), signed(k, diff.delta[k])])
+    // a figure one report lacks (an observed trace has no model's placements, transients or alignment waste): '—'
+    .map((k) => [k, k in fa ? formatFigure(k, fa[k]) : '—', k in fb ? formatFigure(k, fb[k]) : '—', signed(k, diff.delta[k])])
   const header = ['figure', `A: ${diff.labels.a}`, `B: ${diff.labels.b}`, 'B − A']
   const table = [header, ...rows]
   const widths = header.map((_, c) => Math.max(...table.map((r) => r[c].length)))

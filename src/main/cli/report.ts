@@ -35,18 +35,21 @@ export function formatReport(report: RunReport): string {
       ['all (peak frame ' + report.peak.frame + ')', formatBytes(report.peak.bytes), ''],
     ]),
   )
-  out.push(
-    table('by placement', [
-      ['', 'peak', 'end', 'live'],
-      // a reserved resource's bytes are its committed tiles, never its virtual size
-      ...Object.entries(report.byPlacement).map(([p, v]) => [
-        p === 'Reserved' ? 'Reserved (committed)' : p,
-        formatBytes(v.peakBytes),
-        formatBytes(v.endBytes),
-        formatCount(v.count),
+  // no placement where no model ran (an observed trace): its heaps above are what it holds
+  if (report.byPlacement) {
+    out.push(
+      table('by placement', [
+        ['', 'peak', 'end', 'live'],
+        // a reserved resource's bytes are its committed tiles, never its virtual size
+        ...Object.entries(report.byPlacement).map(([p, v]) => [
+          p === 'Reserved' ? 'Reserved (committed)' : p,
+          formatBytes(v.peakBytes),
+          formatBytes(v.endBytes),
+          formatCount(v.count),
+        ]),
       ]),
-    ]),
-  )
+    )
+  }
   if (report.reserved) {
     out.push(
       table('reserved resources at end', [
@@ -58,9 +61,10 @@ export function formatReport(report: RunReport): string {
   }
   out.push(
     table('waste at end', [
-      ['alignment', formatBytes(report.waste.alignmentBytes)],
-      ['free in pools', formatBytes(report.waste.poolFreeBytes)],
-      ['pending free', formatBytes(report.waste.pendingFreeBytes)],
+      // alignment and pending frees are a model's: absent for an observed trace
+      ...(report.waste.alignmentBytes === undefined ? [] : [['alignment', formatBytes(report.waste.alignmentBytes)]]),
+      [report.byPlacement ? 'free in pools' : 'free in heaps', formatBytes(report.waste.poolFreeBytes)],
+      ...(report.waste.pendingFreeBytes === undefined ? [] : [['pending free', formatBytes(report.waste.pendingFreeBytes)]]),
     ]),
   )
   out.push(
@@ -71,15 +75,18 @@ export function formatReport(report: RunReport): string {
       ['over-budget frames', formatCount(report.residency.overBudgetFrames)],
     ]),
   )
-  out.push(
-    table('transients', [
-      ['graph executions', formatCount(report.transient.graphs)],
-      ['heaps created', formatCount(report.transient.heaps)],
-      ['aliasing saving, summed over frames', formatBytes(report.transient.aliasingSavingsBytes)],
-      [`aliasing saving, peak frame (${report.transient.aliasingSavingsPeakFrame})`, formatBytes(report.transient.aliasingSavingsPeakBytes)],
-      ['placed-resource cache hit rate', `${(report.transient.placedCacheHitRate * 100).toFixed(1)}%`],
-    ]),
-  )
+  const transient = report.transient
+  if (transient) {
+    out.push(
+      table('transients', [
+        ['graph executions', formatCount(transient.graphs)],
+        ['heaps created', formatCount(transient.heaps)],
+        ['aliasing saving, summed over frames', formatBytes(transient.aliasingSavingsBytes)],
+        [`aliasing saving, peak frame (${transient.aliasingSavingsPeakFrame})`, formatBytes(transient.aliasingSavingsPeakBytes)],
+        ['placed-resource cache hit rate', `${(transient.placedCacheHitRate * 100).toFixed(1)}%`],
+      ]),
+    )
+  }
   const warnings = Object.entries(report.warnings)
   if (warnings.length) out.push(table('warnings', warnings.map(([k, n]) => [k, formatCount(n)])))
   return out.join('\n')

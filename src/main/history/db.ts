@@ -182,7 +182,7 @@ export class History {
         ])
         for (const [k, v] of Object.entries(meta.labels)) labels.push([id, k, v])
         for (const [heap, v] of Object.entries(report.heaps)) heaps.push([id, heap, int(v.peakBytes), int(v.endBytes)])
-        for (const [p, v] of Object.entries(report.byPlacement)) placements.push([id, p, int(v.peakBytes), int(v.endBytes), int(v.count)])
+        for (const [p, v] of Object.entries(report.byPlacement ?? {})) placements.push([id, p, int(v.peakBytes), int(v.endBytes), int(v.count)])
         for (const [t, v] of Object.entries(figures.tags)) tags.push([id, t, int(v.peakBytes), int(v.endBytes), int(v.count)])
       }
       await insert('runs', runRows)

@@ -117,10 +117,16 @@ export interface RunReport {
   resources: { created: number; released: number; named: number; liveAtEnd: number }
   peak: { frame: number; bytes: Bytes }
   heaps: Record<string, { peakBytes: Bytes; endBytes: Bytes }>
-  byPlacement: Record<string, { peakBytes: Bytes; endBytes: Bytes; count: number }>
-  waste: { alignmentBytes: Bytes; poolFreeBytes: Bytes; pendingFreeBytes: Bytes }
+  /** Peak, end and count per placement of the model; absent where no model ran (an observed trace). */
+  byPlacement?: Record<string, { peakBytes: Bytes; endBytes: Bytes; count: number }>
+  /**
+   * Bytes held but not used, at the end: free in pools (an observed trace: in its heaps, outside what is placed in
+   * them); alignment waste and pending frees are the model's, absent where no model ran.
+   */
+  waste: { alignmentBytes?: Bytes; poolFreeBytes: Bytes; pendingFreeBytes?: Bytes }
   residency: { budgetBytes: Bytes; evictions: number; evictedBytes: Bytes; makeResident: number; overBudgetFrames: number }
-  transient: {
+  /** The render graph's transients as the model placed them; absent where no model ran (an observed trace). */
+  transient?: {
     graphs: number
     heaps: number
     /** The sum over every frame of what aliasing saved in that frame: a total, not a size. */

@@ -2,7 +2,8 @@
  * The figures of an observed run, as `heapscope report --json` prints them (docs/cli.md): the trace's own heaps.
  * The peak is the sum of its live heaps at the frame they are largest, the end what is live after the last frame
  * (0 when the trace frees them all), and `heaps` gives both per memory kind, as the trace names it (RMV's `local`,
- * `invisible`, `system`; a VMA memory type; a GPGMM segment). No model ran: nothing is placed by placement.
+ * `invisible`, `system`; a VMA memory type; a GPGMM segment). No model ran: the report has no `byPlacement`, no
+ * `transient`, and of `waste` only what the heaps hold outside their placed resources.
  */
 import type { RunReport } from '../../../shared/ipc'
 import type { LoadResult } from '../../ingest/read'
@@ -35,17 +36,8 @@ export function buildObservedReport(result: LoadResult, replay: ObservedReplay):
     // the peak of the total is the sum of the trace's live heaps at the frame they are largest
     ...reportEnvelope(result, s),
     heaps,
-    byPlacement: {},
-    // what the trace's heaps hold that nothing is placed in, at the end
-    waste: { alignmentBytes: 0, poolFreeBytes: last >= 0 ? (total?.[last] ?? 0) - (placed?.[last] ?? 0) : 0, pendingFreeBytes: 0 },
+    // what the trace's heaps hold that nothing is placed in, at the end; alignment and pending frees are a model's
+    waste: { poolFreeBytes: last >= 0 ? (total?.[last] ?? 0) - (placed?.[last] ?? 0) : 0 },
     residency: { budgetBytes: typeof store.header.budget === 'number' ? store.header.budget : 0, evictions, evictedBytes, makeResident, overBudgetFrames: 0 },
-    transient: {
-      graphs: 0,
-      heaps: 0,
-      aliasingSavingsBytes: 0,
-      aliasingSavingsPeakBytes: 0,
-      aliasingSavingsPeakFrame: 0,
-      placedCacheHitRate: 0,
-    },
   }
 }

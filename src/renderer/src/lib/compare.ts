@@ -40,26 +40,26 @@ export function reportDeltas(a: RunReport, b: RunReport): DeltaRow[] {
     rows.push(row('heapEnd', 'heaps', 'bytes', ha.endBytes, hb.endBytes, { heap }))
   }
   // placements in the model's order, then any the reports name beyond it
-  const names = [...PLACEMENTS, ...Object.keys(a.byPlacement), ...Object.keys(b.byPlacement)]
+  const names = [...PLACEMENTS, ...Object.keys(a.byPlacement ?? {}), ...Object.keys(b.byPlacement ?? {})]
   for (const placement of [...new Set(names)]) {
-    const pa = a.byPlacement[placement]
-    const pb = b.byPlacement[placement]
+    const pa = a.byPlacement?.[placement]
+    const pb = b.byPlacement?.[placement]
     if (!pa && !pb) continue
     rows.push(row('placementPeak', 'placements', 'bytes', pa?.peakBytes ?? 0, pb?.peakBytes ?? 0, { placement }))
     rows.push(row('placementCount', 'placements', 'count', pa?.count ?? 0, pb?.count ?? 0, { placement }))
   }
   rows.push(
-    row('alignment', 'waste', 'bytes', a.waste.alignmentBytes, b.waste.alignmentBytes),
+    row('alignment', 'waste', 'bytes', a.waste.alignmentBytes ?? 0, b.waste.alignmentBytes ?? 0),
     row('poolFree', 'waste', 'bytes', a.waste.poolFreeBytes, b.waste.poolFreeBytes),
-    row('pendingFree', 'waste', 'bytes', a.waste.pendingFreeBytes, b.waste.pendingFreeBytes),
+    row('pendingFree', 'waste', 'bytes', a.waste.pendingFreeBytes ?? 0, b.waste.pendingFreeBytes ?? 0),
     row('evictions', 'residency', 'count', a.residency.evictions, b.residency.evictions),
     row('evictedBytes', 'residency', 'bytes', a.residency.evictedBytes, b.residency.evictedBytes),
     row('makeResident', 'residency', 'count', a.residency.makeResident, b.residency.makeResident),
     row('overBudgetFrames', 'residency', 'count', a.residency.overBudgetFrames, b.residency.overBudgetFrames),
-    row('transientHeaps', 'transient', 'count', a.transient.heaps, b.transient.heaps),
-    row('aliasingSavings', 'transient', 'bytes', a.transient.aliasingSavingsBytes, b.transient.aliasingSavingsBytes),
-    row('aliasingSavingsPeak', 'transient', 'bytes', a.transient.aliasingSavingsPeakBytes, b.transient.aliasingSavingsPeakBytes),
-    row('cacheHitRate', 'transient', 'ratio', a.transient.placedCacheHitRate, b.transient.placedCacheHitRate),
+    row('transientHeaps', 'transient', 'count', a.transient?.heaps ?? 0, b.transient?.heaps ?? 0),
+    row('aliasingSavings', 'transient', 'bytes', a.transient?.aliasingSavingsBytes ?? 0, b.transient?.aliasingSavingsBytes ?? 0),
+    row('aliasingSavingsPeak', 'transient', 'bytes', a.transient?.aliasingSavingsPeakBytes ?? 0, b.transient?.aliasingSavingsPeakBytes ?? 0),
+    row('cacheHitRate', 'transient', 'ratio', a.transient?.placedCacheHitRate ?? 0, b.transient?.placedCacheHitRate ?? 0),
   )
   return rows
 }
