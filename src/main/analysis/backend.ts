@@ -155,6 +155,11 @@ export interface Backend<Id extends string = string, Run extends BackendRun = Ba
   /** Its name in messages ('D3D12', 'Vulkan'); the id where absent. */
   readonly label?: string
   /**
+   * The model its replay places requests through, as the app names it ('UE 5.8 D3D12', 'Vulkan': "modelled by the
+   * UE 5.8 D3D12 model"); absent where no model runs. RunSummary.modelName.
+   */
+  readonly modelName?: string
+  /**
    * Whether this backend replays a capture with this header (the store as it is when the replay starts: a followed
    * capture's holds its first frames). The list asks each in order; the first that accepts replays it.
    */

@@ -78,7 +78,8 @@ function isRule(rule: string): rule is VulkanRule {
 
 /** A loaded capture's checks: its replay through its backend, the run's findings with their resources named. */
 export async function checkCapture(result: LoadResult, options: CaptureCheckOptions = {}): Promise<CheckResult> {
-  const { replay } = await replayCapture(result, options.config ?? [])
+  // the findings are the replay's own, and the names come from the store: no snapshot is asked for, so no checkpoint
+  const { replay } = await replayCapture(result, options.config ?? [], { checkpoints: false })
   return checkResultOf(replay.checks, new ResourceIndex(result.store), options.reading ?? result.store.warnings, options.onWarning)
 }
 

@@ -285,8 +285,8 @@ function errorInfo(err: unknown, file: string): LoadErrorInfo {
  * The backend a run names and what it offers. A trace imported as what its allocator or driver did is the observed
  * backend's (its header says `observed`): no model, so no what-if or transients, and the trace's own residency.
  */
-function summaryBackend(backend: Backend, run: BackendRun): Pick<RunSummary, 'backend' | 'capabilities'> {
-  return { backend: backend.id, capabilities: capabilitiesOf(backend, run) }
+function summaryBackend(backend: Backend, run: BackendRun): Pick<RunSummary, 'backend' | 'modelName' | 'capabilities'> {
+  return { backend: backend.id, ...(backend.modelName ? { modelName: backend.modelName } : {}), capabilities: capabilitiesOf(backend, run) }
 }
 
 /** A run's summary before its replay: the capture's figures, its backend and that backend's capabilities. */

@@ -11,6 +11,11 @@ export interface RunSummary {
   api: 'd3d12' | 'vulkan'
   /** The backend that replayed the run: 'd3d12', 'vulkan', or 'observed' (a trace shown as it happened). */
   backend: string
+  /**
+   * The model that placed the run's requests, as its backend names it ('UE 5.8 D3D12', 'Vulkan'): what a modelled
+   * run is "modelled by"; absent where no model ran (an observed trace).
+   */
+  modelName?: string
   /** What the run offers beyond its lanes; a capability it lacks is absent. */
   capabilities: RunCapabilities
   app?: string

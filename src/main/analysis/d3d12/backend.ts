@@ -17,6 +17,7 @@ import { Snapshots } from './snapshot'
 export const d3d12Backend: Backend<'d3d12', D3D12BackendRun> = {
   id: 'd3d12',
   label: 'D3D12',
+  modelName: 'UE 5.8 D3D12',
   accepts: () => true,
   config: {
     names: CONFIG_KEY_NAMES,

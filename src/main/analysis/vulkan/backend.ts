@@ -29,6 +29,7 @@ function overridesOf(pairs: readonly string[]): ConfigOverrides {
 export const vulkanBackend: Backend<'vulkan', VulkanBackendRun> = {
   id: 'vulkan',
   label: 'Vulkan',
+  modelName: 'Vulkan',
   accepts: (header: CaptureHeader) => isVulkanRun(header),
   config: {
     names: VULKAN_CONFIG_KEY_NAMES,
