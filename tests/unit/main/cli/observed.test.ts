@@ -32,8 +32,34 @@ describe('heapscope report on a GPGMM trace', () => {
     // by the memory GPGMM counts each heap against: every heap's snapshot says "HeapSegment": 0, the local segment
     // (the adapter is UMA: GPGMM makes every heap CUSTOM write-back L0)
     expect(observed.heaps).toEqual({ local: { peakBytes: 4 * HEAP, endBytes: 0 } })
-    expect(observed.byPlacement).toEqual({})
+    expect(observed.byPlacement).toBeUndefined()
+    expect(observed.transient).toBeUndefined()
+    expect(observed.waste).toEqual({ poolFreeBytes: 0 })
     expect(observed.resources).toMatchObject({ created: 4, released: 4, liveAtEnd: 0 })
+  })
+
+  it('prints no placement, transients, alignment or pending frees in its tables: no model ran', async () => {
+    io.out = ''
+    expect(await main(['report', GPGMM])).toBe(0)
+    expect(io.out).not.toContain('by placement')
+    expect(io.out).not.toContain('transients')
+    expect(io.out).not.toContain('alignment')
+    expect(io.out).not.toContain('pending free')
+    expect(io.out).toMatch(/waste at end\n {2}free in heaps {2}0 B\n/)
+    io.out = ''
+    expect(await main(['report', '--model', 'd3d12', GPGMM])).toBe(0)
+    expect(io.out).toContain('by placement')
+    expect(io.out).toMatch(/transients\n {2}graph executions +0\n/)
+    expect(io.out).toMatch(/ {2}alignment +\S+/)
+  })
+
+  it('diffs an observed run against a modelled one with — where the observed report has no figure', async () => {
+    io.out = ''
+    const modelled = new URL('../../../fixtures/real/h200-offscreen/h200-offscreen.hscap', import.meta.url).pathname
+    expect(await main(['diff', GPGMM, modelled])).toBe(0)
+    // B's placements by memory type are the Vulkan model's; A, what GPGMM did, has none
+    expect(io.out).toMatch(/^byPlacement\.Type \d+\.peakBytes +— +[\d.]+ [KMG]iB +\+/m)
+    expect(io.out).not.toMatch(/^byPlacement\.\S+ +0 B/m)
   })
 
   it('replays the requests through the model with --model d3d12, without GPGMM’s heaps', async () => {

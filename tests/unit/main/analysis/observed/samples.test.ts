@@ -50,7 +50,8 @@ describe('heapscope report on observed traces', () => {
       local: { peakBytes: 860_160, endBytes: 860_160 },
       invisible: { peakBytes: 4_030_988_288, endBytes: 1_835_008 },
     })
-    expect(r.byPlacement).toEqual({})
+    expect(r.byPlacement).toBeUndefined()
+    expect(r.transient).toBeUndefined()
     // the trace's residency requests: 476 make-resident, 468 evict (each of a whole allocation)
     expect(r.residency).toMatchObject({ makeResident: 476, evictions: 468 })
 
