@@ -18,9 +18,6 @@ export const BACKENDS = [
   d3d12Backend,
 ] as const satisfies readonly Backend[]
 
-/** One of the listed backends (a run's type follows from its backend's). */
-export type ListedBackend = (typeof BACKENDS)[number]
-
 /** The backend that replays a capture: the first in `backends` that accepts its header. */
 export function backendFor(header: CaptureHeader, store?: CaptureStore, backends: readonly Backend[] = BACKENDS): Backend {
   const backend = backends.find((b) => b.accepts(header, store))

@@ -6,7 +6,7 @@
 import { ConfigError } from '../../shared/model'
 import type { LoadResult } from '../ingest/read'
 import type { Backend, ConfigOverrides } from './backend'
-import { BACKENDS, backendFor, type ListedBackend } from './backends'
+import { BACKENDS, backendFor } from './backends'
 
 /** `--config` pairs as the backend's overrides; a backend that runs no model takes none. */
 function overridesOf(backend: Backend, pairs: readonly string[]): ConfigOverrides {
@@ -25,7 +25,7 @@ export interface ReplayCaptureOptions {
 
 export async function replayCapture(result: LoadResult, pairs: readonly string[], options: ReplayCaptureOptions = {}) {
   const store = result.store
-  const backend: ListedBackend = backendFor(store.header, store, BACKENDS) as ListedBackend
+  const backend = backendFor(store.header, store, BACKENDS)
   const started = backend.replay(store, { overrides: overridesOf(backend, pairs), checkpoints: options.checkpoints })
   await started.done
   const replay = started.run
