@@ -106,6 +106,9 @@ describe('the engine replays through the list it is given', () => {
     const same = await plain.addRun(await captureOf('FakeMetal'))
     expect(run.summary.backend).toBe('metal')
     expect(same.summary.backend).toBe('d3d12')
+    // the model that placed the run names itself; the new backend names none, so its summary has no modelName
+    expect(same.summary.modelName).toBe('UE 5.8 D3D12')
+    expect('modelName' in run.summary).toBe(false)
     // what the new backend lacks is absent: no what-if, no residency, no transients
     expect(run.summary.capabilities).toEqual({})
     expect(same.summary.capabilities).toEqual({ whatIf: true, residency: true, transients: true })
@@ -129,6 +132,7 @@ describe('the engine replays through the list it is given', () => {
     const engine = new LocalEngine()
     const run = await engine.addRun(loaded(await generatedStore('vulkan', 10, 1)))
     expect(run.summary.backend).toBe('vulkan')
+    expect(run.summary.modelName).toBe('Vulkan')
     expect(run.summary.capabilities).toEqual({ whatIf: true })
     expect(run.summary.vulkan?.heaps.length).toBeGreaterThan(0)
     await engine.dispose()

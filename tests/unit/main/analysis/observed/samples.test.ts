@@ -121,6 +121,8 @@ describe('heapscope report on observed traces', () => {
       const run = await engine.addRun(await loadCaptureFile(file))
       const summary = await engine.summary(run.id)
       expect([summary.backend, summary.capabilities]).toEqual(['observed', { residency: true }])
+      // no model placed anything: nothing for a comparison to say it was "modelled by"
+      expect('modelName' in summary).toBe(false)
       expect(await engine.runConfig(run.id)).toEqual([])
     }
   })
