@@ -27,6 +27,8 @@ export const GRID = { left: 62, right: 14, top: 8, bottom: 6 } as const
 export interface LaneSpec {
   id: string
   title: string
+  /** What the lane holds, in words, under its title (a memory kind: "video memory the CPU cannot see"). */
+  note?: string
   /** Share of the pane's height. */
   weight: number
   minHeight?: number
@@ -512,7 +514,8 @@ export function checksLaneOption(lanes: LaneSet, c: ChecksLane, ctx: LaneContext
       const rules = c.rules.filter((r) => r.values[i] > 0).sort((a, b) => b.values[i] - a.values[i])
       if (rules.length) lines.push('separator')
       for (const r of rules) lines.push({ label: seriesLabel(r.series, t, r.label), value: formatCount(r.values[i]), muted: true })
-      if (c.total) lines.push({ label: t('series.check.total'), value: formatCount(c.total[i]) })
+      // the findings of all rules, where they are more than the hazards and warnings above
+      if (c.total && c.total[i] !== c.hazards[i] + c.warnings[i]) lines.push({ label: t('series.check.total'), value: formatCount(c.total[i]) })
       return tooltipElement(bucketTitle(ctx, lanes.start[i], lanes.width), lines)
     },
   })

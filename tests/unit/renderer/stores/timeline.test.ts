@@ -59,6 +59,25 @@ describe('timeline store', () => {
     expect(lanesQuery.series.filter((n) => n.startsWith('residency.') || n.startsWith('transient.'))).toEqual([])
   })
 
+  it('folds the lanes that held nothing over the whole capture: an unused heap, a residency never resident', async () => {
+    const { timeline } = await opened()
+    // the fake run's READBACK heap stays empty; DEFAULT, UPLOAD, residency and transients hold bytes
+    expect([...timeline.emptyLanes]).toEqual(['READBACK'])
+    // a trace whose driver never made anything resident
+    setActivePinia(createPinia())
+    host = new FakeHost()
+    const asked = host.series
+    host.series = async (query) => {
+      const answer = await asked(query)
+      const resident = answer.series['residency.residentBytes']
+      if (resident) for (const column of [resident.min, resident.max, resident.mean]) column.fill(0)
+      return answer
+    }
+    setApi(host)
+    const again = await opened()
+    expect([...again.timeline.emptyLanes].sort()).toEqual(['READBACK', 'residency'])
+  })
+
   it('zooms around a frame and asks again for that window at the plot width', async () => {
     const { timeline } = await opened()
     await timeline.setPlotWidth(50)
