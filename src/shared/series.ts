@@ -29,7 +29,8 @@ export const BACKEND_IDS = ['d3d12', 'vulkan', 'observed'] as const
 export type HeapPart = 'held' | 'requested' | 'total' | 'layer' | 'alignment' | 'poolFree' | 'pending' | 'budget' | 'memoryCount'
 export type ResidencyPart = 'resident' | 'budget' | 'overBudget'
 export type TransientPart = 'heap' | 'requested' | 'saving'
-export type ChecksPart = 'hazards' | 'warnings'
+/** `rule`: one rule's own findings, listed by the lane's tooltip; `total`: the findings of all rules. */
+export type ChecksPart = 'hazards' | 'warnings' | 'total' | 'rule'
 
 export interface HeapRole {
   part: HeapPart
@@ -48,6 +49,10 @@ export interface HeapLaneWords {
 export interface HeapLaneInfo {
   key: string
   title: string
+  /** What the memory is, beside the title where the renderer has words for it (an i18n key). */
+  note?: string
+  /** The lane's share of the timeline's height; absent: the first lane is the main one, the others smaller. */
+  weight?: number
   /** Lanes sort by it (the heap's index among the run's heaps). */
   order: number
   words: HeapLaneWords
@@ -198,13 +203,16 @@ const VULKAN = ['vulkan'] as const
 const MODELS = ['d3d12', 'vulkan'] as const
 const ALL = BACKEND_IDS
 
+/** DEFAULT holds most of a frame's memory: its lane is the tallest. */
+const D3D12_WEIGHT: Record<HeapType, number> = { DEFAULT: 3.2, UPLOAD: 1.5, READBACK: 1 }
+
 const D3D12_WORDS: HeapLaneWords = { held: 'tip.held', requested: 'tip.requested', waste: 'tip.waste' }
 const VULKAN_WORDS: HeapLaneWords = { held: 'tip.vkAllocated', requested: 'tip.vkUsed', waste: 'tip.vkFree' }
 
 function d3d12Heap(heap: string): HeapLaneInfo | null {
   const order = HEAP_TYPES.indexOf(heap as HeapType)
   if (order < 0) return null
-  return { key: heap, title: heap, order, words: D3D12_WORDS, remainder: 'Committed', residencyBudget: heap === 'DEFAULT', foldsEmpty: true }
+  return { key: heap, title: heap, weight: D3D12_WEIGHT[heap as HeapType], order, words: D3D12_WORDS, remainder: 'Committed', residencyBudget: heap === 'DEFAULT', foldsEmpty: true }
 }
 
 function vulkanHeap(index: number, run: SeriesRunInfo): HeapLaneInfo | null {
@@ -223,7 +231,7 @@ const OBSERVED_WORDS: HeapLaneWords = { held: 'tip.held', requested: 'tip.placed
 
 /** A memory an observed trace names (RMV's `local`, a VMA memory type, a GPGMM segment): a lane of its own, in the order the run's series give. */
 function observedMemory(memory: string): HeapLaneInfo {
-  return { key: `memory.${memory}`, title: memory, order: HEAP_TYPES.length, words: OBSERVED_WORDS, foldsEmpty: true }
+  return { key: `memory.${memory}`, title: memory, note: `memoryKind.${memory}`, order: HEAP_TYPES.length, words: OBSERVED_WORDS, foldsEmpty: true }
 }
 
 const isMode = (field: string): field is HeapMode => (HEAP_MODES as readonly string[]).includes(field)
@@ -382,9 +390,18 @@ export const SERIES_KINDS: readonly SeriesKind[] = [
     label: `series.check.${key}`,
     backends: MODELS,
     keepEmpty: true,
-    place: (): SeriesPlace | null => (key === 'hazards' || key === 'warnings' ? { lane: 'checks', checks: key } : null),
+    place: (): SeriesPlace => ({ lane: 'checks', checks: key as ChecksPart }),
   })),
-  { id: 'check', name: 'check.<rule>', unit: 'count', lane: 'checks', label: 'series.check.rule', backends: MODELS, keepEmpty: true },
+  {
+    id: 'check',
+    name: 'check.<rule>',
+    unit: 'count',
+    lane: 'checks',
+    label: 'series.check.rule',
+    backends: MODELS,
+    keepEmpty: true,
+    place: (): SeriesPlace => ({ lane: 'checks', checks: 'rule' }),
+  },
   { id: 'total', name: 'total.<field>', unit: 'bytes', lane: null, label: 'series.total', backends: ALL, keepEmpty: true },
   { id: 'live.requested', name: LIVE_SERIES.requested, unit: 'bytes', lane: null, label: 'series.liveRequested', backends: ALL, keepEmpty: true },
   { id: 'live.count', name: LIVE_SERIES.count, unit: 'count', lane: null, label: 'series.liveCount', backends: ALL, keepEmpty: true },

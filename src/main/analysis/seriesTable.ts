@@ -95,6 +95,18 @@ export class SeriesTable {
     return [...this.infos.values()]
   }
 
+  /**
+   * Put the named series in this order, each where one of them stood: the others keep their places. `list()` gives
+   * the new order, and the timeline's lanes follow it.
+   */
+  reorder(names: readonly string[]): void {
+    const moved = new Set(names.filter((name) => this.infos.has(name)))
+    const queue = [...moved]
+    const entries = [...this.infos.values()].map((info) => (moved.has(info.name) ? this.infos.get(queue.shift()!)! : info))
+    this.infos.clear()
+    for (const info of entries) this.infos.set(info.name, info)
+  }
+
   /** Drop series that stayed zero over the whole run (placements never used, …). */
   dropEmpty(keep: (name: string) => boolean = () => false): void {
     for (const [name, column] of this.columns) {

@@ -85,8 +85,15 @@ describe('series described by data', () => {
     expect(placeSeries('vktype.1.usedBytes', {})).toBeNull()
     expect(placeSeries('residency.residentBytes', {})).toEqual({ lane: 'residency', residency: 'resident' })
     expect(placeSeries('check.warnings', {})).toEqual({ lane: 'checks', checks: 'warnings' })
-    // the total of the rules and a rule's own findings are in the checks' lane family, drawn by hazards and warnings
-    expect([placeSeries('check.total', {}), placeSeries('check.access-inactive', {})]).toEqual([null, null])
+    // the total of the rules and a rule's own findings are in the checks' lane: its tooltip lists them
+    expect([placeSeries('check.total', {}), placeSeries('check.access-inactive', {})]).toEqual([
+      { lane: 'checks', checks: 'total' },
+      { lane: 'checks', checks: 'rule' },
+    ])
+    // a lane's height and the words for its memory come with its description
+    expect(['DEFAULT', 'UPLOAD', 'READBACK'].map((h) => placeSeries(`heap.${h}.heapBytes`, {})!.heap!.weight)).toEqual([3.2, 1.5, 1])
+    expect(placeSeries('memory.invisible.heapBytes', {})!.heap).toMatchObject({ key: 'memory.invisible', title: 'invisible', note: 'memoryKind.invisible' })
+    expect(placeSeries('vkheap.0.allocatedBytes', device)!.heap!.weight).toBeUndefined()
     expect(describeSeries('check.access-inactive')!.kind.id).toBe('check')
     // the parts of a run's total a comparison stacks: heap bytes of placements (Committed too), memory types' allocations
     expect(totalPartOf('placement.Committed.heapBytes', {})).toEqual({ key: 'Committed', order: 0 })

@@ -305,6 +305,21 @@ export class ObservedReplay {
     }
     options.onProgress?.({ framesDone: frames, frames })
     series.settle(store.frames.n)
+    this.largestMemoryFirst()
+  }
+
+  /**
+   * The memory kinds in the order of their peak bytes held, the largest first: the timeline gives the first lane of
+   * a kind the most room, and the memory a trace used most (RMV's invisible VRAM, say) deserves it.
+   */
+  private largestMemoryFirst(): void {
+    const peaks = new Map<string, number>()
+    for (const { name } of this.series.list()) {
+      const match = /^memory\.(.+)\.heapBytes$/.exec(name)
+      if (match) peaks.set(match[1], this.series.get(name)!.reduce((a, b) => Math.max(a, b), 0))
+    }
+    const kinds = [...peaks.keys()].sort((a, b) => peaks.get(b)! - peaks.get(a)! || (a < b ? -1 : a > b ? 1 : 0))
+    this.series.reorder(kinds.flatMap((m) => [observedSeriesName.memory(m, 'heapBytes'), observedSeriesName.memory(m, 'placedBytes')]))
   }
 
   /** The live heaps and resources after frame index `frame` (clamped to the capture), from the checkpoint before it. */

@@ -16,6 +16,7 @@ import { hatchTile } from './hatch'
 import type { ChecksLane, HeapLane, LaneSet, ResidencyLane, TransientLane } from './lanes'
 import { bucketAt } from './lanes'
 import { placementColor, type ChartTheme } from './palette'
+import { seriesLabel } from './seriesLabel'
 import { byteAxis, formatAxisBytes, formatAxisCount } from './ticks'
 import { tooltipElement, tooltipFrame, type TipLine } from './tooltip'
 
@@ -26,6 +27,8 @@ export const GRID = { left: 62, right: 14, top: 8, bottom: 6 } as const
 export interface LaneSpec {
   id: string
   title: string
+  /** What the lane holds, in words, under its title (a memory kind: "video memory the CPU cannot see"). */
+  note?: string
   /** Share of the pane's height. */
   weight: number
   minHeight?: number
@@ -502,11 +505,19 @@ export function checksLaneOption(lanes: LaneSet, c: ChecksLane, ctx: LaneContext
     max: Math.max(...both, 1),
     shapes,
     locate: locator(lanes.start, lanes.width),
-    tip: (i) =>
-      tooltipElement(bucketTitle(ctx, lanes.start[i], lanes.width), [
+    tip: (i) => {
+      const lines: TipLine[] = [
         { label: t('tip.hazards'), value: formatCount(c.hazards[i]), color: theme.evict, strong: true },
         { label: t('tip.warnings'), value: formatCount(c.warnings[i]), color: theme.warning },
-      ]),
+      ]
+      // each rule that found something in the bucket, most findings first
+      const rules = c.rules.filter((r) => r.values[i] > 0).sort((a, b) => b.values[i] - a.values[i])
+      if (rules.length) lines.push('separator')
+      for (const r of rules) lines.push({ label: seriesLabel(r.series, t, r.label), value: formatCount(r.values[i]), muted: true })
+      // the findings of all rules, where they are more than the hazards and warnings above
+      if (c.total && c.total[i] !== c.hazards[i] + c.warnings[i]) lines.push({ label: t('series.check.total'), value: formatCount(c.total[i]) })
+      return tooltipElement(bucketTitle(ctx, lanes.start[i], lanes.width), lines)
+    },
   })
 }
 

@@ -10,13 +10,14 @@
  * the heap's total is kept beside them, drawn as a line, so a short spike is never hidden by averaging.
  */
 import type { RunCapabilities, SeriesAnswer, SeriesBuckets } from '../../../shared/ipc'
-import { HEAP_MODES, placeSeries, type HeapLaneInfo, type HeapLaneWords, type HeapMode, type SeriesPlace, type SeriesRunInfo } from '../../../shared/series'
+import { describeSeries, HEAP_MODES, placeSeries, type HeapLaneInfo, type HeapLaneWords, type HeapMode, type SeriesPlace, type SeriesRunInfo } from '../../../shared/series'
 
 export { HEAP_MODES, type HeapMode }
 
 /** What the lanes read of a run: its series, what it offers, and the device data its series' places depend on. */
 export interface LaneRun extends SeriesRunInfo {
-  series: readonly { name: string }[]
+  /** Its series, with the labels the run gives them. */
+  series: readonly { name: string; label?: string }[]
   capabilities: RunCapabilities
 }
 
@@ -66,11 +67,21 @@ export function heapLanesOf(run: LaneRun): HeapLaneInfo[] {
   return [...lanes.values()].sort((a, b) => a.order - b.order)
 }
 
-/** The series the timeline asks for, in one query (at most 64): those of the run drawn in a lane in this mode. */
+/**
+ * The series the timeline asks for, in one query (at most 64): those of the run drawn in a lane in this mode, the
+ * checks' rules last (the lane's tooltip lists them; the lanes themselves come first).
+ */
 export function laneSeries(run: LaneRun, mode: HeapMode): string[] {
-  return placedSeries(run, mode)
+  const placed = placedSeries(run, mode)
+  const rule = (p: SeriesPlace) => p.checks === 'rule'
+  return [...placed.filter((s) => !rule(s.place)), ...placed.filter((s) => rule(s.place))]
     .map((s) => s.name)
     .slice(0, MAX_SERIES)
+}
+
+/** Whether the run has a budget series drawn in its lanes (a heap's own budget, or residency's where offered). */
+export function hasBudgetSeries(run: LaneRun): boolean {
+  return places(run).some(({ place }) => place && offered(place, run.capabilities) && (place.residency === 'budget' || place.heapRoles?.some((r) => r.part === 'budget')))
 }
 
 export interface StackLayer {
@@ -82,8 +93,12 @@ export interface StackLayer {
 export interface HeapLane {
   /** DEFAULT, UPLOAD, READBACK; or "vk.0" for a Vulkan run's memory heap 0. */
   id: string
-  /** What the lane is called: the heap type, or the memory heap's name and flags. */
+  /** What the lane is called: the heap type, the memory heap's name and flags, or the memory kind's name. */
   title: string
+  /** What the memory is (an i18n key the renderer may have words for), from the lane's description. */
+  note?: string
+  /** Its share of the timeline's height, from the lane's description; absent: by its place among the lanes. */
+  weight?: number
   /** Its words for held, in use and the gap (i18n keys). */
   words: HeapLaneWords
   mode: HeapMode
@@ -129,6 +144,10 @@ export interface TransientLane {
 export interface ChecksLane {
   hazards: Float64Array
   warnings: Float64Array
+  /** The findings of all rules, where the run writes their total. */
+  total: Float64Array | null
+  /** Each rule's own findings (`check.<rule>`), by the rule's name, in the run's order. */
+  rules: { rule: string; series: string; label?: string; values: Float64Array }[]
   max: number
 }
 
@@ -219,6 +238,8 @@ function heapLane(answer: SeriesAnswer, info: HeapLaneInfo, placed: { name: stri
   return {
     id: info.key,
     title: info.title,
+    ...(info.note !== undefined ? { note: info.note } : {}),
+    ...(info.weight !== undefined ? { weight: info.weight } : {}),
     words: info.words,
     mode,
     layers: shown,
@@ -326,7 +347,10 @@ export function buildLanes(raw: SeriesAnswer, mode: HeapMode, run: LaneRun): Lan
     }
     const hazards = sum(hazardNames)
     const warnings = sum(warningNames)
-    checks = { hazards, warnings, max: Math.max(1, peakOf(hazards), peakOf(warnings)) }
+    const totalNames = named('checks', 'total')
+    const given = new Map(run.series.map((x) => [x.name, x.label]))
+    const rules = named('checks', 'rule').map((name) => ({ rule: describeSeries(name)?.parts.rule ?? name, series: name, label: given.get(name), values: sum([name]) }))
+    checks = { hazards, warnings, total: totalNames.length ? sum(totalNames) : null, rules, max: Math.max(1, peakOf(hazards), peakOf(warnings)) }
   }
   const residencyBudget = residency?.hasBudget ? residency.budget : null
   const heaps = heapLanesOf(run).map((info) =>

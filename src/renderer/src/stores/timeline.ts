@@ -250,11 +250,16 @@ export const useTimelineStore = defineStore('timeline', () => {
    * folded: the peak of each lane's series, one bucket over every frame.
    */
   async function findEmptyLanes(r: RunSummary): Promise<void> {
-    // a heap lane folds by the bytes it held; the transient lane by its heaps
+    // a heap lane folds by the bytes it held; the transient lane by its heaps; residency by the bytes resident
     const lanesOf = new Map<string, string[]>()
+    const laneOf = (place: ReturnType<typeof placeSeries>): string | null => {
+      if (place?.heap?.foldsEmpty && place.heapRoles?.some((role) => role.part === 'held')) return place.heap.key
+      if (place?.transient === 'heap' && r.capabilities.transients) return 'transient'
+      if (place?.residency === 'resident' && r.capabilities.residency) return 'residency'
+      return null
+    }
     for (const { name } of r.series) {
-      const place = placeSeries(name, r)
-      const key = place?.heap?.foldsEmpty && place.heapRoles?.some((role) => role.part === 'held') ? place.heap.key : place?.transient === 'heap' && r.capabilities.transients ? 'transient' : null
+      const key = laneOf(placeSeries(name, r))
       if (key) lanesOf.set(key, [...(lanesOf.get(key) ?? []), name])
     }
     const names = new Set(r.series.map((s) => s.name))

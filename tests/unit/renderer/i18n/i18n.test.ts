@@ -53,6 +53,17 @@ describe('messages', () => {
     for (const name of ['heap.DEFAULT.heapBytes', 'vkheap.0.allocatedBytes', 'memory.local.heapBytes']) {
       for (const key of Object.values(placeSeries(name, device)!.heap!.words)) expect(typeof lookup(en, key), key).toBe('string')
     }
+    // the memory kinds the observed traces name have words for what they are (RMV, GPGMM, a utrace)
+    for (const memory of ['local', 'invisible', 'system', 'non-local', 'video']) {
+      const note = placeSeries(`memory.${memory}.heapBytes`, {})!.heap!.note!
+      expect([typeof lookup(en, note), typeof lookup(zhCN, note)], note).toEqual(['string', 'string'])
+    }
+  })
+
+  it('names every backend in the run header, in both languages', async () => {
+    const { BACKEND_IDS } = await import('../../../../src/shared/series')
+    for (const id of BACKEND_IDS) expect([typeof lookup(en, `run.backend.${id}`), typeof lookup(zhCN, `run.backend.${id}`)], id).toEqual(['string', 'string'])
+    expect(lookup(en, 'run.backend.d3d12')).toBe('D3D12 model (UE 5.8)')
   })
 
   it('every config key the model has is described in Chinese', async () => {

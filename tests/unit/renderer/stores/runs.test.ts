@@ -3,8 +3,12 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import type { AppInfo, LoadOutcome, LoadProgress, RecordRequest, RecordStatus, RunSummary, SeriesQuery } from '../../../../src/shared/ipc'
 import { SERIES } from '../../../../src/shared/ipc'
 import { setApi } from '../../../../src/renderer/src/api'
+import { useInspectorStore } from '../../../../src/renderer/src/stores/inspector'
 import { UPLOAD_CHUNK_BYTES, useRunsStore } from '../../../../src/renderer/src/stores/runs'
+import { useTimelineStore } from '../../../../src/renderer/src/stores/timeline'
+import { useUiStore } from '../../../../src/renderer/src/stores/ui'
 import { FakeApiBase } from '../fakeApi'
+import { FakeHost as AppHost } from '../fakeHost'
 
 function summary(runId: string, frames: number, extra: Partial<RunSummary> = {}): RunSummary {
   return {
@@ -227,5 +231,90 @@ describe('runs store', () => {
     expect(host.calls).toEqual([`stop recording ${loadId}`])
     expect(host.closed).toEqual(['run-5'])
     expect(runs.live).toBeNull()
+  })
+})
+
+/** The runs store against the app's fake host: two runs, closing, the engine stopping, a second capture, export. */
+describe('runs store on the app host', () => {
+  /** Let watchers run and queued answers arrive. */
+  async function settle(rounds = 8): Promise<void> {
+    for (let i = 0; i < rounds; i++) await new Promise((resolve) => setTimeout(resolve, 0))
+  }
+
+  let host: AppHost
+
+  async function opened() {
+    const runs = useRunsStore()
+    const timeline = useTimelineStore()
+    const inspector = useInspectorStore()
+    await runs.init()
+    await settle()
+    return { runs, timeline, inspector }
+  }
+
+  beforeEach(() => {
+    setActivePinia(createPinia())
+    host = new AppHost()
+    setApi(host)
+  })
+
+  describe('runs store', () => {
+    it('swaps A and B, and closes both when leaving', async () => {
+      const { runs } = await opened()
+      await runs.rerun({ 'bufferPool.size': '8MiB' })
+      runs.swap()
+      expect([runs.current?.runId, runs.other?.runId]).toEqual(['run-B', 'run-1'])
+      await runs.closeAll()
+      expect(host.closed).toEqual(['run-B', 'run-1'])
+      await settle()
+      expect(useUiStore().view).toBe('start')
+    })
+
+    it('forgets its runs when the engine stops, and offers to open the file again', async () => {
+      const runs = useRunsStore()
+      let stopped!: (info: { message: string; reopen?: string }) => void
+      host.onEngineStopped = (listener) => {
+        stopped = listener
+        return () => undefined
+      }
+      await runs.init()
+      stopped({ message: 'worker exited', reopen: 'demo' })
+      expect(runs.current).toBeNull()
+      expect(runs.engineStopped?.reopen).toBe('demo')
+      await runs.reopenAfterStop()
+      expect(host.calls).toEqual(['open demo', 'open demo'])
+      expect(runs.current?.runId).toBe('run-1')
+    })
+  })
+
+  describe('a second capture, and export', () => {
+    it('uploads a file picked for comparison as run B and shows the compare view', async () => {
+      const { runs } = await opened()
+      const got: number[] = []
+      host.beginUpload = async () => undefined
+      host.uploadChunk = async (chunk) => {
+        got.push(chunk.data.byteLength)
+        return true
+      }
+      host.endUpload = async () => ({ ok: true, summary: (await import('../fakeHost')).summary('run-9') })
+      expect(await runs.upload(new File([new Uint8Array(10)], 'other.hscap'), 'B')).toBe(true)
+      await settle()
+      expect(got).toEqual([10])
+      expect([runs.current?.runId, runs.other?.runId]).toEqual(['run-1', 'run-9'])
+      expect(useUiStore().view).toBe('compare')
+    })
+
+    it('exports run A, the A/B range of it when one is set', async () => {
+      const { runs, timeline } = await opened()
+      const asked: unknown[] = []
+      host.exportCapture = async (request) => {
+        asked.push(request)
+        return { kind: 'cancelled' }
+      }
+      await timeline.setRange(10, 20)
+      // the range's last frame included: frames [10, 21)
+      await runs.exportCapture({ from: timeline.range!.a, to: timeline.range!.b + 1 })
+      expect(asked).toEqual([{ runId: 'run-1', from: 10, to: 21, gzip: true }])
+    })
   })
 })

@@ -186,6 +186,8 @@ describe('the window', () => {
     expect(wrapper.get('[data-testid=view-timeline]').text()).toBe('时间线')
     expect(wrapper.get('[data-testid=open-capture]').text()).toBe('打开捕获…')
     expect(wrapper.get('[data-testid=cursor-frame]').text()).toBe('帧 71')
+    // the run header names the backend that made the run, in the user's language
+    expect(wrapper.get('[data-testid=run-backend]').text()).toBe('heapscope-capture · D3D12 模型（UE 5.8）')
     expect(document.documentElement.lang).toBe('zh-CN')
     wrapper.unmount()
   })

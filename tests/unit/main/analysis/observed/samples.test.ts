@@ -127,6 +127,21 @@ describe('heapscope report on observed traces', () => {
     }
   })
 
+  it('lists the RMV sample’s memory kinds by their peak, the largest first, as the timeline stacks its lanes', async () => {
+    const engine = new LocalEngine()
+    const run = await engine.addRun(await loadCaptureFile(RMV))
+    const memory = (await engine.summary(run.id)).series.map((s) => s.name).filter((name) => name.startsWith('memory.'))
+    // peaks: invisible 4 030 988 288, system 2 494 464, local 860 160 (the report above)
+    expect(memory).toEqual([
+      'memory.invisible.heapBytes',
+      'memory.invisible.placedBytes',
+      'memory.system.heapBytes',
+      'memory.system.placedBytes',
+      'memory.local.heapBytes',
+      'memory.local.placedBytes',
+    ])
+  })
+
   it('refuses --config on an observed trace: no model replays it', async () => {
     expect(await main(['report', '--config', 'bufferPool.size=1048576', fixture('real/vma2-dump-sample.json')])).not.toBe(0)
     expect(io.err).toContain('--config does not apply: the observed backend runs no model')
