@@ -69,7 +69,7 @@ describe('a GPGMM trace in the app', () => {
     expect(await page.getByTestId('compare-run-a').textContent()).toContain('gpgmm-dawn-queuewritebuffer.json')
     expect(await page.getByTestId('compare-kind-a').textContent()).toBe('observed ·')
     expect(await page.getByTestId('compare-run-b').textContent()).toContain('gpgmm-dawn-queuewritebuffer.json')
-    expect(await page.getByTestId('compare-kind-b').textContent()).toBe('modelled by the UE 5.8 model ·')
+    expect(await page.getByTestId('compare-kind-b').textContent()).toBe('modelled by the UE 5.8 D3D12 model ·')
     await expect.poll(() => page.getByTestId('compare-summary').locator('tbody tr').count(), { timeout: 20_000 }).toBeGreaterThan(5)
     // as the page writes them: three significant digits
     expect(await peakRow(page)).toEqual(['16.0 MiB', '128 MiB'])

@@ -98,8 +98,8 @@ export interface BackendSnapshots {
   snapshot(runId: string, frame: number): Snapshot
   resources(query: ResourceQuery): ResourcePage
   details(runId: string, frame: number, id: number): ResourceDetails | null
-  /** The render-graph executions of a frame; empty where the backend has transients but the frame ran none. */
-  transients(frame: number): TransientExecution[]
+  /** The render-graph executions of a frame (empty where it ran none): only where the backend has transients. */
+  transients?(frame: number): TransientExecution[]
   /** The live resources at a frame index, as columns. */
   table(frame: number): ResourceTable
   /** The frame index a query for `frame` answers for (clamped to the run's frames). */

@@ -52,7 +52,7 @@ import { ResourceIndex, search } from '../analysis/search'
 import { TOTAL_SERIES } from '../../shared/series'
 import { ResidencyEvents } from '../analysis/residencyEvents'
 import { CancelledError, CaptureError } from '../ingest/errors'
-import { ImportError, importOptionsOf } from '../ingest/importers'
+import { ImportError, importOptionsOf, isTimedFormat } from '../ingest/importers'
 import { loadCapture, loadCaptureFile, type LoadResult } from '../ingest/read'
 import { captureBytes, writeCapture } from '../ingest/writer'
 import type { CaptureStore } from '../ingest/store'
@@ -312,6 +312,7 @@ export function summarize(runId: string, result: LoadResult, backend: Backend, r
     notes: result.notes,
     series: [],
     ...(result.trace ? { trace: result.trace } : {}),
+    ...(isTimedFormat(result.format) ? { timed: true } : {}),
   }
 }
 
@@ -703,7 +704,8 @@ export class LocalEngine implements Engine {
 
   async transients(query: TransientQuery): Promise<TransientAnswer> {
     const snapshots = this.run(query.runId).replay.snapshots
-    const executions = snapshots.transients(query.frame)
+    // a backend without transients answers none
+    const executions = snapshots.transients?.(query.frame) ?? []
     return { runId: query.runId, frame: snapshots.state(query.frame).frame, executions }
   }
 

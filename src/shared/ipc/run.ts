@@ -40,6 +40,8 @@ export interface RunSummary {
   live?: boolean
   /** A run imported from an allocator's trace (GPGMM): what the allocator did, or the trace's requests through a model. */
   trace?: TraceRun
+  /** The capture's frames were cut from its time (an RMV, GPGMM or .utrace trace): their length is the user's to set. */
+  timed?: true
 }
 
 /**

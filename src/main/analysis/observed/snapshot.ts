@@ -4,7 +4,7 @@
  * ranges, the gaps free; resources that alias share bytes, so blocks may overlap), named by the trace or by its
  * memory and id; the resource table's placement is "Observed", its heap the memory kind, its pool the heap.
  */
-import type { ResourceDetails, Snapshot, TransientExecution, PoolMap } from '../../../shared/ipc'
+import type { ResourceDetails, Snapshot, PoolMap } from '../../../shared/ipc'
 import { recordAt } from '../../ingest/records'
 import { frameEnd } from '../../ingest/store'
 import { CaptureNames } from '../names'
@@ -28,11 +28,6 @@ export class ObservedSnapshots extends CachedSnapshots<ObservedSnapshotState> {
   protected build(target: number): ObservedSnapshotState {
     const live = this.replay.stateAt(target)
     return { ...live, table: this.tableOf(live) }
-  }
-
-  /** An observed trace has no render-graph transients. */
-  transients(_frame: number): TransientExecution[] {
-    return []
   }
 
   /** A heap as pools and rows name it: the trace's name, else its memory and id. */

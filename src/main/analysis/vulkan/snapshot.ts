@@ -11,7 +11,6 @@ import type {
   ResourceDetails,
   SymbolizedFrame,
   Snapshot,
-  TransientExecution,
 } from '../../../shared/ipc'
 import type { Bytes } from '../../../shared/units'
 import { recordAt } from '../../ingest/records'
@@ -71,11 +70,6 @@ export class VulkanSnapshots extends CachedSnapshots<VulkanSnapshotState> {
     const poolNames = this.poolNamesOf(model, end)
     const table = this.tableOf(model, created, poolNames, store.frames.n[target], end)
     return { frame: target, model, created, table, poolNames }
-  }
-
-  /** Vulkan runs have no render-graph transients. */
-  transients(_frame: number): TransientExecution[] {
-    return []
   }
 
   /** The `name` of each application heap record, by the capture's heap id (the last one of an id wins). */

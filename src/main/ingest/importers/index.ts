@@ -53,6 +53,8 @@ export interface Importer {
   /** Why a file this importer did not take is not its format, from its head: the message of a file none takes. */
   refuse(head: Uint8Array): string
   import(source: ImportSource, options: ImportOptions): ImportedCapture<AnyCaptureRecord> | null
+  /** The format records time, not frames: its frames are cut at its frame markers or in buckets of `bucketMs`. */
+  timed?: true
 }
 
 /** The importers, in the order they are tried. */
@@ -65,6 +67,7 @@ export const IMPORTERS: readonly Importer[] = [
   },
   {
     name: GPGMM_FORMAT,
+    timed: true,
     sniff: (head) => sniffGpgmm(decodeHead(head)),
     refuse: (head) =>
       looksLikeTraceEvents(decodeHead(head))
@@ -80,17 +83,24 @@ export const IMPORTERS: readonly Importer[] = [
   },
   {
     name: RMV_FORMAT,
+    timed: true,
     sniff: sniffRmv,
     refuse: () => 'it does not start with the RDF magic "AMD_RDF " or the RMT chunk magic "MINI"',
     import: (source, options) => importRmv(source, options.rmv),
   },
   {
     name: UTRACE_FORMAT,
+    timed: true,
     sniff: sniffUtrace,
     refuse: () => 'it does not start with the Unreal Insights trace magic "2CRT" (or the older "ECRT")',
     import: (source, options) => importUtrace(source, options.rmv),
   },
 ]
+
+/** Whether a format's frames are cut from its time (the user chooses their length). */
+export function isTimedFormat(format: string): boolean {
+  return IMPORTERS.some((importer) => importer.name === format && importer.timed)
+}
 
 /** A format that did not take a file, and why. */
 export interface Refusal {

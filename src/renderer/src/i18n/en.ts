@@ -439,7 +439,7 @@ export default {
     fromWhatIf: 'Change the config (What-if)',
     swap: 'Swap A and B',
     sameConfig: 'same config',
-    trace: { observed: 'observed', modelled: 'modelled by the UE 5.8 model' },
+    trace: { observed: 'observed', modelled: 'modelled by the {model} model' },
     close: 'Stop comparing',
     deltaOf: 'Delta of',
     delta: 'Delta B − A',

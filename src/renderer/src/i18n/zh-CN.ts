@@ -441,7 +441,7 @@ const zhCN: typeof en = {
     fromWhatIf: '修改配置（假设分析）',
     swap: '交换 A 与 B',
     sameConfig: '相同配置',
-    trace: { observed: '实测', modelled: 'UE 5.8 模型' },
+    trace: { observed: '实测', modelled: '{model} 模型' },
     close: '停止对比',
     deltaOf: '差值对象',
     delta: '差值 B − A',
