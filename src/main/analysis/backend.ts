@@ -148,6 +148,48 @@ export interface BackendRun {
   resourceRows?(): ResourceRows
 }
 
+/** What a backend's run reads from its replay. */
+export interface RunReplay {
+  readonly store: CaptureStore
+  readonly series: SeriesTable
+  readonly checks: HazardLog
+}
+
+/**
+ * The part of a run every backend shares: its store, series and checks are its replay's, and its snapshots are
+ * made again as a followed capture grows. A backend's run adds what it shows and what it can.
+ */
+export abstract class ReplayRun<Replay extends RunReplay, Snapshots extends BackendSnapshots> {
+  snapshots: Snapshots
+
+  constructor(readonly replay: Replay) {
+    this.snapshots = this.snapshotsOf(replay)
+  }
+
+  /** Fresh snapshots over the replay as it stands. */
+  protected abstract snapshotsOf(replay: Replay): Snapshots
+
+  get store(): CaptureStore {
+    return this.replay.store
+  }
+
+  get series(): SeriesTable {
+    return this.replay.series
+  }
+
+  get checks(): HazardLog {
+    return this.replay.checks
+  }
+
+  grown(): void {
+    this.snapshots = this.snapshotsOf(this.replay)
+  }
+
+  warm(frame: number): void {
+    this.snapshots.warm(frame)
+  }
+}
+
 /** A backend, typed by its id and the run its replay gives (the engine's runs are told apart by them). */
 export interface Backend<Id extends string = string, Run extends BackendRun = BackendRun> {
   /** The backend's name, as RunSummary.backend gives it: 'd3d12', 'vulkan', 'observed'. */

@@ -4,8 +4,23 @@
  * Every backend's snapshots keep theirs here (CachedSnapshots).
  */
 import type { ResourcePage, ResourceQuery, Snapshot } from '../../shared/ipc'
+import { recordAt } from '../ingest/records'
 import type { CaptureStore } from '../ingest/store'
+import { Lifetimes } from './records'
 import type { ResourceTable } from './resourceTable'
+
+/** A live resource as every backend's details start from it (CachedSnapshots.liveResource). */
+export interface LiveResource<State> {
+  state: State
+  /** Its row in the state's table. */
+  index: number
+  /** Its create record; -1 where none made it (live before the records kept). */
+  record: number
+  /** The create record as the capture wrote it. */
+  desc: Record<string, unknown>
+  /** The frame whose release ends its life, null while nothing does. */
+  releasedFrame: number | null
+}
 
 /** The states kept per run. */
 export const SNAPSHOT_CACHE_SIZE = 4
@@ -53,6 +68,7 @@ export function snapshotFrame(store: CaptureStore, frame: number): number {
  */
 export abstract class CachedSnapshots<State extends { frame: number; table: ResourceTable }> {
   protected readonly cache = new SnapshotCache<State>()
+  private lifetimes: Lifetimes | undefined
 
   constructor(private readonly snapshotStore: CaptureStore) {}
 
@@ -69,6 +85,18 @@ export abstract class CachedSnapshots<State extends { frame: number; table: Reso
     const state = this.build(target)
     this.cache.add(state)
     return state
+  }
+
+  /** The resource `id` live at the end of frame index `frame`, its create record and its end; null when not live. */
+  protected liveResource(frame: number, id: number): LiveResource<State> | null {
+    const state = this.state(frame)
+    const index = state.table.id.indexOf(id)
+    if (index < 0) return null
+    const record = state.table.createRecord[index]
+    const desc = record >= 0 ? (recordAt(this.snapshotStore, record) as unknown as Record<string, unknown>) : {}
+    this.lifetimes ??= new Lifetimes(this.snapshotStore)
+    const releasedFrame = record >= 0 ? this.lifetimes.releasedFrame(record) : null
+    return { state, index, record, desc, releasedFrame }
   }
 
   table(frame: number): ResourceTable {

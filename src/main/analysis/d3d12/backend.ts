@@ -4,7 +4,7 @@
  */
 import { CONFIG_KEY_NAMES, CONFIG_KEYS, parseConfigPairs, resolveConfig } from '../../../shared/model'
 import type { CaptureStore } from '../../ingest/store'
-import type { Backend, BackendReplayOptions, BackendRun, ReplayStart } from '../backend'
+import { ReplayRun, type Backend, type BackendReplayOptions, type BackendRun, type ReplayStart } from '../backend'
 import { ONLY_FIRST_CHECKPOINT } from '../checkpoints'
 import type { ResourceRows } from '../resourceRows'
 import type { ModelWalk } from '../search'
@@ -35,30 +35,15 @@ export const d3d12Backend: Backend<'d3d12', D3D12BackendRun> = {
 }
 
 /** A D3D12 replay as a run: the replay checks the placed resources frame by frame as it goes. */
-export class D3D12BackendRun implements BackendRun {
-  snapshots: Snapshots
+export class D3D12BackendRun extends ReplayRun<Replay, Snapshots> implements BackendRun {
   readonly transients = true as const
 
-  constructor(
-    readonly replay: Replay,
-  ) {
-    this.snapshots = new Snapshots(replay)
-  }
-
-  get store(): CaptureStore {
-    return this.replay.store
+  protected snapshotsOf(replay: Replay): Snapshots {
+    return new Snapshots(replay)
   }
 
   get config() {
     return this.replay.config
-  }
-
-  get series() {
-    return this.replay.series
-  }
-
-  get checks() {
-    return this.replay.checks
   }
 
   get residency() {
@@ -75,11 +60,4 @@ export class D3D12BackendRun implements BackendRun {
 
   report: BackendRun['report'] = (result) => buildRunReport(result, this.replay)
 
-  grown(): void {
-    this.snapshots = new Snapshots(this.replay)
-  }
-
-  warm(frame: number): void {
-    this.snapshots.warm(frame)
-  }
 }

@@ -13,14 +13,14 @@ import {
   type TransientExecution,
 } from '../../../shared/ipc'
 import type { BufferDesc, TextureDesc } from '../../../shared/capture'
-import { bufferDesc, recordAt, textureDesc } from '../../ingest/records'
+import { bufferDesc, textureDesc } from '../../ingest/records'
 import { frameEnd, RECORD_KIND } from '../../ingest/store'
 import type { D3D12Model } from '../../model/d3d12/model'
 import { D3D12Model as Model } from '../../model/d3d12/model'
 import { HEAP_TYPES, PLACEMENTS } from '../../../shared/model'
 import type { ResidencyObjectInfo } from '../../model/d3d12/residency'
 import type { Replay } from './replay'
-import { createdIdOf, frameOfRecord, Lifetimes } from '../records'
+import { createdIdOf, frameOfRecord } from '../records'
 import { ResourceTable } from '../resourceTable'
 import { CachedSnapshots } from '../snapshotCache'
 
@@ -92,7 +92,6 @@ function placedId(replay: Replay, record: number): number {
 
 export class Snapshots extends CachedSnapshots<SnapshotState> {
   private applicationHeaps: boolean | undefined
-  private lifetimes: Lifetimes | undefined
 
   constructor(private readonly replay: Replay) {
     super(replay.store)
@@ -322,15 +321,10 @@ export class Snapshots extends CachedSnapshots<SnapshotState> {
   }
 
   details(runId: string, frame: number, id: number): ResourceDetails | null {
-    const s = this.state(frame)
-    const index = s.table.id.indexOf(id)
-    if (index < 0) return null
+    const live = this.liveResource(frame, id)
+    if (!live) return null
+    const { state: s, index, record, desc, releasedFrame } = live
     const store = this.replay.store
-    const record = s.table.createRecord[index]
-    const desc = record >= 0 ? (recordAt(store, record) as unknown as Record<string, unknown>) : {}
-    // the release that ends this resource's life, if any
-    this.lifetimes ??= new Lifetimes(this.replay.store)
-    const releasedFrame = record >= 0 ? this.lifetimes.releasedFrame(record) : null
     const placedByApplication = record >= 0 && store.records.kind[record] === RECORD_KIND.placed
     return {
       runId,

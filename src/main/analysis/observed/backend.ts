@@ -6,7 +6,7 @@
  */
 import type { CaptureHeader } from '../../../shared/capture'
 import type { CaptureStore } from '../../ingest/store'
-import type { Backend, BackendReplayOptions, BackendRun, ReplayStart } from '../backend'
+import { ReplayRun, type Backend, type BackendReplayOptions, type BackendRun, type ReplayStart } from '../backend'
 import type { ResourceRows } from '../resourceRows'
 import { ObservedPlayback } from './playback'
 import { isObservedRun, ObservedReplay } from './replay'
@@ -26,25 +26,12 @@ export const observedBackend: Backend<'observed', ObservedBackendRun> = {
 }
 
 /** An observed replay as a run: the trace's residency events, no transients, no config. */
-export class ObservedBackendRun implements BackendRun {
-  snapshots: ObservedSnapshots
+export class ObservedBackendRun extends ReplayRun<ObservedReplay, ObservedSnapshots> implements BackendRun {
   /** No model runs: no config values. */
   readonly config = undefined
 
-  constructor(readonly replay: ObservedReplay) {
-    this.snapshots = new ObservedSnapshots(replay)
-  }
-
-  get store(): CaptureStore {
-    return this.replay.store
-  }
-
-  get series() {
-    return this.replay.series
-  }
-
-  get checks() {
-    return this.replay.checks
+  protected snapshotsOf(replay: ObservedReplay): ObservedSnapshots {
+    return new ObservedSnapshots(replay)
   }
 
   get residency() {
@@ -59,11 +46,4 @@ export class ObservedBackendRun implements BackendRun {
     return observedResourceRows(this.replay)
   }
 
-  grown(): void {
-    this.snapshots = new ObservedSnapshots(this.replay)
-  }
-
-  warm(frame: number): void {
-    this.snapshots.warm(frame)
-  }
 }

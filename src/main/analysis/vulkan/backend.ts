@@ -6,7 +6,7 @@ import type { CaptureHeader } from '../../../shared/capture'
 import { VULKAN_CONFIG_KEY_NAMES, VULKAN_CONFIG_KEYS } from '../../model/vulkan/config'
 import type { CaptureStore } from '../../ingest/store'
 import { ConfigError } from '../../../shared/model'
-import type { Backend, BackendReplayOptions, BackendRun, ConfigOverrides, ReplayStart } from '../backend'
+import { ReplayRun, type Backend, type BackendReplayOptions, type BackendRun, type ConfigOverrides, type ReplayStart } from '../backend'
 import { ONLY_FIRST_CHECKPOINT } from '../checkpoints'
 import type { ResourceRows } from '../resourceRows'
 import { VulkanPlayback } from './playback'
@@ -52,27 +52,13 @@ export const vulkanBackend: Backend<'vulkan', VulkanBackendRun> = {
 }
 
 /** A Vulkan replay as a run: no residency events (Vulkan leaves residency to the driver), no transients. */
-export class VulkanBackendRun implements BackendRun {
-  snapshots: VulkanSnapshots
-
-  constructor(readonly replay: VulkanReplay) {
-    this.snapshots = new VulkanSnapshots(replay)
-  }
-
-  get store(): CaptureStore {
-    return this.replay.store
+export class VulkanBackendRun extends ReplayRun<VulkanReplay, VulkanSnapshots> implements BackendRun {
+  protected snapshotsOf(replay: VulkanReplay): VulkanSnapshots {
+    return new VulkanSnapshots(replay)
   }
 
   get config() {
     return this.replay.config
-  }
-
-  get series() {
-    return this.replay.series
-  }
-
-  get checks() {
-    return this.replay.checks
   }
 
   extras: BackendRun['extras'] = () => ({ vulkan: this.replay.info() })
@@ -86,11 +72,4 @@ export class VulkanBackendRun implements BackendRun {
     return vulkanResourceRows(this.store, this.replay)
   }
 
-  grown(): void {
-    this.snapshots = new VulkanSnapshots(this.replay)
-  }
-
-  warm(frame: number): void {
-    this.snapshots.warm(frame)
-  }
 }

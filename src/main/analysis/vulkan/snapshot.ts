@@ -24,7 +24,7 @@ import { bufferNeeds, emptyNeeds, textureNeeds, type BufferLike } from '../../mo
 import { CaptureNames } from '../names'
 import { Symbolizer } from '../symbolize'
 import { CachedSnapshots } from '../snapshotCache'
-import { frameOfRecord, Lifetimes } from '../records'
+import { frameOfRecord } from '../records'
 import { ResourceTable } from '../resourceTable'
 import { heapName, typeName, type VulkanReplay } from './replay'
 
@@ -52,7 +52,6 @@ export interface VulkanSnapshotState {
 const symbolizer = new Symbolizer()
 
 export class VulkanSnapshots extends CachedSnapshots<VulkanSnapshotState> {
-  private lifetimes: Lifetimes | undefined
   private heapNames: Map<number, string> | undefined
   private names: CaptureNames | undefined
   /** Stack id → its record, found on first use. */
@@ -259,14 +258,9 @@ export class VulkanSnapshots extends CachedSnapshots<VulkanSnapshotState> {
   }
 
   details(runId: string, frame: number, id: number): ResourceDetails | null {
-    const s = this.state(frame)
-    const index = s.table.id.indexOf(id)
-    if (index < 0) return null
-    const store = this.replay.store
-    const record = s.table.createRecord[index]
-    const desc = record >= 0 ? (recordAt(store, record) as unknown as Record<string, unknown>) : {}
-    this.lifetimes ??= new Lifetimes(store)
-    const releasedFrame = record >= 0 ? this.lifetimes.releasedFrame(record) : null
+    const live = this.liveResource(frame, id)
+    if (!live) return null
+    const { state: s, index, desc, releasedFrame } = live
     const placement = s.model.placementOf(id)
     const stack = typeof desc.stack === 'number' ? this.stackOf(desc.stack) : undefined
     return {
