@@ -4,7 +4,7 @@
  * only once the previous one is acknowledged, so a slow renderer gets fewer, larger steps (frames skipped), never a
  * growing queue.
  */
-import type { PlaybackFrame, PlaybackRequest } from '../../shared/ipc'
+import type { PlaybackFrame, PlaybackRequest, ResourceRow } from '../../shared/ipc'
 
 /** Rows of created resources in one message; beyond this the renderer pages the table again. */
 export const MAX_CREATED_ROWS = 500
@@ -86,6 +86,27 @@ export abstract class PlaybackClock {
 
   /** The changes since the last message sent (the pending sets), as of frame `applied`. */
   protected abstract message(): PlaybackFrame
+
+  /**
+   * The message of frame `applied`: the rows made since the last one sent (at most MAX_CREATED_ROWS of the pending
+   * set, `createdTruncated` where more are), the ids released since, and what the backend counts at the frame.
+   */
+  protected frameMessage(
+    frameNumber: number,
+    created: ResourceRow[],
+    totals: Pick<PlaybackFrame, 'liveCount' | 'heapBytes' | 'residentBytes'>,
+  ): PlaybackFrame {
+    return {
+      playbackId: this.request.playbackId,
+      frame: this.applied,
+      frameNumber,
+      skipped: this.applied - this.sent - 1,
+      created,
+      createdTruncated: this.pendingCreated.size > created.length,
+      released: [...this.pendingReleased],
+      ...totals,
+    }
+  }
 
   /** A resource that ended: it leaves the created set, or joins the released one when it was sent before. */
   protected released(id: number): void {

@@ -85,17 +85,10 @@ export class Playback extends PlaybackClock {
     }
     const heapBytes: Record<string, number> = {}
     HEAP_TYPES.forEach((heap, h) => (heapBytes[heap] = this.model.totals.byHeap[h * FIELDS]))
-    return {
-      playbackId: this.request.playbackId,
-      frame: this.applied,
-      frameNumber,
-      skipped: this.applied - this.sent - 1,
-      created,
-      createdTruncated: this.pendingCreated.size > created.length,
-      released: [...this.pendingReleased],
+    return this.frameMessage(frameNumber, created, {
       liveCount: this.created.size,
       heapBytes,
       residentBytes: this.model.residencyManager().residentBytes(),
-    }
+    })
   }
 }

@@ -65,17 +65,10 @@ export class ObservedPlayback extends PlaybackClock {
     const heapBytes: Record<string, number> = {}
     for (const memory of this.replay.memories) heapBytes[memory] = 0
     for (const heap of this.state.heaps.values()) heapBytes[this.replay.memories[heap.memory]] += heap.size
-    return {
-      playbackId: this.request.playbackId,
-      frame: this.applied,
-      frameNumber,
-      skipped: this.applied - this.sent - 1,
-      created,
-      createdTruncated: this.pendingCreated.size > created.length,
-      released: [...this.pendingReleased],
+    return this.frameMessage(frameNumber, created, {
       liveCount: this.state.placed.size,
       heapBytes,
       residentBytes: this.replay.series.get(RESIDENCY_SERIES.resident)?.[this.applied] ?? 0,
-    }
+    })
   }
 }

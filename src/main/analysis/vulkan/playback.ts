@@ -90,17 +90,10 @@ export class VulkanPlayback extends PlaybackClock {
     }
     const heapBytes: Record<string, number> = {}
     for (let h = 0; h < this.model.heapAllocated.length; h++) heapBytes[heapName(h)] = this.model.heapAllocated[h]
-    return {
-      playbackId: this.request.playbackId,
-      frame: this.applied,
-      frameNumber,
-      skipped: this.applied - this.sent - 1,
-      created,
-      createdTruncated: this.pendingCreated.size > created.length,
-      released: [...this.pendingReleased],
+    return this.frameMessage(frameNumber, created, {
       liveCount: this.model.liveAllocations().filter((a) => !a.pendingFree).length,
       heapBytes,
       residentBytes: 0,
-    }
+    })
   }
 }
