@@ -80,7 +80,7 @@ describe('a GPGMM trace in the app', () => {
   it('speaks Simplified Chinese', async () => {
     await page.getByTestId('language').selectOption('zh-CN')
     await expect.poll(() => page.getByTestId('compare-kind-a').textContent()).toBe('实测 ·')
-    expect(await page.getByTestId('compare-kind-b').textContent()).toBe('UE 5.8 模型 ·')
+    expect(await page.getByTestId('compare-kind-b').textContent()).toBe('UE 5.8 D3D12 模型 ·')
     expect(await page.getByTestId('observed-badge').textContent()).toBe('实测')
     expect(await page.getByTestId('replay-model').textContent()).toContain('用 UE 5.8 模型重放')
     await page.waitForTimeout(300)
