@@ -169,6 +169,8 @@ export class PoolFamily implements PoolWatcher {
   /** Slots whose pool may hold no allocated block: the only ones the clean-up looks at. */
   private emptyFlag = new Uint8Array(8)
   private empty: number[] = []
+  /** The holes: a leaf of room 0 for each slot without a pool, so the first hole is found without a walk. */
+  private holes = new FirstFit()
 
   constructor(spec: FamilySpec) {
     this.spec = spec
@@ -176,9 +178,12 @@ export class PoolFamily implements PoolWatcher {
 
   /** The slot a new pool takes: the first hole, else a new one at the end of the allocation order. */
   takeSlot(): number {
-    for (let i = 0; i < this.slots.length; i++) if (this.slots[i] === null) return i
+    const hole = this.holes.first(0)
+    if (hole >= 0) return hole
     this.slots.push(null)
     const slot = this.slots.length - 1
+    if (slot >= this.holes.capacity) this.indexHoles()
+    else this.holes.set(slot, 0)
     if (slot >= this.movedFlag.length) this.growSlots()
     this.order.insert(slot, LAST, NO_ROOM)
     this.touch(slot, true)
@@ -191,6 +196,7 @@ export class PoolFamily implements PoolWatcher {
     if (old) old.watcher = null
     this.slots[slot] = pool
     if (pool) pool.watcher = this
+    this.holes.set(slot, pool ? NO_ROOM : 0)
     this.touch(slot, true)
   }
 
@@ -269,7 +275,16 @@ export class PoolFamily implements PoolWatcher {
     c.moved = this.moved.slice()
     c.emptyFlag = this.emptyFlag.slice()
     c.empty = this.empty.slice()
+    c.indexHoles()
     return c
+  }
+
+  /** The index of holes from the slots, with room for twice as many. */
+  private indexHoles(): void {
+    const slots = this.slots
+    this.holes.reset(Math.max(8, slots.length * 2))
+    for (let i = 0; i < slots.length; i++) if (slots[i] === null) this.holes.setLeaf(i, 0)
+    this.holes.rebuild()
   }
 
   /** The order's key: fullest first with defrag (holes before every pool), else smallest first (holes last). */

@@ -1,7 +1,7 @@
 /**
  * The model's indexed searches against the linear walks they replace: the first pool in the allocation order
  * with room for a size (FRHIPoolAllocator), the first buddy pool with a free block of an order (the multi-buddy
- * allocator), the order re-sorted at every clean-up, the empty pools the clean-up destroys. A second model runs the same random stream with plain linear
+ * allocator), the order re-sorted at every clean-up, the empty pools the clean-up destroys, the hole a new pool takes. A second model runs the same random stream with plain linear
  * implementations written here, and every placement, move, pool, residency event and total must be the same:
  * streams that leak, go far over budget with `use` records, defragment, and continue in a copy.
  */
@@ -11,10 +11,11 @@ import type { BufferUsage, TextureFlag } from '../../../../../src/shared/capture
 import { KiB, MiB } from '../../../../../src/shared/units'
 import type { ModelSink } from '../../../../../src/main/model/events'
 import type { D3D12Model } from '../../../../../src/main/model/d3d12/model'
-import { BuddyFamily, PoolFamily } from '../../../../../src/main/model/d3d12/families'
+import { BuddyFamily, familySpecs, PoolFamily } from '../../../../../src/main/model/d3d12/families'
 import type { BuddyPool } from '../../../../../src/main/model/d3d12/buddy'
-import type { BlockTable, MemoryPool } from '../../../../../src/main/model/d3d12/memoryPool'
-import { checkInvariants, newModel } from './helpers'
+import { FreeOrder, MemoryPool } from '../../../../../src/main/model/d3d12/memoryPool'
+import type { BlockTable } from '../../../../../src/main/model/d3d12/memoryPool'
+import { checkInvariants, config, newModel } from './helpers'
 import { runs } from '../../../../properties'
 
 /**
@@ -25,9 +26,13 @@ class LinearPoolFamily extends PoolFamily {
   /** The array in allocation order: new slots at the end, re-sorted whole at every clean-up. */
   walk: number[] = []
 
+  /** The first hole by a walk over every slot; a new slot (the family's own bookkeeping) only when none is. */
   override takeSlot(): number {
+    const hole = this.slots.indexOf(null)
+    if (hole >= 0) return hole
     const slot = super.takeSlot()
-    if (!this.walk.includes(slot)) this.walk.push(slot)
+    expect(slot).toBe(this.slots.length - 1)
+    this.walk.push(slot)
     return slot
   }
 
@@ -346,5 +351,28 @@ describe('indexed searches against linear walks', () => {
     expect(events[0].some((e) => e.startsWith('evicted'))).toBe(true)
     expect(events[0]).toEqual(events[1])
     expect(indexed.pools()).toEqual(walked.pools())
+  })
+
+  it('gives a new pool the first hole a walk over the slots finds, across destroyed pools and copies', () => {
+    const step = fc.tuple(fc.constantFrom('create', 'create', 'destroy', 'copy'), fc.nat())
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 300 }), (steps) => {
+        let fam = new PoolFamily(familySpecs(config())[0])
+        let id = 0
+        for (const [what, n] of steps) {
+          const occupied = fam.slots.flatMap((p, i) => (p === null ? [] : [i]))
+          if (what === 'create') {
+            const hole = fam.slots.indexOf(null)
+            const slot = fam.takeSlot()
+            expect(slot).toBe(hole >= 0 ? hole : fam.slots.length - 1)
+            const pool = new MemoryPool(id++, MiB, 64, FreeOrder.BySize, 0, null)
+            pool.slot = slot
+            fam.setSlot(slot, pool)
+          } else if (what === 'destroy' && occupied.length > 0) fam.setSlot(occupied[n % occupied.length], null)
+          else if (what === 'copy') fam = fam.clone((p) => p.clone())
+        }
+      }),
+      { numRuns: runs(100) },
+    )
   })
 })
