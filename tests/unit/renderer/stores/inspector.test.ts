@@ -1,33 +1,10 @@
-import { createPinia, setActivePinia } from 'pinia'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { MiB } from '../../../../src/shared/units'
-import { setApi } from '../../../../src/renderer/src/api'
-import { PAGE_ROWS, useInspectorStore } from '../../../../src/renderer/src/stores/inspector'
-import { useRunsStore } from '../../../../src/renderer/src/stores/runs'
-import { useTimelineStore } from '../../../../src/renderer/src/stores/timeline'
-import { FakeHost, row } from '../fakeHost'
+import { PAGE_ROWS } from '../../../../src/renderer/src/stores/inspector'
+import { row } from '../fakeHost'
+import { host, opened, settle, useAppHost } from './appHost'
 
-/** Let watchers run and queued answers arrive. */
-async function settle(rounds = 8): Promise<void> {
-  for (let i = 0; i < rounds; i++) await new Promise((resolve) => setTimeout(resolve, 0))
-}
-
-let host: FakeHost
-
-async function opened() {
-  const runs = useRunsStore()
-  const timeline = useTimelineStore()
-  const inspector = useInspectorStore()
-  await runs.init()
-  await settle()
-  return { runs, timeline, inspector }
-}
-
-beforeEach(() => {
-  setActivePinia(createPinia())
-  host = new FakeHost()
-  setApi(host)
-})
+useAppHost()
 
 describe('inspector store', () => {
   it('shows the cursor frame: the first page sorted by size, more pages as the table scrolls', async () => {

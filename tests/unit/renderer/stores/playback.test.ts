@@ -1,33 +1,8 @@
-import { createPinia, setActivePinia } from 'pinia'
-import { beforeEach, describe, expect, it } from 'vitest'
-import { setApi } from '../../../../src/renderer/src/api'
-import { useInspectorStore } from '../../../../src/renderer/src/stores/inspector'
+import { describe, expect, it } from 'vitest'
 import { usePlaybackStore } from '../../../../src/renderer/src/stores/playback'
-import { useRunsStore } from '../../../../src/renderer/src/stores/runs'
-import { useTimelineStore } from '../../../../src/renderer/src/stores/timeline'
-import { FakeHost } from '../fakeHost'
+import { host, opened, settle, useAppHost } from './appHost'
 
-/** Let watchers run and queued answers arrive. */
-async function settle(rounds = 8): Promise<void> {
-  for (let i = 0; i < rounds; i++) await new Promise((resolve) => setTimeout(resolve, 0))
-}
-
-let host: FakeHost
-
-async function opened() {
-  const runs = useRunsStore()
-  const timeline = useTimelineStore()
-  const inspector = useInspectorStore()
-  await runs.init()
-  await settle()
-  return { runs, timeline, inspector }
-}
-
-beforeEach(() => {
-  setActivePinia(createPinia())
-  host = new FakeHost()
-  setApi(host)
-})
+useAppHost()
 
 describe('playback store', () => {
   it('plays from the cursor, moves it with each frame, acknowledges it once drawn, and stops', async () => {

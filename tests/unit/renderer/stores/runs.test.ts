@@ -3,12 +3,10 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import type { AppInfo, LoadOutcome, LoadProgress, RecordRequest, RecordStatus, RunSummary, SeriesQuery } from '../../../../src/shared/ipc'
 import { SERIES } from '../../../../src/shared/ipc'
 import { setApi } from '../../../../src/renderer/src/api'
-import { useInspectorStore } from '../../../../src/renderer/src/stores/inspector'
 import { UPLOAD_CHUNK_BYTES, useRunsStore } from '../../../../src/renderer/src/stores/runs'
-import { useTimelineStore } from '../../../../src/renderer/src/stores/timeline'
 import { useUiStore } from '../../../../src/renderer/src/stores/ui'
 import { FakeApiBase } from '../fakeApi'
-import { FakeHost as AppHost } from '../fakeHost'
+import { host as appHost, opened, settle, useAppHost } from './appHost'
 
 function summary(runId: string, frames: number, extra: Partial<RunSummary> = {}): RunSummary {
   return {
@@ -236,27 +234,7 @@ describe('runs store', () => {
 
 /** The runs store against the app's fake host: two runs, closing, the engine stopping, a second capture, export. */
 describe('runs store on the app host', () => {
-  /** Let watchers run and queued answers arrive. */
-  async function settle(rounds = 8): Promise<void> {
-    for (let i = 0; i < rounds; i++) await new Promise((resolve) => setTimeout(resolve, 0))
-  }
-
-  let host: AppHost
-
-  async function opened() {
-    const runs = useRunsStore()
-    const timeline = useTimelineStore()
-    const inspector = useInspectorStore()
-    await runs.init()
-    await settle()
-    return { runs, timeline, inspector }
-  }
-
-  beforeEach(() => {
-    setActivePinia(createPinia())
-    host = new AppHost()
-    setApi(host)
-  })
+  useAppHost()
 
   describe('runs store', () => {
     it('swaps A and B, and closes both when leaving', async () => {
@@ -265,7 +243,7 @@ describe('runs store on the app host', () => {
       runs.swap()
       expect([runs.current?.runId, runs.other?.runId]).toEqual(['run-B', 'run-1'])
       await runs.closeAll()
-      expect(host.closed).toEqual(['run-B', 'run-1'])
+      expect(appHost.closed).toEqual(['run-B', 'run-1'])
       await settle()
       expect(useUiStore().view).toBe('start')
     })
@@ -273,7 +251,7 @@ describe('runs store on the app host', () => {
     it('forgets its runs when the engine stops, and offers to open the file again', async () => {
       const runs = useRunsStore()
       let stopped!: (info: { message: string; reopen?: string }) => void
-      host.onEngineStopped = (listener) => {
+      appHost.onEngineStopped = (listener) => {
         stopped = listener
         return () => undefined
       }
@@ -282,7 +260,7 @@ describe('runs store on the app host', () => {
       expect(runs.current).toBeNull()
       expect(runs.engineStopped?.reopen).toBe('demo')
       await runs.reopenAfterStop()
-      expect(host.calls).toEqual(['open demo', 'open demo'])
+      expect(appHost.calls).toEqual(['open demo', 'open demo'])
       expect(runs.current?.runId).toBe('run-1')
     })
   })
@@ -291,12 +269,12 @@ describe('runs store on the app host', () => {
     it('uploads a file picked for comparison as run B and shows the compare view', async () => {
       const { runs } = await opened()
       const got: number[] = []
-      host.beginUpload = async () => undefined
-      host.uploadChunk = async (chunk) => {
+      appHost.beginUpload = async () => undefined
+      appHost.uploadChunk = async (chunk) => {
         got.push(chunk.data.byteLength)
         return true
       }
-      host.endUpload = async () => ({ ok: true, summary: (await import('../fakeHost')).summary('run-9') })
+      appHost.endUpload = async () => ({ ok: true, summary: (await import('../fakeHost')).summary('run-9') })
       expect(await runs.upload(new File([new Uint8Array(10)], 'other.hscap'), 'B')).toBe(true)
       await settle()
       expect(got).toEqual([10])
@@ -307,7 +285,7 @@ describe('runs store on the app host', () => {
     it('exports run A, the A/B range of it when one is set', async () => {
       const { runs, timeline } = await opened()
       const asked: unknown[] = []
-      host.exportCapture = async (request) => {
+      appHost.exportCapture = async (request) => {
         asked.push(request)
         return { kind: 'cancelled' }
       }

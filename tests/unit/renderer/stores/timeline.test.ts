@@ -1,33 +1,10 @@
-import { createPinia, setActivePinia } from 'pinia'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { MiB } from '../../../../src/shared/units'
-import { setApi } from '../../../../src/renderer/src/api'
-import { useInspectorStore } from '../../../../src/renderer/src/stores/inspector'
-import { useRunsStore } from '../../../../src/renderer/src/stores/runs'
-import { BUCKET_PX, INTERIM_MS, useTimelineStore } from '../../../../src/renderer/src/stores/timeline'
-import { FakeHost, summary } from '../fakeHost'
+import { BUCKET_PX, INTERIM_MS } from '../../../../src/renderer/src/stores/timeline'
+import { summary } from '../fakeHost'
+import { host, opened, resetAppHost, settle, useAppHost } from './appHost'
 
-/** Let watchers run and queued answers arrive. */
-async function settle(rounds = 8): Promise<void> {
-  for (let i = 0; i < rounds; i++) await new Promise((resolve) => setTimeout(resolve, 0))
-}
-
-let host: FakeHost
-
-async function opened() {
-  const runs = useRunsStore()
-  const timeline = useTimelineStore()
-  const inspector = useInspectorStore()
-  await runs.init()
-  await settle()
-  return { runs, timeline, inspector }
-}
-
-beforeEach(() => {
-  setActivePinia(createPinia())
-  host = new FakeHost()
-  setApi(host)
-})
+useAppHost()
 
 describe('timeline store', () => {
   it('loads a run: lanes at the plot width, frame numbers, and the cursor on the peak frame', async () => {
@@ -64,16 +41,14 @@ describe('timeline store', () => {
     // the fake run's READBACK heap stays empty; DEFAULT, UPLOAD, residency and transients hold bytes
     expect([...timeline.emptyLanes]).toEqual(['READBACK'])
     // a trace whose driver never made anything resident
-    setActivePinia(createPinia())
-    host = new FakeHost()
-    const asked = host.series
-    host.series = async (query) => {
+    const silent = resetAppHost()
+    const asked = silent.series
+    silent.series = async (query) => {
       const answer = await asked(query)
       const resident = answer.series['residency.residentBytes']
       if (resident) for (const column of [resident.min, resident.max, resident.mean]) column.fill(0)
       return answer
     }
-    setApi(host)
     const again = await opened()
     expect([...again.timeline.emptyLanes].sort()).toEqual(['READBACK', 'residency'])
   })

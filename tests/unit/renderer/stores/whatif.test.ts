@@ -1,36 +1,12 @@
-import { createPinia, setActivePinia } from 'pinia'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { MiB } from '../../../../src/shared/units'
-import { setApi } from '../../../../src/renderer/src/api'
 import { useCompareStore } from '../../../../src/renderer/src/stores/compare'
-import { useInspectorStore } from '../../../../src/renderer/src/stores/inspector'
-import { useRunsStore } from '../../../../src/renderer/src/stores/runs'
-import { useTimelineStore } from '../../../../src/renderer/src/stores/timeline'
 import { useUiStore } from '../../../../src/renderer/src/stores/ui'
 import { parseEntryValue, useWhatIfStore } from '../../../../src/renderer/src/stores/whatif'
-import { FakeHost, summary } from '../fakeHost'
+import { summary } from '../fakeHost'
+import { host, opened, settle, useAppHost } from './appHost'
 
-/** Let watchers run and queued answers arrive. */
-async function settle(rounds = 8): Promise<void> {
-  for (let i = 0; i < rounds; i++) await new Promise((resolve) => setTimeout(resolve, 0))
-}
-
-let host: FakeHost
-
-async function opened() {
-  const runs = useRunsStore()
-  const timeline = useTimelineStore()
-  const inspector = useInspectorStore()
-  await runs.init()
-  await settle()
-  return { runs, timeline, inspector }
-}
-
-beforeEach(() => {
-  setActivePinia(createPinia())
-  host = new FakeHost()
-  setApi(host)
-})
+useAppHost()
 
 describe('what-if, then compare', () => {
   it('checks the keys of a Vulkan run by what each entry says of itself', () => {
