@@ -314,11 +314,11 @@ export class ObservedReplay {
    */
   private largestMemoryFirst(): void {
     const peaks = new Map<string, number>()
-    for (const { name } of this.series.list()) {
-      const match = /^memory\.(.+)\.heapBytes$/.exec(name)
-      if (match) peaks.set(match[1], this.series.get(name)!.reduce((a, b) => Math.max(a, b), 0))
+    for (const memory of this.memories) {
+      const heapBytes = this.series.get(observedSeriesName.memory(memory, 'heapBytes'))
+      peaks.set(memory, heapBytes ? heapBytes.reduce((a, b) => Math.max(a, b), 0) : 0)
     }
-    const kinds = [...peaks.keys()].sort((a, b) => peaks.get(b)! - peaks.get(a)! || (a < b ? -1 : a > b ? 1 : 0))
+    const kinds = [...this.memories].sort((a, b) => peaks.get(b)! - peaks.get(a)! || (a < b ? -1 : a > b ? 1 : 0))
     this.series.reorder(kinds.flatMap((m) => [observedSeriesName.memory(m, 'heapBytes'), observedSeriesName.memory(m, 'placedBytes')]))
   }
 
