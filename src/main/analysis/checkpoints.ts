@@ -52,7 +52,26 @@ export interface Checkpoint<Model> {
   /** Live resource ids and the index of the record that created each. */
   liveIds: Float64Array
   liveRecords: Float64Array
+  /** The live creates (id → create record), where the checkpoint keeps them otherwise (liveIds, liveRecords empty). */
+  created?: () => Map<number, number>
+  /** A checkpoint that may keep only what changed since the one before it, restored through it. */
+  chain?: CheckpointChain
 }
+
+/** What Checkpoints asks of a checkpoint that may be chained to the one before it. */
+export interface CheckpointChain {
+  /** Whether it is restored from itself alone (a whole copy). */
+  whole(): boolean
+  /** Takes in the checkpoint before it, which then goes (it may have been whole: so is this one then); its bytes after. */
+  absorbPrevious(): number
+}
+
+/**
+ * A chained checkpoint is made whole again once the chained ones since the last whole copy hold this many times its
+ * bytes: a restore then applies at most about that many more rows than a whole copy holds, and the whole copies
+ * hold at most about half the bytes.
+ */
+export const CHAIN_BYTES_PER_WHOLE = 1
 
 export class Checkpoints<Model> {
   private readonly kept: Checkpoint<Model>[] = []
@@ -79,20 +98,51 @@ export class Checkpoints<Model> {
     return start - this.lastRecord >= this.every
   }
 
-  /** Keep a checkpoint (of the frame `due` said takes one); over budget, every other one goes (the first stays). */
+  /** The last checkpoint kept; undefined before the first. */
+  last(): Checkpoint<Model> | undefined {
+    return this.kept[this.kept.length - 1]
+  }
+
+  /**
+   * Whether the next checkpoint should be whole rather than chained to the last one: none is kept, the last is
+   * not chained, or the chained ones since the last whole one hold CHAIN_BYTES_PER_WHOLE times its bytes.
+   */
+  wholeDue(): boolean {
+    let chained = 0
+    for (let k = this.kept.length - 1; k >= 0; k--) {
+      const c = this.kept[k]
+      if (c.chain === undefined) return true
+      if (c.chain.whole()) return chained >= CHAIN_BYTES_PER_WHOLE * c.bytes
+      chained += c.bytes
+    }
+    return true
+  }
+
+  /**
+   * Keep a checkpoint (of the frame `due` said takes one); over budget, every other one goes (the first and the
+   * last stay), a chained one after it taking it in, and the spacing doubles.
+   */
   add(checkpoint: Checkpoint<Model>): void {
     const kept = this.kept
     kept.push(checkpoint)
     this.bytes += checkpoint.bytes
     this.lastRecord = this.store.frames.firstRecord[checkpoint.frame]
     if (this.bytes > this.budget && kept.length > 2) {
-      // Over budget: keep every other checkpoint (the first always) and space the next ones twice as far.
-      const thinned = kept.filter((_, k) => k % 2 === 0)
+      // Over budget: keep every other checkpoint (the first and the last always) and space the next ones twice as far.
+      const last = kept.length - 1
+      const thinned: Checkpoint<Model>[] = []
+      for (let k = 0; k <= last; k++) {
+        if (k % 2 === 0 || k === last) {
+          thinned.push(kept[k])
+          continue
+        }
+        const after = kept[k + 1]
+        if (after.chain !== undefined && !after.chain.whole()) after.bytes = after.chain.absorbPrevious()
+      }
       kept.length = 0
       kept.push(...thinned)
       this.bytes = thinned.reduce((sum, c) => sum + c.bytes, 0)
       this.every *= 2
-      this.lastRecord = this.store.frames.firstRecord[thinned[thinned.length - 1].frame]
     }
   }
 
@@ -134,6 +184,7 @@ export function liveColumns(created: Map<number, number>): { liveIds: Float64Arr
 
 /** The live creates a checkpoint keeps, as a map again (id → create record). */
 export function liveMap(checkpoint: Checkpoint<unknown>): Map<number, number> {
+  if (checkpoint.created !== undefined) return checkpoint.created()
   const created = new Map<number, number>()
   for (let i = 0; i < checkpoint.liveIds.length; i++) created.set(checkpoint.liveIds[i], checkpoint.liveRecords[i])
   return created

@@ -14,7 +14,8 @@ import { useIdsOf } from '../../ingest/records'
 import { frameEnd, RECORD_KIND, type CaptureStore } from '../../ingest/store'
 import type { ModelSink } from '../../model/events'
 import { IdMap } from '../../model/d3d12/allocations'
-import { D3D12Model } from '../../model/d3d12/model'
+import { D3D12Model, type CheckpointShadow } from '../../model/d3d12/model'
+import { RowCopy, TableShadow, type TableShape } from '../../model/d3d12/rowCopy'
 import { TOTAL_FIELDS, TOTAL_ROWS } from '../../model/d3d12/totals'
 import type { TransientLayout } from '../../model/d3d12/transient'
 import { FrameChecks, Findings } from '../checks'
@@ -79,6 +80,8 @@ export interface ReplayOptions extends CheckpointOptions {
 }
 
 const NO_SINK: ModelSink = {}
+/** A chained checkpoint's live columns: it keeps its live creates as rows (Checkpoint.created). */
+const NO_IDS = new Float64Array(0)
 
 /** The D3D12 model a replay of the store runs (with transient placements for those that read them, as an export). */
 export function modelFor(store: CaptureStore, config: ModelConfig, sink: ModelSink, transientPlacements = false): D3D12Model {
@@ -155,6 +158,17 @@ function tagOf(store: CaptureStore, index: number): number {
   return 0
 }
 
+/** A checkpoint's copy of the live rows: id, create record, live (1). */
+const LIVE_SHAPE: TableShape = { kinds: ['f64', 'f64', 'u8'], fill: [0, 0, 0] }
+
+/** The live creates a checkpoint's copy of the live rows restores (id → create record), in row order. */
+function createdOf(copy: RowCopy): Map<number, number> {
+  const [id, record, live] = copy.restore().columns
+  const created = new Map<number, number>()
+  for (let row = 0; row < copy.count; row++) if (live[row] === 1) created.set(id[row], record[row])
+  return created
+}
+
 /** The live resources' tag slot, bytes and create record, one row each (rows recycled), by id. */
 class LiveTags {
   /** Row of each live id. */
@@ -202,15 +216,16 @@ class LiveTags {
     this.free.push(row)
   }
 
-  /** The live ids and their create records. */
-  copyTo(ids: Float64Array, records: Float64Array): void {
-    let i = 0
-    for (let row = 0; row < this.used; row++) {
-      if (this.live[row] === 0) continue
-      ids[i] = this.id[row]
-      records[i] = this.record[row]
-      i++
-    }
+  /**
+   * The live ids and their create records as a checkpoint keeps them: the live rows, or (`since`: the rows as the
+   * checkpoint before keeps them, and its copy) only the rows that differ; `since` then equals these rows.
+   */
+  copy(since?: { shadow: TableShadow; copy: RowCopy }): RowCopy {
+    const columns = [this.id, this.record, this.live]
+    if (since !== undefined) return since.shadow.changes(columns, this.used, this.free, since.copy)
+    const rows: number[] = []
+    for (let row = 0; row < this.used; row++) if (this.live[row] === 1) rows.push(row)
+    return RowCopy.whole(LIVE_SHAPE, columns, this.used, Int32Array.from(rows), this.free)
   }
 
   private grow(): void {
@@ -247,6 +262,8 @@ export class Replay {
   /** Transient heaps created over the run. */
   transientHeaps = 0
   private readonly checkpoints: Checkpoints<D3D12Model>
+  /** The last checkpoint's tables as it restores them, while the replay runs: the next checkpoint keeps what differs. */
+  private shadow: { model: CheckpointShadow; live: TableShadow; liveCopy: RowCopy } | undefined
   /** Reused desc objects for the model (snapshots and playback replay through them too). */
   descs: DescScratch
   private final: D3D12Model | undefined
@@ -554,6 +571,7 @@ export class Replay {
     }
     model.endCapture()
     this.final = model
+    this.shadow = undefined
     options.onProgress?.({ framesDone: frames, frames })
     series.settle(store.frames.n)
     this.checks.frameNumbers = store.frames.n
@@ -561,12 +579,33 @@ export class Replay {
     series.dropEmpty((name) => keepsEmpty(name, 'd3d12'))
   }
 
+  /**
+   * A copy of the model and the live creates at the start of frame index `frame`: whole, or chained to the last
+   * checkpoint (only the rows of its tables that changed since, see Checkpoints.wholeDue).
+   */
   private checkpoint(frame: number, model: D3D12Model, live: LiveTags): Checkpoint<D3D12Model> {
-    const liveIds = new Float64Array(live.count)
-    const liveRecords = new Float64Array(live.count)
-    live.copyTo(liveIds, liveRecords)
-    const copy = model.clone(NO_SINK, { packed: true })
-    return { frame, model: copy, bytes: copy.byteSize() + liveIds.byteLength + liveRecords.byteLength, liveIds, liveRecords }
+    const since = this.checkpoints.wholeDue() ? undefined : this.shadow
+    const made = model.checkpoint(NO_SINK, since?.model)
+    const rows = live.copy(since && { shadow: since.live, copy: since.liveCopy })
+    this.shadow = { model: made.shadow, live: since?.live ?? TableShadow.of(rows), liveCopy: rows }
+    const copy = made.copy
+    const measure = () => copy.byteSize() + rows.byteLength
+    return {
+      frame,
+      model: copy,
+      bytes: measure(),
+      liveIds: NO_IDS,
+      liveRecords: NO_IDS,
+      created: () => createdOf(rows),
+      chain: {
+        whole: () => copy.isWholeCopy() && rows.previous === null,
+        absorbPrevious: () => {
+          copy.absorbPrevious()
+          rows.absorbPrevious()
+          return measure()
+        },
+      },
+    }
   }
 
   /**

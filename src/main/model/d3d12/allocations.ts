@@ -3,6 +3,7 @@
  * typed-array columns. Slots are recycled; ids map to the slot of their live allocation.
  */
 import type { Bytes } from '../../../shared/units'
+import { RowCopy, TableShadow, type Column, type TableShape } from './rowCopy'
 
 /** What a slot is. */
 export const Kind = {
@@ -32,8 +33,7 @@ export const SlotState = { Free: 0, Live: 1, Pending: 2 } as const
 
 export const SlotFlag = { Estimated: 1, HighPriority: 2 } as const
 
-type ColumnArray = Float64Array | Int32Array | Uint8Array
-type Columns = Record<(typeof COLUMNS)[number], ColumnArray>
+type Columns = Record<(typeof COLUMNS)[number], Column>
 
 /** The per-slot columns, for copies. */
 const COLUMNS = [
@@ -59,71 +59,10 @@ const COLUMNS = [
   'object',
 ] as const
 
-// Copies by element type, so each loop sees one kind of array (a loop over all three is slow to index).
-/** A float column's rows, as 32-bit integers when every one of them is one (half the bytes, the same numbers). */
-export function gatherF64(column: Float64Array, rows: Int32Array): Float64Array<ArrayBuffer> | Int32Array<ArrayBuffer> {
-  let narrow = true
-  for (let k = 0; k < rows.length; k++) {
-    const v = column[rows[k]]
-    if ((v | 0) !== v || (v === 0 && 1 / v < 0)) {
-      narrow = false
-      break
-    }
-  }
-  const out = narrow ? new Int32Array(rows.length) : new Float64Array(rows.length)
-  for (let k = 0; k < rows.length; k++) out[k] = column[rows[k]]
-  return out
-}
-
-/** A whole float column of n slots from rows gathered as 32-bit integers. */
-export function scatterWide(packed: Int32Array, rows: Int32Array, n: number): Float64Array<ArrayBuffer> {
-  const out = new Float64Array(n)
-  for (let k = 0; k < rows.length; k++) out[rows[k]] = packed[k]
-  return out
-}
-
-function gatherI32(column: Int32Array, rows: Int32Array): Int32Array {
-  const out = new Int32Array(rows.length)
-  for (let k = 0; k < rows.length; k++) out[k] = column[rows[k]]
-  return out
-}
-
-function gatherU8(column: Uint8Array, rows: Int32Array): Uint8Array {
-  const out = new Uint8Array(rows.length)
-  for (let k = 0; k < rows.length; k++) out[k] = column[rows[k]]
-  return out
-}
-
-function scatterF64(packed: Float64Array, rows: Int32Array, n: number): Float64Array {
-  const out = new Float64Array(n)
-  for (let k = 0; k < rows.length; k++) out[rows[k]] = packed[k]
-  return out
-}
-
-function scatterI32(packed: Int32Array, rows: Int32Array, n: number): Int32Array {
-  const out = new Int32Array(n)
-  for (let k = 0; k < rows.length; k++) out[rows[k]] = packed[k]
-  return out
-}
-
-function scatterU8(packed: Uint8Array, rows: Int32Array, n: number): Uint8Array {
-  const out = new Uint8Array(n)
-  for (let k = 0; k < rows.length; k++) out[rows[k]] = packed[k]
-  return out
-}
-
-/** The rows of a column (the slots in use), as a packed copy keeps them. */
-function gather(column: ColumnArray, rows: Int32Array): ColumnArray {
-  if (column instanceof Float64Array) return gatherF64(column, rows)
-  if (column instanceof Int32Array) return gatherI32(column, rows)
-  return gatherU8(column, rows)
-}
-
-/** A whole column of n slots from a packed copy's rows; the free slots are zero. */
-function scatter(packed: ColumnArray, rows: Int32Array, n: number): ColumnArray {
-  if (packed instanceof Float64Array) return scatterF64(packed, rows, n)
-  if (packed instanceof Int32Array) return scatterI32(packed, rows, n)
-  return scatterU8(packed, rows, n)
+/** The columns as a checkpoint's copy keeps them: a row no copy keeps reads as zeros (a free slot). */
+const SHAPE: TableShape = {
+  kinds: COLUMNS.map((name) => (name === 'pool' || name === 'block' || name === 'object' ? 'i32' : ['kind', 'state', 'loc', 'placement', 'heap', 'flags'].includes(name) ? 'u8' : 'f64')),
+  fill: COLUMNS.map(() => 0),
 }
 
 export class Allocations {
@@ -158,10 +97,8 @@ export class Allocations {
   /** Own residency object (committed DEFAULT and reserved resources), -1 otherwise. */
   object = new Int32Array(0)
   private freeSlots: number[] = []
-  /** A packed copy's slot of each row (see packedClone), null otherwise. */
-  private packedSlots: Int32Array | null = null
-  /** A packed copy's float columns kept as 32-bit integers. */
-  private narrowed: (typeof COLUMNS)[number][] = []
+  /** A checkpoint's copy of the slots (see packedClone, changedSince), null otherwise; its clone() restores it. */
+  copy: RowCopy | null = null
 
   alloc(): number {
     const reused = this.freeSlots.pop()
@@ -197,7 +134,7 @@ export class Allocations {
 
   /** A deep copy holding only the slots made so far (a copy costs what the model holds, not its slack). */
   clone(): Allocations {
-    if (this.packedSlots !== null) return this.unpacked()
+    if (this.copy !== null) return this.restored()
     const c = new Allocations()
     const n = this.count
     c.capacity = n
@@ -211,42 +148,51 @@ export class Allocations {
 
   /**
    * A copy to keep and clone later (a checkpoint): the columns of the slots in use only. A free slot is always
-   * written whole before it is read again, so its values need not be kept. Its clone() unpacks it.
+   * written whole before it is read again, so its values need not be kept. Its clone() restores it.
    */
   packedClone(): Allocations {
-    if (this.packedSlots !== null) return this
+    if (this.copy !== null) return this
     let used = 0
     for (let slot = 0; slot < this.count; slot++) if (this.state[slot] !== SlotState.Free) used++
     const rows = new Int32Array(used)
     for (let slot = 0, k = 0; slot < this.count; slot++) if (this.state[slot] !== SlotState.Free) rows[k++] = slot
-    const c = new Allocations()
-    c.count = this.count
+    return this.kept(RowCopy.whole(SHAPE, this.columns(), this.count, rows, this.freeSlots))
+  }
+
+  /**
+   * A copy to keep (a checkpoint) of only the slots that differ from `shadow`: the slots as the checkpoint
+   * before (`previous`, a copy made by packedClone or changedSince) restores them. The shadow then equals this
+   * table.
+   */
+  changedSince(shadow: TableShadow, previous: Allocations): Allocations {
+    return this.kept(shadow.changes(this.columns(), this.count, this.freeSlots, previous.copy!))
+  }
+
+  /** The slots as this copy (a checkpoint's) restores them, for the next checkpoint's changedSince. */
+  shadow(): TableShadow {
+    return TableShadow.of(this.copy!)
+  }
+
+  private columns(): Column[] {
     const from = this as unknown as Columns
-    const to = c as unknown as Columns
-    c.narrowed = []
-    for (const name of COLUMNS) {
-      const packed = gather(from[name], rows)
-      if (from[name] instanceof Float64Array && packed instanceof Int32Array) c.narrowed.push(name)
-      to[name] = packed
-    }
-    c.freeSlots = this.freeSlots.slice()
-    c.packedSlots = rows
+    return COLUMNS.map((name) => from[name])
+  }
+
+  private kept(copy: RowCopy): Allocations {
+    const c = new Allocations()
+    c.count = copy.count
+    c.copy = copy
     return c
   }
 
-  private unpacked(): Allocations {
-    const rows = this.packedSlots!
+  private restored(): Allocations {
+    const { columns, free } = this.copy!.restore()
     const c = new Allocations()
-    const n = this.count
-    c.capacity = n
-    c.count = n
-    const from = this as unknown as Columns
+    c.capacity = this.count
+    c.count = this.count
     const to = c as unknown as Columns
-    for (const name of COLUMNS) {
-      const packed = from[name]
-      to[name] = this.narrowed.includes(name) ? scatterWide(packed as Int32Array, rows, n) : scatter(packed, rows, n)
-    }
-    c.freeSlots = this.freeSlots.slice()
+    COLUMNS.forEach((name, j) => (to[name] = columns[j]))
+    c.freeSlots = free
     return c
   }
 
@@ -297,15 +243,18 @@ const DIRECT_LIMIT = 1 << 24
  * Resource id → slot of its live allocation. Captures number resources densely, so a flat Int32Array (slot + 1,
  * 0 for none) answers most look-ups; a Map with many deletions is several times slower on this hot path.
  */
+/** The id map's direct table as a checkpoint's copy keeps it: 0 (no slot) where no copy keeps an id. */
+const ID_SHAPE: TableShape = { kinds: ['i32'], fill: [0] }
+
 export class IdMap {
   private direct = new Int32Array(1024)
   private far = new Map<number, number>()
-  /** A packed copy's (id, slot) pairs; it unpacks on first use, and its own clones are unpacked. */
-  private packed: Float64Array | null = null
+  /** A checkpoint's copy of the direct table (see packedClone, changedSince); it restores on first use, and so do its clones. */
+  copy: RowCopy | null = null
   size = 0
 
   get(id: number): number | undefined {
-    if (this.packed !== null) this.unpack()
+    if (this.copy !== null) this.restore()
     if (id >= 0 && id < DIRECT_LIMIT && Number.isInteger(id)) {
       const v = id < this.direct.length ? this.direct[id] : 0
       return v === 0 ? undefined : v - 1
@@ -318,7 +267,7 @@ export class IdMap {
   }
 
   set(id: number, slot: number): void {
-    if (this.packed !== null) this.unpack()
+    if (this.copy !== null) this.restore()
     if (id >= 0 && id < DIRECT_LIMIT && Number.isInteger(id)) {
       if (id >= this.direct.length) {
         let n = Math.max(1024, this.direct.length)
@@ -336,7 +285,7 @@ export class IdMap {
   }
 
   delete(id: number): void {
-    if (this.packed !== null) this.unpack()
+    if (this.copy !== null) this.restore()
     if (id >= 0 && id < DIRECT_LIMIT && Number.isInteger(id)) {
       if (id < this.direct.length && this.direct[id] !== 0) {
         this.direct[id] = 0
@@ -349,7 +298,7 @@ export class IdMap {
 
   /** Every live slot (in no particular order). */
   slots(): number[] {
-    if (this.packed !== null) this.unpack()
+    if (this.copy !== null) this.restore()
     const out: number[] = []
     for (let id = 0; id < this.direct.length; id++) if (this.direct[id] !== 0) out.push(this.direct[id] - 1)
     for (const slot of this.far.values()) out.push(slot)
@@ -358,9 +307,11 @@ export class IdMap {
 
   clone(): IdMap {
     const c = new IdMap()
-    if (this.packed !== null) {
-      c.packed = this.packed
-      c.unpack()
+    if (this.copy !== null) {
+      c.copy = this.copy
+      c.far = this.far
+      c.size = this.size
+      c.restore()
       return c
     }
     c.direct = this.direct.slice()
@@ -370,35 +321,42 @@ export class IdMap {
   }
 
   /**
-   * A copy as (id, slot) pairs in id order: the size of what is live, not of the id range (ids that only grow
-   * would make the direct table as long as the capture's creates). For a copy that is kept and cloned, not used.
+   * A copy to keep and clone later (a checkpoint): the ids in use of the direct table, the size of what is live
+   * (ids that only grow make the table as long as the capture's creates), and the others whole.
    */
   packedClone(): IdMap {
-    if (this.packed !== null) return this.clone()
-    const pairs = new Float64Array(this.size * 2)
-    let k = 0
-    for (let id = 0; id < this.direct.length; id++) {
-      if (this.direct[id] === 0) continue
-      pairs[k++] = id
-      pairs[k++] = this.direct[id] - 1
-    }
-    for (const [id, slot] of this.far) {
-      pairs[k++] = id
-      pairs[k++] = slot
-    }
+    if (this.copy !== null) return this.clone()
+    let used = 0
+    const direct = this.direct
+    for (let id = 0; id < direct.length; id++) if (direct[id] !== 0) used++
+    const rows = new Int32Array(used)
+    for (let id = 0, k = 0; id < direct.length; id++) if (direct[id] !== 0) rows[k++] = id
+    return this.kept(RowCopy.whole(ID_SHAPE, [direct], direct.length, rows, []))
+  }
+
+  /** A copy to keep of only the ids whose slot differs from `shadow` (see Allocations.changedSince). */
+  changedSince(shadow: TableShadow, previous: IdMap): IdMap {
+    return this.kept(shadow.changes([this.direct], this.direct.length, [], previous.copy!))
+  }
+
+  /** The direct table as this copy (a checkpoint's) restores it. */
+  shadow(): TableShadow {
+    return TableShadow.of(this.copy!)
+  }
+
+  private kept(copy: RowCopy): IdMap {
     const c = new IdMap()
     c.direct = new Int32Array(0)
-    c.packed = pairs
+    c.far = new Map(this.far)
     c.size = this.size
+    c.copy = copy
     return c
   }
 
-  private unpack(): void {
-    const pairs = this.packed!
-    this.packed = null
-    this.size = 0
-    this.direct = new Int32Array(1024)
-    this.far = new Map()
-    for (let k = 0; k < pairs.length; k += 2) this.set(pairs[k], pairs[k + 1])
+  private restore(): void {
+    const copy = this.copy!
+    this.copy = null
+    this.direct = copy.restore().columns[0] as Int32Array<ArrayBuffer>
+    this.far = new Map(this.far)
   }
 }

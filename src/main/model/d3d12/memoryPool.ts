@@ -9,7 +9,7 @@
  */
 import { roundUp } from '../../../shared/units'
 import type { Bytes, Frame } from '../../../shared/units'
-import { gatherF64, scatterWide } from './allocations'
+import { RowCopy, TableShadow, type Column, type TableShape } from './rowCopy'
 
 export const NONE = -1
 export const BlockState = { Free: 0, Allocated: 1 } as const
@@ -24,6 +24,9 @@ export function alignedOffset(offset: Bytes, poolAlignment: Bytes, alignment: By
   return poolAlignment % alignment !== 0 ? roundUp(offset, alignment) : offset
 }
 
+/** The blocks' columns as a checkpoint's copy keeps them: a block no copy keeps reads as free and ownerless. */
+const BLOCK_SHAPE: TableShape = { kinds: ['f64', 'f64', 'i32', 'i32', 'u8', 'i32'], fill: [0, 0, 0, 0, 0, NONE] }
+
 export class BlockTable {
   offset = new Float64Array(256)
   size = new Float64Array(256)
@@ -34,10 +37,8 @@ export class BlockTable {
   owner = new Int32Array(256)
   count = 0
   private freeSlots: number[] = []
-  /** A packed copy's block of each row (see packedClone), null otherwise, and its offsets and sizes. */
-  private packedBlocks: Int32Array | null = null
-  private packedOffset: Float64Array | Int32Array | null = null
-  private packedSize: Float64Array | Int32Array | null = null
+  /** A checkpoint's copy of the blocks (see packedClone, changedSince), null otherwise; its clone() restores it. */
+  copy: RowCopy | null = null
 
   alloc(): number {
     const reused = this.freeSlots.pop()
@@ -54,7 +55,7 @@ export class BlockTable {
 
   /** A deep copy holding only the blocks made so far. */
   clone(): BlockTable {
-    if (this.packedBlocks !== null) return this.unpacked()
+    if (this.copy !== null) return this.restored()
     const c = new BlockTable()
     const n = this.count
     c.offset = this.offset.slice(0, n)
@@ -70,57 +71,58 @@ export class BlockTable {
 
   /**
    * A copy to keep and clone later (a checkpoint): only the blocks in use. A released block is written whole
-   * before it is used again; its clone() unpacks it.
+   * before it is used again; its clone() restores it.
    */
   packedClone(): BlockTable {
-    if (this.packedBlocks !== null) return this
+    if (this.copy !== null) return this
     const released = new Uint8Array(this.count)
     for (const b of this.freeSlots) released[b] = 1
-    const used = this.count - this.freeSlots.length
-    const rows = new Int32Array(used)
+    const rows = new Int32Array(this.count - this.freeSlots.length)
     for (let b = 0, k = 0; b < this.count; b++) if (released[b] === 0) rows[k++] = b
+    return this.kept(RowCopy.whole(BLOCK_SHAPE, this.columns(), this.count, rows, this.freeSlots))
+  }
+
+  /**
+   * A copy to keep (a checkpoint) of only the blocks that differ from `shadow`: the blocks as the checkpoint
+   * before (`previous`) restores them. The shadow then equals this table.
+   */
+  changedSince(shadow: TableShadow, previous: BlockTable): BlockTable {
+    return this.kept(shadow.changes(this.columns(), this.count, this.freeSlots, previous.copy!))
+  }
+
+  /** The blocks as this copy (a checkpoint's) restores them, for the next checkpoint's changedSince. */
+  shadow(): TableShadow {
+    return TableShadow.of(this.copy!)
+  }
+
+  private columns(): Column[] {
+    return [this.offset, this.size, this.prev, this.next, this.state, this.owner]
+  }
+
+  private kept(copy: RowCopy): BlockTable {
     const c = new BlockTable()
-    const gather = <T extends Float64Array | Int32Array | Uint8Array>(column: T, packed: T): T => {
-      for (let k = 0; k < used; k++) packed[k] = column[rows[k]]
-      return packed
-    }
-    // Offsets and sizes as 32-bit integers when they all are (the packed copy only keeps them).
-    c.packedOffset = gatherF64(this.offset, rows)
-    c.packedSize = gatherF64(this.size, rows)
     c.offset = new Float64Array(0)
     c.size = new Float64Array(0)
-    c.prev = gather(this.prev, new Int32Array(used))
-    c.next = gather(this.next, new Int32Array(used))
-    c.state = gather(this.state, new Uint8Array(used))
-    c.owner = gather(this.owner, new Int32Array(used))
-    c.count = this.count
-    c.freeSlots = this.freeSlots.slice()
-    c.packedBlocks = rows
+    c.prev = new Int32Array(0)
+    c.next = new Int32Array(0)
+    c.state = new Uint8Array(0)
+    c.owner = new Int32Array(0)
+    c.count = copy.count
+    c.copy = copy
     return c
   }
 
-  private unpacked(): BlockTable {
-    const rows = this.packedBlocks!
-    const n = this.count
+  private restored(): BlockTable {
+    const { columns, free } = this.copy!.restore()
     const c = new BlockTable()
-    const scatter = <T extends Float64Array | Int32Array | Uint8Array>(packed: T, column: T): T => {
-      for (let k = 0; k < rows.length; k++) column[rows[k]] = packed[k]
-      return column
-    }
-    const wide = (packed: Float64Array | Int32Array): Float64Array<ArrayBuffer> => {
-      if (packed instanceof Int32Array) return scatterWide(packed, rows, n)
-      const column = new Float64Array(n)
-      for (let k = 0; k < rows.length; k++) column[rows[k]] = packed[k]
-      return column
-    }
-    c.offset = wide(this.packedOffset!)
-    c.size = wide(this.packedSize!)
-    c.prev = scatter(this.prev, new Int32Array(n))
-    c.next = scatter(this.next, new Int32Array(n))
-    c.state = scatter(this.state, new Uint8Array(n))
-    c.owner = scatter(this.owner, new Int32Array(n).fill(NONE))
-    c.count = n
-    c.freeSlots = this.freeSlots.slice()
+    c.offset = columns[0] as Float64Array<ArrayBuffer>
+    c.size = columns[1] as Float64Array<ArrayBuffer>
+    c.prev = columns[2] as Int32Array<ArrayBuffer>
+    c.next = columns[3] as Int32Array<ArrayBuffer>
+    c.state = columns[4] as Uint8Array<ArrayBuffer>
+    c.owner = columns[5] as Int32Array<ArrayBuffer>
+    c.count = this.count
+    c.freeSlots = free
     return c
   }
 

@@ -59,9 +59,21 @@ import { FastAllocatorPages } from './upload'
 import { allocationView, liveAllocations, liveRow, liveTable, poolBlocks, poolViews } from './views'
 import type { AllocationView, LiveRow, LiveTable, ModelTables, PoolBlocks, PoolView } from './views'
 import { retainedBytes } from '../retainedBytes'
+import type { TableShadow } from './rowCopy'
 
 export { BlockCode } from './views'
 export type { AllocationView, BlockView, LiveRow, LiveTable, PoolBlocks, PoolView } from './views'
+
+/**
+ * What a replay keeps beside its last checkpoint to make the next one (D3D12Model.checkpoint): that checkpoint and
+ * its allocations, blocks and ids as it restores them.
+ */
+export interface CheckpointShadow {
+  model: D3D12Model
+  allocs: TableShadow
+  blocks: TableShadow
+  ids: TableShadow
+}
 
 export interface D3D12ModelOptions {
   /** The capture's adapter: its resource heap tier wins over the config's. */
@@ -734,7 +746,38 @@ export class D3D12Model {
    */
   byteSize(): number {
     const shared = new Set<unknown>([this.config, this.bufferDescs, this.textureDescs, this.transientForms, this.sink])
+    // A checkpoint's copies chained to the checkpoint before count only their own rows.
+    for (const table of [this.allocs, this.blocks, this.live]) if (table.copy !== null) shared.add(table.copy.previous).add(table.copy.shape)
     return retainedBytes(this, shared)
+  }
+
+  /**
+   * A copy to keep (a checkpoint), and what the next checkpoint is made against. Without `since`: a packed copy
+   * (clone's `packed`). With it: of the allocations, blocks and ids only the rows that differ from the checkpoint
+   * before (`since.model`) as it restores them (`since`'s shadows, then brought up to this model's tables), the
+   * rest whole. A copy whose chain ends in a packed one clones into the same model as a packed copy made here.
+   */
+  checkpoint(sink: ModelSink, since?: CheckpointShadow): { copy: D3D12Model; shadow: CheckpointShadow } {
+    if (since === undefined) {
+      const copy = this.clone(sink, { packed: true })
+      return { copy, shadow: { model: copy, allocs: copy.allocs.shadow(), blocks: copy.blocks.shadow(), ids: copy.live.shadow() } }
+    }
+    const copy = this.clone(sink, { packed: true, since })
+    since.model = copy
+    return { copy, shadow: since }
+  }
+
+  /**
+   * A checkpoint made against the one before it takes that one's rows in (see RowCopy.absorbPrevious), so that
+   * one can go: it is then made against the one before that, or whole.
+   */
+  absorbPrevious(): void {
+    for (const table of [this.allocs, this.blocks, this.live]) table.copy?.absorbPrevious()
+  }
+
+  /** Whether this checkpoint is restored from its own tables alone (a packed copy, or one that absorbed one). */
+  isWholeCopy(): boolean {
+    return this.allocs.copy?.previous == null && this.blocks.copy?.previous == null && this.live.copy?.previous == null
   }
 
   /**
@@ -742,7 +785,7 @@ export class D3D12Model {
    * at the size in use, not its capacity. `packed`: a copy to keep and clone later (a checkpoint), holding only
    * the allocations, blocks and ids in use; its own clones are whole again.
    */
-  clone(sink: ModelSink, options: { packed?: boolean } = {}): D3D12Model {
+  clone(sink: ModelSink, options: { packed?: boolean; since?: CheckpointShadow } = {}): D3D12Model {
     // Made by the constructor, so the copy has the original's shape and the hot paths stay monomorphic.
     const c = new D3D12Model(this.config, {}, sink)
     const self = this as unknown as Record<string, unknown>
@@ -751,9 +794,16 @@ export class D3D12Model {
     for (const key of Object.keys(self)) copy[key] = self[key]
     c.sink = sink
     c.totals = this.totals.clone()
-    c.blocks = options.packed ? this.blocks.packedClone() : this.blocks.clone()
-    c.allocs = options.packed ? this.allocs.packedClone() : this.allocs.clone()
-    c.live = options.packed ? this.live.packedClone() : this.live.clone()
+    const since = options.since
+    if (since !== undefined) {
+      c.blocks = this.blocks.changedSince(since.blocks, since.model.blocks)
+      c.allocs = this.allocs.changedSince(since.allocs, since.model.allocs)
+      c.live = this.live.changedSince(since.ids, since.model.live)
+    } else {
+      c.blocks = options.packed ? this.blocks.packedClone() : this.blocks.clone()
+      c.allocs = options.packed ? this.allocs.packedClone() : this.allocs.clone()
+      c.live = options.packed ? this.live.packedClone() : this.live.clone()
+    }
     c.poolById = new PoolRegistry()
     c.poolObjects = this.poolObjects.clone()
     const registerPool = (p: MemoryPool): MemoryPool => {

@@ -1,0 +1,248 @@
+/**
+ * A table of typed-array columns (the allocations, the blocks, the id map) as a checkpoint keeps it: a whole copy of
+ * the rows in use, or only the rows that differ from the checkpoint before, chained to it. A row not kept by any
+ * copy of the chain reads as its column's fill value. Restoring applies the chain from its whole copy on, in order.
+ * What a replay compares the next checkpoint with is the table as the last copy restores it (a TableShadow), so a
+ * restored table equals the model's, row for row, free rows included.
+ */
+
+export type Column = Float64Array<ArrayBuffer> | Int32Array<ArrayBuffer> | Uint8Array<ArrayBuffer>
+
+/** The columns' element types and the value a row reads as when no copy keeps it. */
+export interface TableShape {
+  readonly kinds: readonly ('f64' | 'i32' | 'u8')[]
+  readonly fill: readonly number[]
+}
+
+/** A float column's rows, as 32-bit integers when every one of them is one (half the bytes, the same numbers). */
+export function gatherF64(column: Float64Array, rows: Int32Array): Float64Array<ArrayBuffer> | Int32Array<ArrayBuffer> {
+  let narrow = true
+  for (let k = 0; k < rows.length; k++) {
+    const v = column[rows[k]]
+    if ((v | 0) !== v || (v === 0 && 1 / v < 0)) {
+      narrow = false
+      break
+    }
+  }
+  const out = narrow ? new Int32Array(rows.length) : new Float64Array(rows.length)
+  for (let k = 0; k < rows.length; k++) out[k] = column[rows[k]]
+  return out
+}
+
+// Copies by element type, so each loop sees one kind of array (a loop over all three is slow to index).
+function gatherI32(column: Int32Array, rows: Int32Array): Int32Array<ArrayBuffer> {
+  const out = new Int32Array(rows.length)
+  for (let k = 0; k < rows.length; k++) out[k] = column[rows[k]]
+  return out
+}
+
+function gatherU8(column: Uint8Array, rows: Int32Array): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(rows.length)
+  for (let k = 0; k < rows.length; k++) out[k] = column[rows[k]]
+  return out
+}
+
+function gather(column: Column, rows: Int32Array): Column {
+  if (column instanceof Float64Array) return gatherF64(column, rows)
+  if (column instanceof Int32Array) return gatherI32(column, rows)
+  return gatherU8(column, rows)
+}
+
+function scatterF64(values: Float64Array | Int32Array, rows: Int32Array, out: Float64Array): void {
+  for (let k = 0; k < rows.length; k++) out[rows[k]] = values[k]
+}
+
+function scatterI32(values: Int32Array, rows: Int32Array, out: Int32Array): void {
+  for (let k = 0; k < rows.length; k++) out[rows[k]] = values[k]
+}
+
+function scatterU8(values: Uint8Array, rows: Int32Array, out: Uint8Array): void {
+  for (let k = 0; k < rows.length; k++) out[rows[k]] = values[k]
+}
+
+function scatter(values: Column, rows: Int32Array, out: Column): void {
+  if (out instanceof Float64Array) scatterF64(values as Float64Array | Int32Array, rows, out)
+  else if (out instanceof Int32Array) scatterI32(values as Int32Array, rows, out)
+  else scatterU8(values as Uint8Array, rows, out)
+}
+
+function column(kind: 'f64' | 'i32' | 'u8', n: number, fill: number): Column {
+  const c = kind === 'f64' ? new Float64Array(n) : kind === 'i32' ? new Int32Array(n) : new Uint8Array(n)
+  if (fill !== 0) c.fill(fill)
+  return c
+}
+
+/** Marks the rows below n where two float columns differ, bit for bit (NaN and -0 included). */
+function markF64(a: Float64Array, b: Float64Array, n: number, mark: Uint8Array): void {
+  const x = new Int32Array(a.buffer, a.byteOffset, 2 * n)
+  const y = new Int32Array(b.buffer, b.byteOffset, 2 * n)
+  for (let i = 0; i < 2 * n; i++) if (x[i] !== y[i]) mark[i >> 1] = 1
+}
+
+function markI32(a: Int32Array, b: Int32Array, n: number, mark: Uint8Array): void {
+  for (let r = 0; r < n; r++) if (a[r] !== b[r]) mark[r] = 1
+}
+
+function markU8(a: Uint8Array, b: Uint8Array, n: number, mark: Uint8Array): void {
+  for (let r = 0; r < n; r++) if (a[r] !== b[r]) mark[r] = 1
+}
+
+/** Copies rows of `from` into `to`. */
+function copyRows(from: Column, to: Column, rows: Int32Array): void {
+  if (to instanceof Float64Array) for (let k = 0; k < rows.length; k++) to[rows[k]] = from[rows[k]]
+  else if (to instanceof Int32Array) for (let k = 0; k < rows.length; k++) to[rows[k]] = from[rows[k]]
+  else for (let k = 0; k < rows.length; k++) to[rows[k]] = from[rows[k]]
+}
+
+export class RowCopy {
+  constructor(
+    readonly shape: TableShape,
+    /** Rows the table had made (its columns' length once restored). */
+    public count: number,
+    /** The rows kept, ascending. */
+    public rows: Int32Array,
+    /** Each column's values at `rows`; a float column as 32-bit integers when every value kept is one. */
+    public values: Column[],
+    /** The free list: the first `freeKeep` entries of the previous copy's, then `free`. */
+    public freeKeep: number,
+    public free: number[],
+    /** The copy this one changes; null for a whole copy. */
+    public previous: RowCopy | null,
+  ) {}
+
+  /** A whole copy of `rows` (the rows in use) of columns of `count` rows; the free list whole. */
+  static whole(shape: TableShape, columns: readonly Column[], count: number, rows: Int32Array, free: readonly number[]): RowCopy {
+    return new RowCopy(shape, count, rows, columns.map((c) => gather(c, rows)), 0, free.slice(), null)
+  }
+
+  /** Bytes it holds (its own rows, not the copies before it). */
+  get byteLength(): number {
+    let bytes = this.rows.byteLength + 8 * this.free.length
+    for (const v of this.values) bytes += v.byteLength
+    return bytes
+  }
+
+  /** The table as restored: every column `count` long, the rows of the chain applied in order, and the free list. */
+  restore(): { columns: Column[]; free: number[] } {
+    const chain: RowCopy[] = []
+    for (let c: RowCopy | null = this; c !== null; c = c.previous) chain.push(c)
+    const shape = this.shape
+    const columns = shape.kinds.map((kind, j) => column(kind, this.count, shape.fill[j]))
+    const free: number[] = []
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const link = chain[i]
+      for (let j = 0; j < columns.length; j++) scatter(link.values[j], link.rows, columns[j])
+      free.length = link.freeKeep
+      for (const f of link.free) free.push(f)
+    }
+    return { columns, free }
+  }
+
+  /**
+   * Takes in the copy before it (which is then no longer needed): its rows and this one's, this one's values
+   * winning, chained to the copy before that one. A whole copy before it makes this one whole.
+   */
+  absorbPrevious(): void {
+    const older = this.previous
+    if (older === null) return
+    const a = older.rows
+    const b = this.rows
+    // The union of both rows, ascending; from[k] >= 0: this copy's index, else -1 - the older copy's.
+    const rows: number[] = []
+    const from: number[] = []
+    let i = 0
+    let k = 0
+    while (i < a.length || k < b.length) {
+      if (k < b.length && (i >= a.length || b[k] <= a[i])) {
+        if (i < a.length && a[i] === b[k]) i++
+        rows.push(b[k])
+        from.push(k++)
+      } else {
+        if (a[i] < this.count) {
+          rows.push(a[i])
+          from.push(-1 - i)
+        }
+        i++
+      }
+    }
+    const merged = Int32Array.from(rows)
+    const n = merged.length
+    this.values = this.shape.kinds.map((kind, j) => {
+      const mine = this.values[j]
+      const theirs = older.values[j]
+      const out = column(kind, n, 0)
+      for (let r = 0; r < n; r++) out[r] = from[r] >= 0 ? mine[from[r]] : theirs[-1 - from[r]]
+      return out instanceof Float64Array ? gatherF64(out, identity(n)) : out
+    })
+    this.rows = merged
+    if (this.freeKeep <= older.freeKeep) {
+      this.free = this.free.slice()
+    } else {
+      this.free = [...older.free.slice(0, this.freeKeep - older.freeKeep), ...this.free]
+      this.freeKeep = older.freeKeep
+    }
+    this.previous = older.previous
+  }
+}
+
+function identity(n: number): Int32Array {
+  const rows = new Int32Array(n)
+  for (let r = 0; r < n; r++) rows[r] = r
+  return rows
+}
+
+/**
+ * A table as the last checkpoint's copy restores it, kept by a replay to make the next checkpoint's copy: the rows
+ * that differ from it. Brought up to the table each time.
+ */
+export class TableShadow {
+  private constructor(
+    private columns: Column[],
+    private count: number,
+    private free: number[],
+  ) {}
+
+  /** The table as `copy` restores it. */
+  static of(copy: RowCopy): TableShadow {
+    const { columns, free } = copy.restore()
+    return new TableShadow(columns, copy.count, free)
+  }
+
+  /**
+   * A copy, chained to `previous` (the copy this shadow was restored from or brought up to), of the rows of a
+   * table's `columns` (of `count` rows, at least as long) that differ from this shadow; the shadow then equals the
+   * table.
+   */
+  changes(columns: readonly Column[], count: number, free: readonly number[], previous: RowCopy): RowCopy {
+    const shape = previous.shape
+    if (count > this.columns[0].length) {
+      const n = Math.max(count, 2 * this.columns[0].length)
+      this.columns = this.columns.map((c, j) => {
+        const grown = column(shape.kinds[j], n, shape.fill[j])
+        grown.set(c.subarray(0, this.count) as never)
+        return grown
+      })
+    } else if (count > this.count) {
+      for (let j = 0; j < this.columns.length; j++) this.columns[j].fill(shape.fill[j], this.count, count)
+    }
+    this.count = count
+    const mark = new Uint8Array(count)
+    for (let j = 0; j < columns.length; j++) {
+      const a = columns[j]
+      const b = this.columns[j]
+      if (a instanceof Float64Array) markF64(a, b as Float64Array, count, mark)
+      else if (a instanceof Int32Array) markI32(a, b as Int32Array, count, mark)
+      else markU8(a, b as Uint8Array, count, mark)
+    }
+    let changed = 0
+    for (let r = 0; r < count; r++) changed += mark[r]
+    const rows = new Int32Array(changed)
+    for (let r = 0, k = 0; r < count; r++) if (mark[r] === 1) rows[k++] = r
+    for (let j = 0; j < columns.length; j++) copyRows(columns[j], this.columns[j], rows)
+    let keep = 0
+    const before = this.free
+    while (keep < before.length && keep < free.length && before[keep] === free[keep]) keep++
+    this.free = free.slice()
+    return new RowCopy(shape, count, rows, columns.map((c) => gather(c, rows)), keep, free.slice(keep), previous)
+  }
+}
