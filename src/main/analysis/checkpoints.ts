@@ -71,7 +71,7 @@ export interface CheckpointChain {
  * bytes: a restore then applies at most about that many more rows than a whole copy holds, and the whole copies
  * hold at most about half the bytes.
  */
-export const CHAIN_BYTES_PER_WHOLE = 1
+export const CHAIN_BYTES_PER_WHOLE = 8
 
 export class Checkpoints<Model> {
   private readonly kept: Checkpoint<Model>[] = []
@@ -120,15 +120,16 @@ export class Checkpoints<Model> {
 
   /**
    * Keep a checkpoint (of the frame `due` said takes one); over budget, every other one goes (the first and the
-   * last stay), a chained one after it taking it in, and the spacing doubles.
+   * last stay), a chained one after it taking it in, and the spacing doubles, until they are within it.
    */
   add(checkpoint: Checkpoint<Model>): void {
     const kept = this.kept
     kept.push(checkpoint)
     this.bytes += checkpoint.bytes
     this.lastRecord = this.store.frames.firstRecord[checkpoint.frame]
-    if (this.bytes > this.budget && kept.length > 2) {
-      // Over budget: keep every other checkpoint (the first and the last always) and space the next ones twice as far.
+    while (this.bytes > this.budget && kept.length > 2) {
+      // Over budget: keep every other checkpoint (the first and the last always) and space the next ones twice as
+      // far, again while still over (a chained one that takes in the one before it holds more than it did).
       const last = kept.length - 1
       const thinned: Checkpoint<Model>[] = []
       for (let k = 0; k <= last; k++) {

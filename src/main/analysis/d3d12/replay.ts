@@ -228,6 +228,11 @@ class LiveTags {
     return RowCopy.whole(LIVE_SHAPE, columns, this.used, Int32Array.from(rows), this.free)
   }
 
+  /** The rows as they are, for the next checkpoint's copy. */
+  shadow(): TableShadow {
+    return TableShadow.of([this.id, this.record, this.live], this.used, this.free)
+  }
+
   private grow(): void {
     this.capacity *= 2
     const f64 = (a: Float64Array) => {
@@ -587,7 +592,7 @@ export class Replay {
     const since = this.checkpoints.wholeDue() ? undefined : this.shadow
     const made = model.checkpoint(NO_SINK, since?.model)
     const rows = live.copy(since && { shadow: since.live, copy: since.liveCopy })
-    this.shadow = { model: made.shadow, live: since?.live ?? TableShadow.of(rows), liveCopy: rows }
+    this.shadow = { model: made.shadow, live: since?.live ?? live.shadow(), liveCopy: rows }
     const copy = made.copy
     const measure = () => copy.byteSize() + rows.byteLength
     return {

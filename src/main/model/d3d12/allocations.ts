@@ -160,17 +160,16 @@ export class Allocations {
   }
 
   /**
-   * A copy to keep (a checkpoint) of only the slots that differ from `shadow`: the slots as the checkpoint
-   * before (`previous`, a copy made by packedClone or changedSince) restores them. The shadow then equals this
-   * table.
+   * A copy to keep (a checkpoint) of only the slots that differ from `shadow`: the slots as they were at the
+   * checkpoint before (`previous`, a copy made by packedClone or changedSince). The shadow then equals this table.
    */
   changedSince(shadow: TableShadow, previous: Allocations): Allocations {
     return this.kept(shadow.changes(this.columns(), this.count, this.freeSlots, previous.copy!))
   }
 
-  /** The slots as this copy (a checkpoint's) restores them, for the next checkpoint's changedSince. */
+  /** The slots as they are, for the next checkpoint's changedSince. */
   shadow(): TableShadow {
-    return TableShadow.of(this.copy!)
+    return TableShadow.of(this.columns(), this.count, this.freeSlots)
   }
 
   private columns(): Column[] {
@@ -339,9 +338,10 @@ export class IdMap {
     return this.kept(shadow.changes([this.direct], this.direct.length, [], previous.copy!))
   }
 
-  /** The direct table as this copy (a checkpoint's) restores it. */
+  /** The direct table as it is, for the next checkpoint's changedSince. */
   shadow(): TableShadow {
-    return TableShadow.of(this.copy!)
+    if (this.copy !== null) this.restore()
+    return TableShadow.of([this.direct], this.direct.length, [])
   }
 
   private kept(copy: RowCopy): IdMap {

@@ -83,16 +83,16 @@ export class BlockTable {
   }
 
   /**
-   * A copy to keep (a checkpoint) of only the blocks that differ from `shadow`: the blocks as the checkpoint
-   * before (`previous`) restores them. The shadow then equals this table.
+   * A copy to keep (a checkpoint) of only the blocks that differ from `shadow`: the blocks as they were at the
+   * checkpoint before (`previous`). The shadow then equals this table.
    */
   changedSince(shadow: TableShadow, previous: BlockTable): BlockTable {
     return this.kept(shadow.changes(this.columns(), this.count, this.freeSlots, previous.copy!))
   }
 
-  /** The blocks as this copy (a checkpoint's) restores them, for the next checkpoint's changedSince. */
+  /** The blocks as they are, for the next checkpoint's changedSince. */
   shadow(): TableShadow {
-    return TableShadow.of(this.copy!)
+    return TableShadow.of(this.columns(), this.count, this.freeSlots)
   }
 
   private columns(): Column[] {

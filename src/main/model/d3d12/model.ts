@@ -66,7 +66,7 @@ export type { AllocationView, BlockView, LiveRow, LiveTable, PoolBlocks, PoolVie
 
 /**
  * What a replay keeps beside its last checkpoint to make the next one (D3D12Model.checkpoint): that checkpoint and
- * its allocations, blocks and ids as it restores them.
+ * the model's allocations, blocks and ids as they were when it was made.
  */
 export interface CheckpointShadow {
   model: D3D12Model
@@ -754,13 +754,13 @@ export class D3D12Model {
   /**
    * A copy to keep (a checkpoint), and what the next checkpoint is made against. Without `since`: a packed copy
    * (clone's `packed`). With it: of the allocations, blocks and ids only the rows that differ from the checkpoint
-   * before (`since.model`) as it restores them (`since`'s shadows, then brought up to this model's tables), the
-   * rest whole. A copy whose chain ends in a packed one clones into the same model as a packed copy made here.
+   * before (`since.model`): from the tables as they were then (`since`'s shadows, then brought up to this model's),
+   * the rest whole. Its clone continues exactly as a clone of a packed copy made here would.
    */
   checkpoint(sink: ModelSink, since?: CheckpointShadow): { copy: D3D12Model; shadow: CheckpointShadow } {
     if (since === undefined) {
       const copy = this.clone(sink, { packed: true })
-      return { copy, shadow: { model: copy, allocs: copy.allocs.shadow(), blocks: copy.blocks.shadow(), ids: copy.live.shadow() } }
+      return { copy, shadow: { model: copy, allocs: this.allocs.shadow(), blocks: this.blocks.shadow(), ids: this.live.shadow() } }
     }
     const copy = this.clone(sink, { packed: true, since })
     since.model = copy

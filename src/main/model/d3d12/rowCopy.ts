@@ -2,8 +2,8 @@
  * A table of typed-array columns (the allocations, the blocks, the id map) as a checkpoint keeps it: a whole copy of
  * the rows in use, or only the rows that differ from the checkpoint before, chained to it. A row not kept by any
  * copy of the chain reads as its column's fill value. Restoring applies the chain from its whole copy on, in order.
- * What a replay compares the next checkpoint with is the table as the last copy restores it (a TableShadow), so a
- * restored table equals the model's, row for row, free rows included.
+ * What a replay compares the next checkpoint with is the table as it was at the last checkpoint (a TableShadow), so
+ * a restored table equals the model's in every row in use and every row written since the last whole copy.
  */
 
 export type Column = Float64Array<ArrayBuffer> | Int32Array<ArrayBuffer> | Uint8Array<ArrayBuffer>
@@ -64,6 +64,20 @@ function scatter(values: Column, rows: Int32Array, out: Column): void {
   if (out instanceof Float64Array) scatterF64(values as Float64Array | Int32Array, rows, out)
   else if (out instanceof Int32Array) scatterI32(values as Int32Array, rows, out)
   else scatterU8(values as Uint8Array, rows, out)
+}
+
+/** out[to[k]] = values[from[k]], by element type. */
+function scatterAt(values: Column, from: Int32Array, to: Int32Array, out: Column): void {
+  if (out instanceof Float64Array) {
+    const v = values as Float64Array | Int32Array
+    for (let k = 0; k < to.length; k++) out[to[k]] = v[from[k]]
+  } else if (out instanceof Int32Array) {
+    const v = values as Int32Array
+    for (let k = 0; k < to.length; k++) out[to[k]] = v[from[k]]
+  } else {
+    const v = values as Uint8Array
+    for (let k = 0; k < to.length; k++) out[to[k]] = v[from[k]]
+  }
 }
 
 function column(kind: 'f64' | 'i32' | 'u8', n: number, fill: number): Column {
@@ -127,11 +141,34 @@ export class RowCopy {
     const chain: RowCopy[] = []
     for (let c: RowCopy | null = this; c !== null; c = c.previous) chain.push(c)
     const shape = this.shape
-    const columns = shape.kinds.map((kind, j) => column(kind, this.count, shape.fill[j]))
+    const n = this.count
+    const columns = shape.kinds.map((kind, j) => column(kind, n, shape.fill[j]))
+    if (chain.length === 1) {
+      for (let j = 0; j < columns.length; j++) scatter(this.values[j], this.rows, columns[j])
+    } else {
+      // Newest first, each row from the newest copy that keeps it: every row is written once, however long the chain.
+      const written = new Uint8Array(n)
+      const take = new Int32Array(n)
+      const at = new Int32Array(n)
+      for (const link of chain) {
+        const rows = link.rows
+        let m = 0
+        for (let k = 0; k < rows.length; k++) {
+          const r = rows[k]
+          if (r >= n || written[r] === 1) continue
+          written[r] = 1
+          take[m] = r
+          at[m++] = k
+        }
+        if (m === 0) continue
+        const to = take.subarray(0, m)
+        const from = at.subarray(0, m)
+        for (let j = 0; j < columns.length; j++) scatterAt(link.values[j], from, to, columns[j])
+      }
+    }
     const free: number[] = []
     for (let i = chain.length - 1; i >= 0; i--) {
       const link = chain[i]
-      for (let j = 0; j < columns.length; j++) scatter(link.values[j], link.rows, columns[j])
       free.length = link.freeKeep
       for (const f of link.free) free.push(f)
     }
@@ -192,8 +229,10 @@ function identity(n: number): Int32Array {
 }
 
 /**
- * A table as the last checkpoint's copy restores it, kept by a replay to make the next checkpoint's copy: the rows
- * that differ from it. Brought up to the table each time.
+ * A table as it was at the last checkpoint, kept by a replay to make the next checkpoint's copy: the rows that
+ * differ from it. Brought up to the table each time. A row that changed since is in that copy; a row that did not
+ * is restored as the copy before restores it: a whole copy restores the rows in use, and a free row (not in use)
+ * reads as its fill until it is written, which a table's user does before reading it.
  */
 export class TableShadow {
   private constructor(
@@ -202,10 +241,13 @@ export class TableShadow {
     private free: number[],
   ) {}
 
-  /** The table as `copy` restores it. */
-  static of(copy: RowCopy): TableShadow {
-    const { columns, free } = copy.restore()
-    return new TableShadow(columns, copy.count, free)
+  /** A copy of a table's `columns` (its first `count` rows) and free list. */
+  static of(columns: readonly Column[], count: number, free: readonly number[]): TableShadow {
+    return new TableShadow(
+      columns.map((c) => c.slice(0, count) as Column),
+      count,
+      free.slice(),
+    )
   }
 
   /**
@@ -227,6 +269,7 @@ export class TableShadow {
     }
     this.count = count
     const mark = new Uint8Array(count)
+    if (this.columns.length === 0) throw new Error('a table without columns')
     for (let j = 0; j < columns.length; j++) {
       const a = columns[j]
       const b = this.columns[j]
