@@ -14,7 +14,7 @@ import {
 } from '../../../shared/ipc'
 import type { BufferDesc, TextureDesc } from '../../../shared/capture'
 import { bufferDesc, textureDesc } from '../../ingest/records'
-import { frameEnd, RECORD_KIND } from '../../ingest/store'
+import { frameEnd, RECORD_KIND, type CaptureStore } from '../../ingest/store'
 import type { D3D12Model } from '../../model/d3d12/model'
 import { D3D12Model as Model } from '../../model/d3d12/model'
 import { HEAP_TYPES, PLACEMENTS } from '../../../shared/model'
@@ -90,25 +90,22 @@ function placedId(replay: Replay, record: number): number {
 }
 
 
-export class Snapshots extends CachedSnapshots<SnapshotState> {
-  private applicationHeaps: boolean | undefined
+/** Per store, how many records were looked at for `heap` records and whether one was found (a followed store grows). */
+const heapRecordsSeen = new WeakMap<CaptureStore, { records: number; found: boolean }>()
 
+/** Whether the store has `heap` records (application heaps): looked for once per store, then in what it gained. */
+function hasHeapRecords(store: CaptureStore): boolean {
+  const seen = heapRecordsSeen.get(store) ?? { records: 0, found: false }
+  const kinds = store.records.kind
+  for (let i = seen.records; i < kinds.length && !seen.found; i++) if (kinds[i] === RECORD_KIND.heap) seen.found = true
+  seen.records = kinds.length
+  heapRecordsSeen.set(store, seen)
+  return seen.found
+}
+
+export class Snapshots extends CachedSnapshots<SnapshotState> {
   constructor(private readonly replay: Replay) {
     super(replay.store)
-  }
-
-  private hasApplicationHeaps(): boolean {
-    if (this.applicationHeaps === undefined) {
-      const kinds = this.replay.store.records.kind
-      this.applicationHeaps = false
-      for (let i = 0; i < kinds.length; i++) {
-        if (kinds[i] === RECORD_KIND.heap) {
-          this.applicationHeaps = true
-          break
-        }
-      }
-    }
-    return this.applicationHeaps
   }
 
   /** The state at the end of frame index `target`: from the checkpoint before it, or a nearer cached state. */
@@ -118,7 +115,7 @@ export class Snapshots extends CachedSnapshots<SnapshotState> {
     const { model, created } = this.replay.modelAt(target, (layout) => transients.push(layout), this.cache.states)
     const frameNumber = store.frames.n[target]
     const end = frameEnd(store, target)
-    const heaps = this.hasApplicationHeaps() ? applicationHeapsAt(this.replay, end) : []
+    const heaps = hasHeapRecords(store) ? applicationHeapsAt(this.replay, end) : []
     const table = this.tableOf(model, created, frameNumber, heaps)
     return { frame: target, model, created, table, transients, heaps }
   }

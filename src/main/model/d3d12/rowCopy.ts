@@ -136,10 +136,10 @@ export class RowCopy {
     return bytes
   }
 
-  /** The table as restored: every column `count` long, the rows of the chain applied in order, and the free list. */
+  /** The table as restored: every column `count` long, each row as the newest copy of the chain keeps it, and the free list. */
   restore(): { columns: Column[]; free: number[] } {
-    const chain: RowCopy[] = []
-    for (let c: RowCopy | null = this; c !== null; c = c.previous) chain.push(c)
+    const chain: RowCopy[] = [this]
+    for (let c = this.previous; c !== null; c = c.previous) chain.push(c)
     const shape = this.shape
     const n = this.count
     const columns = shape.kinds.map((kind, j) => column(kind, n, shape.fill[j]))
