@@ -11,7 +11,8 @@ import type { CaptureStore } from '../ingest/store'
 /**
  * A checkpoint every this many records (at the next frame boundary) bounds a snapshot's replay. Measured on a
  * 2-million-record capture (bench/README.md): a snapshot replays at most 25 000 records, 8 ms at the median and
- * 12 ms at p95, and the 80 checkpoints hold 0.7 MiB each; 50 000 would halve the memory and double the time.
+ * 12 ms at p95, and the 80 checkpoints hold 0.7 MiB each as whole copies (13 MiB in all, chained); 50 000 would
+ * double the time.
  */
 export const CHECKPOINT_RECORDS = 25_000
 

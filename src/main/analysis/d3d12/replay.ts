@@ -267,7 +267,7 @@ export class Replay {
   /** Transient heaps created over the run. */
   transientHeaps = 0
   private readonly checkpoints: Checkpoints<D3D12Model>
-  /** The last checkpoint's tables as it restores them, while the replay runs: the next checkpoint keeps what differs. */
+  /** While the replay runs: the last checkpoint and the tables as they were then; the next checkpoint keeps what differs. */
   private shadow: { model: CheckpointShadow; live: TableShadow; liveCopy: RowCopy } | undefined
   /** Reused desc objects for the model (snapshots and playback replay through them too). */
   descs: DescScratch
