@@ -238,6 +238,8 @@ export class D3D12Model {
   /** Residency labels of live reserved resources, by object: registered only while tiles are committed. */
   private reservedLabels = new Map<number, string>()
   private poolScratch: MemoryPool | null = null
+  /** A chained checkpoint's pools that are the checkpoint before's own copies, unchanged since (see clone's `since`). */
+  private keptPools: Set<MemoryPool> | null = null
   private blockScratch = NONE
 
   constructor(config: ModelConfig, options: D3D12ModelOptions = {}, sink: ModelSink = {}) {
@@ -746,8 +748,11 @@ export class D3D12Model {
    */
   byteSize(): number {
     const shared = new Set<unknown>([this.config, this.bufferDescs, this.textureDescs, this.transientForms, this.sink])
-    // A checkpoint's copies chained to the checkpoint before count only their own rows.
+    // A checkpoint's copies chained to the checkpoint before count only their own rows, and its pools kept from
+    // that one count there; a kept pool's family (its watcher) is the newest checkpoint's that holds it.
     for (const table of [this.allocs, this.blocks, this.live]) if (table.copy !== null) shared.add(table.copy.previous).add(table.copy.shape)
+    for (const pool of this.keptPools ?? []) shared.add(pool)
+    for (const family of this.families) for (const pool of family.slots) if (pool !== null && !this.families.includes(pool.watcher as PoolFamily)) shared.add(pool.watcher)
     return retainedBytes(this, shared)
   }
 
@@ -773,6 +778,8 @@ export class D3D12Model {
    */
   absorbPrevious(): void {
     for (const table of [this.allocs, this.blocks, this.live]) table.copy?.absorbPrevious()
+    // Its kept pools are its own to count now (the one before may also: counted twice rather than not at all).
+    this.keptPools = null
   }
 
   /** Whether this checkpoint is restored from its own tables alone (a packed copy, or one that absorbed one). */
@@ -806,8 +813,13 @@ export class D3D12Model {
     }
     c.poolById = new PoolRegistry()
     c.poolObjects = this.poolObjects.clone()
+    // A chained checkpoint keeps the checkpoint before's copy of a pool unchanged since (checkpoints are only read).
+    const before = options.since?.model
+    c.keptPools = before !== undefined ? new Set() : null
     const registerPool = (p: MemoryPool): MemoryPool => {
-      const q = p.clone()
+      const kept = before?.poolById.get(p.id)
+      const q = kept instanceof MemoryPool && samePool(p, kept) ? kept : p.clone()
+      if (q === kept) c.keptPools!.add(q)
       c.poolById.set(q.id, q)
       return q
     }
@@ -1480,6 +1492,29 @@ export class D3D12Model {
       warning: (kind, message, frame) => this.sink.warning?.(kind, message, frame),
     }
   }
+}
+
+/**
+ * Whether a pool is as its copy `kept` was made: every field the same (typed arrays element for element, whole),
+ * but the family it tells (`watcher`). A field holding another object makes it not the same.
+ */
+function samePool(pool: MemoryPool, kept: MemoryPool): boolean {
+  const a = pool as unknown as Record<string, unknown>
+  const b = kept as unknown as Record<string, unknown>
+  for (const key of Object.keys(a)) {
+    if (key === 'watcher') continue
+    const x = a[key]
+    const y = b[key]
+    if (ArrayBuffer.isView(x)) {
+      if (!(x instanceof Int32Array && y instanceof Int32Array) || x.length !== y.length) return false
+      for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false
+    } else if (typeof x === 'object' && x !== null) {
+      return false
+    } else if (!Object.is(x, y)) {
+      return false
+    }
+  }
+  return true
 }
 
 /** One shape for every model's scratch request, so the allocator's reads of it stay monomorphic. */
