@@ -24,6 +24,7 @@ const NONE = -1
 class Ranked {
   left: Ranked | null = null
   right: Ranked | null = null
+  parent: Ranked | null = null
   used: Bytes = 0
   slot = 0
   free: Bytes = 0
@@ -47,72 +48,36 @@ function refresh(t: Ranked): void {
   t.maxFree = m
 }
 
-function merge(a: Ranked | null, b: Ranked | null): Ranked | null {
-  if (a === null) return b
-  if (b === null) return a
-  if (a.priority > b.priority) {
-    a.right = merge(a.right, b)
-    refresh(a)
-    return a
+/** The next node by rank (in order), or null. */
+function successor(n: Ranked): Ranked | null {
+  let t = n.right
+  if (t !== null) {
+    while (t.left !== null) t = t.left
+    return t
   }
-  b.left = merge(a, b.left)
-  refresh(b)
-  return b
-}
-
-/** What split leaves: the nodes ranked at or below its key, and those above it (no pair allocated per level). */
-let splitLow: Ranked | null = null
-let splitHigh: Ranked | null = null
-
-/** Split `t` into splitLow (nodes ranked at or below (used, slot)) and splitHigh (nodes above it). */
-function split(t: Ranked | null, used: Bytes, slot: number): void {
-  if (t === null) {
-    splitLow = null
-    splitHigh = null
-    return
+  let c = n
+  t = n.parent
+  while (t !== null && t.right === c) {
+    c = t
+    t = t.parent
   }
-  if (above(t, used, slot)) {
-    split(t.left, used, slot)
-    t.left = splitHigh
-    refresh(t)
-    splitHigh = t
-    return
-  }
-  split(t.right, used, slot)
-  t.right = splitLow
-  refresh(t)
-  splitLow = t
-}
-
-/** `t` without `n`, found by its rank (n.used, n.slot as it was linked). */
-function remove(t: Ranked, n: Ranked): Ranked | null {
-  if (t === n) return merge(t.left, t.right)
-  if (above(t, n.used, n.slot)) t.left = remove(t.left!, n)
-  else t.right = remove(t.right!, n)
-  refresh(t)
   return t
 }
 
-/** `t` with the unlinked node `n` put in by its rank, where its priority places it. */
-function insert(t: Ranked | null, n: Ranked): Ranked {
-  if (t === null) return n
-  if (n.priority > t.priority) {
-    split(t, n.used, n.slot)
-    n.left = splitLow
-    n.right = splitHigh
-    refresh(n)
-    return n
+/** The previous node by rank (in order), or null. */
+function predecessor(n: Ranked): Ranked | null {
+  let t = n.left
+  if (t !== null) {
+    while (t.right !== null) t = t.right
+    return t
   }
-  if (above(t, n.used, n.slot)) t.left = insert(t.left, n)
-  else t.right = insert(t.right, n)
-  refresh(t)
+  let c = n
+  t = n.parent
+  while (t !== null && t.left === c) {
+    c = t
+    t = t.parent
+  }
   return t
-}
-
-/** `n`'s free block changed, its rank did not: refresh maxFree on the path from `t` down to it. */
-function refreshPath(t: Ranked, n: Ranked): void {
-  if (t !== n) refreshPath(above(t, n.used, n.slot) ? t.left! : t.right!, n)
-  refresh(t)
 }
 
 /** The highest-ranked node above (used, slot) with a free block of `size` bytes, or null. */
@@ -123,6 +88,19 @@ function fullestFit(t: Ranked | null, used: Bytes, slot: number, size: Bytes): R
   if (!above(t, used, slot)) return null
   if (t.free >= size) return t
   return fullestFit(t.left, used, slot, size)
+}
+
+/** The largest free block of the nodes ranked above (used, slot); 0 when none is. */
+function roomAbove(t: Ranked | null, used: Bytes, slot: number): Bytes {
+  let m = 0
+  while (t !== null) {
+    if (above(t, used, slot)) {
+      if (t.free > m) m = t.free
+      if (t.right !== null && t.right.maxFree > m) m = t.right.maxFree
+      t = t.left
+    } else t = t.right
+  }
+  return m
 }
 
 /** Slots as a bitset with a summary word per 32 words. */
@@ -191,7 +169,7 @@ export class FamilyDefrag {
   low = 0
   /** Pools not full (the ranked ones). */
   notFull = 0
-  /** Pools whose blocks changed since the index last looked at them. */
+  /** Pools changed since the index last looked at them. */
   readonly dirty: Entry[] = []
 
   /** The fullest pool ranked above `pool` with a free block of `size` bytes, or null. */
@@ -206,7 +184,96 @@ export class FamilyDefrag {
     while (t !== null && t.right !== null) t = t.right
     return t !== null && above(t, pool.used, pool.slot)
   }
+
+  /** The largest free block of the pools ranked above `pool` (0 when none): no larger block of it can move. */
+  roomAbove(pool: MemoryPool): Bytes {
+    return roomAbove(this.root, pool.used, pool.slot)
+  }
+
+  /** Puts the unlinked node `n` in by its rank: down to a leaf, then up by its priority. */
+  link(n: Ranked): void {
+    n.left = null
+    n.right = null
+    n.maxFree = n.free
+    let t = this.root
+    if (t === null) {
+      n.parent = null
+      this.root = n
+      return
+    }
+    for (;;) {
+      if (above(t, n.used, n.slot)) {
+        if (t.left === null) {
+          t.left = n
+          break
+        }
+        t = t.left
+      } else {
+        if (t.right === null) {
+          t.right = n
+          break
+        }
+        t = t.right
+      }
+    }
+    n.parent = t
+    while (n.parent !== null && n.priority > n.parent.priority) this.rotateUp(n)
+    // Above n, each subtree only gained n.
+    refreshUp(n.parent)
+  }
+
+  /** Takes `n` out: down by rotations until it has one child, which takes its place. */
+  unlink(n: Ranked): void {
+    while (n.left !== null && n.right !== null) this.rotateUp(n.left.priority > n.right.priority ? n.left : n.right)
+    const child = n.left !== null ? n.left : n.right
+    const p = n.parent
+    if (child !== null) child.parent = p
+    if (p === null) this.root = child
+    else if (p.left === n) p.left = child
+    else p.right = child
+    n.left = null
+    n.right = null
+    n.parent = null
+    // Above n, each subtree only lost n (the rotations kept every maxFree exact with n still in).
+    refreshUp(p)
+  }
+
+  /** `n` takes its parent's place; the parent becomes its child. */
+  private rotateUp(n: Ranked): void {
+    const p = n.parent!
+    const g = p.parent
+    if (p.left === n) {
+      p.left = n.right
+      if (n.right !== null) n.right.parent = p
+      n.right = p
+    } else {
+      p.right = n.left
+      if (n.left !== null) n.left.parent = p
+      n.left = p
+    }
+    p.parent = n
+    n.parent = g
+    if (g === null) this.root = n
+    else if (g.left === p) g.left = n
+    else g.right = n
+    refresh(p)
+    refresh(n)
+  }
 }
+
+/** Refreshes maxFree from `t` up to the root, stopping where it no longer changes (only one child's did). */
+function refreshUp(t: Ranked | null): void {
+  for (; t !== null; t = t.parent) {
+    const was = t.maxFree
+    refresh(t)
+    if (t.maxFree === was) return
+  }
+}
+
+/** What changed in a pool since the index last looked at it: nothing, only its pending blocks, its blocks. */
+const CLEAN = 0
+const PENDING = 1
+const BLOCKS = 2
 
 interface Entry {
   pool: MemoryPool
@@ -215,7 +282,8 @@ interface Entry {
   node: Ranked
   ranked: boolean
   low: boolean
-  dirty: boolean
+  /** CLEAN, PENDING or BLOCKS; not CLEAN while the entry is in its family's dirty list. */
+  dirty: number
   live: boolean
 }
 
@@ -249,8 +317,11 @@ export class DefragSearch {
     const f = this.families[index]
     if (f === null) return null
     for (const e of f.dirty) {
-      e.dirty = false
-      if (e.live) this.update(e, blocks)
+      const changed = e.dirty
+      e.dirty = CLEAN
+      if (!e.live) continue
+      if (changed === BLOCKS) this.update(e, blocks)
+      else this.candidate(e)
     }
     f.dirty.length = 0
     return f
@@ -260,9 +331,9 @@ export class DefragSearch {
   add(index: number, pool: MemoryPool): void {
     const family = this.families[index]
     if (family === null) return
-    const e: Entry = { pool, family, node: new Ranked(pool, this.random()), ranked: false, low: false, dirty: false, live: true }
+    const e: Entry = { pool, family, node: new Ranked(pool, this.random()), ranked: false, low: false, dirty: CLEAN, live: true }
     this.entries[pool.id] = e
-    this.mark(e)
+    this.mark(e, BLOCKS)
   }
 
   /** A pool left service. */
@@ -276,15 +347,41 @@ export class DefragSearch {
     this.entries[pool.id] = undefined
   }
 
-  /** A pool's blocks changed (taken, released, freed): the family's index takes it in when next read. */
+  /** A pool's blocks changed (taken or freed): the family's index takes it in when next read. */
   touch(pool: MemoryPool): void {
     const e = this.entries[pool.id]
-    if (e !== undefined && !e.dirty) this.mark(e)
+    if (e !== undefined && e.dirty !== BLOCKS) this.mark(e, BLOCKS)
   }
 
-  private mark(e: Entry): void {
-    e.dirty = true
-    e.family.dirty.push(e)
+  /**
+   * Only a pool's pending blocks changed (a release waits for the GPU): its used bytes and free blocks, so its
+   * rank and room, stay; only whether it has a live block to move is read again.
+   */
+  pending(pool: MemoryPool): void {
+    const e = this.entries[pool.id]
+    if (e !== undefined && e.dirty === CLEAN) this.mark(e, PENDING)
+  }
+
+  /**
+   * A defrag move from `pool` into `target` (of a family settled before it): the target took a block, the source's
+   * block became pending. Both are taken in at once, so the next step of the move's search sees them.
+   */
+  moved(pool: MemoryPool, target: MemoryPool, blocks: BlockTable): void {
+    const t = this.entries[target.id]
+    const s = this.entries[pool.id]
+    if (t !== undefined) this.update(t, blocks)
+    if (s !== undefined) this.candidate(s)
+  }
+
+  private mark(e: Entry, changed: number): void {
+    if (e.dirty === CLEAN) e.family.dirty.push(e)
+    e.dirty = changed
+  }
+
+  /** Whether the pool is a candidate to clear: used under 90 % (as last updated) with a live block. */
+  private candidate(e: Entry): void {
+    const pool = e.pool
+    e.family.candidates.set(pool.slot, e.low && pool.allocatedBlocks > pool.pendingBlocks)
   }
 
   private update(e: Entry, blocks: BlockTable): void {
@@ -296,11 +393,23 @@ export class DefragSearch {
     f.candidates.set(pool.slot, low && pool.allocatedBlocks > pool.pendingBlocks)
     const free = pool.used < pool.size ? pool.largestFree(blocks) : 0
     const n = e.node
-    if (e.ranked && n.used === pool.used && n.slot === pool.slot) {
-      // Same rank (so the same place in the treap): only the largest free blocks above it change.
+    if (e.ranked && pool.used < pool.size && n.slot === pool.slot) {
+      if (n.used !== pool.used) {
+        // A new rank keeps the node's place when it does not pass its neighbour on that side.
+        const up = pool.used > n.used
+        const next = up ? successor(n) : predecessor(n)
+        if (next !== null && up !== above(next, pool.used, pool.slot)) {
+          f.unlink(n)
+          n.used = pool.used
+          n.free = free
+          f.link(n)
+          return
+        }
+        n.used = pool.used
+      }
       if (n.free !== free) {
         n.free = free
-        refreshPath(f.root!, n)
+        refreshUp(n)
       }
       return
     }
@@ -309,10 +418,7 @@ export class DefragSearch {
       n.used = pool.used
       n.slot = pool.slot
       n.free = free
-      n.maxFree = free
-      n.left = null
-      n.right = null
-      f.root = insert(f.root, n)
+      f.link(n)
       e.ranked = true
       f.notFull++
     }
@@ -320,11 +426,9 @@ export class DefragSearch {
 
   private unrank(e: Entry): void {
     if (!e.ranked) return
-    const n = e.node
-    const f = e.family
-    f.root = remove(f.root!, n)
+    e.family.unlink(e.node)
     e.ranked = false
-    f.notFull--
+    e.family.notFull--
   }
 
   /** xorshift32: the treap's shape is deterministic, and answers never depend on it. */
@@ -419,12 +523,18 @@ function tryClear(
 ): Bytes {
   const b = moves.blocks()
   const index = search.settle(fam.spec.index, b) as FamilyDefrag
+  // No block larger than the room above the pool can move; moves only fill the pools above, so it only shrinks.
+  let room = index.roomAbove(pool)
   let block = pool.tail
   while (block !== NONE && copied < budget) {
     const prev = b.prev[block]
-    if (moves.movable(block)) {
-      const target = index.fullestFit(pool, b.size[block])
-      if (target !== null) copied += moves.move(fam, pool, target, block, frame)
+    const size = b.size[block]
+    if (size <= room && moves.movable(block)) {
+      const target = index.fullestFit(pool, size)
+      if (target !== null) {
+        copied += moves.move(fam, pool, target, block, frame)
+        room = index.roomAbove(pool)
+      }
     }
     block = prev
   }

@@ -1169,7 +1169,7 @@ export class D3D12Model {
       pool.pending += a.size[slot]
       pool.pendingBlocks++
       pool.lastUsedFrame = this.frame
-      if (loc === Loc.Pool) this.defragSearch.touch(pool as MemoryPool)
+      if (loc === Loc.Pool) this.defragSearch.pending(pool as MemoryPool)
     }
     if (this.pendTail === this.pendSlot.length) this.growPending()
     this.pendSlot[this.pendTail] = slot
@@ -1317,9 +1317,7 @@ export class D3D12Model {
     a.lockFrame[owner] = frame
     this.holdResidency(owner, true)
     this.totals.add(fam.spec.row, fam.spec.heap, TOTAL_FIELD.PoolFree, -size)
-    this.defragSearch.touch(target)
-    this.defragSearch.touch(pool)
-    this.defragSearch.settle(fam.spec.index, b)
+    this.defragSearch.moved(pool, target, b)
     this.sink.moved?.(a.id[owner], pool.id, fromOffset, target.id, a.offset[owner], size, frame)
     return size
   }
