@@ -16,6 +16,7 @@
 import type { Bytes, Frame } from '../../../shared/units'
 import { BudgetClass, DEFRAG_SIZE_FRACTION } from './families'
 import type { PoolFamily } from './families'
+import { BlockState } from './memoryPool'
 import type { BlockTable, MemoryPool } from './memoryPool'
 
 const NONE = -1
@@ -285,6 +286,8 @@ interface Entry {
   /** CLEAN, PENDING or BLOCKS; not CLEAN while the entry is in its family's dirty list. */
   dirty: number
   live: boolean
+  /** The smallest allocated block, as the last walk over all the pool's blocks found it; -1 once they changed. */
+  smallest: Bytes
 }
 
 /**
@@ -331,7 +334,7 @@ export class DefragSearch {
   add(index: number, pool: MemoryPool): void {
     const family = this.families[index]
     if (family === null) return
-    const e: Entry = { pool, family, node: new Ranked(pool, this.random()), ranked: false, low: false, dirty: CLEAN, live: true }
+    const e: Entry = { pool, family, node: new Ranked(pool, this.random()), ranked: false, low: false, dirty: CLEAN, live: true, smallest: -1 }
     this.entries[pool.id] = e
     this.mark(e, BLOCKS)
   }
@@ -384,7 +387,18 @@ export class DefragSearch {
     e.family.candidates.set(pool.slot, e.low && pool.allocatedBlocks > pool.pendingBlocks)
   }
 
+  /** The smallest allocated block of `pool` as its last whole walk found it, or -1 when its blocks changed since. */
+  smallest(pool: MemoryPool): Bytes {
+    return this.entries[pool.id]!.smallest
+  }
+
+  /** A walk over all of `pool`'s blocks found `smallest` the smallest allocated one. */
+  walked(pool: MemoryPool, smallest: Bytes): void {
+    this.entries[pool.id]!.smallest = smallest
+  }
+
   private update(e: Entry, blocks: BlockTable): void {
+    e.smallest = -1
     const pool = e.pool
     const f = e.family
     const low = pool.used / pool.size < DEFRAG_SIZE_FRACTION
@@ -525,10 +539,14 @@ function tryClear(
   const index = search.settle(fam.spec.index, b) as FamilyDefrag
   // No block larger than the room above the pool can move; moves only fill the pools above, so it only shrinks.
   let room = index.roomAbove(pool)
+  // Its blocks unchanged since a walk found none small enough: this walk would move nothing either.
+  if (room < search.smallest(pool)) return copied
+  let smallest = Infinity
   let block = pool.tail
   while (block !== NONE && copied < budget) {
     const prev = b.prev[block]
     const size = b.size[block]
+    if (size < smallest && b.state[block] === BlockState.Allocated) smallest = size
     if (size <= room && moves.movable(block)) {
       const target = index.fullestFit(pool, size)
       if (target !== null) {
@@ -538,5 +556,7 @@ function tryClear(
     }
     block = prev
   }
+  // A move leaves the source's blocks as they were (the old one stays allocated until the GPU is done with it).
+  if (block === NONE) search.walked(pool, smallest)
   return copied
 }

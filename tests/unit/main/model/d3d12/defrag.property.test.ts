@@ -1,9 +1,10 @@
 /**
  * The defrag index (src/main/model/d3d12/defrag.ts) against its answers recomputed from the pools by plain loops:
  * the candidate pools, the counts of pools used under 90 % and not full, the fullest pool above a pool with a free
- * block of a size, the room above a pool, and the treap's own shape (rank order, priorities, parent links, each
- * subtree's largest free block). Pools take, free and pend blocks, move blocks, come and go, and the index is
- * copied, in random order; a family is read only once settled, as the model reads it.
+ * block of a size, the room above a pool, the smallest allocated block a walk over a pool found (kept until its
+ * blocks change), and the treap's own shape (rank order, priorities, parent links, each subtree's largest free
+ * block). Pools take, free and pend blocks, move blocks, come and go, and the index is copied, in random order; a
+ * family is read only once settled, as the model reads it.
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
@@ -36,6 +37,7 @@ type Step =
   | { k: 'pend'; pick: number }
   | { k: 'move'; pick: number; to: number }
   | { k: 'destroy'; pick: number }
+  | { k: 'walk'; pick: number }
   | { k: 'settle' }
   | { k: 'copy' }
 
@@ -46,6 +48,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ k: fc.constant('pend' as const), pick: fc.nat() }) },
   { weight: 3, arbitrary: fc.record({ k: fc.constant('move' as const), pick: fc.nat(), to: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ k: fc.constant('destroy' as const), pick: fc.nat() }) },
+  { weight: 2, arbitrary: fc.record({ k: fc.constant('walk' as const), pick: fc.nat() }) },
   { weight: 3, arbitrary: fc.record({ k: fc.constant('settle' as const) }) },
   { weight: 1, arbitrary: fc.record({ k: fc.constant('copy' as const) }) },
 )
@@ -60,6 +63,15 @@ function largestFree(blocks: BlockTable, pool: MemoryPool): number {
     if (blocks.state[b] === BlockState.Free) max = Math.max(max, blocks.size[b])
   }
   return max
+}
+
+/** A pool's smallest allocated block, by a walk over its blocks (Infinity when none is). */
+function smallestTaken(blocks: BlockTable, pool: MemoryPool): number {
+  let min = Infinity
+  for (let b = pool.head; b !== NONE; b = blocks.next[b]) {
+    if (blocks.state[b] === BlockState.Allocated) min = Math.min(min, blocks.size[b])
+  }
+  return min
 }
 
 /** The treap is ordered by rank, a max-heap by priority, linked both ways, and knows each subtree's room. */
@@ -85,8 +97,10 @@ function checkTreap(f: FamilyDefrag, blocks: BlockTable, pools: MemoryPool[]): v
 }
 
 /** Every answer of a settled family's index, against the pools recomputed from scratch. */
-function checkAnswers(f: FamilyDefrag, blocks: BlockTable, fam: PoolFamily): void {
+function checkAnswers(search: DefragSearch, f: FamilyDefrag, blocks: BlockTable, fam: PoolFamily): void {
   const pools = fam.slots.filter((p): p is MemoryPool => p !== null)
+  // A smallest block remembered from a walk holds until the pool's blocks change.
+  for (const p of pools) expect([-1, smallestTaken(blocks, p)]).toContain(search.smallest(p))
   const low = (p: MemoryPool) => p.used / p.size < DEFRAG_SIZE_FRACTION
   expect(f.low).toBe(pools.filter(low).length)
   expect(f.notFull).toBe(pools.filter((p) => p.used < p.size).length)
@@ -186,7 +200,7 @@ describe('defrag index against a plain recomputation', () => {
               pool.pending += blocks.size[b.block]
               pool.pendingBlocks++
               search.moved(pool, target, blocks)
-              checkAnswers(search.settle(index, blocks)!, blocks, fam)
+              checkAnswers(search, search.settle(index, blocks)!, blocks, fam)
               break
             }
             case 'destroy': {
@@ -198,16 +212,21 @@ describe('defrag index against a plain recomputation', () => {
               taken.delete(pool)
               break
             }
+            case 'walk': {
+              const pool = pick(s.pick)
+              if (pool !== null) search.walked(pool, smallestTaken(blocks, pool))
+              break
+            }
             case 'settle':
-              checkAnswers(search.settle(index, blocks)!, blocks, fam)
+              checkAnswers(search, search.settle(index, blocks)!, blocks, fam)
               break
             case 'copy':
               search = DefragSearch.rebuild(families, blocks)
-              checkAnswers(search.settle(index, blocks)!, blocks, fam)
+              checkAnswers(search, search.settle(index, blocks)!, blocks, fam)
               break
           }
         }
-        checkAnswers(search.settle(index, blocks)!, blocks, fam)
+        checkAnswers(search, search.settle(index, blocks)!, blocks, fam)
       }),
       { numRuns: runs(80) },
     )
