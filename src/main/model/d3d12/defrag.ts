@@ -21,7 +21,15 @@ import type { BlockTable, MemoryPool } from './memoryPool'
 
 const NONE = -1
 
-/** A pool not full, ranked by (used, slot); `maxFree` is the largest free block in its subtree. */
+/** What a change to a pool asks of the index: nothing, a look at its pending blocks, a look at its blocks. */
+const CLEAN = 0
+const PENDING = 1
+const BLOCKS = 2
+
+/**
+ * A pool of a defragmenting family as the index knows it. While the pool is not full it is a node among the
+ * targets, ranked by (used, slot); `maxFree` is the largest free block in its subtree.
+ */
 class Ranked {
   left: Ranked | null = null
   right: Ranked | null = null
@@ -30,9 +38,19 @@ class Ranked {
   slot = 0
   free: Bytes = 0
   maxFree: Bytes = 0
+  /** Linked among the targets (the pool is not full). */
+  ranked = false
+  /** Used under 90 %, as last looked at. */
+  low = false
+  /** CLEAN, PENDING or BLOCKS; not CLEAN while the pool is in its family's dirty list. */
+  dirty: number = CLEAN
+  live = true
+  /** The smallest allocated block, as the last walk over all the pool's blocks found it; -1 once they changed. */
+  smallest: Bytes = -1
 
   constructor(
     readonly pool: MemoryPool,
+    readonly family: FamilyDefrag,
     readonly priority: number,
   ) {}
 }
@@ -171,7 +189,7 @@ export class FamilyDefrag {
   /** Pools not full (the ranked ones). */
   notFull = 0
   /** Pools changed since the index last looked at them. */
-  readonly dirty: Entry[] = []
+  readonly dirty: Ranked[] = []
 
   /** The fullest pool ranked above `pool` with a free block of `size` bytes, or null. */
   fullestFit(pool: MemoryPool, size: Bytes): MemoryPool | null {
@@ -271,25 +289,6 @@ function refreshUp(t: Ranked | null): void {
   }
 }
 
-/** What changed in a pool since the index last looked at it: nothing, only its pending blocks, its blocks. */
-const CLEAN = 0
-const PENDING = 1
-const BLOCKS = 2
-
-interface Entry {
-  pool: MemoryPool
-  family: FamilyDefrag
-  /** Its node among the targets; linked only while the pool is not full. */
-  node: Ranked
-  ranked: boolean
-  low: boolean
-  /** CLEAN, PENDING or BLOCKS; not CLEAN while the entry is in its family's dirty list. */
-  dirty: number
-  live: boolean
-  /** The smallest allocated block, as the last walk over all the pool's blocks found it; -1 once they changed. */
-  smallest: Bytes
-}
-
 /**
  * The indexes of every defragmenting family, and which pool belongs to which. A pool's change only marks it (the
  * allocation path pays an array read); the family's index takes the marked pools in when defrag reads it.
@@ -297,7 +296,7 @@ interface Entry {
 export class DefragSearch {
   private readonly families: (FamilyDefrag | null)[]
   /** By pool id (dense). */
-  private entries: (Entry | undefined)[] = []
+  private entries: (Ranked | undefined)[] = []
   private seed = 0x9e3779b9
 
   constructor(families: readonly PoolFamily[]) {
@@ -334,7 +333,7 @@ export class DefragSearch {
   add(index: number, pool: MemoryPool): void {
     const family = this.families[index]
     if (family === null) return
-    const e: Entry = { pool, family, node: new Ranked(pool, this.random()), ranked: false, low: false, dirty: CLEAN, live: true, smallest: -1 }
+    const e = new Ranked(pool, family, this.random())
     this.entries[pool.id] = e
     this.mark(e, BLOCKS)
   }
@@ -376,13 +375,13 @@ export class DefragSearch {
     if (s !== undefined) this.candidate(s)
   }
 
-  private mark(e: Entry, changed: number): void {
+  private mark(e: Ranked, changed: number): void {
     if (e.dirty === CLEAN) e.family.dirty.push(e)
     e.dirty = changed
   }
 
   /** Whether the pool is a candidate to clear: used under 90 % (as last updated) with a live block. */
-  private candidate(e: Entry): void {
+  private candidate(e: Ranked): void {
     const pool = e.pool
     e.family.candidates.set(pool.slot, e.low && pool.allocatedBlocks > pool.pendingBlocks)
   }
@@ -397,7 +396,7 @@ export class DefragSearch {
     this.entries[pool.id]!.smallest = smallest
   }
 
-  private update(e: Entry, blocks: BlockTable): void {
+  private update(e: Ranked, blocks: BlockTable): void {
     e.smallest = -1
     const pool = e.pool
     const f = e.family
@@ -406,53 +405,52 @@ export class DefragSearch {
     e.low = low
     f.candidates.set(pool.slot, low && pool.allocatedBlocks > pool.pendingBlocks)
     const free = pool.used < pool.size ? pool.largestFree(blocks) : 0
-    const n = e.node
-    if (e.ranked && pool.used < pool.size && n.slot === pool.slot) {
-      if (n.used !== pool.used) {
+    if (e.ranked && pool.used < pool.size && e.slot === pool.slot) {
+      if (e.used !== pool.used) {
         // A new rank keeps the node's place when it does not pass its neighbour on that side.
-        const up = pool.used > n.used
-        const next = up ? successor(n) : predecessor(n)
+        const up = pool.used > e.used
+        const next = up ? successor(e) : predecessor(e)
         if (next !== null && up !== above(next, pool.used, pool.slot)) {
-          f.unlink(n)
-          n.used = pool.used
-          n.free = free
-          f.link(n)
+          f.unlink(e)
+          e.used = pool.used
+          e.free = free
+          f.link(e)
           return
         }
-        n.used = pool.used
+        e.used = pool.used
       }
-      if (n.free !== free) {
-        n.free = free
-        refreshUp(n)
+      if (e.free !== free) {
+        e.free = free
+        refreshUp(e)
       }
       return
     }
     this.unrank(e)
     if (pool.used < pool.size) {
-      n.used = pool.used
-      n.slot = pool.slot
-      n.free = free
-      f.link(n)
+      e.used = pool.used
+      e.slot = pool.slot
+      e.free = free
+      f.link(e)
       e.ranked = true
       f.notFull++
     }
   }
 
-  private unrank(e: Entry): void {
+  private unrank(e: Ranked): void {
     if (!e.ranked) return
-    e.family.unlink(e.node)
+    e.family.unlink(e)
     e.ranked = false
     e.family.notFull--
   }
 
-  /** xorshift32: the treap's shape is deterministic, and answers never depend on it. */
+  /** xorshift32 to 31 bits (a small integer to the engine): the treap's shape is deterministic; answers never depend on it. */
   private random(): number {
     let x = this.seed
     x ^= x << 13
     x ^= x >>> 17
     x ^= x << 5
     this.seed = x >>> 0
-    return this.seed
+    return this.seed >>> 1
   }
 }
 

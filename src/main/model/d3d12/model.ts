@@ -1309,7 +1309,7 @@ export class D3D12Model {
     const moved = target.tryAllocate(b, size, owner)
     if (moved === NONE) throw new Error(`${target.name}: no free block of ${size} for a defrag move`)
     const fromOffset = a.offset[owner]
-    this.detachForMove(owner)
+    this.detachForMove(owner, pool)
     this.holdResidency(owner, false)
     a.pool[owner] = target.id
     a.block[owner] = moved
@@ -1322,8 +1322,8 @@ export class D3D12Model {
     return size
   }
 
-  /** The source block of a defrag move becomes an internal pending release; the resource's bytes stay occupied. */
-  private detachForMove(slot: number): void {
+  /** The source block (in `pool`) of a defrag move becomes an internal pending release; the resource's bytes stay occupied. */
+  private detachForMove(slot: number, pool: MemoryPool): void {
     const a = this.allocs
     const old = a.alloc()
     a.id[old] = -1
@@ -1341,7 +1341,6 @@ export class D3D12Model {
     a.poolAlignment[old] = a.poolAlignment[slot]
     a.created[old] = this.frame
     this.blocks.owner[a.block[slot]] = old
-    const pool = this.poolById.get(a.pool[slot]) as MemoryPool
     pool.pending += a.size[slot]
     pool.pendingBlocks++
     pool.lastUsedFrame = this.frame
