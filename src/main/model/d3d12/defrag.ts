@@ -40,8 +40,11 @@ class Ranked {
   maxFree: Bytes = 0
   /** Linked among the targets (the pool is not full). */
   ranked = false
-  /** Used under 90 %, as last looked at. */
+  /** Used under 90 %, and not full, as last counted. */
   low = false
+  notFull = false
+  /** Its rank or free block may have changed since the treap took it in (it is in its family's stale list). */
+  stale = false
   /** CLEAN, PENDING or BLOCKS; not CLEAN while the pool is in its family's dirty list. */
   dirty: number = CLEAN
   live = true
@@ -186,10 +189,12 @@ export class FamilyDefrag {
   root: Ranked | null = null
   /** Pools used under 90 %. */
   low = 0
-  /** Pools not full (the ranked ones). */
+  /** Pools not full (the ranked ones, once settled). */
   notFull = 0
-  /** Pools changed since the index last looked at them. */
+  /** Pools changed since the index last counted them. */
   readonly dirty: Ranked[] = []
+  /** Pools counted, not yet ranked again. */
+  readonly stale: Ranked[] = []
 
   /** The fullest pool ranked above `pool` with a free block of `size` bytes, or null. */
   fullestFit(pool: MemoryPool, size: Bytes): MemoryPool | null {
@@ -314,18 +319,40 @@ export class DefragSearch {
     return c
   }
 
-  /** Family `index`'s index, up to date with every change so far; null when the family does not defragment. */
-  settle(index: number, blocks: BlockTable): FamilyDefrag | null {
+  /**
+   * Family `index`'s counts and candidates, up to date with every change so far (not its treap: see settle); null
+   * when the family does not defragment.
+   */
+  counts(index: number): FamilyDefrag | null {
     const f = this.families[index]
     if (f === null) return null
     for (const e of f.dirty) {
       const changed = e.dirty
       e.dirty = CLEAN
       if (!e.live) continue
-      if (changed === BLOCKS) this.update(e, blocks)
-      else this.candidate(e)
+      if (changed === PENDING) {
+        this.candidate(e)
+        continue
+      }
+      this.count(e)
+      if (!e.stale) {
+        e.stale = true
+        f.stale.push(e)
+      }
     }
     f.dirty.length = 0
+    return f
+  }
+
+  /** Family `index`'s index, its treap too, up to date with every change so far; null when it does not defragment. */
+  settle(index: number, blocks: BlockTable): FamilyDefrag | null {
+    const f = this.counts(index)
+    if (f === null) return null
+    for (const e of f.stale) {
+      e.stale = false
+      if (e.live) this.rank(e, blocks)
+    }
+    f.stale.length = 0
     return f
   }
 
@@ -344,6 +371,7 @@ export class DefragSearch {
     if (e === undefined) return
     this.unrank(e)
     if (e.low) e.family.low--
+    if (e.notFull) e.family.notFull--
     e.family.candidates.set(pool.slot, false)
     e.live = false
     this.entries[pool.id] = undefined
@@ -371,7 +399,10 @@ export class DefragSearch {
   moved(pool: MemoryPool, target: MemoryPool, blocks: BlockTable): void {
     const t = this.entries[target.id]
     const s = this.entries[pool.id]
-    if (t !== undefined) this.update(t, blocks)
+    if (t !== undefined) {
+      this.count(t)
+      this.rank(t, blocks)
+    }
     if (s !== undefined) this.candidate(s)
   }
 
@@ -396,16 +427,30 @@ export class DefragSearch {
     this.entries[pool.id]!.smallest = smallest
   }
 
-  private update(e: Ranked, blocks: BlockTable): void {
+  /** A pool's blocks changed: whether it is used under 90 %, not full, a candidate; its last walk no longer holds. */
+  private count(e: Ranked): void {
     e.smallest = -1
     const pool = e.pool
     const f = e.family
     const low = pool.used / pool.size < DEFRAG_SIZE_FRACTION
     if (low !== e.low) f.low += low ? 1 : -1
     e.low = low
+    const notFull = pool.used < pool.size
+    if (notFull !== e.notFull) f.notFull += notFull ? 1 : -1
+    e.notFull = notFull
     f.candidates.set(pool.slot, low && pool.allocatedBlocks > pool.pendingBlocks)
-    const free = pool.used < pool.size ? pool.largestFree(blocks) : 0
-    if (e.ranked && pool.used < pool.size && e.slot === pool.slot) {
+  }
+
+  /** A counted pool's place among the targets: linked by (used, slot) with its largest free block while not full. */
+  private rank(e: Ranked, blocks: BlockTable): void {
+    const pool = e.pool
+    const f = e.family
+    if (pool.used >= pool.size) {
+      this.unrank(e)
+      return
+    }
+    const free = pool.largestFree(blocks)
+    if (e.ranked && e.slot === pool.slot) {
       if (e.used !== pool.used) {
         // A new rank keeps the node's place when it does not pass its neighbour on that side.
         const up = pool.used > e.used
@@ -426,21 +471,17 @@ export class DefragSearch {
       return
     }
     this.unrank(e)
-    if (pool.used < pool.size) {
-      e.used = pool.used
-      e.slot = pool.slot
-      e.free = free
-      f.link(e)
-      e.ranked = true
-      f.notFull++
-    }
+    e.used = pool.used
+    e.slot = pool.slot
+    e.free = free
+    f.link(e)
+    e.ranked = true
   }
 
   private unrank(e: Ranked): void {
     if (!e.ranked) return
     e.family.unlink(e)
     e.ranked = false
-    e.family.notFull--
   }
 
   /** xorshift32 to 31 bits (a small integer to the engine): the treap's shape is deterministic; answers never depend on it. */
@@ -499,12 +540,15 @@ function defragFamily(
   moves: DefragMoves,
   frame: Frame,
 ): Bytes {
-  const index = search.settle(fam.spec.index, moves.blocks())
+  const index = search.counts(fam.spec.index)
   if (index === null || index.low === 0 || index.notFull < 2) return copied
   if (fam.lastDefragSlot >= fam.slots.length) fam.lastDefragSlot = 0
   let cleared = 0
   const slots = fam.slots
-  for (let s = index.candidates.next(fam.lastDefragSlot); s !== NONE && s < slots.length; s = index.candidates.next(s + 1)) {
+  const first = index.candidates.next(fam.lastDefragSlot)
+  // The treap is only read (and brought up to date) in a frame with a pool to clear.
+  if (first !== NONE && first < slots.length) search.settle(fam.spec.index, moves.blocks())
+  for (let s = first; s !== NONE && s < slots.length; s = index.candidates.next(s + 1)) {
     const pool = slots[s] as MemoryPool
     if (!index.hasFuller(pool)) continue
     copied = tryClear(search, fam, pool, budget, copied, moves, frame)

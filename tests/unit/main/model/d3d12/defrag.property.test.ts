@@ -38,6 +38,7 @@ type Step =
   | { k: 'move'; pick: number; to: number }
   | { k: 'destroy'; pick: number }
   | { k: 'walk'; pick: number }
+  | { k: 'counts' }
   | { k: 'settle' }
   | { k: 'copy' }
 
@@ -49,6 +50,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ k: fc.constant('move' as const), pick: fc.nat(), to: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ k: fc.constant('destroy' as const), pick: fc.nat() }) },
   { weight: 2, arbitrary: fc.record({ k: fc.constant('walk' as const), pick: fc.nat() }) },
+  { weight: 2, arbitrary: fc.record({ k: fc.constant('counts' as const) }) },
   { weight: 3, arbitrary: fc.record({ k: fc.constant('settle' as const) }) },
   { weight: 1, arbitrary: fc.record({ k: fc.constant('copy' as const) }) },
 )
@@ -96,15 +98,12 @@ function checkTreap(f: FamilyDefrag, blocks: BlockTable, pools: MemoryPool[]): v
   }
 }
 
-/** Every answer of a settled family's index, against the pools recomputed from scratch. */
-function checkAnswers(search: DefragSearch, f: FamilyDefrag, blocks: BlockTable, fam: PoolFamily): void {
+/** A counted family's counts and candidates (what defrag reads before the treap), against the pools. */
+function checkCounts(f: FamilyDefrag, fam: PoolFamily): void {
   const pools = fam.slots.filter((p): p is MemoryPool => p !== null)
-  // A smallest block remembered from a walk holds until the pool's blocks change.
-  for (const p of pools) expect([-1, smallestTaken(blocks, p)]).toContain(search.smallest(p))
   const low = (p: MemoryPool) => p.used / p.size < DEFRAG_SIZE_FRACTION
   expect(f.low).toBe(pools.filter(low).length)
   expect(f.notFull).toBe(pools.filter((p) => p.used < p.size).length)
-  checkTreap(f, blocks, pools)
   const candidate = (p: MemoryPool | null) => p !== null && low(p) && p.allocatedBlocks > p.pendingBlocks
   for (let from = 0; from <= fam.slots.length + 1; from++) {
     let next = from
@@ -112,6 +111,15 @@ function checkAnswers(search: DefragSearch, f: FamilyDefrag, blocks: BlockTable,
     const got = f.candidates.next(from)
     expect(got >= fam.slots.length ? -1 : got).toBe(next < fam.slots.length ? next : -1)
   }
+}
+
+/** Every answer of a settled family's index, against the pools recomputed from scratch. */
+function checkAnswers(search: DefragSearch, f: FamilyDefrag, blocks: BlockTable, fam: PoolFamily): void {
+  const pools = fam.slots.filter((p): p is MemoryPool => p !== null)
+  // A smallest block remembered from a walk holds until the pool's blocks change.
+  for (const p of pools) expect([-1, smallestTaken(blocks, p)]).toContain(search.smallest(p))
+  checkCounts(f, fam)
+  checkTreap(f, blocks, pools)
   const room = new Map(pools.map((p) => [p, largestFree(blocks, p)]))
   for (const pool of pools) {
     const above = pools.filter((p) => p.used < p.size && ranksAbove(p, pool))
@@ -217,6 +225,9 @@ describe('defrag index against a plain recomputation', () => {
               if (pool !== null) search.walked(pool, smallestTaken(blocks, pool))
               break
             }
+            case 'counts':
+              checkCounts(search.counts(index)!, fam)
+              break
             case 'settle':
               checkAnswers(search, search.settle(index, blocks)!, blocks, fam)
               break
