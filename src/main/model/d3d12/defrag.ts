@@ -2,16 +2,21 @@
  * The defrag search of the D3D12 model (seed §8.2), indexed so a frame's defrag never walks a family's pools.
  *
  * For each pool family that defragments, kept up to date as pools take, release and free blocks (the model calls
- * `touch`):
+ * `touch` when a pool's blocks change, `pending` when only its pending blocks do, `moved` after a defrag move):
  * - the candidates, by slot: pools used under 90 % (RHIPoolAllocator's DefragSizeFraction) with a live block to
  *   move, in a two-level bitset so the rotation finds the next one from any slot in a few word reads;
- * - the targets: every pool not full, ranked by (used bytes, slot) in a treap whose nodes know the largest free
- *   block under them, so "the fullest pool ranked above the source with a free block of this size" is one
- *   descent;
+ * - the targets: every pool not full, ranked by (used bytes, slot) in a treap with parent links whose nodes know
+ *   the largest free block under them, so "the fullest pool ranked above the source with a free block of this
+ *   size" is one descent, and so is the room above a pool (no larger block of it can move);
  * - how many pools are used under 90 %, and how many are not full, for the early exits.
- * `defragFrame` is that rule, a frame's turn over the families, asking the model only whether a block may move and to
- * move it. The rule these answer is docs/model.md's (Defrag); tests/unit/main/model/d3d12 keeps the same rule written as
- * plain loops over the pools and checks that both give the same moves.
+ * A change only marks its pool. A frame's defrag counts the marked pools (the counts and candidates); it ranks them
+ * again in the treap only when the family has a pool to clear. A new rank that passes no neighbour keeps its node
+ * in place. Each pool also keeps the smallest allocated block its last whole walk found, until its blocks change:
+ * while the room above it is smaller, a walk would move nothing and is skipped.
+ * `defragFrame` is that rule, a frame's turn over the families, asking the model only whether a block may move and
+ * to move it. The rule these answer is docs/model.md's (Defrag); tests/unit/main/model/d3d12 keeps the same rule
+ * written as plain loops over the pools and checks that both give the same moves, and checks the index's answers
+ * against the pools recomputed from scratch.
  */
 import type { Bytes, Frame } from '../../../shared/units'
 import { BudgetClass, DEFRAG_SIZE_FRACTION } from './families'
@@ -484,7 +489,7 @@ export class DefragSearch {
     e.ranked = false
   }
 
-  /** xorshift32 to 31 bits (a small integer to the engine): the treap's shape is deterministic; answers never depend on it. */
+  /** xorshift32, to 31 bits (a small integer to the engine): a deterministic treap shape, no answer depends on it. */
   private random(): number {
     let x = this.seed
     x ^= x << 13

@@ -1322,7 +1322,7 @@ export class D3D12Model {
     return size
   }
 
-  /** The source block (in `pool`) of a defrag move becomes an internal pending release; the resource's bytes stay occupied. */
+  /** The source block of a defrag move (in `pool`) becomes an internal pending release; the bytes stay occupied. */
   private detachForMove(slot: number, pool: MemoryPool): void {
     const a = this.allocs
     const old = a.alloc()

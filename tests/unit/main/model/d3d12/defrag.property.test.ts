@@ -44,7 +44,10 @@ type Step =
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ k: fc.constant('pool' as const), units: fc.constantFrom(16, 16, 32, 48) }) },
-  { weight: 10, arbitrary: fc.record({ k: fc.constant('take' as const), pick: fc.nat(), units: fc.integer({ min: 1, max: 20 }) }) },
+  {
+    weight: 10,
+    arbitrary: fc.record({ k: fc.constant('take' as const), pick: fc.nat(), units: fc.integer({ min: 1, max: 20 }) }),
+  },
   { weight: 4, arbitrary: fc.record({ k: fc.constant('free' as const), pick: fc.nat() }) },
   { weight: 3, arbitrary: fc.record({ k: fc.constant('pend' as const), pick: fc.nat() }) },
   { weight: 3, arbitrary: fc.record({ k: fc.constant('move' as const), pick: fc.nat(), to: fc.nat() }) },
@@ -127,14 +130,14 @@ function checkAnswers(search: DefragSearch, f: FamilyDefrag, blocks: BlockTable,
     expect(f.roomAbove(pool)).toBe(Math.max(0, ...above.map((p) => room.get(p)!)))
     for (const units of [1, 2, 3, 5, 8, 13, 21, 48]) {
       const fits = above.filter((p) => room.get(p)! >= units * UNIT)
-      const fullest = fits.reduce<MemoryPool | null>((best, p) => (best === null || ranksAbove(p, best) ? p : best), null)
+      const fullest = fits.reduce<MemoryPool | null>((b, p) => (b === null || ranksAbove(p, b) ? p : b), null)
       expect(f.fullestFit(pool, units * UNIT)).toBe(fullest)
     }
   }
 }
 
 describe('defrag index against a plain recomputation', () => {
-  it('answers as loops over the pools do, through takes, frees, pending blocks, moves, new and destroyed pools and copies', () => {
+  it('answers as loops over the pools do, through takes, frees, pending blocks, moves, pools made and gone', () => {
     fc.assert(
       fc.property(fc.array(step, { minLength: 1, maxLength: 200, size: 'max' }), (steps) => {
         const families = familySpecs(config()).map((spec) => new PoolFamily(spec))
