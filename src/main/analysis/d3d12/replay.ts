@@ -155,20 +155,25 @@ function tagOf(store: CaptureStore, index: number): number {
   return 0
 }
 
+/** A LiveTags row's fields, side by side: one cache line answers a create or release. */
+const LIVE_ID = 0
+const LIVE_TAG = 1
+const LIVE_SIZE = 2
+const LIVE_REQUESTED = 3
+/** The create record; -1 on a free row. */
+const LIVE_RECORD = 4
+const LIVE_FIELDS = 5
+
 /** The live resources' tag slot, bytes and create record, one row each (rows recycled), by id. */
 class LiveTags {
   /** Row of each live id. */
   private readonly rows = new IdMap()
   private free: number[] = []
-  /** Rows handed out so far; `live[row]` says which hold a live id. */
+  /** Rows handed out so far. */
   private used = 0
   private capacity = 1024
-  live = new Uint8Array(this.capacity)
-  id = new Float64Array(this.capacity)
-  tag = new Int32Array(this.capacity)
-  size = new Float64Array(this.capacity)
-  requested = new Float64Array(this.capacity)
-  record = new Float64Array(this.capacity)
+  /** LIVE_FIELDS numbers per row. */
+  cells = new Float64Array(this.capacity * LIVE_FIELDS)
 
   get count(): number {
     return this.rows.size
@@ -179,57 +184,47 @@ class LiveTags {
     return this.rows.get(id) ?? -1
   }
 
-  set(id: number, tag: number, size: Bytes, requested: Bytes, record: number): void {
-    let row = this.rows.get(id)
-    if (row === undefined) {
+  /** Sets the fields of `id`, whose row is `row` (-1: not live, a new row is taken). */
+  set(row: number, id: number, tag: number, size: Bytes, requested: Bytes, record: number): void {
+    if (row < 0) {
       row = this.free.length > 0 ? this.free.pop()! : this.used++
       if (row >= this.capacity) this.grow()
       this.rows.set(id, row)
-      this.live[row] = 1
     }
-    this.id[row] = id
-    this.tag[row] = tag
-    this.size[row] = size
-    this.requested[row] = requested
-    this.record[row] = record
+    const c = this.cells
+    const o = row * LIVE_FIELDS
+    c[o + LIVE_ID] = id
+    c[o + LIVE_TAG] = tag
+    c[o + LIVE_SIZE] = size
+    c[o + LIVE_REQUESTED] = requested
+    c[o + LIVE_RECORD] = record
   }
 
-  delete(id: number): void {
-    const row = this.rows.get(id)
-    if (row === undefined) return
+  /** `id`, live in `row`, is no more. */
+  delete(id: number, row: number): void {
     this.rows.delete(id)
-    this.live[row] = 0
+    this.cells[row * LIVE_FIELDS + LIVE_RECORD] = -1
     this.free.push(row)
   }
 
   /** The live ids and their create records. */
   copyTo(ids: Float64Array, records: Float64Array): void {
+    const c = this.cells
     let i = 0
     for (let row = 0; row < this.used; row++) {
-      if (this.live[row] === 0) continue
-      ids[i] = this.id[row]
-      records[i] = this.record[row]
+      const o = row * LIVE_FIELDS
+      if (c[o + LIVE_RECORD] < 0) continue
+      ids[i] = c[o + LIVE_ID]
+      records[i] = c[o + LIVE_RECORD]
       i++
     }
   }
 
   private grow(): void {
     this.capacity *= 2
-    const f64 = (a: Float64Array) => {
-      const b = new Float64Array(this.capacity)
-      b.set(a)
-      return b
-    }
-    this.id = f64(this.id)
-    this.size = f64(this.size)
-    this.requested = f64(this.requested)
-    this.record = f64(this.record)
-    const tag = new Int32Array(this.capacity)
-    tag.set(this.tag)
-    this.tag = tag
-    const live = new Uint8Array(this.capacity)
-    live.set(this.live)
-    this.live = live
+    const cells = new Float64Array(this.capacity * LIVE_FIELDS)
+    cells.set(this.cells)
+    this.cells = cells
   }
 }
 
@@ -302,15 +297,21 @@ export class Replay {
         if (info.placement === 'Transient') return
         const slot = tags.slotOf(currentTag)
         const previous = liveTag.row(info.id)
-        if (previous >= 0) tags.remove(liveTag.tag[previous], liveTag.size[previous], liveTag.requested[previous])
-        liveTag.set(info.id, slot, info.size, info.requested, currentRecord)
+        if (previous >= 0) {
+          const c = liveTag.cells
+          const o = previous * LIVE_FIELDS
+          tags.remove(c[o + LIVE_TAG], c[o + LIVE_SIZE], c[o + LIVE_REQUESTED])
+        }
+        liveTag.set(previous, info.id, slot, info.size, info.requested, currentRecord)
         tags.add(slot, info.size, info.requested)
       },
       releasePending: (id) => {
         const row = liveTag.row(id)
         if (row < 0) return
-        tags.remove(liveTag.tag[row], liveTag.size[row], liveTag.requested[row])
-        liveTag.delete(id)
+        const c = liveTag.cells
+        const o = row * LIVE_FIELDS
+        tags.remove(c[o + LIVE_TAG], c[o + LIVE_SIZE], c[o + LIVE_REQUESTED])
+        liveTag.delete(id, row)
       },
       madeResident: (object, bytes) => {
         events.frame.push(frame)

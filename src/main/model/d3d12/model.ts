@@ -99,6 +99,11 @@ export class ModelPlacement {
   alignment: Bytes = 0
   estimated = false
   trace: RouteTrace
+  /**
+   * The model whose last create this is, when `trace` is still to be worked out: a create leaves its ladder steps
+   * until someone reads them (a replay never does), then the model goes down the ladder again from its request.
+   */
+  explainer: D3D12Model | null = null
 
   constructor(trace: RouteTrace) {
     this.trace = trace
@@ -106,10 +111,12 @@ export class ModelPlacement {
 
   /** The ladder steps, rendered now. */
   get route(): string[] {
+    this.explain()
     return this.trace.render()
   }
 
   copy(): ModelPlacement {
+    this.explain()
     const c = new ModelPlacement(this.trace.copy())
     c.id = this.id
     c.placement = this.placement
@@ -122,6 +129,13 @@ export class ModelPlacement {
     c.alignment = this.alignment
     c.estimated = this.estimated
     return c
+  }
+
+  private explain(): void {
+    const model = this.explainer
+    if (model === null) return
+    this.explainer = null
+    model.explainLastCreate(this.trace)
   }
 }
 
@@ -190,6 +204,8 @@ export class D3D12Model {
   private transientHeapBytes: Map<number, Bytes>
 
   private readonly trace = new RouteTrace()
+  /** Kind.Buffer or Kind.Texture: what the last create was, for explainLastCreate. */
+  private lastCreate = 0
   private readonly result: ModelPlacement
   private readonly bufferDecision = newBufferDecision()
   private readonly textureDecision = newTextureDecision()
@@ -335,10 +351,9 @@ export class D3D12Model {
       (req.usage & Usage.UnorderedAccess) !== 0 &&
       (req.usage & Usage.AccelerationStructure) === 0 &&
       (desc.tag === 'RayTracing' || (desc.name !== undefined && /scratch/i.test(desc.name)))
-    const trace = this.trace
-    trace.reset()
     const d = this.bufferDecision
-    decideBuffer(req, this.config, trace, d)
+    decideBuffer(req, this.config, null, d)
+    this.lastCreate = Kind.Buffer
 
     const a = this.allocs
     const slot = a.alloc()
@@ -351,7 +366,6 @@ export class D3D12Model {
     a.alignment[slot] = d.alignment
     a.created[slot] = this.frame
     if (d.width === 0) {
-      trace.push(Step.ZeroSize)
       this.placeNothing(slot)
     } else if (d.target === Target.Pool) {
       this.placeInFamily(slot, d.family, d.width, d.alignment)
@@ -378,10 +392,9 @@ export class D3D12Model {
   createTexture(id: number, desc: TextureDesc): ModelPlacement {
     if (this.live.has(id)) this.replaceLive(id)
     const g = readGeometry(desc, this.geometry)
-    const trace = this.trace
-    trace.reset()
     const d = this.textureDecision
-    decideTexture(g, this.config, trace, d)
+    decideTexture(g, this.config, null, d)
+    this.lastCreate = Kind.Texture
     const a = this.allocs
     const slot = a.alloc()
     a.id[slot] = id
@@ -401,6 +414,21 @@ export class D3D12Model {
     return this.emitPlaced(slot)
   }
 
+
+  /**
+   * The ladder steps of the last create into `trace`, worked out again from the request it kept (its result
+   * reads them only when asked: see ModelPlacement.explainer). Valid until the next create or transient.
+   */
+  explainLastCreate(trace: RouteTrace): void {
+    trace.reset()
+    if (this.lastCreate === Kind.Buffer) {
+      const d = newBufferDecision()
+      decideBuffer(this.request, this.config, trace, d)
+      if (d.width === 0) trace.push(Step.ZeroSize)
+    } else if (this.lastCreate === Kind.Texture) {
+      decideTexture(this.geometry, this.config, trace, newTextureDecision())
+    }
+  }
 
   /** The resource is released: its bytes are pending until the GPU finished this frame. */
   release(id: number): void {
@@ -1371,6 +1399,7 @@ export class D3D12Model {
     r.requested = a.requested[slot]
     r.alignment = a.alignment[slot]
     r.estimated = (a.flags[slot] & SlotFlag.Estimated) !== 0
+    r.explainer = this
     const loc = a.loc[slot]
     if (loc === Loc.Pool || loc === Loc.Buddy) {
       const pool = this.poolById.get(a.pool[slot])!

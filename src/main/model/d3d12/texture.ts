@@ -348,16 +348,16 @@ export function newTextureDecision(): TextureDecision {
 
 const verdict = newVerdict()
 
-/** §4.2: level 1, level 2 and the last gate. */
-export function decideTexture(g: TextureGeometry, config: ModelConfig, trace: RouteTrace, out: TextureDecision): void {
+/** §4.2: level 1, level 2 and the last gate; its steps into `trace` unless null. */
+export function decideTexture(g: TextureGeometry, config: ModelConfig, trace: RouteTrace | null, out: TextureDecision): void {
   out.family = -1
   out.committed = 0
-  trace.push(Step.Transient, 0)
+  trace?.push(Step.Transient, 0)
 
   const cpuReadback = (g.flags & TexFlag.CPUReadback) !== 0
   if (cpuReadback) {
     const footprint = copyableFootprint(g)
-    trace.push(Step.CpuReadback, 1, footprint)
+    trace?.push(Step.CpuReadback, 1, footprint)
     out.target = Target.Committed
     out.placement = PLACEMENT_INDEX.Committed
     out.heap = HEAP_INDEX.READBACK
@@ -367,7 +367,7 @@ export function decideTexture(g: TextureGeometry, config: ModelConfig, trace: Ro
     out.estimated = false
     return
   }
-  trace.push(Step.CpuReadback, 0)
+  trace?.push(Step.CpuReadback, 0)
 
   const reserved = (g.flags & TexFlag.ReservedResource) !== 0
   if (reserved) {
@@ -375,7 +375,7 @@ export function decideTexture(g: TextureGeometry, config: ModelConfig, trace: Ro
     const size = g.driverSize > 0 ? g.driverSize : estimateTextureSize(g, TILE)
     const virtualSize = roundUp(size, TILE)
     const immediate = (g.flags & TexFlag.ImmediateCommit) !== 0
-    trace.push(Step.TextureReserved, 1, 1, virtualSize, immediate ? 1 : 0)
+    trace?.push(Step.TextureReserved, 1, 1, virtualSize, immediate ? 1 : 0)
     out.target = Target.Reserved
     out.placement = PLACEMENT_INDEX.Reserved
     out.heap = HEAP_INDEX.DEFAULT
@@ -386,10 +386,10 @@ export function decideTexture(g: TextureGeometry, config: ModelConfig, trace: Ro
     out.committed = immediate ? virtualSize : 0
     return
   }
-  trace.push(Step.TextureReserved, 0)
+  trace?.push(Step.TextureReserved, 0)
 
   canBe4KAligned(g, verdict)
-  trace.push(Step.FourK, verdict.verdict, verdict.count, verdict.tileWidth, verdict.tileHeight, verdict.tileDepth)
+  trace?.push(Step.FourK, verdict.verdict, verdict.count, verdict.tileWidth, verdict.tileHeight, verdict.tileDepth)
   const msaa = g.samples > 1
   let alignment: Bytes
   let source: number
@@ -406,10 +406,10 @@ export function decideTexture(g: TextureGeometry, config: ModelConfig, trace: Ro
     alignment = TILE
     source = AlignSource.Default
   }
-  trace.push(Step.TextureAlignment, alignment, source)
+  trace?.push(Step.TextureAlignment, alignment, source)
   const estimated = g.driverSize === 0
   const size = estimated ? estimateTextureSize(g, alignment) : g.driverSize
-  trace.push(Step.TextureSize, size, estimated ? 1 : 0, estimateTileBytes(alignment))
+  trace?.push(Step.TextureSize, size, estimated ? 1 : 0, estimateTileBytes(alignment))
   out.alignment = alignment
   out.requested = size
   out.estimated = estimated
@@ -423,8 +423,8 @@ export function decideTexture(g: TextureGeometry, config: ModelConfig, trace: Ro
   let poolAlignment: Bytes
   const rt = isRenderTarget(g)
   const uav = (g.flags & TexFlag.UAV) !== 0
-  trace.push(Step.RenderTarget, rt ? 1 : 0, rtuavSize, PLACEMENT_INDEX.TextureRTPool)
-  if (!rt) trace.push(Step.Uav, uav ? 1 : 0, rtuavSize, PLACEMENT_INDEX.TextureUAVPool)
+  trace?.push(Step.RenderTarget, rt ? 1 : 0, rtuavSize, PLACEMENT_INDEX.TextureRTPool)
+  if (!rt) trace?.push(Step.Uav, uav ? 1 : 0, rtuavSize, PLACEMENT_INDEX.TextureUAVPool)
   if (rt || uav) {
     if (rtuavSize <= 0) {
       committedTexture(g, out, trace)
@@ -436,7 +436,7 @@ export function decideTexture(g: TextureGeometry, config: ModelConfig, trace: Ro
     poolAlignment = TILE
   } else {
     const fourK = alignment === SMALL_ALIGNMENT
-    trace.push(Step.ReadOnlyPool, fourK ? 1 : 0)
+    trace?.push(Step.ReadOnlyPool, fourK ? 1 : 0)
     family = fourK ? Family.TextureReadOnly4K : Family.TextureReadOnly
     max = fourK ? config['texturePool.readOnly4K.maxAllocation'] : config['texturePool.readOnly.maxAllocation']
     key = fourK ? 4 : 3
@@ -445,19 +445,19 @@ export function decideTexture(g: TextureGeometry, config: ModelConfig, trace: Ro
 
   // The last gate.
   const over = size > max
-  trace.push(Step.GateSize, size, max, over ? 1 : 0, key)
+  trace?.push(Step.GateSize, size, max, over ? 1 : 0, key)
   if (over) {
     committedTexture(g, out, trace)
     return
   }
   const shared = (g.flags & TexFlag.Shared) !== 0
-  trace.push(Step.GateShared, shared ? 1 : 0)
+  trace?.push(Step.GateShared, shared ? 1 : 0)
   if (shared) {
     committedTexture(g, out, trace)
     return
   }
   const alignOver = alignment > poolAlignment
-  trace.push(Step.GateAlignment, alignment, poolAlignment, alignOver ? 1 : 0)
+  trace?.push(Step.GateAlignment, alignment, poolAlignment, alignOver ? 1 : 0)
   if (alignOver) {
     committedTexture(g, out, trace)
     return
@@ -475,7 +475,7 @@ export function decideTexture(g: TextureGeometry, config: ModelConfig, trace: Ro
 }
 
 /** A committed texture is created with Alignment 0: 64 KiB, or 4 MiB with MSAA; its size follows that layout. */
-function committedTexture(g: TextureGeometry, out: TextureDecision, trace: RouteTrace): void {
+function committedTexture(g: TextureGeometry, out: TextureDecision, trace: RouteTrace | null): void {
   const alignment = g.samples > 1 ? MSAA_ALIGNMENT : TILE
   const size = g.driverSize > 0 ? g.driverSize : estimateTextureSize(g, alignment)
   out.target = Target.Committed
@@ -485,7 +485,7 @@ function committedTexture(g: TextureGeometry, out: TextureDecision, trace: Route
   out.requested = size
   out.size = roundUp(size, alignment)
   out.estimated = g.driverSize === 0
-  trace.push(Step.CommittedTexture, out.size, alignment)
+  trace?.push(Step.CommittedTexture, out.size, alignment)
 }
 
 /** A transient texture's placement size and alignment (seed §6.2): max(64 KiB, the resource's alignment). */
