@@ -48,6 +48,7 @@ import {
   newGeometry,
   newTextureDecision,
   readGeometry,
+  TextureDecisions,
   textureFlagMask,
   transientTextureLayout,
 } from './texture'
@@ -148,6 +149,8 @@ interface PendingTransient {
 }
 
 const GpuMode = { Implicit: 0, Explicit: 1, Auto: 2 } as const
+/** D3D12Model.lastCreate of a texture decided through TextureDecisions (beside Kind.Buffer and Kind.Texture). */
+const LAST_TEXTURE_BY_KEY = 100
 
 /** D3D12_CONSTANT_BUFFER_DATA_PLACEMENT_ALIGNMENT: constants are bump-allocated at 256 B. */
 const CONSTANT_ALIGNMENT = 256
@@ -204,8 +207,14 @@ export class D3D12Model {
   private transientHeapBytes: Map<number, Bytes>
 
   private readonly trace = new RouteTrace()
-  /** Kind.Buffer or Kind.Texture: what the last create was, for explainLastCreate. */
+  /**
+   * What the last create was, for explainLastCreate: Kind.Buffer (its request is `request`), Kind.Texture (its
+   * geometry is `geometry`) or LAST_TEXTURE_BY_KEY (a texture decided by its desc's number, lastTextureForm).
+   */
   private lastCreate = 0
+  private lastTextureForm = 0
+  /** Texture decisions by desc: append-only, shared by the model and its clones like the desc identities. */
+  private readonly textureDecisions = new TextureDecisions()
   private readonly result: ModelPlacement
   private readonly bufferDecision = newBufferDecision()
   private readonly textureDecision = newTextureDecision()
@@ -391,10 +400,15 @@ export class D3D12Model {
 
   createTexture(id: number, desc: TextureDesc): ModelPlacement {
     if (this.live.has(id)) this.replaceLive(id)
-    const g = readGeometry(desc, this.geometry)
     const d = this.textureDecision
-    decideTexture(g, this.config, null, d)
-    this.lastCreate = Kind.Texture
+    const form = this.textureDecisions.decide(desc, this.config, d)
+    if (form >= 0) {
+      this.lastTextureForm = form
+      this.lastCreate = LAST_TEXTURE_BY_KEY
+    } else {
+      decideTexture(readGeometry(desc, this.geometry), this.config, null, d)
+      this.lastCreate = Kind.Texture
+    }
     const a = this.allocs
     const slot = a.alloc()
     a.id[slot] = id
@@ -427,6 +441,9 @@ export class D3D12Model {
       if (d.width === 0) trace.push(Step.ZeroSize)
     } else if (this.lastCreate === Kind.Texture) {
       decideTexture(this.geometry, this.config, trace, newTextureDecision())
+    } else if (this.lastCreate === LAST_TEXTURE_BY_KEY) {
+      const desc = this.textureDecisions.descOf(this.lastTextureForm, {})
+      decideTexture(readGeometry(desc, newGeometry()), this.config, trace, newTextureDecision())
     }
   }
 
@@ -761,7 +778,14 @@ export class D3D12Model {
    * estimate of its memory that leaves out small objects and what it shares with its copies.
    */
   byteSize(): number {
-    const shared = new Set<unknown>([this.config, this.bufferDescs, this.textureDescs, this.transientForms, this.sink])
+    const shared = new Set<unknown>([
+      this.config,
+      this.bufferDescs,
+      this.textureDescs,
+      this.transientForms,
+      this.textureDecisions,
+      this.sink,
+    ])
     return retainedBytes(this, shared)
   }
 

@@ -3,12 +3,13 @@
  * GetTilesNeeded), a size estimate in the spirit of the D3D12 standard swizzle layout for captures without the
  * driver's size, the copyable footprint of CPUReadback textures, and the texture ladder.
  */
-import { TEXTURE_FLAGS } from '../../../shared/capture'
+import { namesOf, TEXTURE_FLAGS } from '../../../shared/capture'
 import type { TextureDesc, TextureDim } from '../../../shared/capture'
 import { dxgiFormat } from '../../../shared/dxgi'
 import type { ModelConfig } from '../../../shared/model'
 import { KiB, MiB, roundUp } from '../../../shared/units'
 import type { Bytes } from '../../../shared/units'
+import { DescIds } from './descIds'
 import { Family, HEAP_INDEX, PLACEMENT_INDEX, Target, TILE } from './ladder'
 import { AlignSource, FourK, Step } from './route'
 import type { RouteTrace } from './route'
@@ -486,6 +487,144 @@ function committedTexture(g: TextureGeometry, out: TextureDecision, trace: Route
   out.size = roundUp(size, alignment)
   out.estimated = g.driverSize === 0
   trace?.push(Step.CommittedTexture, out.size, alignment)
+}
+
+/** A desc field the decision cache keys on: a number, NaN when absent; null when it is neither. */
+function keyNumber(v: unknown): number | null {
+  if (typeof v === 'number') return v
+  return v === undefined ? NaN : null
+}
+
+const TEXTURE_KEY_FIELDS = 10
+
+/**
+ * Texture decisions by desc. A decision is a pure function of the desc (its shape, format, flags, the driver's
+ * size and alignment; not its name or tag) and the config, so a model works each distinct desc out once: a
+ * capture creates the same few kinds of texture over and over. The key is the desc's fields, the format and the
+ * dimension by number and the flags as their mask; the last desc looked up can be rebuilt from it (for its route).
+ */
+export class TextureDecisions {
+  /** width, height, format, flags (hashed), dim, depth, mips, samples, size, align. */
+  private readonly ids = new DescIds(TEXTURE_KEY_FIELDS, 4)
+  private readonly names = new Map<string, number>()
+  private readonly nameList: string[] = []
+  private count = 0
+  private target = new Uint8Array(64)
+  private placement = new Uint8Array(64)
+  private heap = new Uint8Array(64)
+  private family = new Int8Array(64)
+  private estimated = new Uint8Array(64)
+  private alignment = new Float64Array(64)
+  private requested = new Float64Array(64)
+  private size = new Float64Array(64)
+  private committed = new Float64Array(64)
+  private readonly geometry = newGeometry()
+
+  /**
+   * The decision for `desc` into `out`, as decideTexture(readGeometry(desc), config) gives it (no route steps),
+   * and the number of its desc (descs equal but for -0 and 0 share one); -1 when the desc has a field of another
+   * type than the desc's (then nothing is written).
+   */
+  decide(desc: TextureDesc, config: ModelConfig, out: TextureDecision): number {
+    const key = this.ids.fields
+    const width = keyNumber(desc.width)
+    const height = keyNumber(desc.height)
+    const depth = keyNumber(desc.depth)
+    const mips = keyNumber(desc.mips)
+    const samples = keyNumber(desc.samples)
+    const size = keyNumber(desc.size)
+    const align = keyNumber(desc.align)
+    const format = desc.format
+    const dim = desc.dim ?? '2d'
+    if (
+      width === null || height === null || depth === null || mips === null || samples === null || size === null ||
+      align === null || (format !== undefined && typeof format !== 'string') || typeof dim !== 'string'
+    ) {
+      return -1
+    }
+    key[0] = width
+    key[1] = height
+    key[2] = format === undefined ? -1 : this.name(format)
+    key[3] = textureFlagMask(desc.flags)
+    key[4] = this.name(dim)
+    key[5] = depth
+    key[6] = mips
+    key[7] = samples
+    key[8] = size
+    key[9] = align
+    const id = this.ids.id()
+    if (id === this.count) {
+      decideTexture(readGeometry(desc, this.geometry), config, null, out)
+      this.add(id, out)
+      return id
+    }
+    out.target = this.target[id]
+    out.placement = this.placement[id]
+    out.heap = this.heap[id]
+    out.family = this.family[id]
+    out.alignment = this.alignment[id]
+    out.requested = this.requested[id]
+    out.size = this.size[id]
+    out.estimated = this.estimated[id] === 1
+    out.committed = this.committed[id]
+    return id
+  }
+
+  /** The desc of a number decide() returned, rebuilt from its key (name and tag aside), into `out`. */
+  descOf(id: number, out: TextureDesc): TextureDesc {
+    const key = this.ids.fieldsOf(id, new Float64Array(TEXTURE_KEY_FIELDS))
+    const number = (v: number) => (Number.isNaN(v) ? undefined : v)
+    out.width = number(key[0])
+    out.height = number(key[1])
+    out.format = key[2] < 0 ? undefined : this.nameList[key[2]]
+    out.flags = namesOf(TEXTURE_FLAGS, key[3])
+    out.dim = this.nameList[key[4]] as TextureDim
+    out.depth = number(key[5])
+    out.mips = number(key[6])
+    out.samples = number(key[7])
+    out.size = number(key[8])
+    out.align = number(key[9])
+    return out
+  }
+
+  private name(name: string): number {
+    let id = this.names.get(name)
+    if (id === undefined) {
+      id = this.nameList.length
+      this.names.set(name, id)
+      this.nameList.push(name)
+    }
+    return id
+  }
+
+  private add(id: number, d: TextureDecision): void {
+    if (id === this.target.length) {
+      const n = id * 2
+      const grow = <T extends Uint8Array | Int8Array | Float64Array>(a: T, b: T): T => {
+        b.set(a)
+        return b
+      }
+      this.target = grow(this.target, new Uint8Array(n))
+      this.placement = grow(this.placement, new Uint8Array(n))
+      this.heap = grow(this.heap, new Uint8Array(n))
+      this.family = grow(this.family, new Int8Array(n))
+      this.estimated = grow(this.estimated, new Uint8Array(n))
+      this.alignment = grow(this.alignment, new Float64Array(n))
+      this.requested = grow(this.requested, new Float64Array(n))
+      this.size = grow(this.size, new Float64Array(n))
+      this.committed = grow(this.committed, new Float64Array(n))
+    }
+    this.target[id] = d.target
+    this.placement[id] = d.placement
+    this.heap[id] = d.heap
+    this.family[id] = d.family
+    this.estimated[id] = d.estimated ? 1 : 0
+    this.alignment[id] = d.alignment
+    this.requested[id] = d.requested
+    this.size[id] = d.size
+    this.committed[id] = d.committed
+    this.count = id + 1
+  }
 }
 
 /** A transient texture's placement size and alignment (seed §6.2): max(64 KiB, the resource's alignment). */
