@@ -110,10 +110,12 @@ export interface BufferDecision {
   alignment: Bytes
   /** Residency priority high: a committed acceleration structure or scratch buffer. */
   highPriority: boolean
+  /** The request went down to the pool gates, where a committed acceleration structure or scratch buffer is high. */
+  gated: boolean
 }
 
 export function newBufferDecision(): BufferDecision {
-  return { target: 0, placement: 0, heap: 0, family: -1, width: 0, alignment: 16, highPriority: false }
+  return { target: 0, placement: 0, heap: 0, family: -1, width: 0, alignment: 16, highPriority: false, gated: false }
 }
 
 export interface BufferRequest {
@@ -176,6 +178,7 @@ export function decideBuffer(req: BufferRequest, config: ModelConfig, trace: Rou
   out.width = width
   out.alignment = bufferAlignment(usage, req.stride)
   out.highPriority = false
+  out.gated = false
   out.family = -1
 
   // Level 1 (FD3D12Adapter::AllocateBuffer, FD3D12DefaultBufferAllocator::AllocDefaultResource).
@@ -263,6 +266,7 @@ export function decideBuffer(req: BufferRequest, config: ModelConfig, trace: Rou
   const over = width > max
   trace?.push(Step.GateSize, width, max, over ? 1 : 0, as && !placed ? 1 : 0)
   out.highPriority = as || req.scratch
+  out.gated = true
   if (over) {
     committed(out, HEAP_INDEX.DEFAULT)
     return

@@ -356,10 +356,8 @@ export class D3D12Model {
     req.stride = desc.stride !== undefined && desc.stride > 0 ? Math.floor(desc.stride) : 0
     req.state = stateMode(desc.state)
     req.readback = desc.heap === 'readback'
-    req.scratch =
-      (req.usage & Usage.UnorderedAccess) !== 0 &&
-      (req.usage & Usage.AccelerationStructure) === 0 &&
-      (desc.tag === 'RayTracing' || (desc.name !== undefined && /scratch/i.test(desc.name)))
+    // Whether it is a scratch buffer counts only for a committed one past the gates: worked out there, below.
+    req.scratch = false
     const d = this.bufferDecision
     decideBuffer(req, this.config, null, d)
     this.lastCreate = Kind.Buffer
@@ -381,8 +379,9 @@ export class D3D12Model {
     } else if (d.target === Target.UploadSmall) {
       this.placeInBuddy(slot, Buddy.SmallBlock, d.width, d.alignment)
     } else if (d.target === Target.Committed) {
-      const priority: ResidencyPriority = d.highPriority ? 'high' : 'normal'
-      if (d.highPriority) a.flags[slot] |= SlotFlag.HighPriority
+      const high = d.highPriority || (d.gated && isScratch(req.usage, desc))
+      const priority: ResidencyPriority = high ? 'high' : 'normal'
+      if (high) a.flags[slot] |= SlotFlag.HighPriority
       this.placeCommitted(slot, roundUp(d.width, TILE), priority, desc.name)
     } else {
       this.placeReserved(slot, roundUp(d.width, TILE), 0, desc.name)
@@ -1567,6 +1566,15 @@ class PoolRegistry {
   delete(id: number): void {
     this.items[id] = undefined
   }
+}
+
+/** A ray-tracing scratch buffer: UnorderedAccess (no acceleration structure) with the RayTracing tag or a name saying scratch. */
+function isScratch(usage: number, desc: BufferDesc): boolean {
+  return (
+    (usage & Usage.UnorderedAccess) !== 0 &&
+    (usage & Usage.AccelerationStructure) === 0 &&
+    (desc.tag === 'RayTracing' || (desc.name !== undefined && /scratch/i.test(desc.name)))
+  )
 }
 
 function stateMode(state: string | undefined): BufferStateMode {
