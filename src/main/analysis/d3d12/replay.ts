@@ -405,30 +405,18 @@ export class Replay {
     const transient = model.transientAllocator()
     let { kind: kinds, ref: refs } = store.records
 
+    // What the frame's records add up to.
+    let uploadBytes = 0
+    let lockBytes = 0
+    let frameTransientRequested = 0
+    let frameHighWater = 0
+    let frameSaving = 0
+    let frameExecutions = 0
+    // The transient heaps the frame's graphs used (a few): counted once each.
     const frameHeaps: number[] = []
-    for (frame = 0; ; frame++) {
-      if (frame >= frames) {
-        if (!gate) break
-        frames = await gate.wait(frame)
-        if (frame >= frames) break
-        // the store grew: its columns may be new arrays
-        ;({ kind: kinds, ref: refs } = store.records)
-        series.grow(store.frames.n)
-        this.descs.storeGrew()
-        checkpoints.storeGrew()
-      }
-      const start = store.frames.firstRecord[frame]
-      const end = frameEnd(store, frame)
-      if (checkpoints.due(start)) checkpoints.add(this.checkpoint(frame, model, liveTag))
-      let uploadBytes = 0
-      let lockBytes = 0
-      let frameTransientRequested = 0
-      let frameHighWater = 0
-      let frameSaving = 0
-      let frameExecutions = 0
-      // The transient heaps the frame's graphs used (a few): counted once each.
-      frameHeaps.length = 0
-      let frameHeapBytes = 0
+    let frameHeapBytes = 0
+    // A frame's records, in a plain function: the optimizer compiles it apart from this async one.
+    const playRecords = (start: number, end: number): void => {
       for (let i = start; i < end; i++) {
         const k = kinds[i]
         currentRecord = i
@@ -504,6 +492,25 @@ export class Replay {
           }
         }
       }
+    }
+    for (frame = 0; ; frame++) {
+      if (frame >= frames) {
+        if (!gate) break
+        frames = await gate.wait(frame)
+        if (frame >= frames) break
+        // the store grew: its columns may be new arrays
+        ;({ kind: kinds, ref: refs } = store.records)
+        series.grow(store.frames.n)
+        this.descs.storeGrew()
+        checkpoints.storeGrew()
+      }
+      const start = store.frames.firstRecord[frame]
+      const end = frameEnd(store, frame)
+      if (checkpoints.due(start)) checkpoints.add(this.checkpoint(frame, model, liveTag))
+      uploadBytes = lockBytes = frameTransientRequested = frameHighWater = frameSaving = frameExecutions = 0
+      frameHeaps.length = 0
+      frameHeapBytes = 0
+      playRecords(start, end)
       tick.evicted = tick.evictions = tick.madeBytes = tick.made = tick.overBudget = 0
       model.finishFrame()
       checks.advance(frame + 1)
