@@ -13,7 +13,6 @@ import { float64Column } from '../../ingest/columns'
 import { useIdsOf } from '../../ingest/records'
 import { frameEnd, RECORD_KIND, type CaptureStore } from '../../ingest/store'
 import type { ModelSink } from '../../model/events'
-import { IdMap } from '../../model/d3d12/allocations'
 import { D3D12Model } from '../../model/d3d12/model'
 import { TOTAL_FIELDS, TOTAL_ROWS } from '../../model/d3d12/totals'
 import type { TransientLayout } from '../../model/d3d12/transient'
@@ -164,35 +163,33 @@ const LIVE_REQUESTED = 3
 const LIVE_RECORD = 4
 const LIVE_FIELDS = 5
 
-/** The live resources' tag slot, bytes and create record, one row each (rows recycled), by id. */
+/**
+ * The live resources' tag slot, bytes and create record, one row each, at the model's number for the resource
+ * (PlacementInfo.slot): no look-up by id, and a row's fields share a cache line.
+ */
 class LiveTags {
-  /** Row of each live id. */
-  private readonly rows = new IdMap()
-  private free: number[] = []
-  /** Rows handed out so far. */
+  count = 0
+  /** Rows below this may be in use. */
   private used = 0
-  private capacity = 1024
+  private capacity = 0
   /** LIVE_FIELDS numbers per row. */
-  cells = new Float64Array(this.capacity * LIVE_FIELDS)
+  cells = new Float64Array(0)
 
-  get count(): number {
-    return this.rows.size
+  constructor() {
+    this.grow(1024)
   }
 
-  /** The row of a live id, -1 when it is not live. */
-  row(id: number): number {
-    return this.rows.get(id) ?? -1
+  /** Whether row `row` holds a live resource. */
+  has(row: number): boolean {
+    return row < this.used && this.cells[row * LIVE_FIELDS + LIVE_RECORD] >= 0
   }
 
-  /** Sets the fields of `id`, whose row is `row` (-1: not live, a new row is taken). */
   set(row: number, id: number, tag: number, size: Bytes, requested: Bytes, record: number): void {
-    if (row < 0) {
-      row = this.free.length > 0 ? this.free.pop()! : this.used++
-      if (row >= this.capacity) this.grow()
-      this.rows.set(id, row)
-    }
+    if (row >= this.capacity) this.grow(Math.max(this.capacity * 2, row + 1))
+    if (row >= this.used) this.used = row + 1
     const c = this.cells
     const o = row * LIVE_FIELDS
+    if (c[o + LIVE_RECORD] < 0) this.count++
     c[o + LIVE_ID] = id
     c[o + LIVE_TAG] = tag
     c[o + LIVE_SIZE] = size
@@ -200,11 +197,9 @@ class LiveTags {
     c[o + LIVE_RECORD] = record
   }
 
-  /** `id`, live in `row`, is no more. */
-  delete(id: number, row: number): void {
-    this.rows.delete(id)
+  delete(row: number): void {
     this.cells[row * LIVE_FIELDS + LIVE_RECORD] = -1
-    this.free.push(row)
+    this.count--
   }
 
   /** The live ids and their create records. */
@@ -220,11 +215,12 @@ class LiveTags {
     }
   }
 
-  private grow(): void {
-    this.capacity *= 2
-    const cells = new Float64Array(this.capacity * LIVE_FIELDS)
+  private grow(capacity: number): void {
+    const cells = new Float64Array(capacity * LIVE_FIELDS)
     cells.set(this.cells)
+    for (let row = this.capacity; row < capacity; row++) cells[row * LIVE_FIELDS + LIVE_RECORD] = -1
     this.cells = cells
+    this.capacity = capacity
   }
 }
 
@@ -295,23 +291,22 @@ export class Replay {
     const sink: ModelSink = {
       placed: (info) => {
         if (info.placement === 'Transient') return
+        const row = info.slot!
         const slot = tags.slotOf(currentTag)
-        const previous = liveTag.row(info.id)
-        if (previous >= 0) {
+        if (liveTag.has(row)) {
           const c = liveTag.cells
-          const o = previous * LIVE_FIELDS
+          const o = row * LIVE_FIELDS
           tags.remove(c[o + LIVE_TAG], c[o + LIVE_SIZE], c[o + LIVE_REQUESTED])
         }
-        liveTag.set(previous, info.id, slot, info.size, info.requested, currentRecord)
+        liveTag.set(row, info.id, slot, info.size, info.requested, currentRecord)
         tags.add(slot, info.size, info.requested)
       },
-      releasePending: (id) => {
-        const row = liveTag.row(id)
-        if (row < 0) return
+      releasePending: (_id, _frame, row) => {
+        if (row === undefined || !liveTag.has(row)) return
         const c = liveTag.cells
         const o = row * LIVE_FIELDS
         tags.remove(c[o + LIVE_TAG], c[o + LIVE_SIZE], c[o + LIVE_REQUESTED])
-        liveTag.delete(id, row)
+        liveTag.delete(row)
       },
       madeResident: (object, bytes) => {
         events.frame.push(frame)

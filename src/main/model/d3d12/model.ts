@@ -237,6 +237,7 @@ export class D3D12Model {
     size: 0,
     requested: 0,
     alignment: 0,
+    slot: 0,
   }
   private readonly transientRequest: TransientRequest = newTransientRequest()
   /**
@@ -456,7 +457,7 @@ export class D3D12Model {
     this.live.delete(id)
     this.holdResidency(slot, false)
     this.releaseSlot(slot)
-    this.sink.releasePending?.(id, this.frame)
+    this.sink.releasePending?.(id, this.frame, slot)
   }
 
   /** A reserved resource now has `bytes` committed, in whole 64 KiB tiles, never beyond its virtual size. */
@@ -1442,6 +1443,7 @@ export class D3D12Model {
       info.size = r.size
       info.requested = r.requested
       info.alignment = r.alignment
+      info.slot = slot
       this.sink.placed(info, this.frame)
     }
     return r
