@@ -1066,7 +1066,7 @@ export class D3D12Model {
     const object = a.object[slot]
     if (before === 0 && after > 0) {
       this.addBacking(slot)
-      if (a.state[slot] === SlotState.Live) this.residency.addHolder(object)
+      if (a.state[slot] === SlotState.Live && !this.hasUseRecords) this.residency.addHolder(object)
     } else if (before > 0 && after === 0) {
       this.residency.removeObject(object, this.frame)
     } else if (after !== before) {
@@ -1083,8 +1083,12 @@ export class D3D12Model {
     return a.object[slot]
   }
 
-  /** A live resource starts or stops holding its residency object's memory (in use without `use` records). */
+  /**
+   * A live resource starts or stops holding its residency object's memory: in use without `use` records. With
+   * them what a frame uses is what they name, and the manager is told nothing (see ResidencyManager.holders).
+   */
   private holdResidency(slot: number, live: boolean): void {
+    if (this.hasUseRecords) return
     const object = this.residencyObjectOf(slot)
     if (object < 0) return
     if (live) this.residency.addHolder(object)

@@ -330,7 +330,7 @@ export class ResidencyManager {
     return this.slotOf(object) !== NONE
   }
 
-  /** Live resources the object holds (as the model reported them). */
+  /** Live resources the object holds, as the model reported them: a model replaying `use` records reports none. */
   holders(object: number): number {
     const slot = this.slotOf(object)
     return slot === NONE ? 0 : this.holdersOf[slot]
