@@ -184,12 +184,16 @@ class LiveTags {
     return row < this.used && this.cells[row * LIVE_FIELDS + LIVE_RECORD] >= 0
   }
 
-  set(row: number, id: number, tag: number, size: Bytes, requested: Bytes, record: number): void {
+  /**
+   * A resource placed at row `row`, which is free: the model numbers live resources apart, and a number comes back
+   * only after releasePending freed its row. Written, not read: a create touches no cold row.
+   */
+  add(row: number, id: number, tag: number, size: Bytes, requested: Bytes, record: number): void {
     if (row >= this.capacity) this.grow(Math.max(this.capacity * 2, row + 1))
     if (row >= this.used) this.used = row + 1
+    this.count++
     const c = this.cells
     const o = row * LIVE_FIELDS
-    if (c[o + LIVE_RECORD] < 0) this.count++
     c[o + LIVE_ID] = id
     c[o + LIVE_TAG] = tag
     c[o + LIVE_SIZE] = size
@@ -291,14 +295,8 @@ export class Replay {
     const sink: ModelSink = {
       placed: (info) => {
         if (info.placement === 'Transient') return
-        const row = info.slot!
         const slot = tags.slotOf(currentTag)
-        if (liveTag.has(row)) {
-          const c = liveTag.cells
-          const o = row * LIVE_FIELDS
-          tags.remove(c[o + LIVE_TAG], c[o + LIVE_SIZE], c[o + LIVE_REQUESTED])
-        }
-        liveTag.set(row, info.id, slot, info.size, info.requested, currentRecord)
+        liveTag.add(info.slot!, info.id, slot, info.size, info.requested, currentRecord)
         tags.add(slot, info.size, info.requested)
       },
       releasePending: (_id, _frame, row) => {

@@ -529,11 +529,13 @@ export class D3D12Model {
 
   /** GPU work of this frame referenced these resources. */
   use(ids: readonly number[]): void {
+    // Resources of one pool often follow each other: their object, once marked, needs no second mark.
+    let marked = NONE
     for (let i = 0; i < ids.length; i++) {
       const slot = this.live.get(ids[i])
       if (slot === undefined) continue
       const object = this.residencyObjectOf(slot)
-      if (object >= 0) this.residency.markUsed(object)
+      if (object >= 0 && object !== marked && this.residency.markUsed(object)) marked = object
     }
   }
 
