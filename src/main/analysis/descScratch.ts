@@ -155,7 +155,8 @@ export class DescScratch {
   private usage(mask: number): BufferUsage[] | undefined {
     if (mask === 0) return undefined
     let list = this.usageLists.get(mask)
-    if (!list) this.usageLists.set(mask, (list = namesOf(BUFFER_USAGES, mask)))
+    // Frozen: the model knows a frozen list's mask after its first look (usageMask).
+    if (!list) this.usageLists.set(mask, (list = Object.freeze(namesOf(BUFFER_USAGES, mask)) as BufferUsage[]))
     return list
   }
 

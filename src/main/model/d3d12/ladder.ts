@@ -30,11 +30,20 @@ export const Usage = {
 
 const USAGE_BITS = new Map<string, number>(BUFFER_USAGES.map((name, i) => [name, 1 << i]))
 
+/** Masks of frozen usage lists (a replay hands the same few lists over and over): one look-up instead of one a name. */
+const FROZEN_MASKS = new WeakMap<readonly string[], number>()
+
 /** Usage names to a mask without allocating. Unknown names are ignored. */
 export function usageMask(list: readonly string[] | undefined): number {
   let mask = 0
   if (!list) return mask
+  const frozen = Object.isFrozen(list)
+  if (frozen) {
+    const known = FROZEN_MASKS.get(list)
+    if (known !== undefined) return known
+  }
   for (let i = 0; i < list.length; i++) mask |= USAGE_BITS.get(list[i]) ?? 0
+  if (frozen) FROZEN_MASKS.set(list, mask)
   return mask
 }
 
