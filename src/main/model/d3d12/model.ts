@@ -149,6 +149,8 @@ interface PendingTransient {
 }
 
 const GpuMode = { Implicit: 0, Explicit: 1, Auto: 2 } as const
+/** The slots, then the residency objects, of a `use` record's ids (use() runs to its end before another). */
+let useScratch = new Int32Array(64)
 /** D3D12Model.lastCreate of a texture decided through TextureDecisions (beside Kind.Buffer and Kind.Texture). */
 const LAST_TEXTURE_BY_KEY = 100
 
@@ -529,12 +531,17 @@ export class D3D12Model {
 
   /** GPU work of this frame referenced these resources. */
   use(ids: readonly number[]): void {
+    // In passes: every id's slot, then every slot's object, then the marks. Each pass's look-ups do not wait on one
+    // another, so their cache misses overlap.
+    const n = ids.length
+    if (useScratch.length < n) useScratch = new Int32Array(Math.max(n, useScratch.length * 2))
+    const found = useScratch
+    for (let i = 0; i < n; i++) found[i] = this.live.get(ids[i]) ?? NONE
+    for (let i = 0; i < n; i++) if (found[i] !== NONE) found[i] = this.residencyObjectOf(found[i])
     // Resources of one pool often follow each other: their object, once marked, needs no second mark.
     let marked = NONE
-    for (let i = 0; i < ids.length; i++) {
-      const slot = this.live.get(ids[i])
-      if (slot === undefined) continue
-      const object = this.residencyObjectOf(slot)
+    for (let i = 0; i < n; i++) {
+      const object = found[i]
       if (object >= 0 && object !== marked && this.residency.markUsed(object)) marked = object
     }
   }
