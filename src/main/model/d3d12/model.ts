@@ -1583,7 +1583,7 @@ class PoolRegistry {
   }
 }
 
-/** A ray-tracing scratch buffer: UnorderedAccess (no acceleration structure) with the RayTracing tag or a name saying scratch. */
+/** A ray-tracing scratch buffer: UnorderedAccess without AccelerationStructure, tagged RayTracing or named scratch. */
 function isScratch(usage: number, desc: BufferDesc): boolean {
   return (
     (usage & Usage.UnorderedAccess) !== 0 &&

@@ -353,6 +353,8 @@ const verdict = newVerdict()
 export function decideTexture(g: TextureGeometry, config: ModelConfig, trace: RouteTrace | null, out: TextureDecision): void {
   out.family = -1
   out.committed = 0
+  // A pooled texture's occupied bytes are the pool's to work out: every field is written, so a decision is whole.
+  out.size = 0
   trace?.push(Step.Transient, 0)
 
   const cpuReadback = (g.flags & TexFlag.CPUReadback) !== 0
