@@ -154,7 +154,7 @@ function tagOf(store: CaptureStore, index: number): number {
   return 0
 }
 
-/** A LiveTags row's fields, side by side: one cache line answers a create or release. */
+/** A LiveTags row's fields, side by side: a create or a release touches one place. */
 const LIVE_ID = 0
 const LIVE_TAG = 1
 const LIVE_SIZE = 2
