@@ -221,7 +221,7 @@ class LiveTags {
   }
 
   /**
-   * The live ids and their create records as a checkpoint keeps them: the id and record cells of the live rows, or
+   * The live ids and their create records as a checkpoint keeps them: the id and record cells of the rows, or
    * (`since`: the cells as they were at the checkpoint before, and its copy) only the cells that differ; `since`
    * then equals these cells.
    */
@@ -229,9 +229,14 @@ class LiveTags {
     const columns = [this.cells]
     const count = this.used * LIVE_FIELDS
     if (since !== undefined) return since.shadow.changes(columns, count, [], since.copy)
-    const kept: number[] = []
-    for (let o = 0; o < count; o += LIVE_FIELDS) if (this.cells[o + LIVE_RECORD] >= 0) kept.push(o + LIVE_ID, o + LIVE_RECORD)
-    return RowCopy.whole(LIVE_SHAPE, columns, count, Int32Array.from(kept), [])
+    // Every row's id and record, free rows' too: a row taken again may keep its id cell, and a copy chained to this
+    // one keeps only the cells that change.
+    const kept = new Int32Array(2 * this.used)
+    for (let row = 0; row < this.used; row++) {
+      kept[2 * row] = row * LIVE_FIELDS + LIVE_ID
+      kept[2 * row + 1] = row * LIVE_FIELDS + LIVE_RECORD
+    }
+    return RowCopy.whole(LIVE_SHAPE, columns, count, kept, [])
   }
 
   /** The cells as they are, for the next checkpoint's copy. */
