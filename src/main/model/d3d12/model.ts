@@ -843,7 +843,7 @@ export class D3D12Model {
     const found = fam.firstWithRoom(this.blocks, size)
     if (found !== null) {
       const block = found.tryAllocate(this.blocks, size, owner)
-      if (block === NONE) throw new Error(`${found.name}: a free block of ${found.largestFree(this.blocks)} cannot hold ${size}`)
+      if (block === NONE) throw new Error(`${found.name}: a free block of ${found.largestFree()} cannot hold ${size}`)
       this.poolScratch = found
       this.blockScratch = block
       return
