@@ -14,14 +14,29 @@ import { gatherF64, scatterWide } from './allocations'
 export const NONE = -1
 export const BlockState = { Free: 0, Allocated: 1 } as const
 
+/** Whether a request pads in a pool: the pool alignment is not a multiple of the request's. */
+export function pads(poolAlignment: Bytes, alignment: Bytes): boolean {
+  return poolAlignment % alignment !== 0
+}
+
 /** FRHIMemoryPool::GetAlignedSize: the block size a request takes in a pool. */
-export function alignedSize(size: Bytes, poolAlignment: Bytes, alignment: Bytes): Bytes {
-  return poolAlignment % alignment !== 0 ? roundUp(size + alignment, poolAlignment) : roundUp(size, poolAlignment)
+export function alignedSize(
+  size: Bytes,
+  poolAlignment: Bytes,
+  alignment: Bytes,
+  padded = pads(poolAlignment, alignment),
+): Bytes {
+  return padded ? roundUp(size + alignment, poolAlignment) : roundUp(size, poolAlignment)
 }
 
 /** FRHIMemoryPool::GetAlignedOffset: where the request starts inside a block starting at `offset`. */
-export function alignedOffset(offset: Bytes, poolAlignment: Bytes, alignment: Bytes): Bytes {
-  return poolAlignment % alignment !== 0 ? roundUp(offset, alignment) : offset
+export function alignedOffset(
+  offset: Bytes,
+  poolAlignment: Bytes,
+  alignment: Bytes,
+  padded = pads(poolAlignment, alignment),
+): Bytes {
+  return padded ? roundUp(offset, alignment) : offset
 }
 
 export class BlockTable {
@@ -366,7 +381,9 @@ export class MemoryPool {
   /** Index in the free list of free block `b` (its key is its size and offset in the table). */
   private indexOf(blocks: BlockTable, b: number): number {
     const i = this.lowerBound(0, this.freeCount, blocks.size[b], blocks.offset[b])
-    if (i === this.freeCount || this.free[i] !== b) throw new Error(`pool ${this.name}: free block ${b} not in its free list`)
+    if (i === this.freeCount || this.free[i] !== b) {
+      throw new Error(`pool ${this.name}: free block ${b} not in its free list`)
+    }
     return i
   }
 

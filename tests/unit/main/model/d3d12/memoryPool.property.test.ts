@@ -48,7 +48,7 @@ describe('memory pool block list', () => {
     )
   })
 
-  it('keeps its free list and its sizes and offsets as a plain sort of the free blocks gives them, and fits as a walk', () => {
+  it('keeps its free list, sizes and offsets as a plain sort of the free blocks, and fits as a walk does', () => {
     fc.assert(
       fc.property(
         fc.constantFrom(FreeOrder.BySize, FreeOrder.ByOffset),
@@ -59,7 +59,9 @@ describe('memory pool block list', () => {
           const live: number[] = []
           const check = () => {
             const free: number[] = []
-            for (let b = pool.head; b !== NONE; b = blocks.next[b]) if (blocks.state[b] === BlockState.Free) free.push(b)
+            for (let b = pool.head; b !== NONE; b = blocks.next[b]) {
+              if (blocks.state[b] === BlockState.Free) free.push(b)
+            }
             free.sort((a, b) =>
               order === FreeOrder.BySize && blocks.size[a] !== blocks.size[b]
                 ? blocks.size[a] - blocks.size[b]
@@ -67,7 +69,8 @@ describe('memory pool block list', () => {
             )
             expect(Array.from(pool.free.subarray(0, pool.freeCount))).toEqual(free)
             expect(Array.from(pool.freeSize.subarray(0, pool.freeCount))).toEqual(free.map((b) => blocks.size[b]))
-            expect(Array.from(pool.freeOffset.subarray(0, pool.freeCount))).toEqual(free.map((b) => blocks.offset[b]))
+            const offsets = free.map((b) => blocks.offset[b])
+            expect(Array.from(pool.freeOffset.subarray(0, pool.freeCount))).toEqual(offsets)
             expect(pool.largestFree()).toBe(Math.max(0, ...free.map((b) => blocks.size[b])))
             return free
           }
@@ -88,7 +91,8 @@ describe('memory pool block list', () => {
           }
           check()
           const copy = pool.clone()
-          expect(Array.from(copy.freeSize.subarray(0, copy.freeCount))).toEqual(Array.from(pool.freeSize.subarray(0, pool.freeCount)))
+          const sizes = Array.from(pool.freeSize.subarray(0, pool.freeCount))
+          expect(Array.from(copy.freeSize.subarray(0, copy.freeCount))).toEqual(sizes)
         },
       ),
       { numRuns: runs(300) },

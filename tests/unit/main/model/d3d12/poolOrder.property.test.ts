@@ -69,7 +69,7 @@ interface TreeArrays {
 }
 
 describe('PoolOrder structure', () => {
-  it('stays the treap its keys and priorities define, with parents and subtree rooms right, through moves in place', () => {
+  it('stays the treap its keys and priorities define, parents and subtree rooms right, through moves', () => {
     fc.assert(
       fc.property(fc.array(op, { maxLength: 150, size: 'max' }), (ops) => {
         const tree = new PoolOrder()
@@ -78,7 +78,7 @@ describe('PoolOrder structure', () => {
         const check = () => {
           const t = tree as unknown as TreeArrays
           const wrong: string[] = []
-          // Walk the tree: each child points back, ranks below its parent, and each node's `most` is its subtree's.
+          // Each child points back to its parent and ranks below it; each node's `most` is its subtree's largest.
           const walk = (n: number, up: number): number => {
             if (n < 0) return NO_ROOM
             if (t.parent[n] !== up) wrong.push(`parent of ${n}`)
@@ -94,7 +94,9 @@ describe('PoolOrder structure', () => {
           order.forEach((s) => fresh.insert(s, keys[s], rooms[s]))
           const f = fresh as unknown as TreeArrays
           if (t.root !== f.root) wrong.push('root')
-          for (const s of order) if (t.left[s] !== f.left[s] || t.right[s] !== f.right[s]) wrong.push(`children of ${s}`)
+          for (const s of order) {
+            if (t.left[s] !== f.left[s] || t.right[s] !== f.right[s]) wrong.push(`children of ${s}`)
+          }
           expect(wrong).toEqual([])
         }
         for (const o of ops) {
