@@ -122,6 +122,7 @@ export class PoolOrder {
       if (l >= 0 && this.most[l] >= need) t = l
       else if (this.room[t] >= need) return t
       else t = this.right[t]
+      if (t < 0) throw new Error('pool order: a subtree promised room that none of its pools has')
     }
   }
 
