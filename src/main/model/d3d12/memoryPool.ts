@@ -164,6 +164,9 @@ export class BlockTable {
 
 export const FreeOrder = { BySize: 0, ByOffset: 1 } as const
 
+/** Free lists up to this long are scanned for a block's index rather than searched by its key. */
+const SCAN_FREE = 32
+
 /** Told whenever a pool's blocks change (its family's index of free room, see families.ts). */
 export interface PoolWatcher {
   blocksChanged(pool: MemoryPool): void
@@ -296,14 +299,15 @@ export class MemoryPool {
     const joinsPrev = p !== NONE && blocks.state[p] === BlockState.Free
     const joinsNext = n !== NONE && blocks.state[n] === BlockState.Free
     // The merged block's entry: the previous free block's, else the next one's, else a new one.
+    // A free neighbour's size and offset come from its entry, not from the table.
     let b = block
-    let offset = blocks.offset[block]
+    let offset = joinsPrev ? 0 : blocks.offset[block]
     let merged = size
     let entry = -1
     if (joinsPrev) {
       entry = this.indexOf(blocks, p)
-      offset = blocks.offset[p]
-      merged += blocks.size[p]
+      offset = this.freeOffset[entry]
+      merged += this.freeSize[entry]
       blocks.size[p] = merged
       this.unlink(blocks, block)
       blocks.release(block)
@@ -311,7 +315,7 @@ export class MemoryPool {
     }
     if (joinsNext) {
       const i = this.indexOf(blocks, n)
-      merged += blocks.size[n]
+      merged += this.freeSize[i]
       blocks.size[b] = merged
       this.unlink(blocks, n)
       blocks.release(n)
@@ -378,12 +382,21 @@ export class MemoryPool {
     else this.tail = p
   }
 
-  /** Index in the free list of free block `b` (its key is its size and offset in the table). */
+  /**
+   * Index in the free list of free block `b`: a short list is scanned for the index (one cache line, where a
+   * search by key would read the block's size and offset in the table), a long one searched by its key.
+   */
   private indexOf(blocks: BlockTable, b: number): number {
-    const i = this.lowerBound(0, this.freeCount, blocks.size[b], blocks.offset[b])
-    if (i === this.freeCount || this.free[i] !== b) {
-      throw new Error(`pool ${this.name}: free block ${b} not in its free list`)
+    const count = this.freeCount
+    const free = this.free
+    let i: number
+    if (count <= SCAN_FREE) {
+      i = 0
+      while (i < count && free[i] !== b) i++
+    } else {
+      i = this.lowerBound(0, count, blocks.size[b], blocks.offset[b])
     }
+    if (i === count || free[i] !== b) throw new Error(`pool ${this.name}: free block ${b} not in its free list`)
     return i
   }
 
