@@ -20,6 +20,10 @@ export abstract class PlaybackClock {
   protected sent: number
   private target: number
   private awaitingAck = false
+  /** The first frame, and when the clock started (performance.now()) at `fps` frames a second. */
+  private readonly from: number
+  private startedAt = 0
+  private fps = 1
   private timer: ReturnType<typeof setInterval> | undefined
   /** Created since the last message (still alive), and released since then (created before it). */
   protected readonly pendingCreated = new Set<number>()
@@ -33,6 +37,7 @@ export abstract class PlaybackClock {
     private readonly onEnd: () => void,
   ) {
     const from = PlaybackClock.firstFrame(frames, request)
+    this.from = from
     this.applied = from
     this.sent = from
     this.target = from
@@ -43,8 +48,9 @@ export abstract class PlaybackClock {
   }
 
   start(): void {
-    const fps = Math.max(0.5, Math.min(240, this.request.fps))
-    this.timer = setInterval(() => this.tick(), 1000 / fps)
+    this.fps = Math.max(0.5, Math.min(240, this.request.fps))
+    this.startedAt = performance.now()
+    this.timer = setInterval(() => this.tick(), 1000 / this.fps)
   }
 
   stop(): void {
@@ -63,7 +69,10 @@ export abstract class PlaybackClock {
 
   private tick(): void {
     if (this.stopped) return
-    if (this.target < this.end()) this.target++
+    // The target follows the time elapsed, not the ticks counted: a tick delayed by a busy process still lands
+    // on the frame its time asks for.
+    const due = this.from + Math.floor(((performance.now() - this.startedAt) * this.fps) / 1000)
+    this.target = Math.max(this.target, Math.min(this.end(), due))
     if (this.awaitingAck) return
     if (this.target === this.sent) {
       if (this.target >= this.end()) {

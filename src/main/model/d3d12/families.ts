@@ -207,15 +207,16 @@ export class PoolFamily implements PoolWatcher {
 
   /**
    * The first pool in allocation order whose largest free block holds `size`: the pool the walk over the order
-   * would take (tryAllocate succeeds exactly when a free block is at least `size`), or null.
+   * would take (tryAllocate succeeds exactly when a free block is at least `size`), or null. The pools keep their
+   * free sizes, so the block table is not read here (a plain walk over the order reads it).
    */
-  firstWithRoom(blocks: BlockTable, size: Bytes): MemoryPool | null {
+  firstWithRoom(_blocks: BlockTable, size: Bytes): MemoryPool | null {
     const stale = this.stale
     const count = this.staleCount
     for (let i = 0; i < count; i++) {
       const slot = stale[i]
       this.staleFlag[slot] = 0
-      this.order.setRoom(slot, roomOf(this.slots[slot], blocks))
+      this.order.setRoom(slot, roomOf(this.slots[slot]))
     }
     this.staleCount = 0
     const slot = this.order.first(size)
@@ -326,8 +327,8 @@ export class PoolFamily implements PoolWatcher {
 }
 
 /** What a pool in a slot can take: its largest free block (a zero-byte request still needs one). */
-function roomOf(pool: MemoryPool | null, blocks: BlockTable): number {
-  return pool === null || pool.freeCount === 0 ? NO_ROOM : pool.largestFree(blocks)
+function roomOf(pool: MemoryPool | null): number {
+  return pool === null || pool.freeCount === 0 ? NO_ROOM : pool.largestFree()
 }
 
 export const Buddy = { SmallBlock: 0, FastConstantPages: 1 } as const

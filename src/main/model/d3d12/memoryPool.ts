@@ -14,14 +14,29 @@ import { RowCopy, TableShadow, type Column, type TableShape } from './rowCopy'
 export const NONE = -1
 export const BlockState = { Free: 0, Allocated: 1 } as const
 
+/** Whether a request pads in a pool: the pool alignment is not a multiple of the request's. */
+export function pads(poolAlignment: Bytes, alignment: Bytes): boolean {
+  return poolAlignment % alignment !== 0
+}
+
 /** FRHIMemoryPool::GetAlignedSize: the block size a request takes in a pool. */
-export function alignedSize(size: Bytes, poolAlignment: Bytes, alignment: Bytes): Bytes {
-  return poolAlignment % alignment !== 0 ? roundUp(size + alignment, poolAlignment) : roundUp(size, poolAlignment)
+export function alignedSize(
+  size: Bytes,
+  poolAlignment: Bytes,
+  alignment: Bytes,
+  padded = pads(poolAlignment, alignment),
+): Bytes {
+  return padded ? roundUp(size + alignment, poolAlignment) : roundUp(size, poolAlignment)
 }
 
 /** FRHIMemoryPool::GetAlignedOffset: where the request starts inside a block starting at `offset`. */
-export function alignedOffset(offset: Bytes, poolAlignment: Bytes, alignment: Bytes): Bytes {
-  return poolAlignment % alignment !== 0 ? roundUp(offset, alignment) : offset
+export function alignedOffset(
+  offset: Bytes,
+  poolAlignment: Bytes,
+  alignment: Bytes,
+  padded = pads(poolAlignment, alignment),
+): Bytes {
+  return padded ? roundUp(offset, alignment) : offset
 }
 
 /** The blocks' columns as a checkpoint's copy keeps them: a block no copy keeps reads as free and ownerless. */
@@ -151,6 +166,9 @@ export class BlockTable {
 
 export const FreeOrder = { BySize: 0, ByOffset: 1 } as const
 
+/** Free lists up to this long are scanned for a block's index rather than searched by its key. */
+const SCAN_FREE = 32
+
 /** Told whenever a pool's blocks change (its family's index of free room, see families.ts). */
 export interface PoolWatcher {
   blocksChanged(pool: MemoryPool): void
@@ -170,6 +188,9 @@ export class MemoryPool {
   tail = NONE
   /** Free block indices, sorted by (size, offset) or by offset. */
   free: Int32Array
+  /** Each free entry's size and offset (the sort keys, kept beside the indices: no search reads the BlockTable). */
+  freeSize: Float64Array
+  freeOffset: Float64Array
   freeCount = 0
   /** Bytes of allocated blocks, pending ones included (UE's used size). */
   used: Bytes = 0
@@ -197,6 +218,8 @@ export class MemoryPool {
     this.lastUsedFrame = frame
     this.createdFrame = frame
     this.free = new Int32Array(8)
+    this.freeSize = new Float64Array(8)
+    this.freeOffset = new Float64Array(8)
     if (blocks) {
       const b = blocks.alloc()
       blocks.offset[b] = 0
@@ -208,6 +231,8 @@ export class MemoryPool {
       this.head = b
       this.tail = b
       this.free[0] = b
+      this.freeSize[0] = size
+      this.freeOffset[0] = 0
       this.freeCount = 1
     }
   }
@@ -219,21 +244,28 @@ export class MemoryPool {
   /** Takes `size` bytes (already aligned to the pool) from a free block; returns the block or NONE. */
   tryAllocate(blocks: BlockTable, size: Bytes, owner: number): number {
     if (this.size - this.used < size || this.freeCount === 0) return NONE
+    const count = this.freeCount
+    const sizes = this.freeSize
     let i: number
     if (this.order === FreeOrder.BySize) {
-      i = this.lowerBoundSize(blocks, size)
-      if (i === this.freeCount) return NONE
+      let hi = count
+      i = 0
+      while (i < hi) {
+        const mid = (i + hi) >>> 1
+        if (sizes[mid] < size) i = mid + 1
+        else hi = mid
+      }
     } else {
       i = 0
-      while (i < this.freeCount && blocks.size[this.free[i]] < size) i++
-      if (i === this.freeCount) return NONE
+      while (i < count && sizes[i] < size) i++
     }
+    if (i === count) return NONE
     const b = this.free[i]
-    this.removeFreeAt(i)
-    const rest = blocks.size[b] - size
+    const offset = this.freeOffset[i]
+    const rest = sizes[i] - size
     if (rest > 0) {
       const r = blocks.alloc()
-      blocks.offset[r] = blocks.offset[b] + size
+      blocks.offset[r] = offset + size
       blocks.size[r] = rest
       blocks.state[r] = BlockState.Free
       blocks.owner[r] = NONE
@@ -244,7 +276,10 @@ export class MemoryPool {
       else this.tail = r
       blocks.next[b] = r
       blocks.size[b] = size
-      this.insertFree(blocks, r)
+      // The remainder takes the chosen block's entry, moved down to its place by size (by offset it stays).
+      this.rekey(i, r, rest, offset + size)
+    } else {
+      this.removeFreeAt(i)
     }
     blocks.state[b] = BlockState.Allocated
     blocks.owner[b] = owner
@@ -256,27 +291,44 @@ export class MemoryPool {
 
   /** Frees an allocated block: it coalesces with free neighbours and joins the free list. */
   deallocate(blocks: BlockTable, block: number): void {
-    this.used -= blocks.size[block]
+    const size = blocks.size[block]
+    this.used -= size
     this.allocatedBlocks--
     blocks.state[block] = BlockState.Free
     blocks.owner[block] = NONE
+    const p = blocks.prev[block]
+    const n = blocks.next[block]
+    const joinsPrev = p !== NONE && blocks.state[p] === BlockState.Free
+    const joinsNext = n !== NONE && blocks.state[n] === BlockState.Free
+    // The merged block's entry: the previous free block's, else the next one's, else a new one.
+    // A free neighbour's size and offset come from its entry, not from the table.
     let b = block
-    const p = blocks.prev[b]
-    if (p !== NONE && blocks.state[p] === BlockState.Free) {
-      this.removeFree(blocks, p)
-      blocks.size[p] += blocks.size[b]
-      this.unlink(blocks, b)
-      blocks.release(b)
+    let offset = joinsPrev ? 0 : blocks.offset[block]
+    let merged = size
+    let entry = -1
+    if (joinsPrev) {
+      entry = this.indexOf(blocks, p)
+      offset = this.freeOffset[entry]
+      merged += this.freeSize[entry]
+      blocks.size[p] = merged
+      this.unlink(blocks, block)
+      blocks.release(block)
       b = p
     }
-    const n = blocks.next[b]
-    if (n !== NONE && blocks.state[n] === BlockState.Free) {
-      this.removeFree(blocks, n)
-      blocks.size[b] += blocks.size[n]
+    if (joinsNext) {
+      const i = this.indexOf(blocks, n)
+      merged += this.freeSize[i]
+      blocks.size[b] = merged
       this.unlink(blocks, n)
       blocks.release(n)
+      if (entry < 0) entry = i
+      else {
+        this.removeFreeAt(i)
+        if (i < entry) entry--
+      }
     }
-    this.insertFree(blocks, b)
+    if (entry < 0) this.insertFree(b, merged, offset)
+    else this.rekey(entry, b, merged, offset)
     if (this.watcher !== null) this.watcher.blocksChanged(this)
   }
 
@@ -293,12 +345,13 @@ export class MemoryPool {
     this.freeCount = 0
   }
 
-  /** Largest free block (best fit keeps it last). */
-  largestFree(blocks: BlockTable): Bytes {
+  /** Largest free block (best fit keeps it last). The pool keeps its free sizes: the table is not read. */
+  largestFree(_blocks?: BlockTable): Bytes {
     if (this.freeCount === 0) return 0
-    if (this.order === FreeOrder.BySize) return blocks.size[this.free[this.freeCount - 1]]
+    const sizes = this.freeSize
+    if (this.order === FreeOrder.BySize) return sizes[this.freeCount - 1]
     let max = 0
-    for (let i = 0; i < this.freeCount; i++) max = Math.max(max, blocks.size[this.free[i]])
+    for (let i = 0; i < this.freeCount; i++) if (sizes[i] > max) max = sizes[i]
     return max
   }
 
@@ -309,6 +362,8 @@ export class MemoryPool {
     c.head = this.head
     c.tail = this.tail
     c.free = this.free.slice()
+    c.freeSize = this.freeSize.slice()
+    c.freeOffset = this.freeOffset.slice()
     c.freeCount = this.freeCount
     c.used = this.used
     c.pending = this.pending
@@ -329,62 +384,124 @@ export class MemoryPool {
     else this.tail = p
   }
 
-  /** First free index whose block is at least `size` (sorted by size, then offset). */
-  private lowerBoundSize(blocks: BlockTable, size: Bytes): number {
-    let lo = 0
-    let hi = this.freeCount
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (blocks.size[this.free[mid]] < size) lo = mid + 1
-      else hi = mid
+  /**
+   * Index in the free list of free block `b`: a short list is scanned for the index (one cache line, where a
+   * search by key would read the block's size and offset in the table), a long one searched by its key.
+   */
+  private indexOf(blocks: BlockTable, b: number): number {
+    const count = this.freeCount
+    const free = this.free
+    let i: number
+    if (count <= SCAN_FREE) {
+      i = 0
+      while (i < count && free[i] !== b) i++
+    } else {
+      i = this.lowerBound(0, count, blocks.size[b], blocks.offset[b])
     }
-    return lo
+    if (i === count || free[i] !== b) throw new Error(`pool ${this.name}: free block ${b} not in its free list`)
+    return i
   }
 
-  /** Position of block `b` by the free list's order key. */
-  private position(blocks: BlockTable, b: number): number {
-    const size = blocks.size[b]
-    const offset = blocks.offset[b]
-    let lo = 0
-    let hi = this.freeCount
+  /** The first index in [lo, hi) whose key is not below (size, offset), or hi. */
+  private lowerBound(lo: number, hi: number, size: Bytes, offset: Bytes): number {
+    const offsets = this.freeOffset
     if (this.order === FreeOrder.BySize) {
+      const sizes = this.freeSize
       while (lo < hi) {
         const mid = (lo + hi) >>> 1
-        const m = this.free[mid]
-        const ms = blocks.size[m]
-        if (ms < size || (ms === size && blocks.offset[m] < offset)) lo = mid + 1
+        const ms = sizes[mid]
+        if (ms < size || (ms === size && offsets[mid] < offset)) lo = mid + 1
         else hi = mid
       }
     } else {
       while (lo < hi) {
         const mid = (lo + hi) >>> 1
-        if (blocks.offset[this.free[mid]] < offset) lo = mid + 1
+        if (offsets[mid] < offset) lo = mid + 1
         else hi = mid
       }
     }
     return lo
   }
 
-  private insertFree(blocks: BlockTable, b: number): void {
-    const i = this.position(blocks, b)
-    if (this.freeCount === this.free.length) {
-      const grown = new Int32Array(this.free.length * 2)
-      grown.set(this.free)
-      this.free = grown
+  private insertFree(b: number, size: Bytes, offset: Bytes): void {
+    const count = this.freeCount
+    if (count === this.free.length) this.growFree()
+    const i = this.lowerBound(0, count, size, offset)
+    const free = this.free
+    const sizes = this.freeSize
+    const offsets = this.freeOffset
+    for (let k = count; k > i; k--) {
+      free[k] = free[k - 1]
+      sizes[k] = sizes[k - 1]
+      offsets[k] = offsets[k - 1]
     }
-    this.free.copyWithin(i + 1, i, this.freeCount)
-    this.free[i] = b
-    this.freeCount++
+    free[i] = b
+    sizes[i] = size
+    offsets[i] = offset
+    this.freeCount = count + 1
   }
 
-  private removeFree(blocks: BlockTable, b: number): void {
-    const i = this.position(blocks, b)
-    if (this.free[i] !== b) throw new Error(`pool ${this.name}: free block ${b} not in its free list`)
-    this.removeFreeAt(i)
+  /**
+   * Entry `i` now holds block `b` with the key (size, offset): it moves to its place among the others, shifting
+   * only the entries between its old place and its new one.
+   */
+  private rekey(i: number, b: number, size: Bytes, offset: Bytes): void {
+    const free = this.free
+    const sizes = this.freeSize
+    const offsets = this.freeOffset
+    let k = i
+    if (k > 0 && this.keyBelow(size, offset, k - 1)) {
+      const j = this.lowerBound(0, i, size, offset)
+      for (; k > j; k--) {
+        free[k] = free[k - 1]
+        sizes[k] = sizes[k - 1]
+        offsets[k] = offsets[k - 1]
+      }
+    } else if (k + 1 < this.freeCount && !this.keyBelow(size, offset, k + 1)) {
+      const j = this.lowerBound(i + 1, this.freeCount, size, offset) - 1
+      for (; k < j; k++) {
+        free[k] = free[k + 1]
+        sizes[k] = sizes[k + 1]
+        offsets[k] = offsets[k + 1]
+      }
+    }
+    free[k] = b
+    sizes[k] = size
+    offsets[k] = offset
+  }
+
+  /** The key (size, offset) comes before entry `k`'s in the free list's order. */
+  private keyBelow(size: Bytes, offset: Bytes, k: number): boolean {
+    if (this.order === FreeOrder.BySize) {
+      const ks = this.freeSize[k]
+      return size < ks || (size === ks && offset < this.freeOffset[k])
+    }
+    return offset < this.freeOffset[k]
   }
 
   private removeFreeAt(i: number): void {
-    this.free.copyWithin(i, i + 1, this.freeCount)
-    this.freeCount--
+    const count = this.freeCount - 1
+    const free = this.free
+    const sizes = this.freeSize
+    const offsets = this.freeOffset
+    for (let k = i; k < count; k++) {
+      free[k] = free[k + 1]
+      sizes[k] = sizes[k + 1]
+      offsets[k] = offsets[k + 1]
+    }
+    this.freeCount = count
+  }
+
+  private growFree(): void {
+    const n = this.free.length * 2
+    const free = new Int32Array(n)
+    free.set(this.free)
+    this.free = free
+    const sizes = new Float64Array(n)
+    sizes.set(this.freeSize)
+    this.freeSize = sizes
+    const offsets = new Float64Array(n)
+    offsets.set(this.freeOffset)
+    this.freeOffset = offsets
   }
 }

@@ -37,7 +37,7 @@ import {
   usageMask,
 } from './ladder'
 import type { BufferRequest } from './ladder'
-import { alignedOffset, alignedSize, BlockState, BlockTable, MemoryPool, NONE } from './memoryPool'
+import { alignedOffset, alignedSize, BlockState, BlockTable, MemoryPool, NONE, pads } from './memoryPool'
 import { defragFrame, DefragSearch } from './defrag'
 import type { DefragMoves } from './defrag'
 import { ResidencyManager, type ResidencyObjectInfo } from './residency'
@@ -946,16 +946,21 @@ export class D3D12Model {
   private placeInFamily(slot: number, family: number, size: Bytes, alignment: Bytes): void {
     const fam = this.families[family]
     const spec = fam.spec
-    const allocAlignment = spec.placed ? spec.poolAlignment : alignment
-    const blockSize = alignedSize(size, spec.poolAlignment, allocAlignment)
+    const poolAlignment = spec.poolAlignment
+    // A placed pool aligns to its own alignment (a multiple of itself: the config keeps it at least 1), so only a
+    // shared pool can pad; the test is made once for the size and the offset.
+    const allocAlignment = spec.placed ? poolAlignment : alignment
+    const padded = !spec.placed && pads(poolAlignment, alignment)
+    const blockSize = alignedSize(size, poolAlignment, allocAlignment, padded)
     this.allocateInFamily(fam, blockSize, slot)
     const pool = this.poolScratch!
     const block = this.blockScratch
+    const start = this.blocks.offset[block]
     const a = this.allocs
     a.loc[slot] = Loc.Pool
     a.pool[slot] = pool.id
     a.block[slot] = block
-    a.offset[slot] = alignedOffset(this.blocks.offset[block], spec.poolAlignment, allocAlignment)
+    a.offset[slot] = alignedOffset(start, poolAlignment, allocAlignment, padded)
     a.size[slot] = blockSize
     a.poolAlignment[slot] = allocAlignment
     this.totals.take(spec.row, spec.heap, blockSize, a.requested[slot], true)
@@ -966,7 +971,7 @@ export class D3D12Model {
     const found = fam.firstWithRoom(this.blocks, size)
     if (found !== null) {
       const block = found.tryAllocate(this.blocks, size, owner)
-      if (block === NONE) throw new Error(`${found.name}: a free block of ${found.largestFree(this.blocks)} cannot hold ${size}`)
+      if (block === NONE) throw new Error(`${found.name}: a free block of ${found.largestFree()} cannot hold ${size}`)
       this.poolScratch = found
       this.blockScratch = block
       return
@@ -1306,31 +1311,33 @@ export class D3D12Model {
 
   private completeSlot(slot: number): void {
     const a = this.allocs
+    // The slot was last touched frames ago: its columns are read together first, so their cache misses overlap.
     const loc = a.loc[slot]
-    const bytes = a.bytes(slot)
+    const kind = a.kind[slot]
     const row = this.rowOf(slot)
     const heap = a.heap[slot]
+    const size = a.size[slot]
     if (loc === Loc.Pool) {
+      const block = a.block[slot]
       const pool = this.poolById.get(a.pool[slot]) as MemoryPool
-      pool.pending -= a.size[slot]
+      pool.pending -= size
       pool.pendingBlocks--
-      pool.deallocate(this.blocks, a.block[slot])
+      pool.deallocate(this.blocks, block)
       this.defragSearch.touch(pool)
-      this.totals.free(row, heap, bytes, true)
+      this.totals.free(row, heap, size, true)
     } else if (loc === Loc.Buddy) {
       const pool = this.poolById.get(a.pool[slot]) as BuddyPool
-      pool.pending -= a.size[slot]
+      pool.pending -= size
       pool.pendingBlocks--
       pool.deallocate(a.base[slot], a.block[slot])
-      this.totals.free(row, heap, bytes, true)
+      this.totals.free(row, heap, size, true)
     } else {
-      this.totals.free(row, heap, bytes, false)
+      this.totals.free(row, heap, a.bytes(slot), false)
       if (a.object[slot] !== NONE && (loc !== Loc.Reserved || a.committed[slot] > 0)) {
         this.residency.removeObject(a.object[slot], this.frame)
       }
       if (loc === Loc.Reserved) this.reservedLabels.delete(a.object[slot])
     }
-    const kind = a.kind[slot]
     if (kind === Kind.Buffer || kind === Kind.Texture) this.sink.freed?.(a.id[slot], this.frame)
     a.release(slot)
   }

@@ -25,23 +25,37 @@ export class PoolOrder {
   /** Whether the slot is in the tree. */
   private present = new Uint8Array(0)
 
-  /** Adds `slot` with `key` (its sort key, or LAST for the end of the order) and `room`. */
+  /**
+   * Adds `slot` with `key` (its sort key, or LAST for the end of the order) and `room`: down from the root while
+   * the nodes outrank it, then the subtree there splits around it. The tree is the one its keys and priorities
+   * define (a treap is unique), however it was built.
+   */
   insert(slot: number, key: number, room: number): void {
     this.reserve(slot + 1)
     if (this.present[slot] === 1) throw new Error(`pool order: slot ${slot} is already placed`)
     this.present[slot] = 1
-    this.left[slot] = -1
-    this.right[slot] = -1
-    this.parent[slot] = -1
-    this.priority[slot] = mix(slot)
     this.key[slot] = key
     this.room[slot] = room
-    this.most[slot] = room
-    this.split(this.root, slot)
-    const below = this.splitLeft
-    const above = this.splitRight
-    this.root = this.merge(this.merge(below, slot), above)
-    this.parent[this.root] = -1
+    const priority = mix(slot)
+    this.priority[slot] = priority
+    let above = -1
+    let onLeft = false
+    let t = this.root
+    while (t >= 0 && this.priority[t] > priority) {
+      above = t
+      onLeft = this.before(slot, t)
+      t = onLeft ? this.left[t] : this.right[t]
+    }
+    this.split(t, slot)
+    this.left[slot] = this.splitLeft
+    this.right[slot] = this.splitRight
+    this.pull(slot)
+    this.parent[slot] = above
+    if (above < 0) this.root = slot
+    else if (onLeft) this.left[above] = slot
+    else this.right[above] = slot
+    // The subtrees above gain the slot's room.
+    for (let u = above; u >= 0 && this.most[u] < room; u = this.parent[u]) this.most[u] = room
   }
 
   /** Moves `slot` to where `key` puts it. */
@@ -108,6 +122,7 @@ export class PoolOrder {
       if (l >= 0 && this.most[l] >= need) t = l
       else if (this.room[t] >= need) return t
       else t = this.right[t]
+      if (t < 0) throw new Error('pool order: a subtree promised room that none of its pools has')
     }
   }
 
@@ -142,28 +157,20 @@ export class PoolOrder {
     return c
   }
 
+  /** Takes `slot` out: its two subtrees merge in its place, and the subtrees above lose its room. */
   private remove(slot: number): void {
-    // Below slot | slot and above; then slot | above.
-    this.split(this.root, slot)
-    const below = this.splitLeft
-    const rest = this.splitRight
-    const above = this.removeFirst(rest)
-    this.root = this.merge(below, above)
-    if (this.root >= 0) this.parent[this.root] = -1
-    this.present[slot] = 0
-  }
-
-  /** The tree `t` without its first node (which is the slot being removed). */
-  private removeFirst(t: number): number {
-    const l = this.left[t]
-    if (l < 0) {
-      const r = this.right[t]
-      if (r >= 0) this.parent[r] = -1
-      return r
+    const above = this.parent[slot]
+    const t = this.merge(this.left[slot], this.right[slot])
+    if (t >= 0) this.parent[t] = above
+    if (above < 0) this.root = t
+    else if (this.left[above] === slot) this.left[above] = t
+    else this.right[above] = t
+    for (let u = above; u >= 0; u = this.parent[u]) {
+      const before = this.most[u]
+      this.pull(u)
+      if (this.most[u] === before) break
     }
-    this.left[t] = this.removeFirst(l)
-    this.pull(t)
-    return t
+    this.present[slot] = 0
   }
 
   /** `a` before `b` in the order: key, then slot. */

@@ -47,4 +47,92 @@ describe('memory pool block list', () => {
       { numRuns: runs(300) },
     )
   })
+
+  it('keeps its free list, sizes and offsets as a plain sort of the free blocks, and fits as a walk does', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(FreeOrder.BySize, FreeOrder.ByOffset),
+        fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 24 }), fc.nat()), { maxLength: 120 }),
+        (order, ops) => {
+          const blocks = new BlockTable()
+          const pool = new MemoryPool(0, 4096, 1, order, 0, blocks)
+          const live: number[] = []
+          const check = () => {
+            const free: number[] = []
+            for (let b = pool.head; b !== NONE; b = blocks.next[b]) {
+              if (blocks.state[b] === BlockState.Free) free.push(b)
+            }
+            free.sort((a, b) =>
+              order === FreeOrder.BySize && blocks.size[a] !== blocks.size[b]
+                ? blocks.size[a] - blocks.size[b]
+                : blocks.offset[a] - blocks.offset[b],
+            )
+            expect(Array.from(pool.free.subarray(0, pool.freeCount))).toEqual(free)
+            expect(Array.from(pool.freeSize.subarray(0, pool.freeCount))).toEqual(free.map((b) => blocks.size[b]))
+            const offsets = free.map((b) => blocks.offset[b])
+            expect(Array.from(pool.freeOffset.subarray(0, pool.freeCount))).toEqual(offsets)
+            expect(pool.largestFree()).toBe(Math.max(0, ...free.map((b) => blocks.size[b])))
+            return free
+          }
+          for (const [take, units, pick] of ops) {
+            const free = check()
+            if (take) {
+              const size = units * units * 8
+              // Best fit: the smallest block that holds it, the lowest offset among equals; first fit: the lowest.
+              const fits = free.filter((b) => blocks.size[b] >= size)
+              const want = fits.length === 0 || pool.size - pool.used < size ? NONE : fits[0]
+              const wantOffset = want === NONE ? -1 : blocks.offset[want]
+              const b = pool.tryAllocate(blocks, size, 1)
+              expect(b === NONE ? -1 : blocks.offset[b]).toBe(wantOffset)
+              if (b !== NONE) live.push(b)
+            } else if (live.length > 0) {
+              pool.deallocate(blocks, live.splice(pick % live.length, 1)[0])
+            }
+          }
+          check()
+          const copy = pool.clone()
+          const sizes = Array.from(pool.freeSize.subarray(0, pool.freeCount))
+          expect(Array.from(copy.freeSize.subarray(0, copy.freeCount))).toEqual(sizes)
+        },
+      ),
+      { numRuns: runs(300) },
+    )
+  })
+
+  it('frees blocks in any order from a free list too long to scan, as a plain sort of its free blocks', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(FreeOrder.BySize, FreeOrder.ByOffset),
+        fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 160, maxLength: 160 }),
+        fc.array(fc.nat(), { minLength: 200, maxLength: 200 }),
+        (order, units, picks) => {
+          const blocks = new BlockTable()
+          const pool = new MemoryPool(0, 16384, 1, order, 0, blocks)
+          const live = units.map((u) => pool.tryAllocate(blocks, u * 16, 1))
+          // Every other block freed: 80 free blocks apart, then the rest in the drawn order.
+          const rest: number[] = []
+          live.forEach((b, i) => (i % 2 === 0 ? pool.deallocate(blocks, b) : rest.push(b)))
+          expect(pool.freeCount).toBeGreaterThan(64)
+          for (const pick of picks) {
+            if (rest.length === 0) break
+            pool.deallocate(blocks, rest.splice(pick % rest.length, 1)[0])
+            const free: number[] = []
+            for (let b = pool.head; b !== NONE; b = blocks.next[b]) {
+              if (blocks.state[b] === BlockState.Free) free.push(b)
+            }
+            free.sort((a, b) =>
+              order === FreeOrder.BySize && blocks.size[a] !== blocks.size[b]
+                ? blocks.size[a] - blocks.size[b]
+                : blocks.offset[a] - blocks.offset[b],
+            )
+            expect(Array.from(pool.free.subarray(0, pool.freeCount))).toEqual(free)
+            expect(Array.from(pool.freeSize.subarray(0, pool.freeCount))).toEqual(free.map((b) => blocks.size[b]))
+          }
+          expect(pool.freeCount).toBe(1)
+          expect(pool.largestFree()).toBe(16384)
+        },
+      ),
+      { numRuns: runs(40) },
+    )
+  })
 })

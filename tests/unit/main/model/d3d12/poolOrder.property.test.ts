@@ -57,6 +57,71 @@ describe('PoolOrder', () => {
   })
 })
 
+/** The tree's own arrays, read to check its structure. */
+interface TreeArrays {
+  root: number
+  left: Int32Array
+  right: Int32Array
+  parent: Int32Array
+  priority: Uint32Array
+  room: Float64Array
+  most: Float64Array
+}
+
+describe('PoolOrder structure', () => {
+  it('stays the treap its keys and priorities define, parents and subtree rooms right, through moves', () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 150, size: 'max' }), (ops) => {
+        const tree = new PoolOrder()
+        const keys: number[] = []
+        const rooms: number[] = []
+        const check = () => {
+          const t = tree as unknown as TreeArrays
+          const wrong: string[] = []
+          // Each child points back to its parent and ranks below it; each node's `most` is its subtree's largest.
+          const walk = (n: number, up: number): number => {
+            if (n < 0) return NO_ROOM
+            if (t.parent[n] !== up) wrong.push(`parent of ${n}`)
+            if (up >= 0 && t.priority[n] >= t.priority[up]) wrong.push(`priority of ${n}`)
+            const most = Math.max(t.room[n], walk(t.left[n], n), walk(t.right[n], n))
+            if (t.most[n] !== most) wrong.push(`most of ${n}`)
+            return most
+          }
+          walk(t.root, -1)
+          // The same slots inserted afresh in key order make the same tree.
+          const fresh = new PoolOrder()
+          const order = tree.slots()
+          order.forEach((s) => fresh.insert(s, keys[s], rooms[s]))
+          const f = fresh as unknown as TreeArrays
+          if (t.root !== f.root) wrong.push('root')
+          for (const s of order) {
+            if (t.left[s] !== f.left[s] || t.right[s] !== f.right[s]) wrong.push(`children of ${s}`)
+          }
+          expect(wrong).toEqual([])
+        }
+        for (const o of ops) {
+          if (o.k === 'add') {
+            tree.insert(keys.length, LAST, o.room)
+            keys.push(LAST)
+            rooms.push(o.room)
+          } else if (keys.length > 0) {
+            const slot = o.pick % keys.length
+            if (o.k === 'move') {
+              tree.move(slot, o.key)
+              keys[slot] = o.key
+            } else {
+              tree.setRoom(slot, o.room)
+              rooms[slot] = o.room
+            }
+          }
+          check()
+        }
+      }),
+      { numRuns: runs(100) },
+    )
+  })
+})
+
 describe('FirstFit', () => {
   it('finds the leftmost position with room, from any start, after single and bulk updates', () => {
     fc.assert(
