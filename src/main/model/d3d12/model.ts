@@ -1576,9 +1576,11 @@ function samePool(pool: MemoryPool, kept: MemoryPool): boolean {
     if (key === 'watcher') continue
     const x = a[key]
     const y = b[key]
-    if (ArrayBuffer.isView(x)) {
-      if (!(x instanceof Int32Array && y instanceof Int32Array) || x.length !== y.length) return false
-      for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false
+    if (x instanceof Int32Array || x instanceof Float64Array) {
+      if (!(y instanceof x.constructor) || x.length !== (y as typeof x).length) return false
+      for (let i = 0; i < x.length; i++) if (!Object.is(x[i], (y as typeof x)[i])) return false
+    } else if (ArrayBuffer.isView(x)) {
+      return false
     } else if (typeof x === 'object' && x !== null) {
       return false
     } else if (!Object.is(x, y)) {
