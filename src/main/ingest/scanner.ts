@@ -87,8 +87,17 @@ const VALUE_KIND = new Uint8Array(FIELD.length)
 for (const name of ['e', 'state', 'heap', 'dim', 'via', 'kind', 'type', 'op', 'usage', 'flags'] as const) {
   VALUE_KIND[F[name]] = WORD
 }
-for (const name of ['name', 'tag', 'format'] as const) VALUE_KIND[F[name]] = TEXT
+/** The free-text fields. */
+const TEXT_FIELDS = [F.name, F.tag, F.format]
+for (const field of TEXT_FIELDS) VALUE_KIND[field] = TEXT
 VALUE_KIND[F.ids] = NUMBERS
+
+/** Where each free-text field's part of NdjsonScanner.textByHead starts. */
+const HEAD_BITS = 10
+const TEXT_SLOT = new Int32Array(FIELD.length)
+TEXT_FIELDS.forEach((field, i) => (TEXT_SLOT[field] = i << HEAD_BITS))
+/** A string's slot among its field's 2^HEAD_BITS, by its first eight bytes (or fewer and what follows them). */
+const headSlot = (w0: number, w1: number) => Math.imul(w0 ^ Math.imul(w1, 0x85ebca6b), 0x9e3779b1) >>> (32 - HEAD_BITS)
 
 /** Thrown inside a line; turned into a CaptureError with the line's number and the absolute offset. */
 class SyntaxFault {
@@ -144,6 +153,8 @@ export class NdjsonScanner {
   /** The last string id of each free-text field, and the name that came after each name last time. */
   private readonly lastText = new Int32Array(FIELD.length)
   private nameAfter = new Int32Array(1 << 12)
+  /** Per free-text field, the string last read from plain bytes that began with the same eight bytes (headSlot). */
+  private readonly textByHead = new Int32Array(TEXT_FIELDS.length << HEAD_BITS)
 
   constructor(builder: CaptureBuilder, options: ScannerOptions) {
     this.builder = builder
@@ -348,6 +359,8 @@ export class NdjsonScanner {
             // Free text (names, tags, formats). A render graph names its resources in the same order every
             // frame, and runs of records share a tag or a format: the string predicted from the one before is
             // compared first; otherwise it is hashed while looking for its closing quote, and interned.
+            // Failing that, the string last seen with the same first eight bytes is compared: a capture's tags and
+            // formats are a few dozen strings, and many names recur.
             const strings = this.builder.strings
             const isName = field === F.name
             const previous = this.lastText[field]
@@ -356,18 +369,26 @@ export class NdjsonScanner {
               id = predicted
               p = q + strings.byteLength(id) + 1
             } else {
-              let h = HASH_SEED
-              for (;;) {
-                c = buf[q]
-                if (c === QUOTE || c === BACKSLASH || c < 0x20) break
-                h = Math.imul(h ^ c, HASH_PRIME)
-                q++
+              const slot = TEXT_SLOT[field] + headSlot(view.getInt32(q, true), view.getInt32(q + 4, true))
+              const seen = this.textByHead[slot]
+              if (seen > 0 && seen !== predicted && strings.matchesQuoted(seen, buf, view, q, this.end)) {
+                id = seen
+                p = q + strings.byteLength(id) + 1
+              } else {
+                let h = HASH_SEED
+                for (;;) {
+                  c = buf[q]
+                  if (c === QUOTE || c === BACKSLASH || c < 0x20) break
+                  h = Math.imul(h ^ c, HASH_PRIME)
+                  q++
+                }
+                if (c === QUOTE) {
+                  id = strings.internHashed(buf, p + 1, q, h >>> 0)
+                  p = q + 1
+                  this.textByHead[slot] = id
+                } else p = this.value(field, p)
               }
-              if (c === QUOTE) {
-                id = strings.internHashed(buf, p + 1, q, h >>> 0)
-                p = q + 1
-                if (isName) this.follow(previous, id)
-              } else p = this.value(field, p)
+              if (isName && id > 0) this.follow(previous, id)
             }
             // only strings read from plain bytes are predicted: they hold no quote, backslash or control byte
             this.lastText[field] = id

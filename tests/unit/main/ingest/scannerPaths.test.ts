@@ -151,6 +151,29 @@ describe('scanner fast paths', () => {
     }
   })
 
+  it('checks a string found by its first eight bytes to its closing quote', () => {
+    // tags and formats that share their first eight bytes, or are shorter than eight, in alternation, so the
+    // string before is never the one read and every string is looked up by its start
+    const tags = ['UniformBuffers', 'UniformBuffersX', 'Uniform', 'UniformB', 'Uniform', 'UniformBuffers', 'A', 'AB', 'A']
+    const formats = ['R8G8B8A8_UNORM', 'R8G8B8A8_UNORM_SRGB', 'R8G8B8A8', 'R8G8B8A8_UNORM', 'R8', 'R8G8_UNORM', 'R8']
+    const lines: string[] = []
+    for (let i = 0; i < 40; i++) {
+      lines.push(JSON.stringify({ e: 'buffer', id: 2 * i, size: 16, name: tags[(i * 5) % tags.length], tag: tags[i % tags.length] }))
+      lines.push(
+        JSON.stringify({ e: 'texture', id: 2 * i + 1, dim: '2d', width: 1, height: 1, format: formats[i % formats.length], tag: tags[(i + 3) % tags.length] }),
+      )
+    }
+    for (const chunk of [1, 7, 1 << 16]) {
+      const { store, error } = scan([HEADER, ...lines].join('\n') + '\n', chunk)
+      expect(error).toBeUndefined()
+      expect([...recordsOf(store)]).toEqual(lines.map((line) => JSON.parse(line) as object))
+      // each distinct string interned once (`Uniform` is a usage name, interned before any record)
+      const once = new CaptureBuilder().strings
+      for (const text of [...tags, ...formats]) once.intern(text)
+      expect(store.strings.size).toBe(once.size)
+    }
+  })
+
   it('reads numbers its fast path leaves to number(): fractions, exponents, signs, long digits', () => {
     const { store, error } = scan(
       [
