@@ -174,6 +174,37 @@ describe('scanner fast paths', () => {
     }
   })
 
+  it('takes an array of words for one it read before only when the whole array is the same', () => {
+    const usages = [
+      '["Static","VertexBuffer"]',
+      '["Static","VertexBuffer","ShaderResource"]',
+      '["Static"]',
+      '["Static","VertexBuff"]',
+      '["Static" ,"VertexBuffer"]',
+      '["Static","IndexBuffer"]',
+      '["Static","Unknown"]',
+      '["Uniform","Dynamic"]',
+      '[]',
+      `[${BUFFER_USAGES.map((u) => JSON.stringify(u)).join(',')}]`,
+      `[${BUFFER_USAGES.map((u) => JSON.stringify(u)).join(', ')}]`,
+      '["Static","VertexBuffer"] ',
+    ]
+    const flags = ['["RenderTargetable","ShaderResource"]', '["RenderTargetable"]', '["ShaderResource","RenderTargetable"]', '["UAV"]']
+    const lines: string[] = []
+    // each array again after up to seven others, more than are kept
+    for (let i = 0; i < 60; i++) {
+      lines.push(`{"e":"buffer","id":${2 * i},"size":16,"usage":${usages[(i * 7) % usages.length]},"name":"b"}`)
+      lines.push(`{"e":"texture","id":${2 * i + 1},"width":1,"height":1,"flags":${flags[(i * 3) % flags.length]}}`)
+    }
+    for (const chunk of [1, 11, 1 << 16]) {
+      const { store, error } = scan([HEADER, ...lines].join('\n') + '\n', chunk)
+      expect(error).toBeUndefined()
+      const reference = viaObjects(lines)
+      expect([...recordsOf(store)]).toEqual([...recordsOf(reference)])
+      expect(warningCounts(store)).toEqual(warningCounts(reference))
+    }
+  })
+
   it('reads numbers its fast path leaves to number(): fractions, exponents, signs, long digits', () => {
     const { store, error } = scan(
       [
