@@ -205,6 +205,49 @@ describe('scanner fast paths', () => {
     }
   })
 
+  it('takes a transient\'s members after its id for the ones of a frame before only when they are the same to the brace', () => {
+    const frame = [
+      '"kind":"buffer","size":32768,"usage":["Static","UnorderedAccess"],"stride":4,"first":35,"last":36,"name":"Shadow.Pages"}',
+      '"kind":"texture","format":"R8G8B8A8_UNORM","width":1024,"height":512,"flags":["RenderTargetable"],"first":40,"last":41,"name":"Lumen.Albedo"}',
+      '"kind":"texture","format":"R8G8B8A8_UNORM","width":1024,"height":512,"flags":["RenderTargetable"],"first":40,"last":41,"name":"Lumen.Normal","size":2097152,"align":65536}',
+      '"kind":"buffer","size":16,"init":true,"first":1,"last":2,"name":"Args","tag":"T"}',
+    ]
+    // what a later frame may write instead of each: a member changed early or late, one more, a key again
+    const variants = [
+      '"kind":"buffer","size":32768,"usage":["Static","UnorderedAccess"],"stride":4,"first":35,"last":37,"name":"Shadow.Pages"}',
+      '"kind":"texture","format":"R8G8B8A8_UNORM","width":1024,"height":512,"flags":["RenderTargetable"],"first":40,"last":41,"name":"Lumen.Albedx"}',
+      '"kind":"texture","format":"R8G8B8A8_UNORM","width":1024,"height":512,"flags":["RenderTargetable"],"first":40,"last":41,"name":"Lumen.Normal","size":2097152}',
+      '"kind":"buffer","size":16,"init":false,"first":1,"last":2,"name":"Args","tag":"T"}',
+      '"kind":"buffer","size":16,"init":true,"first":1,"last":2,"name":"Args","tag":"T","extra":[1,{"a":null}]}',
+      '"kind":"buffer","size":16,"init":true,"first":1,"last":2,"name":"Args","tag":"T","id":7}',
+      '"kind":"buffer","size":16,"init":true,"first":1,"last":2,"name":"Args","tag":"T","e":"buffer"}',
+      '"kind":"buffer","size":16,"init":true,"first":1,"last":2,"name":"Args","tag":"T","ids":[1,2]}',
+      '"kind":"buffer","size":16,"init":true,"first":1,"last":2,"name":"Args","tag":"T" }',
+      '"kind":"buffer","size":16,"init":true,"first":1,"last":2,"name":"A\\u0072gs","tag":"T"}',
+      '"kind":"buffer","size":16,"init":true,"first":1,"last":2,"name":"Args","tag":"T"}',
+    ]
+    // the frame, then each variant in place of each member list two frames running: the second is predicted
+    const frames = [frame, frame]
+    for (const variant of variants) {
+      for (let i = 0; i < frame.length; i++) {
+        const changed = frame.map((tail, j) => (j === i ? variant : tail))
+        frames.push(changed, changed, frame)
+      }
+    }
+    const lines: string[] = []
+    let id = 0
+    for (const tails of frames) {
+      lines.push('{"e":"graph"}', ...tails.map((tail) => `{"e":"transient","id":${id++},${tail}`), '{"e":"endgraph","passes":1}')
+    }
+    for (const chunk of [1, 13, 1 << 16]) {
+      const { store, error } = scan([HEADER, ...lines].join('\n') + '\n', chunk)
+      expect(error).toBeUndefined()
+      const reference = viaObjects(lines)
+      expect([...recordsOf(store)]).toEqual([...recordsOf(reference)])
+      expect(warningCounts(store)).toEqual(warningCounts(reference))
+    }
+  })
+
   it('reads numbers its fast path leaves to number(): fractions, exponents, signs, long digits', () => {
     const { store, error } = scan(
       [
