@@ -93,11 +93,18 @@ for (const field of TEXT_FIELDS) VALUE_KIND[field] = TEXT
 VALUE_KIND[F.ids] = NUMBERS
 
 /** Where each free-text field's part of NdjsonScanner.textByHead starts. */
-const HEAD_BITS = 10
+const HEAD_BITS = 12
 const TEXT_SLOT = new Int32Array(FIELD.length)
 TEXT_FIELDS.forEach((field, i) => (TEXT_SLOT[field] = i << HEAD_BITS))
-/** A string's slot among its field's 2^HEAD_BITS, by its first eight bytes (or fewer and what follows them). */
-const headSlot = (w0: number, w1: number) => Math.imul(w0 ^ Math.imul(w1, 0x85ebca6b), 0x9e3779b1) >>> (32 - HEAD_BITS)
+/**
+ * A string's slot among its field's 2^HEAD_BITS, by its first sixteen bytes (or fewer and what follows them):
+ * names that differ only in a number after a common start (`T_Debris_180`, `T_Debris_634`) take different slots.
+ */
+function headSlot(view: DataView, at: number): number {
+  const h = Math.imul(view.getInt32(at, true) ^ Math.imul(view.getInt32(at + 4, true), 0x85ebca6b), 0x9e3779b1)
+  const g = Math.imul(view.getInt32(at + 8, true) ^ Math.imul(view.getInt32(at + 12, true), 0xc2b2ae35), 0x27d4eb2f)
+  return Math.imul(h ^ g, 0x9e3779b1) >>> (32 - HEAD_BITS)
+}
 
 /** The fields whose arrays of words are kept (NdjsonScanner.listText), and each one's slot among them (else -1). */
 const LIST_FIELDS = [F.usage, F.flags]
@@ -172,7 +179,7 @@ export class NdjsonScanner {
   /** The last string id of each free-text field, and the name that came after each name last time. */
   private readonly lastText = new Int32Array(FIELD.length)
   private nameAfter = new Int32Array(1 << 12)
-  /** Per free-text field, the string last read from plain bytes that began with the same eight bytes (headSlot). */
+  /** Per free-text field, the string last read from plain bytes that began with the same sixteen bytes (headSlot). */
   private readonly textByHead = new Int32Array(TEXT_FIELDS.length << HEAD_BITS)
   /**
    * The last LIST_WAYS arrays of words each of `usage` and `flags` held (a capture repeats a handful), each from
@@ -420,7 +427,7 @@ export class NdjsonScanner {
             // Free text (names, tags, formats). A render graph names its resources in the same order every
             // frame, and runs of records share a tag or a format: the string predicted from the one before is
             // compared first; otherwise it is hashed while looking for its closing quote, and interned.
-            // Failing that, the string last seen with the same first eight bytes is compared: a capture's tags and
+            // Failing that, the string last seen with the same first sixteen bytes is compared: a capture's tags and
             // formats are a few dozen strings, and many names recur.
             const strings = this.builder.strings
             const isName = field === F.name
@@ -430,7 +437,7 @@ export class NdjsonScanner {
               id = predicted
               p = q + strings.byteLength(id) + 1
             } else {
-              const slot = TEXT_SLOT[field] + headSlot(view.getInt32(q, true), view.getInt32(q + 4, true))
+              const slot = TEXT_SLOT[field] + headSlot(view, q)
               const seen = this.textByHead[slot]
               if (seen > 0 && seen !== predicted && strings.matchesQuoted(seen, buf, view, q, this.end)) {
                 id = seen

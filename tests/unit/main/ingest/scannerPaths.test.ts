@@ -151,10 +151,10 @@ describe('scanner fast paths', () => {
     }
   })
 
-  it('checks a string found by its first eight bytes to its closing quote', () => {
-    // tags and formats that share their first eight bytes, or are shorter than eight, in alternation, so the
-    // string before is never the one read and every string is looked up by its start
-    const tags = ['UniformBuffers', 'UniformBuffersX', 'Uniform', 'UniformB', 'Uniform', 'UniformBuffers', 'A', 'AB', 'A']
+  it('checks a string found by its first sixteen bytes to its closing quote', () => {
+    // tags and formats that share their first sixteen bytes, or are shorter, in alternation, so the string
+    // before is never the one read and every string is looked up by its start
+    const tags = ['UniformBuffers', 'UniformBuffersX', 'Uniform', 'UniformB', 'Uniform', 'UniformBuffers', 'A', 'AB', 'A', 'UniformBuffersAAA1', 'UniformBuffersAAA2', 'UniformBuffersAAA1']
     const formats = ['R8G8B8A8_UNORM', 'R8G8B8A8_UNORM_SRGB', 'R8G8B8A8', 'R8G8B8A8_UNORM', 'R8', 'R8G8_UNORM', 'R8']
     const lines: string[] = []
     for (let i = 0; i < 40; i++) {
