@@ -68,8 +68,8 @@ export type FieldValue = (typeof FieldValue)[keyof typeof FieldValue]
 /** `type` is cleared for every record as five 8-byte words, so its length is rounded up to 40. */
 const TYPE_BYTES = 40
 if (FIELD_COUNT > TYPE_BYTES) throw new Error('RecordScratch.type is too short for the fields')
-/** `type` as 4-byte words, as RecordScratch.typesInto and copyTypes move it. */
-export const TYPE_INTS = TYPE_BYTES / 4
+/** `type` as 8-byte words, as RecordScratch.typesInto and copyTypes move it (bytes 0…6 are never a NaN). */
+export const TYPE_WORDS = TYPE_BYTES / 8
 
 export class RecordScratch {
   readonly type = new Uint8Array(TYPE_BYTES)
@@ -88,7 +88,6 @@ export class RecordScratch {
   readonly nums: Column<Float64Array> = float64Column(16)
   /** `type` as words: five stores clear it, cheaper than tracking which fields a record set. */
   private readonly typeWords = new Float64Array(this.type.buffer)
-  private readonly typeInts = new Int32Array(this.type.buffer)
   /** Raw JSON of keys the format does not define (`"k":v,…`), kept so an export writes them back. */
   extras: string | undefined = undefined
 
@@ -118,16 +117,20 @@ export class RecordScratch {
     this.extras = undefined
   }
 
-  /** Write every field's type into `words` from `at` (TYPE_INTS of them). */
-  typesInto(words: Int32Array, at: number): void {
-    const from = this.typeInts
-    for (let i = 0; i < TYPE_INTS; i++) words[at + i] = from[i]
+  /** Write every field's type into `words` from `at` (TYPE_WORDS of them). */
+  typesInto(words: Float64Array, at: number): void {
+    const from = this.typeWords
+    for (let i = 0; i < TYPE_WORDS; i++) words[at + i] = from[i]
   }
 
   /** Set every field's type from `words` at `at`, as typesInto wrote them. */
-  copyTypes(words: Int32Array, at: number): void {
-    const to = this.typeInts
-    for (let i = 0; i < TYPE_INTS; i++) to[i] = words[at + i]
+  copyTypes(words: Float64Array, at: number): void {
+    const to = this.typeWords
+    to[0] = words[at]
+    to[1] = words[at + 1]
+    to[2] = words[at + 2]
+    to[3] = words[at + 3]
+    to[4] = words[at + 4]
   }
 
   has(field: number): boolean {

@@ -12,7 +12,7 @@
  * a time through a DataView; a compare may look a few bytes past the line's end, never past the room.
  */
 import { CaptureError } from './errors'
-import { F, FIELD, FIELD_COUNT, RecordScratch, FieldValue, TYPE_INTS } from './fields'
+import { F, FIELD, FIELD_COUNT, RecordScratch, FieldValue, TYPE_WORDS } from './fields'
 import type { CaptureBuilder } from './storeBuilder'
 import { HASH_PRIME, HASH_SEED } from './strings'
 import { checkHeader } from './versions'
@@ -201,7 +201,7 @@ export class NdjsonScanner {
   private readonly tailText = new Int32Array(TAIL_COUNT * TAIL_WORDS)
   private readonly tailBytes = new Int32Array(TAIL_COUNT)
   /** The record's field types (RecordScratch.copyTypes), then its numbers, strings and arrays of words, by field. */
-  private readonly tailTypes = new Int32Array(TAIL_COUNT * TYPE_INTS)
+  private readonly tailTypes = new Float64Array(TAIL_COUNT * TYPE_WORDS)
   private readonly tailNumbers = new Uint8Array(TAIL_COUNT)
   private readonly tailStrings = new Uint8Array(TAIL_COUNT)
   private readonly tailLists = new Uint8Array(TAIL_COUNT)
@@ -564,7 +564,7 @@ export class NdjsonScanner {
     const num = r.num
     const str = r.str
     const fields = this.tailField
-    r.copyTypes(this.tailTypes, tail * TYPE_INTS)
+    r.copyTypes(this.tailTypes, tail * TYPE_WORDS)
     let i = tail * TAIL_FIELDS
     for (const end = i + this.tailNumbers[tail]; i < end; i++) num[fields[i]] = this.tailNum[i]
     for (const end = i + this.tailStrings[tail]; i < end; i++) str[fields[i]] = this.tailStr[i]
@@ -623,7 +623,7 @@ export class NdjsonScanner {
       }
     }
     const tail = this.nextTail
-    r.typesInto(this.tailTypes, tail * TYPE_INTS)
+    r.typesInto(this.tailTypes, tail * TYPE_WORDS)
     let i = tail * TAIL_FIELDS
     for (let field = 0; field < FIELD_COUNT; field++) {
       if (type[field] === FieldValue.Number && field !== F.id) {
