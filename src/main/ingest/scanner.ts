@@ -426,9 +426,9 @@ export class NdjsonScanner {
           } else if (kind === TEXT) {
             // Free text (names, tags, formats). A render graph names its resources in the same order every
             // frame, and runs of records share a tag or a format: the string predicted from the one before is
-            // compared first; otherwise it is hashed while looking for its closing quote, and interned.
-            // Failing that, the string last seen with the same first sixteen bytes is compared: a capture's tags and
-            // formats are a few dozen strings, and many names recur.
+            // compared first, then the last one that began with the same sixteen bytes (a capture's tags and
+            // formats are a few dozen strings, and many names recur); otherwise it is hashed while looking for
+            // its closing quote, and interned.
             const strings = this.builder.strings
             const isName = field === F.name
             const previous = this.lastText[field]
@@ -482,15 +482,18 @@ export class NdjsonScanner {
             type[field] = FieldValue.Number
             num[field] = v
             p = q
-            if (field === F.id && keys === 2 && c === COMMA && str[F.e] === this.transientKind && type[F.e] === FieldValue.String) {
-              tail = p + 1
-              tailId = v
-              const known = this.knownTail(tail)
-              if (known > 0) {
-                p = this.replayTail(known, tail)
-                c = buf[p]
-                tail = -1
-                break
+            // a transient's id, right after its kind: what follows may repeat a kept tail
+            if (field === F.id && keys === 2 && c === COMMA && str[F.e] === this.transientKind) {
+              if (type[F.e] === FieldValue.String) {
+                tail = p + 1
+                tailId = v
+                const known = this.knownTail(tail)
+                if (known > 0) {
+                  p = this.replayTail(known, tail)
+                  c = buf[p]
+                  tail = -1
+                  break
+                }
               }
             }
           }
@@ -589,9 +592,8 @@ export class NdjsonScanner {
     const type = r.type
     const bytes = close - start
     if (bytes > TAIL_WORDS * 4 || r.extras !== undefined) return
-    if (type[F.e] !== FieldValue.String || r.str[F.e] !== this.transientKind || type[F.id] !== FieldValue.Number || r.num[F.id] !== recordId) {
-      return
-    }
+    const transient = type[F.e] === FieldValue.String && r.str[F.e] === this.transientKind
+    if (!transient || type[F.id] !== FieldValue.Number || r.num[F.id] !== recordId) return
     let n = 0
     let ids = 0
     for (let field = 0; field < FIELD_COUNT; field++) {
