@@ -110,7 +110,7 @@ function headSlot(view: DataView, at: number): number {
 const LIST_FIELDS = [F.usage, F.flags]
 const LIST_FIELD = new Int32Array(FIELD.length).fill(-1)
 LIST_FIELDS.forEach((field, i) => (LIST_FIELD[field] = i))
-const LIST_WAYS = 4
+const LIST_WAYS = 8
 /** A kept array's bytes, in four-byte words, and its words at most. */
 const LIST_WORDS = 32
 const LIST_IDS = 16

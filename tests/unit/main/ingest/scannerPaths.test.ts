@@ -191,7 +191,7 @@ describe('scanner fast paths', () => {
     ]
     const flags = ['["RenderTargetable","ShaderResource"]', '["RenderTargetable"]', '["ShaderResource","RenderTargetable"]', '["UAV"]']
     const lines: string[] = []
-    // each array again after up to seven others, more than are kept
+    // twelve arrays in turn, more than are kept
     for (let i = 0; i < 60; i++) {
       lines.push(`{"e":"buffer","id":${2 * i},"size":16,"usage":${usages[(i * 7) % usages.length]},"name":"b"}`)
       lines.push(`{"e":"texture","id":${2 * i + 1},"width":1,"height":1,"flags":${flags[(i * 3) % flags.length]}}`)
