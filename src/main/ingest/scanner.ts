@@ -199,6 +199,8 @@ export class NdjsonScanner {
    * next last time.
    */
   private readonly tailText = new Int32Array(TAIL_COUNT * TAIL_WORDS)
+  /** The same bytes as doubles, two words each (TAIL_WORDS is even). */
+  private readonly tailWide = new Float64Array(this.tailText.buffer)
   private readonly tailBytes = new Int32Array(TAIL_COUNT)
   /** The record's field types (RecordScratch.copyTypes), then its numbers, strings and arrays of words, by field. */
   private readonly tailTypes = new Float64Array(TAIL_COUNT * TYPE_WORDS)
@@ -551,12 +553,20 @@ export class NdjsonScanner {
     const text = this.tailText
     const bytes = this.tailBytes[tail]
     const at = tail * TAIL_WORDS
-    const groups = bytes >> 2
+    // Eight bytes at a time as doubles: equal doubles are equal bits but for 0 and -0, and a kept tail has no
+    // zero byte (none is valid in a line), so neither; a NaN never equals, a miss. Then four, then the rest.
+    const wide = this.tailWide
+    const eights = bytes >> 3
     let g = 0
-    while (g < groups && view.getInt32(start + 4 * g, true) === text[at + g]) g++
-    if (g < groups) return 0
+    while (g < eights && view.getFloat64(start + 8 * g, true) === wide[(at >> 1) + g]) g++
+    if (g < eights) return 0
+    let k = 2 * g
+    if ((bytes & 4) !== 0) {
+      if (view.getInt32(start + 4 * k, true) !== text[at + k]) return 0
+      k++
+    }
     const rest = bytes & 3
-    if (rest !== 0 && ((view.getInt32(start + 4 * g, true) ^ text[at + g]) & lowBytes(rest)) !== 0) return 0
+    if (rest !== 0 && ((view.getInt32(start + 4 * k, true) ^ text[at + k]) & lowBytes(rest)) !== 0) return 0
     this.lastTail = tail
     return tail
   }
