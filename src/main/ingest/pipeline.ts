@@ -81,7 +81,7 @@ function sentError(err: unknown): SentError {
 export function errorOf(sent: SentError): Error {
   let err: Error
   if (sent.name === 'TruncatedGzipError') {
-    err = new TruncatedGzipError(sent.file ?? '', sent.byteOffset ?? 0, sent.compressedBytes ?? 0, '')
+    err = new TruncatedGzipError(sent.file ?? '', sent.byteOffset ?? 0, sent.compressedBytes ?? 0, sent.detail ?? '')
   } else if (sent.name === 'CaptureError') {
     err = new CaptureError(sent.file ?? '', sent.line ?? 0, sent.byteOffset ?? 0, sent.expected ?? '', sent.detail, {
       decompressed: sent.decompressed,
