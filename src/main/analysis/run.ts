@@ -134,6 +134,8 @@ export function loadAndReplay(path: string, pairs: readonly string[], options: L
       const backend = backendFor(store.header, store, BACKENDS)
       const gate = new PipeGate()
       const start = backend.replay(store, { overrides: overridesOf(backend, pairs), checkpoints: options.checkpoints, gate })
+      // a replay that fails while the load goes on is said once the load has ended (below), not as it happens
+      start.done.catch(ignore)
       following = { backend, start, gate, gpu: store.hasGpuRecords, use: store.hasUseRecords }
     } catch (error) {
       refused = { error }
@@ -143,7 +145,6 @@ export function loadAndReplay(path: string, pairs: readonly string[], options: L
   /** Drop the replay under way: it ends where it waits (it only waits between increments), and is not read. */
   const drop = () => {
     if (!following) return
-    following.start.done.catch(ignore)
     following.gate.end(following.gate.offered)
     following = undefined
   }
