@@ -14,9 +14,61 @@ import {
   type TextureFlag,
   type TransientRecord,
 } from '../../shared/capture'
+import type { Bytes } from '../../shared/units'
 import { BUFFER_ATTR, type CaptureStore } from '../ingest/store'
 import { DescIds } from '../model/d3d12/descIds'
 import type { D3D12Model } from '../model/d3d12/model'
+
+/**
+ * The reused buffer desc: its name and tag are string ids, decoded from the capture's string table only when read
+ * (the model reads them for few requests; a capture naming every resource apart would decode a string per create).
+ */
+class LazyBufferDesc implements BufferDesc {
+  size = 0
+  usage: BufferUsage[] | undefined = undefined
+  stride = 0
+  state: BufferDesc['state'] = 'default'
+  heap: BufferDesc['heap'] = 'default'
+  init = false
+  nameId = 0
+  tagId = 0
+
+  constructor(private readonly text: DescScratch) {}
+
+  get name(): string | undefined {
+    return this.text.string(this.nameId)
+  }
+
+  get tag(): string | undefined {
+    return this.text.string(this.tagId)
+  }
+}
+
+/** The reused texture desc, its name and tag decoded when read (see LazyBufferDesc). */
+class LazyTextureDesc implements TextureDesc {
+  dim: TextureDesc['dim'] = '2d'
+  format: string | undefined = undefined
+  width = 1
+  height = 1
+  depth = 1
+  mips = 1
+  samples = 1
+  flags: TextureFlag[] | undefined = undefined
+  size: Bytes | undefined = undefined
+  align: Bytes | undefined = undefined
+  nameId = 0
+  tagId = 0
+
+  constructor(private readonly text: DescScratch) {}
+
+  get name(): string | undefined {
+    return this.text.string(this.nameId)
+  }
+
+  get tag(): string | undefined {
+    return this.text.string(this.tagId)
+  }
+}
 
 /**
  * Descs for the model, built into reused objects of one shape each (the model reads a desc and never keeps it),
@@ -25,7 +77,15 @@ import type { D3D12Model } from '../model/d3d12/model'
 export class DescScratch {
   private readonly usageLists = new Map<number, BufferUsage[]>()
   private readonly flagLists = new Map<number, TextureFlag[]>()
-  readonly buffer: BufferDesc & { name?: string; tag?: string } = {
+  /** What bufferAt and textureAt return unless given an object to fill. */
+  private readonly buffer = new LazyBufferDesc(this)
+  private readonly texture = new LazyTextureDesc(this)
+  private readonly transientBuffer: TransientRecord & { kind: 'buffer' } = {
+    e: 'transient',
+    id: 0,
+    kind: 'buffer',
+    first: 0,
+    last: 0,
     size: 0,
     usage: undefined,
     stride: 0,
@@ -35,7 +95,12 @@ export class DescScratch {
     name: undefined,
     tag: undefined,
   }
-  readonly texture: TextureDesc = {
+  private readonly transientTexture: TransientRecord & { kind: 'texture' } = {
+    e: 'transient',
+    id: 0,
+    kind: 'texture',
+    first: 0,
+    last: 0,
     dim: '2d',
     format: undefined,
     width: 1,
@@ -49,8 +114,6 @@ export class DescScratch {
     name: undefined,
     tag: undefined,
   }
-  private readonly transientBuffer = { e: 'transient' as const, id: 0, kind: 'buffer' as const, first: 0, last: 0, ...this.buffer }
-  private readonly transientTexture = { e: 'transient' as const, id: 0, kind: 'texture' as const, first: 0, last: 0, ...this.texture }
 
   /** Transient descs by their columns (buffers, textures), and the model's form for each (-1: not known yet). */
   private readonly bufferKeys = new DescIds(3, 2)
@@ -95,7 +158,8 @@ export class DescScratch {
   private usage(mask: number): BufferUsage[] | undefined {
     if (mask === 0) return undefined
     let list = this.usageLists.get(mask)
-    if (!list) this.usageLists.set(mask, (list = namesOf(BUFFER_USAGES, mask)))
+    // Frozen: the model knows a frozen list's mask after its first look (usageMask).
+    if (!list) this.usageLists.set(mask, (list = Object.freeze(namesOf(BUFFER_USAGES, mask)) as BufferUsage[]))
     return list
   }
 
@@ -106,7 +170,23 @@ export class DescScratch {
     return list
   }
 
-  bufferAt(row: number, out: BufferDesc = this.buffer): BufferDesc {
+  /** The desc of buffer row `row`: into `out` when given, else into the reused desc (name and tag read lazily). */
+  bufferAt(row: number, out?: BufferDesc): BufferDesc {
+    const b = this.store.buffers
+    if (out === undefined) {
+      const lazy = this.buffer
+      this.bufferFields(row, lazy)
+      lazy.nameId = b.name.data[row]
+      lazy.tagId = b.tag.data[row]
+      return lazy
+    }
+    this.bufferFields(row, out)
+    out.name = this.string(b.name.data[row])
+    out.tag = this.string(b.tag.data[row])
+    return out
+  }
+
+  private bufferFields(row: number, out: BufferDesc): void {
     const b = this.store.buffers
     const attrs = b.attrs.data[row]
     out.size = b.size.data[row]
@@ -115,12 +195,25 @@ export class DescScratch {
     out.state = BUFFER_STATES[attrs & BUFFER_ATTR.stateMask]
     out.heap = attrs & BUFFER_ATTR.readback ? 'readback' : 'default'
     out.init = (attrs & BUFFER_ATTR.init) !== 0
-    out.name = this.string(b.name.data[row])
-    out.tag = this.string(b.tag.data[row])
+  }
+
+  /** The desc of texture row `row`: into `out` when given, else into the reused desc (name and tag read lazily). */
+  textureAt(row: number, out?: TextureDesc): TextureDesc {
+    const t = this.store.textures
+    if (out === undefined) {
+      const lazy = this.texture
+      this.textureFields(row, lazy)
+      lazy.nameId = t.name.data[row]
+      lazy.tagId = t.tag.data[row]
+      return lazy
+    }
+    this.textureFields(row, out)
+    out.name = this.string(t.name.data[row])
+    out.tag = this.string(t.tag.data[row])
     return out
   }
 
-  textureAt(row: number, out: TextureDesc = this.texture): TextureDesc {
+  private textureFields(row: number, out: TextureDesc): void {
     const t = this.store.textures
     const size = t.size.data[row]
     const align = t.align.data[row]
@@ -134,9 +227,6 @@ export class DescScratch {
     out.flags = this.flags(t.flags.data[row])
     out.size = Number.isNaN(size) ? undefined : size
     out.align = align === 0 ? undefined : align
-    out.name = this.string(t.name.data[row])
-    out.tag = this.string(t.tag.data[row])
-    return out
   }
 
   /**

@@ -31,6 +31,11 @@ export interface PlacementInfo {
   /** Bytes the request asked for (a texture's driver or estimated size). */
   requested: Bytes
   alignment: Bytes
+  /**
+   * The model's number for the resource while it is live: no two live resources share one, and a number is
+   * reused once its resource is released (for a listener's own table of what is live; see releasePending).
+   */
+  slot?: number
 }
 
 export interface TransientPlacementInfo {
@@ -49,8 +54,11 @@ export interface ModelSink {
   poolCreated?(info: PoolInfo, frame: Frame): void
   poolDestroyed?(pool: number, frame: Frame): void
   placed?(info: PlacementInfo, frame: Frame): void
-  /** A release was requested; the bytes stay pending until the GPU finished the release's frame. */
-  releasePending?(id: number, frame: Frame): void
+  /**
+   * A release was requested; the bytes stay pending until the GPU finished the release's frame. `slot`: the number
+   * `placed` gave the resource, when the model gives one.
+   */
+  releasePending?(id: number, frame: Frame, slot?: number): void
   /** The bytes of a released request are free for reuse. */
   freed?(id: number, frame: Frame): void
   /** Defrag moved a block. */

@@ -13,7 +13,6 @@ import { float64Column } from '../../ingest/columns'
 import { useIdsOf } from '../../ingest/records'
 import { frameEnd, RECORD_KIND, type CaptureStore } from '../../ingest/store'
 import type { ModelSink } from '../../model/events'
-import { IdMap } from '../../model/d3d12/allocations'
 import { D3D12Model } from '../../model/d3d12/model'
 import { TOTAL_FIELDS, TOTAL_ROWS } from '../../model/d3d12/totals'
 import type { TransientLayout } from '../../model/d3d12/transient'
@@ -155,81 +154,77 @@ function tagOf(store: CaptureStore, index: number): number {
   return 0
 }
 
-/** The live resources' tag slot, bytes and create record, one row each (rows recycled), by id. */
+/** A LiveTags row's fields, side by side: a create or a release touches one place. */
+const LIVE_ID = 0
+const LIVE_TAG = 1
+const LIVE_SIZE = 2
+const LIVE_REQUESTED = 3
+/** The create record; -1 on a free row. */
+const LIVE_RECORD = 4
+const LIVE_FIELDS = 5
+
+/**
+ * The live resources' tag slot, bytes and create record, one row each, at the model's number for the resource
+ * (PlacementInfo.slot): no look-up by id, and a row's fields share a cache line.
+ */
 class LiveTags {
-  /** Row of each live id. */
-  private readonly rows = new IdMap()
-  private free: number[] = []
-  /** Rows handed out so far; `live[row]` says which hold a live id. */
+  count = 0
+  /** Rows below this may be in use. */
   private used = 0
-  private capacity = 1024
-  live = new Uint8Array(this.capacity)
-  id = new Float64Array(this.capacity)
-  tag = new Int32Array(this.capacity)
-  size = new Float64Array(this.capacity)
-  requested = new Float64Array(this.capacity)
-  record = new Float64Array(this.capacity)
+  private capacity = 0
+  /** LIVE_FIELDS numbers per row. */
+  cells = new Float64Array(0)
 
-  get count(): number {
-    return this.rows.size
+  constructor() {
+    this.grow(1024)
   }
 
-  /** The row of a live id, -1 when it is not live. */
-  row(id: number): number {
-    return this.rows.get(id) ?? -1
+  /** Whether row `row` holds a live resource. */
+  has(row: number): boolean {
+    return row < this.used && this.cells[row * LIVE_FIELDS + LIVE_RECORD] >= 0
   }
 
-  set(id: number, tag: number, size: Bytes, requested: Bytes, record: number): void {
-    let row = this.rows.get(id)
-    if (row === undefined) {
-      row = this.free.length > 0 ? this.free.pop()! : this.used++
-      if (row >= this.capacity) this.grow()
-      this.rows.set(id, row)
-      this.live[row] = 1
-    }
-    this.id[row] = id
-    this.tag[row] = tag
-    this.size[row] = size
-    this.requested[row] = requested
-    this.record[row] = record
+  /**
+   * A resource placed at row `row`, which is free: the model numbers live resources apart, and a number comes back
+   * only after releasePending freed its row. Written, not read: a create touches no cold row.
+   */
+  add(row: number, id: number, tag: number, size: Bytes, requested: Bytes, record: number): void {
+    if (row >= this.capacity) this.grow(Math.max(this.capacity * 2, row + 1))
+    if (row >= this.used) this.used = row + 1
+    this.count++
+    const c = this.cells
+    const o = row * LIVE_FIELDS
+    c[o + LIVE_ID] = id
+    c[o + LIVE_TAG] = tag
+    c[o + LIVE_SIZE] = size
+    c[o + LIVE_REQUESTED] = requested
+    c[o + LIVE_RECORD] = record
   }
 
-  delete(id: number): void {
-    const row = this.rows.get(id)
-    if (row === undefined) return
-    this.rows.delete(id)
-    this.live[row] = 0
-    this.free.push(row)
+  delete(row: number): void {
+    this.cells[row * LIVE_FIELDS + LIVE_RECORD] = -1
+    this.count--
   }
 
   /** The live ids and their create records. */
   copyTo(ids: Float64Array, records: Float64Array): void {
+    const c = this.cells
     let i = 0
     for (let row = 0; row < this.used; row++) {
-      if (this.live[row] === 0) continue
-      ids[i] = this.id[row]
-      records[i] = this.record[row]
+      const o = row * LIVE_FIELDS
+      if (c[o + LIVE_RECORD] < 0) continue
+      ids[i] = c[o + LIVE_ID]
+      records[i] = c[o + LIVE_RECORD]
       i++
     }
   }
 
-  private grow(): void {
-    this.capacity *= 2
-    const f64 = (a: Float64Array) => {
-      const b = new Float64Array(this.capacity)
-      b.set(a)
-      return b
-    }
-    this.id = f64(this.id)
-    this.size = f64(this.size)
-    this.requested = f64(this.requested)
-    this.record = f64(this.record)
-    const tag = new Int32Array(this.capacity)
-    tag.set(this.tag)
-    this.tag = tag
-    const live = new Uint8Array(this.capacity)
-    live.set(this.live)
-    this.live = live
+  private grow(capacity: number): void {
+    const cells = new Float64Array(capacity * LIVE_FIELDS)
+    cells.set(this.cells)
+    for (let row = this.capacity; row < capacity; row++) cells[row * LIVE_FIELDS + LIVE_RECORD] = -1
+    this.cells = cells
+    this.capacity = capacity
   }
 }
 
@@ -301,16 +296,15 @@ export class Replay {
       placed: (info) => {
         if (info.placement === 'Transient') return
         const slot = tags.slotOf(currentTag)
-        const previous = liveTag.row(info.id)
-        if (previous >= 0) tags.remove(liveTag.tag[previous], liveTag.size[previous], liveTag.requested[previous])
-        liveTag.set(info.id, slot, info.size, info.requested, currentRecord)
+        liveTag.add(info.slot!, info.id, slot, info.size, info.requested, currentRecord)
         tags.add(slot, info.size, info.requested)
       },
-      releasePending: (id) => {
-        const row = liveTag.row(id)
-        if (row < 0) return
-        tags.remove(liveTag.tag[row], liveTag.size[row], liveTag.requested[row])
-        liveTag.delete(id)
+      releasePending: (_id, _frame, row) => {
+        if (row === undefined || !liveTag.has(row)) return
+        const c = liveTag.cells
+        const o = row * LIVE_FIELDS
+        tags.remove(c[o + LIVE_TAG], c[o + LIVE_SIZE], c[o + LIVE_REQUESTED])
+        liveTag.delete(row)
       },
       madeResident: (object, bytes) => {
         events.frame.push(frame)
@@ -404,30 +398,18 @@ export class Replay {
     const transient = model.transientAllocator()
     let { kind: kinds, ref: refs } = store.records
 
+    // What the frame's records add up to.
+    let uploadBytes = 0
+    let lockBytes = 0
+    let frameTransientRequested = 0
+    let frameHighWater = 0
+    let frameSaving = 0
+    let frameExecutions = 0
+    // The transient heaps the frame's graphs used (a few): counted once each.
     const frameHeaps: number[] = []
-    for (frame = 0; ; frame++) {
-      if (frame >= frames) {
-        if (!gate) break
-        frames = await gate.wait(frame)
-        if (frame >= frames) break
-        // the store grew: its columns may be new arrays
-        ;({ kind: kinds, ref: refs } = store.records)
-        series.grow(store.frames.n)
-        this.descs.storeGrew()
-        checkpoints.storeGrew()
-      }
-      const start = store.frames.firstRecord[frame]
-      const end = frameEnd(store, frame)
-      if (checkpoints.due(start)) checkpoints.add(this.checkpoint(frame, model, liveTag))
-      let uploadBytes = 0
-      let lockBytes = 0
-      let frameTransientRequested = 0
-      let frameHighWater = 0
-      let frameSaving = 0
-      let frameExecutions = 0
-      // The transient heaps the frame's graphs used (a few): counted once each.
-      frameHeaps.length = 0
-      let frameHeapBytes = 0
+    let frameHeapBytes = 0
+    // A frame's records, in a plain function: the optimizer compiles it apart from this async one.
+    const playRecords = (start: number, end: number): void => {
       for (let i = start; i < end; i++) {
         const k = kinds[i]
         currentRecord = i
@@ -503,6 +485,25 @@ export class Replay {
           }
         }
       }
+    }
+    for (frame = 0; ; frame++) {
+      if (frame >= frames) {
+        if (!gate) break
+        frames = await gate.wait(frame)
+        if (frame >= frames) break
+        // the store grew: its columns may be new arrays
+        ;({ kind: kinds, ref: refs } = store.records)
+        series.grow(store.frames.n)
+        this.descs.storeGrew()
+        checkpoints.storeGrew()
+      }
+      const start = store.frames.firstRecord[frame]
+      const end = frameEnd(store, frame)
+      if (checkpoints.due(start)) checkpoints.add(this.checkpoint(frame, model, liveTag))
+      uploadBytes = lockBytes = frameTransientRequested = frameHighWater = frameSaving = frameExecutions = 0
+      frameHeaps.length = 0
+      frameHeapBytes = 0
+      playRecords(start, end)
       tick.evicted = tick.evictions = tick.madeBytes = tick.made = tick.overBudget = 0
       model.finishFrame()
       checks.advance(frame + 1)

@@ -2,35 +2,63 @@
  * The defrag search of the D3D12 model (seed §8.2), indexed so a frame's defrag never walks a family's pools.
  *
  * For each pool family that defragments, kept up to date as pools take, release and free blocks (the model calls
- * `touch`):
+ * `touch` when a pool's blocks change, `pending` when only its pending blocks do, `moved` after a defrag move):
  * - the candidates, by slot: pools used under 90 % (RHIPoolAllocator's DefragSizeFraction) with a live block to
  *   move, in a two-level bitset so the rotation finds the next one from any slot in a few word reads;
- * - the targets: every pool not full, ranked by (used bytes, slot) in a treap whose nodes know the largest free
- *   block under them, so "the fullest pool ranked above the source with a free block of this size" is one
- *   descent;
+ * - the targets: every pool not full, ranked by (used bytes, slot) in a treap with parent links whose nodes know
+ *   the largest free block under them, so "the fullest pool ranked above the source with a free block of this
+ *   size" is one descent, and so is the room above a pool (no larger block of it can move);
  * - how many pools are used under 90 %, and how many are not full, for the early exits.
- * `defragFrame` is that rule, a frame's turn over the families, asking the model only whether a block may move and to
- * move it. The rule these answer is docs/model.md's (Defrag); tests/unit/main/model/d3d12 keeps the same rule written as
- * plain loops over the pools and checks that both give the same moves.
+ * A change only marks its pool. A frame's defrag counts the marked pools (the counts and candidates); it ranks them
+ * again in the treap only when the family has a pool to clear. A new rank that passes no neighbour keeps its node
+ * in place. Each pool also keeps the smallest allocated block its last whole walk found, until its blocks change:
+ * while the room above it is smaller, a walk would move nothing and is skipped.
+ * `defragFrame` is that rule, a frame's turn over the families, asking the model only whether a block may move and
+ * to move it. The rule these answer is docs/model.md's (Defrag); tests/unit/main/model/d3d12 keeps the same rule
+ * written as plain loops over the pools and checks that both give the same moves, and checks the index's answers
+ * against the pools recomputed from scratch.
  */
 import type { Bytes, Frame } from '../../../shared/units'
 import { BudgetClass, DEFRAG_SIZE_FRACTION } from './families'
 import type { PoolFamily } from './families'
+import { BlockState } from './memoryPool'
 import type { BlockTable, MemoryPool } from './memoryPool'
 
 const NONE = -1
 
-/** A pool not full, ranked by (used, slot); `maxFree` is the largest free block in its subtree. */
+/** What a change to a pool asks of the index: nothing, a look at its pending blocks, a look at its blocks. */
+const CLEAN = 0
+const PENDING = 1
+const BLOCKS = 2
+
+/**
+ * A pool of a defragmenting family as the index knows it. While the pool is not full it is a node among the
+ * targets, ranked by (used, slot); `maxFree` is the largest free block in its subtree.
+ */
 class Ranked {
   left: Ranked | null = null
   right: Ranked | null = null
+  parent: Ranked | null = null
   used: Bytes = 0
   slot = 0
   free: Bytes = 0
   maxFree: Bytes = 0
+  /** Linked among the targets (the pool is not full). */
+  ranked = false
+  /** Used under 90 %, and not full, as last counted. */
+  low = false
+  notFull = false
+  /** Its rank or free block may have changed since the treap took it in (it is in its family's stale list). */
+  stale = false
+  /** CLEAN, PENDING or BLOCKS; not CLEAN while the pool is in its family's dirty list. */
+  dirty: number = CLEAN
+  live = true
+  /** The smallest allocated block, as the last walk over all the pool's blocks found it; -1 once they changed. */
+  smallest: Bytes = -1
 
   constructor(
     readonly pool: MemoryPool,
+    readonly family: FamilyDefrag,
     readonly priority: number,
   ) {}
 }
@@ -47,72 +75,36 @@ function refresh(t: Ranked): void {
   t.maxFree = m
 }
 
-function merge(a: Ranked | null, b: Ranked | null): Ranked | null {
-  if (a === null) return b
-  if (b === null) return a
-  if (a.priority > b.priority) {
-    a.right = merge(a.right, b)
-    refresh(a)
-    return a
+/** The next node by rank (in order), or null. */
+function successor(n: Ranked): Ranked | null {
+  let t = n.right
+  if (t !== null) {
+    while (t.left !== null) t = t.left
+    return t
   }
-  b.left = merge(a, b.left)
-  refresh(b)
-  return b
-}
-
-/** What split leaves: the nodes ranked at or below its key, and those above it (no pair allocated per level). */
-let splitLow: Ranked | null = null
-let splitHigh: Ranked | null = null
-
-/** Split `t` into splitLow (nodes ranked at or below (used, slot)) and splitHigh (nodes above it). */
-function split(t: Ranked | null, used: Bytes, slot: number): void {
-  if (t === null) {
-    splitLow = null
-    splitHigh = null
-    return
+  let c = n
+  t = n.parent
+  while (t !== null && t.right === c) {
+    c = t
+    t = t.parent
   }
-  if (above(t, used, slot)) {
-    split(t.left, used, slot)
-    t.left = splitHigh
-    refresh(t)
-    splitHigh = t
-    return
-  }
-  split(t.right, used, slot)
-  t.right = splitLow
-  refresh(t)
-  splitLow = t
-}
-
-/** `t` without `n`, found by its rank (n.used, n.slot as it was linked). */
-function remove(t: Ranked, n: Ranked): Ranked | null {
-  if (t === n) return merge(t.left, t.right)
-  if (above(t, n.used, n.slot)) t.left = remove(t.left!, n)
-  else t.right = remove(t.right!, n)
-  refresh(t)
   return t
 }
 
-/** `t` with the unlinked node `n` put in by its rank, where its priority places it. */
-function insert(t: Ranked | null, n: Ranked): Ranked {
-  if (t === null) return n
-  if (n.priority > t.priority) {
-    split(t, n.used, n.slot)
-    n.left = splitLow
-    n.right = splitHigh
-    refresh(n)
-    return n
+/** The previous node by rank (in order), or null. */
+function predecessor(n: Ranked): Ranked | null {
+  let t = n.left
+  if (t !== null) {
+    while (t.right !== null) t = t.right
+    return t
   }
-  if (above(t, n.used, n.slot)) t.left = insert(t.left, n)
-  else t.right = insert(t.right, n)
-  refresh(t)
+  let c = n
+  t = n.parent
+  while (t !== null && t.left === c) {
+    c = t
+    t = t.parent
+  }
   return t
-}
-
-/** `n`'s free block changed, its rank did not: refresh maxFree on the path from `t` down to it. */
-function refreshPath(t: Ranked, n: Ranked): void {
-  if (t !== n) refreshPath(above(t, n.used, n.slot) ? t.left! : t.right!, n)
-  refresh(t)
 }
 
 /** The highest-ranked node above (used, slot) with a free block of `size` bytes, or null. */
@@ -123,6 +115,19 @@ function fullestFit(t: Ranked | null, used: Bytes, slot: number, size: Bytes): R
   if (!above(t, used, slot)) return null
   if (t.free >= size) return t
   return fullestFit(t.left, used, slot, size)
+}
+
+/** The largest free block of the nodes ranked above (used, slot); 0 when none is. */
+function roomAbove(t: Ranked | null, used: Bytes, slot: number): Bytes {
+  let m = 0
+  while (t !== null) {
+    if (above(t, used, slot)) {
+      if (t.free > m) m = t.free
+      if (t.right !== null && t.right.maxFree > m) m = t.right.maxFree
+      t = t.left
+    } else t = t.right
+  }
+  return m
 }
 
 /** Slots as a bitset with a summary word per 32 words. */
@@ -189,10 +194,12 @@ export class FamilyDefrag {
   root: Ranked | null = null
   /** Pools used under 90 %. */
   low = 0
-  /** Pools not full (the ranked ones). */
+  /** Pools not full (the ranked ones, once settled). */
   notFull = 0
-  /** Pools whose blocks changed since the index last looked at them. */
-  readonly dirty: Entry[] = []
+  /** Pools changed since the index last counted them. */
+  readonly dirty: Ranked[] = []
+  /** Pools counted, not yet ranked again. */
+  readonly stale: Ranked[] = []
 
   /** The fullest pool ranked above `pool` with a free block of `size` bytes, or null. */
   fullestFit(pool: MemoryPool, size: Bytes): MemoryPool | null {
@@ -206,17 +213,90 @@ export class FamilyDefrag {
     while (t !== null && t.right !== null) t = t.right
     return t !== null && above(t, pool.used, pool.slot)
   }
+
+  /** The largest free block of the pools ranked above `pool` (0 when none): no larger block of it can move. */
+  roomAbove(pool: MemoryPool): Bytes {
+    return roomAbove(this.root, pool.used, pool.slot)
+  }
+
+  /** Puts the unlinked node `n` in by its rank: down to a leaf, then up by its priority. */
+  link(n: Ranked): void {
+    n.left = null
+    n.right = null
+    n.maxFree = n.free
+    let t = this.root
+    if (t === null) {
+      n.parent = null
+      this.root = n
+      return
+    }
+    for (;;) {
+      if (above(t, n.used, n.slot)) {
+        if (t.left === null) {
+          t.left = n
+          break
+        }
+        t = t.left
+      } else {
+        if (t.right === null) {
+          t.right = n
+          break
+        }
+        t = t.right
+      }
+    }
+    n.parent = t
+    while (n.parent !== null && n.priority > n.parent.priority) this.rotateUp(n)
+    // Above n, each subtree only gained n.
+    refreshUp(n.parent)
+  }
+
+  /** Takes `n` out: down by rotations until it has one child, which takes its place. */
+  unlink(n: Ranked): void {
+    while (n.left !== null && n.right !== null) this.rotateUp(n.left.priority > n.right.priority ? n.left : n.right)
+    const child = n.left !== null ? n.left : n.right
+    const p = n.parent
+    if (child !== null) child.parent = p
+    if (p === null) this.root = child
+    else if (p.left === n) p.left = child
+    else p.right = child
+    n.left = null
+    n.right = null
+    n.parent = null
+    // Above n, each subtree only lost n (the rotations kept every maxFree exact with n still in).
+    refreshUp(p)
+  }
+
+  /** `n` takes its parent's place; the parent becomes its child. */
+  private rotateUp(n: Ranked): void {
+    const p = n.parent!
+    const g = p.parent
+    if (p.left === n) {
+      p.left = n.right
+      if (n.right !== null) n.right.parent = p
+      n.right = p
+    } else {
+      p.right = n.left
+      if (n.left !== null) n.left.parent = p
+      n.left = p
+    }
+    p.parent = n
+    n.parent = g
+    if (g === null) this.root = n
+    else if (g.left === p) g.left = n
+    else g.right = n
+    refresh(p)
+    refresh(n)
+  }
 }
 
-interface Entry {
-  pool: MemoryPool
-  family: FamilyDefrag
-  /** Its node among the targets; linked only while the pool is not full. */
-  node: Ranked
-  ranked: boolean
-  low: boolean
-  dirty: boolean
-  live: boolean
+/** Refreshes maxFree from `t` up to the root, stopping where it no longer changes (only one child's did). */
+function refreshUp(t: Ranked | null): void {
+  for (; t !== null; t = t.parent) {
+    const was = t.maxFree
+    refresh(t)
+    if (t.maxFree === was) return
+  }
 }
 
 /**
@@ -226,7 +306,7 @@ interface Entry {
 export class DefragSearch {
   private readonly families: (FamilyDefrag | null)[]
   /** By pool id (dense). */
-  private entries: (Entry | undefined)[] = []
+  private entries: (Ranked | undefined)[] = []
   private seed = 0x9e3779b9
 
   constructor(families: readonly PoolFamily[]) {
@@ -244,15 +324,40 @@ export class DefragSearch {
     return c
   }
 
-  /** Family `index`'s index, up to date with every change so far; null when the family does not defragment. */
-  settle(index: number, blocks: BlockTable): FamilyDefrag | null {
+  /**
+   * Family `index`'s counts and candidates, up to date with every change so far (not its treap: see settle); null
+   * when the family does not defragment.
+   */
+  counts(index: number): FamilyDefrag | null {
     const f = this.families[index]
     if (f === null) return null
     for (const e of f.dirty) {
-      e.dirty = false
-      if (e.live) this.update(e, blocks)
+      const changed = e.dirty
+      e.dirty = CLEAN
+      if (!e.live) continue
+      if (changed === PENDING) {
+        this.candidate(e)
+        continue
+      }
+      this.count(e)
+      if (!e.stale) {
+        e.stale = true
+        f.stale.push(e)
+      }
     }
     f.dirty.length = 0
+    return f
+  }
+
+  /** Family `index`'s index, its treap too, up to date with every change so far; null when it does not defragment. */
+  settle(index: number, blocks: BlockTable): FamilyDefrag | null {
+    const f = this.counts(index)
+    if (f === null) return null
+    for (const e of f.stale) {
+      e.stale = false
+      if (e.live) this.rank(e, blocks)
+    }
+    f.stale.length = 0
     return f
   }
 
@@ -260,9 +365,9 @@ export class DefragSearch {
   add(index: number, pool: MemoryPool): void {
     const family = this.families[index]
     if (family === null) return
-    const e: Entry = { pool, family, node: new Ranked(pool, this.random()), ranked: false, low: false, dirty: false, live: true }
+    const e = new Ranked(pool, family, this.random())
     this.entries[pool.id] = e
-    this.mark(e)
+    this.mark(e, BLOCKS)
   }
 
   /** A pool left service. */
@@ -271,70 +376,127 @@ export class DefragSearch {
     if (e === undefined) return
     this.unrank(e)
     if (e.low) e.family.low--
+    if (e.notFull) e.family.notFull--
     e.family.candidates.set(pool.slot, false)
     e.live = false
     this.entries[pool.id] = undefined
   }
 
-  /** A pool's blocks changed (taken, released, freed): the family's index takes it in when next read. */
+  /** A pool's blocks changed (taken or freed): the family's index takes it in when next read. */
   touch(pool: MemoryPool): void {
     const e = this.entries[pool.id]
-    if (e !== undefined && !e.dirty) this.mark(e)
+    if (e !== undefined && e.dirty !== BLOCKS) this.mark(e, BLOCKS)
   }
 
-  private mark(e: Entry): void {
-    e.dirty = true
-    e.family.dirty.push(e)
+  /**
+   * Only a pool's pending blocks changed (a release waits for the GPU): its used bytes and free blocks, so its
+   * rank and room, stay; only whether it has a live block to move is read again.
+   */
+  pending(pool: MemoryPool): void {
+    const e = this.entries[pool.id]
+    if (e !== undefined && e.dirty === CLEAN) this.mark(e, PENDING)
   }
 
-  private update(e: Entry, blocks: BlockTable): void {
+  /**
+   * A defrag move from `pool` into `target` (of a family settled before it): the target took a block, the source's
+   * block became pending. Both are taken in at once, so the next step of the move's search sees them.
+   */
+  moved(pool: MemoryPool, target: MemoryPool, blocks: BlockTable): void {
+    const t = this.entries[target.id]
+    const s = this.entries[pool.id]
+    if (t !== undefined) {
+      this.count(t)
+      this.rank(t, blocks)
+    }
+    if (s !== undefined) this.candidate(s)
+  }
+
+  private mark(e: Ranked, changed: number): void {
+    if (e.dirty === CLEAN) e.family.dirty.push(e)
+    e.dirty = changed
+  }
+
+  /** Whether the pool is a candidate to clear: used under 90 % (as last updated) with a live block. */
+  private candidate(e: Ranked): void {
+    const pool = e.pool
+    e.family.candidates.set(pool.slot, e.low && pool.allocatedBlocks > pool.pendingBlocks)
+  }
+
+  /** The smallest allocated block of `pool` as its last whole walk found it, or -1 when its blocks changed since. */
+  smallest(pool: MemoryPool): Bytes {
+    return this.entries[pool.id]!.smallest
+  }
+
+  /** A walk over all of `pool`'s blocks found `smallest` the smallest allocated one. */
+  walked(pool: MemoryPool, smallest: Bytes): void {
+    this.entries[pool.id]!.smallest = smallest
+  }
+
+  /** A pool's blocks changed: whether it is used under 90 %, not full, a candidate; its last walk no longer holds. */
+  private count(e: Ranked): void {
+    e.smallest = -1
     const pool = e.pool
     const f = e.family
     const low = pool.used / pool.size < DEFRAG_SIZE_FRACTION
     if (low !== e.low) f.low += low ? 1 : -1
     e.low = low
+    const notFull = pool.used < pool.size
+    if (notFull !== e.notFull) f.notFull += notFull ? 1 : -1
+    e.notFull = notFull
     f.candidates.set(pool.slot, low && pool.allocatedBlocks > pool.pendingBlocks)
-    const free = pool.used < pool.size ? pool.largestFree(blocks) : 0
-    const n = e.node
-    if (e.ranked && n.used === pool.used && n.slot === pool.slot) {
-      // Same rank (so the same place in the treap): only the largest free blocks above it change.
-      if (n.free !== free) {
-        n.free = free
-        refreshPath(f.root!, n)
+  }
+
+  /** A counted pool's place among the targets: linked by (used, slot) with its largest free block while not full. */
+  private rank(e: Ranked, blocks: BlockTable): void {
+    const pool = e.pool
+    const f = e.family
+    if (pool.used >= pool.size) {
+      this.unrank(e)
+      return
+    }
+    const free = pool.largestFree(blocks)
+    if (e.ranked && e.slot === pool.slot) {
+      if (e.used !== pool.used) {
+        // A new rank keeps the node's place when it does not pass its neighbour on that side.
+        const up = pool.used > e.used
+        const next = up ? successor(e) : predecessor(e)
+        if (next !== null && up !== above(next, pool.used, pool.slot)) {
+          f.unlink(e)
+          e.used = pool.used
+          e.free = free
+          f.link(e)
+          return
+        }
+        e.used = pool.used
+      }
+      if (e.free !== free) {
+        e.free = free
+        refreshUp(e)
       }
       return
     }
     this.unrank(e)
-    if (pool.used < pool.size) {
-      n.used = pool.used
-      n.slot = pool.slot
-      n.free = free
-      n.maxFree = free
-      n.left = null
-      n.right = null
-      f.root = insert(f.root, n)
-      e.ranked = true
-      f.notFull++
-    }
+    e.used = pool.used
+    e.slot = pool.slot
+    e.free = free
+    f.link(e)
+    e.ranked = true
   }
 
-  private unrank(e: Entry): void {
+  private unrank(e: Ranked): void {
     if (!e.ranked) return
-    const n = e.node
-    const f = e.family
-    f.root = remove(f.root!, n)
+    e.family.unlink(e)
     e.ranked = false
-    f.notFull--
   }
 
-  /** xorshift32: the treap's shape is deterministic, and answers never depend on it. */
+  /** xorshift32, to 31 bits (a small integer to the engine): a deterministic treap shape, no answer depends on it. */
   private random(): number {
     let x = this.seed
     x ^= x << 13
     x ^= x >>> 17
     x ^= x << 5
     this.seed = x >>> 0
-    return this.seed
+    return this.seed >>> 1
   }
 }
 
@@ -383,12 +545,15 @@ function defragFamily(
   moves: DefragMoves,
   frame: Frame,
 ): Bytes {
-  const index = search.settle(fam.spec.index, moves.blocks())
+  const index = search.counts(fam.spec.index)
   if (index === null || index.low === 0 || index.notFull < 2) return copied
   if (fam.lastDefragSlot >= fam.slots.length) fam.lastDefragSlot = 0
   let cleared = 0
   const slots = fam.slots
-  for (let s = index.candidates.next(fam.lastDefragSlot); s !== NONE && s < slots.length; s = index.candidates.next(s + 1)) {
+  const first = index.candidates.next(fam.lastDefragSlot)
+  // The treap is only read (and brought up to date) in a frame with a pool to clear.
+  if (first !== NONE && first < slots.length) search.settle(fam.spec.index, moves.blocks())
+  for (let s = first; s !== NONE && s < slots.length; s = index.candidates.next(s + 1)) {
     const pool = slots[s] as MemoryPool
     if (!index.hasFuller(pool)) continue
     copied = tryClear(search, fam, pool, budget, copied, moves, frame)
@@ -419,14 +584,26 @@ function tryClear(
 ): Bytes {
   const b = moves.blocks()
   const index = search.settle(fam.spec.index, b) as FamilyDefrag
+  // No block larger than the room above the pool can move; moves only fill the pools above, so it only shrinks.
+  let room = index.roomAbove(pool)
+  // Its blocks unchanged since a walk found none small enough: this walk would move nothing either.
+  if (room < search.smallest(pool)) return copied
+  let smallest = Infinity
   let block = pool.tail
   while (block !== NONE && copied < budget) {
     const prev = b.prev[block]
-    if (moves.movable(block)) {
-      const target = index.fullestFit(pool, b.size[block])
-      if (target !== null) copied += moves.move(fam, pool, target, block, frame)
+    const size = b.size[block]
+    if (size < smallest && b.state[block] === BlockState.Allocated) smallest = size
+    if (size <= room && moves.movable(block)) {
+      const target = index.fullestFit(pool, size)
+      if (target !== null) {
+        copied += moves.move(fam, pool, target, block, frame)
+        room = index.roomAbove(pool)
+      }
     }
     block = prev
   }
+  // A move leaves the source's blocks as they were (the old one stays allocated until the GPU is done with it).
+  if (block === NONE) search.walked(pool, smallest)
   return copied
 }

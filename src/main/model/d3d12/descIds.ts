@@ -56,6 +56,12 @@ export class DescIds {
     return id
   }
 
+  /** The fields of desc number `id` (as first seen), into `out`. */
+  fieldsOf(id: number, out: Float64Array): Float64Array {
+    out.set(this.tuples.subarray(id * this.width, (id + 1) * this.width))
+    return out
+  }
+
   private growTuples(): void {
     const tuples = new Float64Array(this.tuples.length * 2)
     tuples.set(this.tuples)

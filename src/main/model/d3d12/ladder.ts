@@ -30,11 +30,20 @@ export const Usage = {
 
 const USAGE_BITS = new Map<string, number>(BUFFER_USAGES.map((name, i) => [name, 1 << i]))
 
+/** Masks of frozen usage lists (a replay hands the same few lists over and over): one look-up instead of one a name. */
+const FROZEN_MASKS = new WeakMap<readonly string[], number>()
+
 /** Usage names to a mask without allocating. Unknown names are ignored. */
 export function usageMask(list: readonly string[] | undefined): number {
   let mask = 0
   if (!list) return mask
+  const frozen = Object.isFrozen(list)
+  if (frozen) {
+    const known = FROZEN_MASKS.get(list)
+    if (known !== undefined) return known
+  }
   for (let i = 0; i < list.length; i++) mask |= USAGE_BITS.get(list[i]) ?? 0
+  if (frozen) FROZEN_MASKS.set(list, mask)
   return mask
 }
 
@@ -110,10 +119,12 @@ export interface BufferDecision {
   alignment: Bytes
   /** Residency priority high: a committed acceleration structure or scratch buffer. */
   highPriority: boolean
+  /** The request went down to the pool gates, where a committed acceleration structure or scratch buffer is high. */
+  gated: boolean
 }
 
 export function newBufferDecision(): BufferDecision {
-  return { target: 0, placement: 0, heap: 0, family: -1, width: 0, alignment: 16, highPriority: false }
+  return { target: 0, placement: 0, heap: 0, family: -1, width: 0, alignment: 16, highPriority: false, gated: false }
 }
 
 export interface BufferRequest {
@@ -169,36 +180,37 @@ function committed(out: BufferDecision, heap: number): void {
 
 const STATE_CODE = { default: 0, single: 1, multi: 2 } as const
 
-/** The whole buffer ladder, §3.2 level 1 and level 2 and the last gate. */
-export function decideBuffer(req: BufferRequest, config: ModelConfig, trace: RouteTrace, out: BufferDecision): void {
+/** The whole buffer ladder, §3.2 level 1 and level 2 and the last gate; its steps into `trace` unless null. */
+export function decideBuffer(req: BufferRequest, config: ModelConfig, trace: RouteTrace | null, out: BufferDecision): void {
   const usage = req.usage
   const width = roundUp(req.size, 16)
   out.width = width
   out.alignment = bufferAlignment(usage, req.stride)
   out.highPriority = false
+  out.gated = false
   out.family = -1
 
   // Level 1 (FD3D12Adapter::AllocateBuffer, FD3D12DefaultBufferAllocator::AllocDefaultResource).
   const upload = (usage & (Usage.Dynamic | Usage.Volatile | Usage.Uniform)) !== 0
-  trace.push(Step.Upload, upload ? 1 : 0)
+  trace?.push(Step.Upload, upload ? 1 : 0)
   if (upload) {
     if (usage & Usage.Uniform) {
       out.alignment = UNIFORM_ALIGNMENT
-      trace.push(Step.UniformAlign, UNIFORM_ALIGNMENT)
+      trace?.push(Step.UniformAlign, UNIFORM_ALIGNMENT)
     }
     decideUpload(width, config, trace, out)
     return
   }
-  trace.push(Step.Transient, 0)
+  trace?.push(Step.Transient, 0)
   const indirect = (usage & Usage.DrawIndirect) !== 0
   const allowIndirect = config.allowPoolAllocateIndirectArgBuffers
-  trace.push(Step.Indirect, indirect ? 1 : 0, allowIndirect)
+  trace?.push(Step.Indirect, indirect ? 1 : 0, allowIndirect)
   if (indirect && allowIndirect === 0) {
     committed(out, HEAP_INDEX.DEFAULT)
     return
   }
   const reserved = (usage & Usage.ReservedResource) !== 0
-  trace.push(Step.BufferReserved, reserved ? 1 : 0, roundUp(width, TILE))
+  trace?.push(Step.BufferReserved, reserved ? 1 : 0, roundUp(width, TILE))
   if (reserved) {
     out.target = Target.Reserved
     out.placement = PLACEMENT_INDEX.Reserved
@@ -206,20 +218,20 @@ export function decideBuffer(req: BufferRequest, config: ModelConfig, trace: Rou
     out.alignment = TILE
     return
   }
-  trace.push(Step.Readback, req.readback ? 1 : 0)
+  trace?.push(Step.Readback, req.readback ? 1 : 0)
   const threshold = config['bufferPool.alignment']
   const shared = (usage & Usage.Shared) !== 0
   if (req.readback) {
     const max = config['readbackPool.maxAllocation']
     const over = width > max
-    trace.push(Step.ReadbackSize, width, max, over ? 1 : 0)
+    trace?.push(Step.ReadbackSize, width, max, over ? 1 : 0)
     if (over) {
       committed(out, HEAP_INDEX.READBACK)
       return
     }
     const placed = out.alignment > threshold
-    trace.push(Step.StrategyAlignment, out.alignment, threshold, placed ? 1 : 0)
-    trace.push(Step.GateShared, shared ? 1 : 0)
+    trace?.push(Step.StrategyAlignment, out.alignment, threshold, placed ? 1 : 0)
+    trace?.push(Step.GateShared, shared ? 1 : 0)
     if (shared) {
       committed(out, HEAP_INDEX.READBACK)
       return
@@ -236,16 +248,16 @@ export function decideBuffer(req: BufferRequest, config: ModelConfig, trace: Rou
   const as = (usage & Usage.AccelerationStructure) !== 0
   if (as) {
     out.alignment = AS_ALIGNMENT
-    trace.push(Step.AccelerationStructure, AS_ALIGNMENT)
+    trace?.push(Step.AccelerationStructure, AS_ALIGNMENT)
   }
   const uav = (usage & Usage.UnorderedAccess) !== 0
   let placed = out.alignment > threshold
-  trace.push(Step.StrategyAlignment, out.alignment, threshold, placed ? 1 : 0)
+  trace?.push(Step.StrategyAlignment, out.alignment, threshold, placed ? 1 : 0)
   if (!placed) {
     // Acceleration structures are created SingleState whatever the request says (CreateRayTracingBuffer).
     const state = as ? 'single' : req.state
     placed = state === 'multi' || (state === 'default' && uav)
-    trace.push(
+    trace?.push(
       Step.StrategyState,
       STATE_CODE[state],
       uav ? 1 : 0,
@@ -261,13 +273,14 @@ export function decideBuffer(req: BufferRequest, config: ModelConfig, trace: Rou
   // The last gate (FD3D12PoolAllocator::AllocateResource).
   const max = as && !placed ? config['asPool.maxAllocation'] : config['bufferPool.maxAllocation']
   const over = width > max
-  trace.push(Step.GateSize, width, max, over ? 1 : 0, as && !placed ? 1 : 0)
+  trace?.push(Step.GateSize, width, max, over ? 1 : 0, as && !placed ? 1 : 0)
   out.highPriority = as || req.scratch
+  out.gated = true
   if (over) {
     committed(out, HEAP_INDEX.DEFAULT)
     return
   }
-  trace.push(Step.GateShared, shared ? 1 : 0)
+  trace?.push(Step.GateShared, shared ? 1 : 0)
   if (shared) {
     committed(out, HEAP_INDEX.DEFAULT)
     return
@@ -284,9 +297,9 @@ export function decideBuffer(req: BufferRequest, config: ModelConfig, trace: Rou
 }
 
 /** A placed pool cannot honour an alignment above its own: Committed instead. */
-function gateAlignment(out: BufferDecision, poolAlignment: Bytes, trace: RouteTrace, heap: number): boolean {
+function gateAlignment(out: BufferDecision, poolAlignment: Bytes, trace: RouteTrace | null, heap: number): boolean {
   const over = out.alignment > poolAlignment
-  trace.push(Step.GateAlignment, out.alignment, poolAlignment, over ? 1 : 0)
+  trace?.push(Step.GateAlignment, out.alignment, poolAlignment, over ? 1 : 0)
   if (over) committed(out, heap)
   return !over
 }

@@ -48,6 +48,7 @@ import {
   newGeometry,
   newTextureDecision,
   readGeometry,
+  TextureDecisions,
   textureFlagMask,
   transientTextureLayout,
 } from './texture'
@@ -99,6 +100,11 @@ export class ModelPlacement {
   alignment: Bytes = 0
   estimated = false
   trace: RouteTrace
+  /**
+   * The model whose last create this is, when `trace` is still to be worked out: a create leaves its ladder steps
+   * until someone reads them (a replay never does), then the model goes down the ladder again from its request.
+   */
+  explainer: D3D12Model | null = null
 
   constructor(trace: RouteTrace) {
     this.trace = trace
@@ -106,10 +112,12 @@ export class ModelPlacement {
 
   /** The ladder steps, rendered now. */
   get route(): string[] {
+    this.explain()
     return this.trace.render()
   }
 
   copy(): ModelPlacement {
+    this.explain()
     const c = new ModelPlacement(this.trace.copy())
     c.id = this.id
     c.placement = this.placement
@@ -123,6 +131,13 @@ export class ModelPlacement {
     c.estimated = this.estimated
     return c
   }
+
+  private explain(): void {
+    const model = this.explainer
+    if (model === null) return
+    this.explainer = null
+    model.explainLastCreate(this.trace)
+  }
 }
 
 interface PendingTransient {
@@ -134,6 +149,10 @@ interface PendingTransient {
 }
 
 const GpuMode = { Implicit: 0, Explicit: 1, Auto: 2 } as const
+/** The slots, then the residency objects, of a `use` record's ids (use() runs to its end before another). */
+let useScratch = new Int32Array(64)
+/** D3D12Model.lastCreate of a texture decided through TextureDecisions (beside Kind.Buffer and Kind.Texture). */
+const LAST_TEXTURE_BY_KEY = 100
 
 /** D3D12_CONSTANT_BUFFER_DATA_PLACEMENT_ALIGNMENT: constants are bump-allocated at 256 B. */
 const CONSTANT_ALIGNMENT = 256
@@ -190,6 +209,14 @@ export class D3D12Model {
   private transientHeapBytes: Map<number, Bytes>
 
   private readonly trace = new RouteTrace()
+  /**
+   * What the last create was, for explainLastCreate: Kind.Buffer (its request is `request`), Kind.Texture (its
+   * geometry is `geometry`) or LAST_TEXTURE_BY_KEY (a texture decided by its desc's number, lastTextureForm).
+   */
+  private lastCreate = 0
+  private lastTextureForm = 0
+  /** Texture decisions by desc: append-only, shared by the model and its clones like the desc identities. */
+  private readonly textureDecisions = new TextureDecisions()
   private readonly result: ModelPlacement
   private readonly bufferDecision = newBufferDecision()
   private readonly textureDecision = newTextureDecision()
@@ -212,6 +239,7 @@ export class D3D12Model {
     size: 0,
     requested: 0,
     alignment: 0,
+    slot: 0,
   }
   private readonly transientRequest: TransientRequest = newTransientRequest()
   /**
@@ -331,14 +359,11 @@ export class D3D12Model {
     req.stride = desc.stride !== undefined && desc.stride > 0 ? Math.floor(desc.stride) : 0
     req.state = stateMode(desc.state)
     req.readback = desc.heap === 'readback'
-    req.scratch =
-      (req.usage & Usage.UnorderedAccess) !== 0 &&
-      (req.usage & Usage.AccelerationStructure) === 0 &&
-      (desc.tag === 'RayTracing' || (desc.name !== undefined && /scratch/i.test(desc.name)))
-    const trace = this.trace
-    trace.reset()
+    // Whether it is a scratch buffer counts only for a committed one past the gates: worked out there, below.
+    req.scratch = false
     const d = this.bufferDecision
-    decideBuffer(req, this.config, trace, d)
+    decideBuffer(req, this.config, null, d)
+    this.lastCreate = Kind.Buffer
 
     const a = this.allocs
     const slot = a.alloc()
@@ -351,15 +376,15 @@ export class D3D12Model {
     a.alignment[slot] = d.alignment
     a.created[slot] = this.frame
     if (d.width === 0) {
-      trace.push(Step.ZeroSize)
       this.placeNothing(slot)
     } else if (d.target === Target.Pool) {
       this.placeInFamily(slot, d.family, d.width, d.alignment)
     } else if (d.target === Target.UploadSmall) {
       this.placeInBuddy(slot, Buddy.SmallBlock, d.width, d.alignment)
     } else if (d.target === Target.Committed) {
-      const priority: ResidencyPriority = d.highPriority ? 'high' : 'normal'
-      if (d.highPriority) a.flags[slot] |= SlotFlag.HighPriority
+      const high = d.highPriority || (d.gated && isScratch(req.usage, desc))
+      const priority: ResidencyPriority = high ? 'high' : 'normal'
+      if (high) a.flags[slot] |= SlotFlag.HighPriority
       this.placeCommitted(slot, roundUp(d.width, TILE), priority, desc.name)
     } else {
       this.placeReserved(slot, roundUp(d.width, TILE), 0, desc.name)
@@ -377,11 +402,15 @@ export class D3D12Model {
 
   createTexture(id: number, desc: TextureDesc): ModelPlacement {
     if (this.live.has(id)) this.replaceLive(id)
-    const g = readGeometry(desc, this.geometry)
-    const trace = this.trace
-    trace.reset()
     const d = this.textureDecision
-    decideTexture(g, this.config, trace, d)
+    const form = this.textureDecisions.decide(desc, this.config, d)
+    if (form >= 0) {
+      this.lastTextureForm = form
+      this.lastCreate = LAST_TEXTURE_BY_KEY
+    } else {
+      decideTexture(readGeometry(desc, this.geometry), this.config, null, d)
+      this.lastCreate = Kind.Texture
+    }
     const a = this.allocs
     const slot = a.alloc()
     a.id[slot] = id
@@ -402,6 +431,24 @@ export class D3D12Model {
   }
 
 
+  /**
+   * The ladder steps of the last create into `trace`, worked out again from the request it kept (its result
+   * reads them only when asked: see ModelPlacement.explainer). Valid until the next create or transient.
+   */
+  explainLastCreate(trace: RouteTrace): void {
+    trace.reset()
+    if (this.lastCreate === Kind.Buffer) {
+      const d = newBufferDecision()
+      decideBuffer(this.request, this.config, trace, d)
+      if (d.width === 0) trace.push(Step.ZeroSize)
+    } else if (this.lastCreate === Kind.Texture) {
+      decideTexture(this.geometry, this.config, trace, newTextureDecision())
+    } else if (this.lastCreate === LAST_TEXTURE_BY_KEY) {
+      const desc = this.textureDecisions.descOf(this.lastTextureForm, {})
+      decideTexture(readGeometry(desc, newGeometry()), this.config, trace, newTextureDecision())
+    }
+  }
+
   /** The resource is released: its bytes are pending until the GPU finished this frame. */
   release(id: number): void {
     const slot = this.live.get(id)
@@ -412,7 +459,7 @@ export class D3D12Model {
     this.live.delete(id)
     this.holdResidency(slot, false)
     this.releaseSlot(slot)
-    this.sink.releasePending?.(id, this.frame)
+    this.sink.releasePending?.(id, this.frame, slot)
   }
 
   /** A reserved resource now has `bytes` committed, in whole 64 KiB tiles, never beyond its virtual size. */
@@ -484,11 +531,18 @@ export class D3D12Model {
 
   /** GPU work of this frame referenced these resources. */
   use(ids: readonly number[]): void {
-    for (let i = 0; i < ids.length; i++) {
-      const slot = this.live.get(ids[i])
-      if (slot === undefined) continue
-      const object = this.residencyObjectOf(slot)
-      if (object >= 0) this.residency.markUsed(object)
+    // In passes: every id's slot, then every slot's object, then the marks. Each pass's look-ups do not wait on one
+    // another, so their cache misses overlap.
+    const n = ids.length
+    if (useScratch.length < n) useScratch = new Int32Array(Math.max(n, useScratch.length * 2))
+    const found = useScratch
+    for (let i = 0; i < n; i++) found[i] = this.live.get(ids[i]) ?? NONE
+    for (let i = 0; i < n; i++) if (found[i] !== NONE) found[i] = this.residencyObjectOf(found[i])
+    // Resources of one pool often follow each other: their object, once marked, needs no second mark.
+    let marked = NONE
+    for (let i = 0; i < n; i++) {
+      const object = found[i]
+      if (object >= 0 && object !== marked && this.residency.markUsed(object)) marked = object
     }
   }
 
@@ -733,7 +787,14 @@ export class D3D12Model {
    * estimate of its memory that leaves out small objects and what it shares with its copies.
    */
   byteSize(): number {
-    const shared = new Set<unknown>([this.config, this.bufferDescs, this.textureDescs, this.transientForms, this.sink])
+    const shared = new Set<unknown>([
+      this.config,
+      this.bufferDescs,
+      this.textureDescs,
+      this.transientForms,
+      this.textureDecisions,
+      this.sink,
+    ])
     return retainedBytes(this, shared)
   }
 
@@ -1014,7 +1075,7 @@ export class D3D12Model {
     const object = a.object[slot]
     if (before === 0 && after > 0) {
       this.addBacking(slot)
-      if (a.state[slot] === SlotState.Live) this.residency.addHolder(object)
+      if (a.state[slot] === SlotState.Live && !this.hasUseRecords) this.residency.addHolder(object)
     } else if (before > 0 && after === 0) {
       this.residency.removeObject(object, this.frame)
     } else if (after !== before) {
@@ -1031,8 +1092,12 @@ export class D3D12Model {
     return a.object[slot]
   }
 
-  /** A live resource starts or stops holding its residency object's memory (in use without `use` records). */
+  /**
+   * A live resource starts or stops holding its residency object's memory: in use without `use` records. With
+   * them what a frame uses is what they name, and the manager is told nothing (see ResidencyManager.holders).
+   */
   private holdResidency(slot: number, live: boolean): void {
+    if (this.hasUseRecords) return
     const object = this.residencyObjectOf(slot)
     if (object < 0) return
     if (live) this.residency.addHolder(object)
@@ -1169,7 +1234,7 @@ export class D3D12Model {
       pool.pending += a.size[slot]
       pool.pendingBlocks++
       pool.lastUsedFrame = this.frame
-      if (loc === Loc.Pool) this.defragSearch.touch(pool as MemoryPool)
+      if (loc === Loc.Pool) this.defragSearch.pending(pool as MemoryPool)
     }
     if (this.pendTail === this.pendSlot.length) this.growPending()
     this.pendSlot[this.pendTail] = slot
@@ -1309,7 +1374,7 @@ export class D3D12Model {
     const moved = target.tryAllocate(b, size, owner)
     if (moved === NONE) throw new Error(`${target.name}: no free block of ${size} for a defrag move`)
     const fromOffset = a.offset[owner]
-    this.detachForMove(owner)
+    this.detachForMove(owner, pool)
     this.holdResidency(owner, false)
     a.pool[owner] = target.id
     a.block[owner] = moved
@@ -1317,15 +1382,13 @@ export class D3D12Model {
     a.lockFrame[owner] = frame
     this.holdResidency(owner, true)
     this.totals.add(fam.spec.row, fam.spec.heap, TOTAL_FIELD.PoolFree, -size)
-    this.defragSearch.touch(target)
-    this.defragSearch.touch(pool)
-    this.defragSearch.settle(fam.spec.index, b)
+    this.defragSearch.moved(pool, target, b)
     this.sink.moved?.(a.id[owner], pool.id, fromOffset, target.id, a.offset[owner], size, frame)
     return size
   }
 
-  /** The source block of a defrag move becomes an internal pending release; the resource's bytes stay occupied. */
-  private detachForMove(slot: number): void {
+  /** The source block of a defrag move (in `pool`) becomes an internal pending release; the bytes stay occupied. */
+  private detachForMove(slot: number, pool: MemoryPool): void {
     const a = this.allocs
     const old = a.alloc()
     a.id[old] = -1
@@ -1343,7 +1406,6 @@ export class D3D12Model {
     a.poolAlignment[old] = a.poolAlignment[slot]
     a.created[old] = this.frame
     this.blocks.owner[a.block[slot]] = old
-    const pool = this.poolById.get(a.pool[slot]) as MemoryPool
     pool.pending += a.size[slot]
     pool.pendingBlocks++
     pool.lastUsedFrame = this.frame
@@ -1371,6 +1433,7 @@ export class D3D12Model {
     r.requested = a.requested[slot]
     r.alignment = a.alignment[slot]
     r.estimated = (a.flags[slot] & SlotFlag.Estimated) !== 0
+    r.explainer = this
     const loc = a.loc[slot]
     if (loc === Loc.Pool || loc === Loc.Buddy) {
       const pool = this.poolById.get(a.pool[slot])!
@@ -1390,6 +1453,7 @@ export class D3D12Model {
       info.size = r.size
       info.requested = r.requested
       info.alignment = r.alignment
+      info.slot = slot
       this.sink.placed(info, this.frame)
     }
     return r
@@ -1514,6 +1578,15 @@ class PoolRegistry {
   delete(id: number): void {
     this.items[id] = undefined
   }
+}
+
+/** A ray-tracing scratch buffer: UnorderedAccess without AccelerationStructure, tagged RayTracing or named scratch. */
+function isScratch(usage: number, desc: BufferDesc): boolean {
+  return (
+    (usage & Usage.UnorderedAccess) !== 0 &&
+    (usage & Usage.AccelerationStructure) === 0 &&
+    (desc.tag === 'RayTracing' || (desc.name !== undefined && /scratch/i.test(desc.name)))
+  )
 }
 
 function stateMode(state: string | undefined): BufferStateMode {

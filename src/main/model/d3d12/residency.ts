@@ -280,18 +280,22 @@ export class ResidencyManager {
     if (this.usedWhenHeld && this.enabled && this.holdersOf[slot] === 0) this.change(slot)
   }
 
-  /** GPU work of the current frame uses the object: it is made resident at endFrame and cannot be evicted then. */
-  markUsed(object: number): void {
-    if (!this.enabled) return
+  /**
+   * GPU work of the current frame uses the object: it is made resident at endFrame and cannot be evicted then.
+   * Returns whether the manager knows the object (a second mark of it in the frame changes nothing then).
+   */
+  markUsed(object: number): boolean {
+    if (!this.enabled) return false
     const slot = this.slotOf(object)
     if (slot === NONE) {
       this.unknownUses++
-      return
+      return false
     }
-    if (this.usedEpochOf[slot] === this.epoch) return
+    if (this.usedEpochOf[slot] === this.epoch) return true
     this.usedEpochOf[slot] = this.epoch
     this.used.push(slot)
     if (this.usedWhenHeld) this.change(slot)
+    return true
   }
 
   setBudget(bytes: Bytes): void {
@@ -330,7 +334,7 @@ export class ResidencyManager {
     return this.slotOf(object) !== NONE
   }
 
-  /** Live resources the object holds (as the model reported them). */
+  /** Live resources the object holds, as the model reported them: a model replaying `use` records reports none. */
   holders(object: number): number {
     const slot = this.slotOf(object)
     return slot === NONE ? 0 : this.holdersOf[slot]

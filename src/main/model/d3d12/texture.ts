@@ -3,12 +3,13 @@
  * GetTilesNeeded), a size estimate in the spirit of the D3D12 standard swizzle layout for captures without the
  * driver's size, the copyable footprint of CPUReadback textures, and the texture ladder.
  */
-import { TEXTURE_FLAGS } from '../../../shared/capture'
+import { namesOf, TEXTURE_FLAGS } from '../../../shared/capture'
 import type { TextureDesc, TextureDim } from '../../../shared/capture'
 import { dxgiFormat } from '../../../shared/dxgi'
 import type { ModelConfig } from '../../../shared/model'
 import { KiB, MiB, roundUp } from '../../../shared/units'
 import type { Bytes } from '../../../shared/units'
+import { DescIds } from './descIds'
 import { Family, HEAP_INDEX, PLACEMENT_INDEX, Target, TILE } from './ladder'
 import { AlignSource, FourK, Step } from './route'
 import type { RouteTrace } from './route'
@@ -348,16 +349,18 @@ export function newTextureDecision(): TextureDecision {
 
 const verdict = newVerdict()
 
-/** §4.2: level 1, level 2 and the last gate. */
-export function decideTexture(g: TextureGeometry, config: ModelConfig, trace: RouteTrace, out: TextureDecision): void {
+/** §4.2: level 1, level 2 and the last gate; its steps into `trace` unless null. */
+export function decideTexture(g: TextureGeometry, config: ModelConfig, trace: RouteTrace | null, out: TextureDecision): void {
   out.family = -1
   out.committed = 0
-  trace.push(Step.Transient, 0)
+  // A pooled texture's occupied bytes are the pool's to work out: every field is written, so a decision is whole.
+  out.size = 0
+  trace?.push(Step.Transient, 0)
 
   const cpuReadback = (g.flags & TexFlag.CPUReadback) !== 0
   if (cpuReadback) {
     const footprint = copyableFootprint(g)
-    trace.push(Step.CpuReadback, 1, footprint)
+    trace?.push(Step.CpuReadback, 1, footprint)
     out.target = Target.Committed
     out.placement = PLACEMENT_INDEX.Committed
     out.heap = HEAP_INDEX.READBACK
@@ -367,7 +370,7 @@ export function decideTexture(g: TextureGeometry, config: ModelConfig, trace: Ro
     out.estimated = false
     return
   }
-  trace.push(Step.CpuReadback, 0)
+  trace?.push(Step.CpuReadback, 0)
 
   const reserved = (g.flags & TexFlag.ReservedResource) !== 0
   if (reserved) {
@@ -375,7 +378,7 @@ export function decideTexture(g: TextureGeometry, config: ModelConfig, trace: Ro
     const size = g.driverSize > 0 ? g.driverSize : estimateTextureSize(g, TILE)
     const virtualSize = roundUp(size, TILE)
     const immediate = (g.flags & TexFlag.ImmediateCommit) !== 0
-    trace.push(Step.TextureReserved, 1, 1, virtualSize, immediate ? 1 : 0)
+    trace?.push(Step.TextureReserved, 1, 1, virtualSize, immediate ? 1 : 0)
     out.target = Target.Reserved
     out.placement = PLACEMENT_INDEX.Reserved
     out.heap = HEAP_INDEX.DEFAULT
@@ -386,10 +389,10 @@ export function decideTexture(g: TextureGeometry, config: ModelConfig, trace: Ro
     out.committed = immediate ? virtualSize : 0
     return
   }
-  trace.push(Step.TextureReserved, 0)
+  trace?.push(Step.TextureReserved, 0)
 
   canBe4KAligned(g, verdict)
-  trace.push(Step.FourK, verdict.verdict, verdict.count, verdict.tileWidth, verdict.tileHeight, verdict.tileDepth)
+  trace?.push(Step.FourK, verdict.verdict, verdict.count, verdict.tileWidth, verdict.tileHeight, verdict.tileDepth)
   const msaa = g.samples > 1
   let alignment: Bytes
   let source: number
@@ -406,10 +409,10 @@ export function decideTexture(g: TextureGeometry, config: ModelConfig, trace: Ro
     alignment = TILE
     source = AlignSource.Default
   }
-  trace.push(Step.TextureAlignment, alignment, source)
+  trace?.push(Step.TextureAlignment, alignment, source)
   const estimated = g.driverSize === 0
   const size = estimated ? estimateTextureSize(g, alignment) : g.driverSize
-  trace.push(Step.TextureSize, size, estimated ? 1 : 0, estimateTileBytes(alignment))
+  trace?.push(Step.TextureSize, size, estimated ? 1 : 0, estimateTileBytes(alignment))
   out.alignment = alignment
   out.requested = size
   out.estimated = estimated
@@ -423,8 +426,8 @@ export function decideTexture(g: TextureGeometry, config: ModelConfig, trace: Ro
   let poolAlignment: Bytes
   const rt = isRenderTarget(g)
   const uav = (g.flags & TexFlag.UAV) !== 0
-  trace.push(Step.RenderTarget, rt ? 1 : 0, rtuavSize, PLACEMENT_INDEX.TextureRTPool)
-  if (!rt) trace.push(Step.Uav, uav ? 1 : 0, rtuavSize, PLACEMENT_INDEX.TextureUAVPool)
+  trace?.push(Step.RenderTarget, rt ? 1 : 0, rtuavSize, PLACEMENT_INDEX.TextureRTPool)
+  if (!rt) trace?.push(Step.Uav, uav ? 1 : 0, rtuavSize, PLACEMENT_INDEX.TextureUAVPool)
   if (rt || uav) {
     if (rtuavSize <= 0) {
       committedTexture(g, out, trace)
@@ -436,7 +439,7 @@ export function decideTexture(g: TextureGeometry, config: ModelConfig, trace: Ro
     poolAlignment = TILE
   } else {
     const fourK = alignment === SMALL_ALIGNMENT
-    trace.push(Step.ReadOnlyPool, fourK ? 1 : 0)
+    trace?.push(Step.ReadOnlyPool, fourK ? 1 : 0)
     family = fourK ? Family.TextureReadOnly4K : Family.TextureReadOnly
     max = fourK ? config['texturePool.readOnly4K.maxAllocation'] : config['texturePool.readOnly.maxAllocation']
     key = fourK ? 4 : 3
@@ -445,19 +448,19 @@ export function decideTexture(g: TextureGeometry, config: ModelConfig, trace: Ro
 
   // The last gate.
   const over = size > max
-  trace.push(Step.GateSize, size, max, over ? 1 : 0, key)
+  trace?.push(Step.GateSize, size, max, over ? 1 : 0, key)
   if (over) {
     committedTexture(g, out, trace)
     return
   }
   const shared = (g.flags & TexFlag.Shared) !== 0
-  trace.push(Step.GateShared, shared ? 1 : 0)
+  trace?.push(Step.GateShared, shared ? 1 : 0)
   if (shared) {
     committedTexture(g, out, trace)
     return
   }
   const alignOver = alignment > poolAlignment
-  trace.push(Step.GateAlignment, alignment, poolAlignment, alignOver ? 1 : 0)
+  trace?.push(Step.GateAlignment, alignment, poolAlignment, alignOver ? 1 : 0)
   if (alignOver) {
     committedTexture(g, out, trace)
     return
@@ -475,7 +478,7 @@ export function decideTexture(g: TextureGeometry, config: ModelConfig, trace: Ro
 }
 
 /** A committed texture is created with Alignment 0: 64 KiB, or 4 MiB with MSAA; its size follows that layout. */
-function committedTexture(g: TextureGeometry, out: TextureDecision, trace: RouteTrace): void {
+function committedTexture(g: TextureGeometry, out: TextureDecision, trace: RouteTrace | null): void {
   const alignment = g.samples > 1 ? MSAA_ALIGNMENT : TILE
   const size = g.driverSize > 0 ? g.driverSize : estimateTextureSize(g, alignment)
   out.target = Target.Committed
@@ -485,7 +488,145 @@ function committedTexture(g: TextureGeometry, out: TextureDecision, trace: Route
   out.requested = size
   out.size = roundUp(size, alignment)
   out.estimated = g.driverSize === 0
-  trace.push(Step.CommittedTexture, out.size, alignment)
+  trace?.push(Step.CommittedTexture, out.size, alignment)
+}
+
+/** A desc field the decision cache keys on: a number, NaN when absent; null when it is neither. */
+function keyNumber(v: unknown): number | null {
+  if (typeof v === 'number') return v
+  return v === undefined ? NaN : null
+}
+
+const TEXTURE_KEY_FIELDS = 10
+
+/**
+ * Texture decisions by desc. A decision is a pure function of the desc (its shape, format, flags, the driver's
+ * size and alignment; not its name or tag) and the config, so a model works each distinct desc out once: a
+ * capture creates the same few kinds of texture over and over. The key is the desc's fields, the format and the
+ * dimension by number and the flags as their mask; the last desc looked up can be rebuilt from it (for its route).
+ */
+export class TextureDecisions {
+  /** width, height, format, flags (hashed), dim, depth, mips, samples, size, align. */
+  private readonly ids = new DescIds(TEXTURE_KEY_FIELDS, 4)
+  private readonly names = new Map<string, number>()
+  private readonly nameList: string[] = []
+  private count = 0
+  private target = new Uint8Array(64)
+  private placement = new Uint8Array(64)
+  private heap = new Uint8Array(64)
+  private family = new Int8Array(64)
+  private estimated = new Uint8Array(64)
+  private alignment = new Float64Array(64)
+  private requested = new Float64Array(64)
+  private size = new Float64Array(64)
+  private committed = new Float64Array(64)
+  private readonly geometry = newGeometry()
+
+  /**
+   * The decision for `desc` into `out`, as decideTexture(readGeometry(desc), config) gives it (no route steps),
+   * and the number of its desc (descs equal but for -0 and 0 share one); -1 when the desc has a field of another
+   * type than the desc's (then nothing is written).
+   */
+  decide(desc: TextureDesc, config: ModelConfig, out: TextureDecision): number {
+    const key = this.ids.fields
+    const width = keyNumber(desc.width)
+    const height = keyNumber(desc.height)
+    const depth = keyNumber(desc.depth)
+    const mips = keyNumber(desc.mips)
+    const samples = keyNumber(desc.samples)
+    const size = keyNumber(desc.size)
+    const align = keyNumber(desc.align)
+    const format = desc.format
+    const dim = desc.dim ?? '2d'
+    if (
+      width === null || height === null || depth === null || mips === null || samples === null || size === null ||
+      align === null || (format !== undefined && typeof format !== 'string') || typeof dim !== 'string'
+    ) {
+      return -1
+    }
+    key[0] = width
+    key[1] = height
+    key[2] = format === undefined ? -1 : this.name(format)
+    key[3] = textureFlagMask(desc.flags)
+    key[4] = this.name(dim)
+    key[5] = depth
+    key[6] = mips
+    key[7] = samples
+    key[8] = size
+    key[9] = align
+    const id = this.ids.id()
+    if (id === this.count) {
+      decideTexture(readGeometry(desc, this.geometry), config, null, out)
+      this.add(id, out)
+      return id
+    }
+    out.target = this.target[id]
+    out.placement = this.placement[id]
+    out.heap = this.heap[id]
+    out.family = this.family[id]
+    out.alignment = this.alignment[id]
+    out.requested = this.requested[id]
+    out.size = this.size[id]
+    out.estimated = this.estimated[id] === 1
+    out.committed = this.committed[id]
+    return id
+  }
+
+  /** The desc of a number decide() returned, rebuilt from its key (name and tag aside), into `out`. */
+  descOf(id: number, out: TextureDesc): TextureDesc {
+    const key = this.ids.fieldsOf(id, new Float64Array(TEXTURE_KEY_FIELDS))
+    const number = (v: number) => (Number.isNaN(v) ? undefined : v)
+    out.width = number(key[0])
+    out.height = number(key[1])
+    out.format = key[2] < 0 ? undefined : this.nameList[key[2]]
+    out.flags = namesOf(TEXTURE_FLAGS, key[3])
+    out.dim = this.nameList[key[4]] as TextureDim
+    out.depth = number(key[5])
+    out.mips = number(key[6])
+    out.samples = number(key[7])
+    out.size = number(key[8])
+    out.align = number(key[9])
+    return out
+  }
+
+  private name(name: string): number {
+    let id = this.names.get(name)
+    if (id === undefined) {
+      id = this.nameList.length
+      this.names.set(name, id)
+      this.nameList.push(name)
+    }
+    return id
+  }
+
+  private add(id: number, d: TextureDecision): void {
+    if (id === this.target.length) {
+      const n = id * 2
+      const grow = <T extends Uint8Array | Int8Array | Float64Array>(a: T, b: T): T => {
+        b.set(a)
+        return b
+      }
+      this.target = grow(this.target, new Uint8Array(n))
+      this.placement = grow(this.placement, new Uint8Array(n))
+      this.heap = grow(this.heap, new Uint8Array(n))
+      this.family = grow(this.family, new Int8Array(n))
+      this.estimated = grow(this.estimated, new Uint8Array(n))
+      this.alignment = grow(this.alignment, new Float64Array(n))
+      this.requested = grow(this.requested, new Float64Array(n))
+      this.size = grow(this.size, new Float64Array(n))
+      this.committed = grow(this.committed, new Float64Array(n))
+    }
+    this.target[id] = d.target
+    this.placement[id] = d.placement
+    this.heap[id] = d.heap
+    this.family[id] = d.family
+    this.estimated[id] = d.estimated ? 1 : 0
+    this.alignment[id] = d.alignment
+    this.requested[id] = d.requested
+    this.size[id] = d.size
+    this.committed[id] = d.committed
+    this.count = id + 1
+  }
 }
 
 /** A transient texture's placement size and alignment (seed §6.2): max(64 KiB, the resource's alignment). */

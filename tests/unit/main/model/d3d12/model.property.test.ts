@@ -9,7 +9,7 @@ import { KiB, MiB } from '../../../../../src/shared/units'
 import type { ModelSink } from '../../../../../src/main/model/events'
 import type { D3D12Model, ModelPlacement } from '../../../../../src/main/model/d3d12/model'
 import { TOTAL_FIELD, TOTAL_ROWS } from '../../../../../src/main/model/d3d12/totals'
-import { DEFRAG_SIZE_FRACTION } from '../../../../../src/main/model/d3d12/families'
+import { BudgetClass, DEFRAG_SIZE_FRACTION } from '../../../../../src/main/model/d3d12/families'
 import { routeLine } from '../../../../../src/main/cli/route'
 import { checkInvariants, newModel } from './helpers'
 import { runs } from '../../../../properties'
@@ -216,10 +216,12 @@ class Driver {
 
 /** What the model's defrag reads and calls; private members, reached here to swap in the reference. */
 interface DefragInternals {
+  config: Record<string, number>
+  families: Family[]
   blocks: { prev: Int32Array; size: Float64Array }
   movable(block: number): boolean
   moveBlock(fam: Family, pool: Pool, target: Pool, block: number, frame: number): number
-  defragFamily(fam: Family, budget: number, copied: number, maxPools: number, frame: number): number
+  defrag(frame: number): void
 }
 interface Pool {
   used: number
@@ -231,6 +233,7 @@ interface Pool {
   largestFree(blocks: unknown): number
 }
 interface Family {
+  spec: { defrag: boolean; budgetClass: number }
   slots: (Pool | null)[]
   lastDefragSlot: number
 }
@@ -241,7 +244,20 @@ interface Family {
  */
 function useLinearDefrag(model: D3D12Model): void {
   const m = model as unknown as DefragInternals
-  m.defragFamily = (fam, budget, copied, maxPools, frame) => {
+  m.defrag = (frame) => {
+    const budget = m.config['defrag.maxCopyPerFrame']
+    const maxPools = m.config['defrag.maxPoolsPerFrame']
+    if (m.config['defrag.enabled'] !== 1 || maxPools <= 0 || budget <= 0) return
+    for (const cls of [BudgetClass.Buffers, BudgetClass.Textures]) {
+      let copied = 0
+      for (const fam of m.families) {
+        if (fam.spec.budgetClass !== cls || !fam.spec.defrag) continue
+        if (copied >= budget) break
+        copied = defragFamily(fam, budget, copied, maxPools, frame)
+      }
+    }
+  }
+  const defragFamily = (fam: Family, budget: number, copied: number, maxPools: number, frame: number): number => {
     const slots = fam.slots
     const pools = slots.filter((p): p is Pool => p !== null)
     const low = pools.filter((p) => p.used / p.size < DEFRAG_SIZE_FRACTION).length
