@@ -36,6 +36,8 @@ export default defineConfig({
           index: resolve('src/main/index.ts'),
           host: resolve('src/main/host/serve.ts'),
           engineWorker: resolve('src/main/engine/worker.ts'),
+          // a pipelined load's read, scan and store build (src/main/ingest/pipeline.ts)
+          ingestWorker: resolve('src/main/ingest/pipeWorker.ts'),
           cli: resolve('src/main/cli/run.ts'),
         },
       },

@@ -3,7 +3,8 @@
  * bench/data/ and reused (`deferred` and `stress`, each cut after 250 000 and 2 000 000 records; the ingest
  * benchmark makes and reads the same deferred file):
  * - on each capture, the JSON.parse-per-line baseline and the whole `report` (load + replay + figures, as
- *   `report --json` does), best of --runs each, and the ratio; then how the ratio grows from 250 000 records to
+ *   `report --json` does: the load in a worker thread and the replay following it, loadAndReplay), best of --runs
+ *   each, wall and CPU time (of both threads), and the ratio; then how the ratio grows from 250 000 records to
  *   2 000 000 (the replay's cost per record must not grow with what is alive);
  * - on each 2-million-record capture, snapshot latency at 100 random frames, each from a fresh Snapshots (nothing
  *   from a cache), p50 and p95, and series query latency over random frame ranges at resolution 2000, p50 and
@@ -14,7 +15,8 @@
  *
  * Options: `-- --records N` (one capture size instead of the two), `--scenarios a,b` (deferred,stress), `--runs R`
  * (timed repetitions, 3), `--frames F` (snapshot frames, 100), `--passes P` (passes over those frames and the
- * series ranges, each sample's best kept, 3), `--no-latency`, `--no-memory`, `--no-spacing`.
+ * series ranges, each sample's best kept, 3), `--no-latency`, `--no-memory`, `--no-spacing`, `--one-thread` (the
+ * `report` measured loads first, then replays, on one thread: the path before the load was pipelined).
  *
  * The code under test is bundled with esbuild into bench/data/ and measured in `node --expose-gc`: under tsx every
  * imported binding is a module getter, which costs about 1.8x in hot loops.
@@ -24,10 +26,10 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { benchCaptureFile, generateBenchCapture, jsonParseBaseline } from './capture'
-import { ONLY_FIRST_CHECKPOINT } from '../src/main/analysis/checkpoints'
 import { CHECKPOINT_RECORDS, Replay } from '../src/main/analysis/d3d12/replay'
 import { buildRunReport } from '../src/main/analysis/d3d12/report'
 import { Snapshots } from '../src/main/analysis/d3d12/snapshot'
+import { loadAndReplay } from '../src/main/analysis/run'
 import { loadCaptureFile, type LoadResult } from '../src/main/ingest/read'
 import { resolveConfig, type ModelConfig } from '../src/shared/model'
 
@@ -45,6 +47,8 @@ const PASSES = option('--passes', 3)
 /** The capture the memory and spacing figures are taken on: `deferred`, or the first scenario asked for without it. */
 const MEMORY_SCENARIO = SCENARIOS.includes('deferred') ? 'deferred' : SCENARIOS[0]
 const SPACINGS = [12_500, 25_000, 50_000, 100_000]
+/** `report` as before the load was pipelined: the load, then the replay, on one thread. */
+const ONE_THREAD = args.includes('--one-thread')
 
 const here = dirname(fileURLToPath(import.meta.url))
 // The bundle runs from bench/data/: the capture sits beside it.
@@ -120,21 +124,27 @@ function configOf(result: LoadResult): ModelConfig {
 
 interface Report {
   result: LoadResult
-  replay: Replay
   json: string
+  /** Until the load has ended (the replay follows it meanwhile, on this thread). */
   load: Timing
+  /** From the load's end until the replay and its figures have (after the load, on one thread). */
   run: Timing
+  /** The report as JSON. */
   figures: Timing
 }
 
-/** `report --json` without the write: load, replay (no checkpoints, as the CLI's), figures, JSON. */
+/**
+ * `report --json` without the write, as the CLI runs it (loadAndReplay: the load in a worker thread, the replay
+ * following it, no checkpoints, the figures), then the JSON. CPU times are the process's: both threads.
+ */
 async function report(): Promise<Report> {
-  const load = await timed(() => loadCaptureFile(file))
+  const loading = loadAndReplay(file, [], { checkpoints: false, oneThread: ONE_THREAD })
+  const load = await timed(() => loading.loaded)
   const result = load.value
   if (result.error) throw result.error
-  const run = await timed(() => Replay.run(result.store, { config: configOf(result), ...ONLY_FIRST_CHECKPOINT }))
-  const figures = await timed(() => JSON.stringify(buildRunReport(result, run.value)))
-  return { result, replay: run.value, json: figures.value, load, run, figures }
+  const run = await timed(() => loading.replayed)
+  const figures = await timed(() => JSON.stringify(run.value.report))
+  return { result, json: figures.value, load, run, figures }
 }
 
 interface Latency {
@@ -236,7 +246,7 @@ async function measureRatio(): Promise<void> {
     if (json !== '' && json !== rep.json) throw new Error('two runs gave different reports')
     json = rep.json
     console.log(
-      `run ${r + 1}: baseline ${s(b)} · report ${s(w)} = load ${s(rep.load)} + replay ${s(rep.run)} + figures ${s(rep.figures)}`,
+      `run ${r + 1}: baseline ${s(b)} · report ${s(w)} = load ${s(rep.load)} + then replay ${s(rep.run)} + JSON ${s(rep.figures)}`,
     )
     base = best(base, b)
     ratio = best(ratio, { wall: w.wall / b.wall, cpu: w.cpu / b.cpu })
@@ -246,14 +256,13 @@ async function measureRatio(): Promise<void> {
     figures = best(figures, rep.figures)
     kept.last = rep
   }
-  const replay = kept.last!.replay
   const live = kept.last!.result.store
-  console.log(`${records} records, ${replay.store.frames.length} frames; best of ${RUNS}:`)
+  console.log(`${records} records, ${live.frames.length} frames; best of ${RUNS}:`)
   console.log(`  JSON.parse baseline    ${s(base)}`)
-  console.log(`  report (whole)         ${s(whole)}`)
-  console.log(`    load                 ${s(load)}`)
-  console.log(`    replay               ${s(run)}`)
-  console.log(`    figures + JSON       ${s(figures)}`)
+  console.log(`  report (whole)         ${s(whole)}  ${ONE_THREAD ? 'load, then replay, on one thread' : 'the replay following a load in a worker thread'}`)
+  console.log(`    until loaded         ${s(load)}`)
+  console.log(`    replay after that    ${s(run)}  (with the figures)`)
+  console.log(`    JSON                 ${s(figures)}`)
   const bests = { wall: whole.wall / base.wall, cpu: whole.cpu / base.cpu }
   console.log(
     `  report / baseline      ${bests.wall.toFixed(2)} wall, ${bests.cpu.toFixed(2)} cpu ` +
@@ -386,15 +395,10 @@ async function parent(): Promise<void> {
   }
   const { build } = await import('esbuild')
   const bundle = join(dataDir, 'bench.mjs')
-  await build({
-    entryPoints: [fileURLToPath(import.meta.url)],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    packages: 'external',
-    outfile: bundle,
-    logLevel: 'warning',
-  })
+  const bundled = { bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'warning' } as const
+  await build({ ...bundled, entryPoints: [fileURLToPath(import.meta.url)], outfile: bundle })
+  // the pipelined load's worker, beside the bundle (where src/main/ingest/pipeline.ts looks for it)
+  await build({ ...bundled, entryPoints: [join(here, '../src/main/ingest/pipeWorker.ts')], outfile: join(dataDir, 'ingestWorker.js') })
   const options = args.filter((a) => !a.endsWith('.hscap'))
   const child = (mode: string, path: string): void => {
     const r = spawnSync(process.execPath, ['--expose-gc', bundle, mode, path, ...options], { stdio: 'inherit' })

@@ -137,11 +137,14 @@ export class DescScratch {
     this.bufferStride = store.buffers.stride.data
   }
 
-  /** The store grew (a capture followed live): its columns may be new arrays. */
+  /** The store grew (a capture followed live): its columns may be new arrays, and its strings more. */
   storeGrew(): void {
     this.bufferSize = this.store.buffers.size.data
     this.bufferUsage = this.store.buffers.usage.data
     this.bufferStride = this.store.buffers.stride.data
+    // the strings interned since are read through the array too, as in a store loaded whole
+    const size = Math.min(this.store.strings.size + 1, 1 << 20)
+    while (this.text.length < size) this.text.push(undefined)
   }
 
   /** The string of an id of the capture's string table. */

@@ -1,11 +1,17 @@
 /**
  * A whole replay of a loaded capture by the backend that accepts it, with its snapshots and its report: what
- * `heapscope report`, `diff` and `history add` compute, so their figures are one computation. Bad `--config`
- * pairs throw ConfigError.
+ * `heapscope report`, `diff`, `check`, `export` and `history add` compute, so their figures are one computation.
+ * Bad `--config` pairs throw ConfigError.
+ *
+ * `loadAndReplay` reads a capture file and replays it at once: the read, scan and store build run in a worker
+ * thread (ingest/pipeline.ts) and the replay follows the store as it grows, so the two take about as long as the
+ * longer of them, not their sum. The load and the replay are the one-thread path's (loadCaptureFile, then
+ * replayCapture), figure for figure.
  */
 import { ConfigError } from '../../shared/model'
-import type { LoadResult } from '../ingest/read'
-import type { Backend, ConfigOverrides } from './backend'
+import { startPipedLoad, type PipedLoadOptions } from '../ingest/pipeline'
+import { loadCaptureFile, type LoadOptions, type LoadResult } from '../ingest/read'
+import type { Backend, BackendRun, ConfigOverrides, FrameGate, ReplayStart } from './backend'
 import { BACKENDS, backendFor } from './backends'
 
 /** `--config` pairs as the backend's overrides; a backend that runs no model takes none. */
@@ -33,3 +39,151 @@ export async function replayCapture(result: LoadResult, pairs: readonly string[]
 }
 
 export type ReplayedCapture = Awaited<ReturnType<typeof replayCapture>>
+
+export interface LoadAndReplayOptions extends ReplayCaptureOptions {
+  /** How the file is read (its name in messages, progress, an importer's options). */
+  load?: Partial<LoadOptions> & { chunkSize?: number }
+  /** Load on this thread, then replay: no worker. */
+  oneThread?: boolean
+  /** The pipelined load's own options (tests: eager increments, a worker that fails). */
+  pipe?: Pick<PipedLoadOptions, 'eager' | 'worker'>
+}
+
+/** A capture being loaded and replayed: the load's outcome as soon as it has ended, the replay's when it has. */
+export interface LoadingReplay {
+  /** Resolves as loadCaptureFile would: the store, with a fatal fault and what came before it; or rejects as it. */
+  loaded: Promise<LoadResult>
+  /**
+   * The replay of the loaded capture, as replayCapture gives it. A load that ended in a fault before its first
+   * record has nothing to replay: this rejects with that fault (after `loaded` resolved with it).
+   */
+  replayed: Promise<ReplayedCapture>
+}
+
+/**
+ * The gate a replay that follows a pipelined load waits at (FrameGate): `offer` says how many complete frames the
+ * store shows, `end` that it holds all of them.
+ */
+class PipeGate implements FrameGate {
+  ended = false
+  offered = 0
+  private waiting: { done: number; resolve: (frames: number) => void } | undefined
+
+  wait(done: number): Promise<number> {
+    if (this.offered > done || this.ended) return Promise.resolve(this.offered)
+    return new Promise((resolve) => (this.waiting = { done, resolve }))
+  }
+
+  offer(frames: number): void {
+    this.offered = frames
+    const w = this.waiting
+    if (w && frames > w.done) {
+      this.waiting = undefined
+      w.resolve(frames)
+    }
+  }
+
+  end(frames: number): void {
+    this.ended = true
+    this.offered = frames
+    const w = this.waiting
+    this.waiting = undefined
+    w?.resolve(frames)
+  }
+}
+
+const ignore = () => undefined
+
+/**
+ * Load a capture file and replay it, the replay following the load: `report`, `diff`, `check`, `export` and
+ * `history add` read their captures so. Capture lines (plain or gzip) are loaded in a worker thread; a file an
+ * importer reads, or a machine where no worker starts, is loaded on this thread first, then replayed.
+ *
+ * The models ask the store once, as they start, whether the capture has `gpu` and `use` records. A replay starts
+ * with the first complete frames, with what the store says then; should a later increment bring the first such
+ * record, that replay is dropped and a new one starts from frame 0 (on real captures they come in the first
+ * frames, so this costs little), and the replay that ends is always one that began with the capture's own answer.
+ */
+export function loadAndReplay(path: string, pairs: readonly string[], options: LoadAndReplayOptions = {}): LoadingReplay {
+  const replayLoaded = (result: LoadResult) => {
+    if (result.error && result.store.records.length === 0) throw result.error
+    return replayCapture(result, pairs, options)
+  }
+  const load = options.oneThread
+    ? undefined
+    : startPipedLoad(path, {
+        file: options.load?.file,
+        chunkSize: options.load?.chunkSize,
+        headerOptional: options.load?.headerOptional,
+        onProgress: options.load?.onProgress,
+        ...options.pipe,
+      })
+  if (!load) {
+    const loaded = loadCaptureFile(path, options.load)
+    const replayed = loaded.then(replayLoaded)
+    replayed.catch(ignore)
+    return { loaded, replayed }
+  }
+
+  const store = load.store
+  let following: { backend: Backend; start: ReplayStart<BackendRun>; gate: PipeGate; gpu: boolean; use: boolean } | undefined
+  /** A config the backend refused as the replay would start: said once the load has ended, as the one-thread path does. */
+  let refused: { error: unknown } | undefined
+  const follow = () => {
+    try {
+      const backend = backendFor(store.header, store, BACKENDS)
+      const gate = new PipeGate()
+      const start = backend.replay(store, { overrides: overridesOf(backend, pairs), checkpoints: options.checkpoints, gate })
+      // a replay that fails while the load goes on is said once the load has ended (below), not as it happens
+      start.done.catch(ignore)
+      following = { backend, start, gate, gpu: store.hasGpuRecords, use: store.hasUseRecords }
+    } catch (error) {
+      refused = { error }
+    }
+  }
+  const stale = () => following !== undefined && (following.gpu !== store.hasGpuRecords || following.use !== store.hasUseRecords)
+  /** Drop the replay under way: it ends where it waits (it only waits between increments), and is not read. */
+  const drop = () => {
+    if (!following) return
+    following.gate.end(following.gate.offered)
+    following = undefined
+  }
+  load.onGrow = (frames) => {
+    if (refused || frames === 0) return
+    if (stale()) drop()
+    if (!following) follow()
+    following?.gate.offer(frames)
+  }
+
+  const loaded = load.ended.then((end) => {
+    if ('result' in end) return end.result
+    if ('thrown' in end) throw end.thrown
+    // not pipelined (a file an importer reads, a worker that stopped): loaded on this thread
+    return loadCaptureFile(path, options.load)
+  })
+  const replayed = load.ended.then(async (end): Promise<ReplayedCapture> => {
+    if (!('result' in end)) {
+      drop()
+      return replayLoaded(await loaded)
+    }
+    const result = end.result
+    if (result.error && result.store.records.length === 0) {
+      drop()
+      throw result.error
+    }
+    if (refused) throw refused.error
+    if (stale()) drop()
+    // a capture shorter than one complete frame: its replay starts now, over the whole of it
+    if (!following) return replayCapture(result, pairs, options)
+    const { backend, start, gate } = following
+    gate.end(store.frames.length)
+    await start.done
+    const replay = start.run
+    // the snapshots catch up with the whole replay, as a followed capture's do when it ends
+    replay.grown()
+    return { backend, replay, snapshots: replay.snapshots, report: replay.report(result) }
+  })
+  replayed.catch(ignore)
+  loaded.catch(ignore)
+  return { loaded, replayed }
+}

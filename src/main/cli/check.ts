@@ -9,7 +9,7 @@
 import type { AnyCaptureRecord, CaptureHeader, WarningKind } from '../../shared/capture'
 import type { Frame } from '../../shared/units'
 import type { HazardLog } from '../analysis/hazards'
-import { replayCapture } from '../analysis/run'
+import { replayCapture, type ReplayedCapture } from '../analysis/run'
 import { ResourceIndex } from '../analysis/search'
 import { loadCapture, type LoadResult } from '../ingest/read'
 import type { StoreWarnings, WarningSample } from '../ingest/store'
@@ -59,6 +59,8 @@ export interface CaptureCheckOptions {
   onWarning?: (rule: VulkanRule, message: string, frame: Frame) => void
   /** What reading the capture warned about; the store's own warnings by default. */
   reading?: StoreWarnings
+  /** The capture's replay, where it was replayed as it was read (loadAndReplay); else it is replayed here. */
+  replayed?: ReplayedCapture
 }
 
 export interface CheckOptions extends Omit<CaptureCheckOptions, 'reading'> {
@@ -79,7 +81,7 @@ function isRule(rule: string): rule is VulkanRule {
 /** A loaded capture's checks: its replay through its backend, the run's findings with their resources named. */
 export async function checkCapture(result: LoadResult, options: CaptureCheckOptions = {}): Promise<CheckResult> {
   // the findings are the replay's own, and the names come from the store: no snapshot is asked for, so no checkpoint
-  const { replay } = await replayCapture(result, options.config ?? [], { checkpoints: false })
+  const { replay } = options.replayed ?? (await replayCapture(result, options.config ?? [], { checkpoints: false }))
   return checkResultOf(replay.checks, new ResourceIndex(result.store), options.reading ?? result.store.warnings, options.onWarning)
 }
 

@@ -23,7 +23,7 @@ import { runRoute } from './route'
 import { runRecord, summarize } from './record'
 import { backendFor } from '../analysis/backends'
 import { d3d12Backend } from '../analysis/d3d12/backend'
-import { replayCapture } from '../analysis/run'
+import { loadAndReplay, replayCapture, type ReplayedCapture } from '../analysis/run'
 import { HEAPSCOPE_VERSION } from '../../shared/version'
 import { History, TREND_GROUPS, TREND_METRICS, type TrendGroup, type TrendMetric } from '../history/db'
 import { HistoryError } from '../history/duckdb'
@@ -60,16 +60,41 @@ function clearProgress(): void {
   if (process.stderr.isTTY) process.stderr.write('\r\x1b[K')
 }
 
+/** How a capture is read: its progress bar and an imported trace's options. */
+function loadOptions(file: string, options: { headerOptional?: boolean; frames?: FrameFlags }) {
+  const name = file === '-' ? 'stdin' : basename(file)
+  return { onProgress: progressBar(name), headerOptional: options.headerOptional, import: importOptionsOf(importOptionsFrom(options.frames)) }
+}
+
 /** Read a capture (or an importable file, or stdin for "-"); unreadable input ends with exit 2. */
 async function read(file: string, options: { headerOptional?: boolean; frames?: FrameFlags } = {}): Promise<LoadResult> {
-  const name = file === '-' ? 'stdin' : basename(file)
-  const onProgress = progressBar(name)
-  const load = { onProgress, headerOptional: options.headerOptional, import: importOptionsOf(importOptionsFrom(options.frames)) }
+  const load = loadOptions(file, options)
+  return loaded(file === '-' ? loadCapture(process.stdin, { file: 'stdin', ...load }) : loadCaptureFile(file, load))
+}
+
+/**
+ * Read a capture and replay it: a file's replay follows its read, at once (loadAndReplay); stdin is read, then
+ * replayed. Unreadable input ends with exit 2 as `read`; `replayed` gives the replay (bad `--config` pairs are
+ * bad usage), once the read has answered.
+ */
+async function readReplayed(
+  file: string,
+  pairs: string[],
+  options: { frames?: FrameFlags } = {},
+): Promise<{ result: LoadResult; replayed: () => Promise<ReplayedCapture> }> {
+  if (file === '-') {
+    const result = await read(file, options)
+    return { result, replayed: () => replayRun(replayCapture(result, pairs, { checkpoints: false })) }
+  }
+  const loading = loadAndReplay(file, pairs, { load: loadOptions(file, options), checkpoints: false })
+  const result = await loaded(loading.loaded)
+  return { result, replayed: () => replayRun(loading.replayed) }
+}
+
+/** A load's outcome: a fault before the first record, or input that cannot be read, ends with exit 2. */
+async function loaded(loading: Promise<LoadResult>): Promise<LoadResult> {
   try {
-    const result =
-      file === '-'
-        ? await loadCapture(process.stdin, { file: name, ...load })
-        : await loadCaptureFile(file, load)
+    const result = await loading
     clearProgress()
     // A fault before the first record leaves nothing to report: say so alone, with no empty report beside it.
     if (result.error && result.store.records.length === 0) throw new ExitError(EXIT.input, result.error.message)
@@ -95,9 +120,9 @@ function configFrom(pairs: string[], header?: LoadResult['store']['header']) {
  * A whole replay of a capture through the model of its API, for its figures (no snapshot is asked of it, so it
  * keeps no checkpoints); bad `--config` pairs are bad usage.
  */
-async function replayRun(result: LoadResult, pairs: string[]) {
+async function replayRun(replaying: Promise<ReplayedCapture>): Promise<ReplayedCapture> {
   try {
-    return await replayCapture(result, pairs, { checkpoints: false })
+    return await replaying
   } catch (err) {
     if (err instanceof ConfigError) throw new ExitError(EXIT.usage, err.message)
     throw err
@@ -209,8 +234,8 @@ export function buildProgram(): Command {
     .addOption(noFrameMarkersOption())
     .addOption(modelOption())
     .action(async (file: string, opts: { config: string[]; json?: boolean } & FrameFlags) => {
-      const result = await read(file, { frames: opts })
-      const { report } = await replayRun(result, opts.config)
+      const { result, replayed } = await readReplayed(file, opts.config, { frames: opts })
+      const { report } = await replayed()
       process.stdout.write(opts.json ? `${JSON.stringify(report)}\n` : formatReport(report))
       if (result.error) throw new ExitError(EXIT.input, result.error.message)
     })
@@ -240,12 +265,18 @@ export function buildProgram(): Command {
         fileB: string | undefined,
         opts: { config: string[]; configA: string[]; configB: string[]; json?: boolean; failOnGrowth?: number } & FrameFlags,
       ) => {
-        const resultA = await read(fileA, { frames: opts })
-        const resultB = fileB === undefined || fileB === fileA ? resultA : await read(fileB, { frames: opts })
-        const a = await replayRun(resultA, [...opts.config, ...opts.configA])
-        const b = await replayRun(resultB, [...opts.config, ...opts.configB])
         const pairsA = [...opts.config, ...opts.configA]
         const pairsB = [...opts.config, ...opts.configB]
+        const runA = await readReplayed(fileA, pairsA, { frames: opts })
+        const resultA = runA.result
+        // one capture under two configs: read once, its second replay over the store the first one followed
+        const runB =
+          fileB === undefined || fileB === fileA
+            ? { result: resultA, replayed: () => replayRun(replayCapture(resultA, pairsB, { checkpoints: false })) }
+            : await readReplayed(fileB, pairsB, { frames: opts })
+        const resultB = runB.result
+        const a = await runA.replayed()
+        const b = await runB.replayed()
         const diff = buildDiff(a, b, { a: runLabel(resultA.store.file, pairsA), b: runLabel(resultB.store.file, pairsB) })
         process.stdout.write(opts.json ? `${JSON.stringify(diff)}\n` : formatDiff(diff))
         for (const result of [resultA, resultB]) if (result.error) throw new ExitError(EXIT.input, result.error.message)
@@ -302,8 +333,8 @@ export function buildProgram(): Command {
     .addOption(noFrameMarkersOption())
     .addOption(modelOption())
     .action(async (file: string, opts: { json?: boolean } & FrameFlags) => {
-      const result = await read(file, { frames: opts })
-      const check = await checkCapture(result)
+      const { result, replayed } = await readReplayed(file, [], { frames: opts })
+      const check = await checkCapture(result, { replayed: await replayed() })
       process.stdout.write(formatCheck(check, opts.json ?? false))
       if (result.error) throw new ExitError(EXIT.input, result.error.message)
       const code = checkExitCode(check)
@@ -355,8 +386,9 @@ export function buildProgram(): Command {
     .addOption(noFrameMarkersOption())
     .addOption(modelOption())
     .action(async (file: string, opts: { parquet: string; config: string[]; build?: string; label: string[] } & FrameFlags) => {
-      const result = await read(file, { frames: opts })
-      const { figures, replayed, checks } = await gather(result, file, opts)
+      const run = await readReplayed(file, opts.config, { frames: opts })
+      const result = run.result
+      const { figures, replayed, checks } = await gather(result, file, opts, await run.replayed())
       const files = await historyCall(() => exportParquet(opts.parquet, result, replayed, checks, figures))
       for (const f of files) writeLine(`${f.path}  ${formatCount(f.rows)} rows  ${formatCount(f.bytes)} bytes`)
       if (result.error) throw new ExitError(EXIT.input, result.error.message)
@@ -380,9 +412,9 @@ export function buildProgram(): Command {
       // for the moments of the write only, so the app can read it meanwhile
       const runs: RunFigures[] = []
       for (const file of files) {
-        const result = await read(file, { frames: opts })
+        const { result, replayed } = await readReplayed(file, opts.config, { frames: opts })
         if (result.error) throw new ExitError(EXIT.input, result.error.message)
-        runs.push((await gather(result, file, opts)).figures)
+        runs.push((await gather(result, file, opts, await replayed())).figures)
       }
       const store = await historyCall(() => History.open(db))
       try {
@@ -496,10 +528,10 @@ async function historyCall<T>(step: () => Promise<T>): Promise<T> {
   }
 }
 
-/** A loaded capture's figures, as `report --json` makes them, with its metadata. */
-async function gather(result: LoadResult, file: string, opts: { config: string[]; build?: string; label: string[] }) {
+/** A loaded capture's figures, as `report --json` makes them, with its metadata, from its replay. */
+async function gather(result: LoadResult, file: string, opts: { config: string[]; build?: string; label: string[] }, replayed: ReplayedCapture) {
   try {
-    return await runFigures(result, { path: resolve(file), config: opts.config, build: opts.build, labels: labelsFrom(opts.label) })
+    return await runFigures(result, { path: resolve(file), config: opts.config, build: opts.build, labels: labelsFrom(opts.label) }, replayed)
   } catch (err) {
     if (err instanceof ConfigError) throw new ExitError(EXIT.usage, err.message)
     throw err

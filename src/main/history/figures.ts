@@ -103,10 +103,11 @@ export function figuresOf(result: LoadResult, replayed: ReplayedCapture, checks:
 
 /**
  * Replay a loaded capture and gather its figures (the replay is handed back for an export to read on: its series,
- * residency and resource rows, never a snapshot, so it keeps no checkpoints).
+ * residency and resource rows, never a snapshot, so it keeps no checkpoints). `replayed`: the capture was replayed
+ * as it was read (loadAndReplay, with the same config and no checkpoints).
  */
-export async function runFigures(result: LoadResult, options: RunOptions) {
-  const replayed = await replayCapture(result, options.config ?? [], { checkpoints: false })
+export async function runFigures(result: LoadResult, options: RunOptions, replayed?: ReplayedCapture) {
+  replayed ??= await replayCapture(result, options.config ?? [], { checkpoints: false })
   // the hazards and warnings, as the run's backend found them
   const checks = replayed.replay.checks
   return { figures: figuresOf(result, replayed, checks, options), replayed, checks }

@@ -68,6 +68,8 @@ export type FieldValue = (typeof FieldValue)[keyof typeof FieldValue]
 /** `type` is cleared for every record as five 8-byte words, so its length is rounded up to 40. */
 const TYPE_BYTES = 40
 if (FIELD_COUNT > TYPE_BYTES) throw new Error('RecordScratch.type is too short for the fields')
+/** `type` as 8-byte words, as RecordScratch.typesInto and copyTypes move it (bytes 0…6 are never a NaN). */
+export const TYPE_WORDS = TYPE_BYTES / 8
 
 export class RecordScratch {
   readonly type = new Uint8Array(TYPE_BYTES)
@@ -113,6 +115,22 @@ export class RecordScratch {
     this.ids.length = 0
     this.nums.length = 0
     this.extras = undefined
+  }
+
+  /** Write every field's type into `words` from `at` (TYPE_WORDS of them). */
+  typesInto(words: Float64Array, at: number): void {
+    const from = this.typeWords
+    for (let i = 0; i < TYPE_WORDS; i++) words[at + i] = from[i]
+  }
+
+  /** Set every field's type from `words` at `at`, as typesInto wrote them. */
+  copyTypes(words: Float64Array, at: number): void {
+    const to = this.typeWords
+    to[0] = words[at]
+    to[1] = words[at + 1]
+    to[2] = words[at + 2]
+    to[3] = words[at + 3]
+    to[4] = words[at + 4]
   }
 
   has(field: number): boolean {

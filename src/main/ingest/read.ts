@@ -42,6 +42,21 @@ export interface LoadOptions {
   headerOptional?: boolean
   /** Options of the importer of a foreign format (how an RMV or GPGMM trace's time becomes frames). */
   import?: ImportOptions
+  /**
+   * Called after each chunk the NDJSON scanner took, with the builder the records went to: a pipelined load
+   * (pipeline.ts) sends on what the store gained.
+   */
+  onScanned?: (builder: CaptureBuilder) => void
+  /** Read capture lines only: a foreign format or a JSON document throws NotCaptureLinesError, unread. */
+  linesOnly?: boolean
+}
+
+/** A load asked for capture lines only (`linesOnly`) met a file an importer reads whole. */
+export class NotCaptureLinesError extends Error {
+  constructor(readonly file: string) {
+    super(`${file}: not HeapScope capture lines; an importer reads it whole`)
+    this.name = 'NotCaptureLinesError'
+  }
 }
 
 export interface LoadResult {
@@ -138,6 +153,7 @@ export async function loadCapture(source: AsyncIterable<Uint8Array>, options: Lo
   }
 
   const foreign = sniffFormat(headBytes)
+  if (options.linesOnly && (foreign || isJsonDocument(headBytes))) throw new NotCaptureLinesError(options.file)
   if (foreign) return importWhole(foreign, plain(), builder, options, progress, report)
   if (isJsonDocument(headBytes)) return importWhole(null, plain(), builder, options, progress, report, headBytes)
 
@@ -147,6 +163,7 @@ export async function loadCapture(source: AsyncIterable<Uint8Array>, options: Lo
     for await (const chunk of plain()) {
       if (progress.totalBytes > 0) builder.share.fraction = Math.min(1, progress.bytesRead / progress.totalBytes)
       scanner.push(chunk)
+      options.onScanned?.(builder)
       report(false)
     }
     scanner.finish()

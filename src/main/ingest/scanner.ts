@@ -12,7 +12,7 @@
  * a time through a DataView; a compare may look a few bytes past the line's end, never past the room.
  */
 import { CaptureError } from './errors'
-import { F, FIELD, RecordScratch, FieldValue } from './fields'
+import { F, FIELD, FIELD_COUNT, RecordScratch, FieldValue, TYPE_WORDS } from './fields'
 import type { CaptureBuilder } from './storeBuilder'
 import { HASH_PRIME, HASH_SEED } from './strings'
 import { checkHeader } from './versions'
@@ -87,8 +87,43 @@ const VALUE_KIND = new Uint8Array(FIELD.length)
 for (const name of ['e', 'state', 'heap', 'dim', 'via', 'kind', 'type', 'op', 'usage', 'flags'] as const) {
   VALUE_KIND[F[name]] = WORD
 }
-for (const name of ['name', 'tag', 'format'] as const) VALUE_KIND[F[name]] = TEXT
+/** The free-text fields. */
+const TEXT_FIELDS = [F.name, F.tag, F.format]
+for (const field of TEXT_FIELDS) VALUE_KIND[field] = TEXT
 VALUE_KIND[F.ids] = NUMBERS
+
+/** Where each free-text field's part of NdjsonScanner.textByHead starts. */
+const HEAD_BITS = 12
+const TEXT_SLOT = new Int32Array(FIELD.length)
+TEXT_FIELDS.forEach((field, i) => (TEXT_SLOT[field] = i << HEAD_BITS))
+/**
+ * A string's slot among its field's 2^HEAD_BITS, by its first sixteen bytes (or fewer and what follows them):
+ * names that differ only in a number after a common start (`T_Debris_180`, `T_Debris_634`) take different slots.
+ */
+function headSlot(view: DataView, at: number): number {
+  const h = Math.imul(view.getInt32(at, true) ^ Math.imul(view.getInt32(at + 4, true), 0x85ebca6b), 0x9e3779b1)
+  const g = Math.imul(view.getInt32(at + 8, true) ^ Math.imul(view.getInt32(at + 12, true), 0xc2b2ae35), 0x27d4eb2f)
+  return Math.imul(h ^ g, 0x9e3779b1) >>> (32 - HEAD_BITS)
+}
+
+/** The fields whose arrays of words are kept (NdjsonScanner.listText), and each one's slot among them (else -1). */
+const LIST_FIELDS = [F.usage, F.flags]
+const LIST_FIELD = new Int32Array(FIELD.length).fill(-1)
+LIST_FIELDS.forEach((field, i) => (LIST_FIELD[field] = i))
+const LIST_WAYS = 8
+/** A kept array's bytes, in four-byte words, and its words at most. */
+const LIST_WORDS = 32
+const LIST_IDS = 16
+
+/**
+ * Transients' tails kept (NdjsonScanner.tailText), each at most TAIL_WORDS four-byte words long, with at most
+ * TAIL_FIELDS members and TAIL_IDS words in its arrays.
+ */
+const TAIL_COUNT = 2048
+const TAIL_WORDS = 64
+const TAIL_FIELDS = 16
+const TAIL_IDS = 16
+const TAIL_HASH_BITS = 12
 
 /** Thrown inside a line; turned into a CaptureError with the line's number and the absolute offset. */
 class SyntaxFault {
@@ -144,12 +179,53 @@ export class NdjsonScanner {
   /** The last string id of each free-text field, and the name that came after each name last time. */
   private readonly lastText = new Int32Array(FIELD.length)
   private nameAfter = new Int32Array(1 << 12)
+  /** Per free-text field, the string last read from plain bytes that began with the same sixteen bytes (headSlot). */
+  private readonly textByHead = new Int32Array(TEXT_FIELDS.length << HEAD_BITS)
+  /**
+   * The last LIST_WAYS arrays of words each of `usage` and `flags` held (a capture repeats a handful), each from
+   * `[` to `]` packed for four-byte compares, with its length in bytes (0: none yet) and its string ids.
+   */
+  private readonly listText = new Int32Array(LIST_FIELDS.length * LIST_WAYS * LIST_WORDS)
+  private readonly listBytes = new Int32Array(LIST_FIELDS.length * LIST_WAYS)
+  private readonly listCount = new Int32Array(LIST_FIELDS.length * LIST_WAYS)
+  private readonly listIds = new Int32Array(LIST_FIELDS.length * LIST_WAYS * LIST_IDS)
+  /** The list each field replaces next. */
+  private readonly listNext = new Int32Array(LIST_FIELDS.length)
+  /**
+   * Transients' tails: a render graph describes the same transient resources in the same order every frame, so
+   * the members after a transient's id often repeat, byte for byte, those of the transient that came after the
+   * previous one last time. Kept in a ring of TAIL_COUNT (0 is none): the bytes from after the id's comma to the
+   * closing brace, packed for four-byte compares, and the members they set; `tailAfter` is the tail that came
+   * next last time.
+   */
+  private readonly tailText = new Int32Array(TAIL_COUNT * TAIL_WORDS)
+  /** The same bytes as doubles, two words each (TAIL_WORDS is even). */
+  private readonly tailWide = new Float64Array(this.tailText.buffer)
+  private readonly tailBytes = new Int32Array(TAIL_COUNT)
+  /** The record's field types (RecordScratch.copyTypes), then its numbers, strings and arrays of words, by field. */
+  private readonly tailTypes = new Float64Array(TAIL_COUNT * TYPE_WORDS)
+  private readonly tailNumbers = new Uint8Array(TAIL_COUNT)
+  private readonly tailStrings = new Uint8Array(TAIL_COUNT)
+  private readonly tailLists = new Uint8Array(TAIL_COUNT)
+  private readonly tailField = new Uint8Array(TAIL_COUNT * TAIL_FIELDS)
+  private readonly tailNum = new Float64Array(TAIL_COUNT * TAIL_FIELDS)
+  /** A member's string id, 1/0 for a boolean, or how many ids of `tailIds` an array of words holds. */
+  private readonly tailStr = new Int32Array(TAIL_COUNT * TAIL_FIELDS)
+  private readonly tailIds = new Int32Array(TAIL_COUNT * TAIL_IDS)
+  private readonly tailAfter = new Int32Array(TAIL_COUNT)
+  /** Tails by a hash of their bytes, to find one kept before when the prediction failed. */
+  private readonly tailByHash = new Int32Array(1 << TAIL_HASH_BITS)
+  private lastTail = 0
+  private nextTail = 1
+  /** The string id of the record kind `transient`. */
+  private readonly transientKind: number
 
   constructor(builder: CaptureBuilder, options: ScannerOptions) {
     this.builder = builder
     this.file = options.file
     this.headerOptional = options.headerOptional ?? false
     const strings = builder.strings
+    this.transientKind = strings.intern('transient')
     const count = strings.size
     this.wordNext = new Int32Array(count)
     this.wordLength = new Int32Array(count)
@@ -302,12 +378,17 @@ export class NdjsonScanner {
     const num = r.num
     const str = r.str
     let c = buf[++p]
+    let keys = 0
+    /** Where the members after a transient's id start, when the record may be kept (tails below). */
+    let tail = -1
+    let tailId = 0
     if (c <= SPACE) while (c === SPACE || c === TAB || c === CR) c = buf[++p]
     if (c === RBRACE) {
       c = buf[++p]
     } else {
       for (;;) {
         if (c !== QUOTE) throw new SyntaxFault(p, 'a quoted key')
+        keys++
         const keyStart = p + 1
         let q = keyStart
         const w = view.getInt32(q, true)
@@ -347,7 +428,9 @@ export class NdjsonScanner {
           } else if (kind === TEXT) {
             // Free text (names, tags, formats). A render graph names its resources in the same order every
             // frame, and runs of records share a tag or a format: the string predicted from the one before is
-            // compared first; otherwise it is hashed while looking for its closing quote, and interned.
+            // compared first, then the last one that began with the same sixteen bytes (a capture's tags and
+            // formats are a few dozen strings, and many names recur); otherwise it is hashed while looking for
+            // its closing quote, and interned.
             const strings = this.builder.strings
             const isName = field === F.name
             const previous = this.lastText[field]
@@ -356,18 +439,26 @@ export class NdjsonScanner {
               id = predicted
               p = q + strings.byteLength(id) + 1
             } else {
-              let h = HASH_SEED
-              for (;;) {
-                c = buf[q]
-                if (c === QUOTE || c === BACKSLASH || c < 0x20) break
-                h = Math.imul(h ^ c, HASH_PRIME)
-                q++
+              const slot = TEXT_SLOT[field] + headSlot(view, q)
+              const seen = this.textByHead[slot]
+              if (seen > 0 && seen !== predicted && strings.matchesQuoted(seen, buf, view, q, this.end)) {
+                id = seen
+                p = q + strings.byteLength(id) + 1
+              } else {
+                let h = HASH_SEED
+                for (;;) {
+                  c = buf[q]
+                  if (c === QUOTE || c === BACKSLASH || c < 0x20) break
+                  h = Math.imul(h ^ c, HASH_PRIME)
+                  q++
+                }
+                if (c === QUOTE) {
+                  id = strings.internHashed(buf, p + 1, q, h >>> 0)
+                  p = q + 1
+                  this.textByHead[slot] = id
+                } else p = this.value(field, p)
               }
-              if (c === QUOTE) {
-                id = strings.internHashed(buf, p + 1, q, h >>> 0)
-                p = q + 1
-                if (isName) this.follow(previous, id)
-              } else p = this.value(field, p)
+              if (isName && id > 0) this.follow(previous, id)
             }
             // only strings read from plain bytes are predicted: they hold no quote, backslash or control byte
             this.lastText[field] = id
@@ -393,6 +484,20 @@ export class NdjsonScanner {
             type[field] = FieldValue.Number
             num[field] = v
             p = q
+            // a transient's id, right after its kind: what follows may repeat a kept tail
+            if (field === F.id && keys === 2 && c === COMMA && str[F.e] === this.transientKind) {
+              if (type[F.e] === FieldValue.String) {
+                tail = p + 1
+                tailId = v
+                const known = this.knownTail(tail)
+                if (known > 0) {
+                  p = this.replayTail(known, tail)
+                  c = buf[p]
+                  tail = -1
+                  break
+                }
+              }
+            }
           }
         } else if (c === LBRACKET) {
           const kind = VALUE_KIND[field]
@@ -414,8 +519,10 @@ export class NdjsonScanner {
         throw new SyntaxFault(p, '"," or "}" after a value')
       }
     }
+    const close = p
     if (c <= SPACE) while (c === SPACE || c === TAB || c === CR) c = buf[++p]
     if (c !== NEWLINE) throw new SyntaxFault(p, 'the end of the line after the record')
+    if (tail >= 0) this.keepTail(tail, close, tailId)
     const builder = this.builder
     builder.line = this.lines
     builder.offset = this.base + this.lineStart
@@ -432,6 +539,136 @@ export class NdjsonScanner {
       this.nameAfter = next
     }
     this.nameAfter[previous] = id
+  }
+
+  /**
+   * The tail predicted for a transient whose members after its id start at `start`: the one that came after the
+   * previous transient's tail last time, if the bytes repeat it to its closing brace; else 0. Compared four bytes
+   * at a time: a kept tail holds no line feed, so a compare stops at the line's end at the latest.
+   */
+  private knownTail(start: number): number {
+    const tail = this.tailAfter[this.lastTail]
+    if (tail === 0) return 0
+    const view = this.view
+    const text = this.tailText
+    const bytes = this.tailBytes[tail]
+    const at = tail * TAIL_WORDS
+    // Eight bytes at a time as doubles: equal doubles are equal bits but for 0 and -0, and a kept tail has no
+    // zero byte (none is valid in a line), so neither; a NaN never equals, a miss. Then four, then the rest.
+    const wide = this.tailWide
+    const eights = bytes >> 3
+    let g = 0
+    while (g < eights && view.getFloat64(start + 8 * g, true) === wide[(at >> 1) + g]) g++
+    if (g < eights) return 0
+    let k = 2 * g
+    if ((bytes & 4) !== 0) {
+      if (view.getInt32(start + 4 * k, true) !== text[at + k]) return 0
+      k++
+    }
+    const rest = bytes & 3
+    if (rest !== 0 && ((view.getInt32(start + 4 * k, true) ^ text[at + k]) & lowBytes(rest)) !== 0) return 0
+    this.lastTail = tail
+    return tail
+  }
+
+  /** Set the members a kept tail holds into the scratch; returns the position after the tail's closing brace. */
+  private replayTail(tail: number, start: number): number {
+    const r = this.r
+    const num = r.num
+    const str = r.str
+    const fields = this.tailField
+    r.copyTypes(this.tailTypes, tail * TYPE_WORDS)
+    let i = tail * TAIL_FIELDS
+    for (const end = i + this.tailNumbers[tail]; i < end; i++) num[fields[i]] = this.tailNum[i]
+    for (const end = i + this.tailStrings[tail]; i < end; i++) str[fields[i]] = this.tailStr[i]
+    const ids = this.tailIds
+    let id = tail * TAIL_IDS
+    for (const end = i + this.tailLists[tail]; i < end; i++) {
+      const field = fields[i]
+      r.listStart[field] = r.strListLength
+      for (const last = id + this.tailStr[i]; id < last; id++) r.pushString(ids[id])
+      r.listEnd[field] = r.strListLength
+    }
+    return start + this.tailBytes[tail]
+  }
+
+  /**
+   * Keep the tail of the transient just read, from `start` to its closing brace (before `close`), with the
+   * members it set: unless it is too long, holds unknown keys or a number array, or changed the record's kind or
+   * id. It is predicted after the tail before it.
+   */
+  private keepTail(start: number, close: number, recordId: number): void {
+    const r = this.r
+    const type = r.type
+    const bytes = close - start
+    if (bytes > TAIL_WORDS * 4 || r.extras !== undefined) return
+    const transient = type[F.e] === FieldValue.String && r.str[F.e] === this.transientKind
+    if (!transient || type[F.id] !== FieldValue.Number || r.num[F.id] !== recordId) return
+    let n = 0
+    let ids = 0
+    for (let field = 0; field < FIELD_COUNT; field++) {
+      const t = type[field]
+      if (t === FieldValue.Absent || field === F.e || field === F.id) continue
+      if (t === FieldValue.Numbers) return
+      n++
+      if (t === FieldValue.Strings) ids += r.listEnd[field] - r.listStart[field]
+    }
+    if (n > TAIL_FIELDS || ids > TAIL_IDS) return
+    // the same tail kept before: predicted from here on (its successor was learned with it)
+    const view = this.view
+    const text = this.tailText
+    const groups = bytes >> 2
+    const rest = bytes & 3
+    let h = bytes
+    for (let g = 0; g < groups; g++) h = Math.imul(h ^ view.getInt32(start + 4 * g, true), 0x9e3779b1)
+    if (rest !== 0) h = Math.imul(h ^ (view.getInt32(start + 4 * groups, true) & lowBytes(rest)), 0x9e3779b1)
+    const hashSlot = h >>> (32 - TAIL_HASH_BITS)
+    const same = this.tailByHash[hashSlot]
+    if (same > 0 && this.tailBytes[same] === bytes) {
+      const at = same * TAIL_WORDS
+      let g = 0
+      while (g < groups && view.getInt32(start + 4 * g, true) === text[at + g]) g++
+      if (g === groups && (rest === 0 || (view.getInt32(start + 4 * g, true) & lowBytes(rest)) === text[at + g])) {
+        this.tailAfter[this.lastTail] = same
+        this.lastTail = same
+        return
+      }
+    }
+    const tail = this.nextTail
+    r.typesInto(this.tailTypes, tail * TYPE_WORDS)
+    let i = tail * TAIL_FIELDS
+    for (let field = 0; field < FIELD_COUNT; field++) {
+      if (type[field] === FieldValue.Number && field !== F.id) {
+        this.tailField[i] = field
+        this.tailNum[i++] = r.num[field]
+      }
+    }
+    this.tailNumbers[tail] = i - tail * TAIL_FIELDS
+    for (let field = 0; field < FIELD_COUNT; field++) {
+      if ((type[field] === FieldValue.String && field !== F.e) || type[field] === FieldValue.Bool) {
+        this.tailField[i] = field
+        this.tailStr[i++] = r.str[field]
+      }
+    }
+    this.tailStrings[tail] = i - tail * TAIL_FIELDS - this.tailNumbers[tail]
+    let listed = tail * TAIL_IDS
+    for (let field = 0; field < FIELD_COUNT; field++) {
+      if (type[field] === FieldValue.Strings) {
+        this.tailField[i] = field
+        this.tailStr[i++] = r.listEnd[field] - r.listStart[field]
+        for (let at = r.listStart[field]; at < r.listEnd[field]; at++) this.tailIds[listed++] = r.strList[at]
+      }
+    }
+    this.tailLists[tail] = i - tail * TAIL_FIELDS - this.tailNumbers[tail] - this.tailStrings[tail]
+    const at = tail * TAIL_WORDS
+    for (let g = 0; g < groups; g++) text[at + g] = view.getInt32(start + 4 * g, true)
+    if (rest !== 0) text[at + groups] = view.getInt32(start + 4 * groups, true) & lowBytes(rest)
+    this.tailBytes[tail] = bytes
+    this.tailByHash[hashSlot] = tail
+    this.tailAfter[tail] = 0
+    this.tailAfter[this.lastTail] = tail
+    this.lastTail = tail
+    this.nextTail = tail === TAIL_COUNT - 1 ? 1 : tail + 1
   }
 
   /** A key the format does not define: its member is validated and kept as raw JSON. */
@@ -471,12 +708,25 @@ export class NdjsonScanner {
     return 0
   }
 
-  /** An array of the format's words (`usage`, `flags`), each found in one pass; anything else goes through array(). */
+  /**
+   * An array of the format's words (`usage`, `flags`): one of the last arrays the field held, compared whole, or
+   * each word found in one pass; anything else goes through array().
+   */
   private words(field: number, open: number): number {
     const buf = this.buf
     const r = this.r
     const lengths = this.wordLength
     const listStart = r.strListLength
+    const slot = LIST_FIELD[field]
+    const known = slot >= 0 ? this.knownList(slot, open) : -1
+    if (known >= 0) {
+      const ids = this.listIds
+      for (let i = known * LIST_IDS, end = i + this.listCount[known]; i < end; i++) r.pushString(ids[i])
+      r.set(field, FieldValue.Strings)
+      r.listStart[field] = listStart
+      r.listEnd[field] = r.strListLength
+      return open + this.listBytes[known]
+    }
     let p = open + 1
     let c = buf[p]
     while (c === SPACE || c === TAB || c === CR) c = buf[++p]
@@ -502,7 +752,48 @@ export class NdjsonScanner {
     r.set(field, FieldValue.Strings)
     r.listStart[field] = listStart
     r.listEnd[field] = r.strListLength
+    if (slot >= 0) this.keepList(slot, open, p + 1 - open, listStart)
     return p + 1
+  }
+
+  /**
+   * Which of the arrays kept for a field (its LIST_FIELD slot) the bytes at `open` repeat, or -1. Compared four
+   * bytes at a time: a kept array holds no line feed, so a compare stops at the line's end at the latest.
+   */
+  private knownList(slot: number, open: number): number {
+    const view = this.view
+    const text = this.listText
+    const first = view.getInt32(open, true)
+    for (let list = LIST_WAYS * slot, end = list + LIST_WAYS; list < end; list++) {
+      const bytes = this.listBytes[list]
+      const at = list * LIST_WORDS
+      if (bytes === 0 || text[at] !== first) continue
+      const groups = bytes >> 2
+      let g = 1
+      while (g < groups && view.getInt32(open + 4 * g, true) === text[at + g]) g++
+      if (g < groups) continue
+      const rest = bytes & 3
+      if (rest === 0 || ((view.getInt32(open + 4 * g, true) ^ text[at + g]) & lowBytes(rest)) === 0) return list
+    }
+    return -1
+  }
+
+  /** Keep the array of words just read for a field's slot: `bytes` from `open`, its ids from `listStart` on. */
+  private keepList(slot: number, open: number, bytes: number, listStart: number): void {
+    const r = this.r
+    const count = r.strListLength - listStart
+    if (bytes > LIST_WORDS * 4 || count > LIST_IDS) return
+    const list = LIST_WAYS * slot + this.listNext[slot]
+    this.listNext[slot] = (this.listNext[slot] + 1) % LIST_WAYS
+    const view = this.view
+    const text = this.listText
+    const at = list * LIST_WORDS
+    const groups = bytes >> 2
+    for (let g = 0; g < groups; g++) text[at + g] = view.getInt32(open + 4 * g, true)
+    if ((bytes & 3) !== 0) text[at + groups] = view.getInt32(open + 4 * groups, true) & lowBytes(bytes & 3)
+    this.listBytes[list] = bytes
+    this.listCount[list] = count
+    for (let i = 0; i < count; i++) this.listIds[list * LIST_IDS + i] = r.strList[listStart + i]
   }
 
   private escapedKeyField(quoteStart: number, afterQuote: number): number {

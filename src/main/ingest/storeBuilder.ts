@@ -208,7 +208,7 @@ export class CaptureBuilder {
           this.warn('releaseOfUnknownId', `release of id ${id}, which is not live`)
           return false
         }
-        if (this.heapOfPlaced.has(id)) this.forgetPlaced(id)
+        if (this.heapOfPlaced.size > 0 && this.heapOfPlaced.has(id)) this.forgetPlaced(id)
         return this.pushOps1(kind, r, id)
       }
       case COMMIT:

@@ -35,6 +35,17 @@ export class StringTable {
   private readonly decoded = new Map<number, string>()
   private scratch = new Uint8Array(256)
 
+  constructor() {
+    // The arrays are replaced as they grow. Each is stored twice here so that the engine takes it for a field
+    // that changes from the start: its first replacement would otherwise throw away the optimised scanner and
+    // interning code that relied on it staying the same, in the middle of a load.
+    this.arena = new Uint8Array(this.arena.length)
+    this.arenaView = new DataView(this.arena.buffer)
+    this.offsets = new Uint32Array(this.offsets.length)
+    this.hashes = new Uint32Array(this.hashes!.length)
+    this.slots = new Int32Array(this.slots!.length)
+  }
+
   /** Number of ids in use, including the empty id 0. */
   get size(): number {
     return this.count

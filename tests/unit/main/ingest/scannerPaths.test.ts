@@ -151,6 +151,103 @@ describe('scanner fast paths', () => {
     }
   })
 
+  it('checks a string found by its first sixteen bytes to its closing quote', () => {
+    // tags and formats that share their first sixteen bytes, or are shorter, in alternation, so the string
+    // before is never the one read and every string is looked up by its start
+    const tags = ['UniformBuffers', 'UniformBuffersX', 'Uniform', 'UniformB', 'Uniform', 'UniformBuffers', 'A', 'AB', 'A', 'UniformBuffersAAA1', 'UniformBuffersAAA2', 'UniformBuffersAAA1']
+    const formats = ['R8G8B8A8_UNORM', 'R8G8B8A8_UNORM_SRGB', 'R8G8B8A8', 'R8G8B8A8_UNORM', 'R8', 'R8G8_UNORM', 'R8']
+    const lines: string[] = []
+    for (let i = 0; i < 40; i++) {
+      lines.push(JSON.stringify({ e: 'buffer', id: 2 * i, size: 16, name: tags[(i * 5) % tags.length], tag: tags[i % tags.length] }))
+      lines.push(
+        JSON.stringify({ e: 'texture', id: 2 * i + 1, dim: '2d', width: 1, height: 1, format: formats[i % formats.length], tag: tags[(i + 3) % tags.length] }),
+      )
+    }
+    for (const chunk of [1, 7, 1 << 16]) {
+      const { store, error } = scan([HEADER, ...lines].join('\n') + '\n', chunk)
+      expect(error).toBeUndefined()
+      expect([...recordsOf(store)]).toEqual(lines.map((line) => JSON.parse(line) as object))
+      // each distinct string interned once (`Uniform` is a usage name, interned before any record)
+      const once = new CaptureBuilder().strings
+      for (const text of [...tags, ...formats]) once.intern(text)
+      expect(store.strings.size).toBe(once.size)
+    }
+  })
+
+  it('takes an array of words for one it read before only when the whole array is the same', () => {
+    const usages = [
+      '["Static","VertexBuffer"]',
+      '["Static","VertexBuffer","ShaderResource"]',
+      '["Static"]',
+      '["Static","VertexBuff"]',
+      '["Static" ,"VertexBuffer"]',
+      '["Static","IndexBuffer"]',
+      '["Static","Unknown"]',
+      '["Uniform","Dynamic"]',
+      '[]',
+      `[${BUFFER_USAGES.map((u) => JSON.stringify(u)).join(',')}]`,
+      `[${BUFFER_USAGES.map((u) => JSON.stringify(u)).join(', ')}]`,
+      '["Static","VertexBuffer"] ',
+    ]
+    const flags = ['["RenderTargetable","ShaderResource"]', '["RenderTargetable"]', '["ShaderResource","RenderTargetable"]', '["UAV"]']
+    const lines: string[] = []
+    // twelve arrays in turn, more than are kept
+    for (let i = 0; i < 60; i++) {
+      lines.push(`{"e":"buffer","id":${2 * i},"size":16,"usage":${usages[(i * 7) % usages.length]},"name":"b"}`)
+      lines.push(`{"e":"texture","id":${2 * i + 1},"width":1,"height":1,"flags":${flags[(i * 3) % flags.length]}}`)
+    }
+    for (const chunk of [1, 11, 1 << 16]) {
+      const { store, error } = scan([HEADER, ...lines].join('\n') + '\n', chunk)
+      expect(error).toBeUndefined()
+      const reference = viaObjects(lines)
+      expect([...recordsOf(store)]).toEqual([...recordsOf(reference)])
+      expect(warningCounts(store)).toEqual(warningCounts(reference))
+    }
+  })
+
+  it('takes a transient\'s members after its id for the ones of a frame before only when they are the same to the brace', () => {
+    const frame = [
+      '"kind":"buffer","size":32768,"usage":["Static","UnorderedAccess"],"stride":4,"first":35,"last":36,"name":"Shadow.Pages"}',
+      '"kind":"texture","format":"R8G8B8A8_UNORM","width":1024,"height":512,"flags":["RenderTargetable"],"first":40,"last":41,"name":"Lumen.Albedo"}',
+      '"kind":"texture","format":"R8G8B8A8_UNORM","width":1024,"height":512,"flags":["RenderTargetable"],"first":40,"last":41,"name":"Lumen.Normal","size":2097152,"align":65536}',
+      '"kind":"buffer","size":16,"init":true,"first":1,"last":2,"name":"Args","tag":"T"}',
+    ]
+    // what a later frame may write instead of each: a member changed early or late, one more, a key again
+    const variants = [
+      '"kind":"buffer","size":32768,"usage":["Static","UnorderedAccess"],"stride":4,"first":35,"last":37,"name":"Shadow.Pages"}',
+      '"kind":"texture","format":"R8G8B8A8_UNORM","width":1024,"height":512,"flags":["RenderTargetable"],"first":40,"last":41,"name":"Lumen.Albedx"}',
+      '"kind":"texture","format":"R8G8B8A8_UNORM","width":1024,"height":512,"flags":["RenderTargetable"],"first":40,"last":41,"name":"Lumen.Normal","size":2097152}',
+      '"kind":"buffer","size":16,"init":false,"first":1,"last":2,"name":"Args","tag":"T"}',
+      '"kind":"buffer","size":16,"init":true,"first":1,"last":2,"name":"Args","tag":"T","extra":[1,{"a":null}]}',
+      '"kind":"buffer","size":16,"init":true,"first":1,"last":2,"name":"Args","tag":"T","id":7}',
+      '"kind":"buffer","size":16,"init":true,"first":1,"last":2,"name":"Args","tag":"T","e":"buffer"}',
+      '"kind":"buffer","size":16,"init":true,"first":1,"last":2,"name":"Args","tag":"T","ids":[1,2]}',
+      '"kind":"buffer","size":16,"init":true,"first":1,"last":2,"name":"Args","tag":"T" }',
+      '"kind":"buffer","size":16,"init":true,"first":1,"last":2,"name":"A\\u0072gs","tag":"T"}',
+      '"kind":"buffer","size":16,"init":true,"first":1,"last":2,"name":"Args","tag":"T"}',
+    ]
+    // the frame, then each variant in place of each member list two frames running: the second is predicted
+    const frames = [frame, frame]
+    for (const variant of variants) {
+      for (let i = 0; i < frame.length; i++) {
+        const changed = frame.map((tail, j) => (j === i ? variant : tail))
+        frames.push(changed, changed, frame)
+      }
+    }
+    const lines: string[] = []
+    let id = 0
+    for (const tails of frames) {
+      lines.push('{"e":"graph"}', ...tails.map((tail) => `{"e":"transient","id":${id++},${tail}`), '{"e":"endgraph","passes":1}')
+    }
+    for (const chunk of [1, 13, 1 << 16]) {
+      const { store, error } = scan([HEADER, ...lines].join('\n') + '\n', chunk)
+      expect(error).toBeUndefined()
+      const reference = viaObjects(lines)
+      expect([...recordsOf(store)]).toEqual([...recordsOf(reference)])
+      expect(warningCounts(store)).toEqual(warningCounts(reference))
+    }
+  })
+
   it('reads numbers its fast path leaves to number(): fractions, exponents, signs, long digits', () => {
     const { store, error } = scan(
       [

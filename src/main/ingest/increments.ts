@@ -1,0 +1,407 @@
+/**
+ * A capture store sent in increments, from the thread that reads a capture to the thread that replays it (a
+ * pipelined load, pipeline.ts). The builder only appends: every increment holds the rows each column gained since
+ * the one before (copied slices, transferred), the strings interned since, the new extras, raw records and warning
+ * samples, and the flags and warning counts as they are now. One exception: when a `use` id does not fit the byte
+ * coding, the builder recodes the ids of every `use` record as plain numbers and rewrites their operands; the
+ * next increment then holds all of `ops` and `useIds` again (`recoded`).
+ *
+ * The columns' lengths are read from outside the builder, from the store's layout (store.ts): the operands of a
+ * record that has any follow those of the record before it, so each record's end in `ops` is its `ref` plus the
+ * width of its kind, and a `use` record's ids end where its coded ids do. Every increment checks the layout as it
+ * goes (each record's operands start where the last one's ended), and the last one checks the lengths against the
+ * finished store's: a capture whose layout differs stops the pipelined load (StoreLayoutError) rather than
+ * send a wrong store.
+ */
+import type { CaptureHeader, WarningKind } from '../../shared/capture'
+import { Column, float64Column, uint32Column, uint8Column, type LoadShare } from './columns'
+import {
+  AttachedTable,
+  BufferTable,
+  RECORD_KIND,
+  TextureTable,
+  type CaptureStore,
+  type StoreWarnings,
+  type WarningSample,
+} from './store'
+import type { CaptureBuilder } from './storeBuilder'
+import { StringTable } from './strings'
+
+type TypedArray = Float64Array | Uint32Array | Uint16Array | Uint8Array
+
+/** What a store gained since the increment before. */
+export interface StoreIncrement {
+  header: CaptureHeader
+  kind: Uint8Array
+  ref: Uint32Array
+  frameN: Float64Array
+  frameT: Float64Array
+  frameFirst: Uint32Array
+  /** The new rows of the buffer, texture, transient and placed tables, one array per column (columns() order). */
+  tables: TypedArray[][]
+  ops: Float64Array
+  useIds: Uint8Array | Float64Array
+  /** `ops` and `useIds` are all of them from the start: the use ids were recoded as plain numbers. */
+  recoded: boolean
+  /** The new strings' UTF-8 bytes end to end, and where each ends. */
+  strings: Uint8Array
+  stringEnds: Uint32Array
+  extras: [number, string][]
+  raw: string[]
+  warningCounts: Partial<Record<WarningKind, number>>
+  warningSamples: WarningSample[]
+  hasUse: boolean
+  hasGpu: boolean
+  /** How far through its input the load is (LoadShare), for the receiving columns' growth. */
+  fraction: number
+}
+
+/** The store's layout is not the one this reader sends in increments. */
+export class StoreLayoutError extends Error {
+  constructor(detail: string) {
+    super(`the capture store's layout is not as store.ts describes it: ${detail}`)
+    this.name = 'StoreLayoutError'
+  }
+}
+
+/** Operands in `ops` of each record kind (store.ts); -1 where the kind's `ref` points elsewhere. */
+const OPS_WIDTH = new Int8Array(256).fill(-1)
+OPS_WIDTH[RECORD_KIND.gpu] = 1
+OPS_WIDTH[RECORD_KIND.release] = 1
+OPS_WIDTH[RECORD_KIND.commit] = 2
+OPS_WIDTH[RECORD_KIND.lock] = 2
+OPS_WIDTH[RECORD_KIND.upload] = 3
+OPS_WIDTH[RECORD_KIND.use] = 2
+OPS_WIDTH[RECORD_KIND.budget] = 2
+OPS_WIDTH[RECORD_KIND.graph] = 1
+OPS_WIDTH[RECORD_KIND.endgraph] = 1
+OPS_WIDTH[RECORD_KIND.heap] = 5
+OPS_WIDTH[RECORD_KIND.barrier] = 2
+OPS_WIDTH[RECORD_KIND.access] = 2
+OPS_WIDTH[RECORD_KIND.submit] = 0
+OPS_WIDTH[RECORD_KIND.free] = 1
+
+/** The byte after the coded ids of a `use` record: `count` ids from byte `first` (store.ts). */
+function codedEnd(bytes: Uint8Array, count: number, first: number): number {
+  let at = first
+  for (let i = 0; i < count; ) {
+    let b = bytes[at++]
+    let v = b & 0x7f
+    for (let scale = 0x80; b >= 0x80; scale *= 0x80) {
+      b = bytes[at++]
+      v += (b & 0x7f) * scale
+    }
+    i++
+    if (v % 2 === 1) {
+      b = bytes[at++]
+      let run = b & 0x7f
+      for (let scale = 0x80; b >= 0x80; scale *= 0x80) {
+        b = bytes[at++]
+        run += (b & 0x7f) * scale
+      }
+      i += run
+    }
+  }
+  return at
+}
+
+/** The parts of a store an increment reads: a builder's columns as they are, or its finished store. */
+type StoreView = Pick<
+  CaptureStore,
+  'header' | 'strings' | 'records' | 'frames' | 'buffers' | 'textures' | 'transients' | 'placed' | 'ops' | 'useIds' | 'extras' | 'raw' | 'warnings' | 'hasUseRecords' | 'hasGpuRecords'
+>
+
+/** A builder's columns as they are now, untrimmed (the arrays are replaced as they grow: ask again each time). */
+export function builderView(builder: CaptureBuilder): StoreView {
+  const now = builder.soFar()
+  return {
+    header: builder.header,
+    strings: builder.strings,
+    records: { kind: now.kind, ref: now.ref, length: now.records },
+    frames: { n: builder.frameN.data, t: builder.frameT.data, firstRecord: builder.frameFirst.data, length: builder.frameN.length },
+    buffers: builder.buffers,
+    textures: builder.textures,
+    transients: builder.transients,
+    placed: builder.placed,
+    ops: now.ops,
+    useIds: now.useIds,
+    extras: builder.extras,
+    raw: builder.raw,
+    warnings: builder.warnings,
+    hasUseRecords: now.hasUse,
+    hasGpuRecords: now.hasGpu,
+  }
+}
+
+/** The reading side: what a store gained since the last increment taken. */
+export class IncrementTaker {
+  private records = 0
+  private frames = 0
+  private readonly rows = [0, 0, 0, 0]
+  /** The end of the operands and of the use ids of the records sent. */
+  private opsEnd = 0
+  private useEnd = 0
+  private recoded = false
+  private strings = 1
+  private extras = 0
+  private extrasAt: Iterator<[number, string]> | undefined
+  private raw = 0
+  private samples = 0
+
+  /** Records of a store of `records` that no increment has sent yet. */
+  pending(records: number): number {
+    return records - this.records
+  }
+
+  /**
+   * The increment since the last one, and the arrays to transfer with it. `final`: the view is the finished
+   * store, whose exact column lengths check those worked out from the layout.
+   */
+  take(view: StoreView, fraction: number, final = false): { increment: StoreIncrement; transfer: ArrayBuffer[] } {
+    const records = view.records.length
+    const recoded = view.useIds instanceof Float64Array && !this.recoded
+    let from = this.records
+    if (recoded) {
+      // every use record's operands were rewritten: send ops and use ids again from the start
+      this.recoded = true
+      this.opsEnd = 0
+      this.useEnd = 0
+      from = 0
+    }
+    const opsFrom = this.opsEnd
+    const useFrom = this.useEnd
+    this.measure(view, from, records)
+    if (final && (this.opsEnd !== view.ops.length || this.useEnd !== view.useIds.length)) {
+      throw new StoreLayoutError(
+        `operands end at ${this.opsEnd} of ${view.ops.length}, use ids at ${this.useEnd} of ${view.useIds.length}`,
+      )
+    }
+    const transfer: ArrayBuffer[] = []
+    const slice = <T extends TypedArray>(array: T, start: number, end: number): T => {
+      const part = array.slice(start, end) as T
+      transfer.push(part.buffer as ArrayBuffer)
+      return part
+    }
+    const frames = view.frames.length
+    const tables = [view.buffers, view.textures, view.transients, view.placed].map((table, t) => {
+      const start = this.rows[t]
+      this.rows[t] = table.length
+      return table.columns().map((c) => slice(c.data as TypedArray, start, table.length))
+    })
+
+    const strings = view.strings
+    const count = strings.size
+    let bytes = 0
+    for (let id = this.strings; id < count; id++) bytes += strings.byteLength(id)
+    const stringBytes = new Uint8Array(bytes)
+    const stringEnds = new Uint32Array(count - this.strings)
+    for (let id = this.strings, at = 0; id < count; id++) {
+      stringBytes.set(strings.bytes(id), at)
+      at += strings.byteLength(id)
+      stringEnds[id - this.strings] = at
+    }
+    transfer.push(stringBytes.buffer, stringEnds.buffer)
+    this.strings = count
+
+    // extras are added in record order and never removed: a live iterator gives the new ones
+    const extras: [number, string][] = []
+    if (view.extras.size > this.extras) {
+      this.extrasAt ??= view.extras.entries()
+      for (; this.extras < view.extras.size; this.extras++) extras.push(this.extrasAt.next().value as [number, string])
+    }
+    const raw = view.raw.slice(this.raw)
+    this.raw = view.raw.length
+    const warningSamples = view.warnings.samples.slice(this.samples)
+    this.samples = view.warnings.samples.length
+
+    const increment: StoreIncrement = {
+      header: view.header,
+      kind: slice(view.records.kind, this.records, records),
+      ref: slice(view.records.ref, this.records, records),
+      frameN: slice(view.frames.n, this.frames, frames),
+      frameT: slice(view.frames.t, this.frames, frames),
+      frameFirst: slice(view.frames.firstRecord, this.frames, frames),
+      tables,
+      ops: slice(view.ops, opsFrom, this.opsEnd),
+      useIds: slice(view.useIds, useFrom, this.useEnd),
+      recoded,
+      strings: stringBytes,
+      stringEnds,
+      extras,
+      raw,
+      warningCounts: { ...view.warnings.counts },
+      warningSamples,
+      hasUse: view.hasUseRecords,
+      hasGpu: view.hasGpuRecords,
+      fraction,
+    }
+    this.records = records
+    this.frames = frames
+    return { increment, transfer }
+  }
+
+  /** The ends of the operands and use ids of records [from, to), each record's checked to start where the last ended. */
+  private measure(view: StoreView, from: number, to: number): void {
+    const { kind, ref } = view.records
+    const ops = view.ops
+    const coded = view.useIds instanceof Uint8Array ? view.useIds : undefined
+    let opsEnd = this.opsEnd
+    let useEnd = this.useEnd
+    for (let i = from; i < to; i++) {
+      const k = kind[i]
+      const width = OPS_WIDTH[k]
+      if (width < 0) continue
+      const at = ref[i]
+      if (at !== opsEnd) throw new StoreLayoutError(`record ${i}'s operands start at ${at}, not at ${opsEnd}`)
+      opsEnd = at + width
+      if (k !== RECORD_KIND.use) continue
+      const count = ops[at]
+      const first = ops[at + 1]
+      if (first !== useEnd) throw new StoreLayoutError(`record ${i}'s use ids start at ${first}, not at ${useEnd}`)
+      useEnd = coded ? codedEnd(coded, count, first) : first + count
+    }
+    this.opsEnd = opsEnd
+    this.useEnd = useEnd
+  }
+}
+
+/**
+ * The replaying side: a store that grows by increments. Like a followed capture's store (growing.ts), it shows the
+ * complete frames received so far (a frame is complete once the next one has begun) and their records; `finish`
+ * makes it the whole store, as the builder finished it.
+ */
+export class PipedStore implements CaptureStore {
+  header: CaptureHeader = { format: 'heapscope-capture', version: 1 }
+  readonly strings = new StringTable()
+  records: { kind: Uint8Array; ref: Uint32Array; length: number } = { kind: new Uint8Array(0), ref: new Uint32Array(0), length: 0 }
+  frames: { n: Float64Array; t: Float64Array; firstRecord: Uint32Array; length: number } = {
+    n: new Float64Array(0),
+    t: new Float64Array(0),
+    firstRecord: new Uint32Array(0),
+    length: 0,
+  }
+  readonly buffers = new BufferTable()
+  readonly textures = new TextureTable()
+  readonly transients = new AttachedTable()
+  readonly placed = new AttachedTable()
+  ops: Float64Array = new Float64Array(0)
+  useIds: Uint8Array | Float64Array = new Uint8Array(0)
+  readonly extras = new Map<number, string>()
+  readonly raw: string[] = []
+  readonly warnings: StoreWarnings = { counts: {}, samples: [] }
+  hasUseRecords = false
+  hasGpuRecords = false
+  sourceBytes = 0
+  lines = 0
+  partial = false
+
+  constructor(readonly file: string) {}
+}
+
+/** Appends increments to a PipedStore, in columns of its own that grow as the builder's do. */
+export class StoreAppender {
+  readonly store: PipedStore
+  private readonly share: LoadShare = { fraction: 0 }
+  private readonly kind = uint8Column(1 << 16)
+  private readonly ref = uint32Column(1 << 16)
+  private readonly frameN = float64Column(64)
+  private readonly frameT = float64Column(64)
+  private readonly frameFirst = uint32Column(64)
+  private readonly ops = float64Column(1 << 12)
+  private useIds: Column<Uint8Array> | Column<Float64Array> = uint8Column(1 << 14)
+
+  constructor(file: string) {
+    this.store = new PipedStore(file)
+    for (const c of [this.kind, this.ref, this.ops, this.useIds]) c.share = this.share
+  }
+
+  /** Append an increment; returns the number of complete frames the store now shows. */
+  append(inc: StoreIncrement): number {
+    const store = this.store
+    this.share.fraction = inc.fraction
+    store.header = inc.header
+    add(this.kind, inc.kind)
+    add(this.ref, inc.ref)
+    add(this.frameN, inc.frameN)
+    add(this.frameT, inc.frameT)
+    add(this.frameFirst, inc.frameFirst)
+    ;[store.buffers, store.textures, store.transients, store.placed].forEach((table, t) => {
+      const columns = table.columns()
+      const parts = inc.tables[t]
+      const rows = parts[0]?.length ?? 0
+      columns.forEach((c, i) => {
+        c.share = this.share
+        c.length = table.length
+        add(c as Column<TypedArray>, parts[i])
+      })
+      table.length += rows
+    })
+    if (inc.recoded) {
+      this.ops.length = 0
+      this.useIds = float64Column(Math.max(1024, inc.useIds.length))
+      this.useIds.share = this.share
+    }
+    add(this.ops, inc.ops)
+    add(this.useIds as Column<TypedArray>, inc.useIds)
+    const strings = store.strings
+    for (let i = 0, start = 0; i < inc.stringEnds.length; i++) {
+      const end = inc.stringEnds[i]
+      const id = strings.internBytes(inc.strings, start, end)
+      // the builder interns each string once, so each new one takes the next id
+      if (id !== strings.size - 1) throw new StoreLayoutError(`string ${id} came twice`)
+      start = end
+    }
+    for (const [record, json] of inc.extras) store.extras.set(record, json)
+    for (const json of inc.raw) store.raw.push(json)
+    store.warnings.counts = inc.warningCounts
+    for (const sample of inc.warningSamples) store.warnings.samples.push(sample)
+    store.hasUseRecords = inc.hasUse
+    store.hasGpuRecords = inc.hasGpu
+    return this.show()
+  }
+
+  /** Point the store at the complete frames: those before the last one received, which more records may join. */
+  private show(): number {
+    const store = this.store
+    const frames = this.frameN.length
+    const complete = Math.max(0, frames - 1)
+    const records = complete < frames ? this.frameFirst.data[complete] : this.kind.length
+    store.records = { kind: this.kind.data.subarray(0, records), ref: this.ref.data.subarray(0, records), length: records }
+    store.frames = {
+      n: this.frameN.data.subarray(0, complete),
+      t: this.frameT.data.subarray(0, complete),
+      firstRecord: this.frameFirst.data.subarray(0, complete),
+      length: complete,
+    }
+    store.ops = this.ops.data
+    store.useIds = this.useIds.data
+    return complete
+  }
+
+  /**
+   * The load has ended: the last increment (taken from the finished store) appended, the store holds every frame,
+   * its columns trimmed as the builder's finish trims them. Returns its frame count.
+   */
+  finish(inc: StoreIncrement, sourceBytes: number, lines: number, partial: boolean): number {
+    this.append(inc)
+    const store = this.store
+    for (const table of [store.buffers, store.textures, store.transients, store.placed]) table.trim()
+    store.strings.trim()
+    store.records = { kind: this.kind.trim(), ref: this.ref.trim(), length: this.kind.length }
+    store.frames = { n: this.frameN.trim(), t: this.frameT.trim(), firstRecord: this.frameFirst.trim(), length: this.frameN.length }
+    store.ops = this.ops.trim()
+    store.useIds = this.useIds.trim()
+    store.sourceBytes = sourceBytes
+    store.lines = lines
+    store.partial = partial
+    return store.frames.length
+  }
+}
+
+/** Append values to a column. */
+function add<T extends TypedArray>(column: Column<T>, values: T): void {
+  if (values.length === 0) return
+  column.reserve(values.length)
+  column.data.set(values as never, column.length)
+  column.length += values.length
+}
