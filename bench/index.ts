@@ -15,8 +15,9 @@
  *
  * Options: `-- --records N` (one capture size instead of the two), `--scenarios a,b` (deferred,stress), `--runs R`
  * (timed repetitions, 3), `--frames F` (snapshot frames, 100), `--passes P` (passes over those frames and the
- * series ranges, each sample's best kept, 3), `--no-latency`, `--no-memory`, `--no-spacing`, `--one-thread` (the
- * `report` measured loads first, then replays, on one thread: the path before the load was pipelined).
+ * series ranges, each sample's best kept, 3), `--no-latency`, `--no-memory`, `--no-spacing`, `--one-thread` or
+ * `--worker` (the `report` measured loads, then replays, on one thread; or loads in a worker thread, the replay
+ * following it; without either, as the CLI chooses for the machine's cores).
  *
  * The code under test is bundled with esbuild into bench/data/ and measured in `node --expose-gc`: under tsx every
  * imported binding is a module getter, which costs about 1.8x in hot loops.
@@ -29,7 +30,7 @@ import { benchCaptureFile, generateBenchCapture, jsonParseBaseline } from './cap
 import { CHECKPOINT_RECORDS, Replay } from '../src/main/analysis/d3d12/replay'
 import { buildRunReport } from '../src/main/analysis/d3d12/report'
 import { Snapshots } from '../src/main/analysis/d3d12/snapshot'
-import { loadAndReplay } from '../src/main/analysis/run'
+import { loadAndReplay, pipelineWorthIt } from '../src/main/analysis/run'
 import { loadCaptureFile, type LoadResult } from '../src/main/ingest/read'
 import { resolveConfig, type ModelConfig } from '../src/shared/model'
 
@@ -47,8 +48,12 @@ const PASSES = option('--passes', 3)
 /** The capture the memory and spacing figures are taken on: `deferred`, or the first scenario asked for without it. */
 const MEMORY_SCENARIO = SCENARIOS.includes('deferred') ? 'deferred' : SCENARIOS[0]
 const SPACINGS = [12_500, 25_000, 50_000, 100_000]
-/** `report` as before the load was pipelined: the load, then the replay, on one thread. */
-const ONE_THREAD = args.includes('--one-thread')
+/**
+ * Where the report's load runs: `--one-thread` the load, then the replay, on one thread; `--worker` in a worker
+ * thread with the replay following it; neither: as the CLI chooses for this machine (analysis/run.ts).
+ */
+const ONE_THREAD: boolean | undefined = args.includes('--one-thread') ? true : args.includes('--worker') ? false : undefined
+const PIPELINED = ONE_THREAD === undefined ? pipelineWorthIt() : !ONE_THREAD
 
 const here = dirname(fileURLToPath(import.meta.url))
 // The bundle runs from bench/data/: the capture sits beside it.
@@ -259,7 +264,7 @@ async function measureRatio(): Promise<void> {
   const live = kept.last!.result.store
   console.log(`${records} records, ${live.frames.length} frames; best of ${RUNS}:`)
   console.log(`  JSON.parse baseline    ${s(base)}`)
-  console.log(`  report (whole)         ${s(whole)}  ${ONE_THREAD ? 'load, then replay, on one thread' : 'the replay following a load in a worker thread'}`)
+  console.log(`  report (whole)         ${s(whole)}  ${PIPELINED ? 'the replay following a load in a worker thread' : 'load, then replay, on one thread'}`)
   console.log(`    until loaded         ${s(load)}`)
   console.log(`    replay after that    ${s(run)}  (with the figures)`)
   console.log(`    JSON                 ${s(figures)}`)

@@ -8,6 +8,7 @@
  * longer of them, not their sum. The load and the replay are the one-thread path's (loadCaptureFile, then
  * replayCapture), figure for figure.
  */
+import { availableParallelism } from 'node:os'
 import { ConfigError } from '../../shared/model'
 import { startPipedLoad, type PipedLoadOptions } from '../ingest/pipeline'
 import { loadCaptureFile, type LoadOptions, type LoadResult } from '../ingest/read'
@@ -43,7 +44,10 @@ export type ReplayedCapture = Awaited<ReturnType<typeof replayCapture>>
 export interface LoadAndReplayOptions extends ReplayCaptureOptions {
   /** How the file is read (its name in messages, progress, an importer's options). */
   load?: Partial<LoadOptions> & { chunkSize?: number }
-  /** Load on this thread, then replay: no worker. */
+  /**
+   * true: load on this thread, then replay, no worker; false: load in a worker thread, the replay following it;
+   * absent: a worker where the machine has more than PIPELINE_MIN_CORES - 1 cores (pipelineWorthIt).
+   */
   oneThread?: boolean
   /** The pipelined load's own options (tests: eager increments, a worker that fails). */
   pipe?: Pick<PipedLoadOptions, 'eager' | 'worker'>
@@ -95,6 +99,19 @@ class PipeGate implements FrameGate {
 const ignore = () => undefined
 
 /**
+ * The cores a pipelined load needs to be worth its cost. Measured with the built CLI (bench/README.md, "The load
+ * in a worker thread, by cores"): on two cores the engine's own background threads (the optimising compiler, the
+ * collector) already keep the second core busy, and the worker made a report of 250 000 to 650 000 records 10 to
+ * 25 % slower and one of 2 000 000 no faster; on sixteen it was faster on every capture.
+ */
+export const PIPELINE_MIN_CORES = 3
+
+/** Whether a load should run in a worker thread beside the replay, by the cores the process may use. */
+export function pipelineWorthIt(cores = availableParallelism()): boolean {
+  return cores >= PIPELINE_MIN_CORES
+}
+
+/**
  * Load a capture file and replay it, the replay following the load: `report`, `diff`, `check`, `export` and
  * `history add` read their captures so. Capture lines (plain or gzip) are loaded in a worker thread; a file an
  * importer reads, or a machine where no worker starts, is loaded on this thread first, then replayed.
@@ -109,7 +126,7 @@ export function loadAndReplay(path: string, pairs: readonly string[], options: L
     if (result.error && result.store.records.length === 0) throw result.error
     return replayCapture(result, pairs, options)
   }
-  const load = options.oneThread
+  const load = (options.oneThread ?? !pipelineWorthIt())
     ? undefined
     : startPipedLoad(path, {
         file: options.load?.file,

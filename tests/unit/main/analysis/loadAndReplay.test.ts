@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { gunzipSync, gzipSync } from 'node:zlib'
 import { afterAll, describe, expect, it } from 'vitest'
-import { loadAndReplay, type LoadAndReplayOptions, type ReplayedCapture } from '../../../../src/main/analysis/run'
+import { loadAndReplay, pipelineWorthIt, type LoadAndReplayOptions, type ReplayedCapture } from '../../../../src/main/analysis/run'
 import { CaptureError, TruncatedGzipError } from '../../../../src/main/ingest/errors'
 import { PipedStore } from '../../../../src/main/ingest/increments'
 import type { LoadResult } from '../../../../src/main/ingest/read'
@@ -25,7 +25,7 @@ const dir = mkdtempSync(join(tmpdir(), 'heapscope-pipe-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 /** Small chunks and an increment after each: many increments even from a small capture. */
-const EAGER: LoadAndReplayOptions = { load: { chunkSize: 4096 }, pipe: { eager: true } }
+const EAGER: LoadAndReplayOptions = { load: { chunkSize: 4096 }, oneThread: false, pipe: { eager: true } }
 
 function write(name: string, bytes: string | Uint8Array): string {
   const path = join(dir, name)
@@ -91,7 +91,7 @@ describe('a capture replayed as it is read, in a worker thread', () => {
     const path = await stress
     const { result } = await bothWays(path)
     expect(result.store.records.length).toBeGreaterThan(10_000)
-    await bothWays(path, {}, { snapshots: false })
+    await bothWays(path, { oneThread: false }, { snapshots: false })
   }, 60_000)
 
   it('keeps bad lines as the one-thread load does: the same warnings, the same figures', async () => {
@@ -161,9 +161,25 @@ describe('a capture replayed as it is read, in a worker thread', () => {
 
   it('loads a file an importer reads, or with no worker, on one thread', async () => {
     await bothWays(VMA, EAGER, { piped: false, snapshots: false })
-    await bothWays(join(GOLDEN, 'deferred-60.hscap.gz'), { pipe: { worker: () => undefined } }, { piped: false })
+    await bothWays(join(GOLDEN, 'deferred-60.hscap.gz'), { oneThread: false, pipe: { worker: () => undefined } }, { piped: false })
     // a worker that fails as it starts
-    const broken = { pipe: { worker: () => new Worker('throw new Error("no ingest here")', { eval: true }) } }
+    const broken = { oneThread: false, pipe: { worker: () => new Worker('throw new Error("no ingest here")', { eval: true }) } }
     await bothWays(join(GOLDEN, 'vulkan-120.hscap.gz'), broken, { piped: false })
   }, 60_000)
+})
+
+describe('where a load runs in a worker', () => {
+  it('pipelines on three cores or more, and loads on one thread on two or one', () => {
+    expect(pipelineWorthIt(1)).toBe(false)
+    expect(pipelineWorthIt(2)).toBe(false)
+    expect(pipelineWorthIt(3)).toBe(true)
+    expect(pipelineWorthIt(16)).toBe(true)
+  })
+
+  it('follows the machine when the caller does not say', async () => {
+    const loading = loadAndReplay(join(GOLDEN, 'deferred-60.hscap.gz'), [])
+    const result = await loading.loaded
+    await loading.replayed
+    expect(result.store instanceof PipedStore).toBe(pipelineWorthIt())
+  })
 })
