@@ -12,8 +12,9 @@ import { availableParallelism } from 'node:os'
 import { ConfigError } from '../../shared/model'
 import { startPipedLoad, type PipedLoadOptions } from '../ingest/pipeline'
 import { loadCaptureFile, type LoadOptions, type LoadResult } from '../ingest/read'
-import type { Backend, BackendRun, ConfigOverrides, FrameGate, ReplayStart } from './backend'
+import type { Backend, BackendRun, ConfigOverrides, ReplayStart } from './backend'
 import { BACKENDS, backendFor } from './backends'
+import { GrowingStoreGate } from './frameGate'
 
 /** `--config` pairs as the backend's overrides; a backend that runs no model takes none. */
 function overridesOf(backend: Backend, pairs: readonly string[]): ConfigOverrides {
@@ -64,38 +65,6 @@ export interface LoadingReplay {
   replayed: Promise<ReplayedCapture>
 }
 
-/**
- * The gate a replay that follows a pipelined load waits at (FrameGate): `offer` says how many complete frames the
- * store shows, `end` that it holds all of them.
- */
-class PipeGate implements FrameGate {
-  ended = false
-  offered = 0
-  private waiting: { done: number; resolve: (frames: number) => void } | undefined
-
-  wait(done: number): Promise<number> {
-    if (this.offered > done || this.ended) return Promise.resolve(this.offered)
-    return new Promise((resolve) => (this.waiting = { done, resolve }))
-  }
-
-  offer(frames: number): void {
-    this.offered = frames
-    const w = this.waiting
-    if (w && frames > w.done) {
-      this.waiting = undefined
-      w.resolve(frames)
-    }
-  }
-
-  end(frames: number): void {
-    this.ended = true
-    this.offered = frames
-    const w = this.waiting
-    this.waiting = undefined
-    w?.resolve(frames)
-  }
-}
-
 const ignore = () => undefined
 
 /**
@@ -143,13 +112,13 @@ export function loadAndReplay(path: string, pairs: readonly string[], options: L
   }
 
   const store = load.store
-  let following: { backend: Backend; start: ReplayStart<BackendRun>; gate: PipeGate; gpu: boolean; use: boolean } | undefined
+  let following: { backend: Backend; start: ReplayStart<BackendRun>; gate: GrowingStoreGate; gpu: boolean; use: boolean } | undefined
   /** A config the backend refused as the replay would start: said once the load has ended, as the one-thread path does. */
   let refused: { error: unknown } | undefined
   const follow = () => {
     try {
       const backend = backendFor(store.header, store, BACKENDS)
-      const gate = new PipeGate()
+      const gate = new GrowingStoreGate()
       const start = backend.replay(store, { overrides: overridesOf(backend, pairs), checkpoints: options.checkpoints, gate })
       // a replay that fails while the load goes on is said once the load has ended (below), not as it happens
       start.done.catch(ignore)

@@ -43,7 +43,8 @@ import type {
   TransientQuery,
 } from '../../shared/ipc'
 import { partitionPoint } from '../../shared/search'
-import { capabilitiesOf, configEntries, type Backend, type BackendRun, type FrameGate, type RunPlayback } from '../analysis/backend'
+import { capabilitiesOf, configEntries, type Backend, type BackendRun, type RunPlayback } from '../analysis/backend'
+import { GrowingStoreGate } from '../analysis/frameGate'
 import { BACKENDS, backendFor } from '../analysis/backends'
 import { compareSeries, leaks, resourceDiff } from '../analysis/compare'
 import type { HazardLog } from '../analysis/hazards'
@@ -168,46 +169,6 @@ export interface Run {
 }
 
 export class EngineError extends Error {}
-
-/**
- * The gate a followed capture's replay waits at (FrameGate): `offer` says how many frames the store holds, `end`
- * that it holds all of them. `caughtUp` is told each time the replay has replayed all it was offered.
- */
-class FollowGate implements FrameGate {
-  ended = false
-  private frames = 0
-  private waiting: { done: number; resolve: (frames: number) => void } | undefined
-
-  constructor(private readonly caughtUp: (done: number) => void) {}
-
-  wait(done: number): Promise<number> {
-    if (this.frames > done || this.ended) return Promise.resolve(this.frames)
-    this.caughtUp(done)
-    return new Promise((resolve) => (this.waiting = { done, resolve }))
-  }
-
-  /** The frames replayed when the replay is waiting for more, else undefined. */
-  waitingAt(): number | undefined {
-    return this.waiting?.done
-  }
-
-  offer(frames: number): void {
-    this.frames = frames
-    const w = this.waiting
-    if (w && frames > w.done) {
-      this.waiting = undefined
-      w.resolve(frames)
-    }
-  }
-
-  end(frames: number): void {
-    this.ended = true
-    this.frames = frames
-    const w = this.waiting
-    this.waiting = undefined
-    w?.resolve(frames)
-  }
-}
 
 interface Following {
   /** Read what the file holds now, and end following. */
@@ -522,7 +483,7 @@ export class LocalEngine implements Engine {
       if (!answered) settle({ ok: true, summary: run.summary })
       else onProgress?.({ loadId, phase: 'following', bytesRead: store.sourceBytes, totalBytes: store.sourceBytes, records: store.records.length, warnings: builder.warningCount(), summary: run.summary })
     }
-    const gate = new FollowGate(caughtUp)
+    const gate = new GrowingStoreGate(caughtUp)
 
     const startRun = () => {
       const id = `run-${this.nextRun++}`
