@@ -3,6 +3,20 @@ import fc from 'fast-check'
 import { BlockState, BlockTable, FreeOrder, MemoryPool, NONE } from '../../../../../src/main/model/d3d12/memoryPool'
 import { runs } from '../../../../properties'
 
+
+/** The pool's free blocks found by a walk over all its blocks, sorted as its free list should be: the reference. */
+function plainFreeList(pool: MemoryPool, blocks: BlockTable, order: number): number[] {
+  const free: number[] = []
+  for (let b = pool.head; b !== NONE; b = blocks.next[b]) {
+    if (blocks.state[b] === BlockState.Free) free.push(b)
+  }
+  return free.sort((a, b) =>
+    order === FreeOrder.BySize && blocks.size[a] !== blocks.size[b]
+      ? blocks.size[a] - blocks.size[b]
+      : blocks.offset[a] - blocks.offset[b],
+  )
+}
+
 describe('memory pool block list', () => {
   it('keeps head and tail at the ends of the list through splits, merges and copies', () => {
     fc.assert(
@@ -58,15 +72,7 @@ describe('memory pool block list', () => {
           const pool = new MemoryPool(0, 4096, 1, order, 0, blocks)
           const live: number[] = []
           const check = () => {
-            const free: number[] = []
-            for (let b = pool.head; b !== NONE; b = blocks.next[b]) {
-              if (blocks.state[b] === BlockState.Free) free.push(b)
-            }
-            free.sort((a, b) =>
-              order === FreeOrder.BySize && blocks.size[a] !== blocks.size[b]
-                ? blocks.size[a] - blocks.size[b]
-                : blocks.offset[a] - blocks.offset[b],
-            )
+            const free = plainFreeList(pool, blocks, order)
             expect(Array.from(pool.free.subarray(0, pool.freeCount))).toEqual(free)
             expect(Array.from(pool.freeSize.subarray(0, pool.freeCount))).toEqual(free.map((b) => blocks.size[b]))
             const offsets = free.map((b) => blocks.offset[b])
@@ -116,15 +122,7 @@ describe('memory pool block list', () => {
           for (const pick of picks) {
             if (rest.length === 0) break
             pool.deallocate(blocks, rest.splice(pick % rest.length, 1)[0])
-            const free: number[] = []
-            for (let b = pool.head; b !== NONE; b = blocks.next[b]) {
-              if (blocks.state[b] === BlockState.Free) free.push(b)
-            }
-            free.sort((a, b) =>
-              order === FreeOrder.BySize && blocks.size[a] !== blocks.size[b]
-                ? blocks.size[a] - blocks.size[b]
-                : blocks.offset[a] - blocks.offset[b],
-            )
+            const free = plainFreeList(pool, blocks, order)
             expect(Array.from(pool.free.subarray(0, pool.freeCount))).toEqual(free)
             expect(Array.from(pool.freeSize.subarray(0, pool.freeCount))).toEqual(free.map((b) => blocks.size[b]))
           }
