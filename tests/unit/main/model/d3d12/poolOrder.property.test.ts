@@ -19,6 +19,24 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ k: fc.constant('room' as const), pick: fc.nat(), room }),
 )
 
+/** One step on the tree and on the plain arrays of its keys and rooms alike. */
+function apply(tree: PoolOrder, keys: number[], rooms: number[], o: Op): void {
+  if (o.k === 'add') {
+    tree.insert(keys.length, LAST, o.room)
+    keys.push(LAST)
+    rooms.push(o.room)
+  } else if (keys.length > 0) {
+    const slot = o.pick % keys.length
+    if (o.k === 'move') {
+      tree.move(slot, o.key)
+      keys[slot] = o.key
+    } else {
+      tree.setRoom(slot, o.room)
+      rooms[slot] = o.room
+    }
+  }
+}
+
 describe('PoolOrder', () => {
   it('keeps the slots in (key, slot) order and finds the first with room as a walk over them does', () => {
     fc.assert(
@@ -30,20 +48,7 @@ describe('PoolOrder', () => {
           keys.map((_, s) => s).sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : a - b))
         ops.forEach((o, i) => {
           if (i === cut % Math.max(1, ops.length)) tree = tree.clone()
-          if (o.k === 'add') {
-            tree.insert(keys.length, LAST, o.room)
-            keys.push(LAST)
-            rooms.push(o.room)
-          } else if (keys.length > 0) {
-            const slot = o.pick % keys.length
-            if (o.k === 'move') {
-              tree.move(slot, o.key)
-              keys[slot] = o.key
-            } else {
-              tree.setRoom(slot, o.room)
-              rooms[slot] = o.room
-            }
-          }
+          apply(tree, keys, rooms, o)
           const order = sorted()
           expect(tree.slots()).toEqual(order)
           for (const need of [0, 1, 17, 40, 64, 65]) {
@@ -100,20 +105,7 @@ describe('PoolOrder structure', () => {
           expect(wrong).toEqual([])
         }
         for (const o of ops) {
-          if (o.k === 'add') {
-            tree.insert(keys.length, LAST, o.room)
-            keys.push(LAST)
-            rooms.push(o.room)
-          } else if (keys.length > 0) {
-            const slot = o.pick % keys.length
-            if (o.k === 'move') {
-              tree.move(slot, o.key)
-              keys[slot] = o.key
-            } else {
-              tree.setRoom(slot, o.room)
-              rooms[slot] = o.room
-            }
-          }
+          apply(tree, keys, rooms, o)
           check()
         }
       }),
