@@ -86,19 +86,76 @@ function column(kind: 'f64' | 'i32' | 'u8', n: number, fill: number): Column {
   return c
 }
 
-/** Marks the rows below n where two float columns differ, bit for bit (NaN and -0 included). */
-function markF64(a: Float64Array, b: Float64Array, n: number, mark: Uint8Array): void {
-  const x = new Int32Array(a.buffer, a.byteOffset, 2 * n)
-  const y = new Int32Array(b.buffer, b.byteOffset, 2 * n)
-  for (let i = 0; i < 2 * n; i++) if (x[i] !== y[i]) mark[i >> 1] = 1
+/**
+ * Rows per block that changedRows compares natively, whole, before it looks at any row of it: between two
+ * checkpoints most blocks of a table are unchanged, and a native compare of a block's bytes costs a fraction of a
+ * compare of its rows one by one.
+ */
+export const CHANGE_BLOCK_ROWS = 256
+
+/** A column's first `n` rows as bytes (a view, not a copy). */
+function bytesOf(c: Column, n: number): Buffer {
+  return Buffer.from(c.buffer, c.byteOffset, n * c.BYTES_PER_ELEMENT)
 }
 
-function markI32(a: Int32Array, b: Int32Array, n: number, mark: Uint8Array): void {
-  for (let r = 0; r < n; r++) if (a[r] !== b[r]) mark[r] = 1
+/** Marks the rows from `lo` to `hi` where two float columns differ, bit for bit (NaN and -0 included). */
+function markF64(a: Float64Array, b: Float64Array, lo: number, hi: number, mark: Uint8Array): void {
+  const x = new Int32Array(a.buffer, a.byteOffset + 8 * lo, 2 * (hi - lo))
+  const y = new Int32Array(b.buffer, b.byteOffset + 8 * lo, 2 * (hi - lo))
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) mark[lo + (i >> 1)] = 1
 }
 
-function markU8(a: Uint8Array, b: Uint8Array, n: number, mark: Uint8Array): void {
-  for (let r = 0; r < n; r++) if (a[r] !== b[r]) mark[r] = 1
+function markI32(a: Int32Array, b: Int32Array, lo: number, hi: number, mark: Uint8Array): void {
+  for (let r = lo; r < hi; r++) if (a[r] !== b[r]) mark[r] = 1
+}
+
+function markU8(a: Uint8Array, b: Uint8Array, lo: number, hi: number, mark: Uint8Array): void {
+  for (let r = lo; r < hi; r++) if (a[r] !== b[r]) mark[r] = 1
+}
+
+/**
+ * The rows below `count`, ascending, where any column of `now` differs from the same column of `before`, bit for
+ * bit (each column at least `count` long, `before`'s of the same element types): blocks of `blockRows` rows whose
+ * bytes are equal in every column are passed over, and only the rows of the others compared.
+ */
+export function changedRows(now: readonly Column[], before: readonly Column[], count: number, blockRows = CHANGE_BLOCK_ROWS): Int32Array {
+  const blocks = Math.ceil(count / blockRows)
+  const dirty = new Uint8Array(blocks)
+  for (let j = 0; j < now.length; j++) {
+    const width = now[j].BYTES_PER_ELEMENT
+    const x = bytesOf(now[j], count)
+    const y = bytesOf(before[j], count)
+    const end = count * width
+    const step = blockRows * width
+    for (let k = 0, s = 0; k < blocks; k++, s += step) {
+      if (dirty[k] === 1) continue
+      const e = Math.min(end, s + step)
+      if (x.compare(y, s, e, s, e) !== 0) dirty[k] = 1
+    }
+  }
+  const mark = new Uint8Array(count)
+  let changed = 0
+  for (let k = 0; k < blocks; k++) {
+    if (dirty[k] === 0) continue
+    const lo = k * blockRows
+    const hi = Math.min(count, lo + blockRows)
+    for (let j = 0; j < now.length; j++) {
+      const a = now[j]
+      const b = before[j]
+      if (a instanceof Float64Array) markF64(a, b as Float64Array, lo, hi, mark)
+      else if (a instanceof Int32Array) markI32(a, b as Int32Array, lo, hi, mark)
+      else markU8(a, b as Uint8Array, lo, hi, mark)
+    }
+    for (let r = lo; r < hi; r++) changed += mark[r]
+  }
+  const rows = new Int32Array(changed)
+  let m = 0
+  for (let k = 0; k < blocks && m < changed; k++) {
+    if (dirty[k] === 0) continue
+    const hi = Math.min(count, (k + 1) * blockRows)
+    for (let r = k * blockRows; r < hi; r++) if (mark[r] === 1) rows[m++] = r
+  }
+  return rows
 }
 
 /** Copies rows of `from` into `to`. */
@@ -184,34 +241,29 @@ export class RowCopy {
     if (older === null) return
     const a = older.rows
     const b = this.rows
-    // The union of both rows, ascending; from[k] >= 0: this copy's index, else -1 - the older copy's.
-    const rows: number[] = []
-    const from: number[] = []
+    // The union of both rows, ascending (the older copy's past this one's count left out); from[r] >= 0: this
+    // copy's index, else -1 - the older copy's.
+    const union = new Int32Array(a.length + b.length)
+    const from = new Int32Array(a.length + b.length)
+    let n = 0
     let i = 0
     let k = 0
     while (i < a.length || k < b.length) {
       if (k < b.length && (i >= a.length || b[k] <= a[i])) {
         if (i < a.length && a[i] === b[k]) i++
-        rows.push(b[k])
-        from.push(k++)
+        union[n] = b[k]
+        from[n++] = k++
       } else {
         if (a[i] < this.count) {
-          rows.push(a[i])
-          from.push(-1 - i)
+          union[n] = a[i]
+          from[n++] = -1 - i
         }
         i++
       }
     }
-    const merged = Int32Array.from(rows)
-    const n = merged.length
-    this.values = this.shape.kinds.map((kind, j) => {
-      const mine = this.values[j]
-      const theirs = older.values[j]
-      const out = column(kind, n, 0)
-      for (let r = 0; r < n; r++) out[r] = from[r] >= 0 ? mine[from[r]] : theirs[-1 - from[r]]
-      return out instanceof Float64Array ? gatherF64(out, identity(n)) : out
-    })
-    this.rows = merged
+    const picks = from.subarray(0, n)
+    this.values = this.shape.kinds.map((kind, j) => merge(kind, this.values[j], older.values[j], picks))
+    this.rows = union.slice(0, n)
     if (this.freeKeep <= older.freeKeep) {
       this.free = this.free.slice()
     } else {
@@ -222,10 +274,38 @@ export class RowCopy {
   }
 }
 
-function identity(n: number): Int32Array {
-  const rows = new Int32Array(n)
-  for (let r = 0; r < n; r++) rows[r] = r
-  return rows
+/**
+ * A column's values of two copies merged (absorbPrevious): from[r] >= 0 takes `mine[from[r]]`, else
+ * `theirs[-1 - from[r]]`; a float column as 32-bit integers when every value is one.
+ */
+function merge(kind: 'f64' | 'i32' | 'u8', mine: Column, theirs: Column, from: Int32Array): Column {
+  const n = from.length
+  if (kind === 'u8') {
+    const out = new Uint8Array(n)
+    const x = mine as Uint8Array
+    const y = theirs as Uint8Array
+    for (let r = 0; r < n; r++) out[r] = from[r] >= 0 ? x[from[r]] : y[-1 - from[r]]
+    return out
+  }
+  if (kind === 'i32' || (mine instanceof Int32Array && theirs instanceof Int32Array)) {
+    const out = new Int32Array(n)
+    const x = mine as Int32Array
+    const y = theirs as Int32Array
+    for (let r = 0; r < n; r++) out[r] = from[r] >= 0 ? x[from[r]] : y[-1 - from[r]]
+    return out
+  }
+  const out = new Float64Array(n)
+  for (let r = 0; r < n; r++) out[r] = from[r] >= 0 ? mine[from[r]] : theirs[-1 - from[r]]
+  return narrowF64(out)
+}
+
+/** A float column as 32-bit integers when every value is one (half the bytes, the same numbers), else itself. */
+function narrowF64(column: Float64Array<ArrayBuffer>): Float64Array<ArrayBuffer> | Int32Array<ArrayBuffer> {
+  for (let k = 0; k < column.length; k++) {
+    const v = column[k]
+    if ((v | 0) !== v || (v === 0 && 1 / v < 0)) return column
+  }
+  return Int32Array.from(column)
 }
 
 /**
@@ -268,19 +348,8 @@ export class TableShadow {
       for (let j = 0; j < this.columns.length; j++) this.columns[j].fill(shape.fill[j], this.count, count)
     }
     this.count = count
-    const mark = new Uint8Array(count)
     if (this.columns.length === 0) throw new Error('a table without columns')
-    for (let j = 0; j < columns.length; j++) {
-      const a = columns[j]
-      const b = this.columns[j]
-      if (a instanceof Float64Array) markF64(a, b as Float64Array, count, mark)
-      else if (a instanceof Int32Array) markI32(a, b as Int32Array, count, mark)
-      else markU8(a, b as Uint8Array, count, mark)
-    }
-    let changed = 0
-    for (let r = 0; r < count; r++) changed += mark[r]
-    const rows = new Int32Array(changed)
-    for (let r = 0, k = 0; r < count; r++) if (mark[r] === 1) rows[k++] = r
+    const rows = changedRows(columns, this.columns, count)
     for (let j = 0; j < columns.length; j++) copyRows(columns[j], this.columns[j], rows)
     let keep = 0
     const before = this.free

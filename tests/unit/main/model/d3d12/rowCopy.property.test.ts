@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { RowCopy, TableShadow, type Column, type TableShape } from '../../../../../src/main/model/d3d12/rowCopy'
+import { changedRows, RowCopy, TableShadow, type Column, type TableShape } from '../../../../../src/main/model/d3d12/rowCopy'
 import { runs } from '../../../../properties'
 
 const SHAPE: TableShape = { kinds: ['f64', 'i32', 'u8'], fill: [0, -1, 0] }
@@ -124,5 +124,45 @@ describe('chained row copies', () => {
       [0, 1, 0, 1],
     ])
     expect(none.restore().free).toEqual([2, 0])
+  })
+
+  it('find the changed rows block by block as a compare of every row and column finds them', () => {
+    // The plain reference: a row changed when any column differs, bit for bit (NaN payloads and -0 apart).
+    const plain = (now: Column[], before: Column[], count: number): number[] => {
+      const rows: number[] = []
+      for (let r = 0; r < count; r++) {
+        const differs = now.some((c, j) => {
+          if (!(c instanceof Float64Array)) return c[r] !== before[j][r]
+          const [x, y] = [c, before[j]].map((f) => new Int32Array(f.buffer, 8 * r, 2))
+          return x[0] !== y[0] || x[1] !== y[1]
+        })
+        if (differs) rows.push(r)
+      }
+      return rows
+    }
+    const value = fc.oneof(fc.integer({ min: -3, max: 3 }), fc.double(), fc.constant(-0), fc.constant(Number.NaN))
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 70 }),
+        fc.integer({ min: 1, max: 9 }),
+        fc.array(fc.record({ row: fc.nat(), column: fc.nat(2), value }), { maxLength: 40 }),
+        fc.array(fc.record({ row: fc.nat(), column: fc.nat(2), value }), { maxLength: 12 }),
+        fc.nat(4),
+        (count, blockRows, old, writes, slack) => {
+          const before: Column[] = [new Float64Array(count + slack), new Int32Array(count + slack), new Uint8Array(count + slack)]
+          const write = (columns: Column[], w: (typeof writes)[number]): void => {
+            const c = columns[w.column]
+            if (count > 0) c[w.row % count] = w.column === 0 ? w.value : Number.isNaN(w.value) ? 7 : Math.trunc(w.value)
+          }
+          for (const w of old) write(before, w)
+          const now = before.map((c) => c.slice()) as Column[]
+          for (const w of writes) write(now, w)
+          // Rows past `count` differ too: they are not looked at.
+          for (let r = count; r < count + slack; r++) now[1][r] = 99
+          expect(Array.from(changedRows(now, before, count, blockRows))).toEqual(plain(now, before, count))
+        },
+      ),
+      { numRuns: runs(500) },
+    )
   })
 })
