@@ -78,6 +78,15 @@ export interface CheckpointChain {
  */
 export const CHAIN_BYTES_PER_WHOLE = 8
 
+/** How many of the last checkpoints kept tell what the next ones may hold (Checkpoints' plan). */
+const RECENT = 4
+
+/**
+ * What the plan counts a checkpoint to come to hold, over what the recent ones hold: a capture's model grows (a
+ * leak), and the checkpoints farther apart hold more changed rows each.
+ */
+const PLAN_MARGIN = 1.25
+
 export class Checkpoints<Model> {
   private readonly kept: Checkpoint<Model>[] = []
   private every: number
@@ -150,6 +159,48 @@ export class Checkpoints<Model> {
       this.bytes = thinned.reduce((sum, c) => sum + c.bytes, 0)
       this.every *= 2
     }
+    this.plan()
+  }
+
+  /**
+   * Spaces the checkpoints still to come so that, holding what the recent ones hold, they fit in the budget with
+   * those kept: the spacing doubles while they would not. A thinning then seldom comes (it throws away checkpoints
+   * already made and merges chained ones), and the checkpoints made before the spacing grew stay closer together.
+   */
+  private plan(): void {
+    const each = this.recentBytes() * PLAN_MARGIN
+    if (each === 0) return
+    const left = this.store.records.length - this.lastRecord
+    if (left <= this.every || this.bytes + (left / this.every) * each <= this.budget) return
+    const room = this.budget - this.bytes
+    this.every = room > each ? Math.max(this.every, Math.ceil((left * each) / room)) : 2 * this.every
+  }
+
+  /**
+   * What a checkpoint to come may hold, from the last ones kept: chained ones hold what changed since the one
+   * before, and a whole copy comes again once they hold CHAIN_BYTES_PER_WHOLE times its bytes, so its share is
+   * one part in CHAIN_BYTES_PER_WHOLE of theirs. 0 until a chained one is kept, where the checkpoints chain.
+   */
+  private recentBytes(): number {
+    const kept = this.kept
+    let chained = 0
+    let chainedBytes = 0
+    let whole = 0
+    let wholeBytes = 0
+    for (let k = kept.length - 1; k >= 0 && chained + whole < RECENT; k--) {
+      const c = kept[k]
+      if (c.chain !== undefined && !c.chain.whole()) {
+        chained++
+        chainedBytes += c.bytes
+      } else {
+        whole++
+        wholeBytes += c.bytes
+      }
+    }
+    if (chained > 0) return (chainedBytes / chained) * (1 + 1 / CHAIN_BYTES_PER_WHOLE)
+    // Whole copies that chained ones will follow tell nothing yet.
+    if (kept.length === 0 || kept[kept.length - 1].chain !== undefined) return 0
+    return wholeBytes / whole
   }
 
   /** The last checkpoint at or before frame index `frame`; undefined before the first is taken. */

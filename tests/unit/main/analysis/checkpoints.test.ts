@@ -1,9 +1,11 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { Checkpoints, type Checkpoint } from '../../../../src/main/analysis/checkpoints'
 import { Replay } from '../../../../src/main/analysis/d3d12/replay'
 import { VulkanReplay, vulkanConfigOf } from '../../../../src/main/analysis/vulkan/replay'
 import { VulkanSnapshots } from '../../../../src/main/analysis/vulkan/snapshot'
 import { loadCaptureFile } from '../../../../src/main/ingest/read'
+import type { CaptureStore } from '../../../../src/main/ingest/store'
 import { resolveConfig } from '../../../../src/shared/model'
 
 const CAPTURE = join(__dirname, '__golden__', 'deferred-60.hscap.gz')
@@ -52,5 +54,47 @@ describe('checkpoints', () => {
       const b = new VulkanSnapshots(thin).snapshot('run', frame)
       expect(b).toEqual(a)
     }
+  })
+
+  it('are spaced up front from what the last ones hold, so that a steady capture fits its budget without a thinning', () => {
+    // 1 000 000 records, a frame every 100; a whole copy of 8 MiB starts each chain, chained ones hold 1 MiB.
+    const MiB = 2 ** 20
+    const frames = 10_000
+    const store = { records: { length: 100 * frames }, frames: { firstRecord: Float64Array.from({ length: frames }, (_, f) => 100 * f) } }
+    const run = (checkpointBytes: number) => {
+      const checkpoints = new Checkpoints<null>(store as unknown as CaptureStore, { checkpointRecords: 10_000, checkpointBytes })
+      let absorbed = 0
+      let made = 0
+      for (let frame = 0; frame < frames; frame++) {
+        if (!checkpoints.due(100 * frame)) continue
+        const whole = checkpoints.wholeDue()
+        const cp: Checkpoint<null> = {
+          frame,
+          model: null,
+          bytes: whole ? 8 * MiB : MiB,
+          liveIds: new Float64Array(0),
+          liveRecords: new Float64Array(0),
+          chain: {
+            whole: () => whole,
+            absorbPrevious: () => {
+              absorbed++
+              return 2 * MiB
+            },
+          },
+        }
+        made++
+        checkpoints.add(cp)
+      }
+      return { ...checkpoints.stats(), absorbed, made }
+    }
+    // Room for all 100 at 10 000 records apart: kept as asked.
+    expect(run(200 * MiB)).toMatchObject({ count: 100, maxRecords: 10_000, absorbed: 0, made: 100 })
+    // Room for 56 chained ones after the whole copy: at the second checkpoint (9 MiB held, 990 000 records left)
+    // the plan counts each to come at 1 MiB × 9/8 (a whole copy's share) × PLAN_MARGIN 1.25 = 1.40625 MiB, so
+    // 990 000 × 1.40625 / 55 = 25 313 records apart: at frame boundaries 25 400, 38 more checkpoints after the
+    // second (the last at record 975 200). Nothing made is thrown away.
+    expect(run(64 * MiB)).toMatchObject({ count: 40, maxRecords: 25_400, bytes: 47 * MiB, absorbed: 0, made: 40 })
+    // A budget the plan cannot meet (the whole copy alone fills it) still thins.
+    expect(run(10 * MiB).absorbed).toBeGreaterThan(0)
   })
 })
