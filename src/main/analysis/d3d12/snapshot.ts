@@ -29,7 +29,8 @@ export interface SnapshotState {
   model: D3D12Model
   /** Live id → index of its create record. */
   created: Map<number, number>
-  table: ResourceTable
+  /** The live resources (the model's, then those placed in application heaps), built when first read. */
+  readonly table: ResourceTable
   transients: TransientExecution[]
   /** Application heaps (manual heaps, imported dumps, driver allocations of a trace) and what is placed in them. */
   heaps: ApplicationHeap[]
@@ -116,8 +117,19 @@ export class Snapshots extends CachedSnapshots<SnapshotState> {
     const frameNumber = store.frames.n[target]
     const end = frameEnd(store, target)
     const heaps = hasHeapRecords(store) ? applicationHeapsAt(this.replay, end) : []
-    const table = this.tableOf(model, created, frameNumber, heaps)
-    return { frame: target, model, created, table, transients, heaps }
+    // The table when first read (a page, a sort, a resource's details): a snapshot itself needs only its length.
+    let table: ResourceTable | undefined
+    const tableOf = () => this.tableOf(model, created, frameNumber, heaps)
+    return {
+      frame: target,
+      model,
+      created,
+      get table() {
+        return (table ??= tableOf())
+      },
+      transients,
+      heaps,
+    }
   }
 
   /** The live resources as columns, straight from the model's table, with names and tags from the records. */
@@ -249,7 +261,7 @@ export class Snapshots extends CachedSnapshots<SnapshotState> {
       runId,
       frame: s.frame,
       frameNumber: this.replay.store.frames.n[s.frame],
-      liveCount: s.table.length,
+      liveCount: s.model.liveCount() + s.heaps.reduce((n, heap) => n + heap.placed.length, 0),
       pools,
       residency: {
         residentBytes: totals.residentBytes,

@@ -739,6 +739,11 @@ export class D3D12Model {
   }
 
 
+  /** How many resources are live: the rows of liveTable(). */
+  liveCount(): number {
+    return this.live.size
+  }
+
   /** What liveAllocations() lists, as columns: a table of thousands of rows without an object per row. */
   liveTable(): LiveTable {
     return liveTable(this.tables())

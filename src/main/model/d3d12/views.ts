@@ -351,7 +351,33 @@ function poolBlocksOf(
 /** Live buffers' and textures' slots, by creation frame, then id. */
 export function liveSlots(t: ModelTables): Int32Array {
   const a = t.allocs
-  return sortSlots(Int32Array.from(t.live.slots()), a.created, a.id)
+  const slots = Int32Array.from(t.live.slots())
+  return byCreation(slots, a.created, a.id) ?? sortSlots(slots, a.created, a.id)
+}
+
+/**
+ * Slots listed by ascending id (as the id map lists them) ordered by creation frame, then id, as sortSlots orders
+ * them: a counting sort by frame, which keeps the id order within a frame. null when the ids do not ascend or a
+ * frame is not a small non-negative integer.
+ */
+export function byCreation(slots: Int32Array, created: Float64Array, id: Float64Array): Int32Array | null {
+  const n = slots.length
+  let last = -Infinity
+  let frames = 0
+  for (let i = 0; i < n; i++) {
+    const slot = slots[i]
+    const f = created[slot]
+    if (!(id[slot] > last) || !(f >= 0 && f < 4 * n + 1024) || f !== Math.floor(f)) return null
+    last = id[slot]
+    if (f >= frames) frames = f + 1
+  }
+  // starts[f]: where frame f's slots begin.
+  const starts = new Int32Array(frames + 1)
+  for (let i = 0; i < n; i++) starts[created[slots[i]] + 1]++
+  for (let f = 0; f < frames; f++) starts[f + 1] += starts[f]
+  const out = new Int32Array(n)
+  for (let i = 0; i < n; i++) out[starts[created[slots[i]]]++] = slots[i]
+  return out
 }
 
 /**
