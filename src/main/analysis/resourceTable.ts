@@ -20,6 +20,9 @@ export interface ResourceColumns {
   text: ResourceTable['text'] | (() => ResourceTable['text'])
 }
 
+/** The most rows a page's first rows are found for without sorting the table (ResourceTable.first). */
+const FIRST_ROWS = 1000
+
 type TextColumns = { name: string[]; tag: string[]; placement: string[]; heap: string[]; pool: (string | null)[]; kind: ('buffer' | 'texture')[] }
 
 /** The live resources of a frame as columns, plus the row objects built lazily for the pages people see. */
@@ -112,17 +115,25 @@ export class ResourceTable {
 
   /** A page of the rows a query's filter keeps, in its order, with the facets present at this frame. */
   page(query: ResourceQuery, frame: number): ResourcePage {
-    const order = this.order(query.sort ?? 'id', query.descending ?? false)
+    const key = query.sort ?? 'id'
+    const descending = query.descending ?? false
     const needle = (query.filter?.name ?? '').toLowerCase()
     const offset = Math.max(0, Math.floor(query.offset))
     const limit = Math.max(0, Math.min(5000, Math.floor(query.limit)))
     const rows: ResourceRow[] = []
     let total = 0
-    for (let k = 0; k < order.length; k++) {
-      const i = order[k]
-      if (!this.matches(i, query.filter, needle)) continue
-      if (total >= offset && rows.length < limit) rows.push(this.row(i))
-      total++
+    const first = this.sorted.has(`${key}:${descending ? 1 : 0}`) ? null : this.first(key, descending, offset + limit, query.filter, needle)
+    if (first !== null) {
+      for (let k = offset; k < first.rows.length; k++) rows.push(this.row(first.rows[k]))
+      total = first.total
+    } else {
+      const order = this.order(key, descending)
+      for (let k = 0; k < order.length; k++) {
+        const i = order[k]
+        if (!this.matches(i, query.filter, needle)) continue
+        if (total >= offset && rows.length < limit) rows.push(this.row(i))
+        total++
+      }
     }
     const distinct = (values: (string | null)[]) => [...new Set(values.filter((v): v is string => !!v))].sort()
     return {
@@ -133,6 +144,59 @@ export class ResourceTable {
       rows,
       facets: { placement: distinct(this.text.placement), heap: distinct(this.text.heap), tag: distinct(this.text.tag) },
     }
+  }
+
+  /**
+   * The first `count` rows the filter keeps in the order of a numeric key (order()'s: the key, then the id, then
+   * the row), and how many it keeps, without sorting every row: what the first pages of a table ask, before any
+   * order is cached. A heap of the `count` first rows seen so far. null where order() is needed: a text key, more
+   * than FIRST_ROWS rows, or a key or id that is NaN (a sort's order of those is its own).
+   */
+  private first(key: ResourceSortKey, descending: boolean, count: number, filter: ResourceFilter | undefined, needle: string): { rows: number[]; total: number } | null {
+    if (count > FIRST_ROWS) return null
+    const n = this.length
+    const value = new Float64Array(n)
+    const id = this.id
+    if (key === 'waste') for (let i = 0; i < n; i++) value[i] = this.occupied[i] - this.requested[i]
+    else if (key === 'age') for (let i = 0; i < n; i++) value[i] = -this.created[i]
+    else if (key === 'id' || key === 'offset' || key === 'occupied' || key === 'requested' || key === 'created') value.set(this[key])
+    else return null
+    for (let i = 0; i < n; i++) if (Number.isNaN(value[i]) || Number.isNaN(id[i])) return null
+    const sign = descending ? -1 : 1
+    // order()'s comparison; its sort is stable, so rows it finds equal keep their row order.
+    const before = (a: number, b: number): boolean => {
+      const c = sign * (value[a] - value[b]) || id[a] - id[b]
+      return c < 0 || (c === 0 && a < b)
+    }
+    // heap[0] is the last of the first rows kept.
+    const heap: number[] = []
+    let total = 0
+    for (let i = 0; i < n; i++) {
+      if (!this.matches(i, filter, needle)) continue
+      total++
+      if (heap.length < count) {
+        let k = heap.length
+        heap.push(i)
+        while (k > 0) {
+          const up = (k - 1) >> 1
+          if (!before(heap[up], heap[k])) break
+          ;[heap[up], heap[k]] = [heap[k], heap[up]]
+          k = up
+        }
+      } else if (count > 0 && before(i, heap[0])) {
+        heap[0] = i
+        for (let k = 0; ; ) {
+          const l = 2 * k + 1
+          if (l >= count) break
+          const r = l + 1
+          const down = r < count && before(heap[l], heap[r]) ? r : l
+          if (!before(heap[k], heap[down])) break
+          ;[heap[down], heap[k]] = [heap[k], heap[down]]
+          k = down
+        }
+      }
+    }
+    return { rows: heap.sort((a, b) => (before(a, b) ? -1 : 1)), total }
   }
 
   matches(i: number, filter: ResourceFilter | undefined, needle: string): boolean {
