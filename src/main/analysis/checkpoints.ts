@@ -1,10 +1,11 @@
 /**
  * Checkpoints of a replay's model: a copy every so many records (at the next frame boundary), so a snapshot at any
  * frame replays a bounded stretch from the checkpoint before it, never from frame 0. What they hold is bounded
- * too: past a byte budget every other one goes and the spacing doubles. Every backend's replay keeps its
- * checkpoints here. A backend may chain a checkpoint to the one before it (CheckpointChain: the D3D12 replay keeps
- * only the rows of the model's big tables that changed since, docs/model.md `checkpoint`); a chain starts from a
- * whole copy, made again once the chained ones hold CHAIN_BYTES_PER_WHOLE times its bytes.
+ * too: the ones still to come are spaced from what the last ones hold so that all fit in a byte budget, and past
+ * it every other one goes and the spacing doubles. Every backend's replay keeps its checkpoints here. A backend
+ * may chain a checkpoint to the one before it (CheckpointChain: the D3D12 replay keeps only the rows of the
+ * model's big tables that changed since, docs/model.md `checkpoint`); a chain starts from a whole copy, made again
+ * once the chained ones hold CHAIN_BYTES_PER_WHOLE times its bytes.
  */
 import type { CaptureStore } from '../ingest/store'
 
