@@ -86,75 +86,40 @@ function column(kind: 'f64' | 'i32' | 'u8', n: number, fill: number): Column {
   return c
 }
 
-/**
- * Rows per block that changedRows compares natively, whole, before it looks at any row of it: between two
- * checkpoints most blocks of a table are unchanged, and a native compare of a block's bytes costs a fraction of a
- * compare of its rows one by one.
- */
-export const CHANGE_BLOCK_ROWS = 256
-
-/** A column's first `n` rows as bytes (a view, not a copy). */
-function bytesOf(c: Column, n: number): Buffer {
-  return Buffer.from(c.buffer, c.byteOffset, n * c.BYTES_PER_ELEMENT)
+/** Marks the rows below n where two float columns differ, bit for bit (NaN and -0 included). */
+function markF64(a: Float64Array, b: Float64Array, n: number, mark: Uint8Array): void {
+  const x = new Int32Array(a.buffer, a.byteOffset, 2 * n)
+  const y = new Int32Array(b.buffer, b.byteOffset, 2 * n)
+  for (let i = 0; i < 2 * n; i++) if (x[i] !== y[i]) mark[i >> 1] = 1
 }
 
-/** Marks the rows from `lo` to `hi` where two float columns differ, bit for bit (NaN and -0 included). */
-function markF64(a: Float64Array, b: Float64Array, lo: number, hi: number, mark: Uint8Array): void {
-  const x = new Int32Array(a.buffer, a.byteOffset + 8 * lo, 2 * (hi - lo))
-  const y = new Int32Array(b.buffer, b.byteOffset + 8 * lo, 2 * (hi - lo))
-  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) mark[lo + (i >> 1)] = 1
+function markI32(a: Int32Array, b: Int32Array, n: number, mark: Uint8Array): void {
+  for (let r = 0; r < n; r++) if (a[r] !== b[r]) mark[r] = 1
 }
 
-function markI32(a: Int32Array, b: Int32Array, lo: number, hi: number, mark: Uint8Array): void {
-  for (let r = lo; r < hi; r++) if (a[r] !== b[r]) mark[r] = 1
-}
-
-function markU8(a: Uint8Array, b: Uint8Array, lo: number, hi: number, mark: Uint8Array): void {
-  for (let r = lo; r < hi; r++) if (a[r] !== b[r]) mark[r] = 1
+function markU8(a: Uint8Array, b: Uint8Array, n: number, mark: Uint8Array): void {
+  for (let r = 0; r < n; r++) if (a[r] !== b[r]) mark[r] = 1
 }
 
 /**
  * The rows below `count`, ascending, where any column of `now` differs from the same column of `before`, bit for
- * bit (each column at least `count` long, `before`'s of the same element types): blocks of `blockRows` rows whose
- * bytes are equal in every column are passed over, and only the rows of the others compared.
+ * bit (each column at least `count` long, `before`'s of the same element types). Every row is compared: between
+ * two checkpoints of the bench's captures the changed rows are spread over the whole table (a released slot is
+ * taken again by the next create), so no block of rows could be passed over.
  */
-export function changedRows(now: readonly Column[], before: readonly Column[], count: number, blockRows = CHANGE_BLOCK_ROWS): Int32Array {
-  const blocks = Math.ceil(count / blockRows)
-  const dirty = new Uint8Array(blocks)
-  for (let j = 0; j < now.length; j++) {
-    const width = now[j].BYTES_PER_ELEMENT
-    const x = bytesOf(now[j], count)
-    const y = bytesOf(before[j], count)
-    const end = count * width
-    const step = blockRows * width
-    for (let k = 0, s = 0; k < blocks; k++, s += step) {
-      if (dirty[k] === 1) continue
-      const e = Math.min(end, s + step)
-      if (x.compare(y, s, e, s, e) !== 0) dirty[k] = 1
-    }
-  }
+export function changedRows(now: readonly Column[], before: readonly Column[], count: number): Int32Array {
   const mark = new Uint8Array(count)
+  for (let j = 0; j < now.length; j++) {
+    const a = now[j]
+    const b = before[j]
+    if (a instanceof Float64Array) markF64(a, b as Float64Array, count, mark)
+    else if (a instanceof Int32Array) markI32(a, b as Int32Array, count, mark)
+    else markU8(a, b as Uint8Array, count, mark)
+  }
   let changed = 0
-  for (let k = 0; k < blocks; k++) {
-    if (dirty[k] === 0) continue
-    const lo = k * blockRows
-    const hi = Math.min(count, lo + blockRows)
-    for (let j = 0; j < now.length; j++) {
-      const a = now[j]
-      const b = before[j]
-      if (a instanceof Float64Array) markF64(a, b as Float64Array, lo, hi, mark)
-      else if (a instanceof Int32Array) markI32(a, b as Int32Array, lo, hi, mark)
-      else markU8(a, b as Uint8Array, lo, hi, mark)
-    }
-    for (let r = lo; r < hi; r++) changed += mark[r]
-  }
+  for (let r = 0; r < count; r++) changed += mark[r]
   const rows = new Int32Array(changed)
-  let m = 0
-  for (let k = 0; k < blocks && m < changed; k++) {
-    if (dirty[k] === 0) continue
-    const hi = Math.min(count, (k + 1) * blockRows)
-    for (let r = k * blockRows; r < hi; r++) if (mark[r] === 1) rows[m++] = r
-  }
+  for (let r = 0, k = 0; r < count; r++) if (mark[r] === 1) rows[k++] = r
   return rows
 }
 
