@@ -27,8 +27,10 @@ const row = fc.record({
   name: fc.constantFrom('Tex', 'buf', 'texture 2', ''),
 })
 
-function tableOf(rows: fc.Infer<typeof row>[]): ResourceTable {
-  const column = (pick: (r: fc.Infer<typeof row>) => number) => Float64Array.from(rows, pick)
+type Row = typeof row extends fc.Arbitrary<infer R> ? R : never
+
+function tableOf(rows: Row[]): ResourceTable {
+  const column = (pick: (r: Row) => number) => Float64Array.from(rows, pick)
   return new ResourceTable(100, {
     id: column((r) => r.id),
     occupied: column((r) => r.occupied),
@@ -63,7 +65,7 @@ describe('a resource table', () => {
           name: fc.option(fc.constantFrom('tex', 'X')),
         }),
         (rows, sort, descending, offset, limit, f) => {
-          const filter = { placement: f.placement ?? undefined, tag: f.tag ?? undefined, name: f.name ?? undefined }
+          const filter = { placement: f.placement ? [...f.placement] : undefined, tag: f.tag ? [...f.tag] : undefined, name: f.name ?? undefined }
           const query: ResourceQuery = { runId: 'r', frame: 0, sort, descending, offset, limit, filter }
           const sorted = tableOf(rows)
           sorted.order(sort, descending)
