@@ -21,7 +21,7 @@ import { HEAP_TYPES, PLACEMENTS } from '../../../shared/model'
 import type { ResidencyObjectInfo } from '../../model/d3d12/residency'
 import type { Replay } from './replay'
 import { createdIdOf, frameOfRecord } from '../records'
-import { ResourceTable } from '../resourceTable'
+import { distinct, ResourceTable } from '../resourceTable'
 import { CachedSnapshots } from '../snapshotCache'
 
 export interface SnapshotState {
@@ -142,7 +142,20 @@ export class Snapshots extends CachedSnapshots<SnapshotState> {
     for (const heap of heaps) n += heap.placed.length
     const createRecord = new Float64Array(n)
     for (let i = 0; i < modelRows; i++) createRecord[i] = created.get(live.id[i]) ?? -1
-    // The model's rows' text, built when a page, a sort or a filter first reads it; heap rows fill theirs below.
+    // One model row's name and tag, from its create record.
+    const nameOf = (i: number): string => {
+      const record = createRecord[i]
+      if (record < 0) return ''
+      const names = store.records.kind[record] === RECORD_KIND.texture ? store.textures : store.buffers
+      return descs.string(names.name.data[store.records.ref[record]]) ?? ''
+    }
+    const tagOf = (i: number): string => {
+      const record = createRecord[i]
+      if (record < 0) return ''
+      const names = store.records.kind[record] === RECORD_KIND.texture ? store.textures : store.buffers
+      return descs.string(names.tag.data[store.records.ref[record]]) ?? ''
+    }
+    // The model's rows' text, built when a sort or a filter first reads it; heap rows fill theirs below.
     const text = (): ResourceTable['text'] => {
       const t: ResourceTable['text'] = {
         name: new Array<string>(n),
@@ -153,17 +166,8 @@ export class Snapshots extends CachedSnapshots<SnapshotState> {
         kind: new Array<'buffer' | 'texture'>(n),
       }
       for (let i = 0; i < modelRows; i++) {
-        const record = createRecord[i]
-        let name = ''
-        let tag = ''
-        if (record >= 0) {
-          const ref = store.records.ref[record]
-          const names = store.records.kind[record] === RECORD_KIND.texture ? store.textures : store.buffers
-          name = descs.string(names.name.data[ref]) ?? ''
-          tag = descs.string(names.tag.data[ref]) ?? ''
-        }
-        t.name[i] = name
-        t.tag[i] = tag
+        t.name[i] = nameOf(i)
+        t.tag[i] = tagOf(i)
         t.placement[i] = PLACEMENTS[live.placement[i]]
         t.heap[i] = HEAP_TYPES[live.heap[i]]
         t.kind[i] = live.texture[i] === 1 ? 'texture' : 'buffer'
@@ -181,6 +185,31 @@ export class Snapshots extends CachedSnapshots<SnapshotState> {
         estimated: live.estimated,
         virtual: live.virtual,
         text,
+        // A first page reads 100 rows' text and the facets: from the rows' codes and tag numbers, not every row's text.
+        rowText: (i) => ({
+          name: nameOf(i),
+          tag: tagOf(i),
+          placement: PLACEMENTS[live.placement[i]],
+          heap: HEAP_TYPES[live.heap[i]],
+          pool: live.poolName[i],
+          kind: live.texture[i] === 1 ? 'texture' : 'buffer',
+        }),
+        facets: () => {
+          const placements = new Set<number>()
+          const heaps = new Set<number>()
+          const tags = new Set<number>()
+          for (let i = 0; i < modelRows; i++) {
+            placements.add(live.placement[i])
+            heaps.add(live.heap[i])
+            const record = createRecord[i]
+            if (record >= 0) tags.add((store.records.kind[record] === RECORD_KIND.texture ? store.textures : store.buffers).tag.data[store.records.ref[record]])
+          }
+          return {
+            placement: distinct([...placements].map((p) => PLACEMENTS[p])),
+            heap: distinct([...heaps].map((h) => HEAP_TYPES[h])),
+            tag: distinct([...tags].map((tag) => descs.string(tag) ?? '')),
+          }
+        },
       })
     }
     // Resources the application placed in its own heaps: their size and offset are the capture's.

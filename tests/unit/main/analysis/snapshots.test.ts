@@ -118,3 +118,26 @@ describe('warming a snapshot', () => {
     expect(asked).toEqual([12, 30, 30, 30])
   })
 })
+
+describe('a snapshot table read before its text is built', () => {
+  it('gives the pages and facets that the whole text columns give', async () => {
+    const replay = await replayOf(2000)
+    const queries = [
+      { sort: 'occupied' as const, descending: true, offset: 0, limit: 100 },
+      { sort: 'waste' as const, descending: false, offset: 40, limit: 25 },
+      { sort: 'created' as const, descending: true, offset: 0, limit: 50, filter: { tag: ['Shadows', 'Textures'], placement: ['Committed', 'PlacedBufferPool'] } },
+      { sort: 'name' as const, descending: false, offset: 0, limit: 100 },
+    ]
+    for (const frame of [0, 13, 37, 59]) {
+      for (const q of queries) {
+        const query = { runId: 'r', frame, ...q }
+        const fresh = new Snapshots(replay).resources(query)
+        const whole = new Snapshots(replay)
+        // Every row's text built first: the table's own columns answer.
+        expect(whole.table(frame).text.name.length).toBe(whole.table(frame).length)
+        expect(fresh).toEqual(whole.resources(query))
+        expect(fresh.rows.length).toBeGreaterThan(0)
+      }
+    }
+  })
+})
