@@ -169,6 +169,9 @@ const LIVE_FIELDS = 5
 /** A checkpoint's copy of the live rows' cells (LiveTags.copy): a cell no copy keeps reads as -1 (a free row). */
 const LIVE_SHAPE: TableShape = { kinds: ['f64'], fill: [-1] }
 
+/** The cells of a live row a checkpoint keeps: its id and create record (createdOf reads no other). */
+const isKeptCell = (cell: number): boolean => cell % LIVE_FIELDS === LIVE_ID || cell % LIVE_FIELDS === LIVE_RECORD
+
 /** The live creates a checkpoint's copy of the live rows' cells restores (id → create record), in row order. */
 function createdOf(copy: RowCopy): Map<number, number> {
   const [cells] = copy.restore().columns
@@ -228,7 +231,7 @@ class LiveTags {
   copy(since?: { shadow: TableShadow; copy: RowCopy }): RowCopy {
     const columns = [this.cells]
     const count = this.used * LIVE_FIELDS
-    if (since !== undefined) return since.shadow.changes(columns, count, [], since.copy)
+    if (since !== undefined) return since.shadow.changes(columns, count, [], since.copy).keeping(isKeptCell)
     // Every row's id and record, free rows' too: a row taken again may keep its id cell, and a copy chained to this
     // one keeps only the cells that change.
     const kept = new Int32Array(2 * this.used)

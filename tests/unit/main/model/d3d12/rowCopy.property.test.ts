@@ -164,4 +164,41 @@ describe('chained row copies', () => {
       { numRuns: runs(500) },
     )
   })
+
+  it('restore the rows they keep when each copy keeps only some rows', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(edit, { maxLength: 30 }), { minLength: 1, maxLength: 10 }), fc.integer({ min: 2, max: 4 }), (steps, every) => {
+        // Rows r with r % every === 1 are never kept: they read as the fill values.
+        const keep = (r: number) => r % every !== 1
+        const table = new Table()
+        let shadow: TableShadow | undefined
+        let last: RowCopy | undefined
+        for (const step of steps) {
+          for (const e of step) {
+            if (e.op === 'add') {
+              if (table.count === table.columns[0].length) table.grow()
+              table.count++
+            } else if (e.op === 'write' && table.count > 0) {
+              const v = e.column === 0 ? e.value : e.column === 1 ? Math.trunc(e.value) | 0 : Math.abs(Math.trunc(e.value)) & 255
+              table.columns[e.column][e.row % table.count] = Number.isNaN(v) && e.column > 0 ? 0 : v
+            }
+          }
+          if (shadow === undefined || last === undefined) {
+            const all = Int32Array.from({ length: table.count }, (_, r) => r)
+            last = RowCopy.whole(SHAPE, table.columns, table.count, all, []).keeping(keep)
+            shadow = TableShadow.of(table.columns, table.count, [])
+          } else {
+            last = shadow.changes(table.columns, table.count, [], last).keeping(keep)
+          }
+          const { columns } = last.restore()
+          for (let r = 0; r < table.count; r++) {
+            const want = keep(r) ? table.columns.map((c) => c[r]) : SHAPE.fill
+            expect(columns.map((c) => c[r])).toEqual(want)
+          }
+          expect(Array.from(last.rows).every(keep)).toBe(true)
+        }
+      }),
+      { numRuns: runs(300) },
+    )
+  })
 })
