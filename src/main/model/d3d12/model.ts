@@ -471,9 +471,11 @@ export class D3D12Model {
       return
     }
     this.live.delete(id)
+    // The listener first: its row for the slot and the slot's own columns are then read close together, so their
+    // cache misses overlap (it reads nothing of the model's).
+    this.sink.releasePending?.(id, this.frame, slot)
     this.holdResidency(slot, false)
     this.releaseSlot(slot)
-    this.sink.releasePending?.(id, this.frame, slot)
   }
 
   /** A reserved resource now has `bytes` committed, in whole 64 KiB tiles, never beyond its virtual size. */
@@ -955,7 +957,7 @@ export class D3D12Model {
     this.allocateInFamily(fam, blockSize, slot)
     const pool = this.poolScratch!
     const block = this.blockScratch
-    const start = this.blocks.offset[block]
+    const start = pool.allocatedOffset
     const a = this.allocs
     a.loc[slot] = Loc.Pool
     a.pool[slot] = pool.id
@@ -1447,7 +1449,7 @@ export class D3D12Model {
     this.holdResidency(owner, false)
     a.pool[owner] = target.id
     a.block[owner] = moved
-    a.offset[owner] = alignedOffset(b.offset[moved], fam.spec.poolAlignment, a.poolAlignment[owner])
+    a.offset[owner] = alignedOffset(target.allocatedOffset, fam.spec.poolAlignment, a.poolAlignment[owner])
     a.lockFrame[owner] = frame
     this.holdResidency(owner, true)
     this.totals.add(fam.spec.row, fam.spec.heap, TOTAL_FIELD.PoolFree, -size)
