@@ -471,11 +471,9 @@ export class D3D12Model {
       return
     }
     this.live.delete(id)
-    // The listener first: its row for the slot and the slot's own columns are then read close together, so their
-    // cache misses overlap (it reads nothing of the model's).
-    this.sink.releasePending?.(id, this.frame, slot)
     this.holdResidency(slot, false)
     this.releaseSlot(slot)
+    this.sink.releasePending?.(id, this.frame, slot)
   }
 
   /** A reserved resource now has `bytes` committed, in whole 64 KiB tiles, never beyond its virtual size. */
