@@ -57,13 +57,13 @@ import { TOTAL_FIELD, ROW_FAST_CONSTANT_PAGE, Totals } from './totals'
 import { TransientAllocator } from './transient'
 import type { TransientRequest } from './transient'
 import { FastAllocatorPages } from './upload'
-import { allocationView, liveAllocations, liveRow, liveTable, poolBlocks, poolViews } from './views'
-import type { AllocationView, LiveRow, LiveTable, ModelTables, PoolBlocks, PoolView } from './views'
+import { allocationView, liveAllocations, livePlacements, liveRow, liveTable, poolBlocks, poolViews } from './views'
+import type { AllocationView, LivePlacements, LiveRow, LiveTable, ModelTables, PoolBlocks, PoolView } from './views'
 import { retainedBytes } from '../retainedBytes'
 import type { TableShadow } from './rowCopy'
 
 export { BlockCode } from './views'
-export type { AllocationView, BlockView, LiveRow, LiveTable, PoolBlocks, PoolView } from './views'
+export type { AllocationView, BlockView, LivePlacements, LiveRow, LiveTable, PoolBlocks, PoolView } from './views'
 
 /**
  * What a replay keeps beside its last checkpoint to make the next one (D3D12Model.checkpoint): that checkpoint and
@@ -736,6 +736,12 @@ export class D3D12Model {
   /** Live buffers and textures, by creation frame, then id. */
   liveAllocations(): AllocationView[] {
     return liveAllocations(this.tables())
+  }
+
+
+  /** The live resources counted by placement, the reserved ones' bytes summed (views.ts, livePlacements). */
+  livePlacements(): LivePlacements {
+    return livePlacements(this.tables())
   }
 
 
