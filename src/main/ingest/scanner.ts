@@ -178,7 +178,8 @@ export class NdjsonScanner {
   private readonly wordText: Int32Array
   /** The last string id of each free-text field, and the name that came after each name last time. */
   private readonly lastText = new Int32Array(FIELD.length)
-  private nameAfter = new Int32Array(1 << 12)
+  /** Small at first, so it first grows while the engine still interprets `record` (StringTable's arena). */
+  private nameAfter = new Int32Array(1 << 6)
   /** Per free-text field, the string last read from plain bytes that began with the same sixteen bytes (headSlot). */
   private readonly textByHead = new Int32Array(TEXT_FIELDS.length << HEAD_BITS)
   /**
