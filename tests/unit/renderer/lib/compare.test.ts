@@ -37,4 +37,31 @@ describe('report deltas', () => {
       ['Heap 1', 0],
     ])
   })
+
+  it('leaves a figure one report lacks absent, not 0: observed against modelled', () => {
+    // an observed trace: its own heaps, no placements, no transients, only the free bytes in its heaps as waste
+    const observed = report({
+      heaps: { local: { peakBytes: 16 * MiB, endBytes: 0 } } as never,
+      byPlacement: undefined,
+      transient: undefined,
+      waste: { poolFreeBytes: 2 * MiB },
+    })
+    const modelled = report()
+    const rows = reportDeltas(observed, modelled)
+    const at = (id: string, params?: Record<string, string>) =>
+      rows.find((r) => r.id === id && (!params || Object.entries(params).every(([k, v]) => r.params?.[k] === v)))!
+    const local = at('heapPeak', { heap: 'local' })
+    expect([local.a, local.b, local.delta, local.relative]).toEqual([16 * MiB, null, null, null])
+    const def = at('heapPeak', { heap: 'DEFAULT' })
+    expect([def.a, def.b, def.delta]).toEqual([null, modelled.heaps.DEFAULT.peakBytes, null])
+    for (const id of ['alignment', 'pendingFree', 'transientHeaps', 'aliasingSavings', 'cacheHitRate']) {
+      expect([at(id).a, at(id).delta], id).toEqual([null, null])
+      expect(at(id).b, id).not.toBeNull()
+    }
+    const placement = rows.find((r) => r.group === 'placements')!
+    expect([placement.a, placement.delta]).toEqual([null, null])
+    // a figure both have still gives its delta
+    const free = at('poolFree')
+    expect([free.a, free.b, free.delta]).toEqual([2 * MiB, modelled.waste.poolFreeBytes, modelled.waste.poolFreeBytes - 2 * MiB])
+  })
 })
