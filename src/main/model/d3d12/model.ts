@@ -211,8 +211,10 @@ export class D3D12Model {
   private nextPoolId = 0
   private nextObjectId = 0
 
-  private pendSlot = new Int32Array(1024)
-  private pendFrame = new Float64Array(1024)
+  // small at first, so they first grow early in a replay, while the engine still interprets releaseSlot: a growth
+  // first met in optimised code throws that code away mid-replay (ingest/README.md, "Cold start")
+  private pendSlot = new Int32Array(16)
+  private pendFrame = new Float64Array(16)
   private pendHead = 0
   private pendTail = 0
 

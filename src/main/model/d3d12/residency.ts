@@ -92,7 +92,9 @@ const DIRECT_IDS = 1 << 22
 
 /** A growable list of slot numbers. */
 class SlotList {
-  data = new Int32Array(64)
+  // small at first, so it first grows in a replay's first frames, while the engine still interprets `push`: a
+  // growth first met in optimised code throws that code away mid-replay (ingest/README.md, "Cold start")
+  data = new Int32Array(4)
   length = 0
 
   push(slot: number): void {
