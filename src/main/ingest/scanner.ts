@@ -222,6 +222,11 @@ export class NdjsonScanner {
   private readonly transientKind: number
 
   constructor(builder: CaptureBuilder, options: ScannerOptions) {
+    // A number read and a string's hash may not fit the engine's small integers (a fraction, a hash of 2^31 or
+    // more): stored as fractions once here, they are doubles from the start, and their first such value does not
+    // change the scanner's shape mid-load (ingest/README.md, "Cold start").
+    this.numberValue = this.strHash = 0.5
+    this.numberValue = this.strHash = 0
     this.builder = builder
     this.file = options.file
     this.headerOptional = options.headerOptional ?? false
