@@ -50,11 +50,14 @@ export function buildRunReport(result: LoadResult, replay: Replay): RunReport {
   let evictions = 0
   let evictedBytes = 0
   let makeResident = 0
-  for (let i = 0; i < events.length; i++) {
-    const kind = events.kind.data[i]
+  // the columns in locals: this loop runs once, mostly interpreted (reportEnvelope.ts, countResources)
+  const eventKind = events.kind.data
+  const eventBytes = events.bytes.data
+  for (let i = 0, n = events.length; i < n; i++) {
+    const kind = eventKind[i]
     if (kind === RESIDENCY_EVENT.evict) {
       evictions++
-      evictedBytes += events.bytes.data[i]
+      evictedBytes += eventBytes[i]
     } else if (kind === RESIDENCY_EVENT.makeResident) makeResident++
   }
   const overBudget = s.get(RESIDENCY_SERIES.overBudget)
