@@ -318,7 +318,10 @@ export class Replay {
     let frame = 0
     const events = this.residencyEvents
     // what the residency manager did in the frame being finished
-    const tick = { evicted: 0, evictions: 0, madeBytes: 0, made: 0, overBudget: 0 }
+    const tick = { evicted: 0.5, evictions: 0, madeBytes: 0.5, made: 0, overBudget: 0 }
+    // its byte counts are doubles from the start (a fraction above): the first count past 2^30 would otherwise
+    // change the object's shape mid-replay, and the optimised code that reads it would be thrown away
+    tick.evicted = tick.madeBytes = 0
     const sink: ModelSink = {
       placed: (info) => {
         if (info.placement === 'Transient') return
