@@ -2,9 +2,11 @@
  * What the benchmarks share: the generated capture they measure on (written once under bench/data/ and reused),
  * and the JSON.parse baseline every reader is compared with.
  */
-import { createReadStream, createWriteStream, mkdirSync, renameSync } from 'node:fs'
+import { createWriteStream, mkdirSync, renameSync } from 'node:fs'
 import { join } from 'node:path'
 import { runGen } from '../src/main/cli/gen'
+
+export { jsonParseBaseline } from './baseline'
 
 /** Stops the generator once it has written enough lines. */
 class Enough {}
@@ -49,34 +51,4 @@ export async function generateBenchCapture(dataDir: string, scenario: string, re
   }
   renameSync(partial, file)
   return file
-}
-
-/**
- * What any reader must do at least: read 1 MiB chunks, decode UTF-8, split into lines, JSON.parse each.
- * Returns the lines parsed, the header included.
- */
-export async function jsonParseBaseline(file: string, chunkSize = 1 << 20): Promise<number> {
-  const decoder = new TextDecoder('utf-8')
-  let carry = ''
-  let parsed = 0
-  for await (const chunk of createReadStream(file, { highWaterMark: chunkSize })) {
-    const text = carry + decoder.decode(chunk as Buffer, { stream: true })
-    let start = 0
-    for (;;) {
-      const nl = text.indexOf('\n', start)
-      if (nl < 0) break
-      if (nl > start) {
-        JSON.parse(text.slice(start, nl))
-        parsed++
-      }
-      start = nl + 1
-    }
-    carry = text.slice(start)
-  }
-  const last = carry + decoder.decode()
-  if (last.trim() !== '') {
-    JSON.parse(last)
-    parsed++
-  }
-  return parsed
 }

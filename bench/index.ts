@@ -6,6 +6,8 @@
  *   `report --json` does: the load in a worker thread and the replay following it, loadAndReplay), best of --runs
  *   each, wall and CPU time (of both threads), and the ratio; then how the ratio grows from 250 000 records to
  *   2 000 000 (the replay's cost per record must not grow with what is alive);
+ * - on each capture, the same one-shot, as a user runs it: the built CLI's `report --json` in a fresh process against
+ *   the baseline in a fresh process, best of --runs each (left out when out/main/cli.js is missing: npm run build);
  * - on each 2-million-record capture, snapshot latency at 100 random frames, each from a fresh Snapshots (nothing
  *   from a cache), p50 and p95, and series query latency over random frame ranges at resolution 2000, p50 and
  *   p95; both as each sample's best of a few passes, with CPU time beside wall time, and the first pass alone;
@@ -25,7 +27,7 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { benchCaptureFile, generateBenchCapture, jsonParseBaseline } from './capture'
 import { CHECKPOINT_RECORDS, Replay } from '../src/main/analysis/d3d12/replay'
 import { buildRunReport } from '../src/main/analysis/d3d12/report'
@@ -274,7 +276,7 @@ async function measureRatio(): Promise<void> {
       `(bests); ${ratio.wall.toFixed(2)} wall, ${ratio.cpu.toFixed(2)} cpu (best run)  (done when ≤ 1)`,
   )
   const alive = (JSON.parse(json) as { resources: { liveAtEnd: number } }).resources.liveAtEnd
-  writeFileSync(ratioFile, JSON.stringify({ records: live.records.length, alive, base, whole, bests, ratio }))
+  writeFileSync(ratioFile, JSON.stringify({ records: live.records.length, alive, base, whole, bests, ratio, json }))
 }
 
 /** Snapshot and series latency on one capture, after one replay. */
@@ -384,6 +386,49 @@ interface RatioFigures {
   whole: Timing
   bests: Timing
   ratio: Timing
+  /** The report, as `report --json` prints it. */
+  json: string
+}
+
+/** The one-shot figures: the baseline and the built CLI's `report --json`, each a fresh process, best of RUNS. */
+interface OneShotFigures {
+  base: Timing
+  report: Timing
+}
+
+/**
+ * What a user and a CI job run: `node bin/heapscope.js report FILE --json` in a fresh process (the built CLI,
+ * out/main/cli.js), against the baseline in a fresh process of its own (bench/baseline.ts), one after the other,
+ * RUNS times. Wall time from the spawn to the exit, as a shell's `time` gives it; CPU time of every thread of the
+ * child, taken at its exit (bench/exitCpu.ts). The process pays the engine's start and warm-up, which the
+ * in-process figures above leave out after their first run. Throws when the CLI prints another report than
+ * `json` (a build older than the sources: `npm run build`).
+ */
+function oneShot(path: string, json: string, cli: string, scripts: { baseline: string; exitCpu: string }): OneShotFigures {
+  const cpuFile = join(dataDir, 'exitCpu.txt')
+  const run = (argv: string[]): Timing & { out: string } => {
+    rmSync(cpuFile, { force: true })
+    const start = performance.now()
+    const r = spawnSync(process.execPath, ['--import', pathToFileURL(scripts.exitCpu).href, ...argv], {
+      env: { ...process.env, HEAPSCOPE_BENCH_CPU: cpuFile },
+      encoding: 'utf8',
+      maxBuffer: 1 << 26,
+    })
+    const wall = (performance.now() - start) / 1000
+    if (r.status !== 0) throw new Error(`${argv.join(' ')} exited ${r.status}: ${r.stderr}`)
+    return { wall, cpu: Number(readFileSync(cpuFile, 'utf8')), out: r.stdout }
+  }
+  let base = NONE
+  let report = NONE
+  for (let r = 0; r < RUNS; r++) {
+    const b = run([scripts.baseline, path])
+    const w = run([cli, 'report', path, '--json'])
+    if (w.out !== `${json}\n`) throw new Error(`${cli} printed another report than this tree's: run npm run build`)
+    console.log(`one-shot run ${r + 1}: baseline ${s(b)} · report ${s(w)}`)
+    base = best(base, b)
+    report = best(report, w)
+  }
+  return { base, report }
 }
 
 async function parent(): Promise<void> {
@@ -404,29 +449,53 @@ async function parent(): Promise<void> {
   await build({ ...bundled, entryPoints: [fileURLToPath(import.meta.url)], outfile: bundle })
   // the pipelined load's worker, beside the bundle (where src/main/ingest/pipeline.ts looks for it)
   await build({ ...bundled, entryPoints: [join(here, '../src/main/ingest/pipeWorker.ts')], outfile: join(dataDir, 'ingestWorker.js') })
+  // the one-shot processes: the baseline as a script of its own, and the hook that gives a child's CPU time
+  const scripts = { baseline: join(dataDir, 'baseline.mjs'), exitCpu: join(dataDir, 'exitCpu.mjs') }
+  await build({ ...bundled, entryPoints: [join(here, 'baseline.ts')], outfile: scripts.baseline })
+  await build({ ...bundled, entryPoints: [join(here, 'exitCpu.ts')], outfile: scripts.exitCpu })
+  const cli = join(here, '../bin/heapscope.js')
+  const built = join(here, '../out/main/cli.js')
+  const oneShots = existsSync(built)
   const options = args.filter((a) => !a.endsWith('.hscap'))
   const child = (mode: string, path: string): void => {
     const r = spawnSync(process.execPath, ['--expose-gc', bundle, mode, path, ...options], { stdio: 'inherit' })
     if (r.status !== 0) throw new Error(`${mode} ${path} exited ${r.status}`)
   }
   console.log(`node ${process.version}, bundled with esbuild (under tsx module getters cost about 1.8x in hot loops)`)
+  if (!oneShots) console.log(`${built} is missing (npm run build): the one-shot reports are left out`)
   const figures = new Map<string, RatioFigures>()
+  const cold = new Map<string, OneShotFigures>()
   for (const [key, path] of files) {
     console.log('')
     rmSync(ratioFile, { force: true })
     child('--ratio', path)
-    figures.set(key, JSON.parse(readFileSync(ratioFile, 'utf8')) as RatioFigures)
+    const f = JSON.parse(readFileSync(ratioFile, 'utf8')) as RatioFigures
+    figures.set(key, f)
+    if (oneShots) cold.set(key, oneShot(path, f.json, cli, scripts))
   }
   console.log('')
   console.log(`report / JSON.parse baseline, best of ${RUNS} each (done when ≤ 1 on every capture):`)
+  console.log('  in one process (its first run pays the warm-up, the best is a warm one):')
   console.log('  scenario     records     alive   baseline (cpu)      report (cpu)        ratio wall  cpu')
+  const t = (x: Timing) => `${x.wall.toFixed(2)} s (${x.cpu.toFixed(2)} s)`.padEnd(20)
   for (const [key, f] of figures) {
     const [scenario] = key.split(' ')
-    const t = (x: Timing) => `${x.wall.toFixed(2)} s (${x.cpu.toFixed(2)} s)`.padEnd(20)
     console.log(
       `  ${scenario.padEnd(10)} ${String(f.records).padStart(9)} ${String(f.alive).padStart(9)}   ${t(f.base)}${t(f.whole)}` +
         `${f.bests.wall.toFixed(2).padStart(6)} ${f.bests.cpu.toFixed(2).padStart(5)}`,
     )
+  }
+  if (cold.size > 0) {
+    console.log('  one-shot, as a user runs it: `heapscope report FILE --json` and the baseline, each a fresh process:')
+    console.log('  scenario     records     alive   baseline (cpu)      report (cpu)        ratio wall  cpu')
+    for (const [key, c] of cold) {
+      const [scenario] = key.split(' ')
+      const f = figures.get(key)!
+      console.log(
+        `  ${scenario.padEnd(10)} ${String(f.records).padStart(9)} ${String(f.alive).padStart(9)}   ${t(c.base)}${t(c.report)}` +
+          `${(c.report.wall / c.base.wall).toFixed(2).padStart(6)} ${(c.report.cpu / c.base.cpu).toFixed(2).padStart(5)}`,
+      )
+    }
   }
   if (RECORDS.length === 2) {
     console.log(`growth of the ratio from ${RECORDS[0]} to ${RECORDS[1]} records (done when within 15 %):`)

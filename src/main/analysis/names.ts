@@ -19,8 +19,8 @@ export class CaptureNames {
 
   constructor(store: CaptureStore) {
     let count = 0
-    const { kind, ref } = store.records
-    for (let i = 0; i < store.records.length; i++) {
+    const { kind, ref, length } = store.records
+    for (let i = 0; i < length; i++) {
       if (kind[i] !== RECORD_KIND.name) continue
       const r = JSON.parse(store.raw[ref[i]]) as { id?: unknown; memory?: unknown; name?: unknown }
       if (typeof r.name !== 'string') continue

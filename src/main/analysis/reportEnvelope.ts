@@ -57,29 +57,34 @@ export function countResources(store: CaptureStore): RunReport['resources'] {
     if (names.resource(id, create, end) !== undefined) named++
     unnamed?.delete(id)
   }
-  const { kind, ref } = store.records
-  for (let i = 0; i < store.records.length; i++) {
+  // The columns in locals: a one-shot report runs this loop once, mostly before the engine has optimised it, and
+  // the interpreter pays for every property read in it.
+  const { kind, ref, length } = store.records
+  const bufferName = store.buffers.name.data
+  const textureName = store.textures.name.data
+  const ops = store.ops
+  for (let i = 0; i < length; i++) {
     const k = kind[i]
-    const r = ref[i]
     if (k === RECORD_KIND.buffer) {
       created++
-      if (store.buffers.name.data[r] !== 0) named++
-      else unnamed?.set(store.buffers.id.data[r], i)
+      if (bufferName[ref[i]] !== 0) named++
+      else unnamed?.set(store.buffers.id.data[ref[i]], i)
     } else if (k === RECORD_KIND.texture) {
       created++
-      if (store.textures.name.data[r] !== 0) named++
-      else unnamed?.set(store.textures.id.data[r], i)
+      if (textureName[ref[i]] !== 0) named++
+      else unnamed?.set(store.textures.id.data[ref[i]], i)
     } else if (k === RECORD_KIND.transient || k === RECORD_KIND.placed) {
       const table = k === RECORD_KIND.transient ? store.transients : store.placed
+      const r = ref[i]
       const desc = table.desc.data[r]
       created++
-      const nameId = table.kind.data[r] === 0 ? store.buffers.name.data[desc] : store.textures.name.data[desc]
+      const nameId = table.kind.data[r] === 0 ? bufferName[desc] : textureName[desc]
       if (nameId !== 0) named++
       // a transient is gone when its graph ends
       if (k === RECORD_KIND.transient) released++
     } else if (k === RECORD_KIND.release) {
       released++
-      if (unnamed) namedLater(store.ops[r], i)
+      if (unnamed) namedLater(ops[ref[i]], i)
     }
   }
   if (unnamed) for (const id of [...unnamed.keys()]) namedLater(id, store.records.length)

@@ -10,27 +10,28 @@ import { createGzip } from 'node:zlib'
 import { Command, CommanderError, Option } from 'commander'
 import { CONFIG_KEYS, ConfigError, parseConfigPairs, resolveConfig } from '../../shared/model'
 import { formatCount } from '../../shared/units'
-import { IMPORT_BUCKET_MS, IMPORT_MODELS, type CaptureImportOptions, type ImportModel } from '../../shared/ipc'
+import {
+  HISTORY_GROUPS as TREND_GROUPS,
+  HISTORY_METRICS as TREND_METRICS,
+  IMPORT_BUCKET_MS,
+  IMPORT_MODELS,
+  type CaptureImportOptions,
+  type HistoryGroup as TrendGroup,
+  type HistoryMetric as TrendMetric,
+  type ImportModel,
+} from '../../shared/ipc'
 import { CaptureError } from '../ingest/errors'
 import { ImportError, importOptionsOf } from '../ingest/importers'
 import { loadCapture, loadCaptureFile, type LoadProgress, type LoadResult } from '../ingest/read'
-import { recordsOf } from '../ingest/records'
-import { checkCapture, checkExitCode, formatCheck } from './check'
-import { runGen, SCENARIOS } from './gen'
 import { formatReport } from './report'
-import { buildDiff, formatDiff, runLabel } from './diff'
-import { runRoute } from './route'
-import { runRecord, summarize } from './record'
-import { backendFor } from '../analysis/backends'
-import { d3d12Backend } from '../analysis/d3d12/backend'
 import { loadAndReplay, replayCapture, type ReplayedCapture } from '../analysis/run'
 import { HEAPSCOPE_VERSION } from '../../shared/version'
-import { History, TREND_GROUPS, TREND_METRICS, type TrendGroup, type TrendMetric } from '../history/db'
 import { HistoryError } from '../history/duckdb'
-import { runFigures, type RunFigures } from '../history/figures'
-import { growthGate, type GateLine } from '../history/gate'
-import { exportParquet } from '../history/parquet'
-import { formatGate, formatGateLines, formatQuery, formatTrend } from './history'
+import type { RunFigures } from '../history/figures'
+import type { GateLine } from '../history/gate'
+
+// `report`'s modules load with the program; every other command's when it runs (import() in its action), so a
+// one-shot `heapscope report` compiles none of the generator, the history database, `route`, `check` or `record`.
 
 export const EXIT = { ok: 0, usage: 1, input: 2, threshold: 3, hazard: 4, growth: 5 } as const
 
@@ -202,6 +203,12 @@ export function buildProgram(): Command {
     .action(async (file: string, opts: { config: string[] } & FrameFlags) => {
       // routing is the model's: a trace that holds requests gives them, not what its allocator did
       const result = await read(file, { headerOptional: true, frames: { ...opts, model: 'd3d12' } })
+      const [{ backendFor }, { d3d12Backend }, { recordsOf }, { runRoute }] = await Promise.all([
+        import('../analysis/backends'),
+        import('../analysis/d3d12/backend'),
+        import('../ingest/records'),
+        import('./route'),
+      ])
       const backend = backendFor(result.store.header, result.store)
       if (backend !== d3d12Backend && backend.config) {
         // route speaks the D3D12 model's ladders; another model's placements are in report, check and the app.
@@ -265,6 +272,7 @@ export function buildProgram(): Command {
         fileB: string | undefined,
         opts: { config: string[]; configA: string[]; configB: string[]; json?: boolean; failOnGrowth?: number } & FrameFlags,
       ) => {
+        const { buildDiff, formatDiff, runLabel } = await import('./diff')
         const pairsA = [...opts.config, ...opts.configA]
         const pairsB = [...opts.config, ...opts.configB]
         const runA = await readReplayed(fileA, pairsA, { frames: opts })
@@ -296,6 +304,7 @@ export function buildProgram(): Command {
     .addOption(new Option('--seed <s>', 'random seed').argParser((v) => Number(v)))
     .option('-o, --output <file>', 'write to a file (.gz: gzip-compressed) instead of stdout')
     .action(async (scenario: string | undefined, opts: { list?: boolean; frames?: number; seed?: number; output?: string }) => {
+      const { runGen, SCENARIOS } = await import('./gen')
       if (opts.list || !scenario) {
         for (const s of SCENARIOS) writeLine(`${s.name.padEnd(12)} ${s.description} (default ${s.defaultFrames} frames)`)
         if (!opts.list) throw new ExitError(EXIT.usage, 'gen needs a scenario')
@@ -333,6 +342,7 @@ export function buildProgram(): Command {
     .addOption(noFrameMarkersOption())
     .addOption(modelOption())
     .action(async (file: string, opts: { json?: boolean } & FrameFlags) => {
+      const { checkCapture, checkExitCode, formatCheck } = await import('./check')
       const { result, replayed } = await readReplayed(file, [], { frames: opts })
       const check = await checkCapture(result, { replayed: await replayed() })
       process.stdout.write(formatCheck(check, opts.json ?? false))
@@ -355,6 +365,7 @@ export function buildProgram(): Command {
     .option('--stacks', 'record the call stack of each allocation and resource creation')
     .passThroughOptions()
     .action(async (command: string, args: string[], opts: { output?: string; framesFrom?: 'submit' | 'present'; stacks?: boolean }) => {
+      const { runRecord, summarize } = await import('./record')
       let result
       try {
         result = await runRecord(command, args, opts)
@@ -389,6 +400,7 @@ export function buildProgram(): Command {
       const run = await readReplayed(file, opts.config, { frames: opts })
       const result = run.result
       const { figures, replayed, checks } = await gather(result, file, opts, await run.replayed())
+      const { exportParquet } = await import('../history/parquet')
       const files = await historyCall(() => exportParquet(opts.parquet, result, replayed, checks, figures))
       for (const f of files) writeLine(`${f.path}  ${formatCount(f.rows)} rows  ${formatCount(f.bytes)} bytes`)
       if (result.error) throw new ExitError(EXIT.input, result.error.message)
@@ -416,6 +428,7 @@ export function buildProgram(): Command {
         if (result.error) throw new ExitError(EXIT.input, result.error.message)
         runs.push((await gather(result, file, opts, await replayed())).figures)
       }
+      const { History } = await import('../history/db')
       const store = await historyCall(() => History.open(db))
       try {
         const ids = await historyCall(() => store.add(runs))
@@ -433,6 +446,7 @@ export function buildProgram(): Command {
     .argument('<sql>', 'a query; the tables are in docs/history.md')
     .option('--json', 'one JSON object: columns and rows')
     .action(async (db: string, sql: string, opts: { json?: boolean }) => {
+      const [{ History }, { formatQuery }] = await Promise.all([import('../history/db'), import('./history')])
       const store = await historyCall(() => History.open(db, { readOnly: true }))
       try {
         const answer = await historyCall(() => store.query(sql))
@@ -469,6 +483,11 @@ export function buildProgram(): Command {
         if (opts.by && (opts.metric === 'evictions' || opts.metric === 'hazards')) {
           throw new ExitError(EXIT.usage, `--metric ${opts.metric} is counted per run, not by ${opts.by}: leave --by out`)
         }
+        const [{ History }, { growthGate }, { formatGate, formatGateLines, formatTrend }] = await Promise.all([
+          import('../history/db'),
+          import('../history/gate'),
+          import('./history'),
+        ])
         const store = await historyCall(() => History.open(db, { readOnly: true }))
         try {
           const trend = await historyCall(() => store.trend({ metric: opts.metric, by: opts.by, labels }))
@@ -530,6 +549,7 @@ async function historyCall<T>(step: () => Promise<T>): Promise<T> {
 
 /** A loaded capture's figures, as `report --json` makes them, with its metadata, from its replay. */
 async function gather(result: LoadResult, file: string, opts: { config: string[]; build?: string; label: string[] }, replayed: ReplayedCapture) {
+  const { runFigures } = await import('../history/figures')
   try {
     return await runFigures(result, { path: resolve(file), config: opts.config, build: opts.build, labels: labelsFrom(opts.label) }, replayed)
   } catch (err) {

@@ -178,7 +178,8 @@ export class NdjsonScanner {
   private readonly wordText: Int32Array
   /** The last string id of each free-text field, and the name that came after each name last time. */
   private readonly lastText = new Int32Array(FIELD.length)
-  private nameAfter = new Int32Array(1 << 12)
+  /** Small at first, so it first grows while the engine still interprets `record` (StringTable's arena). */
+  private nameAfter = new Int32Array(1 << 6)
   /** Per free-text field, the string last read from plain bytes that began with the same sixteen bytes (headSlot). */
   private readonly textByHead = new Int32Array(TEXT_FIELDS.length << HEAD_BITS)
   /**
@@ -221,6 +222,11 @@ export class NdjsonScanner {
   private readonly transientKind: number
 
   constructor(builder: CaptureBuilder, options: ScannerOptions) {
+    // A number read and a string's hash may not fit the engine's small integers (a fraction, a hash of 2^31 or
+    // more): stored as fractions once here, they are doubles from the start, and their first such value does not
+    // change the scanner's shape mid-load (ingest/README.md, "Cold start").
+    this.numberValue = this.strHash = 0.5
+    this.numberValue = this.strHash = 0
     this.builder = builder
     this.file = options.file
     this.headerOptional = options.headerOptional ?? false

@@ -108,7 +108,8 @@ export class CaptureBuilder {
   readonly transients = new AttachedTable()
   readonly placed = new AttachedTable()
   private readonly ops = float64Column(1 << 12)
-  private useBytes = uint8Column(1 << 14)
+  /** Small at first, so it first grows while the engine still interprets packUseIds (StringTable's arena). */
+  private useBytes = uint8Column(1 << 8)
   /** Plain use ids, once one does not fit the byte coding. */
   private useWide: Column<Float64Array> | undefined
   readonly extras = new Map<number, string>()

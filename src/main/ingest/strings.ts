@@ -20,17 +20,22 @@ export function hashBytes(buf: Uint8Array, start: number, end: number): number {
 }
 
 const QUOTE = 0x22
+/** Bytes the arena keeps free after its last string (see add). */
+const ARENA_SLACK = 4
 
 export class StringTable {
-  private arena = new Uint8Array(1 << 16)
+  // The tables start small so that they first grow within a load's first records, while the engine still
+  // interprets the interning code: a growth first met in optimised code throws that code away, and the
+  // scanner's with it, mid-load (ingest/README.md, "Cold start").
+  private arena = new Uint8Array(1 << 10)
   private arenaView = new DataView(this.arena.buffer)
   private arenaLength = 0
   /** String `id` is arena[offsets[id], offsets[id + 1]). */
-  private offsets = new Uint32Array(1 << 12)
+  private offsets = new Uint32Array(1 << 6)
   private count = 1
   /** hashBytes() of each string, by id, and the open-addressed slots; absent once trimmed. */
-  private hashes: Uint32Array | undefined = new Uint32Array(1 << 12)
-  private slots: Int32Array | undefined = new Int32Array(1 << 13)
+  private hashes: Uint32Array | undefined = new Uint32Array(1 << 6)
+  private slots: Int32Array | undefined = new Int32Array(1 << 7)
   /** Decoded strings, only those asked for. */
   private readonly decoded = new Map<number, string>()
   private scratch = new Uint8Array(256)
@@ -83,10 +88,11 @@ export class StringTable {
 
   private add(buf: Uint8Array, start: number, end: number, hash: number, slot: number): number {
     const length = end - start
-    if (this.arenaLength + length > this.arena.length) {
+    // ARENA_SLACK bytes stay free after the last string, so matchesQuoted reads four bytes at a time to its end
+    if (this.arenaLength + length + ARENA_SLACK > this.arena.length) {
       // by half again: the arena of a capture with millions of unique names is its largest array
       let capacity = Math.ceil(this.arena.length * 1.5)
-      while (capacity < this.arenaLength + length) capacity = Math.ceil(capacity * 1.5)
+      while (capacity < this.arenaLength + length + ARENA_SLACK) capacity = Math.ceil(capacity * 1.5)
       const next = new Uint8Array(capacity)
       next.set(this.arena.subarray(0, this.arenaLength))
       this.arena = next

@@ -321,7 +321,10 @@ export class Replay {
     let frame = 0
     const events = this.residencyEvents
     // what the residency manager did in the frame being finished
-    const tick = { evicted: 0, evictions: 0, madeBytes: 0, made: 0, overBudget: 0 }
+    const tick = { evicted: 0.5, evictions: 0, madeBytes: 0.5, made: 0, overBudget: 0 }
+    // its byte counts are doubles from the start (a fraction above): the first count past 2^30 would otherwise
+    // change the object's shape mid-replay, and the optimised code that reads it would be thrown away
+    tick.evicted = tick.madeBytes = 0
     const sink: ModelSink = {
       placed: (info) => {
         if (info.placement === 'Transient') return
@@ -474,7 +477,8 @@ export class Replay {
         } else if (k === RECORD_KIND.resident || k === RECORD_KIND.evict) {
           observed.apply(store, i, frame, manualHeaps)
           continue
-        } else if (k === RECORD_KIND.release) {
+        } else if (k === RECORD_KIND.release && manualLive.size > 0) {
+          // Only a capture with placed resources has any: the others' releases skip the look-up.
           const placed = manualLive.get(store.ops[refs[i]])
           if (placed) {
             manualLive.delete(store.ops[refs[i]])

@@ -26,22 +26,13 @@ export function buildRunReport(result: LoadResult, replay: Replay): RunReport {
     heaps[heap] = peakEnd(sum)
   }
 
-  const live = replay.finalModel().liveAllocations()
-  const counts = new Map<string, number>()
-  let reserved: RunReport['reserved']
-  for (const a of live) {
-    counts.set(a.placement, (counts.get(a.placement) ?? 0) + 1)
-    if (a.placement !== 'Reserved') continue
-    reserved ??= { count: 0, virtualBytes: 0, committedBytes: 0 }
-    reserved.count++
-    reserved.virtualBytes += a.size
-    reserved.committedBytes += a.committed
-  }
+  const live = replay.finalModel().livePlacements()
+  const reserved: RunReport['reserved'] = live.reserved.count > 0 ? live.reserved : undefined
   const byPlacement: RunReport['byPlacement'] = {}
-  for (const placement of PLACEMENTS) {
+  for (const [p, placement] of PLACEMENTS.entries()) {
     const column = s.get(seriesName.placement(placement, 'heapBytes'))
     const figures = peakEnd(column)
-    const count = counts.get(placement) ?? 0
+    const count = live.counts[p]
     if (figures.peakBytes === 0 && count === 0) continue
     byPlacement[placement] = { ...figures, count }
   }
@@ -59,11 +50,14 @@ export function buildRunReport(result: LoadResult, replay: Replay): RunReport {
   let evictions = 0
   let evictedBytes = 0
   let makeResident = 0
-  for (let i = 0; i < events.length; i++) {
-    const kind = events.kind.data[i]
+  // the columns in locals: this loop runs once, mostly interpreted (reportEnvelope.ts, countResources)
+  const eventKind = events.kind.data
+  const eventBytes = events.bytes.data
+  for (let i = 0, n = events.length; i < n; i++) {
+    const kind = eventKind[i]
     if (kind === RESIDENCY_EVENT.evict) {
       evictions++
-      evictedBytes += events.bytes.data[i]
+      evictedBytes += eventBytes[i]
     } else if (kind === RESIDENCY_EVENT.makeResident) makeResident++
   }
   const overBudget = s.get(RESIDENCY_SERIES.overBudget)

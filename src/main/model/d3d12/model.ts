@@ -57,13 +57,13 @@ import { TOTAL_FIELD, ROW_FAST_CONSTANT_PAGE, Totals } from './totals'
 import { TransientAllocator } from './transient'
 import type { TransientRequest } from './transient'
 import { FastAllocatorPages } from './upload'
-import { allocationView, liveAllocations, liveRow, liveTable, poolBlocks, poolViews } from './views'
-import type { AllocationView, LiveRow, LiveTable, ModelTables, PoolBlocks, PoolView } from './views'
+import { allocationView, liveAllocations, livePlacements, liveRow, liveTable, poolBlocks, poolViews } from './views'
+import type { AllocationView, LivePlacements, LiveRow, LiveTable, ModelTables, PoolBlocks, PoolView } from './views'
 import { retainedBytes } from '../retainedBytes'
 import type { TableShadow } from './rowCopy'
 
 export { BlockCode } from './views'
-export type { AllocationView, BlockView, LiveRow, LiveTable, PoolBlocks, PoolView } from './views'
+export type { AllocationView, BlockView, LivePlacements, LiveRow, LiveTable, PoolBlocks, PoolView } from './views'
 
 /**
  * What a replay keeps beside its last checkpoint to make the next one (D3D12Model.checkpoint): that checkpoint and
@@ -211,8 +211,10 @@ export class D3D12Model {
   private nextPoolId = 0
   private nextObjectId = 0
 
-  private pendSlot = new Int32Array(1024)
-  private pendFrame = new Float64Array(1024)
+  // small at first, so they first grow early in a replay, while the engine still interprets releaseSlot: a growth
+  // first met in optimised code throws that code away mid-replay (ingest/README.md, "Cold start")
+  private pendSlot = new Int32Array(16)
+  private pendFrame = new Float64Array(16)
   private pendHead = 0
   private pendTail = 0
 
@@ -744,6 +746,12 @@ export class D3D12Model {
     return this.live.size
   }
 
+  /** The live resources counted by placement, the reserved ones' bytes summed (views.ts, livePlacements). */
+  livePlacements(): LivePlacements {
+    return livePlacements(this.tables())
+  }
+
+
   /** What liveAllocations() lists, as columns: a table of thousands of rows without an object per row. */
   liveTable(): LiveTable {
     return liveTable(this.tables())
@@ -960,7 +968,7 @@ export class D3D12Model {
     this.allocateInFamily(fam, blockSize, slot)
     const pool = this.poolScratch!
     const block = this.blockScratch
-    const start = this.blocks.offset[block]
+    const start = pool.allocatedOffset
     const a = this.allocs
     a.loc[slot] = Loc.Pool
     a.pool[slot] = pool.id
@@ -1452,7 +1460,7 @@ export class D3D12Model {
     this.holdResidency(owner, false)
     a.pool[owner] = target.id
     a.block[owner] = moved
-    a.offset[owner] = alignedOffset(b.offset[moved], fam.spec.poolAlignment, a.poolAlignment[owner])
+    a.offset[owner] = alignedOffset(target.allocatedOffset, fam.spec.poolAlignment, a.poolAlignment[owner])
     a.lockFrame[owner] = frame
     this.holdResidency(owner, true)
     this.totals.add(fam.spec.row, fam.spec.heap, TOTAL_FIELD.PoolFree, -size)

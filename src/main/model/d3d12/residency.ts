@@ -92,7 +92,9 @@ const DIRECT_IDS = 1 << 22
 
 /** A growable list of slot numbers. */
 class SlotList {
-  data = new Int32Array(64)
+  // small at first, so it first grows in a replay's first frames, while the engine still interprets `push`: a
+  // growth first met in optimised code throws that code away mid-replay (ingest/README.md, "Cold start")
+  data = new Int32Array(4)
   length = 0
 
   push(slot: number): void {
@@ -185,6 +187,11 @@ export class ResidencyManager {
     this.usedWhenHeld = options.usedWhenHeld ?? false
     this.budgetBytes = options.budget
     this.sink = sink
+    // The byte totals pass 2^30 in a large capture, past what the engine keeps as a small integer. A fraction
+    // stored once here makes them doubles from the start: their first large value would otherwise change this
+    // object's shape mid-replay and throw away the optimised code that reads it.
+    this.liveBytes = this.residentTotal = this.evictedBytes = this.madeResidentBytes = 0.5
+    this.liveBytes = this.residentTotal = this.evictedBytes = this.madeResidentBytes = 0
   }
 
   addObject(object: number, bytes: Bytes, priority: 'normal' | 'high', label: string, frame: number): void {

@@ -129,6 +129,35 @@ export function liveAllocations(t: ModelTables): AllocationView[] {
   return out
 }
 
+const RESERVED = PLACEMENTS.indexOf('Reserved')
+
+/** The live buffers and textures counted by placement, with the reserved ones' bytes: what a run's report lists of them. */
+export interface LivePlacements {
+  /** Live resources by index into PLACEMENTS. */
+  counts: number[]
+  reserved: { count: number; virtualBytes: Bytes; committedBytes: Bytes }
+}
+
+/**
+ * What liveAllocations() gives a report, without a row per resource: the count by placement, and the reserved
+ * resources' virtual and committed bytes, summed in liveAllocations() order (by creation frame, then id).
+ */
+export function livePlacements(t: ModelTables): LivePlacements {
+  const a = t.allocs
+  const counts = new Array<number>(PLACEMENTS.length).fill(0)
+  const reserved: number[] = []
+  for (const slot of t.live.slots()) {
+    counts[a.placement[slot]]++
+    if (a.placement[slot] === RESERVED) reserved.push(slot)
+  }
+  const sums = { count: reserved.length, virtualBytes: 0, committedBytes: 0 }
+  for (const slot of sortSlots(Int32Array.from(reserved), a.created, a.id)) {
+    sums.virtualBytes += a.size[slot]
+    sums.committedBytes += a.loc[slot] === Loc.Reserved ? a.committed[slot] : 0
+  }
+  return { counts, reserved: sums }
+}
+
 /** What liveAllocations() lists, as columns: a table of thousands of rows without an object per row. */
 export function liveTable(tables: ModelTables): LiveTable {
   const slots = liveSlots(tables)

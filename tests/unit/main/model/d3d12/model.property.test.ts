@@ -5,6 +5,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { BufferUsage, TextureFlag, TextureDim } from '../../../../../src/shared/capture'
+import { PLACEMENTS } from '../../../../../src/shared/model'
 import { KiB, MiB } from '../../../../../src/shared/units'
 import type { ModelSink } from '../../../../../src/main/model/events'
 import type { D3D12Model, ModelPlacement } from '../../../../../src/main/model/d3d12/model'
@@ -337,6 +338,29 @@ describe('D3D12 model properties', () => {
         checkInvariants(m)
       }),
       { numRuns: runs(400) },
+    )
+  })
+
+  it('counts the live resources by placement, and sums the reserved ones, as the rows of liveAllocations do', () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 60 }), fc.boolean(), (ops, explicit) => {
+        const m = newModel(SMALL_POOLS, { explicitGpuFences: explicit }, quiet)
+        const d = new Driver(explicit)
+        for (const o of ops) {
+          d.apply([m], o)
+          const rows = m.liveAllocations()
+          const counts = PLACEMENTS.map((p) => rows.filter((a) => a.placement === p).length)
+          const reserved = { count: 0, virtualBytes: 0, committedBytes: 0 }
+          for (const a of rows) {
+            if (a.placement !== 'Reserved') continue
+            reserved.count++
+            reserved.virtualBytes += a.size
+            reserved.committedBytes += a.committed
+          }
+          expect(m.livePlacements()).toEqual({ counts, reserved })
+        }
+      }),
+      { numRuns: runs(300) },
     )
   })
 
