@@ -4,9 +4,10 @@
  * record after a level load of textures, the first id that needs a long varint, the first repeated transient)
  * is compiled as a way out: taking it throws the compiled code away mid-load, to be compiled again. So before
  * its first load a process reads a small capture of its own through a throwaway scanner and builder
- * (`primeLoad`): every kind of record the stress, streaming and render-graph workloads hold, each way of
- * writing their values, repeated render graphs, `use` ids near and far apart, names enough to grow the tables.
- * Nothing of it reaches a real load: the scanner, the builder and their tables are its own.
+ * (`primeLoad`): every kind of record the stress, streaming, leak, ray-tracing and budget workloads hold, each
+ * way of writing their values, a repeated render graph, `use` ids near and far apart. A few frames: what the
+ * compiler needs is that a path has run, not that it has run often, and the primer's own time is spent in the
+ * interpreter. Nothing of it reaches a real load: the scanner, the builder and their tables are its own.
  */
 import { NdjsonScanner } from './scanner'
 import { CaptureBuilder } from './storeBuilder'
@@ -68,6 +69,16 @@ export function primerText(): string {
       }
       live.push(id)
     }
+    // what the loop above leaves out: other dimensions and a depth, a state, a readback heap, no usage
+    lines.push(
+      `{"e":"texture","id":${++id},"dim":"${['3d', 'cube', 'cubearray'][frame - 1]}","format":"R8_UNORM",` +
+        `"width":128,"height":128,"depth":${8 << frame},"flags":["ShaderResource","UAV"],"name":"Primer.Volume","tag":"Volumes"}`,
+      `{"e":"buffer","id":${++id},"size":2248704,"usage":["AccelerationStructure"],"state":"single","name":"Primer.BLAS","tag":"RayTracing"}`,
+      `{"e":"buffer","id":${++id},"size":16,"usage":[],"heap":"readback","name":"Primer.Readback","tag":"Misc"}`,
+    )
+    live.push(id - 2, id - 1, id)
+    // a budget past 2^32: a number the scanner's integer loop carries past the engine's small integers
+    lines.push(`{"e":"budget","bytes":${3221225472 + frame * 1610612736}}`)
     // a render graph of the same transients every frame, so their members after the id repeat
     lines.push('{"e":"graph","name":"SceneRenderer"}')
     for (let i = 0; i < 6; i++) {

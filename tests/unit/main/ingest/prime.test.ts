@@ -17,7 +17,7 @@ describe('the primer capture', () => {
     expect(store.warnings.counts).toEqual({})
     expect(store.records.length).toBe(text.split('\n').length - 2)
     const kinds = new Set(Array.from(store.records.kind.subarray(0, store.records.length)))
-    for (const kind of ['frame', 'gpu', 'buffer', 'texture', 'graph', 'transient', 'endgraph', 'use', 'upload', 'commit', 'lock', 'release'] as const) {
+    for (const kind of ['frame', 'gpu', 'buffer', 'texture', 'budget', 'graph', 'transient', 'endgraph', 'use', 'upload', 'commit', 'lock', 'release'] as const) {
       expect(kinds.has(RECORD_KIND[kind]), kind).toBe(true)
     }
   })
