@@ -12,8 +12,12 @@
 import { NdjsonScanner } from './scanner'
 import { CaptureBuilder } from './storeBuilder'
 
-/** Frames of the primer capture: a few, since a path's first run is what the compiler needs to have seen. */
-const FRAMES = 3
+/**
+ * Frames of the primer capture: a few, since a path's first run is what the compiler needs to have seen, but
+ * not the first calls of a function, which the engine runs before it records anything (with three frames the
+ * builder's `add` had not begun to record when the primer's budgets came).
+ */
+const FRAMES = 5
 
 const TEXTURE_FORMATS = ['BC7_UNORM', 'BC5_UNORM', 'R16G16B16A16_FLOAT', 'R11G11B10_FLOAT', 'D32_FLOAT_S8X24_UINT']
 const TEXTURE_FLAGS = [
@@ -71,8 +75,8 @@ export function primerText(): string {
     }
     // what the loop above leaves out: other dimensions and a depth, a state, a readback heap, no usage
     lines.push(
-      `{"e":"texture","id":${++id},"dim":"${['3d', 'cube', 'cubearray'][frame - 1]}","format":"R8_UNORM",` +
-        `"width":128,"height":128,"depth":${8 << frame},"flags":["ShaderResource","UAV"],"name":"Primer.Volume","tag":"Volumes"}`,
+      `{"e":"texture","id":${++id},"dim":"${['3d', 'cube', 'cubearray'][frame % 3]}","format":"R8_UNORM",` +
+        `"width":128,"height":128,"depth":${4 << frame},"flags":["ShaderResource","UAV"],"name":"Primer.Volume","tag":"Volumes"}`,
       `{"e":"buffer","id":${++id},"size":2248704,"usage":["AccelerationStructure"],"state":"single","name":"Primer.BLAS","tag":"RayTracing"}`,
       `{"e":"buffer","id":${++id},"size":16,"usage":[],"heap":"readback","name":"Primer.Readback","tag":"Misc"}`,
     )

@@ -27,7 +27,7 @@ describe('the primer capture', () => {
       .split('\n')
       .filter((line) => line.startsWith('{"e":"transient"'))
       .map((line) => line.slice(line.indexOf(',', '{"e":"transient","id":'.length)))
-    expect(tails.length).toBe(18)
+    expect(tails.length).toBe(30)
     expect(tails.slice(6, 12)).toEqual(tails.slice(0, 6))
     const { store } = scan(text)
     const ids: number[] = []
