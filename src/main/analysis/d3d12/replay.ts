@@ -474,7 +474,8 @@ export class Replay {
         } else if (k === RECORD_KIND.resident || k === RECORD_KIND.evict) {
           observed.apply(store, i, frame, manualHeaps)
           continue
-        } else if (k === RECORD_KIND.release) {
+        } else if (k === RECORD_KIND.release && manualLive.size > 0) {
+          // Only a capture with placed resources has any: the others' releases skip the look-up.
           const placed = manualLive.get(store.ops[refs[i]])
           if (placed) {
             manualLive.delete(store.ops[refs[i]])

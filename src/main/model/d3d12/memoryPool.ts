@@ -203,6 +203,11 @@ export class MemoryPool {
   createdFrame: Frame
   /** Residency object of the pool's heap or buffer, NONE when its heap is not managed or it is a spare. */
   object = NONE
+  /**
+   * Where the block the last tryAllocate took starts (read from its free-list entry): the caller has it without
+   * reading the block table.
+   */
+  allocatedOffset: Bytes = 0
   /** Created ahead as the family's spare and not taken yet. */
   spare = false
   /** The family that holds the pool in a slot, told of every allocation and release; null for a spare. */
@@ -283,6 +288,7 @@ export class MemoryPool {
     }
     blocks.state[b] = BlockState.Allocated
     blocks.owner[b] = owner
+    this.allocatedOffset = offset
     this.used += size
     this.allocatedBlocks++
     if (this.watcher !== null) this.watcher.blocksChanged(this)
@@ -372,6 +378,7 @@ export class MemoryPool {
     c.lastUsedFrame = this.lastUsedFrame
     c.object = this.object
     c.spare = this.spare
+    c.allocatedOffset = this.allocatedOffset
     return c
   }
 

@@ -963,7 +963,7 @@ export class D3D12Model {
     this.allocateInFamily(fam, blockSize, slot)
     const pool = this.poolScratch!
     const block = this.blockScratch
-    const start = this.blocks.offset[block]
+    const start = pool.allocatedOffset
     const a = this.allocs
     a.loc[slot] = Loc.Pool
     a.pool[slot] = pool.id
@@ -1455,7 +1455,7 @@ export class D3D12Model {
     this.holdResidency(owner, false)
     a.pool[owner] = target.id
     a.block[owner] = moved
-    a.offset[owner] = alignedOffset(b.offset[moved], fam.spec.poolAlignment, a.poolAlignment[owner])
+    a.offset[owner] = alignedOffset(target.allocatedOffset, fam.spec.poolAlignment, a.poolAlignment[owner])
     a.lockFrame[owner] = frame
     this.holdResidency(owner, true)
     this.totals.add(fam.spec.row, fam.spec.heap, TOTAL_FIELD.PoolFree, -size)

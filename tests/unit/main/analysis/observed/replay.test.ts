@@ -7,7 +7,7 @@
  * Heaps per frame: local 1, 1, 0, 0 MiB; invisible 4, 4, 0, 0; system 0, 2, 2, 0; in all 5, 7, 2, 0: the peak is
  * 7 MiB at frame 1 and nothing is left at the end. Placed: 1 MiB, 512 KiB, 0, 0, all in invisible memory.
  */
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { capabilitiesOf } from '../../../../../src/main/analysis/backend'
 import { backendFor } from '../../../../../src/main/analysis/backends'
 import { RESIDENCY_SERIES } from '../../../../../src/shared/series'
@@ -147,15 +147,22 @@ describe('the observed replay of a hand-made trace', () => {
     const { run, done } = observedBackend.replay(store)
     await done
     const frames: PlaybackFrame[] = []
-    const ended = new Promise<void>((resolve) => {
-      const playback = run.playback({ runId: 'r', playbackId: 'p', from: 0, to: 4, fps: 240 }, (f) => {
+    // the clock on fake time, one period a step: a frame each tick, whatever the machine's load (a late tick on
+    // real time lands on the frame its time asks for, skipping one)
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'performance'] })
+    let ended = false
+    try {
+      const playback = run.playback({ runId: 'r', playbackId: 'p', from: 0, to: 4, fps: 10 }, (f) => {
         frames.push(f)
         playback.ack(f.frame)
-      }, resolve)
+      }, () => (ended = true))
       playback.start()
-    })
-    await ended
-    expect(frames.map((f) => f.frame)).toEqual([1, 2, 3])
+      for (let step = 0; step < 10 && !ended; step++) vi.advanceTimersByTime(100)
+    } finally {
+      vi.useRealTimers()
+    }
+    expect(ended).toBe(true)
+    expect(frames.map((f) => [f.frame, f.skipped])).toEqual([[1, 0], [2, 0], [3, 0]])
     // frame 1: buffer 11 placed, buffer 10 (placed at frame 0, where the playback starts) released
     expect(frames[0].created.map((r) => [r.id, r.heap, r.pool, r.offset, r.occupied])).toEqual([[11, 'invisible', 'Render targets', MiB, 512 * KiB]])
     expect(frames[0].released).toEqual([10])

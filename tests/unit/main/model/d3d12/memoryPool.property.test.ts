@@ -105,6 +105,32 @@ describe('memory pool block list', () => {
     )
   })
 
+  it('tells where the block it just took starts, as the block table has it', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(FreeOrder.BySize, FreeOrder.ByOffset),
+        // Few sizes in a small pool: blocks split, fill to the end, and a freed block is often taken again whole.
+        fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 1, max: 4 }), fc.nat()), { maxLength: 120 }),
+        (order, ops) => {
+          const blocks = new BlockTable()
+          const pool = new MemoryPool(0, 1024, 1, order, 0, blocks)
+          const live: number[] = []
+          for (const [take, units, pick] of ops) {
+            if (take) {
+              const b = pool.tryAllocate(blocks, units * 64, 1)
+              if (b === NONE) continue
+              expect(pool.allocatedOffset).toBe(blocks.offset[b])
+              live.push(b)
+            } else if (live.length > 0) {
+              pool.deallocate(blocks, live.splice(pick % live.length, 1)[0])
+            }
+          }
+        },
+      ),
+      { numRuns: runs(300) },
+    )
+  })
+
   it('frees blocks in any order from a free list too long to scan, as a plain sort of its free blocks', () => {
     fc.assert(
       fc.property(
