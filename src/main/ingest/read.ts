@@ -12,6 +12,7 @@ import { CancelledError, CaptureError, TruncatedGzipError, UnrecognisedFormatErr
 import { RecordScratch } from './fields'
 import { importCapture, refusalsOf, SNIFF_BYTES, sniffFormat, type ImportOptions } from './importers'
 import { decodeHead } from './importers/source'
+import { primeLoad } from './prime'
 import { NdjsonScanner } from './scanner'
 import type { CaptureStore } from './store'
 import { CaptureBuilder } from './storeBuilder'
@@ -157,6 +158,7 @@ export async function loadCapture(source: AsyncIterable<Uint8Array>, options: Lo
   if (foreign) return importWhole(foreign, plain(), builder, options, progress, report)
   if (isJsonDocument(headBytes)) return importWhole(null, plain(), builder, options, progress, report, headBytes)
 
+  primeLoad()
   const scanner = new NdjsonScanner(builder, { file: options.file, headerOptional: options.headerOptional })
   let error: CaptureError | undefined
   try {

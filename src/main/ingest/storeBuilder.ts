@@ -602,8 +602,38 @@ export class CaptureBuilder {
     out.reserve(count * 8 + 8)
     const bytes = out.data
     let at = first
-    let previous = 0
-    for (let i = 0; i < count; i++) {
+    let i = 0
+    // Ids under 2^28, nearly all of them, in small-integer arithmetic while the last id coded is under 2^28 too:
+    // their coded values stay under 2^30. From the first other id on, the loop after codes any id under
+    // USE_ID_LIMIT the same way.
+    let last = 0
+    for (; i < count; i++) {
+      const id = ids[i] | 0
+      if (id !== ids[i] || (id | last) >>> 28 !== 0) break
+      const delta = id - last
+      last = id
+      while (i + 1 < count && ids[i + 1] === last + 1) {
+        last++
+        i++
+      }
+      const run = last - id
+      const v = (delta >= 0 ? delta << 2 : (-delta << 2) - 2) + (run > 0 ? 1 : 0)
+      if (v < 0x80) bytes[at++] = v
+      else if (v < 0x4000) {
+        bytes[at++] = (v & 0x7f) | 0x80
+        bytes[at++] = v >>> 7
+      } else if (v < 0x200000) {
+        bytes[at++] = (v & 0x7f) | 0x80
+        bytes[at++] = ((v >>> 7) & 0x7f) | 0x80
+        bytes[at++] = v >>> 14
+      } else at = putVarint(bytes, at, v)
+      if (run > 0) {
+        if (run < 0x80) bytes[at++] = run
+        else at = putVarint(bytes, at, run)
+      }
+    }
+    let previous = last
+    for (; i < count; i++) {
       const id = ids[i]
       if (id >>> 0 !== id && !(id >= 0 && id < USE_ID_LIMIT && Math.floor(id) === id)) return false
       let run = 0

@@ -4,6 +4,7 @@ import { RecordScratch } from '../../../../src/main/ingest/fields'
 import { useIdsOf } from '../../../../src/main/ingest/records'
 import { RECORD_KIND } from '../../../../src/main/ingest/store'
 import { CaptureBuilder } from '../../../../src/main/ingest/storeBuilder'
+import { runs } from '../../../properties'
 
 /** A store of one use record per list, built as an importer would. */
 function storeOf(lists: number[][]) {
@@ -20,6 +21,39 @@ function idsOf(store: ReturnType<typeof storeOf>): number[][] {
   const out: number[][] = []
   for (let i = 0; i < store.records.length; i++) {
     if (store.records.kind[i] === RECORD_KIND.use) out.push([...useIdsOf(store, store.records.ref[i])])
+  }
+  return out
+}
+
+/**
+ * The byte coding done plainly (store.ts): per run of consecutive ids, the difference from the id before the
+ * run (the last of the previous run), zigzagged, times two plus one if a run follows, as a varint; then the
+ * run's length past its first id as a varint.
+ */
+function plainCoding(lists: number[][]): number[] {
+  const out: number[] = []
+  const varint = (v: number) => {
+    while (v >= 128) {
+      out.push((v % 128) + 128)
+      v = Math.floor(v / 128)
+    }
+    out.push(v)
+  }
+  for (const ids of lists) {
+    let previous = 0
+    for (let i = 0; i < ids.length; i++) {
+      const first = ids[i]
+      let run = 0
+      while (i + 1 < ids.length && ids[i + 1] === ids[i] + 1) {
+        run++
+        i++
+      }
+      const delta = first - previous
+      previous = ids[i]
+      const zigzag = delta >= 0 ? delta * 2 : -delta * 2 - 1
+      varint(zigzag * 2 + (run > 0 ? 1 : 0))
+      if (run > 0) varint(run)
+    }
   }
   return out
 }
@@ -44,6 +78,27 @@ describe('use ids', () => {
         expect(store.useIds).toBeInstanceOf(Uint8Array)
         expect(idsOf(store)).toEqual(lists)
       }),
+    )
+  })
+
+  it('codes ids under 2^28 and past it byte for byte as the plain coding does, across runs and either side of 2^28', () => {
+    const near = (base: number) => fc.integer({ min: Math.max(0, base - 300), max: base + 300 })
+    const id = fc.oneof(
+      fc.integer({ min: 0, max: 70_000 }),
+      near(2 ** 28),
+      near(2 ** 21),
+      fc.integer({ min: 0, max: 2 ** 51 - 1 }),
+    )
+    // runs of consecutive ids, some crossing 2^28
+    const run = fc.tuple(id, fc.integer({ min: 1, max: 200 })).map(([from, length]) => Array.from({ length }, (_, i) => from + i))
+    const list = fc.array(fc.oneof(id.map((v) => [v]), run), { maxLength: 12 }).map((parts) => parts.flat())
+    fc.assert(
+      fc.property(fc.array(list, { maxLength: 8 }), (lists) => {
+        const store = storeOf(lists)
+        expect(Array.from(store.useIds as Uint8Array)).toEqual(plainCoding(lists))
+        expect(idsOf(store)).toEqual(lists)
+      }),
+      { numRuns: runs(200) },
     )
   })
 
