@@ -295,16 +295,22 @@ function useLinearDefrag(model: D3D12Model): void {
 
 const quiet: ModelSink = {}
 
+/** A model on small pools driven by a drawn stream, `check` run after every request; the model and its driver. */
+function drive(ops: Op[], explicit: boolean, check: (m: D3D12Model) => void = () => {}): { m: D3D12Model; d: Driver } {
+  const m = newModel(SMALL_POOLS, { explicitGpuFences: explicit }, quiet)
+  const d = new Driver(explicit)
+  for (const o of ops) {
+    d.apply([m], o)
+    check(m)
+  }
+  return { m, d }
+}
+
 describe('D3D12 model properties', () => {
   it('keeps every pool consistent after every request: no overlap, used + free = size, aligned offsets', () => {
     fc.assert(
       fc.property(fc.array(op, { maxLength: 60 }), fc.boolean(), (ops, explicit) => {
-        const m = newModel(SMALL_POOLS, { explicitGpuFences: explicit }, quiet)
-        const d = new Driver(explicit)
-        for (const o of ops) {
-          d.apply([m], o)
-          checkInvariants(m)
-        }
+        drive(ops, explicit, checkInvariants)
       }),
       { numRuns: runs(400) },
     )
@@ -313,9 +319,7 @@ describe('D3D12 model properties', () => {
   it('gives back exactly what was taken: after every release completes, nothing is occupied or pending', () => {
     fc.assert(
       fc.property(fc.array(op, { maxLength: 60 }), fc.boolean(), (ops, explicit) => {
-        const m = newModel(SMALL_POOLS, { explicitGpuFences: explicit }, quiet)
-        const d = new Driver(explicit)
-        for (const o of ops) d.apply([m], o)
+        const { m, d } = drive(ops, explicit)
         for (const id of d.live) m.release(id)
         // Let every frame complete.
         const last = d.frame + 10
@@ -344,10 +348,7 @@ describe('D3D12 model properties', () => {
   it('counts the live resources by placement, and sums the reserved ones, as the rows of liveAllocations do', () => {
     fc.assert(
       fc.property(fc.array(op, { maxLength: 60 }), fc.boolean(), (ops, explicit) => {
-        const m = newModel(SMALL_POOLS, { explicitGpuFences: explicit }, quiet)
-        const d = new Driver(explicit)
-        for (const o of ops) {
-          d.apply([m], o)
+        drive(ops, explicit, (m) => {
           const rows = m.liveAllocations()
           const counts = PLACEMENTS.map((p) => rows.filter((a) => a.placement === p).length)
           const reserved = { count: 0, virtualBytes: 0, committedBytes: 0 }
@@ -358,7 +359,7 @@ describe('D3D12 model properties', () => {
             reserved.committedBytes += a.committed
           }
           expect(m.livePlacements()).toEqual({ counts, reserved })
-        }
+        })
       }),
       { numRuns: runs(300) },
     )

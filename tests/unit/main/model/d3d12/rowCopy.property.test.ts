@@ -25,6 +25,19 @@ class Table {
     })
   }
 
+  /** One drawn edit: a row added, a cell written, a row pushed on or popped off the free list (`withFree`). */
+  apply(e: Edit, withFree = true): void {
+    if (e.op === 'add') {
+      if (this.count === this.columns[0].length) this.grow()
+      this.count++
+    } else if (e.op === 'write' && this.count > 0) {
+      const v = e.column === 0 ? e.value : e.column === 1 ? Math.trunc(e.value) | 0 : Math.abs(Math.trunc(e.value)) & 255
+      this.columns[e.column][e.row % this.count] = Number.isNaN(v) && e.column > 0 ? 0 : v
+    } else if (!withFree) return
+    else if (e.op === 'push' && this.count > 0) this.free.push(e.row % this.count)
+    else if (e.op === 'pop') this.free.pop()
+  }
+
   /** The rows and the free list as plain values: every row counts (a whole copy below keeps them all). */
   plain(): { rows: number[][]; free: number[] } {
     const rows: number[][] = []
@@ -46,6 +59,8 @@ const edit = fc.oneof(
   fc.record({ op: fc.constant('pop' as const) }),
 )
 
+type Edit = typeof edit extends fc.Arbitrary<infer T> ? T : never
+
 describe('chained row copies', () => {
   it('restore every state they were made from, however the chain was thinned', () => {
     fc.assert(
@@ -58,17 +73,7 @@ describe('chained row copies', () => {
           const copies: RowCopy[] = []
           let shadow: TableShadow | undefined
           for (const step of steps) {
-            for (const e of step) {
-              if (e.op === 'add') {
-                if (table.count === table.columns[0].length) table.grow()
-                table.count++
-              } else if (e.op === 'write' && table.count > 0) {
-                const c = table.columns[e.column]
-                const v = e.column === 0 ? e.value : e.column === 1 ? Math.trunc(e.value) | 0 : Math.abs(Math.trunc(e.value)) & 255
-                c[e.row % table.count] = Number.isNaN(v) && e.column > 0 ? 0 : v
-              } else if (e.op === 'push' && table.count > 0) table.free.push(e.row % table.count)
-              else if (e.op === 'pop') table.free.pop()
-            }
+            for (const e of step) table.apply(e)
             states.push(table.plain())
             if (shadow === undefined) {
               // Every row, so that a restore equals the table exactly.
@@ -174,15 +179,7 @@ describe('chained row copies', () => {
         let shadow: TableShadow | undefined
         let last: RowCopy | undefined
         for (const step of steps) {
-          for (const e of step) {
-            if (e.op === 'add') {
-              if (table.count === table.columns[0].length) table.grow()
-              table.count++
-            } else if (e.op === 'write' && table.count > 0) {
-              const v = e.column === 0 ? e.value : e.column === 1 ? Math.trunc(e.value) | 0 : Math.abs(Math.trunc(e.value)) & 255
-              table.columns[e.column][e.row % table.count] = Number.isNaN(v) && e.column > 0 ? 0 : v
-            }
-          }
+          for (const e of step) table.apply(e, false)
           if (shadow === undefined || last === undefined) {
             const all = Int32Array.from({ length: table.count }, (_, r) => r)
             last = RowCopy.whole(SHAPE, table.columns, table.count, all, []).keeping(keep)
