@@ -142,19 +142,15 @@ export class Snapshots extends CachedSnapshots<SnapshotState> {
     for (const heap of heaps) n += heap.placed.length
     const createRecord = new Float64Array(n)
     for (let i = 0; i < modelRows; i++) createRecord[i] = created.get(live.id[i]) ?? -1
-    // One model row's name and tag, from its create record.
-    const nameOf = (i: number): string => {
+    // One model row's name or tag, from its create record.
+    const descText = (i: number, field: 'name' | 'tag'): string => {
       const record = createRecord[i]
       if (record < 0) return ''
-      const names = store.records.kind[record] === RECORD_KIND.texture ? store.textures : store.buffers
-      return descs.string(names.name.data[store.records.ref[record]]) ?? ''
+      const descsOfKind = store.records.kind[record] === RECORD_KIND.texture ? store.textures : store.buffers
+      return descs.string(descsOfKind[field].data[store.records.ref[record]]) ?? ''
     }
-    const tagOf = (i: number): string => {
-      const record = createRecord[i]
-      if (record < 0) return ''
-      const names = store.records.kind[record] === RECORD_KIND.texture ? store.textures : store.buffers
-      return descs.string(names.tag.data[store.records.ref[record]]) ?? ''
-    }
+    const nameOf = (i: number): string => descText(i, 'name')
+    const tagOf = (i: number): string => descText(i, 'tag')
     // The model's rows' text, built when a sort or a filter first reads it; heap rows fill theirs below.
     const text = (): ResourceTable['text'] => {
       const t: ResourceTable['text'] = {
