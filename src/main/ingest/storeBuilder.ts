@@ -617,20 +617,8 @@ export class CaptureBuilder {
         i++
       }
       const run = last - id
-      const v = (delta >= 0 ? delta << 2 : (-delta << 2) - 2) + (run > 0 ? 1 : 0)
-      if (v < 0x80) bytes[at++] = v
-      else if (v < 0x4000) {
-        bytes[at++] = (v & 0x7f) | 0x80
-        bytes[at++] = v >>> 7
-      } else if (v < 0x200000) {
-        bytes[at++] = (v & 0x7f) | 0x80
-        bytes[at++] = ((v >>> 7) & 0x7f) | 0x80
-        bytes[at++] = v >>> 14
-      } else at = putVarint(bytes, at, v)
-      if (run > 0) {
-        if (run < 0x80) bytes[at++] = run
-        else at = putVarint(bytes, at, run)
-      }
+      at = putShortVarint(bytes, at, (delta >= 0 ? delta << 2 : (-delta << 2) - 2) + (run > 0 ? 1 : 0))
+      if (run > 0) at = putShortVarint(bytes, at, run)
     }
     let previous = last
     for (; i < count; i++) {
@@ -643,14 +631,8 @@ export class CaptureBuilder {
       }
       const delta = id - previous
       previous = ids[i]
-      const v = (delta >= 0 ? delta * 4 : -delta * 4 - 2) + (run > 0 ? 1 : 0)
-      // one or two bytes inline: ids of one capture are seldom far apart
-      if (v < 0x80) bytes[at++] = v
-      else if (v < 0x4000) {
-        bytes[at++] = (v & 0x7f) | 0x80
-        bytes[at++] = v >>> 7
-      } else at = putVarint(bytes, at, v)
-      if (run > 0) at = putVarint(bytes, at, run)
+      at = putShortVarint(bytes, at, (delta >= 0 ? delta * 4 : -delta * 4 - 2) + (run > 0 ? 1 : 0))
+      if (run > 0) at = putShortVarint(bytes, at, run)
     }
     out.length = at
     this.pushOps2(USE, r, count, first)
@@ -848,6 +830,23 @@ export class CaptureBuilder {
 const USE_ID_LIMIT = 2 ** 51
 
 /** Write a non-negative integer under 2^53 as a varint; returns the position after it. */
+/**
+ * putVarint with its one-, two- and three-byte codes written inline: the ids of one capture are seldom far apart,
+ * so nearly every use id's code is short.
+ */
+function putShortVarint(bytes: Uint8Array, at: number, v: number): number {
+  if (v < 0x80) bytes[at++] = v
+  else if (v < 0x4000) {
+    bytes[at++] = (v & 0x7f) | 0x80
+    bytes[at++] = v >>> 7
+  } else if (v < 0x200000) {
+    bytes[at++] = (v & 0x7f) | 0x80
+    bytes[at++] = ((v >>> 7) & 0x7f) | 0x80
+    bytes[at++] = v >>> 14
+  } else at = putVarint(bytes, at, v)
+  return at
+}
+
 function putVarint(bytes: Uint8Array, at: number, v: number): number {
   if (v < 0x80000000) {
     while (v >= 0x80) {
