@@ -6,10 +6,9 @@
 import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { basename } from 'node:path'
-import { Readable } from 'node:stream'
-import { createGunzip } from 'node:zlib'
-import { CancelledError, CaptureError, TruncatedGzipError, UnrecognisedFormatError } from './errors'
+import { CancelledError, CaptureError, UnrecognisedFormatError } from './errors'
 import { RecordScratch } from './fields'
+import { gunzip } from './gunzip'
 import { importCapture, refusalsOf, SNIFF_BYTES, sniffFormat, type ImportOptions } from './importers'
 import { decodeHead } from './importers/source'
 import { primeLoad } from './prime'
@@ -258,24 +257,4 @@ async function importWhole(
   report(true)
   const store = builder.finish(options.file, progress.bytesRead, imported.records.length, false)
   return { store, format: imported.format, notes: imported.notes, ...(imported.trace ? { trace: imported.trace } : {}) }
-}
-
-async function* gunzip(chunks: AsyncIterable<Uint8Array>, file: string, compressedRead: () => number): AsyncGenerator<Uint8Array> {
-  const inflate = createGunzip()
-  const input = Readable.from(chunks)
-  input.on('error', (err) => inflate.destroy(err))
-  input.pipe(inflate)
-  let out = 0
-  try {
-    for await (const chunk of inflate) {
-      out += (chunk as Buffer).length
-      yield chunk as Buffer
-    }
-  } catch (err) {
-    if (err instanceof CancelledError || err instanceof CaptureError) throw err
-    throw new TruncatedGzipError(file, out, compressedRead(), (err as Error).message)
-  } finally {
-    input.destroy()
-    inflate.destroy()
-  }
 }
