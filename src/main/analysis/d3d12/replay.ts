@@ -114,10 +114,10 @@ export function applyRecord(store: CaptureStore, model: D3D12Model, index: numbe
       model.gpuDone(ops[ref])
       return
     case RECORD_KIND.buffer:
-      model.createBuffer(store.buffers.id.data[ref], descs.bufferAt(ref))
+      descs.createBuffer(model, ref)
       return
     case RECORD_KIND.texture:
-      model.createTexture(store.textures.id.data[ref], descs.textureAt(ref))
+      descs.createTexture(model, ref)
       return
     case RECORD_KIND.release:
       model.release(ops[ref])
