@@ -17,7 +17,7 @@ import {
 import type { Bytes } from '../../shared/units'
 import { BUFFER_ATTR, type CaptureStore } from '../ingest/store'
 import { DescIds } from '../model/d3d12/descIds'
-import type { D3D12Model } from '../model/d3d12/model'
+import type { D3D12Model, ModelPlacement } from '../model/d3d12/model'
 
 /**
  * The reused buffer desc: its name and tag are string ids, decoded from the capture's string table only when read
@@ -282,7 +282,7 @@ export class DescScratch {
    * name and tag) goes as a desc, and the model answers with the number of its form; every later one of an equal
    * desc goes by that number with its size and init flag, its name and tag decoded only if the model reads them.
    */
-  createBuffer(model: D3D12Model, row: number): void {
+  createBuffer(model: D3D12Model, row: number): ModelPlacement {
     const b = this.store.buffers
     const attrs = b.attrs.data[row]
     const key = this.bufferCreateKeys.fields
@@ -297,15 +297,15 @@ export class DescScratch {
       const named = this.named
       named.nameId = b.name.data[row]
       named.tagId = b.tag.data[row]
-      model.createBufferForm(b.id.data[row], form, this.bufferSize[row], (attrs & BUFFER_ATTR.init) !== 0, named)
-      return
+      return model.createBufferForm(b.id.data[row], form, this.bufferSize[row], (attrs & BUFFER_ATTR.init) !== 0, named)
     }
-    model.createBuffer(b.id.data[row], this.bufferAt(row))
+    const placed = model.createBuffer(b.id.data[row], this.bufferAt(row))
     this.bufferCreateForm[known] = model.bufferFormOfLast()
+    return placed
   }
 
   /** Sends the create of texture row `row` to the model: by the number of its desc's decision once known (see createBuffer). */
-  createTexture(model: D3D12Model, row: number): void {
+  createTexture(model: D3D12Model, row: number): ModelPlacement {
     const t = this.store.textures
     const known = this.textureKey(row)
     this.formsOf(model)
@@ -314,11 +314,11 @@ export class DescScratch {
     if (form >= 0) {
       const named = this.named
       named.nameId = t.name.data[row]
-      model.createTextureForm(t.id.data[row], form, named)
-      return
+      return model.createTextureForm(t.id.data[row], form, named)
     }
-    model.createTexture(t.id.data[row], this.textureAt(row))
+    const placed = model.createTexture(t.id.data[row], this.textureAt(row))
     this.textureCreateForm[known] = model.textureFormOfLast()
+    return placed
   }
 
   /** The form tables hold `model`'s form numbers: emptied when they held another model's (not a copy's). */

@@ -30,29 +30,50 @@ const configArb = fc.record({
   indirect: fc.constantFrom(0, 1),
 })
 const mask = (...names: (typeof BUFFER_USAGES)[number][]) => names.reduce((m, n) => m | (1 << BUFFER_USAGES.indexOf(n)), 0)
-// A few usages, strides and states, so that forms come back often (their cached decisions answer) beside new ones.
-const requestArb = fc.record({
+const formArb = fc.record({
   usage: fc.oneof(
-    { weight: 4, arbitrary: fc.constantFrom(
-      mask('Static'),
-      mask('Uniform', 'Dynamic'),
-      mask('Volatile'),
-      mask('Static', 'UnorderedAccess', 'StructuredBuffer'),
-      mask('UnorderedAccess', 'ByteAddressBuffer'),
-      mask('AccelerationStructure'),
-      mask('DrawIndirect'),
-      mask('Shared'),
-      mask('ReservedResource'),
-    ) },
+    {
+      weight: 4,
+      arbitrary: fc.constantFrom(
+        mask('Static'),
+        mask('Uniform', 'Dynamic'),
+        mask('Volatile'),
+        mask('Static', 'UnorderedAccess', 'StructuredBuffer'),
+        mask('UnorderedAccess', 'ByteAddressBuffer'),
+        mask('AccelerationStructure'),
+        mask('DrawIndirect'),
+        mask('Shared'),
+        mask('ReservedResource'),
+      ),
+    },
     { weight: 1, arbitrary: fc.integer({ min: 0, max: (1 << BUFFER_USAGES.length) - 1 }) },
   ),
-  stride: fc.constantFrom(0, 16, 20),
+  stride: fc.constantFrom(0, 4, 16, 20),
   state: fc.constantFrom<BufferStateMode>(...BUFFER_STATES),
   readback: fc.boolean(),
-  bound: fc.nat({ max: BOUND_KEYS.length - 1 }),
-  delta: fc.constantFrom(-17, -16, -1, 0, 1, 15, 16, 17, 1000),
-  // Mostly on or beside a bound; now and then anywhere.
-  size: fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.nat({ max: 64 * MiB }) }),
+  /** Sizes anywhere, beside those on and around every bound. */
+  sizes: fc.array(fc.nat({ max: 64 * MiB }), { maxLength: 4 }),
+})
+/** Sizes around a bound: their widths (sizes rounded up to 16) fall below it, on it and above it. */
+const DELTAS = [-17, -16, -1, 0, 1, 16, 17, 1000]
+
+/** A config and requests of a few forms, each at every bound's sizes and a few others, in a drawn order. */
+const caseArb = fc.tuple(configArb, fc.array(formArb, { minLength: 1, maxLength: 6 })).chain(([cfg, forms]) => {
+  const over: Record<string, number> = {
+    'bufferPool.alignment': cfg.shared,
+    'placedBufferPool.alignment': cfg.placed,
+    allowPoolAllocateIndirectArgBuffers: cfg.indirect,
+  }
+  BOUND_KEYS.forEach((key, i) => (over[key] = cfg.bounds[i]))
+  const c = config(over)
+  const requests: BufferRequest[] = []
+  for (const f of forms) {
+    const request = (size: number) =>
+      requests.push({ size, usage: f.usage, stride: f.stride, state: f.state, readback: f.readback, scratch: false })
+    for (const key of BOUND_KEYS) for (const delta of DELTAS) request(Math.max(0, c[key] + delta))
+    f.sizes.forEach(request)
+  }
+  return fc.tuple(fc.constant(c), fc.shuffledSubarray(requests, { minLength: requests.length }))
 })
 
 /** decideBuffer the plain way: a fresh decision for each request. */
@@ -65,29 +86,20 @@ function reference(req: BufferRequest, c: ReturnType<typeof config>): BufferDeci
 describe('buffer decisions by form', () => {
   it('the decision of a form for a size is the one decideBuffer gives, on, beside and between the bounds', () => {
     fc.assert(
-      fc.property(configArb, fc.array(requestArb, { minLength: 1, maxLength: 150 }), (cfg, drawn) => {
-        const over: Record<string, number> = {
-          'bufferPool.alignment': cfg.shared,
-          'placedBufferPool.alignment': cfg.placed,
-          allowPoolAllocateIndirectArgBuffers: cfg.indirect,
-        }
-        BOUND_KEYS.forEach((key, i) => (over[key] = cfg.bounds[i]))
-        const c = config(over)
+      fc.property(caseArb, ([c, requests]) => {
         const decisions = new BufferDecisions(c)
         // One decision and one request filled again and again, as the model's scratch ones are.
         const out = newBufferDecision()
         const req: BufferRequest = { size: 0, usage: 0, stride: 0, state: 'default', readback: false, scratch: false }
-        for (const d of drawn) {
-          const size = d.size ?? Math.max(0, c[BOUND_KEYS[d.bound]] + d.delta)
-          const plain: BufferRequest = { size, usage: d.usage, stride: d.stride, state: d.state, readback: d.readback, scratch: false }
+        for (const plain of requests) {
           const form = decisions.formOf(plain)
-          decisions.requestOf(form, req).size = size
+          decisions.requestOf(form, req).size = plain.size
           expect(req).toEqual(plain)
           decisions.decide(form, req, c, out)
           expect(out).toEqual(reference(plain, c))
         }
       }),
-      { numRuns: runs(300) },
+      { numRuns: runs(200) },
     )
   })
 
