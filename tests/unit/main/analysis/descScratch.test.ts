@@ -5,7 +5,7 @@ import { applyRecord } from '../../../../src/main/analysis/d3d12/replay'
 import { bufferDesc, textureDesc } from '../../../../src/main/ingest/records'
 import { RECORD_KIND } from '../../../../src/main/ingest/store'
 import { D3D12Model, type ModelPlacement } from '../../../../src/main/model/d3d12/model'
-import { resolveConfig } from '../../../../src/shared/model'
+import { resolveConfig, type ModelConfig } from '../../../../src/shared/model'
 import { runs } from '../../../properties'
 import { lines, scan } from '../ingest/helpers'
 
@@ -89,23 +89,21 @@ const bufferArb = fc.record(
   },
   { requiredKeys: ['size'] },
 )
-const textureArb = fc.record(
-  {
-    dim: fc.constantFrom('2d', '3d', 'cube'),
-    format: fc.constantFrom('BC7_UNORM', 'R8G8B8A8_UNORM', 'D32_FLOAT'),
-    width: fc.constantFrom(1, 64, 256, 1024, 4096),
-    height: fc.constantFrom(1, 64, 256, 4096),
-    mips: fc.constantFrom(1, 9),
-    flags: fc.constantFrom(['ShaderResource'], ['RenderTarget'], ['UAV'], ['DepthStencil', 'ShaderResource']),
-    size: fc.constantFrom(4096, 90112, 1441792),
-    align: fc.constantFrom(4096, 65536),
-    name: fc.constantFrom('T_Rock_D', 'GBufferA'),
-  },
-  { requiredKeys: ['width', 'height'] },
-)
+const textureArb = fc.record({
+  desc: fc.constantFrom(
+    { format: 'BC7_UNORM', width: 256, height: 256, mips: 9, flags: ['ShaderResource'], size: 90112, align: 4096 },
+    { format: 'BC7_UNORM', width: 1024, height: 1024, mips: 11, flags: ['ShaderResource'], size: 1441792, align: 65536 },
+    { format: 'BC5_UNORM', width: 256, height: 256, mips: 9, flags: ['ShaderResource'] },
+    { format: 'R8G8B8A8_UNORM', width: 1920, height: 1080, flags: ['RenderTarget', 'ShaderResource'] },
+    { format: 'D32_FLOAT', width: 4096, height: 4096, flags: ['DepthStencil'] },
+    { dim: '3d', format: 'R16G16B16A16_FLOAT', width: 32, height: 32, depth: 32, flags: ['UAV'] },
+    { format: 'R32_FLOAT', width: 16384, height: 16384, flags: ['ShaderResource'] },
+  ),
+  name: fc.constantFrom('T_Rock_D', 'GBufferA', undefined),
+})
 const stepArb = fc.oneof(
   { weight: 4, arbitrary: bufferArb.map((b) => ({ e: 'buffer', ...b })) },
-  { weight: 3, arbitrary: textureArb.map((t) => ({ e: 'texture', ...t })) },
+  { weight: 3, arbitrary: textureArb.map((t) => ({ e: 'texture', ...t.desc, name: t.name })) },
   { weight: 2, arbitrary: fc.nat({ max: 40 }).map((back) => ({ e: 'release', back })) },
   { weight: 1, arbitrary: fc.constant({ e: 'frame' }) },
 )
@@ -125,45 +123,38 @@ describe('creates sent by form number', () => {
         }
         const { store } = scan(lines(...records))
         const descs = new DescScratch(store)
-        const config = resolveConfig({})
-        const other = resolveConfig({ 'bufferPool.maxAllocation': 65536, 'upload.smallBlock.maxAllocation': 4096 })
-        let byForm = new D3D12Model(config)
-        let plain = new D3D12Model(config)
-        const otherByForm = new D3D12Model(other)
-        const otherPlain = new D3D12Model(other)
-        const pairs: [D3D12Model, D3D12Model][] = [
-          [byForm, plain],
-          [otherByForm, otherPlain],
-        ]
         const { kind, ref } = store.records
-        for (let i = 0; i < store.records.length; i++) {
-          if (i === cloneAt) {
-            // A copy continues with the form numbers its original learnt.
-            byForm = byForm.clone({})
-            plain = plain.clone({})
-            pairs[0] = [byForm, plain]
-          }
-          const r = ref[i]
-          for (const [a, b] of pairs) {
+        /** The records through a model by form number and one by whole descs, side by side; `cloneAt`: both copied there. */
+        const replay = (config: ModelConfig, cloneAt: number) => {
+          let byForm = new D3D12Model(config)
+          let plain = new D3D12Model(config)
+          for (let i = 0; i < store.records.length; i++) {
+            if (i === cloneAt) {
+              // A copy goes on with the form numbers its original learnt.
+              byForm = byForm.clone({})
+              plain = plain.clone({})
+            }
+            const r = ref[i]
             if (kind[i] === RECORD_KIND.buffer) {
-              const got = placementOf(descs.createBuffer(a, r))
-              expect(got).toEqual(placementOf(b.createBuffer(store.buffers.id.data[r], bufferDesc(store, r))))
+              const got = placementOf(descs.createBuffer(byForm, r))
+              expect(got).toEqual(placementOf(plain.createBuffer(store.buffers.id.data[r], bufferDesc(store, r))))
             } else if (kind[i] === RECORD_KIND.texture) {
-              const got = placementOf(descs.createTexture(a, r))
-              expect(got).toEqual(placementOf(b.createTexture(store.textures.id.data[r], textureDesc(store, r))))
+              const got = placementOf(descs.createTexture(byForm, r))
+              expect(got).toEqual(placementOf(plain.createTexture(store.textures.id.data[r], textureDesc(store, r))))
             } else {
-              applyRecord(store, a, i, descs)
-              applyRecord(store, b, i, descs)
+              applyRecord(store, byForm, i, descs)
+              applyRecord(store, plain, i, descs)
             }
           }
+          byForm.finishFrame()
+          plain.finishFrame()
+          expect(byForm.pools()).toEqual(plain.pools())
+          expect(byForm.liveTable()).toEqual(plain.liveTable())
+          expect([...byForm.totals.byRow]).toEqual([...plain.totals.byRow])
         }
-        for (const [a, b] of pairs) {
-          a.finishFrame()
-          b.finishFrame()
-          expect(a.pools()).toEqual(b.pools())
-          expect(a.liveTable()).toEqual(b.liveTable())
-          expect([...a.totals.byRow]).toEqual([...b.totals.byRow])
-        }
+        replay(resolveConfig({}), cloneAt)
+        // Then a model of another config through the same descs: the form numbers it learnt are the other model's.
+        replay(resolveConfig({ 'bufferPool.maxAllocation': 65536, 'upload.smallBlock.maxAllocation': 4096 }), -1)
       }),
       { numRuns: runs(100) },
     )
