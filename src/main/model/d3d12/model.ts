@@ -457,6 +457,7 @@ export class D3D12Model {
     return this.emitPlaced(slot)
   }
 
+
   createTexture(id: number, desc: TextureDesc): ModelPlacement {
     if (this.live.has(id)) this.replaceLive(id)
     const d = this.textureDecision
