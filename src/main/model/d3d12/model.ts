@@ -885,6 +885,7 @@ export class D3D12Model {
       this.textureDescs,
       this.transientForms,
       this.textureDecisions,
+      this.bufferDecisions,
       this.sink,
     ])
     // A checkpoint's copies chained to the checkpoint before count only their own rows, and its pools kept from

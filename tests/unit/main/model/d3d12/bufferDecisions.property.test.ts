@@ -11,7 +11,7 @@ import {
   type BufferRequest,
 } from '../../../../../src/main/model/d3d12/ladder'
 import { runs } from '../../../../properties'
-import { config } from './helpers'
+import { config, newModel } from './helpers'
 
 const BOUND_KEYS = [
   'upload.smallBlock.maxAllocation',
@@ -121,5 +121,18 @@ describe('buffer decisions by form', () => {
       decisions.decide(decisions.formOf(req), req, c, out)
       expect(out).toEqual(reference(req, c))
     }
+  })
+
+  it("a model's copy counts none of the decisions it shares with the original in its size", () => {
+    const m = newModel()
+    const copy = m.clone({})
+    const before = copy.byteSize()
+    // The original learns forms and spans; the copy's own tables stay as they were.
+    const usages = [['Static'], ['Uniform', 'Dynamic'], ['UnorderedAccess', 'StructuredBuffer'], ['AccelerationStructure']] as const
+    for (let i = 0; i < 200; i++) {
+      m.createBuffer(2 * i + 1, { size: 16 << i % 20, usage: [...usages[i % 4]], stride: (i % 7) * 4 })
+      m.createBufferForm(2 * i + 2, m.bufferFormOfLast(), 1 << i % 24, false, {})
+    }
+    expect(copy.byteSize()).toBe(before)
   })
 })
