@@ -114,10 +114,10 @@ export function applyRecord(store: CaptureStore, model: D3D12Model, index: numbe
       model.gpuDone(ops[ref])
       return
     case RECORD_KIND.buffer:
-      model.createBuffer(store.buffers.id.data[ref], descs.bufferAt(ref))
+      descs.createBuffer(model, ref)
       return
     case RECORD_KIND.texture:
-      model.createTexture(store.textures.id.data[ref], descs.textureAt(ref))
+      descs.createTexture(model, ref)
       return
     case RECORD_KIND.release:
       model.release(ops[ref])
@@ -147,14 +147,6 @@ export function applyRecord(store: CaptureStore, model: D3D12Model, index: numbe
       model.endGraph(ops[ref])
       return
   }
-}
-
-function tagOf(store: CaptureStore, index: number): number {
-  const kind = store.records.kind[index]
-  const ref = store.records.ref[index]
-  if (kind === RECORD_KIND.buffer) return store.buffers.tag.data[ref]
-  if (kind === RECORD_KIND.texture) return store.textures.tag.data[ref]
-  return 0
 }
 
 /** A LiveTags row's fields, side by side: a create or a release touches one place. */
@@ -253,6 +245,44 @@ class LiveTags {
     for (let row = this.capacity; row < capacity; row++) cells[row * LIVE_FIELDS + LIVE_RECORD] = -1
     this.cells = cells
     this.capacity = capacity
+  }
+}
+
+/** Frames a FrameBlock holds before it copies them into its columns. */
+const BLOCK_FRAMES = 256
+
+/**
+ * Per-frame values of many columns, kept a block of frames at a time with one frame's values side by side, and
+ * copied into the columns a block at once: a frame written straight into a hundred columns touches a cache line
+ * in each, which the frame's records have pushed out of the cache by the next frame.
+ */
+class FrameBlock {
+  /** `width` values per frame, the block's frames one after another. */
+  readonly values: Float64Array
+  private readonly width: number
+  private first = 0
+  private frames = 0
+
+  constructor(private readonly columns: Float64Array[]) {
+    this.width = columns.length
+    this.values = new Float64Array(BLOCK_FRAMES * this.width)
+  }
+
+  /** Where frame index `frame`'s values go in `values`: the frame after the last one, or the block's first. */
+  at(frame: number): number {
+    if (this.frames === BLOCK_FRAMES || (this.frames > 0 && frame !== this.first + this.frames)) this.flush()
+    if (this.frames === 0) this.first = frame
+    return this.frames++ * this.width
+  }
+
+  /** The block's frames into the columns; call it before anyone reads them. */
+  flush(): void {
+    const { values, width, first, frames } = this
+    for (let c = 0; c < width; c++) {
+      const column = this.columns[c]
+      for (let f = 0; f < frames; f++) column[first + f] = values[f * width + c]
+    }
+    this.frames = 0
   }
 }
 
@@ -417,6 +447,8 @@ export class Replay {
     const manualPlaced = HEAP_TYPES.map((heap) =>
       series.column(info(seriesName.manual(heap, 'placedBytes'), `${heap} placed in application heaps`, 'bytes', 'heap')),
     )
+    // The totals per heap and per placement row, as the model keeps them (byHeap, then byRow), a block of frames at a time.
+    const totalsBlock = new FrameBlock([...heapColumns.flat(), ...rowColumns.flat()])
     const checks = new FrameChecks(store, new Findings(series, this.checks))
     const manualHeaps = new Map<number, { type: number; size: Bytes }>()
     const manualLive = new Map<number, { type: number; size: Bytes }>()
@@ -443,11 +475,24 @@ export class Replay {
     let frameHeapBytes = 0
     // A frame's records, in a plain function: the optimizer compiles it apart from this async one.
     const playRecords = (start: number, end: number): void => {
+      const descs = this.descs
       for (let i = start; i < end; i++) {
         const k = kinds[i]
         currentRecord = i
-        if (k === RECORD_KIND.buffer || k === RECORD_KIND.texture) currentTag = tagOf(store, i)
-        else if (k === RECORD_KIND.upload) uploadBytes += store.ops[refs[i] + 1]
+        // The creates, most of the records, go straight to the model (applyRecord would read their kind again).
+        if (k === RECORD_KIND.buffer) {
+          const r = refs[i]
+          currentTag = store.buffers.tag.data[r]
+          descs.createBuffer(model, r)
+          continue
+        }
+        if (k === RECORD_KIND.texture) {
+          const r = refs[i]
+          currentTag = store.textures.tag.data[r]
+          descs.createTexture(model, r)
+          continue
+        }
+        if (k === RECORD_KIND.upload) uploadBytes += store.ops[refs[i] + 1]
         else if (k === RECORD_KIND.lock) lockBytes += store.ops[refs[i] + 1]
         else if (k === RECORD_KIND.heap) {
           const r = refs[i]
@@ -486,7 +531,7 @@ export class Replay {
             continue
           }
         }
-        applyRecord(store, model, i, this.descs)
+        applyRecord(store, model, i, descs)
         if (k === RECORD_KIND.endgraph) {
           const summary = transient.lastSummary()
           if (summary) {
@@ -523,6 +568,7 @@ export class Replay {
     for (frame = 0; ; frame++) {
       if (frame >= frames) {
         if (!gate) break
+        totalsBlock.flush()
         frames = await gate.wait(frame)
         if (frame >= frames) break
         // the store grew: its columns may be new arrays
@@ -543,12 +589,9 @@ export class Replay {
       checks.advance(frame + 1)
 
       // Sample the frame.
-      for (let h = 0; h < HEAP_TYPES.length; h++) {
-        for (let f = 0; f < FIELDS; f++) heapColumns[h][f][frame] = totals.byHeap[h * FIELDS + f]
-      }
-      for (let row = 0; row < TOTAL_ROWS.length; row++) {
-        for (let f = 0; f < FIELDS; f++) rowColumns[row][f][frame] = totals.byRow[row * FIELDS + f]
-      }
+      const at = totalsBlock.at(frame)
+      totalsBlock.values.set(totals.byHeap, at)
+      totalsBlock.values.set(totals.byRow, at + totals.byHeap.length)
       let heapSum = 0
       let occSum = 0
       let reqSum = 0
@@ -582,11 +625,13 @@ export class Replay {
       up.lock[frame] = lockBytes
 
       if ((frame & 255) === 255) {
+        totalsBlock.flush()
         options.onProgress?.({ framesDone: frame + 1, frames })
         if (options.signal?.aborted) throw new Error('replay cancelled')
         await Promise.resolve()
       }
     }
+    totalsBlock.flush()
     model.endCapture()
     this.final = model
     this.shadow = undefined

@@ -25,6 +25,7 @@ import {
   PoolFamily,
 } from './families'
 import {
+  BufferDecisions,
   decideBuffer,
   decideUpload,
   Family,
@@ -52,7 +53,7 @@ import {
   textureFlagMask,
   transientTextureLayout,
 } from './texture'
-import type { TextureGeometry, TransientTextureLayout } from './texture'
+import type { TextureDecision, TextureGeometry, TransientTextureLayout } from './texture'
 import { TOTAL_FIELD, ROW_FAST_CONSTANT_PAGE, Totals } from './totals'
 import { TransientAllocator } from './transient'
 import type { TransientRequest } from './transient'
@@ -94,6 +95,12 @@ export interface D3D12ModelOptions {
    * layouts allocates nothing per transient for them). Default true.
    */
   transientPlacements?: boolean
+}
+
+/** What a create by form number reads of its desc, and only when it must: the name (a label) and the tag. */
+export interface Named {
+  readonly name?: string | undefined
+  readonly tag?: string | undefined
 }
 
 /** A placement as a create (or endGraph) returns it. */
@@ -231,6 +238,8 @@ export class D3D12Model {
   private lastTextureForm = 0
   /** Texture decisions by desc: append-only, shared by the model and its clones like the desc identities. */
   private readonly textureDecisions = new TextureDecisions()
+  /** Buffer decisions by form and span of sizes: append-only, shared by the model and its clones (one config). */
+  private readonly bufferDecisions: BufferDecisions
   private readonly result: ModelPlacement
   private readonly bufferDecision = newBufferDecision()
   private readonly textureDecision = newTextureDecision()
@@ -275,6 +284,7 @@ export class D3D12Model {
   constructor(config: ModelConfig, options: D3D12ModelOptions = {}, sink: ModelSink = {}) {
     this.config = config
     this.sink = sink
+    this.bufferDecisions = new BufferDecisions(config)
     const tier = options.adapter?.resourceHeapTier
     this.tier = tier === 1 || tier === 2 ? tier : config.resourceHeapTier === 1 ? 1 : 2
     this.budgetStart = options.budget ?? Number.MAX_SAFE_INTEGER
@@ -377,10 +387,42 @@ export class D3D12Model {
     req.readback = desc.heap === 'readback'
     // Whether it is a scratch buffer counts only for a committed one past the gates: worked out there, below.
     req.scratch = false
-    const d = this.bufferDecision
-    decideBuffer(req, this.config, null, d)
+    decideBuffer(req, this.config, null, this.bufferDecision)
     this.lastCreate = Kind.Buffer
+    return this.placeBuffer(id, desc.init === true, desc)
+  }
 
+  /**
+   * A buffer create whose desc has form `form` (what bufferFormOfLast() gave after a create of a desc equal but for
+   * its size, init, name and tag, in this model or a copy: see createFormsKey), with its size and init flag. Its
+   * decision comes from the form's for the size's span (BufferDecisions). `named`'s name and tag are read only
+   * for a committed or reserved buffer.
+   */
+  createBufferForm(id: number, form: number, size: Bytes, init: boolean, named: Named): ModelPlacement {
+    const valid = this.validSize(size, id)
+    if (this.live.has(id)) this.replaceLive(id)
+    const req = this.bufferDecisions.requestOf(form, this.request)
+    req.size = valid
+    this.bufferDecisions.decide(form, req, this.config, this.bufferDecision)
+    this.lastCreate = Kind.Buffer
+    return this.placeBuffer(id, init, named)
+  }
+
+  /** The form of the last create's desc (its size, init, name and tag aside) when it was a buffer, else -1. */
+  bufferFormOfLast(): number {
+    return this.lastCreate === Kind.Buffer ? this.bufferDecisions.formOf(this.request) : -1
+  }
+
+  /** What bufferFormOfLast() and textureFormOfLast() numbers belong to: the same object for a model and its copies. */
+  createFormsKey(): object {
+    return this.bufferDecisions
+  }
+
+  /** The buffer of this.request and this.bufferDecision placed, its initial data staged. */
+  private placeBuffer(id: number, init: boolean, named: Named): ModelPlacement {
+    const req = this.request
+    const size = req.size
+    const d = this.bufferDecision
     const a = this.allocs
     const slot = a.alloc()
     a.id[slot] = id
@@ -398,16 +440,16 @@ export class D3D12Model {
     } else if (d.target === Target.UploadSmall) {
       this.placeInBuddy(slot, Buddy.SmallBlock, d.width, d.alignment)
     } else if (d.target === Target.Committed) {
-      const high = d.highPriority || (d.gated && isScratch(req.usage, desc))
+      const high = d.highPriority || (d.gated && isScratch(req.usage, named))
       const priority: ResidencyPriority = high ? 'high' : 'normal'
       if (high) a.flags[slot] |= SlotFlag.HighPriority
-      this.placeCommitted(slot, roundUp(d.width, TILE), priority, desc.name)
+      this.placeCommitted(slot, roundUp(d.width, TILE), priority, named.name)
     } else {
-      this.placeReserved(slot, roundUp(d.width, TILE), 0, desc.name)
+      this.placeReserved(slot, roundUp(d.width, TILE), 0, named.name)
     }
     this.live.set(id, slot)
     this.holdResidency(slot, true)
-    if (desc.init === true && d.heap !== HEAP_INDEX.UPLOAD && d.target !== Target.Reserved && d.width > 0) {
+    if (init && d.heap !== HEAP_INDEX.UPLOAD && d.target !== Target.Reserved && d.width > 0) {
       // Initial data: the block stays locked until the GPU finished the copy, and the copy needs staging.
       a.lockFrame[slot] = this.frame
       this.staging(d.width, STAGING_ALIGNMENT)
@@ -427,6 +469,29 @@ export class D3D12Model {
       decideTexture(readGeometry(desc, this.geometry), this.config, null, d)
       this.lastCreate = Kind.Texture
     }
+    return this.placeTexture(id, d, desc)
+  }
+
+  /**
+   * A texture create whose desc has decision number `form`: the number textureFormOfLast() gave after a create of
+   * an equal desc (name and tag aside) in this model or a copy (see createFormsKey). Only `named.name` is read,
+   * and only for a committed or reserved texture.
+   */
+  createTextureForm(id: number, form: number, named: Named): ModelPlacement {
+    if (this.live.has(id)) this.replaceLive(id)
+    const d = this.textureDecision
+    this.textureDecisions.decisionOf(form, d)
+    this.lastTextureForm = form
+    this.lastCreate = LAST_TEXTURE_BY_KEY
+    return this.placeTexture(id, d, named)
+  }
+
+  /** The decision number of the last create's desc when it was a texture decided by its desc, else -1. */
+  textureFormOfLast(): number {
+    return this.lastCreate === LAST_TEXTURE_BY_KEY ? this.lastTextureForm : -1
+  }
+
+  private placeTexture(id: number, d: TextureDecision, named: Named): ModelPlacement {
     const a = this.allocs
     const slot = a.alloc()
     a.id[slot] = id
@@ -439,8 +504,8 @@ export class D3D12Model {
     a.created[slot] = this.frame
     if (d.estimated) a.flags[slot] |= SlotFlag.Estimated
     if (d.target === Target.Pool) this.placeInFamily(slot, d.family, d.requested, d.alignment)
-    else if (d.target === Target.Committed) this.placeCommitted(slot, d.size, 'normal', desc.name)
-    else this.placeReserved(slot, d.size, d.committed, desc.name)
+    else if (d.target === Target.Committed) this.placeCommitted(slot, d.size, 'normal', named.name)
+    else this.placeReserved(slot, d.size, d.committed, named.name)
     this.live.set(id, slot)
     this.holdResidency(slot, true)
     return this.emitPlaced(slot)
@@ -820,6 +885,7 @@ export class D3D12Model {
       this.textureDescs,
       this.transientForms,
       this.textureDecisions,
+      this.bufferDecisions,
       this.sink,
     ])
     // A checkpoint's copies chained to the checkpoint before count only their own rows, and its pools kept from
@@ -1690,7 +1756,7 @@ class PoolRegistry {
 }
 
 /** A ray-tracing scratch buffer: UnorderedAccess without AccelerationStructure, tagged RayTracing or named scratch. */
-function isScratch(usage: number, desc: BufferDesc): boolean {
+function isScratch(usage: number, desc: Named): boolean {
   return (
     (usage & Usage.UnorderedAccess) !== 0 &&
     (usage & Usage.AccelerationStructure) === 0 &&
