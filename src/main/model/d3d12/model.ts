@@ -477,7 +477,7 @@ export class D3D12Model {
     }
     this.live.delete(id)
     this.holdResidency(slot, false)
-    this.releaseSlot(slot, id)
+    this.releaseSlot(slot, id, true)
     this.sink.releasePending?.(id, this.frame, slot)
   }
 
@@ -1208,7 +1208,7 @@ export class D3D12Model {
     a.alignment[slot] = alignment
     a.created[slot] = this.frame
     this.placeUpload(slot, bytes, alignment)
-    this.releaseSlot(slot, -1)
+    this.releaseSlot(slot, -1, false)
   }
 
   /**
@@ -1253,7 +1253,7 @@ export class D3D12Model {
       }
       const fit = Math.floor((page - this.constantOffset) / size)
       if (fit === 0) {
-        this.releaseSlot(this.constantSlot, -1)
+        this.releaseSlot(this.constantSlot, -1, false)
         this.constantSlot = NONE
         continue
       }
@@ -1314,19 +1314,22 @@ export class D3D12Model {
     if (a.loc[slot] === Loc.Pool) this.blocks.owner[a.block[slot]] = old
     a.object[slot] = NONE
     // The old location's bytes move from occupied to pending; the new location counts as occupied when placed.
-    this.releaseSlot(old, -1)
+    this.releaseSlot(old, -1, false)
     return old
   }
 
 
-  /** A live allocation (resource `id`, -1 for the model's own) is released: pending until the GPU finished this frame. */
-  private releaseSlot(slot: number, id: number): void {
+  /**
+   * A live allocation is released (`resource`: buffer or texture `id`; else the model's own): pending until the GPU
+   * finished this frame.
+   */
+  private releaseSlot(slot: number, id: number, resource: boolean): void {
     const a = this.allocs
     a.state[slot] = SlotState.Pending
     const loc = a.loc[slot]
     const row = this.rowOf(slot)
     const heap = a.heap[slot]
-    const meta = pendMeta(loc, row, heap, a.kind[slot])
+    const meta = pendMeta(loc, row, heap, resource)
     if (loc === Loc.Pool || loc === Loc.Buddy) {
       const size = a.size[slot]
       this.totals.release(row, heap, size, a.requested[slot])
@@ -1350,7 +1353,6 @@ export class D3D12Model {
     const loc = meta & 255
     const row = (meta >> 8) & 255
     const heap = (meta >> 16) & 255
-    const kind = meta >>> 24
     const a = this.allocs
     if (loc === Loc.Pool) {
       const size = c[o + Pend.Size]
@@ -1374,7 +1376,7 @@ export class D3D12Model {
       }
       if (loc === Loc.Reserved) this.reservedLabels.delete(a.object[slot])
     }
-    if (kind === Kind.Buffer || kind === Kind.Texture) this.sink.freed?.(c[o + Pend.Id], this.frame)
+    if (meta >>> 24 !== 0) this.sink.freed?.(c[o + Pend.Id], this.frame)
     if (slot !== this.bigStaging) a.release(slot)
   }
 
@@ -1523,7 +1525,7 @@ export class D3D12Model {
     pool.pendingBlocks++
     pool.lastUsedFrame = this.frame
     this.totals.add(a.placement[slot], a.heap[slot], TOTAL_FIELD.Pending, a.size[slot])
-    this.pending.push(old, this.frame, pendMeta(Loc.Pool, a.placement[slot], a.heap[slot], Kind.Moved), pool.id, a.block[slot], 0, a.size[slot], -1)
+    this.pending.push(old, this.frame, pendMeta(Loc.Pool, a.placement[slot], a.heap[slot], false), pool.id, a.block[slot], 0, a.size[slot], -1)
   }
 
 

@@ -1,6 +1,6 @@
 /**
  * The releases waiting for the GPU, in release order: each with the frame it was released in and what its
- * completion needs of its allocation (where its bytes are, its totals row and heap, its kind and id), copied when
+ * completion needs of its allocation (where its bytes are, its totals row and heap, the resource's id), copied when
  * released. A pending allocation does not change until it completes, so the completion reads the queue, one
  * cache line per release in the order they come, instead of the allocation's columns, cold by then.
  */
@@ -13,7 +13,7 @@ export const Pend = {
   /** The allocation slot. */
   Slot: 0,
   Frame: 1,
-  /** loc | row << 8 | heap << 16 | kind << 24 */
+  /** loc | row << 8 | heap << 16 | resource << 24 (resource: 1 for a buffer's or texture's release) */
   Meta: 2,
   /** Pool id (Loc.Pool, Loc.Buddy). */
   Pool: 3,
@@ -23,13 +23,13 @@ export const Pend = {
   Base: 5,
   /** Occupied bytes (Loc.Pool, Loc.Buddy). */
   Size: 6,
-  /** The resource id (a buffer's or texture's). */
+  /** The resource id (a buffer's or texture's release). */
   Id: 7,
 } as const
 
-/** Packs the fields of Pend.Meta (each below 256). */
-export function pendMeta(loc: number, row: number, heap: number, kind: number): number {
-  return loc | (row << 8) | (heap << 16) | (kind << 24)
+/** Packs the fields of Pend.Meta (loc, row and heap each below 256). */
+export function pendMeta(loc: number, row: number, heap: number, resource: boolean): number {
+  return loc | (row << 8) | (heap << 16) | (resource ? 1 << 24 : 0)
 }
 
 export class PendingQueue {
@@ -40,7 +40,7 @@ export class PendingQueue {
   head = 0
   tail = 0
 
-  /** An entry for a release at the tail: its offset in `cells`, where the caller writes its fields. */
+  /** A release at the tail, with its fields (see Pend). */
   push(slot: number, frame: Frame, meta: number, pool: number, block: number, base: Bytes, size: Bytes, id: number): void {
     if (this.tail === this.cells.length) this.grow()
     const c = this.cells

@@ -15,7 +15,7 @@ import { routeLine } from '../../../../../src/main/cli/route'
 import { checkInvariants, newModel } from './helpers'
 import { Pend, pendMeta, STRIDE } from '../../../../../src/main/model/d3d12/pending'
 import type { PendingQueue } from '../../../../../src/main/model/d3d12/pending'
-import { Loc, SlotState } from '../../../../../src/main/model/d3d12/allocations'
+import { Kind, Loc, SlotState } from '../../../../../src/main/model/d3d12/allocations'
 import type { Allocations } from '../../../../../src/main/model/d3d12/allocations'
 import { runs } from '../../../../properties'
 
@@ -342,7 +342,8 @@ function checkPending(model: D3D12Model): void {
     expect(a.state[slot], `slot ${slot} pending`).toBe(SlotState.Pending)
     if (slot !== m.bigStaging) {
       slots.push(slot)
-      expect(meta, `slot ${slot}: loc, row, heap, kind`).toBe(pendMeta(a.loc[slot], a.placement[slot], a.heap[slot], a.kind[slot]))
+      const resource = a.kind[slot] === Kind.Buffer || a.kind[slot] === Kind.Texture
+      expect(meta, `slot ${slot}: loc, row, heap, resource`).toBe(pendMeta(a.loc[slot], a.placement[slot], a.heap[slot], resource))
       if (loc === Loc.Pool || loc === Loc.Buddy) {
         expect([c[o + Pend.Pool], c[o + Pend.Block], c[o + Pend.Size]], `slot ${slot}: pool, block, size`).toEqual([a.pool[slot], a.block[slot], a.size[slot]])
       }
