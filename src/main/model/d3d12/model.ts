@@ -173,8 +173,6 @@ const CONSTANT_ALIGNMENT = 256
 const STAGING_ALIGNMENT = 16
 /** Staging from `upload` records serves texture copies: D3D12_TEXTURE_DATA_PLACEMENT_ALIGNMENT. */
 const TEXTURE_STAGING_ALIGNMENT = 512
-/** Completions whose first reads are made together (see touchCompletions). */
-const TOUCH_BATCH = 32
 
 export class D3D12Model {
   readonly config: ModelConfig
@@ -218,8 +216,6 @@ export class D3D12Model {
 
   /** Releases waiting for the GPU, oldest first. */
   private pending = new PendingQueue()
-  /** What touchCompletions last read (see there). */
-  touched = 0
 
   private graphOpen = false
   private graphTransients: PendingTransient[] = []
@@ -1385,38 +1381,9 @@ export class D3D12Model {
     this.completed = frame
     const q = this.pending
     const end = q.dueEnd(frame)
-    for (let start = q.head; start < end; start += TOUCH_BATCH * STRIDE) {
-      const stop = Math.min(end, start + TOUCH_BATCH * STRIDE)
-      this.touchCompletions(start, stop)
-      for (let o = start; o < stop; o += STRIDE) this.completeSlot(o)
-    }
+    for (let o = q.head; o < end; o += STRIDE) this.completeSlot(o)
     q.drop(end)
     this.fast.complete(frame, this.totals)
-  }
-
-  /**
-   * Reads what the completions in [start, stop) of the pending queue read first (the pool, the block and the blocks
-   * beside it), each independent of the others: their cache misses overlap here, rather than come one completion
-   * after another. What it reads is kept only so that the reads are made.
-   */
-  private touchCompletions(start: number, stop: number): void {
-    const c = this.pending.cells
-    const b = this.blocks
-    const pools = this.poolById
-    let sum = 0
-    for (let o = start; o < stop; o += STRIDE) {
-      const loc = c[o + Pend.Meta] & 255
-      if (loc !== Loc.Pool && loc !== Loc.Buddy) continue
-      sum += pools.get(c[o + Pend.Pool])!.pending
-      if (loc === Loc.Pool) {
-        const block = c[o + Pend.Block]
-        const prev = b.prev[block]
-        const next = b.next[block]
-        // NONE (-1) reads block 0: a read in bounds, whatever it reads
-        sum += b.state[prev & ~(prev >> 31)] + b.state[next & ~(next >> 31)] + b.offset[block] + b.size[block] + b.state[block]
-      }
-    }
-    this.touched = sum
   }
 
 
