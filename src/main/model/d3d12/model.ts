@@ -1412,8 +1412,10 @@ export class D3D12Model {
           fam.pools[kept++] = pool
         }
       }
-      if (kept < fam.pools.length) fam.poolsRemoved()
-      fam.pools.length = kept
+      if (kept < fam.pools.length) {
+        fam.poolsRemoved()
+        fam.pools.length = kept
+      }
     }
     this.fast.cleanUp(completed, lag, this.totals)
   }
