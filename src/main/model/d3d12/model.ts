@@ -58,6 +58,7 @@ import { TOTAL_FIELD, ROW_FAST_CONSTANT_PAGE, Totals } from './totals'
 import { TransientAllocator } from './transient'
 import type { TransientRequest } from './transient'
 import { FastAllocatorPages } from './upload'
+import { Pend, pendMeta, PendingQueue, STRIDE } from './pending'
 import { allocationView, liveAllocations, livePlacements, liveRow, liveTable, poolBlocks, poolViews } from './views'
 import type { AllocationView, LivePlacements, LiveRow, LiveTable, ModelTables, PoolBlocks, PoolView } from './views'
 import { retainedBytes } from '../retainedBytes'
@@ -208,6 +209,8 @@ export class D3D12Model {
   private poolObjects: PoolObjects
   private fast: FastAllocatorPages
   private constantSlot = NONE
+  /** The slot of staging copies in big-block pools (see bigStagingSlot), NONE before the first. */
+  private bigStaging = NONE
   private constantOffset: Bytes = 0
 
   private frame: Frame = 0
@@ -218,12 +221,8 @@ export class D3D12Model {
   private nextPoolId = 0
   private nextObjectId = 0
 
-  // small at first, so they first grow early in a replay, while the engine still interprets releaseSlot: a growth
-  // first met in optimised code throws that code away mid-replay (ingest/README.md, "Cold start")
-  private pendSlot = new Int32Array(16)
-  private pendFrame = new Float64Array(16)
-  private pendHead = 0
-  private pendTail = 0
+  /** Releases waiting for the GPU, oldest first. */
+  private pending = new PendingQueue()
 
   private graphOpen = false
   private graphTransients: PendingTransient[] = []
@@ -539,7 +538,7 @@ export class D3D12Model {
     }
     this.live.delete(id)
     this.holdResidency(slot, false)
-    this.releaseSlot(slot)
+    this.releaseSlot(slot, id, true)
     this.sink.releasePending?.(id, this.frame, slot)
   }
 
@@ -974,14 +973,7 @@ export class D3D12Model {
     c.defragMoves = c.newDefragMoves()
     c.buddies = this.buddies.map((f) => f.clone(registerBuddy))
     c.fast = this.fast.clone()
-    // Only the pending releases, from the head of the queue.
-    const pending = this.pendTail - this.pendHead
-    c.pendSlot = new Int32Array(Math.max(16, pending))
-    c.pendFrame = new Float64Array(Math.max(16, pending))
-    c.pendSlot.set(this.pendSlot.subarray(this.pendHead, this.pendTail))
-    c.pendFrame.set(this.pendFrame.subarray(this.pendHead, this.pendTail))
-    c.pendHead = 0
-    c.pendTail = pending
+    c.pending = this.pending.clone()
     c.graphTransients = this.graphTransients.map((t) => ({ ...t, trace: t.trace.copy() }))
     c.transientHeapBytes = new Map(this.transientHeapBytes)
     c.reservedLabels = new Map(this.reservedLabels)
@@ -1262,19 +1254,39 @@ export class D3D12Model {
     else this.placeCommitted(slot, roundUp(size, TILE), 'normal', undefined)
   }
 
-  /** Staging memory for one copy: taken now, released at once, free when the GPU finished this frame. */
+  /**
+   * Staging memory for one copy: taken now, released at once, free when the GPU finished this frame. A copy in a
+   * big-block pool is placed through the model's one staging slot (see bigStaging); any other gets a slot of its own.
+   */
   private staging(bytes: Bytes, alignment: Bytes): void {
     if (!(bytes > 0)) return
     const a = this.allocs
-    const slot = a.alloc()
+    const big = bytes > this.config['upload.smallBlock.maxAllocation'] && bytes <= this.config['upload.bigBlock.maxAllocation']
+    const slot = big ? this.bigStagingSlot() : a.alloc()
     a.id[slot] = -1
     a.kind[slot] = Kind.Staging
-    a.state[slot] = SlotState.Live
+    a.state[slot] = big ? SlotState.Pending : SlotState.Live
     a.requested[slot] = bytes
     a.alignment[slot] = alignment
     a.created[slot] = this.frame
     this.placeUpload(slot, bytes, alignment)
-    this.releaseSlot(slot)
+    this.releaseSlot(slot, -1, false)
+  }
+
+  /**
+   * The slot every staging copy in a big-block pool is placed through: pending for good, it owns each such copy's
+   * block while the copy waits for the GPU (the pools' views show a pending block of the model's own), and the
+   * pending queue keeps what the copy's completion needs. A copy so costs no slot of its own.
+   */
+  private bigStagingSlot(): number {
+    if (this.bigStaging === NONE) {
+      const a = this.allocs
+      this.bigStaging = a.alloc()
+      a.id[this.bigStaging] = -1
+      a.kind[this.bigStaging] = Kind.Staging
+      a.state[this.bigStaging] = SlotState.Pending
+    }
+    return this.bigStaging
   }
 
   /** FastAllocator: pages for what fits a page, the UploadHeapAllocator for larger requests. */
@@ -1303,7 +1315,7 @@ export class D3D12Model {
       }
       const fit = Math.floor((page - this.constantOffset) / size)
       if (fit === 0) {
-        this.releaseSlot(this.constantSlot)
+        this.releaseSlot(this.constantSlot, -1, false)
         this.constantSlot = NONE
         continue
       }
@@ -1364,51 +1376,60 @@ export class D3D12Model {
     if (a.loc[slot] === Loc.Pool) this.blocks.owner[a.block[slot]] = old
     a.object[slot] = NONE
     // The old location's bytes move from occupied to pending; the new location counts as occupied when placed.
-    this.releaseSlot(old)
+    this.releaseSlot(old, -1, false)
     return old
   }
 
 
-  private releaseSlot(slot: number): void {
+  /**
+   * A live allocation is released (`resource`: buffer or texture `id`; else the model's own): pending until the GPU
+   * finished this frame.
+   */
+  private releaseSlot(slot: number, id: number, resource: boolean): void {
     const a = this.allocs
     a.state[slot] = SlotState.Pending
-    const bytes = a.bytes(slot)
-    this.totals.release(this.rowOf(slot), a.heap[slot], bytes, a.requestedBytes(slot))
     const loc = a.loc[slot]
+    const row = this.rowOf(slot)
+    const heap = a.heap[slot]
+    const meta = pendMeta(loc, row, heap, resource)
     if (loc === Loc.Pool || loc === Loc.Buddy) {
+      const size = a.size[slot]
+      this.totals.release(row, heap, size, a.requested[slot])
       const pool = this.poolById.get(a.pool[slot])!
-      pool.pending += a.size[slot]
+      pool.pending += size
       pool.pendingBlocks++
       pool.lastUsedFrame = this.frame
       if (loc === Loc.Pool) this.defragSearch.pending(pool as MemoryPool)
+      this.pending.push(slot, this.frame, meta, pool.id, a.block[slot], loc === Loc.Buddy ? a.base[slot] : 0, size, id)
+    } else {
+      this.totals.release(row, heap, a.bytes(slot), a.requestedBytes(slot))
+      this.pending.push(slot, this.frame, meta, NONE, NONE, 0, 0, id)
     }
-    if (this.pendTail === this.pendSlot.length) this.growPending()
-    this.pendSlot[this.pendTail] = slot
-    this.pendFrame[this.pendTail] = this.frame
-    this.pendTail++
   }
 
-  private completeSlot(slot: number): void {
+  /** The release at `o` in the pending queue is done: its bytes are free, its slot too. */
+  private completeSlot(o: number): void {
+    const c = this.pending.cells
+    const slot = c[o + Pend.Slot]
+    const meta = c[o + Pend.Meta]
+    const loc = meta & 255
+    const row = (meta >> 8) & 255
+    const heap = (meta >> 16) & 255
     const a = this.allocs
-    // The slot was last touched frames ago: its columns are read together first, so their cache misses overlap.
-    const loc = a.loc[slot]
-    const kind = a.kind[slot]
-    const row = this.rowOf(slot)
-    const heap = a.heap[slot]
-    const size = a.size[slot]
     if (loc === Loc.Pool) {
-      const block = a.block[slot]
-      const pool = this.poolById.get(a.pool[slot]) as MemoryPool
+      const size = c[o + Pend.Size]
+      const pool = this.poolById.get(c[o + Pend.Pool]) as MemoryPool
       pool.pending -= size
       pool.pendingBlocks--
-      pool.deallocate(this.blocks, block)
+      pool.deallocate(this.blocks, c[o + Pend.Block])
       this.defragSearch.touch(pool)
       this.totals.free(row, heap, size, true)
     } else if (loc === Loc.Buddy) {
-      const pool = this.poolById.get(a.pool[slot]) as BuddyPool
+      const size = c[o + Pend.Size]
+      const pool = this.poolById.get(c[o + Pend.Pool]) as BuddyPool
       pool.pending -= size
       pool.pendingBlocks--
-      pool.deallocate(a.base[slot], a.block[slot])
+      pool.deallocate(c[o + Pend.Base], c[o + Pend.Block])
       this.totals.free(row, heap, size, true)
     } else {
       this.totals.free(row, heap, a.bytes(slot), false)
@@ -1417,39 +1438,18 @@ export class D3D12Model {
       }
       if (loc === Loc.Reserved) this.reservedLabels.delete(a.object[slot])
     }
-    if (kind === Kind.Buffer || kind === Kind.Texture) this.sink.freed?.(a.id[slot], this.frame)
-    a.release(slot)
+    if (meta >>> 24 !== 0) this.sink.freed?.(c[o + Pend.Id], this.frame)
+    if (slot !== this.bigStaging) a.release(slot)
   }
 
   private advanceCompleted(frame: Frame): void {
     if (frame <= this.completed) return
     this.completed = frame
-    while (this.pendHead < this.pendTail && this.pendFrame[this.pendHead] <= frame) {
-      this.completeSlot(this.pendSlot[this.pendHead])
-      this.pendHead++
-    }
-    if (this.pendHead === this.pendTail) {
-      this.pendHead = 0
-      this.pendTail = 0
-    }
+    const q = this.pending
+    const end = q.dueEnd(frame)
+    for (let o = q.head; o < end; o += STRIDE) this.completeSlot(o)
+    q.drop(end)
     this.fast.complete(frame, this.totals)
-  }
-
-  private growPending(): void {
-    const live = this.pendTail - this.pendHead
-    if (this.pendHead > 0 && live < this.pendSlot.length / 2) {
-      this.pendSlot.copyWithin(0, this.pendHead, this.pendTail)
-      this.pendFrame.copyWithin(0, this.pendHead, this.pendTail)
-    } else {
-      const slots = new Int32Array(this.pendSlot.length * 2)
-      const frames = new Float64Array(this.pendSlot.length * 2)
-      slots.set(this.pendSlot.subarray(this.pendHead, this.pendTail))
-      frames.set(this.pendFrame.subarray(this.pendHead, this.pendTail))
-      this.pendSlot = slots
-      this.pendFrame = frames
-    }
-    this.pendHead = 0
-    this.pendTail = live
   }
 
 
@@ -1560,10 +1560,7 @@ export class D3D12Model {
     pool.pendingBlocks++
     pool.lastUsedFrame = this.frame
     this.totals.add(a.placement[slot], a.heap[slot], TOTAL_FIELD.Pending, a.size[slot])
-    if (this.pendTail === this.pendSlot.length) this.growPending()
-    this.pendSlot[this.pendTail] = old
-    this.pendFrame[this.pendTail] = this.frame
-    this.pendTail++
+    this.pending.push(old, this.frame, pendMeta(Loc.Pool, a.placement[slot], a.heap[slot], false), pool.id, a.block[slot], 0, a.size[slot], -1)
   }
 
 
