@@ -70,6 +70,55 @@ export interface ModelState {
   created: Map<number, number>
 }
 
+/**
+ * The live creates (id → create record) of a model being advanced: those of the state it started from, made into a
+ * map only when first read (a snapshot itself never reads them), and the creates and releases applied since, in
+ * order. Read, it is the map the same sets and deletes would have left.
+ */
+export class LiveCreates {
+  private built: Map<number, number> | undefined
+  /** The ids set or deleted since the start, in order, and each one's create record (-1: deleted). */
+  private ids: number[] = []
+  private records: number[] = []
+
+  constructor(private start: () => Map<number, number>) {}
+
+  set(id: number, record: number): void {
+    if (this.built !== undefined) this.built.set(id, record)
+    else {
+      this.ids.push(id)
+      this.records.push(record)
+    }
+  }
+
+  delete(id: number): void {
+    if (this.built !== undefined) this.built.delete(id)
+    else {
+      this.ids.push(id)
+      this.records.push(-1)
+    }
+  }
+
+  /** The live creates as a map (built once; later sets and deletes change it). */
+  get map(): Map<number, number> {
+    if (this.built === undefined) {
+      const map = this.start()
+      const { ids, records } = this
+      for (let k = 0; k < ids.length; k++) {
+        if (records[k] < 0) map.delete(ids[k])
+        else map.set(ids[k], records[k])
+      }
+      this.built = map
+      this.ids = []
+      this.records = []
+      this.start = NO_START
+    }
+    return this.built
+  }
+}
+
+const NO_START = (): Map<number, number> => new Map()
+
 export interface ReplayOptions extends CheckpointOptions {
   config: ModelConfig
   signal?: AbortSignal
@@ -637,6 +686,16 @@ export class Replay {
     onLayout?: (execution: TransientExecution) => void,
     states: readonly ModelState[] = [],
   ): { model: D3D12Model; created: Map<number, number> } {
+    const { model, live } = this.stateAt(frame, onLayout, states)
+    return { model, created: live.map }
+  }
+
+  /** What modelAt answers, the live creates made into a map only when read (see LiveCreates). */
+  stateAt(
+    frame: number,
+    onLayout?: (execution: TransientExecution) => void,
+    states: readonly ModelState[] = [],
+  ): { model: D3D12Model; live: LiveCreates } {
     const target = Math.max(0, Math.min(this.store.frames.length - 1, frame))
     const cp = this.checkpoints.before(target)!
     // A state after an earlier frame at or past the checkpoint replays less: a cursor moving forward a few frames
@@ -644,23 +703,29 @@ export class Replay {
     let from: ModelState | undefined
     for (const s of states) if (s.frame < target && s.frame >= cp.frame && (!from || s.frame > from.frame)) from = s
     let model: D3D12Model
-    let created: Map<number, number>
+    let live: LiveCreates
     let first: number
     if (from) {
-      model = from.model.clone(NO_SINK)
-      created = new Map(from.created)
-      first = from.frame + 1
+      const state = from
+      model = state.model.clone(NO_SINK)
+      live = new LiveCreates(() => new Map(state.created))
+      first = state.frame + 1
     } else {
       model = cp.model.clone(NO_SINK)
-      created = liveMap(cp)
+      live = new LiveCreates(() => liveMap(cp))
       first = cp.frame
     }
-    for (let f = first; f <= target; f++) this.advance(model, created, f, f === target ? onLayout : undefined)
-    return { model, created }
+    for (let f = first; f <= target; f++) this.advance(model, live, f, f === target ? onLayout : undefined)
+    return { model, live }
   }
 
   /** Frame index `f`'s records applied to `model` and the frame finished; `created` kept to the live creates. */
-  private advance(model: D3D12Model, created: Map<number, number>, f: number, onLayout?: (execution: TransientExecution) => void): void {
+  private advance(
+    model: D3D12Model,
+    created: Map<number, number> | LiveCreates,
+    f: number,
+    onLayout?: (execution: TransientExecution) => void,
+  ): void {
     const store = this.store
     const { kind: kinds, ref: refs } = store.records
     const descs = this.descs

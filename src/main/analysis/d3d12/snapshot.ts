@@ -28,7 +28,7 @@ export interface SnapshotState {
   frame: number
   model: D3D12Model
   /** Live id → index of its create record. */
-  created: Map<number, number>
+  readonly created: Map<number, number>
   /** The live resources (the model's, then those placed in application heaps), built when first read. */
   readonly table: ResourceTable
   transients: TransientExecution[]
@@ -113,17 +113,20 @@ export class Snapshots extends CachedSnapshots<SnapshotState> {
   protected build(target: number): SnapshotState {
     const store = this.replay.store
     const transients: TransientExecution[] = []
-    const { model, created } = this.replay.modelAt(target, (layout) => transients.push(layout), this.cache.states)
+    const { model, live } = this.replay.stateAt(target, (layout) => transients.push(layout), this.cache.states)
     const frameNumber = store.frames.n[target]
     const end = frameEnd(store, target)
     const heaps = hasHeapRecords(store) ? applicationHeapsAt(this.replay, end) : []
     // The table when first read (a page, a sort, a resource's details): a snapshot itself needs only its length.
     let table: ResourceTable | undefined
-    const tableOf = () => this.tableOf(model, created, frameNumber, heaps)
+    const tableOf = () => this.tableOf(model, live.map, frameNumber, heaps)
     return {
       frame: target,
       model,
-      created,
+      // Made into a map when first read: a snapshot itself reads only the model.
+      get created() {
+        return live.map
+      },
       get table() {
         return (table ??= tableOf())
       },
