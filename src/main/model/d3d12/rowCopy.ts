@@ -48,7 +48,7 @@ function gather(column: Column, rows: Int32Array): Column {
   return gatherU8(column, rows)
 }
 
-function scatterF64(values: Float64Array | Int32Array, rows: Int32Array, out: Float64Array): void {
+function scatterF64(values: Float64Array, rows: Int32Array, out: Float64Array): void {
   for (let k = 0; k < rows.length; k++) out[rows[k]] = values[k]
 }
 
@@ -60,24 +60,42 @@ function scatterU8(values: Uint8Array, rows: Int32Array, out: Uint8Array): void 
   for (let k = 0; k < rows.length; k++) out[rows[k]] = values[k]
 }
 
+function scatterI32F64(values: Int32Array, rows: Int32Array, out: Float64Array): void {
+  for (let k = 0; k < rows.length; k++) out[rows[k]] = values[k]
+}
+
 function scatter(values: Column, rows: Int32Array, out: Column): void {
-  if (out instanceof Float64Array) scatterF64(values as Float64Array | Int32Array, rows, out)
+  if (out instanceof Float64Array) {
+    if (values instanceof Float64Array) scatterF64(values, rows, out)
+    else scatterI32F64(values as Int32Array, rows, out)
+  }
   else if (out instanceof Int32Array) scatterI32(values as Int32Array, rows, out)
   else scatterU8(values as Uint8Array, rows, out)
 }
 
-/** out[to[k]] = values[from[k]], by element type. */
+/** out[to[k]] = values[from[k]], by element type: each loop reads and writes one kind of array. */
 function scatterAt(values: Column, from: Int32Array, to: Int32Array, out: Column): void {
   if (out instanceof Float64Array) {
-    const v = values as Float64Array | Int32Array
-    for (let k = 0; k < to.length; k++) out[to[k]] = v[from[k]]
-  } else if (out instanceof Int32Array) {
-    const v = values as Int32Array
-    for (let k = 0; k < to.length; k++) out[to[k]] = v[from[k]]
-  } else {
-    const v = values as Uint8Array
-    for (let k = 0; k < to.length; k++) out[to[k]] = v[from[k]]
-  }
+    if (values instanceof Float64Array) scatterAtF64(values, from, to, out)
+    else scatterAtI32F64(values as Int32Array, from, to, out)
+  } else if (out instanceof Int32Array) scatterAtI32(values as Int32Array, from, to, out)
+  else scatterAtU8(values as Uint8Array, from, to, out)
+}
+
+function scatterAtF64(values: Float64Array, from: Int32Array, to: Int32Array, out: Float64Array): void {
+  for (let k = 0; k < to.length; k++) out[to[k]] = values[from[k]]
+}
+
+function scatterAtI32F64(values: Int32Array, from: Int32Array, to: Int32Array, out: Float64Array): void {
+  for (let k = 0; k < to.length; k++) out[to[k]] = values[from[k]]
+}
+
+function scatterAtI32(values: Int32Array, from: Int32Array, to: Int32Array, out: Int32Array): void {
+  for (let k = 0; k < to.length; k++) out[to[k]] = values[from[k]]
+}
+
+function scatterAtU8(values: Uint8Array, from: Int32Array, to: Int32Array, out: Uint8Array): void {
+  for (let k = 0; k < to.length; k++) out[to[k]] = values[from[k]]
 }
 
 function column(kind: 'f64' | 'i32' | 'u8', n: number, fill: number): Column {
