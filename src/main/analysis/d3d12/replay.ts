@@ -68,20 +68,50 @@ export interface ModelState {
   frame: number
   model: D3D12Model
   created: Map<number, number>
+  /** The same live creates as stateAt gave them, where the state kept them. */
+  live?: LiveCreates
+}
+
+/** The create record of each slot of a model's live resources, from its live creates by id (-1 elsewhere). */
+function slotRecordsOfMap(model: D3D12Model, created: Map<number, number>): Float64Array {
+  const { id, slot } = model.liveTable()
+  let bySlot: Float64Array = new Float64Array(0)
+  for (let i = 0; i < id.length; i++) bySlot = placeRecord(bySlot, slot[i], created.get(id[i]) ?? -1)
+  return bySlot
 }
 
 /**
- * The live creates (id → create record) of a model being advanced: those of the state it started from, made into a
- * map only when first read (a snapshot itself never reads them), and the creates and releases applied since, in
- * order. Read, it is the map the same sets and deletes would have left.
+ * The live creates of a model being advanced, two ways, each made only when first read (a snapshot itself reads
+ * neither): id → create record, as a map; and the create record of each of the model's slots that holds a live
+ * resource (PlacementInfo.slot, LiveTable.slot), as a column a snapshot's table reads. Each starts from the state
+ * the model started from, then takes the creates and releases applied since, in order: read, it is what the same
+ * sets and deletes would have left.
  */
 export class LiveCreates {
   private built: Map<number, number> | undefined
   /** The ids set or deleted since the start, in order, and each one's create record (-1: deleted). */
   private ids: number[] = []
   private records: number[] = []
+  private builtSlots: Float64Array | undefined
+  /** The slots the creates since the start took, in order, and their create records. */
+  private slots: number[] = []
+  private slotRecords: number[] = []
 
-  constructor(private start: () => Map<number, number>) {}
+  constructor(
+    private start: () => Map<number, number>,
+    private startSlots: () => Float64Array,
+  ) {}
+
+  /** A create record `record` made resource `id`, which the model placed in slot `slot` (undefined: in none). */
+  created(id: number, record: number, slot: number | undefined): void {
+    this.set(id, record)
+    if (slot === undefined) return
+    if (this.builtSlots !== undefined) this.builtSlots = placeRecord(this.builtSlots, slot, record)
+    else {
+      this.slots.push(slot)
+      this.slotRecords.push(record)
+    }
+  }
 
   set(id: number, record: number): void {
     if (this.built !== undefined) this.built.set(id, record)
@@ -115,9 +145,39 @@ export class LiveCreates {
     }
     return this.built
   }
+
+  /**
+   * The create record by slot: the record that made the live resource a slot holds (-1 past the column's end and
+   * where none was kept). Built once; later creates change it. Only a live resource's slot is read: a slot
+   * released since keeps its last record until a create takes it again.
+   */
+  get bySlot(): Float64Array {
+    if (this.builtSlots === undefined) {
+      let column = this.startSlots()
+      const { slots, slotRecords } = this
+      for (let k = 0; k < slots.length; k++) column = placeRecord(column, slots[k], slotRecords[k])
+      this.builtSlots = column
+      this.slots = []
+      this.slotRecords = []
+      this.startSlots = NO_SLOTS
+    }
+    return this.builtSlots
+  }
 }
 
 const NO_START = (): Map<number, number> => new Map()
+const NO_SLOTS = (): Float64Array => new Float64Array(0)
+
+/** `column` with slot `slot` holding `record`: the column itself, or a longer copy where it was too short (-1 filled). */
+function placeRecord(column: Float64Array, slot: number, record: number): Float64Array {
+  if (slot >= column.length) {
+    const grown = new Float64Array(Math.max(2 * column.length, slot + 1, 1024)).fill(-1)
+    grown.set(column)
+    column = grown
+  }
+  column[slot] = record
+  return column
+}
 
 export interface ReplayOptions extends CheckpointOptions {
   config: ModelConfig
@@ -220,6 +280,14 @@ const LIVE_SHAPE: TableShape = { kinds: ['f64'], fill: [-1] }
 
 /** The cells of a live row a checkpoint keeps: its id and create record (createdOf reads no other). */
 const isKeptCell = (cell: number): boolean => cell % LIVE_FIELDS === LIVE_ID || cell % LIVE_FIELDS === LIVE_RECORD
+
+/** The create record of each live row (a model's slot) of a checkpoint's copy of the live rows' cells; -1 on a free row. */
+function slotRecordsOf(copy: RowCopy): Float64Array {
+  const [cells] = copy.restore().columns
+  const bySlot = new Float64Array(copy.count / LIVE_FIELDS)
+  for (let row = 0, o = LIVE_RECORD; row < bySlot.length; row++, o += LIVE_FIELDS) bySlot[row] = cells[o]
+  return bySlot
+}
 
 /** The live creates a checkpoint's copy of the live rows' cells restores (id → create record), in row order. */
 function createdOf(copy: RowCopy): Map<number, number> {
@@ -664,6 +732,7 @@ export class Replay {
       liveIds: NO_IDS,
       liveRecords: NO_IDS,
       created: () => createdOf(rows),
+      bySlot: () => slotRecordsOf(rows),
       chain: {
         whole: () => copy.isWholeCopy() && rows.previous === null,
         absorbPrevious: () => {
@@ -708,11 +777,18 @@ export class Replay {
     if (from) {
       const state = from
       model = state.model.clone(NO_SINK)
-      live = new LiveCreates(() => new Map(state.created))
+      live = new LiveCreates(
+        () => new Map(state.created),
+        () => (state.live ? state.live.bySlot.slice() : slotRecordsOfMap(state.model, state.created)),
+      )
       first = state.frame + 1
     } else {
-      model = cp.model.clone(NO_SINK)
-      live = new LiveCreates(() => liveMap(cp))
+      const checkpoint = cp
+      model = checkpoint.model.clone(NO_SINK)
+      live = new LiveCreates(
+        () => liveMap(checkpoint),
+        () => (checkpoint.bySlot ? checkpoint.bySlot() : slotRecordsOfMap(checkpoint.model, liveMap(checkpoint))),
+      )
       first = cp.frame
     }
     for (let f = first; f <= target; f++) this.advance(model, live, f, f === target ? onLayout : undefined)
@@ -736,9 +812,11 @@ export class Replay {
       if (k === RECORD_KIND.heap || k === RECORD_KIND.free || k === RECORD_KIND.placed) continue
       if (k === RECORD_KIND.release) created.delete(store.ops[refs[i]])
       applyRecord(store, model, i, descs)
-      if (k === RECORD_KIND.buffer) created.set(store.buffers.id.data[refs[i]], i)
-      else if (k === RECORD_KIND.texture) created.set(store.textures.id.data[refs[i]], i)
-      else if (k === RECORD_KIND.endgraph && onLayout) {
+      if (k === RECORD_KIND.buffer || k === RECORD_KIND.texture) {
+        const id = k === RECORD_KIND.buffer ? store.buffers.id.data[refs[i]] : store.textures.id.data[refs[i]]
+        if (created instanceof LiveCreates) created.created(id, i, model.slotOf(id))
+        else created.set(id, i)
+      } else if (k === RECORD_KIND.endgraph && onLayout) {
         const layout = model.transientAllocator().lastLayout()
         if (layout) {
           const execution = executionOf(layout)

@@ -758,6 +758,11 @@ export class D3D12Model {
   }
 
 
+  /** The slot of a live resource (PlacementInfo.slot, LiveTable.slot); undefined when `id` is not live. */
+  slotOf(id: number): number | undefined {
+    return this.live.get(id)
+  }
+
   /**
    * One live resource as liveTable() lists it: where it is, the bytes it occupies (a reserved resource's committed
    * bytes, its virtual size apart) and the bytes asked for them; undefined when `id` is not live.

@@ -101,6 +101,8 @@ export interface LiveTable {
   virtual: Float64Array
   created: Float64Array
   estimated: Uint8Array
+  /** The model's slot of each row (PlacementInfo.slot). */
+  slot: Int32Array
 }
 
 /** One live resource as liveTable() lists it (see liveRow). */
@@ -189,6 +191,7 @@ export function liveTable(tables: ModelTables): LiveTable {
     virtual: new Float64Array(n),
     created: new Float64Array(n),
     estimated: new Uint8Array(n),
+    slot: slots,
   }
   for (let i = 0; i < n; i++) {
     const slot = slots[i]
