@@ -266,7 +266,10 @@ function tagOf(store: CaptureStore, index: number): number {
   return 0
 }
 
-/** A LiveTags row's fields, side by side: a create or a release touches one place. */
+/**
+ * A LiveTags row's fields, side by side: a create or a release touches one place. A checkpoint keeps of a row only
+ * its id and create record (createdOf and slotRecordsOf read no other).
+ */
 const LIVE_ID = 0
 const LIVE_TAG = 1
 const LIVE_SIZE = 2
@@ -277,9 +280,6 @@ const LIVE_FIELDS = 5
 
 /** A checkpoint's copy of the live rows' cells (LiveTags.copy): a cell no copy keeps reads as -1 (a free row). */
 const LIVE_SHAPE: TableShape = { kinds: ['f64'], fill: [-1] }
-
-/** The cells of a live row a checkpoint keeps: its id and create record (createdOf reads no other). */
-const isKeptCell = (cell: number): boolean => cell % LIVE_FIELDS === LIVE_ID || cell % LIVE_FIELDS === LIVE_RECORD
 
 /** The create record of each live row (a model's slot) of a checkpoint's copy of the live rows' cells; -1 on a free row. */
 function slotRecordsOf(copy: RowCopy): Float64Array {
@@ -299,15 +299,19 @@ function createdOf(copy: RowCopy): Map<number, number> {
 
 /**
  * The live resources' tag slot, bytes and create record, one row each, at the model's number for the resource
- * (PlacementInfo.slot): no look-up by id, and a row's fields share a cache line.
+ * (PlacementInfo.slot): no look-up by id, and a row's fields share a cache line. It notes the rows it writes
+ * between two checkpoints, so a chained checkpoint compares only those with the checkpoint before.
  */
-class LiveTags {
+export class LiveTags {
   count = 0
   /** Rows below this may be in use. */
   private used = 0
   private capacity = 0
   /** LIVE_FIELDS numbers per row. */
   cells = new Float64Array(0)
+  /** 1 for a row written since the last copy (or passed over as `used` grew), each listed once in `written`. */
+  private touched = new Uint8Array(0)
+  private written: number[] = []
 
   constructor() {
     this.grow(1024)
@@ -324,7 +328,12 @@ class LiveTags {
    */
   add(row: number, id: number, tag: number, size: Bytes, requested: Bytes, record: number): void {
     if (row >= this.capacity) this.grow(Math.max(this.capacity * 2, row + 1))
-    if (row >= this.used) this.used = row + 1
+    if (row >= this.used) {
+      // The rows passed over come into the copies too, as they were made (id 0, no record).
+      for (let r = this.used; r < row; r++) this.touch(r)
+      this.used = row + 1
+    }
+    this.touch(row)
     this.count++
     const c = this.cells
     const o = row * LIVE_FIELDS
@@ -336,19 +345,36 @@ class LiveTags {
   }
 
   delete(row: number): void {
+    this.touch(row)
     this.cells[row * LIVE_FIELDS + LIVE_RECORD] = -1
     this.count--
   }
 
+  private touch(row: number): void {
+    if (this.touched[row] === 1) return
+    this.touched[row] = 1
+    this.written.push(row)
+  }
+
   /**
    * The live ids and their create records as a checkpoint keeps them: the id and record cells of the rows, or
-   * (`since`: the cells as they were at the checkpoint before, and its copy) only the cells that differ; `since`
-   * then equals these cells.
+   * (`since`: the cells as they were at the checkpoint before, and its copy) only the cells that differ, of the
+   * rows written since; `since` then equals these cells in every id and record cell.
    */
   copy(since?: { shadow: TableShadow; copy: RowCopy }): RowCopy {
     const columns = [this.cells]
     const count = this.used * LIVE_FIELDS
-    if (since !== undefined) return since.shadow.changes(columns, count, [], since.copy).keeping(isKeptCell)
+    const written = Int32Array.from(this.written).sort()
+    for (const row of this.written) this.touched[row] = 0
+    this.written = []
+    if (since !== undefined) {
+      const cells = new Int32Array(2 * written.length)
+      for (let k = 0; k < written.length; k++) {
+        cells[2 * k] = written[k] * LIVE_FIELDS + LIVE_ID
+        cells[2 * k + 1] = written[k] * LIVE_FIELDS + LIVE_RECORD
+      }
+      return since.shadow.changesAt(columns, count, cells, since.copy)
+    }
     // Every row's id and record, free rows' too: a row taken again may keep its id cell, and a copy chained to this
     // one keeps only the cells that change.
     const kept = new Int32Array(2 * this.used)
@@ -369,6 +395,9 @@ class LiveTags {
     cells.set(this.cells)
     for (let row = this.capacity; row < capacity; row++) cells[row * LIVE_FIELDS + LIVE_RECORD] = -1
     this.cells = cells
+    const touched = new Uint8Array(capacity)
+    touched.set(this.touched)
+    this.touched = touched
     this.capacity = capacity
   }
 }

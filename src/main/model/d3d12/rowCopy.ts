@@ -104,11 +104,33 @@ function column(kind: 'f64' | 'i32' | 'u8', n: number, fill: number): Column {
   return c
 }
 
-/** Marks the rows below n where two float columns differ, bit for bit (NaN and -0 included). */
+/**
+ * Marks the rows below n where two float columns differ, bit for bit (NaN and -0 included): by one compare of the
+ * numbers a row, half the reads of a compare of their 32-bit halves, which only two NaNs need (their bits may match).
+ */
 function markF64(a: Float64Array, b: Float64Array, n: number, mark: Uint8Array): void {
-  const x = new Int32Array(a.buffer, a.byteOffset, 2 * n)
-  const y = new Int32Array(b.buffer, b.byteOffset, 2 * n)
-  for (let i = 0; i < 2 * n; i++) if (x[i] !== y[i]) mark[i >> 1] = 1
+  for (let r = 0; r < n; r++) {
+    const x = a[r]
+    const y = b[r]
+    if (x === y ? x === 0 && 1 / x !== 1 / y : x === x || y === y || !sameBits(a, b, r)) mark[r] = 1
+  }
+}
+
+/** markF64 at rows `at[0..n)`, marking mark[k] for at[k]. */
+function markF64At(a: Float64Array, b: Float64Array, at: Int32Array, n: number, mark: Uint8Array): void {
+  for (let k = 0; k < n; k++) {
+    const r = at[k]
+    const x = a[r]
+    const y = b[r]
+    if (x === y ? x === 0 && 1 / x !== 1 / y : x === x || y === y || !sameBits(a, b, r)) mark[k] = 1
+  }
+}
+
+/** Whether row r of two float columns holds the same 64 bits. */
+function sameBits(a: Float64Array, b: Float64Array, r: number): boolean {
+  const x = new Int32Array(a.buffer, a.byteOffset + 8 * r, 2)
+  const y = new Int32Array(b.buffer, b.byteOffset + 8 * r, 2)
+  return x[0] === y[0] && x[1] === y[1]
 }
 
 function markI32(a: Int32Array, b: Int32Array, n: number, mark: Uint8Array): void {
@@ -333,7 +355,42 @@ export class TableShadow {
    * table.
    */
   changes(columns: readonly Column[], count: number, free: readonly number[], previous: RowCopy): RowCopy {
-    const shape = previous.shape
+    this.fit(previous.shape, count)
+    const rows = changedRows(columns, this.columns, count)
+    for (let j = 0; j < columns.length; j++) copyRows(columns[j], this.columns[j], rows)
+    let keep = 0
+    const before = this.free
+    while (keep < before.length && keep < free.length && before[keep] === free[keep]) keep++
+    this.free = free.slice()
+    return new RowCopy(previous.shape, count, rows, columns.map((c) => gather(c, rows)), keep, free.slice(keep), previous)
+  }
+
+  /**
+   * What changes() gives of a table without a free list whose only rows written since this shadow was brought up
+   * are among `candidates` (ascending): of those rows, the ones that differ from this shadow, which then equals the
+   * table in those rows. The table's writer lists the rows it wrote; the others are not read.
+   */
+  changesAt(columns: readonly Column[], count: number, candidates: Int32Array, previous: RowCopy): RowCopy {
+    this.fit(previous.shape, count)
+    let n = 0
+    while (n < candidates.length && candidates[n] < count) n++
+    const mark = new Uint8Array(n)
+    for (let j = 0; j < columns.length; j++) {
+      const a = columns[j]
+      const b = this.columns[j]
+      if (a instanceof Float64Array) markF64At(a, b as Float64Array, candidates, n, mark)
+      else for (let k = 0; k < n; k++) if (a[candidates[k]] !== b[candidates[k]]) mark[k] = 1
+    }
+    let changed = 0
+    for (let k = 0; k < n; k++) changed += mark[k]
+    const rows = new Int32Array(changed)
+    for (let k = 0, m = 0; k < n; k++) if (mark[k] === 1) rows[m++] = candidates[k]
+    for (let j = 0; j < columns.length; j++) copyRows(columns[j], this.columns[j], rows)
+    return new RowCopy(previous.shape, count, rows, columns.map((c) => gather(c, rows)), 0, [], previous)
+  }
+
+  /** The shadow's columns made `count` rows long at least, the rows it gains read as their fill. */
+  private fit(shape: TableShape, count: number): void {
     if (count > this.columns[0].length) {
       const n = Math.max(count, 2 * this.columns[0].length)
       this.columns = this.columns.map((c, j) => {
@@ -346,12 +403,5 @@ export class TableShadow {
     }
     this.count = count
     if (this.columns.length === 0) throw new Error('a table without columns')
-    const rows = changedRows(columns, this.columns, count)
-    for (let j = 0; j < columns.length; j++) copyRows(columns[j], this.columns[j], rows)
-    let keep = 0
-    const before = this.free
-    while (keep < before.length && keep < free.length && before[keep] === free[keep]) keep++
-    this.free = free.slice()
-    return new RowCopy(shape, count, rows, columns.map((c) => gather(c, rows)), keep, free.slice(keep), previous)
   }
 }
