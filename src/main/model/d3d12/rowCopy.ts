@@ -98,9 +98,18 @@ function scatterAtU8(values: Uint8Array, from: Int32Array, to: Int32Array, out: 
   for (let k = 0; k < to.length; k++) out[to[k]] = values[from[k]]
 }
 
-function column(kind: 'f64' | 'i32' | 'u8', n: number, fill: number): Column {
-  const c = kind === 'f64' ? new Float64Array(n) : kind === 'i32' ? new Int32Array(n) : new Uint8Array(n)
-  if (fill !== 0) c.fill(fill)
+/**
+ * The rows a table restored from a checkpoint's copy of `count` rows gets (see RowCopy.restore): a quarter more, so
+ * a snapshot's replay from the checkpoint seldom grows it (a growth copies every column at twice the size).
+ */
+export function restoredCapacity(count: number): number {
+  return count + Math.max(1024, count >> 2)
+}
+
+/** A column of `capacity` rows, the first `n` (all of them by default) holding `fill`, the others 0. */
+function column(kind: 'f64' | 'i32' | 'u8', n: number, fill: number, capacity = n): Column {
+  const c = kind === 'f64' ? new Float64Array(capacity) : kind === 'i32' ? new Int32Array(capacity) : new Uint8Array(capacity)
+  if (fill !== 0) c.fill(fill, 0, n)
   return c
 }
 
@@ -212,13 +221,17 @@ export class RowCopy {
     return bytes
   }
 
-  /** The table as restored: every column `count` long, each row as the newest copy of the chain keeps it, and the free list. */
-  restore(): { columns: Column[]; free: number[] } {
+  /**
+   * The table as restored: each row below `count` as the newest copy of the chain keeps it, and the free list. The
+   * columns are `capacity` rows long (`count` by default), the rows past `count` 0, as a grown table's are: a table
+   * restored to be written again takes its next rows without growing first.
+   */
+  restore(capacity = this.count): { columns: Column[]; free: number[] } {
     const chain: RowCopy[] = [this]
     for (let c = this.previous; c !== null; c = c.previous) chain.push(c)
     const shape = this.shape
     const n = this.count
-    const columns = shape.kinds.map((kind, j) => column(kind, n, shape.fill[j]))
+    const columns = shape.kinds.map((kind, j) => column(kind, n, shape.fill[j], Math.max(n, capacity)))
     if (chain.length === 1) {
       for (let j = 0; j < columns.length; j++) scatter(this.values[j], this.rows, columns[j])
     } else {
