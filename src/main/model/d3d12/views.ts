@@ -193,8 +193,13 @@ export function liveTable(tables: ModelTables): LiveTable {
     estimated: new Uint8Array(n),
     slot: slots,
   }
-  for (let i = 0; i < n; i++) {
-    const slot = slots[i]
+  // The slots read in ascending order, each row written where the order puts it: the table's columns are read one
+  // after the other, not at random (the rows' order by creation is far from the slots').
+  const rowOf = new Int32Array(a.count).fill(-1)
+  for (let i = 0; i < n; i++) rowOf[slots[i]] = i
+  for (let slot = 0; slot < rowOf.length; slot++) {
+    const i = rowOf[slot]
+    if (i < 0) continue
     const loc = a.loc[slot]
     t.id[i] = a.id[slot]
     t.texture[i] = a.kind[slot] === Kind.Texture ? 1 : 0
