@@ -281,11 +281,27 @@ const LIVE_FIELDS = 5
 /** A checkpoint's copy of the live rows' cells (LiveTags.copy): a cell no copy keeps reads as -1 (a free row). */
 const LIVE_SHAPE: TableShape = { kinds: ['f64'], fill: [-1] }
 
-/** The create record of each live row (a model's slot) of a checkpoint's copy of the live rows' cells; -1 on a free row. */
+/**
+ * The create record of each live row (a model's slot) of a checkpoint's copy of the live rows' cells; -1 on a free
+ * row: the record cells as copy.restore() gives them (each from the newest copy of the chain that keeps it, -1 where
+ * none does), without restoring the other cells.
+ */
 function slotRecordsOf(copy: RowCopy): Float64Array {
-  const [cells] = copy.restore().columns
-  const bySlot = new Float64Array(copy.count / LIVE_FIELDS)
-  for (let row = 0, o = LIVE_RECORD; row < bySlot.length; row++, o += LIVE_FIELDS) bySlot[row] = cells[o]
+  const n = copy.count
+  const bySlot = new Float64Array(n / LIVE_FIELDS).fill(-1)
+  const seen = new Uint8Array(bySlot.length)
+  for (let link: RowCopy | null = copy; link !== null; link = link.previous) {
+    const cells = link.rows
+    const values = link.values[0]
+    for (let k = 0; k < cells.length; k++) {
+      const cell = cells[k]
+      if (cell >= n || cell % LIVE_FIELDS !== LIVE_RECORD) continue
+      const row = (cell - LIVE_RECORD) / LIVE_FIELDS
+      if (seen[row] === 1) continue
+      seen[row] = 1
+      bySlot[row] = values[k]
+    }
+  }
   return bySlot
 }
 

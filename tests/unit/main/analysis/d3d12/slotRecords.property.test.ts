@@ -36,6 +36,27 @@ function createsByFrame(store: CaptureStore): Map<number, number>[] {
 }
 
 describe("a snapshot table's create records, read by the model's slot", () => {
+  it("read a slot taken again by a later create from the newest checkpoint of a chain that keeps it", async () => {
+    // Buffer 1 (record 1) in slot 0, released in frame 1; its slot is free once the GPU is done, and buffer 2
+    // (record 7, frame 4) takes it. The checkpoints from frame 2 on are chained to the one before: the slot's
+    // record is 1 in an older copy, then -1, then 7.
+    const capture = [
+      { e: 'frame', n: 0 },
+      { e: 'buffer', id: 1, size: 256, usage: ['Static'] },
+      { e: 'frame', n: 1 },
+      { e: 'release', id: 1 },
+      ...[2, 3, 4].map((n) => ({ e: 'frame', n })),
+      { e: 'buffer', id: 2, size: 256, usage: ['Static'] },
+      { e: 'frame', n: 5 },
+    ]
+    const { store } = scan(lines(...capture))
+    expect(store.records.kind[7]).toBe(RECORD_KIND.buffer)
+    const replay = await Replay.run(store, { config: defaultConfig(), checkpointRecords: 1 })
+    const table = new Snapshots(replay).table(5)
+    expect(Array.from(table.id)).toEqual([2])
+    expect(Array.from(table.createRecord)).toEqual([7])
+  })
+
   it('are the records a plain map of the live ids gives, from a checkpoint and from a cached state', async () => {
     await fc.assert(
       fc.asyncProperty(
