@@ -330,7 +330,8 @@ export class DefragSearch {
    */
   counts(index: number): FamilyDefrag | null {
     const f = this.families[index]
-    if (f === null) return null
+    // Most reads find nothing changed since the last: a frame reads a family again for each pool it clears.
+    if (f === null || f.dirty.length === 0) return f
     for (const e of f.dirty) {
       const changed = e.dirty
       e.dirty = CLEAN
@@ -352,7 +353,7 @@ export class DefragSearch {
   /** Family `index`'s index, its treap too, up to date with every change so far; null when it does not defragment. */
   settle(index: number, blocks: BlockTable): FamilyDefrag | null {
     const f = this.counts(index)
-    if (f === null) return null
+    if (f === null || f.stale.length === 0) return f
     for (const e of f.stale) {
       e.stale = false
       if (e.live) this.rank(e, blocks)
@@ -592,13 +593,16 @@ function tryClear(
   let block = pool.tail
   while (block !== NONE && copied < budget) {
     const prev = b.prev[block]
-    const size = b.size[block]
-    if (size < smallest && b.state[block] === BlockState.Allocated) smallest = size
-    if (size <= room && moves.movable(block)) {
-      const target = index.fullestFit(pool, size)
-      if (target !== null) {
-        copied += moves.move(fam, pool, target, block, frame)
-        room = index.roomAbove(pool)
+    // A free block's size is not read: it neither moves nor counts for the smallest.
+    if (b.state[block] === BlockState.Allocated) {
+      const size = b.size[block]
+      if (size < smallest) smallest = size
+      if (size <= room && moves.movable(block)) {
+        const target = index.fullestFit(pool, size)
+        if (target !== null) {
+          copied += moves.move(fam, pool, target, block, frame)
+          room = index.roomAbove(pool)
+        }
       }
     }
     block = prev

@@ -238,8 +238,10 @@ export class PoolFamily implements PoolWatcher {
   }
 
   /** The pools that hold no allocated block, in slot order: CleanUpAllocations' candidates. */
-  emptyPools(): MemoryPool[] {
+  emptyPools(): readonly MemoryPool[] {
     const empty = this.empty
+    // Most clean-ups find no pool empty: no array is made for them.
+    if (empty.length === 0) return NO_POOLS
     let kept = 0
     for (const slot of empty) {
       const pool = this.slots[slot]
@@ -330,6 +332,8 @@ export class PoolFamily implements PoolWatcher {
 function roomOf(pool: MemoryPool | null): number {
   return pool === null || pool.freeCount === 0 ? NO_ROOM : pool.largestFree()
 }
+
+const NO_POOLS: readonly MemoryPool[] = []
 
 export const Buddy = { SmallBlock: 0, FastConstantPages: 1 } as const
 

@@ -1417,8 +1417,10 @@ export class D3D12Model {
           fam.pools[kept++] = pool
         }
       }
-      if (kept < fam.pools.length) fam.poolsRemoved()
-      fam.pools.length = kept
+      if (kept < fam.pools.length) {
+        fam.poolsRemoved()
+        fam.pools.length = kept
+      }
     }
     this.fast.cleanUp(completed, lag, this.totals)
   }

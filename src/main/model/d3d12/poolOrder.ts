@@ -62,11 +62,16 @@ export class PoolOrder {
   move(slot: number, key: number): void {
     if (this.key[slot] === key) return
     const old = this.key[slot]
-    // Still between its neighbours: only the key changes (most pools move a little or not at all).
+    // Still before its next (a larger key) or after its previous (a smaller one): only the key changes (most
+    // pools move a little or not at all). The neighbour on the other side stays on its side.
     this.key[slot] = key
-    const before = this.previous(slot)
-    const after = this.next(slot)
-    if ((before < 0 || this.before(before, slot)) && (after < 0 || this.before(slot, after))) return
+    if (key > old) {
+      const after = this.next(slot)
+      if (after < 0 || this.before(slot, after)) return
+    } else {
+      const before = this.previous(slot)
+      if (before < 0 || this.before(before, slot)) return
+    }
     this.key[slot] = old
     const room = this.room[slot]
     this.remove(slot)

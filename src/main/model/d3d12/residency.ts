@@ -164,6 +164,10 @@ export class ResidencyManager {
   private changed = new SlotList()
   /** usedWhenHeld: objects marked in the last settled frame (in use then; perhaps not any more). */
   private markedBefore = new SlotList()
+  /** settleHeld's objects leaving BUSY, entering it from IDLE, and made resident (only read in it). */
+  private toIdle: number[] = []
+  private toBusy: number[] = []
+  private toResident: number[] = []
   /** Numbers the frames from 1. */
   private epoch = 1
   /** The last frame endFrame settled: the last use of every object in BUSY (usedWhenHeld). */
@@ -469,26 +473,22 @@ export class ResidencyManager {
    */
   private settleHeld(frame: Frame): void {
     const epoch = this.epoch
-    const toIdle: number[] = []
-    const toBusy: number[] = []
-    const toResident: number[] = []
-    const visit = (slot: number, seen: boolean) => {
-      if (this.aliveOf[slot] === 0 || seen) return
-      const inUse = this.holdersOf[slot] > 0 || this.usedEpochOf[slot] === epoch
-      const list = this.listOf[slot]
-      if (list === BUSY && !inUse) toIdle.push(slot)
-      else if (list === IDLE && inUse) toBusy.push(slot)
-      else if (list === OFF && inUse) toResident.push(slot)
-    }
+    // The frame's three lists are kept from frame to frame: most frames move few objects, or none.
+    const toIdle = this.toIdle
+    const toBusy = this.toBusy
+    const toResident = this.toResident
+    if (toIdle.length !== 0) toIdle.length = 0
+    if (toBusy.length !== 0) toBusy.length = 0
+    if (toResident.length !== 0) toResident.length = 0
     // An object marked last frame and changed this frame is visited once, from `changed`.
     for (let i = 0; i < this.markedBefore.length; i++) {
       const slot = this.markedBefore.data[i]
-      visit(slot, this.changedEpochOf[slot] === epoch)
+      if (this.changedEpochOf[slot] !== epoch) this.visitHeld(slot)
     }
-    for (let i = 0; i < this.changed.length; i++) visit(this.changed.data[i], false)
+    for (let i = 0; i < this.changed.length; i++) this.visitHeld(this.changed.data[i])
 
     // Leaving BUSY: after every idle object (they were used later), among themselves in BUSY order.
-    toIdle.sort((x, y) => this.rankOf[x] - this.rankOf[y])
+    if (toIdle.length > 1) toIdle.sort((x, y) => this.rankOf[x] - this.rankOf[y])
     for (const slot of toIdle) {
       // Its last use was the last settled frame, unless it was created resident since and never used.
       if (this.createdEpochOf[slot] !== epoch) this.lastUsedOf[slot] = this.settledFrame
@@ -496,7 +496,7 @@ export class ResidencyManager {
       this.linkTail(slot, IDLE)
     }
     // Entering BUSY from IDLE: used less recently than everything in BUSY, so at its head, in IDLE order.
-    toBusy.sort((x, y) => this.rankOf[x] - this.rankOf[y])
+    if (toBusy.length > 1) toBusy.sort((x, y) => this.rankOf[x] - this.rankOf[y])
     for (let i = toBusy.length - 1; i >= 0; i--) {
       const slot = toBusy[i]
       this.unlink(slot)
@@ -509,6 +509,16 @@ export class ResidencyManager {
       const slot = this.used.data[i]
       if (this.aliveOf[slot] === 1) this.markedBefore.push(slot)
     }
+  }
+
+  /** Which of settleHeld's lists a live object joins: out of BUSY, into BUSY, or made resident. */
+  private visitHeld(slot: number): void {
+    if (this.aliveOf[slot] === 0) return
+    const inUse = this.holdersOf[slot] > 0 || this.usedEpochOf[slot] === this.epoch
+    const list = this.listOf[slot]
+    if (list === BUSY && !inUse) this.toIdle.push(slot)
+    else if (list === IDLE && inUse) this.toBusy.push(slot)
+    else if (list === OFF && inUse) this.toResident.push(slot)
   }
 
   private evictToBudget(frame: Frame): void {
