@@ -68,6 +68,115 @@ export interface ModelState {
   frame: number
   model: D3D12Model
   created: Map<number, number>
+  /** The same live creates as stateAt gave them, where the state kept them. */
+  live?: LiveCreates
+}
+
+/** The create record of each slot of a model's live resources, from its live creates by id (-1 elsewhere). */
+function slotRecordsOfMap(model: D3D12Model, created: Map<number, number>): Float64Array {
+  const { id, slot } = model.liveTable()
+  let bySlot: Float64Array = new Float64Array(0)
+  for (let i = 0; i < id.length; i++) bySlot = placeRecord(bySlot, slot[i], created.get(id[i]) ?? -1)
+  return bySlot
+}
+
+/**
+ * The live creates of a model being advanced, two ways, each made only when first read (a snapshot itself reads
+ * neither): id → create record, as a map; and the create record of each of the model's slots that holds a live
+ * resource (PlacementInfo.slot, LiveTable.slot), as a column a snapshot's table reads. Each starts from the state
+ * the model started from, then takes the creates and releases applied since, in order: read, it is what the same
+ * sets and deletes would have left.
+ */
+export class LiveCreates {
+  private built: Map<number, number> | undefined
+  /** The ids set or deleted since the start, in order, and each one's create record (-1: deleted). */
+  private ids: number[] = []
+  private records: number[] = []
+  private builtSlots: Float64Array | undefined
+  /** The slots the creates since the start took, in order, and their create records. */
+  private slots: number[] = []
+  private slotRecords: number[] = []
+
+  constructor(
+    private start: () => Map<number, number>,
+    private startSlots: () => Float64Array,
+  ) {}
+
+  /** A create record `record` made resource `id`, which the model placed in slot `slot` (undefined: in none). */
+  created(id: number, record: number, slot: number | undefined): void {
+    this.set(id, record)
+    if (slot === undefined) return
+    if (this.builtSlots !== undefined) this.builtSlots = placeRecord(this.builtSlots, slot, record)
+    else {
+      this.slots.push(slot)
+      this.slotRecords.push(record)
+    }
+  }
+
+  set(id: number, record: number): void {
+    if (this.built !== undefined) this.built.set(id, record)
+    else {
+      this.ids.push(id)
+      this.records.push(record)
+    }
+  }
+
+  delete(id: number): void {
+    if (this.built !== undefined) this.built.delete(id)
+    else {
+      this.ids.push(id)
+      this.records.push(-1)
+    }
+  }
+
+  /** The live creates as a map (built once; later sets and deletes change it). */
+  get map(): Map<number, number> {
+    if (this.built === undefined) {
+      const map = this.start()
+      const { ids, records } = this
+      for (let k = 0; k < ids.length; k++) {
+        if (records[k] < 0) map.delete(ids[k])
+        else map.set(ids[k], records[k])
+      }
+      this.built = map
+      this.ids = []
+      this.records = []
+      this.start = NO_START
+    }
+    return this.built
+  }
+
+  /**
+   * The create record by slot: the record that made the live resource a slot holds (-1 past the column's end and
+   * where none was kept). Built once; later creates change it. Only a live resource's slot is read: a slot
+   * released since keeps its last record until a create takes it again.
+   */
+  get bySlot(): Float64Array {
+    if (this.builtSlots === undefined) {
+      let column = this.startSlots()
+      const { slots, slotRecords } = this
+      for (let k = 0; k < slots.length; k++) column = placeRecord(column, slots[k], slotRecords[k])
+      this.builtSlots = column
+      this.slots = []
+      this.slotRecords = []
+      this.startSlots = NO_SLOTS
+    }
+    return this.builtSlots
+  }
+}
+
+const NO_START = (): Map<number, number> => new Map()
+const NO_SLOTS = (): Float64Array => new Float64Array(0)
+
+/** `column` with slot `slot` holding `record`: the column itself, or a longer copy where it was too short (-1 filled). */
+function placeRecord(column: Float64Array, slot: number, record: number): Float64Array {
+  if (slot >= column.length) {
+    const grown = new Float64Array(Math.max(2 * column.length, slot + 1, 1024)).fill(-1)
+    grown.set(column)
+    column = grown
+  }
+  column[slot] = record
+  return column
 }
 
 export interface ReplayOptions extends CheckpointOptions {
@@ -149,7 +258,10 @@ export function applyRecord(store: CaptureStore, model: D3D12Model, index: numbe
   }
 }
 
-/** A LiveTags row's fields, side by side: a create or a release touches one place. */
+/**
+ * A LiveTags row's fields, side by side: a create or a release touches one place. A checkpoint keeps of a row only
+ * its id and create record (createdOf and slotRecordsOf read no other).
+ */
 const LIVE_ID = 0
 const LIVE_TAG = 1
 const LIVE_SIZE = 2
@@ -161,8 +273,29 @@ const LIVE_FIELDS = 5
 /** A checkpoint's copy of the live rows' cells (LiveTags.copy): a cell no copy keeps reads as -1 (a free row). */
 const LIVE_SHAPE: TableShape = { kinds: ['f64'], fill: [-1] }
 
-/** The cells of a live row a checkpoint keeps: its id and create record (createdOf reads no other). */
-const isKeptCell = (cell: number): boolean => cell % LIVE_FIELDS === LIVE_ID || cell % LIVE_FIELDS === LIVE_RECORD
+/**
+ * The create record of each live row (a model's slot) of a checkpoint's copy of the live rows' cells; -1 on a free
+ * row: the record cells as copy.restore() gives them (each from the newest copy of the chain that keeps it, -1 where
+ * none does), without restoring the other cells.
+ */
+function slotRecordsOf(copy: RowCopy): Float64Array {
+  const n = copy.count
+  const bySlot = new Float64Array(n / LIVE_FIELDS).fill(-1)
+  const seen = new Uint8Array(bySlot.length)
+  for (let link: RowCopy | null = copy; link !== null; link = link.previous) {
+    const cells = link.rows
+    const values = link.values[0]
+    for (let k = 0; k < cells.length; k++) {
+      const cell = cells[k]
+      if (cell >= n || cell % LIVE_FIELDS !== LIVE_RECORD) continue
+      const row = (cell - LIVE_RECORD) / LIVE_FIELDS
+      if (seen[row] === 1) continue
+      seen[row] = 1
+      bySlot[row] = values[k]
+    }
+  }
+  return bySlot
+}
 
 /** The live creates a checkpoint's copy of the live rows' cells restores (id → create record), in row order. */
 function createdOf(copy: RowCopy): Map<number, number> {
@@ -174,15 +307,19 @@ function createdOf(copy: RowCopy): Map<number, number> {
 
 /**
  * The live resources' tag slot, bytes and create record, one row each, at the model's number for the resource
- * (PlacementInfo.slot): no look-up by id, and a row's fields share a cache line.
+ * (PlacementInfo.slot): no look-up by id, and a row's fields share a cache line. It notes the rows it writes
+ * between two checkpoints, so a chained checkpoint compares only those with the checkpoint before.
  */
-class LiveTags {
+export class LiveTags {
   count = 0
   /** Rows below this may be in use. */
   private used = 0
   private capacity = 0
   /** LIVE_FIELDS numbers per row. */
   cells = new Float64Array(0)
+  /** 1 for a row written since the last copy (or passed over as `used` grew), each listed once in `written`. */
+  private touched = new Uint8Array(0)
+  private written: number[] = []
 
   constructor() {
     this.grow(1024)
@@ -199,7 +336,12 @@ class LiveTags {
    */
   add(row: number, id: number, tag: number, size: Bytes, requested: Bytes, record: number): void {
     if (row >= this.capacity) this.grow(Math.max(this.capacity * 2, row + 1))
-    if (row >= this.used) this.used = row + 1
+    if (row >= this.used) {
+      // The rows passed over come into the copies too, as they were made (id 0, no record).
+      for (let r = this.used; r < row; r++) this.touch(r)
+      this.used = row + 1
+    }
+    this.touch(row)
     this.count++
     const c = this.cells
     const o = row * LIVE_FIELDS
@@ -211,19 +353,36 @@ class LiveTags {
   }
 
   delete(row: number): void {
+    this.touch(row)
     this.cells[row * LIVE_FIELDS + LIVE_RECORD] = -1
     this.count--
   }
 
+  private touch(row: number): void {
+    if (this.touched[row] === 1) return
+    this.touched[row] = 1
+    this.written.push(row)
+  }
+
   /**
    * The live ids and their create records as a checkpoint keeps them: the id and record cells of the rows, or
-   * (`since`: the cells as they were at the checkpoint before, and its copy) only the cells that differ; `since`
-   * then equals these cells.
+   * (`since`: the cells as they were at the checkpoint before, and its copy) only the cells that differ, of the
+   * rows written since; `since` then equals these cells in every id and record cell.
    */
   copy(since?: { shadow: TableShadow; copy: RowCopy }): RowCopy {
     const columns = [this.cells]
     const count = this.used * LIVE_FIELDS
-    if (since !== undefined) return since.shadow.changes(columns, count, [], since.copy).keeping(isKeptCell)
+    const written = Int32Array.from(this.written).sort()
+    for (const row of this.written) this.touched[row] = 0
+    this.written = []
+    if (since !== undefined) {
+      const cells = new Int32Array(2 * written.length)
+      for (let k = 0; k < written.length; k++) {
+        cells[2 * k] = written[k] * LIVE_FIELDS + LIVE_ID
+        cells[2 * k + 1] = written[k] * LIVE_FIELDS + LIVE_RECORD
+      }
+      return since.shadow.changesAt(columns, count, cells, since.copy)
+    }
     // Every row's id and record, free rows' too: a row taken again may keep its id cell, and a copy chained to this
     // one keeps only the cells that change.
     const kept = new Int32Array(2 * this.used)
@@ -244,6 +403,9 @@ class LiveTags {
     cells.set(this.cells)
     for (let row = this.capacity; row < capacity; row++) cells[row * LIVE_FIELDS + LIVE_RECORD] = -1
     this.cells = cells
+    const touched = new Uint8Array(capacity)
+    touched.set(this.touched)
+    this.touched = touched
     this.capacity = capacity
   }
 }
@@ -660,6 +822,7 @@ export class Replay {
       liveIds: NO_IDS,
       liveRecords: NO_IDS,
       created: () => createdOf(rows),
+      bySlot: () => slotRecordsOf(rows),
       chain: {
         whole: () => copy.isWholeCopy() && rows.previous === null,
         absorbPrevious: () => {
@@ -682,6 +845,16 @@ export class Replay {
     onLayout?: (execution: TransientExecution) => void,
     states: readonly ModelState[] = [],
   ): { model: D3D12Model; created: Map<number, number> } {
+    const { model, live } = this.stateAt(frame, onLayout, states)
+    return { model, created: live.map }
+  }
+
+  /** What modelAt answers, the live creates made into a map only when read (see LiveCreates). */
+  stateAt(
+    frame: number,
+    onLayout?: (execution: TransientExecution) => void,
+    states: readonly ModelState[] = [],
+  ): { model: D3D12Model; live: LiveCreates } {
     const target = Math.max(0, Math.min(this.store.frames.length - 1, frame))
     const cp = this.checkpoints.before(target)!
     // A state after an earlier frame at or past the checkpoint replays less: a cursor moving forward a few frames
@@ -689,23 +862,36 @@ export class Replay {
     let from: ModelState | undefined
     for (const s of states) if (s.frame < target && s.frame >= cp.frame && (!from || s.frame > from.frame)) from = s
     let model: D3D12Model
-    let created: Map<number, number>
+    let live: LiveCreates
     let first: number
     if (from) {
-      model = from.model.clone(NO_SINK)
-      created = new Map(from.created)
-      first = from.frame + 1
+      const state = from
+      model = state.model.clone(NO_SINK)
+      live = new LiveCreates(
+        () => new Map(state.created),
+        () => (state.live ? state.live.bySlot.slice() : slotRecordsOfMap(state.model, state.created)),
+      )
+      first = state.frame + 1
     } else {
-      model = cp.model.clone(NO_SINK)
-      created = liveMap(cp)
+      const checkpoint = cp
+      model = checkpoint.model.clone(NO_SINK)
+      live = new LiveCreates(
+        () => liveMap(checkpoint),
+        () => (checkpoint.bySlot ? checkpoint.bySlot() : slotRecordsOfMap(checkpoint.model, liveMap(checkpoint))),
+      )
       first = cp.frame
     }
-    for (let f = first; f <= target; f++) this.advance(model, created, f, f === target ? onLayout : undefined)
-    return { model, created }
+    for (let f = first; f <= target; f++) this.advance(model, live, f, f === target ? onLayout : undefined)
+    return { model, live }
   }
 
   /** Frame index `f`'s records applied to `model` and the frame finished; `created` kept to the live creates. */
-  private advance(model: D3D12Model, created: Map<number, number>, f: number, onLayout?: (execution: TransientExecution) => void): void {
+  private advance(
+    model: D3D12Model,
+    created: Map<number, number> | LiveCreates,
+    f: number,
+    onLayout?: (execution: TransientExecution) => void,
+  ): void {
     const store = this.store
     const { kind: kinds, ref: refs } = store.records
     const descs = this.descs
@@ -716,9 +902,11 @@ export class Replay {
       if (k === RECORD_KIND.heap || k === RECORD_KIND.free || k === RECORD_KIND.placed) continue
       if (k === RECORD_KIND.release) created.delete(store.ops[refs[i]])
       applyRecord(store, model, i, descs)
-      if (k === RECORD_KIND.buffer) created.set(store.buffers.id.data[refs[i]], i)
-      else if (k === RECORD_KIND.texture) created.set(store.textures.id.data[refs[i]], i)
-      else if (k === RECORD_KIND.endgraph && onLayout) {
+      if (k === RECORD_KIND.buffer || k === RECORD_KIND.texture) {
+        const id = k === RECORD_KIND.buffer ? store.buffers.id.data[refs[i]] : store.textures.id.data[refs[i]]
+        if (created instanceof LiveCreates) created.created(id, i, model.slotOf(id))
+        else created.set(id, i)
+      } else if (k === RECORD_KIND.endgraph && onLayout) {
         const layout = model.transientAllocator().lastLayout()
         if (layout) {
           const execution = executionOf(layout)

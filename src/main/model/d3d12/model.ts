@@ -822,6 +822,11 @@ export class D3D12Model {
   }
 
 
+  /** The slot of a live resource (PlacementInfo.slot, LiveTable.slot); undefined when `id` is not live. */
+  slotOf(id: number): number | undefined {
+    return this.live.get(id)
+  }
+
   /**
    * One live resource as liveTable() lists it: where it is, the bytes it occupies (a reserved resource's committed
    * bytes, its virtual size apart) and the bytes asked for them; undefined when `id` is not live.
@@ -1654,9 +1659,10 @@ function samePool(pool: MemoryPool, kept: MemoryPool): boolean {
     if (key === 'watcher') continue
     const x = a[key]
     const y = b[key]
-    if (x instanceof Int32Array || x instanceof Float64Array) {
-      if (!(y instanceof x.constructor) || x.length !== (y as typeof x).length) return false
-      for (let i = 0; i < x.length; i++) if (!Object.is(x[i], (y as typeof x)[i])) return false
+    if (x instanceof Int32Array) {
+      if (!(y instanceof Int32Array) || !sameInts(x, y)) return false
+    } else if (x instanceof Float64Array) {
+      if (!(y instanceof Float64Array) || !sameFloats(x, y)) return false
     } else if (ArrayBuffer.isView(x)) {
       return false
     } else if (typeof x === 'object' && x !== null) {
@@ -1664,6 +1670,23 @@ function samePool(pool: MemoryPool, kept: MemoryPool): boolean {
     } else if (!Object.is(x, y)) {
       return false
     }
+  }
+  return true
+}
+
+function sameInts(x: Int32Array, y: Int32Array): boolean {
+  if (x.length !== y.length) return false
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false
+  return true
+}
+
+/** Whether two float arrays hold the same numbers, as Object.is tells them (-0 apart from 0, NaN equal to NaN). */
+function sameFloats(x: Float64Array, y: Float64Array): boolean {
+  if (x.length !== y.length) return false
+  for (let i = 0; i < x.length; i++) {
+    const a = x[i]
+    const b = y[i]
+    if (a === b ? a === 0 && 1 / a !== 1 / b : a === a || b === b) return false
   }
   return true
 }
