@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { Replay } from '../../../../src/main/analysis/d3d12/replay'
 import { LocalEngine } from '../../../../src/main/engine/engine'
 import { loadCaptureFile } from '../../../../src/main/ingest/read'
@@ -121,15 +121,21 @@ describe('engine queries on the demo capture', () => {
     const engine = new LocalEngine()
     const run = await demoRun(engine)
     const frames: PlaybackFrame[] = []
-    await engine.startPlayback({ runId: run.id, playbackId: 'p', from: 0, to: 300, fps: 200 }, (f) => frames.push(f))
-    await new Promise((r) => setTimeout(r, 120))
-    // nothing acknowledged: exactly one frame sent however long we wait
-    expect(frames.length).toBe(1)
-    await engine.ackPlayback('p', frames[0].frame)
-    await new Promise((r) => setTimeout(r, 60))
+    // the clock on fake time, so a loaded machine's late ticks change nothing
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'performance'] })
+    try {
+      await engine.startPlayback({ runId: run.id, playbackId: 'p', from: 0, to: 300, fps: 200 }, (f) => frames.push(f))
+      vi.advanceTimersByTime(120)
+      // nothing acknowledged: exactly one frame sent however long we wait
+      expect(frames.length).toBe(1)
+      await engine.ackPlayback('p', frames[0].frame)
+      vi.advanceTimersByTime(60)
+      await engine.stopPlayback('p')
+    } finally {
+      vi.useRealTimers()
+    }
     expect(frames.length).toBe(2)
-    expect(frames[1].skipped).toBeGreaterThan(0)
-    expect(frames[1].frame).toBe(frames[0].frame + frames[1].skipped + 1)
-    await engine.stopPlayback('p')
+    // 5 ms a frame: the first at 5 ms, the second at the first tick after the ack, 125 ms in
+    expect(frames.map((f) => [f.frame, f.skipped])).toEqual([[1, 0], [25, 23]])
   })
 })
