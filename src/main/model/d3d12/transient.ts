@@ -69,6 +69,11 @@ export interface TransientOptions {
   minimumHeapSize: Bytes
   gcLatency: number
   resourceHeapTier: 1 | 2
+  /**
+   * Reuse the last placement for a graph that repeats it from the same heap cache (see PlacementMemo). Default
+   * true; false places every graph from scratch (the reference the reuse is tested against).
+   */
+  reusePlacements?: boolean
 }
 
 export interface TransientHeapInfo {
@@ -107,6 +112,7 @@ export class TransientAllocator {
   private readonly minimumHeapSize: Bytes
   private readonly gcLatency: number
   private readonly tier: 1 | 2
+  private readonly reusePlacements: boolean
   private sink: ModelSink
   private residency: ResidencyManager
   private allocateObjectId: () => number
@@ -132,6 +138,10 @@ export class TransientAllocator {
   /** The last execution's layout once built. */
   private layout: TransientLayout | null = null
   private readonly layouts = new TransientLayoutBuilder()
+  /** The last placement worked out in full, with what it read; null when not kept (see PlacementMemo). */
+  private memo: PlacementMemo | null = null
+  /** Whether `done` holds the memo's placement (then its overlap count is the memo's). */
+  private doneMemoized = false
 
   // Scratch: pass orders, address sorts for the overlaps, the counting sort's buckets, overlap pairs.
   private acquireOrder = new Int32Array(64)
@@ -159,6 +169,7 @@ export class TransientAllocator {
     this.minimumHeapSize = options.minimumHeapSize
     this.gcLatency = options.gcLatency
     this.tier = options.resourceHeapTier
+    this.reusePlacements = options.reusePlacements ?? true
     this.sink = sink
     this.residency = residency
     this.allocateObjectId = allocateObjectId
@@ -228,7 +239,17 @@ export class TransientAllocator {
     const n = cols.count
     const execution = this.executionCount
     const passCount = this.validatePasses(passes, n, frame)
+    cols.execution = execution
+    cols.frame = frame
+    cols.passes = passCount
+    const memo = this.memo
+    if (memo !== null && memo.matches(cols, this.cached)) {
+      const out = this.replayPlacement(memo, execution, frame, placements)
+      this.finish(cols, true)
+      return out
+    }
     if (this.acquireOrder.length < n) this.growScratch(cols.id.length)
+    const start = this.reusePlacements ? this.cached.slice() : null
 
     const acquireOrder = this.orderBy(cols.first, n, passCount, this.acquireOrder, this.byFirst)
     const discardOrder = this.orderBy(cols.last, n, passCount, this.discardOrder, this.byLast)
@@ -250,11 +271,13 @@ export class TransientAllocator {
       if (this.place(i, execution, frame, placements ? out : null)) hits++
     }
 
-    cols.execution = execution
-    cols.frame = frame
-    cols.passes = passCount
     cols.hits = hits
-    this.recordHeaps(cols)
+    this.recordHeaps(cols, acquired)
+    // Kept for the next graph unless this one created a heap: a graph placed from the same cache then creates
+    // heaps of other ids, so its placement cannot be this one's.
+    let created = false
+    for (const heap of acquired) if (heap.created) created = true
+    this.memo = start === null || created ? null : (this.memo ?? new PlacementMemo()).record(cols, start, acquireOrder, acquired)
 
     // The graph is over: every resource is discarded and every heap returns to the cache, the acquired ones in
     // front in acquisition order.
@@ -274,25 +297,92 @@ export class TransientAllocator {
       for (let h = 0; h < acquired.length; h++) cached[h] = acquired[h]
     }
     acquired.length = 0
+    if (this.memo !== null) this.memo.recordAfter(this.cached)
     this.collectGarbage(execution, frame)
+    this.finish(cols, this.memo !== null)
+    return out
+  }
 
+  /**
+   * The memo's placement for the open graph, which matches it: each request where the memo placed it, heard by
+   * the sink and looked up in its heap's placed-resource cache in the same acquisition order as a full placement;
+   * the heaps return to the cache in the order the full placement leaves, and garbage collection runs as after it.
+   * No heap is created (the memo holds none that was) and no free list is touched (every heap is whole between
+   * graphs, and the memo's placement is the one first fit would find again).
+   */
+  private replayPlacement(memo: PlacementMemo, execution: number, frame: Frame, placements: boolean): TransientPlacementInfo[] {
+    const cols = this.cur
+    const n = cols.count
+    const heaps = memo.heaps
+    const out = placements ? new Array<TransientPlacementInfo>(n) : NO_PLACEMENTS
+    const emit = placements || this.sink.transientPlaced !== undefined
+    cols.heap.set(memo.heap.subarray(0, n))
+    cols.offset.set(memo.offset.subarray(0, n))
+    cols.pad.set(memo.pad.subarray(0, n))
+    let hits = 0
+    for (let k = 0; k < n; k++) {
+      const i = memo.order[k]
+      const heap = heaps[memo.heap[i]]
+      const offset = memo.offset[i]
+      const cacheHit = (cols.kind[i] === BUFFERS ? heap.buffers : heap.textures).acquire(cols.desc[i], offset)
+      if (cacheHit) hits++
+      cols.hit[i] = cacheHit ? 1 : 0
+      if (emit) {
+        const info: TransientPlacementInfo = {
+          id: cols.id[i],
+          execution,
+          heap: heap.id,
+          offset,
+          size: cols.size[i],
+          first: cols.first[i],
+          last: cols.last[i],
+          cacheHit,
+        }
+        this.sink.transientPlaced?.(info, frame)
+        if (placements) out[i] = info
+      }
+    }
+    this.placements += n
+    this.cacheHits += hits
+    this.cacheMisses += n - hits
+    cols.hits = hits
+    for (let h = 0; h < heaps.length; h++) heaps[h].highWater = memo.highWater[h]
+    this.recordHeaps(cols, heaps)
+    for (const heap of heaps) {
+      heap.lastUsed = execution
+      heap.created = false
+      this.cacheEvictions += heap.textures.forfeit(PLACED_RESOURCE_CACHE_SIZE)
+      this.cacheEvictions += heap.buffers.forfeit(PLACED_RESOURCE_CACHE_SIZE)
+      this.residency.markUsed(heap.id)
+    }
+    // No heap came or went: the list keeps its length, only its order may change.
+    if (!memo.sameOrder) for (let h = 0; h < memo.after.length; h++) this.cached[h] = memo.after[h]
+    this.collectGarbage(execution, frame)
+    return out
+  }
+
+  /** The execution is over: its columns become the last execution's, and the other set takes the next graph. */
+  private finish(cols: ExecutionColumns, memoized: boolean): void {
     this.executionCount++
-    // The columns just placed become the last execution's; the other set takes the next graph.
     this.cur = this.done
     this.done = cols
     this.cur.count = 0
     this.cur.name.length = 0
     this.executed = true
     this.summarized = false
+    this.doneMemoized = memoized
     this.layout = null
-    return out
   }
 
   /** The figures of the last graph execution (one object, reused), null before the first. */
   lastSummary(): TransientSummary | null {
     if (!this.executed) return null
     if (!this.summarized) {
-      this.layouts.summarize(this.done, this.summary ?? (this.summary = newSummary()))
+      const summary = this.summary ?? (this.summary = newSummary())
+      // The overlaps depend on the placement alone: a placement the memo holds counts them once.
+      const memo = this.doneMemoized ? this.memo : null
+      this.layouts.summarize(this.done, summary, memo !== null ? memo.overlapCount : -1)
+      if (memo !== null) memo.overlapCount = summary.overlapCount
       this.summarized = true
     }
     return this.summary
@@ -346,7 +436,12 @@ export class TransientAllocator {
    */
   clone(sink: ModelSink, residency: ResidencyManager, allocateObjectId?: () => number): TransientAllocator {
     const c = new TransientAllocator(
-      { minimumHeapSize: this.minimumHeapSize, gcLatency: this.gcLatency, resourceHeapTier: this.tier },
+      {
+        minimumHeapSize: this.minimumHeapSize,
+        gcLatency: this.gcLatency,
+        resourceHeapTier: this.tier,
+        reusePlacements: this.reusePlacements,
+      },
       sink,
       residency,
       allocateObjectId ?? this.allocateObjectId,
@@ -532,12 +627,11 @@ export class TransientAllocator {
         this.cached[kept++] = heap
       }
     }
-    this.cached.length = kept
+    if (kept !== this.cached.length) this.cached.length = kept
   }
 
   /** The heaps the execution used, from the acquired list into its columns, before they go back to the cache. */
-  private recordHeaps(cols: ExecutionColumns): void {
-    const acquired = this.acquired
+  private recordHeaps(cols: ExecutionColumns, acquired: TransientHeap[]): void {
     if (cols.heapId.length < acquired.length) cols.growHeaps(acquired.length * 2)
     for (let h = 0; h < acquired.length; h++) {
       const heap = acquired[h]
@@ -549,6 +643,101 @@ export class TransientAllocator {
     }
     cols.heapCount = acquired.length
   }
+}
+
+/**
+ * The last placement worked out in full and everything it read, so that a graph repeating it is not placed again.
+ * A placement reads, besides the constant options: each request's heap kind, size, alignment and (validated) pass
+ * range, in the order added; and the heap cache, whose heaps are all whole between graphs (every resource is
+ * discarded at the end of a graph), so the list of heaps in order says all of it (a heap's size and kind never
+ * change). Equal inputs give the same acquisition order, the same heaps acquired in the same order, and the same
+ * offsets and paddings. Not read, so not compared: ids, names, descs (the placed-resource cache is still asked for
+ * each request, as its answer and its recency order depend on them) and the pass count (the order by pass is the
+ * same for any count that holds the ranges).
+ */
+class PlacementMemo {
+  count = 0
+  kind = new Uint8Array(64)
+  size = new Float64Array(64)
+  align = new Float64Array(64)
+  first = new Int32Array(64)
+  last = new Int32Array(64)
+  /** The heap cache the placement started from, and the one it left before garbage collection. */
+  start: TransientHeap[] = []
+  after: TransientHeap[] = []
+  /** `after` lists the heaps of `start` in the same order. */
+  sameOrder = false
+  /** The heaps acquired, in order, and each one's high-water mark. */
+  heaps: TransientHeap[] = []
+  highWater = new Float64Array(8)
+  /** The requests in acquisition order; each one's heap (index into `heaps`), offset and padding. */
+  order = new Int32Array(64)
+  heap = new Int32Array(64)
+  offset = new Float64Array(64)
+  pad = new Float64Array(64)
+  /** The placement's aliasing overlaps once counted, -1 before. */
+  overlapCount = -1
+
+  record(cols: ExecutionColumns, start: TransientHeap[], order: Int32Array, heaps: TransientHeap[]): this {
+    const n = cols.count
+    if (this.kind.length < n) {
+      const capacity = cols.id.length
+      this.kind = new Uint8Array(capacity)
+      this.size = new Float64Array(capacity)
+      this.align = new Float64Array(capacity)
+      this.first = new Int32Array(capacity)
+      this.last = new Int32Array(capacity)
+      this.order = new Int32Array(capacity)
+      this.heap = new Int32Array(capacity)
+      this.offset = new Float64Array(capacity)
+      this.pad = new Float64Array(capacity)
+    }
+    this.count = n
+    this.kind.set(cols.kind.subarray(0, n))
+    this.size.set(cols.size.subarray(0, n))
+    this.align.set(cols.align.subarray(0, n))
+    this.first.set(cols.first.subarray(0, n))
+    this.last.set(cols.last.subarray(0, n))
+    this.order.set(order.subarray(0, n))
+    this.heap.set(cols.heap.subarray(0, n))
+    this.offset.set(cols.offset.subarray(0, n))
+    this.pad.set(cols.pad.subarray(0, n))
+    this.start = start
+    this.heaps = heaps.slice()
+    if (this.highWater.length < heaps.length) this.highWater = new Float64Array(heaps.length * 2)
+    for (let h = 0; h < heaps.length; h++) this.highWater[h] = heaps[h].highWater
+    this.overlapCount = -1
+    return this
+  }
+
+  recordAfter(cached: TransientHeap[]): void {
+    this.after = cached.slice()
+    this.sameOrder = sameHeaps(this.after, this.start)
+  }
+
+  /** Whether the open graph, starting from this heap cache, reads what the memo's placement read. */
+  matches(cols: ExecutionColumns, cached: TransientHeap[]): boolean {
+    const n = cols.count
+    if (n !== this.count || !sameHeaps(cached, this.start)) return false
+    for (let i = 0; i < n; i++) {
+      if (
+        cols.size[i] !== this.size[i] ||
+        cols.first[i] !== this.first[i] ||
+        cols.last[i] !== this.last[i] ||
+        cols.kind[i] !== this.kind[i] ||
+        cols.align[i] !== this.align[i]
+      ) {
+        return false
+      }
+    }
+    return true
+  }
+}
+
+function sameHeaps(a: TransientHeap[], b: TransientHeap[]): boolean {
+  if (a.length !== b.length) return false
+  for (let h = 0; h < a.length; h++) if (a[h] !== b[h]) return false
+  return true
 }
 
 /** Pass numbers as 32-bit integers (NaN as -1, so validation reports it); the clamp happens at endGraph. */

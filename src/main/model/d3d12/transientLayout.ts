@@ -226,8 +226,8 @@ export class TransientLayoutBuilder {
   private heapBase = new Float64Array(8)
   private pairKeys: Float64Array = new Float64Array(64)
 
-  /** The execution's figures into the summary. */
-  summarize(cols: ExecutionColumns, s: TransientSummary): void {
+  /** The execution's figures into the summary; `overlaps`, when at least 0, is its overlap count already known. */
+  summarize(cols: ExecutionColumns, s: TransientSummary, overlaps = -1): void {
     const n = cols.count
     let highWaterBytes = 0
     let heapBytes = 0
@@ -248,7 +248,7 @@ export class TransientLayoutBuilder {
     s.heaps = cols.heapCount
     s.heapId = cols.heapId
     s.heapSize = cols.heapSize
-    s.overlapCount = this.countOverlaps(cols)
+    s.overlapCount = overlaps >= 0 ? overlaps : this.countOverlaps(cols)
     s.requestedBytes = requestedBytes
     s.occupiedBytes = occupiedBytes
     s.highWaterBytes = highWaterBytes
