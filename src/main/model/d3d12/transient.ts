@@ -297,7 +297,6 @@ export class TransientAllocator {
       for (let h = 0; h < acquired.length; h++) cached[h] = acquired[h]
     }
     acquired.length = 0
-    if (this.memo !== null) this.memo.recordAfter(this.cached)
     this.collectGarbage(execution, frame)
     this.finish(cols, this.memo !== null)
     return out
@@ -305,10 +304,12 @@ export class TransientAllocator {
 
   /**
    * The memo's placement for the open graph, which matches it: each request where the memo placed it, heard by
-   * the sink and looked up in its heap's placed-resource cache in the same acquisition order as a full placement;
-   * the heaps return to the cache in the order the full placement leaves, and garbage collection runs as after it.
-   * No heap is created (the memo holds none that was) and no free list is touched (every heap is whole between
-   * graphs, and the memo's placement is the one first fit would find again).
+   * the sink and looked up in its heap's placed-resource cache in the same acquisition order as a full placement,
+   * then garbage collection as after it. No heap is created (the memo holds none that was) and no free list is
+   * touched (every heap is whole between graphs, and the memo's placement is the one first fit would find again).
+   * The heap cache keeps its order: the first graph to reuse the memo started from the cache the memo's graph left
+   * (its heaps, less any garbage collection destroyed), which is the one the memo's graph started from, so that
+   * graph gave back its heaps in the order it found them, and so does every graph that places as it did.
    */
   private replayPlacement(memo: PlacementMemo, execution: number, frame: Frame, placements: boolean): TransientPlacementInfo[] {
     const cols = this.cur
@@ -355,8 +356,6 @@ export class TransientAllocator {
       this.cacheEvictions += heap.buffers.forfeit(PLACED_RESOURCE_CACHE_SIZE)
       this.residency.markUsed(heap.id)
     }
-    // No heap came or went: the list keeps its length, only its order may change.
-    if (!memo.sameOrder) for (let h = 0; h < memo.after.length; h++) this.cached[h] = memo.after[h]
     this.collectGarbage(execution, frame)
     return out
   }
@@ -662,11 +661,8 @@ class PlacementMemo {
   align = new Float64Array(64)
   first = new Int32Array(64)
   last = new Int32Array(64)
-  /** The heap cache the placement started from, and the one it left before garbage collection. */
+  /** The heap cache the placement started from. */
   start: TransientHeap[] = []
-  after: TransientHeap[] = []
-  /** `after` lists the heaps of `start` in the same order. */
-  sameOrder = false
   /** The heaps acquired, in order, and each one's high-water mark. */
   heaps: TransientHeap[] = []
   highWater = new Float64Array(8)
@@ -708,11 +704,6 @@ class PlacementMemo {
     for (let h = 0; h < heaps.length; h++) this.highWater[h] = heaps[h].highWater
     this.overlapCount = -1
     return this
-  }
-
-  recordAfter(cached: TransientHeap[]): void {
-    this.after = cached.slice()
-    this.sameOrder = sameHeaps(this.after, this.start)
   }
 
   /** Whether the open graph, starting from this heap cache, reads what the memo's placement read. */
