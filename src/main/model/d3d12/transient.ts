@@ -317,14 +317,12 @@ export class TransientAllocator {
     const heaps = memo.heaps
     const out = placements ? new Array<TransientPlacementInfo>(n) : NO_PLACEMENTS
     const emit = placements || this.sink.transientPlaced !== undefined
-    cols.heap.set(memo.heap.subarray(0, n))
-    cols.offset.set(memo.offset.subarray(0, n))
-    cols.pad.set(memo.pad.subarray(0, n))
     let hits = 0
     for (let k = 0; k < n; k++) {
       const i = memo.order[k]
-      const heap = heaps[memo.heap[i]]
-      const offset = memo.offset[i]
+      const heap = heaps[(cols.heap[i] = memo.heap[i])]
+      const offset = (cols.offset[i] = memo.offset[i])
+      cols.pad[i] = memo.pad[i]
       const cacheHit = (cols.kind[i] === BUFFERS ? heap.buffers : heap.textures).acquire(cols.desc[i], offset)
       if (cacheHit) hits++
       cols.hit[i] = cacheHit ? 1 : 0
