@@ -70,7 +70,7 @@ export interface TransientOptions {
   gcLatency: number
   resourceHeapTier: 1 | 2
   /**
-   * Reuse the last placement for a graph that repeats it from the same heap cache (see PlacementMemo). Default
+   * Reuse a recent placement for a graph that repeats it from the same heap cache (see PlacementMemo). Default
    * true; false places every graph from scratch (the reference the reuse is tested against).
    */
   reusePlacements?: boolean
@@ -105,6 +105,8 @@ export interface TransientStats {
 
 const FALLBACK_ALIGNMENT = 64 * KiB
 const MAX_PASSES = 0x7fffffff
+/** Placements kept for reuse (PlacementMemo): enough for the few graphs of a frame. */
+const MEMOS = 4
 /** What endGraph returns when asked for no placements: shared, so frozen. */
 const NO_PLACEMENTS = Object.freeze([]) as unknown as TransientPlacementInfo[]
 
@@ -138,10 +140,13 @@ export class TransientAllocator {
   /** The last execution's layout once built. */
   private layout: TransientLayout | null = null
   private readonly layouts = new TransientLayoutBuilder()
-  /** The last placement worked out in full, with what it read; null when not kept (see PlacementMemo). */
-  private memo: PlacementMemo | null = null
-  /** Whether `done` holds the memo's placement (then its overlap count is the memo's). */
-  private doneMemoized = false
+  /**
+   * The last MEMOS placements worked out in full, with what they read, the most recently placed or reused first
+   * (see PlacementMemo); a frame of several graphs finds each one's.
+   */
+  private memos: PlacementMemo[] = []
+  /** The memo holding `done`'s placement, if any (its overlap count is then the memo's). */
+  private doneMemo: PlacementMemo | null = null
 
   // Scratch: pass orders, address sorts for the overlaps, the counting sort's buckets, overlap pairs.
   private acquireOrder = new Int32Array(64)
@@ -242,10 +247,10 @@ export class TransientAllocator {
     cols.execution = execution
     cols.frame = frame
     cols.passes = passCount
-    const memo = this.memo
-    if (memo !== null && memo.matches(cols, this.cached)) {
-      const out = this.replayPlacement(memo, execution, frame, placements)
-      this.finish(cols, true)
+    const found = this.matchingMemo(cols)
+    if (found !== null) {
+      const out = this.replayPlacement(found, execution, frame, placements)
+      this.finish(cols, found)
       return out
     }
     if (this.acquireOrder.length < n) this.growScratch(cols.id.length)
@@ -273,11 +278,11 @@ export class TransientAllocator {
 
     cols.hits = hits
     this.recordHeaps(cols, acquired)
-    // Kept for the next graph unless this one created a heap: a graph placed from the same cache then creates
+    // Kept for a later graph unless this one created a heap: a graph placed from the same cache then creates
     // heaps of other ids, so its placement cannot be this one's.
     let created = false
     for (const heap of acquired) if (heap.created) created = true
-    this.memo = start === null || created ? null : (this.memo ?? new PlacementMemo()).record(cols, start, acquireOrder, acquired)
+    const memo = start === null || created ? null : this.newMemo().record(cols, start, acquireOrder, acquired)
 
     // The graph is over: every resource is discarded and every heap returns to the cache, the acquired ones in
     // front in acquisition order.
@@ -297,19 +302,39 @@ export class TransientAllocator {
       for (let h = 0; h < acquired.length; h++) cached[h] = acquired[h]
     }
     acquired.length = 0
+    if (memo !== null) memo.recordAfter(this.cached)
     this.collectGarbage(execution, frame)
-    this.finish(cols, this.memo !== null)
+    this.finish(cols, memo)
     return out
+  }
+
+  /** The memo whose placement the open graph repeats, moved to the front of the list; null when none. */
+  private matchingMemo(cols: ExecutionColumns): PlacementMemo | null {
+    const memos = this.memos
+    for (let m = 0; m < memos.length; m++) {
+      const memo = memos[m]
+      if (!memo.matches(cols, this.cached)) continue
+      for (let k = m; k > 0; k--) memos[k] = memos[k - 1]
+      memos[0] = memo
+      return memo
+    }
+    return null
+  }
+
+  /** A memo to record into, at the front of the list: a new one, or the least recently used one's object. */
+  private newMemo(): PlacementMemo {
+    const memos = this.memos
+    const memo = memos.length < MEMOS ? new PlacementMemo() : memos.pop()!
+    memos.unshift(memo)
+    return memo
   }
 
   /**
    * The memo's placement for the open graph, which matches it: each request where the memo placed it, heard by
    * the sink and looked up in its heap's placed-resource cache in the same acquisition order as a full placement,
-   * then garbage collection as after it. No heap is created (the memo holds none that was) and no free list is
-   * touched (every heap is whole between graphs, and the memo's placement is the one first fit would find again).
-   * The heap cache keeps its order: the first graph to reuse the memo started from the cache the memo's graph left
-   * (its heaps, less any garbage collection destroyed), which is the one the memo's graph started from, so that
-   * graph gave back its heaps in the order it found them, and so does every graph that places as it did.
+   * the heaps back in the cache in the order the memo's graph left them, then garbage collection as after it. No
+   * heap is created (the memo holds none that was) and no free list is touched (every heap is whole between
+   * graphs, and the memo's placement is the one first fit would find again).
    */
   private replayPlacement(memo: PlacementMemo, execution: number, frame: Frame, placements: boolean): TransientPlacementInfo[] {
     const cols = this.cur
@@ -354,12 +379,14 @@ export class TransientAllocator {
       this.cacheEvictions += heap.buffers.forfeit(PLACED_RESOURCE_CACHE_SIZE)
       this.residency.markUsed(heap.id)
     }
+    // The cache is the memo's start, so it leaves the memo's `after`: the same heaps, maybe in another order.
+    if (!memo.sameOrder) for (let h = 0; h < memo.after.length; h++) this.cached[h] = memo.after[h]
     this.collectGarbage(execution, frame)
     return out
   }
 
   /** The execution is over: its columns become the last execution's, and the other set takes the next graph. */
-  private finish(cols: ExecutionColumns, memoized: boolean): void {
+  private finish(cols: ExecutionColumns, memo: PlacementMemo | null): void {
     this.executionCount++
     this.cur = this.done
     this.done = cols
@@ -367,7 +394,7 @@ export class TransientAllocator {
     this.cur.name.length = 0
     this.executed = true
     this.summarized = false
-    this.doneMemoized = memoized
+    this.doneMemo = memo
     this.layout = null
   }
 
@@ -377,7 +404,7 @@ export class TransientAllocator {
     if (!this.summarized) {
       const summary = this.summary ?? (this.summary = newSummary())
       // The overlaps depend on the placement alone: a placement the memo holds counts them once.
-      const memo = this.doneMemoized ? this.memo : null
+      const memo = this.doneMemo
       this.layouts.summarize(this.done, summary, memo !== null ? memo.overlapCount : -1)
       if (memo !== null) memo.overlapCount = summary.overlapCount
       this.summarized = true
@@ -643,14 +670,15 @@ export class TransientAllocator {
 }
 
 /**
- * The last placement worked out in full and everything it read, so that a graph repeating it is not placed again.
+ * A placement worked out in full and everything it read, so that a graph repeating it is not placed again.
  * A placement reads, besides the constant options: each request's heap kind, size, alignment and (validated) pass
  * range, in the order added; and the heap cache, whose heaps are all whole between graphs (every resource is
  * discarded at the end of a graph), so the list of heaps in order says all of it (a heap's size and kind never
  * change). Equal inputs give the same acquisition order, the same heaps acquired in the same order, and the same
  * offsets and paddings. Not read, so not compared: ids, names, descs (the placed-resource cache is still asked for
  * each request, as its answer and its recency order depend on them) and the pass count (the order by pass is the
- * same for any count that holds the ranges).
+ * same for any count that holds the ranges). The heaps are compared by identity and a destroyed heap never comes
+ * back, so a memo holds however many graphs come between its own and the next one that repeats it.
  */
 class PlacementMemo {
   count = 0
@@ -659,8 +687,11 @@ class PlacementMemo {
   align = new Float64Array(64)
   first = new Int32Array(64)
   last = new Int32Array(64)
-  /** The heap cache the placement started from. */
+  /** The heap cache the placement started from, and the one it left before garbage collection. */
   start: TransientHeap[] = []
+  after: TransientHeap[] = []
+  /** `after` lists the heaps of `start` in the same order. */
+  sameOrder = false
   /** The heaps acquired, in order, and each one's high-water mark. */
   heaps: TransientHeap[] = []
   highWater = new Float64Array(8)
@@ -702,6 +733,11 @@ class PlacementMemo {
     for (let h = 0; h < heaps.length; h++) this.highWater[h] = heaps[h].highWater
     this.overlapCount = -1
     return this
+  }
+
+  recordAfter(cached: TransientHeap[]): void {
+    this.after = cached.slice()
+    this.sameOrder = sameHeaps(this.after, this.start)
   }
 
   /** Whether the open graph, starting from this heap cache, reads what the memo's placement read. */

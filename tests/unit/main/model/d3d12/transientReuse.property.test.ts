@@ -8,11 +8,13 @@ import type { ModelSink } from '../../../../../src/main/model/events'
 import { runs } from '../../../../properties'
 
 /**
- * A graph that repeats the last one from the same heap cache reuses its placement instead of placing again. The
+ * A graph that repeats a recent one from the same heap cache reuses its placement instead of placing again. The
  * reference places every graph from scratch (`reusePlacements: false`); both run the same random sequences of
  * graphs, made of repeats, near-repeats (one request's size, alignment, kind or pass range changed, one request
- * more or less), pass-count changes, other graphs and stretches of small or empty graphs that leave heaps idle
- * until garbage collection destroys them, and must agree on everything they say.
+ * more or less, one resource living longer or shorter), pass-count changes, other graphs, stretches of small or
+ * empty graphs that leave heaps idle until garbage collection destroys them, and stretches of frames of two graphs
+ * (each frame's second graph then repeats the one of the frame before, with another graph between), and must
+ * agree on everything they say.
  */
 
 interface Graph {
@@ -67,6 +69,7 @@ const stepArb = fc.oneof(
   { weight: 1, arbitrary: fc.record({ t: fc.constant('align' as const), at: fc.nat(), alignment: fc.constantFrom(64 * KiB, 128 * KiB, 4 * MiB) }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('kind' as const), at: fc.nat(), rtds: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ t: fc.constant('pass' as const), at: fc.nat(), first: fc.integer({ min: -1, max: 10 }), last: fc.integer({ min: -1, max: 11 }) }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('last' as const), at: fc.nat(), by: fc.integer({ min: -3, max: 3 }) }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('desc' as const), at: fc.nat(), desc: fc.integer({ min: 0, max: 13 }) }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('ids' as const), by: fc.integer({ min: 1, max: 100 }) }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('drop' as const), at: fc.nat() }) },
@@ -74,6 +77,7 @@ const stepArb = fc.oneof(
   { weight: 2, arbitrary: fc.record({ t: fc.constant('passes' as const), passes: fc.integer({ min: 0, max: 12 }) }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('other' as const), g: graphArb }) },
   { weight: 2, arbitrary: fc.record({ t: fc.constant('gap' as const), length: fc.integer({ min: 1, max: 6 }), g: graphArb }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('pair' as const), g: fc.option(graphArb) }) },
 )
 
 type Step = typeof stepArb extends fc.Arbitrary<infer S> ? S : never
@@ -102,6 +106,12 @@ function apply(g: Graph, step: Step): { next: Graph; before: Graph[] } {
     case 'pass':
       if (requests.length > 0) Object.assign(pick(step.at), { first: step.first, last: step.last })
       break
+    case 'last':
+      if (requests.length > 0) {
+        const r = pick(step.at)
+        r.last = Math.min(Math.max(r.last + step.by, r.first), Math.max(g.passes - 1, r.first))
+      }
+      break
     case 'desc':
       if (requests.length > 0) pick(step.at).desc = step.desc
       break
@@ -116,6 +126,8 @@ function apply(g: Graph, step: Step): { next: Graph; before: Graph[] } {
       break
     case 'passes':
       next.passes = step.passes
+      break
+    case 'pair':
       break
     case 'other':
       return { next: step.g, before: [] }
@@ -183,10 +195,14 @@ describe('TransientAllocator reusing a repeated graph placement', () => {
             frame++
           }
           let g = g0
+          // The frame's other graph, run before `g` while there is one.
+          let second: Graph | null = null
           execute(g, 0)
           for (const [step, ask] of steps) {
             const { next, before } = apply(g, step)
+            if (step.t === 'pair') second = step.g
             for (const b of before) execute(b, ask)
+            if (second !== null) execute(second, ask)
             g = next
             execute(g, ask)
           }
