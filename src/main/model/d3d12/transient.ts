@@ -37,7 +37,7 @@ import type { ResidencyManager } from './residency'
 import { ALL_KINDS, BUFFERS, RENDER_TARGETS, TEXTURES, TRANSIENT_HEAP_ALIGNMENT, TransientHeap, kindName } from './transientHeap'
 import type { TransientHeapKind } from './transientHeap'
 import { ExecutionColumns, TransientLayoutBuilder, newSummary } from './transientLayout'
-import type { TransientLayout, TransientSummary } from './transientLayout'
+import type { PlacementFigures, TransientLayout, TransientSummary } from './transientLayout'
 
 export { PLACED_RESOURCE_CACHE_SIZE } from './placedResourceCache'
 export { TRANSIENT_HEAP_ALIGNMENT } from './transientHeap'
@@ -145,7 +145,7 @@ export class TransientAllocator {
    * (see PlacementMemo); a frame of several graphs finds each one's.
    */
   private memos: PlacementMemo[] = []
-  /** The memo holding `done`'s placement, if any (its overlap count is then the memo's). */
+  /** The memo holding `done`'s placement, if any (the summary's figures of the placement are then the memo's). */
   private doneMemo: PlacementMemo | null = null
 
   // Scratch: pass orders, address sorts for the overlaps, the counting sort's buckets, overlap pairs.
@@ -403,10 +403,15 @@ export class TransientAllocator {
     if (!this.executed) return null
     if (!this.summarized) {
       const summary = this.summary ?? (this.summary = newSummary())
-      // The overlaps depend on the placement alone: a placement the memo holds counts them once.
+      // Some figures depend on the placement alone: a placement the memo holds works them out once.
       const memo = this.doneMemo
-      this.layouts.summarize(this.done, summary, memo !== null ? memo.overlapCount : -1)
-      if (memo !== null) memo.overlapCount = summary.overlapCount
+      this.layouts.summarize(this.done, summary, memo !== null && memo.summarized ? memo : null)
+      if (memo !== null && !memo.summarized) {
+        memo.overlapCount = summary.overlapCount
+        memo.requestedBytes = summary.requestedBytes
+        memo.occupiedBytes = summary.occupiedBytes
+        memo.summarized = true
+      }
       this.summarized = true
     }
     return this.summary
@@ -680,7 +685,7 @@ export class TransientAllocator {
  * same for any count that holds the ranges). The heaps are compared by identity and a destroyed heap never comes
  * back, so a memo holds however many graphs come between its own and the next one that repeats it.
  */
-class PlacementMemo {
+class PlacementMemo implements PlacementFigures {
   count = 0
   kind = new Uint8Array(64)
   size = new Float64Array(64)
@@ -700,8 +705,11 @@ class PlacementMemo {
   heap = new Int32Array(64)
   offset = new Float64Array(64)
   pad = new Float64Array(64)
-  /** The placement's aliasing overlaps once counted, -1 before. */
-  overlapCount = -1
+  /** The placement's figures (PlacementFigures), once a summary of it worked them out (`summarized`). */
+  summarized = false
+  overlapCount = 0
+  requestedBytes: Bytes = 0
+  occupiedBytes: Bytes = 0
 
   record(cols: ExecutionColumns, start: TransientHeap[], order: Int32Array, heaps: TransientHeap[]): this {
     const n = cols.count
@@ -731,7 +739,7 @@ class PlacementMemo {
     this.heaps = heaps.slice()
     if (this.highWater.length < heaps.length) this.highWater = new Float64Array(heaps.length * 2)
     for (let h = 0; h < heaps.length; h++) this.highWater[h] = heaps[h].highWater
-    this.overlapCount = -1
+    this.summarized = false
     return this
   }
 
