@@ -58,6 +58,11 @@ export interface Checkpoint<Model> {
   liveRecords: Float64Array
   /** The live creates (id → create record), where the checkpoint keeps them otherwise (liveIds, liveRecords empty). */
   created?: () => Map<number, number>
+  /**
+   * Where a model numbers its resources by slot (PlacementInfo.slot): the create record of each slot that holds a
+   * live resource (-1 elsewhere), a snapshot's table reads it without a map by id.
+   */
+  bySlot?: () => Float64Array
   /** A checkpoint that may keep only what changed since the one before it, restored through it. */
   chain?: CheckpointChain
 }

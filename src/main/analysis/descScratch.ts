@@ -17,7 +17,7 @@ import {
 import type { Bytes } from '../../shared/units'
 import { BUFFER_ATTR, type CaptureStore } from '../ingest/store'
 import { DescIds } from '../model/d3d12/descIds'
-import type { D3D12Model } from '../model/d3d12/model'
+import type { D3D12Model, ModelPlacement } from '../model/d3d12/model'
 
 /**
  * The reused buffer desc: its name and tag are string ids, decoded from the capture's string table only when read
@@ -56,6 +56,22 @@ class LazyTextureDesc implements TextureDesc {
   flags: TextureFlag[] | undefined = undefined
   size: Bytes | undefined = undefined
   align: Bytes | undefined = undefined
+  nameId = 0
+  tagId = 0
+
+  constructor(private readonly text: DescScratch) {}
+
+  get name(): string | undefined {
+    return this.text.string(this.nameId)
+  }
+
+  get tag(): string | undefined {
+    return this.text.string(this.tagId)
+  }
+}
+
+/** The name and tag of the create being sent by form number, decoded only if the model reads them. */
+class LazyNamed {
   nameId = 0
   tagId = 0
 
@@ -121,6 +137,16 @@ export class DescScratch {
   private formOf = new Int32Array(0)
   /** The models whose form numbers formOf holds: one model and its copies. */
   private formsKey: object | null = null
+  /**
+   * Buffer and texture creates by their columns but size, init, name and tag (buffers: usage, stride, attrs;
+   * textures: those of textureKeys), and the model's form number for each (-1: not known yet), for the models
+   * of createKey (one model and its copies).
+   */
+  private readonly bufferCreateKeys = new DescIds(3)
+  private bufferCreateForm = new Int32Array(0)
+  private textureCreateForm = new Int32Array(0)
+  private createKey: object | null = null
+  private readonly named = new LazyNamed(this)
   /** Decoded strings by id, filled as they are first read (a plain array answers faster than the table). */
   private readonly text: (string | undefined)[]
 
@@ -251,6 +277,59 @@ export class DescScratch {
     if (known >= 0 && learnt >= 0) this.formOf[known] = learnt
   }
 
+  /**
+   * Sends the create of buffer row `row` to the model. The first create of each desc (its columns but size, init,
+   * name and tag) goes as a desc, and the model answers with the number of its form; every later one of an equal
+   * desc goes by that number with its size and init flag, its name and tag decoded only if the model reads them.
+   */
+  createBuffer(model: D3D12Model, row: number): ModelPlacement {
+    const b = this.store.buffers
+    const attrs = b.attrs.data[row]
+    const key = this.bufferCreateKeys.fields
+    key[0] = this.bufferUsage[row]
+    key[1] = this.bufferStride[row]
+    key[2] = attrs & ~BUFFER_ATTR.init
+    const known = this.bufferCreateKeys.id()
+    this.formsOf(model)
+    if (known >= this.bufferCreateForm.length) this.bufferCreateForm = grownForms(this.bufferCreateForm, known)
+    const form = this.bufferCreateForm[known]
+    if (form >= 0) {
+      const named = this.named
+      named.nameId = b.name.data[row]
+      named.tagId = b.tag.data[row]
+      return model.createBufferForm(b.id.data[row], form, this.bufferSize[row], (attrs & BUFFER_ATTR.init) !== 0, named)
+    }
+    const placed = model.createBuffer(b.id.data[row], this.bufferAt(row))
+    this.bufferCreateForm[known] = model.bufferFormOfLast()
+    return placed
+  }
+
+  /** Sends the create of texture row `row` to the model: by the number of its desc's decision once known (see createBuffer). */
+  createTexture(model: D3D12Model, row: number): ModelPlacement {
+    const t = this.store.textures
+    const known = this.textureKey(row)
+    this.formsOf(model)
+    if (known >= this.textureCreateForm.length) this.textureCreateForm = grownForms(this.textureCreateForm, known)
+    const form = this.textureCreateForm[known]
+    if (form >= 0) {
+      const named = this.named
+      named.nameId = t.name.data[row]
+      return model.createTextureForm(t.id.data[row], form, named)
+    }
+    const placed = model.createTexture(t.id.data[row], this.textureAt(row))
+    this.textureCreateForm[known] = model.textureFormOfLast()
+    return placed
+  }
+
+  /** The form tables hold `model`'s form numbers: emptied when they held another model's (not a copy's). */
+  private formsOf(model: D3D12Model): void {
+    const key = model.createFormsKey()
+    if (key === this.createKey) return
+    this.createKey = key
+    this.bufferCreateForm.fill(-1)
+    this.textureCreateForm.fill(-1)
+  }
+
   /** The number of a buffer desc row's columns among those seen (the fields a transient buffer's form reads). */
   private bufferForm(row: number): number {
     const key = this.bufferKeys.fields
@@ -262,6 +341,11 @@ export class DescScratch {
 
   /** The number of a texture desc row's columns among those seen: odd, beside the buffers' even ones. */
   private textureForm(row: number): number {
+    return this.known(2 * this.textureKey(row) + 1)
+  }
+
+  /** The number of a texture desc row's columns (those textureAt reads but name and tag) among those seen. */
+  private textureKey(row: number): number {
     const t = this.store.textures
     const key = this.textureKeys.fields
     // The hash reads the first four.
@@ -275,7 +359,7 @@ export class DescScratch {
     key[7] = t.samples.data[row]
     key[8] = t.size.data[row]
     key[9] = t.align.data[row]
-    return this.known(2 * this.textureKeys.id() + 1)
+    return this.textureKeys.id()
   }
 
   /** A key number, with room for it in formOf. */
@@ -306,4 +390,11 @@ export class DescScratch {
     out.last = t.b.data[row]
     return out
   }
+}
+
+/** A form table with room for index `index`, new entries -1. */
+function grownForms(forms: Int32Array<ArrayBuffer>, index: number): Int32Array<ArrayBuffer> {
+  const grown = new Int32Array(Math.max(64, index * 2)).fill(-1)
+  grown.set(forms)
+  return grown
 }

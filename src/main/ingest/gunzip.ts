@@ -1,10 +1,12 @@
 /**
  * Gunzip a stream of chunks, handing on every byte the compressed data decodes to, even when the stream is
- * cut short. A readable stream drops what it has buffered when it fails, so how much of a cut-short file
- * reached the reader depended on how far behind the reader was; here the output is gathered as zlib makes it
- * and handed on before the failure, so a truncated file always gives the same bytes and the same error.
+ * cut short. zlib's stream fails without handing on what its failing step decoded, and a readable stream drops
+ * what it has buffered when it fails, so how much of a cut-short file reached the reader depended on the chunks'
+ * sizes and on how far behind the reader was. Here each chunk is written with a sync flush, and the next waits
+ * until the flush has handed on all that chunk decodes to; the output is gathered as zlib makes it and handed on
+ * before any failure. So a truncated file always gives every byte it decodes to, and the same error.
  */
-import { createGunzip } from 'node:zlib'
+import { constants, createGunzip } from 'node:zlib'
 import { CancelledError, CaptureError, TruncatedGzipError } from './errors'
 
 /** Decompressed bytes held for the reader before the compressed side waits for it. */
@@ -18,7 +20,7 @@ export async function* gunzip(chunks: AsyncIterable<Uint8Array>, file: string, c
   let ended = false
   let failure: unknown = null
   let stopped = false
-  // one waiter on each side: the reader waits for output, the feeder for room or for zlib to drain
+  // one waiter on each side: the reader waits for output, the feeder for its flush or for room
   let readerWake: (() => void) | null = null
   let feederWake: (() => void) | null = null
   const wakeReader = () => {
@@ -45,15 +47,24 @@ export async function* gunzip(chunks: AsyncIterable<Uint8Array>, file: string, c
     wakeReader()
     wakeFeeder()
   })
-  inflate.on('drain', wakeFeeder)
   inflate.on('close', wakeFeeder)
 
+  let flushing = false
+  const flushed = () => {
+    // the flush's callback comes once zlib pushed its output; what was buffered flows on the next ticks
+    setImmediate(() => {
+      flushing = false
+      wakeFeeder()
+    })
+  }
   const feed = async () => {
     try {
       for await (const chunk of chunks) {
         if (stopped || failure !== null) return
+        flushing = true
         inflate.write(chunk)
-        while (!stopped && failure === null && (inflate.writableNeedDrain || heldBytes >= HELD_BYTES)) {
+        inflate.flush(constants.Z_SYNC_FLUSH, flushed)
+        while (!stopped && failure === null && (flushing || heldBytes >= HELD_BYTES)) {
           await new Promise<void>((resolve) => (feederWake = resolve))
         }
         if (stopped || failure !== null) return

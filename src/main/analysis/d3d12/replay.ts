@@ -68,6 +68,115 @@ export interface ModelState {
   frame: number
   model: D3D12Model
   created: Map<number, number>
+  /** The same live creates as stateAt gave them, where the state kept them. */
+  live?: LiveCreates
+}
+
+/** The create record of each slot of a model's live resources, from its live creates by id (-1 elsewhere). */
+function slotRecordsOfMap(model: D3D12Model, created: Map<number, number>): Float64Array {
+  const { id, slot } = model.liveTable()
+  let bySlot: Float64Array = new Float64Array(0)
+  for (let i = 0; i < id.length; i++) bySlot = placeRecord(bySlot, slot[i], created.get(id[i]) ?? -1)
+  return bySlot
+}
+
+/**
+ * The live creates of a model being advanced, two ways, each made only when first read (a snapshot itself reads
+ * neither): id → create record, as a map; and the create record of each of the model's slots that holds a live
+ * resource (PlacementInfo.slot, LiveTable.slot), as a column a snapshot's table reads. Each starts from the state
+ * the model started from, then takes the creates and releases applied since, in order: read, it is what the same
+ * sets and deletes would have left.
+ */
+export class LiveCreates {
+  private built: Map<number, number> | undefined
+  /** The ids set or deleted since the start, in order, and each one's create record (-1: deleted). */
+  private ids: number[] = []
+  private records: number[] = []
+  private builtSlots: Float64Array | undefined
+  /** The slots the creates since the start took, in order, and their create records. */
+  private slots: number[] = []
+  private slotRecords: number[] = []
+
+  constructor(
+    private start: () => Map<number, number>,
+    private startSlots: () => Float64Array,
+  ) {}
+
+  /** A create record `record` made resource `id`, which the model placed in slot `slot` (undefined: in none). */
+  created(id: number, record: number, slot: number | undefined): void {
+    this.set(id, record)
+    if (slot === undefined) return
+    if (this.builtSlots !== undefined) this.builtSlots = placeRecord(this.builtSlots, slot, record)
+    else {
+      this.slots.push(slot)
+      this.slotRecords.push(record)
+    }
+  }
+
+  set(id: number, record: number): void {
+    if (this.built !== undefined) this.built.set(id, record)
+    else {
+      this.ids.push(id)
+      this.records.push(record)
+    }
+  }
+
+  delete(id: number): void {
+    if (this.built !== undefined) this.built.delete(id)
+    else {
+      this.ids.push(id)
+      this.records.push(-1)
+    }
+  }
+
+  /** The live creates as a map (built once; later sets and deletes change it). */
+  get map(): Map<number, number> {
+    if (this.built === undefined) {
+      const map = this.start()
+      const { ids, records } = this
+      for (let k = 0; k < ids.length; k++) {
+        if (records[k] < 0) map.delete(ids[k])
+        else map.set(ids[k], records[k])
+      }
+      this.built = map
+      this.ids = []
+      this.records = []
+      this.start = NO_START
+    }
+    return this.built
+  }
+
+  /**
+   * The create record by slot: the record that made the live resource a slot holds (-1 past the column's end and
+   * where none was kept). Built once; later creates change it. Only a live resource's slot is read: a slot
+   * released since keeps its last record until a create takes it again.
+   */
+  get bySlot(): Float64Array {
+    if (this.builtSlots === undefined) {
+      let column = this.startSlots()
+      const { slots, slotRecords } = this
+      for (let k = 0; k < slots.length; k++) column = placeRecord(column, slots[k], slotRecords[k])
+      this.builtSlots = column
+      this.slots = []
+      this.slotRecords = []
+      this.startSlots = NO_SLOTS
+    }
+    return this.builtSlots
+  }
+}
+
+const NO_START = (): Map<number, number> => new Map()
+const NO_SLOTS = (): Float64Array => new Float64Array(0)
+
+/** `column` with slot `slot` holding `record`: the column itself, or a longer copy where it was too short (-1 filled). */
+function placeRecord(column: Float64Array, slot: number, record: number): Float64Array {
+  if (slot >= column.length) {
+    const grown = new Float64Array(Math.max(2 * column.length, slot + 1, 1024)).fill(-1)
+    grown.set(column)
+    column = grown
+  }
+  column[slot] = record
+  return column
 }
 
 export interface ReplayOptions extends CheckpointOptions {
@@ -114,10 +223,10 @@ export function applyRecord(store: CaptureStore, model: D3D12Model, index: numbe
       model.gpuDone(ops[ref])
       return
     case RECORD_KIND.buffer:
-      model.createBuffer(store.buffers.id.data[ref], descs.bufferAt(ref))
+      descs.createBuffer(model, ref)
       return
     case RECORD_KIND.texture:
-      model.createTexture(store.textures.id.data[ref], descs.textureAt(ref))
+      descs.createTexture(model, ref)
       return
     case RECORD_KIND.release:
       model.release(ops[ref])
@@ -149,15 +258,10 @@ export function applyRecord(store: CaptureStore, model: D3D12Model, index: numbe
   }
 }
 
-function tagOf(store: CaptureStore, index: number): number {
-  const kind = store.records.kind[index]
-  const ref = store.records.ref[index]
-  if (kind === RECORD_KIND.buffer) return store.buffers.tag.data[ref]
-  if (kind === RECORD_KIND.texture) return store.textures.tag.data[ref]
-  return 0
-}
-
-/** A LiveTags row's fields, side by side: a create or a release touches one place. */
+/**
+ * A LiveTags row's fields, side by side: a create or a release touches one place. A checkpoint keeps of a row only
+ * its id and create record (createdOf and slotRecordsOf read no other).
+ */
 const LIVE_ID = 0
 const LIVE_TAG = 1
 const LIVE_SIZE = 2
@@ -169,8 +273,29 @@ const LIVE_FIELDS = 5
 /** A checkpoint's copy of the live rows' cells (LiveTags.copy): a cell no copy keeps reads as -1 (a free row). */
 const LIVE_SHAPE: TableShape = { kinds: ['f64'], fill: [-1] }
 
-/** The cells of a live row a checkpoint keeps: its id and create record (createdOf reads no other). */
-const isKeptCell = (cell: number): boolean => cell % LIVE_FIELDS === LIVE_ID || cell % LIVE_FIELDS === LIVE_RECORD
+/**
+ * The create record of each live row (a model's slot) of a checkpoint's copy of the live rows' cells; -1 on a free
+ * row: the record cells as copy.restore() gives them (each from the newest copy of the chain that keeps it, -1 where
+ * none does), without restoring the other cells.
+ */
+function slotRecordsOf(copy: RowCopy): Float64Array {
+  const n = copy.count
+  const bySlot = new Float64Array(n / LIVE_FIELDS).fill(-1)
+  const seen = new Uint8Array(bySlot.length)
+  for (let link: RowCopy | null = copy; link !== null; link = link.previous) {
+    const cells = link.rows
+    const values = link.values[0]
+    for (let k = 0; k < cells.length; k++) {
+      const cell = cells[k]
+      if (cell >= n || cell % LIVE_FIELDS !== LIVE_RECORD) continue
+      const row = (cell - LIVE_RECORD) / LIVE_FIELDS
+      if (seen[row] === 1) continue
+      seen[row] = 1
+      bySlot[row] = values[k]
+    }
+  }
+  return bySlot
+}
 
 /** The live creates a checkpoint's copy of the live rows' cells restores (id → create record), in row order. */
 function createdOf(copy: RowCopy): Map<number, number> {
@@ -182,15 +307,19 @@ function createdOf(copy: RowCopy): Map<number, number> {
 
 /**
  * The live resources' tag slot, bytes and create record, one row each, at the model's number for the resource
- * (PlacementInfo.slot): no look-up by id, and a row's fields share a cache line.
+ * (PlacementInfo.slot): no look-up by id, and a row's fields share a cache line. It notes the rows it writes
+ * between two checkpoints, so a chained checkpoint compares only those with the checkpoint before.
  */
-class LiveTags {
+export class LiveTags {
   count = 0
   /** Rows below this may be in use. */
   private used = 0
   private capacity = 0
   /** LIVE_FIELDS numbers per row. */
   cells = new Float64Array(0)
+  /** 1 for a row written since the last copy (or passed over as `used` grew), each listed once in `written`. */
+  private touched = new Uint8Array(0)
+  private written: number[] = []
 
   constructor() {
     this.grow(1024)
@@ -207,7 +336,12 @@ class LiveTags {
    */
   add(row: number, id: number, tag: number, size: Bytes, requested: Bytes, record: number): void {
     if (row >= this.capacity) this.grow(Math.max(this.capacity * 2, row + 1))
-    if (row >= this.used) this.used = row + 1
+    if (row >= this.used) {
+      // The rows passed over come into the copies too, as they were made (id 0, no record).
+      for (let r = this.used; r < row; r++) this.touch(r)
+      this.used = row + 1
+    }
+    this.touch(row)
     this.count++
     const c = this.cells
     const o = row * LIVE_FIELDS
@@ -219,19 +353,36 @@ class LiveTags {
   }
 
   delete(row: number): void {
+    this.touch(row)
     this.cells[row * LIVE_FIELDS + LIVE_RECORD] = -1
     this.count--
   }
 
+  private touch(row: number): void {
+    if (this.touched[row] === 1) return
+    this.touched[row] = 1
+    this.written.push(row)
+  }
+
   /**
    * The live ids and their create records as a checkpoint keeps them: the id and record cells of the rows, or
-   * (`since`: the cells as they were at the checkpoint before, and its copy) only the cells that differ; `since`
-   * then equals these cells.
+   * (`since`: the cells as they were at the checkpoint before, and its copy) only the cells that differ, of the
+   * rows written since; `since` then equals these cells in every id and record cell.
    */
   copy(since?: { shadow: TableShadow; copy: RowCopy }): RowCopy {
     const columns = [this.cells]
     const count = this.used * LIVE_FIELDS
-    if (since !== undefined) return since.shadow.changes(columns, count, [], since.copy).keeping(isKeptCell)
+    const written = Int32Array.from(this.written).sort()
+    for (const row of this.written) this.touched[row] = 0
+    this.written = []
+    if (since !== undefined) {
+      const cells = new Int32Array(2 * written.length)
+      for (let k = 0; k < written.length; k++) {
+        cells[2 * k] = written[k] * LIVE_FIELDS + LIVE_ID
+        cells[2 * k + 1] = written[k] * LIVE_FIELDS + LIVE_RECORD
+      }
+      return since.shadow.changesAt(columns, count, cells, since.copy)
+    }
     // Every row's id and record, free rows' too: a row taken again may keep its id cell, and a copy chained to this
     // one keeps only the cells that change.
     const kept = new Int32Array(2 * this.used)
@@ -252,7 +403,48 @@ class LiveTags {
     cells.set(this.cells)
     for (let row = this.capacity; row < capacity; row++) cells[row * LIVE_FIELDS + LIVE_RECORD] = -1
     this.cells = cells
+    const touched = new Uint8Array(capacity)
+    touched.set(this.touched)
+    this.touched = touched
     this.capacity = capacity
+  }
+}
+
+/** Frames a FrameBlock holds before it copies them into its columns. */
+const BLOCK_FRAMES = 256
+
+/**
+ * Per-frame values of many columns, kept a block of frames at a time with one frame's values side by side, and
+ * copied into the columns a block at once: a frame written straight into a hundred columns touches a cache line
+ * in each, which the frame's records have pushed out of the cache by the next frame.
+ */
+class FrameBlock {
+  /** `width` values per frame, the block's frames one after another. */
+  readonly values: Float64Array
+  private readonly width: number
+  private first = 0
+  private frames = 0
+
+  constructor(private readonly columns: Float64Array[]) {
+    this.width = columns.length
+    this.values = new Float64Array(BLOCK_FRAMES * this.width)
+  }
+
+  /** Where frame index `frame`'s values go in `values`: the frame after the last one, or the block's first. */
+  at(frame: number): number {
+    if (this.frames === BLOCK_FRAMES || (this.frames > 0 && frame !== this.first + this.frames)) this.flush()
+    if (this.frames === 0) this.first = frame
+    return this.frames++ * this.width
+  }
+
+  /** The block's frames into the columns; call it before anyone reads them. */
+  flush(): void {
+    const { values, width, first, frames } = this
+    for (let c = 0; c < width; c++) {
+      const column = this.columns[c]
+      for (let f = 0; f < frames; f++) column[first + f] = values[f * width + c]
+    }
+    this.frames = 0
   }
 }
 
@@ -417,6 +609,8 @@ export class Replay {
     const manualPlaced = HEAP_TYPES.map((heap) =>
       series.column(info(seriesName.manual(heap, 'placedBytes'), `${heap} placed in application heaps`, 'bytes', 'heap')),
     )
+    // The totals per heap and per placement row, as the model keeps them (byHeap, then byRow), a block of frames at a time.
+    const totalsBlock = new FrameBlock([...heapColumns.flat(), ...rowColumns.flat()])
     const checks = new FrameChecks(store, new Findings(series, this.checks))
     const manualHeaps = new Map<number, { type: number; size: Bytes }>()
     const manualLive = new Map<number, { type: number; size: Bytes }>()
@@ -443,11 +637,24 @@ export class Replay {
     let frameHeapBytes = 0
     // A frame's records, in a plain function: the optimizer compiles it apart from this async one.
     const playRecords = (start: number, end: number): void => {
+      const descs = this.descs
       for (let i = start; i < end; i++) {
         const k = kinds[i]
         currentRecord = i
-        if (k === RECORD_KIND.buffer || k === RECORD_KIND.texture) currentTag = tagOf(store, i)
-        else if (k === RECORD_KIND.upload) uploadBytes += store.ops[refs[i] + 1]
+        // The creates, most of the records, go straight to the model (applyRecord would read their kind again).
+        if (k === RECORD_KIND.buffer) {
+          const r = refs[i]
+          currentTag = store.buffers.tag.data[r]
+          descs.createBuffer(model, r)
+          continue
+        }
+        if (k === RECORD_KIND.texture) {
+          const r = refs[i]
+          currentTag = store.textures.tag.data[r]
+          descs.createTexture(model, r)
+          continue
+        }
+        if (k === RECORD_KIND.upload) uploadBytes += store.ops[refs[i] + 1]
         else if (k === RECORD_KIND.lock) lockBytes += store.ops[refs[i] + 1]
         else if (k === RECORD_KIND.heap) {
           const r = refs[i]
@@ -486,7 +693,7 @@ export class Replay {
             continue
           }
         }
-        applyRecord(store, model, i, this.descs)
+        applyRecord(store, model, i, descs)
         if (k === RECORD_KIND.endgraph) {
           const summary = transient.lastSummary()
           if (summary) {
@@ -523,6 +730,7 @@ export class Replay {
     for (frame = 0; ; frame++) {
       if (frame >= frames) {
         if (!gate) break
+        totalsBlock.flush()
         frames = await gate.wait(frame)
         if (frame >= frames) break
         // the store grew: its columns may be new arrays
@@ -543,12 +751,9 @@ export class Replay {
       checks.advance(frame + 1)
 
       // Sample the frame.
-      for (let h = 0; h < HEAP_TYPES.length; h++) {
-        for (let f = 0; f < FIELDS; f++) heapColumns[h][f][frame] = totals.byHeap[h * FIELDS + f]
-      }
-      for (let row = 0; row < TOTAL_ROWS.length; row++) {
-        for (let f = 0; f < FIELDS; f++) rowColumns[row][f][frame] = totals.byRow[row * FIELDS + f]
-      }
+      const at = totalsBlock.at(frame)
+      totalsBlock.values.set(totals.byHeap, at)
+      totalsBlock.values.set(totals.byRow, at + totals.byHeap.length)
       let heapSum = 0
       let occSum = 0
       let reqSum = 0
@@ -582,11 +787,13 @@ export class Replay {
       up.lock[frame] = lockBytes
 
       if ((frame & 255) === 255) {
+        totalsBlock.flush()
         options.onProgress?.({ framesDone: frame + 1, frames })
         if (options.signal?.aborted) throw new Error('replay cancelled')
         await Promise.resolve()
       }
     }
+    totalsBlock.flush()
     model.endCapture()
     this.final = model
     this.shadow = undefined
@@ -615,6 +822,7 @@ export class Replay {
       liveIds: NO_IDS,
       liveRecords: NO_IDS,
       created: () => createdOf(rows),
+      bySlot: () => slotRecordsOf(rows),
       chain: {
         whole: () => copy.isWholeCopy() && rows.previous === null,
         absorbPrevious: () => {
@@ -637,6 +845,16 @@ export class Replay {
     onLayout?: (execution: TransientExecution) => void,
     states: readonly ModelState[] = [],
   ): { model: D3D12Model; created: Map<number, number> } {
+    const { model, live } = this.stateAt(frame, onLayout, states)
+    return { model, created: live.map }
+  }
+
+  /** What modelAt answers, the live creates made into a map only when read (see LiveCreates). */
+  stateAt(
+    frame: number,
+    onLayout?: (execution: TransientExecution) => void,
+    states: readonly ModelState[] = [],
+  ): { model: D3D12Model; live: LiveCreates } {
     const target = Math.max(0, Math.min(this.store.frames.length - 1, frame))
     const cp = this.checkpoints.before(target)!
     // A state after an earlier frame at or past the checkpoint replays less: a cursor moving forward a few frames
@@ -644,23 +862,36 @@ export class Replay {
     let from: ModelState | undefined
     for (const s of states) if (s.frame < target && s.frame >= cp.frame && (!from || s.frame > from.frame)) from = s
     let model: D3D12Model
-    let created: Map<number, number>
+    let live: LiveCreates
     let first: number
     if (from) {
-      model = from.model.clone(NO_SINK)
-      created = new Map(from.created)
-      first = from.frame + 1
+      const state = from
+      model = state.model.clone(NO_SINK)
+      live = new LiveCreates(
+        () => new Map(state.created),
+        () => (state.live ? state.live.bySlot.slice() : slotRecordsOfMap(state.model, state.created)),
+      )
+      first = state.frame + 1
     } else {
-      model = cp.model.clone(NO_SINK)
-      created = liveMap(cp)
+      const checkpoint = cp
+      model = checkpoint.model.clone(NO_SINK)
+      live = new LiveCreates(
+        () => liveMap(checkpoint),
+        () => (checkpoint.bySlot ? checkpoint.bySlot() : slotRecordsOfMap(checkpoint.model, liveMap(checkpoint))),
+      )
       first = cp.frame
     }
-    for (let f = first; f <= target; f++) this.advance(model, created, f, f === target ? onLayout : undefined)
-    return { model, created }
+    for (let f = first; f <= target; f++) this.advance(model, live, f, f === target ? onLayout : undefined)
+    return { model, live }
   }
 
   /** Frame index `f`'s records applied to `model` and the frame finished; `created` kept to the live creates. */
-  private advance(model: D3D12Model, created: Map<number, number>, f: number, onLayout?: (execution: TransientExecution) => void): void {
+  private advance(
+    model: D3D12Model,
+    created: Map<number, number> | LiveCreates,
+    f: number,
+    onLayout?: (execution: TransientExecution) => void,
+  ): void {
     const store = this.store
     const { kind: kinds, ref: refs } = store.records
     const descs = this.descs
@@ -671,9 +902,11 @@ export class Replay {
       if (k === RECORD_KIND.heap || k === RECORD_KIND.free || k === RECORD_KIND.placed) continue
       if (k === RECORD_KIND.release) created.delete(store.ops[refs[i]])
       applyRecord(store, model, i, descs)
-      if (k === RECORD_KIND.buffer) created.set(store.buffers.id.data[refs[i]], i)
-      else if (k === RECORD_KIND.texture) created.set(store.textures.id.data[refs[i]], i)
-      else if (k === RECORD_KIND.endgraph && onLayout) {
+      if (k === RECORD_KIND.buffer || k === RECORD_KIND.texture) {
+        const id = k === RECORD_KIND.buffer ? store.buffers.id.data[refs[i]] : store.textures.id.data[refs[i]]
+        if (created instanceof LiveCreates) created.created(id, i, model.slotOf(id))
+        else created.set(id, i)
+      } else if (k === RECORD_KIND.endgraph && onLayout) {
         const layout = model.transientAllocator().lastLayout()
         if (layout) {
           const execution = executionOf(layout)

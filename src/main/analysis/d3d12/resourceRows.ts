@@ -65,8 +65,7 @@ export function d3d12ResourceRows(store: CaptureStore, config: ModelConfig): Res
       if (k === RECORD_KIND.buffer || k === RECORD_KIND.texture) {
         const texture = k === RECORD_KIND.texture
         const row = add(texture ? 'texture' : 'buffer', r, texture, frameNumber)
-        const id = rows.id[row]
-        place(row, texture ? model.createTexture(id, descs.textureAt(r)) : model.createBuffer(id, descs.bufferAt(r)))
+        place(row, texture ? descs.createTexture(model, r) : descs.createBuffer(model, r))
       } else if (k === RECORD_KIND.transient) {
         const row = add('transient', store.transients.desc.data[r], store.transients.kind.data[r] !== 0, frameNumber)
         rows.placement[row] = 'Transient'

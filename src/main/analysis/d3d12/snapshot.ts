@@ -19,7 +19,7 @@ import type { D3D12Model } from '../../model/d3d12/model'
 import { D3D12Model as Model } from '../../model/d3d12/model'
 import { HEAP_TYPES, PLACEMENTS } from '../../../shared/model'
 import type { ResidencyObjectInfo } from '../../model/d3d12/residency'
-import type { Replay } from './replay'
+import type { LiveCreates, Replay } from './replay'
 import { createdIdOf, frameOfRecord } from '../records'
 import { distinct, ResourceTable } from '../resourceTable'
 import { CachedSnapshots } from '../snapshotCache'
@@ -28,7 +28,9 @@ export interface SnapshotState {
   frame: number
   model: D3D12Model
   /** Live id → index of its create record. */
-  created: Map<number, number>
+  readonly created: Map<number, number>
+  /** The same live creates, by id and by the model's slot, each made when first read. */
+  live: LiveCreates
   /** The live resources (the model's, then those placed in application heaps), built when first read. */
   readonly table: ResourceTable
   transients: TransientExecution[]
@@ -113,17 +115,21 @@ export class Snapshots extends CachedSnapshots<SnapshotState> {
   protected build(target: number): SnapshotState {
     const store = this.replay.store
     const transients: TransientExecution[] = []
-    const { model, created } = this.replay.modelAt(target, (layout) => transients.push(layout), this.cache.states)
+    const { model, live } = this.replay.stateAt(target, (layout) => transients.push(layout), this.cache.states)
     const frameNumber = store.frames.n[target]
     const end = frameEnd(store, target)
     const heaps = hasHeapRecords(store) ? applicationHeapsAt(this.replay, end) : []
     // The table when first read (a page, a sort, a resource's details): a snapshot itself needs only its length.
     let table: ResourceTable | undefined
-    const tableOf = () => this.tableOf(model, created, frameNumber, heaps)
+    const tableOf = () => this.tableOf(model, live, frameNumber, heaps)
     return {
       frame: target,
       model,
-      created,
+      live,
+      // Made into a map when first read: a snapshot itself reads only the model.
+      get created() {
+        return live.map
+      },
       get table() {
         return (table ??= tableOf())
       },
@@ -133,7 +139,7 @@ export class Snapshots extends CachedSnapshots<SnapshotState> {
   }
 
   /** The live resources as columns, straight from the model's table, with names and tags from the records. */
-  private tableOf(model: D3D12Model, created: Map<number, number>, frameNumber: number, heaps: ApplicationHeap[]): ResourceTable {
+  private tableOf(model: D3D12Model, creates: LiveCreates, frameNumber: number, heaps: ApplicationHeap[]): ResourceTable {
     const store = this.replay.store
     const descs = this.replay.descs
     const live = model.liveTable()
@@ -141,7 +147,12 @@ export class Snapshots extends CachedSnapshots<SnapshotState> {
     let n = modelRows
     for (const heap of heaps) n += heap.placed.length
     const createRecord = new Float64Array(n)
-    for (let i = 0; i < modelRows; i++) createRecord[i] = created.get(live.id[i]) ?? -1
+    // A row's create record by its slot: no map by id is built.
+    const bySlot = creates.bySlot
+    for (let i = 0; i < modelRows; i++) {
+      const slot = live.slot[i]
+      createRecord[i] = slot < bySlot.length ? bySlot[slot] : -1
+    }
     // One model row's name or tag, from its create record.
     const descText = (i: number, field: 'name' | 'tag'): string => {
       const record = createRecord[i]

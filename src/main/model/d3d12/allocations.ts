@@ -3,7 +3,7 @@
  * typed-array columns. Slots are recycled; ids map to the slot of their live allocation.
  */
 import type { Bytes } from '../../../shared/units'
-import { RowCopy, TableShadow, type Column, type TableShape } from './rowCopy'
+import { restoredCapacity, RowCopy, TableShadow, type Column, type TableShape } from './rowCopy'
 
 /** What a slot is. */
 export const Kind = {
@@ -185,9 +185,9 @@ export class Allocations {
   }
 
   private restored(): Allocations {
-    const { columns, free } = this.copy!.restore()
+    const { columns, free } = this.copy!.restore(restoredCapacity(this.count))
     const c = new Allocations()
-    c.capacity = this.count
+    c.capacity = columns[0].length
     c.count = this.count
     const to = c as unknown as Columns
     COLUMNS.forEach((name, j) => (to[name] = columns[j]))

@@ -16,6 +16,8 @@ export class BuddyPool {
   /** One bit per block of each order; `wordStart[order]` is where that order's words begin. */
   bits: Uint32Array
   private readonly wordStart: Int32Array
+  /** Bytes of a block of each order: minBlock × 2^order. */
+  private readonly blockBytes: Float64Array
   freeCount: Int32Array
   used: Bytes = 0
   pending: Bytes = 0
@@ -44,6 +46,8 @@ export class BuddyPool {
       words += Math.ceil(2 ** (maxOrder - k) / 32)
     }
     this.wordStart[maxOrder + 1] = words
+    this.blockBytes = new Float64Array(maxOrder + 1)
+    for (let k = 0; k <= maxOrder; k++) this.blockBytes[k] = minBlock * 2 ** k
     this.bits = new Uint32Array(words)
     this.freeCount = new Int32Array(maxOrder + 1)
     this.lastUsedFrame = frame
@@ -80,7 +84,7 @@ export class BuddyPool {
       this.setBit(k, index + 1)
       this.freeCount[k]++
     }
-    const blockBytes = this.minBlock * 2 ** order
+    const blockBytes = this.blockBytes[order]
     this.used += blockBytes
     this.allocatedBlocks++
     if (this.watcher !== null) this.watcher.blocksChanged(this)
@@ -88,7 +92,7 @@ export class BuddyPool {
   }
 
   deallocate(offset: Bytes, order: number): void {
-    const blockBytes = this.minBlock * 2 ** order
+    const blockBytes = this.blockBytes[order]
     this.used -= blockBytes
     this.allocatedBlocks--
     let k = order

@@ -3,11 +3,12 @@
  * pool strategy and the last gate, each step recorded in a RouteTrace. Pure functions of the request and the
  * config; the model does the allocation.
  */
-import { BUFFER_USAGES } from '../../../shared/capture'
+import { BUFFER_STATES, BUFFER_USAGES } from '../../../shared/capture'
 import type { BufferStateMode } from '../../../shared/capture'
 import type { ModelConfig } from '../../../shared/model'
 import { KiB, lcm, roundUp } from '../../../shared/units'
 import type { Bytes } from '../../../shared/units'
+import { DescIds } from './descIds'
 import { Step } from './route'
 import type { RouteTrace } from './route'
 
@@ -302,4 +303,129 @@ function gateAlignment(out: BufferDecision, poolAlignment: Bytes, trace: RouteTr
   trace?.push(Step.GateAlignment, out.alignment, poolAlignment, over ? 1 : 0)
   if (over) committed(out, heap)
   return !over
+}
+
+/** The config's bounds decideBuffer compares a width with: every comparison is `width > bound` or its negation. */
+function widthBounds(config: ModelConfig): number[] {
+  return [
+    config['upload.smallBlock.maxAllocation'],
+    config['upload.bigBlock.maxAllocation'],
+    config['readbackPool.maxAllocation'],
+    config['asPool.maxAllocation'],
+    config['bufferPool.maxAllocation'],
+  ]
+}
+
+/**
+ * Buffer decisions by form: a form is what decideBuffer reads of a request but its size (usage, stride, state,
+ * heap). The width enters the ladder only through its comparisons with the config's maximum allocations
+ * (widthBounds), so the widths between two neighbouring bounds decide alike but for the width itself: a form keeps
+ * one decision per such span, worked out by decideBuffer the first time a width of the span comes. Append-only;
+ * the model and its copies (one config) share it.
+ */
+export class BufferDecisions {
+  /** usage, stride, state (its index in BUFFER_STATES), readback. */
+  private readonly ids = new DescIds(4)
+  /** The bounds, increasing and distinct; null when one is NaN (its comparisons are false both ways: no cache). */
+  private readonly bounds: Float64Array | null
+  /** Spans per form: one more than the bounds. */
+  private readonly spans: number
+  private usage: number[] = []
+  private stride: number[] = []
+  private state: number[] = []
+  private readback: boolean[] = []
+  /** Per form and span (form * spans + span): 1 once its decision is kept. */
+  private known = new Uint8Array(64)
+  private target = new Uint8Array(64)
+  private placement = new Uint8Array(64)
+  private heap = new Uint8Array(64)
+  private family = new Int8Array(64)
+  private alignment = new Float64Array(64)
+  /** highPriority (1) and gated (2). */
+  private bits = new Uint8Array(64)
+
+  constructor(config: ModelConfig) {
+    const bounds = widthBounds(config)
+    this.bounds = bounds.some(Number.isNaN) ? null : Float64Array.from(new Set(bounds)).sort()
+    this.spans = (this.bounds?.length ?? 0) + 1
+  }
+
+  /** The form of a request (its size aside): a new number the first time one is seen. */
+  formOf(req: BufferRequest): number {
+    const key = this.ids.fields
+    key[0] = req.usage
+    key[1] = req.stride
+    key[2] = BUFFER_STATES.indexOf(req.state)
+    key[3] = req.readback ? 1 : 0
+    const form = this.ids.id()
+    if (form === this.usage.length) {
+      this.usage.push(req.usage)
+      this.stride.push(req.stride)
+      this.state.push(key[2])
+      this.readback.push(req.readback)
+    }
+    return form
+  }
+
+  /** The request of form `form` into `out`, its size aside (left as it is). */
+  requestOf(form: number, out: BufferRequest): BufferRequest {
+    out.usage = this.usage[form]
+    out.stride = this.stride[form]
+    out.state = BUFFER_STATES[this.state[form]]
+    out.readback = this.readback[form]
+    out.scratch = false
+    return out
+  }
+
+  /**
+   * decideBuffer(req, config, null, out) for a request of form `form` (requestOf, with its size): from the form's
+   * decision for the width's span once there is one. `config` is the one the bounds came from.
+   */
+  decide(form: number, req: BufferRequest, config: ModelConfig, out: BufferDecision): void {
+    const bounds = this.bounds
+    if (bounds === null || req.scratch) {
+      decideBuffer(req, config, null, out)
+      return
+    }
+    const width = roundUp(req.size, 16)
+    let span = 0
+    while (span < bounds.length && bounds[span] < width) span++
+    const at = form * this.spans + span
+    if (at < this.known.length && this.known[at] === 1) {
+      out.target = this.target[at]
+      out.placement = this.placement[at]
+      out.heap = this.heap[at]
+      out.family = this.family[at]
+      out.width = width
+      out.alignment = this.alignment[at]
+      out.highPriority = (this.bits[at] & 1) !== 0
+      out.gated = (this.bits[at] & 2) !== 0
+      return
+    }
+    decideBuffer(req, config, null, out)
+    if (at >= this.known.length) this.grow(at + 1)
+    this.known[at] = 1
+    this.target[at] = out.target
+    this.placement[at] = out.placement
+    this.heap[at] = out.heap
+    this.family[at] = out.family
+    this.alignment[at] = out.alignment
+    this.bits[at] = (out.highPriority ? 1 : 0) | (out.gated ? 2 : 0)
+  }
+
+  private grow(least: number): void {
+    let n = this.known.length * 2
+    while (n < least) n *= 2
+    const grow = <T extends Uint8Array | Int8Array | Float64Array>(a: T, b: T): T => {
+      b.set(a)
+      return b
+    }
+    this.known = grow(this.known, new Uint8Array(n))
+    this.target = grow(this.target, new Uint8Array(n))
+    this.placement = grow(this.placement, new Uint8Array(n))
+    this.heap = grow(this.heap, new Uint8Array(n))
+    this.family = grow(this.family, new Int8Array(n))
+    this.alignment = grow(this.alignment, new Float64Array(n))
+    this.bits = grow(this.bits, new Uint8Array(n))
+  }
 }

@@ -9,7 +9,7 @@
  */
 import { roundUp } from '../../../shared/units'
 import type { Bytes, Frame } from '../../../shared/units'
-import { RowCopy, TableShadow, type Column, type TableShape } from './rowCopy'
+import { restoredCapacity, RowCopy, TableShadow, type Column, type TableShape } from './rowCopy'
 
 export const NONE = -1
 export const BlockState = { Free: 0, Allocated: 1 } as const
@@ -128,7 +128,7 @@ export class BlockTable {
   }
 
   private restored(): BlockTable {
-    const { columns, free } = this.copy!.restore()
+    const { columns, free } = this.copy!.restore(restoredCapacity(this.count))
     const c = new BlockTable()
     c.offset = columns[0] as Float64Array<ArrayBuffer>
     c.size = columns[1] as Float64Array<ArrayBuffer>

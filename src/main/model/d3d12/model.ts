@@ -25,6 +25,7 @@ import {
   PoolFamily,
 } from './families'
 import {
+  BufferDecisions,
   decideBuffer,
   decideUpload,
   Family,
@@ -52,11 +53,12 @@ import {
   textureFlagMask,
   transientTextureLayout,
 } from './texture'
-import type { TextureGeometry, TransientTextureLayout } from './texture'
+import type { TextureDecision, TextureGeometry, TransientTextureLayout } from './texture'
 import { TOTAL_FIELD, ROW_FAST_CONSTANT_PAGE, Totals } from './totals'
 import { TransientAllocator } from './transient'
 import type { TransientRequest } from './transient'
 import { FastAllocatorPages } from './upload'
+import { Pend, pendMeta, PendingQueue, STRIDE } from './pending'
 import { allocationView, liveAllocations, livePlacements, liveRow, liveTable, poolBlocks, poolViews } from './views'
 import type { AllocationView, LivePlacements, LiveRow, LiveTable, ModelTables, PoolBlocks, PoolView } from './views'
 import { retainedBytes } from '../retainedBytes'
@@ -94,6 +96,12 @@ export interface D3D12ModelOptions {
    * layouts allocates nothing per transient for them). Default true.
    */
   transientPlacements?: boolean
+}
+
+/** What a create by form number reads of its desc, and only when it must: the name (a label) and the tag. */
+export interface Named {
+  readonly name?: string | undefined
+  readonly tag?: string | undefined
 }
 
 /** A placement as a create (or endGraph) returns it. */
@@ -201,6 +209,8 @@ export class D3D12Model {
   private poolObjects: PoolObjects
   private fast: FastAllocatorPages
   private constantSlot = NONE
+  /** The slot of staging copies in big-block pools (see bigStagingSlot), NONE before the first. */
+  private bigStaging = NONE
   private constantOffset: Bytes = 0
 
   private frame: Frame = 0
@@ -211,12 +221,8 @@ export class D3D12Model {
   private nextPoolId = 0
   private nextObjectId = 0
 
-  // small at first, so they first grow early in a replay, while the engine still interprets releaseSlot: a growth
-  // first met in optimised code throws that code away mid-replay (ingest/README.md, "Cold start")
-  private pendSlot = new Int32Array(16)
-  private pendFrame = new Float64Array(16)
-  private pendHead = 0
-  private pendTail = 0
+  /** Releases waiting for the GPU, oldest first. */
+  private pending = new PendingQueue()
 
   private graphOpen = false
   private graphTransients: PendingTransient[] = []
@@ -231,6 +237,8 @@ export class D3D12Model {
   private lastTextureForm = 0
   /** Texture decisions by desc: append-only, shared by the model and its clones like the desc identities. */
   private readonly textureDecisions = new TextureDecisions()
+  /** Buffer decisions by form and span of sizes: append-only, shared by the model and its clones (one config). */
+  private readonly bufferDecisions: BufferDecisions
   private readonly result: ModelPlacement
   private readonly bufferDecision = newBufferDecision()
   private readonly textureDecision = newTextureDecision()
@@ -275,6 +283,7 @@ export class D3D12Model {
   constructor(config: ModelConfig, options: D3D12ModelOptions = {}, sink: ModelSink = {}) {
     this.config = config
     this.sink = sink
+    this.bufferDecisions = new BufferDecisions(config)
     const tier = options.adapter?.resourceHeapTier
     this.tier = tier === 1 || tier === 2 ? tier : config.resourceHeapTier === 1 ? 1 : 2
     this.budgetStart = options.budget ?? Number.MAX_SAFE_INTEGER
@@ -377,10 +386,42 @@ export class D3D12Model {
     req.readback = desc.heap === 'readback'
     // Whether it is a scratch buffer counts only for a committed one past the gates: worked out there, below.
     req.scratch = false
-    const d = this.bufferDecision
-    decideBuffer(req, this.config, null, d)
+    decideBuffer(req, this.config, null, this.bufferDecision)
     this.lastCreate = Kind.Buffer
+    return this.placeBuffer(id, desc.init === true, desc)
+  }
 
+  /**
+   * A buffer create whose desc has form `form` (what bufferFormOfLast() gave after a create of a desc equal but for
+   * its size, init, name and tag, in this model or a copy: see createFormsKey), with its size and init flag. Its
+   * decision comes from the form's for the size's span (BufferDecisions). `named`'s name and tag are read only
+   * for a committed or reserved buffer.
+   */
+  createBufferForm(id: number, form: number, size: Bytes, init: boolean, named: Named): ModelPlacement {
+    const valid = this.validSize(size, id)
+    if (this.live.has(id)) this.replaceLive(id)
+    const req = this.bufferDecisions.requestOf(form, this.request)
+    req.size = valid
+    this.bufferDecisions.decide(form, req, this.config, this.bufferDecision)
+    this.lastCreate = Kind.Buffer
+    return this.placeBuffer(id, init, named)
+  }
+
+  /** The form of the last create's desc (its size, init, name and tag aside) when it was a buffer, else -1. */
+  bufferFormOfLast(): number {
+    return this.lastCreate === Kind.Buffer ? this.bufferDecisions.formOf(this.request) : -1
+  }
+
+  /** What bufferFormOfLast() and textureFormOfLast() numbers belong to: the same object for a model and its copies. */
+  createFormsKey(): object {
+    return this.bufferDecisions
+  }
+
+  /** The buffer of this.request and this.bufferDecision placed, its initial data staged. */
+  private placeBuffer(id: number, init: boolean, named: Named): ModelPlacement {
+    const req = this.request
+    const size = req.size
+    const d = this.bufferDecision
     const a = this.allocs
     const slot = a.alloc()
     a.id[slot] = id
@@ -398,16 +439,16 @@ export class D3D12Model {
     } else if (d.target === Target.UploadSmall) {
       this.placeInBuddy(slot, Buddy.SmallBlock, d.width, d.alignment)
     } else if (d.target === Target.Committed) {
-      const high = d.highPriority || (d.gated && isScratch(req.usage, desc))
+      const high = d.highPriority || (d.gated && isScratch(req.usage, named))
       const priority: ResidencyPriority = high ? 'high' : 'normal'
       if (high) a.flags[slot] |= SlotFlag.HighPriority
-      this.placeCommitted(slot, roundUp(d.width, TILE), priority, desc.name)
+      this.placeCommitted(slot, roundUp(d.width, TILE), priority, named.name)
     } else {
-      this.placeReserved(slot, roundUp(d.width, TILE), 0, desc.name)
+      this.placeReserved(slot, roundUp(d.width, TILE), 0, named.name)
     }
     this.live.set(id, slot)
     this.holdResidency(slot, true)
-    if (desc.init === true && d.heap !== HEAP_INDEX.UPLOAD && d.target !== Target.Reserved && d.width > 0) {
+    if (init && d.heap !== HEAP_INDEX.UPLOAD && d.target !== Target.Reserved && d.width > 0) {
       // Initial data: the block stays locked until the GPU finished the copy, and the copy needs staging.
       a.lockFrame[slot] = this.frame
       this.staging(d.width, STAGING_ALIGNMENT)
@@ -427,6 +468,29 @@ export class D3D12Model {
       decideTexture(readGeometry(desc, this.geometry), this.config, null, d)
       this.lastCreate = Kind.Texture
     }
+    return this.placeTexture(id, d, desc)
+  }
+
+  /**
+   * A texture create whose desc has decision number `form`: the number textureFormOfLast() gave after a create of
+   * an equal desc (name and tag aside) in this model or a copy (see createFormsKey). Only `named.name` is read,
+   * and only for a committed or reserved texture.
+   */
+  createTextureForm(id: number, form: number, named: Named): ModelPlacement {
+    if (this.live.has(id)) this.replaceLive(id)
+    const d = this.textureDecision
+    this.textureDecisions.decisionOf(form, d)
+    this.lastTextureForm = form
+    this.lastCreate = LAST_TEXTURE_BY_KEY
+    return this.placeTexture(id, d, named)
+  }
+
+  /** The decision number of the last create's desc when it was a texture decided by its desc, else -1. */
+  textureFormOfLast(): number {
+    return this.lastCreate === LAST_TEXTURE_BY_KEY ? this.lastTextureForm : -1
+  }
+
+  private placeTexture(id: number, d: TextureDecision, named: Named): ModelPlacement {
     const a = this.allocs
     const slot = a.alloc()
     a.id[slot] = id
@@ -439,8 +503,8 @@ export class D3D12Model {
     a.created[slot] = this.frame
     if (d.estimated) a.flags[slot] |= SlotFlag.Estimated
     if (d.target === Target.Pool) this.placeInFamily(slot, d.family, d.requested, d.alignment)
-    else if (d.target === Target.Committed) this.placeCommitted(slot, d.size, 'normal', desc.name)
-    else this.placeReserved(slot, d.size, d.committed, desc.name)
+    else if (d.target === Target.Committed) this.placeCommitted(slot, d.size, 'normal', named.name)
+    else this.placeReserved(slot, d.size, d.committed, named.name)
     this.live.set(id, slot)
     this.holdResidency(slot, true)
     return this.emitPlaced(slot)
@@ -474,7 +538,7 @@ export class D3D12Model {
     }
     this.live.delete(id)
     this.holdResidency(slot, false)
-    this.releaseSlot(slot)
+    this.releaseSlot(slot, id, true)
     this.sink.releasePending?.(id, this.frame, slot)
   }
 
@@ -758,6 +822,11 @@ export class D3D12Model {
   }
 
 
+  /** The slot of a live resource (PlacementInfo.slot, LiveTable.slot); undefined when `id` is not live. */
+  slotOf(id: number): number | undefined {
+    return this.live.get(id)
+  }
+
   /**
    * One live resource as liveTable() lists it: where it is, the bytes it occupies (a reserved resource's committed
    * bytes, its virtual size apart) and the bytes asked for them; undefined when `id` is not live.
@@ -820,6 +889,7 @@ export class D3D12Model {
       this.textureDescs,
       this.transientForms,
       this.textureDecisions,
+      this.bufferDecisions,
       this.sink,
     ])
     // A checkpoint's copies chained to the checkpoint before count only their own rows, and its pools kept from
@@ -908,14 +978,7 @@ export class D3D12Model {
     c.defragMoves = c.newDefragMoves()
     c.buddies = this.buddies.map((f) => f.clone(registerBuddy))
     c.fast = this.fast.clone()
-    // Only the pending releases, from the head of the queue.
-    const pending = this.pendTail - this.pendHead
-    c.pendSlot = new Int32Array(Math.max(16, pending))
-    c.pendFrame = new Float64Array(Math.max(16, pending))
-    c.pendSlot.set(this.pendSlot.subarray(this.pendHead, this.pendTail))
-    c.pendFrame.set(this.pendFrame.subarray(this.pendHead, this.pendTail))
-    c.pendHead = 0
-    c.pendTail = pending
+    c.pending = this.pending.clone()
     c.graphTransients = this.graphTransients.map((t) => ({ ...t, trace: t.trace.copy() }))
     c.transientHeapBytes = new Map(this.transientHeapBytes)
     c.reservedLabels = new Map(this.reservedLabels)
@@ -1196,19 +1259,39 @@ export class D3D12Model {
     else this.placeCommitted(slot, roundUp(size, TILE), 'normal', undefined)
   }
 
-  /** Staging memory for one copy: taken now, released at once, free when the GPU finished this frame. */
+  /**
+   * Staging memory for one copy: taken now, released at once, free when the GPU finished this frame. A copy in a
+   * big-block pool is placed through the model's one staging slot (see bigStaging); any other gets a slot of its own.
+   */
   private staging(bytes: Bytes, alignment: Bytes): void {
     if (!(bytes > 0)) return
     const a = this.allocs
-    const slot = a.alloc()
+    const big = bytes > this.config['upload.smallBlock.maxAllocation'] && bytes <= this.config['upload.bigBlock.maxAllocation']
+    const slot = big ? this.bigStagingSlot() : a.alloc()
     a.id[slot] = -1
     a.kind[slot] = Kind.Staging
-    a.state[slot] = SlotState.Live
+    a.state[slot] = big ? SlotState.Pending : SlotState.Live
     a.requested[slot] = bytes
     a.alignment[slot] = alignment
     a.created[slot] = this.frame
     this.placeUpload(slot, bytes, alignment)
-    this.releaseSlot(slot)
+    this.releaseSlot(slot, -1, false)
+  }
+
+  /**
+   * The slot every staging copy in a big-block pool is placed through: pending for good, it owns each such copy's
+   * block while the copy waits for the GPU (the pools' views show a pending block of the model's own), and the
+   * pending queue keeps what the copy's completion needs. A copy so costs no slot of its own.
+   */
+  private bigStagingSlot(): number {
+    if (this.bigStaging === NONE) {
+      const a = this.allocs
+      this.bigStaging = a.alloc()
+      a.id[this.bigStaging] = -1
+      a.kind[this.bigStaging] = Kind.Staging
+      a.state[this.bigStaging] = SlotState.Pending
+    }
+    return this.bigStaging
   }
 
   /** FastAllocator: pages for what fits a page, the UploadHeapAllocator for larger requests. */
@@ -1237,7 +1320,7 @@ export class D3D12Model {
       }
       const fit = Math.floor((page - this.constantOffset) / size)
       if (fit === 0) {
-        this.releaseSlot(this.constantSlot)
+        this.releaseSlot(this.constantSlot, -1, false)
         this.constantSlot = NONE
         continue
       }
@@ -1298,51 +1381,60 @@ export class D3D12Model {
     if (a.loc[slot] === Loc.Pool) this.blocks.owner[a.block[slot]] = old
     a.object[slot] = NONE
     // The old location's bytes move from occupied to pending; the new location counts as occupied when placed.
-    this.releaseSlot(old)
+    this.releaseSlot(old, -1, false)
     return old
   }
 
 
-  private releaseSlot(slot: number): void {
+  /**
+   * A live allocation is released (`resource`: buffer or texture `id`; else the model's own): pending until the GPU
+   * finished this frame.
+   */
+  private releaseSlot(slot: number, id: number, resource: boolean): void {
     const a = this.allocs
     a.state[slot] = SlotState.Pending
-    const bytes = a.bytes(slot)
-    this.totals.release(this.rowOf(slot), a.heap[slot], bytes, a.requestedBytes(slot))
     const loc = a.loc[slot]
+    const row = this.rowOf(slot)
+    const heap = a.heap[slot]
+    const meta = pendMeta(loc, row, heap, resource)
     if (loc === Loc.Pool || loc === Loc.Buddy) {
+      const size = a.size[slot]
+      this.totals.release(row, heap, size, a.requested[slot])
       const pool = this.poolById.get(a.pool[slot])!
-      pool.pending += a.size[slot]
+      pool.pending += size
       pool.pendingBlocks++
       pool.lastUsedFrame = this.frame
       if (loc === Loc.Pool) this.defragSearch.pending(pool as MemoryPool)
+      this.pending.push(slot, this.frame, meta, pool.id, a.block[slot], loc === Loc.Buddy ? a.base[slot] : 0, size, id)
+    } else {
+      this.totals.release(row, heap, a.bytes(slot), a.requestedBytes(slot))
+      this.pending.push(slot, this.frame, meta, NONE, NONE, 0, 0, id)
     }
-    if (this.pendTail === this.pendSlot.length) this.growPending()
-    this.pendSlot[this.pendTail] = slot
-    this.pendFrame[this.pendTail] = this.frame
-    this.pendTail++
   }
 
-  private completeSlot(slot: number): void {
+  /** The release at `o` in the pending queue is done: its bytes are free, its slot too. */
+  private completeSlot(o: number): void {
+    const c = this.pending.cells
+    const slot = c[o + Pend.Slot]
+    const meta = c[o + Pend.Meta]
+    const loc = meta & 255
+    const row = (meta >> 8) & 255
+    const heap = (meta >> 16) & 255
     const a = this.allocs
-    // The slot was last touched frames ago: its columns are read together first, so their cache misses overlap.
-    const loc = a.loc[slot]
-    const kind = a.kind[slot]
-    const row = this.rowOf(slot)
-    const heap = a.heap[slot]
-    const size = a.size[slot]
     if (loc === Loc.Pool) {
-      const block = a.block[slot]
-      const pool = this.poolById.get(a.pool[slot]) as MemoryPool
+      const size = c[o + Pend.Size]
+      const pool = this.poolById.get(c[o + Pend.Pool]) as MemoryPool
       pool.pending -= size
       pool.pendingBlocks--
-      pool.deallocate(this.blocks, block)
+      pool.deallocate(this.blocks, c[o + Pend.Block])
       this.defragSearch.touch(pool)
       this.totals.free(row, heap, size, true)
     } else if (loc === Loc.Buddy) {
-      const pool = this.poolById.get(a.pool[slot]) as BuddyPool
+      const size = c[o + Pend.Size]
+      const pool = this.poolById.get(c[o + Pend.Pool]) as BuddyPool
       pool.pending -= size
       pool.pendingBlocks--
-      pool.deallocate(a.base[slot], a.block[slot])
+      pool.deallocate(c[o + Pend.Base], c[o + Pend.Block])
       this.totals.free(row, heap, size, true)
     } else {
       this.totals.free(row, heap, a.bytes(slot), false)
@@ -1351,39 +1443,18 @@ export class D3D12Model {
       }
       if (loc === Loc.Reserved) this.reservedLabels.delete(a.object[slot])
     }
-    if (kind === Kind.Buffer || kind === Kind.Texture) this.sink.freed?.(a.id[slot], this.frame)
-    a.release(slot)
+    if (meta >>> 24 !== 0) this.sink.freed?.(c[o + Pend.Id], this.frame)
+    if (slot !== this.bigStaging) a.release(slot)
   }
 
   private advanceCompleted(frame: Frame): void {
     if (frame <= this.completed) return
     this.completed = frame
-    while (this.pendHead < this.pendTail && this.pendFrame[this.pendHead] <= frame) {
-      this.completeSlot(this.pendSlot[this.pendHead])
-      this.pendHead++
-    }
-    if (this.pendHead === this.pendTail) {
-      this.pendHead = 0
-      this.pendTail = 0
-    }
+    const q = this.pending
+    const end = q.dueEnd(frame)
+    for (let o = q.head; o < end; o += STRIDE) this.completeSlot(o)
+    q.drop(end)
     this.fast.complete(frame, this.totals)
-  }
-
-  private growPending(): void {
-    const live = this.pendTail - this.pendHead
-    if (this.pendHead > 0 && live < this.pendSlot.length / 2) {
-      this.pendSlot.copyWithin(0, this.pendHead, this.pendTail)
-      this.pendFrame.copyWithin(0, this.pendHead, this.pendTail)
-    } else {
-      const slots = new Int32Array(this.pendSlot.length * 2)
-      const frames = new Float64Array(this.pendSlot.length * 2)
-      slots.set(this.pendSlot.subarray(this.pendHead, this.pendTail))
-      frames.set(this.pendFrame.subarray(this.pendHead, this.pendTail))
-      this.pendSlot = slots
-      this.pendFrame = frames
-    }
-    this.pendHead = 0
-    this.pendTail = live
   }
 
 
@@ -1494,10 +1565,7 @@ export class D3D12Model {
     pool.pendingBlocks++
     pool.lastUsedFrame = this.frame
     this.totals.add(a.placement[slot], a.heap[slot], TOTAL_FIELD.Pending, a.size[slot])
-    if (this.pendTail === this.pendSlot.length) this.growPending()
-    this.pendSlot[this.pendTail] = old
-    this.pendFrame[this.pendTail] = this.frame
-    this.pendTail++
+    this.pending.push(old, this.frame, pendMeta(Loc.Pool, a.placement[slot], a.heap[slot], false), pool.id, a.block[slot], 0, a.size[slot], -1)
   }
 
 
@@ -1591,9 +1659,10 @@ function samePool(pool: MemoryPool, kept: MemoryPool): boolean {
     if (key === 'watcher') continue
     const x = a[key]
     const y = b[key]
-    if (x instanceof Int32Array || x instanceof Float64Array) {
-      if (!(y instanceof x.constructor) || x.length !== (y as typeof x).length) return false
-      for (let i = 0; i < x.length; i++) if (!Object.is(x[i], (y as typeof x)[i])) return false
+    if (x instanceof Int32Array) {
+      if (!(y instanceof Int32Array) || !sameInts(x, y)) return false
+    } else if (x instanceof Float64Array) {
+      if (!(y instanceof Float64Array) || !sameFloats(x, y)) return false
     } else if (ArrayBuffer.isView(x)) {
       return false
     } else if (typeof x === 'object' && x !== null) {
@@ -1601,6 +1670,23 @@ function samePool(pool: MemoryPool, kept: MemoryPool): boolean {
     } else if (!Object.is(x, y)) {
       return false
     }
+  }
+  return true
+}
+
+function sameInts(x: Int32Array, y: Int32Array): boolean {
+  if (x.length !== y.length) return false
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false
+  return true
+}
+
+/** Whether two float arrays hold the same numbers, as Object.is tells them (-0 apart from 0, NaN equal to NaN). */
+function sameFloats(x: Float64Array, y: Float64Array): boolean {
+  if (x.length !== y.length) return false
+  for (let i = 0; i < x.length; i++) {
+    const a = x[i]
+    const b = y[i]
+    if (a === b ? a === 0 && 1 / a !== 1 / b : a === a || b === b) return false
   }
   return true
 }
@@ -1690,7 +1776,7 @@ class PoolRegistry {
 }
 
 /** A ray-tracing scratch buffer: UnorderedAccess without AccelerationStructure, tagged RayTracing or named scratch. */
-function isScratch(usage: number, desc: BufferDesc): boolean {
+function isScratch(usage: number, desc: Named): boolean {
   return (
     (usage & Usage.UnorderedAccess) !== 0 &&
     (usage & Usage.AccelerationStructure) === 0 &&

@@ -48,7 +48,7 @@ function gather(column: Column, rows: Int32Array): Column {
   return gatherU8(column, rows)
 }
 
-function scatterF64(values: Float64Array | Int32Array, rows: Int32Array, out: Float64Array): void {
+function scatterF64(values: Float64Array, rows: Int32Array, out: Float64Array): void {
   for (let k = 0; k < rows.length; k++) out[rows[k]] = values[k]
 }
 
@@ -60,37 +60,86 @@ function scatterU8(values: Uint8Array, rows: Int32Array, out: Uint8Array): void 
   for (let k = 0; k < rows.length; k++) out[rows[k]] = values[k]
 }
 
+function scatterI32F64(values: Int32Array, rows: Int32Array, out: Float64Array): void {
+  for (let k = 0; k < rows.length; k++) out[rows[k]] = values[k]
+}
+
 function scatter(values: Column, rows: Int32Array, out: Column): void {
-  if (out instanceof Float64Array) scatterF64(values as Float64Array | Int32Array, rows, out)
+  if (out instanceof Float64Array) {
+    if (values instanceof Float64Array) scatterF64(values, rows, out)
+    else scatterI32F64(values as Int32Array, rows, out)
+  }
   else if (out instanceof Int32Array) scatterI32(values as Int32Array, rows, out)
   else scatterU8(values as Uint8Array, rows, out)
 }
 
-/** out[to[k]] = values[from[k]], by element type. */
+/** out[to[k]] = values[from[k]], by element type: each loop reads and writes one kind of array. */
 function scatterAt(values: Column, from: Int32Array, to: Int32Array, out: Column): void {
   if (out instanceof Float64Array) {
-    const v = values as Float64Array | Int32Array
-    for (let k = 0; k < to.length; k++) out[to[k]] = v[from[k]]
-  } else if (out instanceof Int32Array) {
-    const v = values as Int32Array
-    for (let k = 0; k < to.length; k++) out[to[k]] = v[from[k]]
-  } else {
-    const v = values as Uint8Array
-    for (let k = 0; k < to.length; k++) out[to[k]] = v[from[k]]
-  }
+    if (values instanceof Float64Array) scatterAtF64(values, from, to, out)
+    else scatterAtI32F64(values as Int32Array, from, to, out)
+  } else if (out instanceof Int32Array) scatterAtI32(values as Int32Array, from, to, out)
+  else scatterAtU8(values as Uint8Array, from, to, out)
 }
 
-function column(kind: 'f64' | 'i32' | 'u8', n: number, fill: number): Column {
-  const c = kind === 'f64' ? new Float64Array(n) : kind === 'i32' ? new Int32Array(n) : new Uint8Array(n)
-  if (fill !== 0) c.fill(fill)
+function scatterAtF64(values: Float64Array, from: Int32Array, to: Int32Array, out: Float64Array): void {
+  for (let k = 0; k < to.length; k++) out[to[k]] = values[from[k]]
+}
+
+function scatterAtI32F64(values: Int32Array, from: Int32Array, to: Int32Array, out: Float64Array): void {
+  for (let k = 0; k < to.length; k++) out[to[k]] = values[from[k]]
+}
+
+function scatterAtI32(values: Int32Array, from: Int32Array, to: Int32Array, out: Int32Array): void {
+  for (let k = 0; k < to.length; k++) out[to[k]] = values[from[k]]
+}
+
+function scatterAtU8(values: Uint8Array, from: Int32Array, to: Int32Array, out: Uint8Array): void {
+  for (let k = 0; k < to.length; k++) out[to[k]] = values[from[k]]
+}
+
+/**
+ * The rows a table restored from a checkpoint's copy of `count` rows gets (see RowCopy.restore): a quarter more, so
+ * a snapshot's replay from the checkpoint seldom grows it (a growth copies every column at twice the size).
+ */
+export function restoredCapacity(count: number): number {
+  return count + Math.max(1024, count >> 2)
+}
+
+/** A column of `capacity` rows, the first `n` (all of them by default) holding `fill`, the others 0. */
+function column(kind: 'f64' | 'i32' | 'u8', n: number, fill: number, capacity = n): Column {
+  const c = kind === 'f64' ? new Float64Array(capacity) : kind === 'i32' ? new Int32Array(capacity) : new Uint8Array(capacity)
+  if (fill !== 0) c.fill(fill, 0, n)
   return c
 }
 
-/** Marks the rows below n where two float columns differ, bit for bit (NaN and -0 included). */
+/**
+ * Marks the rows below n where two float columns differ, bit for bit (NaN and -0 included): by one compare of the
+ * numbers a row, half the reads of a compare of their 32-bit halves, which only two NaNs need (their bits may match).
+ */
 function markF64(a: Float64Array, b: Float64Array, n: number, mark: Uint8Array): void {
-  const x = new Int32Array(a.buffer, a.byteOffset, 2 * n)
-  const y = new Int32Array(b.buffer, b.byteOffset, 2 * n)
-  for (let i = 0; i < 2 * n; i++) if (x[i] !== y[i]) mark[i >> 1] = 1
+  for (let r = 0; r < n; r++) {
+    const x = a[r]
+    const y = b[r]
+    if (x === y ? x === 0 && 1 / x !== 1 / y : x === x || y === y || !sameBits(a, b, r)) mark[r] = 1
+  }
+}
+
+/** markF64 at rows `at[0..n)`, marking mark[k] for at[k]. */
+function markF64At(a: Float64Array, b: Float64Array, at: Int32Array, n: number, mark: Uint8Array): void {
+  for (let k = 0; k < n; k++) {
+    const r = at[k]
+    const x = a[r]
+    const y = b[r]
+    if (x === y ? x === 0 && 1 / x !== 1 / y : x === x || y === y || !sameBits(a, b, r)) mark[k] = 1
+  }
+}
+
+/** Whether row r of two float columns holds the same 64 bits. */
+function sameBits(a: Float64Array, b: Float64Array, r: number): boolean {
+  const x = new Int32Array(a.buffer, a.byteOffset + 8 * r, 2)
+  const y = new Int32Array(b.buffer, b.byteOffset + 8 * r, 2)
+  return x[0] === y[0] && x[1] === y[1]
 }
 
 function markI32(a: Int32Array, b: Int32Array, n: number, mark: Uint8Array): void {
@@ -172,13 +221,17 @@ export class RowCopy {
     return bytes
   }
 
-  /** The table as restored: every column `count` long, each row as the newest copy of the chain keeps it, and the free list. */
-  restore(): { columns: Column[]; free: number[] } {
+  /**
+   * The table as restored: each row below `count` as the newest copy of the chain keeps it, and the free list. The
+   * columns are `capacity` rows long (`count` by default), the rows past `count` 0, as a grown table's are: a table
+   * restored to be written again takes its next rows without growing first.
+   */
+  restore(capacity = this.count): { columns: Column[]; free: number[] } {
     const chain: RowCopy[] = [this]
     for (let c = this.previous; c !== null; c = c.previous) chain.push(c)
     const shape = this.shape
     const n = this.count
-    const columns = shape.kinds.map((kind, j) => column(kind, n, shape.fill[j]))
+    const columns = shape.kinds.map((kind, j) => column(kind, n, shape.fill[j], Math.max(n, capacity)))
     if (chain.length === 1) {
       for (let j = 0; j < columns.length; j++) scatter(this.values[j], this.rows, columns[j])
     } else {
@@ -315,7 +368,42 @@ export class TableShadow {
    * table.
    */
   changes(columns: readonly Column[], count: number, free: readonly number[], previous: RowCopy): RowCopy {
-    const shape = previous.shape
+    this.fit(previous.shape, count)
+    const rows = changedRows(columns, this.columns, count)
+    for (let j = 0; j < columns.length; j++) copyRows(columns[j], this.columns[j], rows)
+    let keep = 0
+    const before = this.free
+    while (keep < before.length && keep < free.length && before[keep] === free[keep]) keep++
+    this.free = free.slice()
+    return new RowCopy(previous.shape, count, rows, columns.map((c) => gather(c, rows)), keep, free.slice(keep), previous)
+  }
+
+  /**
+   * What changes() gives of a table without a free list whose only rows written since this shadow was brought up
+   * are among `candidates` (ascending): of those rows, the ones that differ from this shadow, which then equals the
+   * table in those rows. The table's writer lists the rows it wrote; the others are not read.
+   */
+  changesAt(columns: readonly Column[], count: number, candidates: Int32Array, previous: RowCopy): RowCopy {
+    this.fit(previous.shape, count)
+    let n = 0
+    while (n < candidates.length && candidates[n] < count) n++
+    const mark = new Uint8Array(n)
+    for (let j = 0; j < columns.length; j++) {
+      const a = columns[j]
+      const b = this.columns[j]
+      if (a instanceof Float64Array) markF64At(a, b as Float64Array, candidates, n, mark)
+      else for (let k = 0; k < n; k++) if (a[candidates[k]] !== b[candidates[k]]) mark[k] = 1
+    }
+    let changed = 0
+    for (let k = 0; k < n; k++) changed += mark[k]
+    const rows = new Int32Array(changed)
+    for (let k = 0, m = 0; k < n; k++) if (mark[k] === 1) rows[m++] = candidates[k]
+    for (let j = 0; j < columns.length; j++) copyRows(columns[j], this.columns[j], rows)
+    return new RowCopy(previous.shape, count, rows, columns.map((c) => gather(c, rows)), 0, [], previous)
+  }
+
+  /** The shadow's columns made `count` rows long at least, the rows it gains read as their fill. */
+  private fit(shape: TableShape, count: number): void {
     if (count > this.columns[0].length) {
       const n = Math.max(count, 2 * this.columns[0].length)
       this.columns = this.columns.map((c, j) => {
@@ -328,12 +416,5 @@ export class TableShadow {
     }
     this.count = count
     if (this.columns.length === 0) throw new Error('a table without columns')
-    const rows = changedRows(columns, this.columns, count)
-    for (let j = 0; j < columns.length; j++) copyRows(columns[j], this.columns[j], rows)
-    let keep = 0
-    const before = this.free
-    while (keep < before.length && keep < free.length && before[keep] === free[keep]) keep++
-    this.free = free.slice()
-    return new RowCopy(shape, count, rows, columns.map((c) => gather(c, rows)), keep, free.slice(keep), previous)
   }
 }

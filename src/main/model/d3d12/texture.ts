@@ -560,6 +560,11 @@ export class TextureDecisions {
       this.add(id, out)
       return id
     }
+    return this.decisionOf(id, out)
+  }
+
+  /** The decision of desc number `id` (one decide() returned) into `out`; returns `id`. */
+  decisionOf(id: number, out: TextureDecision): number {
     out.target = this.target[id]
     out.placement = this.placement[id]
     out.heap = this.heap[id]

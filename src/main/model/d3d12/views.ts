@@ -101,6 +101,8 @@ export interface LiveTable {
   virtual: Float64Array
   created: Float64Array
   estimated: Uint8Array
+  /** The model's slot of each row (PlacementInfo.slot). */
+  slot: Int32Array
 }
 
 /** One live resource as liveTable() lists it (see liveRow). */
@@ -119,6 +121,18 @@ export const BlockCode = { Free: 0, Used: 1, Pending: 2 } as const
 
 function blockColumns(n: number): Pick<PoolBlocks, 'offset' | 'size' | 'state' | 'id'> {
   return { offset: new Float64Array(n), size: new Float64Array(n), state: new Uint8Array(n), id: new Float64Array(n).fill(NaN) }
+}
+
+/** A memory pool's blocks as poolBlocks walks them, before they are copied out: grown as a longer list needs. */
+let scratch = blockColumns(1024)
+
+function growScratch(): void {
+  const grown = blockColumns(2 * scratch.offset.length)
+  grown.offset.set(scratch.offset)
+  grown.size.set(scratch.size)
+  grown.state.set(scratch.state)
+  grown.id.set(scratch.id)
+  scratch = grown
 }
 
 /** Live buffers and textures, by creation frame, then id. */
@@ -177,9 +191,15 @@ export function liveTable(tables: ModelTables): LiveTable {
     virtual: new Float64Array(n),
     created: new Float64Array(n),
     estimated: new Uint8Array(n),
+    slot: slots,
   }
-  for (let i = 0; i < n; i++) {
-    const slot = slots[i]
+  // The slots read in ascending order, each row written where the order puts it: the table's columns are read one
+  // after the other, not at random (the rows' order by creation is far from the slots').
+  const rowOf = new Int32Array(a.count).fill(-1)
+  for (let i = 0; i < n; i++) rowOf[slots[i]] = i
+  for (let slot = 0; slot < rowOf.length; slot++) {
+    const i = rowOf[slot]
+    if (i < 0) continue
     const loc = a.loc[slot]
     t.id[i] = a.id[slot]
     t.texture[i] = a.kind[slot] === Kind.Texture ? 1 : 0
@@ -269,26 +289,43 @@ export function poolBlocks(t: ModelTables): PoolBlocks[] {
   const out: PoolBlocks[] = []
   const b = t.blocks
   const a = t.allocs
+  // Every memory pool's list walked once into the scratch columns, then one copy of them all: each pool's columns
+  // are views of it (thousands of pools would otherwise allocate four small arrays each).
+  const listed: { fam: PoolFamily; pool: MemoryPool; start: number }[] = []
+  let i = 0
   for (const fam of t.families) {
     const pools = fam.pools()
     if (fam.spare) pools.push(fam.spare)
     for (const pool of pools) {
-      let n = 0
-      for (let k = pool.head; k !== NONE; k = b.next[k]) n++
-      const columns = blockColumns(n)
-      let i = 0
+      listed.push({ fam, pool, start: i })
       for (let k = pool.head; k !== NONE; k = b.next[k], i++) {
-        const owner = b.owner[k]
-        columns.offset[i] = b.offset[k]
-        columns.size[i] = b.size[k]
+        if (i === scratch.offset.length) growScratch()
+        const { offset, size, state, id } = scratch
+        offset[i] = b.offset[k]
+        size[i] = b.size[k]
         if (b.state[k] === BlockState.Allocated) {
-          columns.state[i] = a.state[owner] === SlotState.Pending ? BlockCode.Pending : BlockCode.Used
+          const owner = b.owner[k]
+          state[i] = a.state[owner] === SlotState.Pending ? BlockCode.Pending : BlockCode.Used
           const kind = a.kind[owner]
-          columns.id[i] = kind === Kind.Buffer || kind === Kind.Texture ? a.id[owner] : NaN
+          id[i] = kind === Kind.Buffer || kind === Kind.Texture ? a.id[owner] : NaN
+        } else {
+          state[i] = BlockCode.Free
+          id[i] = NaN
         }
       }
-      out.push(poolBlocksOf(fam.spec.name, fam.spec.row, fam.spec.heap, pool, columns))
     }
+  }
+  const all = { offset: scratch.offset.slice(0, i), size: scratch.size.slice(0, i), state: scratch.state.slice(0, i), id: scratch.id.slice(0, i) }
+  for (let p = 0; p < listed.length; p++) {
+    const { fam, pool, start } = listed[p]
+    const end = p + 1 < listed.length ? listed[p + 1].start : i
+    const columns = {
+      offset: all.offset.subarray(start, end),
+      size: all.size.subarray(start, end),
+      state: all.state.subarray(start, end),
+      id: all.id.subarray(start, end),
+    }
+    out.push(poolBlocksOf(fam.spec.name, fam.spec.row, fam.spec.heap, pool, columns))
   }
   // Buddy blocks: the free ones from the pool's bitsets, the allocated ones from the slots, merged by offset.
   const bySlotPool = new Map<number, number[]>()

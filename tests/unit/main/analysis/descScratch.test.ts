@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest'
+import fc from 'fast-check'
 import { DescScratch } from '../../../../src/main/analysis/descScratch'
+import { applyRecord } from '../../../../src/main/analysis/d3d12/replay'
 import { bufferDesc, textureDesc } from '../../../../src/main/ingest/records'
+import { RECORD_KIND } from '../../../../src/main/ingest/store'
+import { D3D12Model, type ModelPlacement } from '../../../../src/main/model/d3d12/model'
+import { resolveConfig, type ModelConfig } from '../../../../src/shared/model'
+import { runs } from '../../../properties'
 import { lines, scan } from '../ingest/helpers'
 
 const { store } = scan(
@@ -60,5 +66,97 @@ describe('descs from the store', () => {
     const first = descs.bufferAt(0, {} as never).usage
     expect(Object.isFrozen(first)).toBe(true)
     expect(descs.bufferAt(0, {} as never).usage).toBe(first)
+  })
+})
+
+/** One create's placement as a person reads it, its route included. */
+const placementOf = (p: ModelPlacement) => {
+  const c = p.copy()
+  return [c.id, c.placement, c.heap, c.poolName, c.offset, c.size, c.requested, c.alignment, c.estimated, c.route.join('|')]
+}
+
+// Few distinct descs, so that creates by form number come often, with sizes on both sides of the config's bounds.
+const bufferArb = fc.record(
+  {
+    size: fc.constantFrom(0, 16, 100, 4096, 65536, 65537, 1 << 20, (1 << 20) + 1, 16 << 20, (16 << 20) + 1, 40 << 20, 3.5, -1),
+    usage: fc.constantFrom(['Static'], ['Uniform', 'Dynamic'], ['Volatile'], ['UnorderedAccess', 'StructuredBuffer'], ['AccelerationStructure'], ['UnorderedAccess'], ['ReservedResource'], ['DrawIndirect']),
+    stride: fc.constantFrom(0, 4, 16),
+    state: fc.constantFrom('default', 'single', 'multi'),
+    heap: fc.constantFrom('default', 'readback'),
+    init: fc.boolean(),
+    name: fc.constantFrom('SM_Rock.VB', 'BLAS scratch', 'FUniformBuffer'),
+    tag: fc.constantFrom('Meshes', 'RayTracing'),
+  },
+  { requiredKeys: ['size'] },
+)
+const textureArb = fc.record({
+  desc: fc.constantFrom(
+    { format: 'BC7_UNORM', width: 256, height: 256, mips: 9, flags: ['ShaderResource'], size: 90112, align: 4096 },
+    { format: 'BC7_UNORM', width: 1024, height: 1024, mips: 11, flags: ['ShaderResource'], size: 1441792, align: 65536 },
+    { format: 'BC5_UNORM', width: 256, height: 256, mips: 9, flags: ['ShaderResource'] },
+    { format: 'R8G8B8A8_UNORM', width: 1920, height: 1080, flags: ['RenderTarget', 'ShaderResource'] },
+    { format: 'D32_FLOAT', width: 4096, height: 4096, flags: ['DepthStencil'] },
+    { dim: '3d', format: 'R16G16B16A16_FLOAT', width: 32, height: 32, depth: 32, flags: ['UAV'] },
+    { format: 'R32_FLOAT', width: 16384, height: 16384, flags: ['ShaderResource'] },
+  ),
+  name: fc.constantFrom('T_Rock_D', 'GBufferA', undefined),
+})
+const stepArb = fc.oneof(
+  { weight: 4, arbitrary: bufferArb.map((b) => ({ e: 'buffer', ...b })) },
+  { weight: 3, arbitrary: textureArb.map((t) => ({ e: 'texture', ...t.desc, name: t.name })) },
+  { weight: 2, arbitrary: fc.nat({ max: 40 }).map((back) => ({ e: 'release', back })) },
+  { weight: 1, arbitrary: fc.constant({ e: 'frame' }) },
+)
+
+describe('creates sent by form number', () => {
+  it('place every create as the desc built whole does, in the model, in its copies and in a model of another config', () => {
+    fc.assert(
+      fc.property(fc.array(stepArb, { minLength: 1, maxLength: 120 }), fc.nat({ max: 119 }), (steps, cloneAt) => {
+        // Ids: each create a new one, or now and then one still live (a second create of a live id).
+        const records: object[] = [{ e: 'frame', n: 0 }]
+        let id = 0
+        let frame = 0
+        for (const s of steps) {
+          if (s.e === 'frame') records.push({ e: 'frame', n: ++frame })
+          else if (s.e === 'release') records.push({ e: 'release', id: Math.max(1, id - (s as { back: number }).back) })
+          else records.push({ ...s, id: ++id })
+        }
+        const { store } = scan(lines(...records))
+        const descs = new DescScratch(store)
+        const { kind, ref } = store.records
+        /** The records through a model by form number and one by whole descs, side by side; `cloneAt`: both copied there. */
+        const replay = (config: ModelConfig, cloneAt: number) => {
+          let byForm = new D3D12Model(config)
+          let plain = new D3D12Model(config)
+          for (let i = 0; i < store.records.length; i++) {
+            if (i === cloneAt) {
+              // A copy goes on with the form numbers its original learnt.
+              byForm = byForm.clone({})
+              plain = plain.clone({})
+            }
+            const r = ref[i]
+            if (kind[i] === RECORD_KIND.buffer) {
+              const got = placementOf(descs.createBuffer(byForm, r))
+              expect(got).toEqual(placementOf(plain.createBuffer(store.buffers.id.data[r], bufferDesc(store, r))))
+            } else if (kind[i] === RECORD_KIND.texture) {
+              const got = placementOf(descs.createTexture(byForm, r))
+              expect(got).toEqual(placementOf(plain.createTexture(store.textures.id.data[r], textureDesc(store, r))))
+            } else {
+              applyRecord(store, byForm, i, descs)
+              applyRecord(store, plain, i, descs)
+            }
+          }
+          byForm.finishFrame()
+          plain.finishFrame()
+          expect(byForm.pools()).toEqual(plain.pools())
+          expect(byForm.liveTable()).toEqual(plain.liveTable())
+          expect([...byForm.totals.byRow]).toEqual([...plain.totals.byRow])
+        }
+        replay(resolveConfig({}), cloneAt)
+        // Then a model of another config through the same descs: the form numbers it learnt are the other model's.
+        replay(resolveConfig({ 'bufferPool.maxAllocation': 65536, 'upload.smallBlock.maxAllocation': 4096 }), -1)
+      }),
+      { numRuns: runs(100) },
+    )
   })
 })

@@ -83,10 +83,10 @@ describe('warming a snapshot', () => {
   it('rebuilds the frame, then forgets it: the next ask rebuilds it again, to the same answer', async () => {
     const replay = await replayOf(2000)
     const asked: number[] = []
-    const modelAt = replay.modelAt.bind(replay)
-    replay.modelAt = (frame, onLayout, states) => {
+    const stateAt = replay.stateAt.bind(replay)
+    replay.stateAt = (frame, onLayout, states) => {
       asked.push(frame)
-      return modelAt(frame, onLayout, states)
+      return stateAt(frame, onLayout, states)
     }
     const snapshots = new Snapshots(replay)
     snapshots.snapshot('run', 12)

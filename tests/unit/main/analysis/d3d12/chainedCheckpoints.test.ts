@@ -21,9 +21,7 @@ interface Internals {
   allocs: Record<string, Column> & { count: number; freeSlots: number[] }
   blocks: Record<string, Column> & { count: number; freeSlots: number[] }
   live: { direct: Int32Array; far: Map<number, number>; size: number }
-  pendSlot: Int32Array
-  pendHead: number
-  pendTail: number
+  pending: { cells: Float64Array; head: number; tail: number }
 }
 
 const ALLOCATION_COLUMNS = [
@@ -56,7 +54,8 @@ function expectSameModel(actual: D3D12Model, expected: D3D12Model, at: string): 
   expect(ids(a), at).toEqual(ids(e))
   expect([...a.live.far], at).toEqual([...e.live.far])
   expect(a.live.size, at).toBe(e.live.size)
-  expect(Array.from(a.pendSlot.subarray(a.pendHead, a.pendTail)), at).toEqual(Array.from(e.pendSlot.subarray(e.pendHead, e.pendTail)))
+  const pending = (m: Internals) => Array.from(m.pending.cells.subarray(m.pending.head, m.pending.tail))
+  expect(pending(a), at).toEqual(pending(e))
   expect(actual.liveTable(), at).toEqual(expected.liveTable())
   expect(actual.poolBlocks(), at).toEqual(expected.poolBlocks())
   expect(Array.from(actual.totals.byRow), at).toEqual(Array.from(expected.totals.byRow))

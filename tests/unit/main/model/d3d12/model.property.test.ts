@@ -13,6 +13,10 @@ import { TOTAL_FIELD, TOTAL_ROWS } from '../../../../../src/main/model/d3d12/tot
 import { BudgetClass, DEFRAG_SIZE_FRACTION } from '../../../../../src/main/model/d3d12/families'
 import { routeLine } from '../../../../../src/main/cli/route'
 import { checkInvariants, newModel } from './helpers'
+import { Pend, pendMeta, STRIDE } from '../../../../../src/main/model/d3d12/pending'
+import type { PendingQueue } from '../../../../../src/main/model/d3d12/pending'
+import { Kind, Loc, SlotState } from '../../../../../src/main/model/d3d12/allocations'
+import type { Allocations } from '../../../../../src/main/model/d3d12/allocations'
 import { runs } from '../../../../properties'
 
 /** Small pools so a few dozen requests cross pool boundaries, grow, defrag and destroy pools. */
@@ -141,6 +145,21 @@ const op: fc.Arbitrary<Op> = fc.oneof(
       sizes: fc.array(fc.integer({ min: 1, max: 2 * MiB }), { maxLength: 5 }),
     }),
   },
+)
+
+/** The ops with more staging copies and frames: copies of many frames wait for the GPU at once. */
+const pendingOp: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 3, arbitrary: op },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      k: fc.constant('upload' as const),
+      via: fc.constant('staging' as const),
+      bytes: fc.integer({ min: 0, max: 3 * MiB }),
+      count: fc.integer({ min: 1, max: 3 }),
+    }),
+  },
+  { weight: 1, arbitrary: fc.constantFrom({ k: 'frame' as const }, { k: 'gpu' as const }) },
 )
 
 /** Drives a model (or several in lockstep) through ops; ids are dense, releases pick among the live ones. */
@@ -293,6 +312,61 @@ function useLinearDefrag(model: D3D12Model): void {
   }
 }
 
+/** What the pending queue's check reads of a model: private members. */
+interface PendingInternals {
+  pending: PendingQueue
+  allocs: Allocations
+  blocks: { offset: Float64Array }
+  bigStaging: number
+}
+
+/**
+ * The pending queue (src/main/model/d3d12/pending.ts) against the plain recomputation: every slot pending (but the
+ * big-block staging slot) has one entry, in release order, holding the slot's own fields; and the entries of each
+ * pool are exactly its pending blocks as pools() lists them (offset and size).
+ */
+function checkPending(model: D3D12Model): void {
+  const m = model as unknown as PendingInternals
+  const q = m.pending
+  const c = q.cells
+  const a = m.allocs
+  const fromQueue = new Map<number, string[]>()
+  const slots: number[] = []
+  let lastFrame = -Infinity
+  for (let o = q.head; o < q.tail; o += STRIDE) {
+    const slot = c[o + Pend.Slot]
+    const meta = c[o + Pend.Meta]
+    const loc = meta & 255
+    expect(c[o + Pend.Frame], 'released in frame order').toBeGreaterThanOrEqual(lastFrame)
+    lastFrame = c[o + Pend.Frame]
+    expect(a.state[slot], `slot ${slot} pending`).toBe(SlotState.Pending)
+    if (slot !== m.bigStaging) {
+      slots.push(slot)
+      const resource = a.kind[slot] === Kind.Buffer || a.kind[slot] === Kind.Texture
+      expect(meta, `slot ${slot}: loc, row, heap, resource`).toBe(pendMeta(a.loc[slot], a.placement[slot], a.heap[slot], resource))
+      if (loc === Loc.Pool || loc === Loc.Buddy) {
+        expect([c[o + Pend.Pool], c[o + Pend.Block], c[o + Pend.Size]], `slot ${slot}: pool, block, size`).toEqual([a.pool[slot], a.block[slot], a.size[slot]])
+      }
+      if (loc === Loc.Buddy) expect(c[o + Pend.Base], `slot ${slot}: base`).toBe(a.base[slot])
+    }
+    if (loc === Loc.Pool || loc === Loc.Buddy) {
+      const offset = loc === Loc.Pool ? m.blocks.offset[c[o + Pend.Block]] : c[o + Pend.Base]
+      const list = fromQueue.get(c[o + Pend.Pool]) ?? []
+      list.push(`${offset}+${c[o + Pend.Size]}`)
+      fromQueue.set(c[o + Pend.Pool], list)
+    }
+  }
+  const pendingSlots: number[] = []
+  for (let slot = 0; slot < a.count; slot++) if (a.state[slot] === SlotState.Pending && slot !== m.bigStaging) pendingSlots.push(slot)
+  expect(slots.slice().sort((x, y) => x - y), 'one entry per pending slot').toEqual(pendingSlots)
+  for (const p of model.pools()) {
+    const blocks = p.blocks.filter((b) => b.state === 'pending').map((b) => `${b.offset}+${b.size}`)
+    expect((fromQueue.get(p.pool) ?? []).sort(), `${p.name}: pending blocks`).toEqual(blocks.sort())
+    fromQueue.delete(p.pool)
+  }
+  expect([...fromQueue.keys()], 'entries of pools no longer listed').toEqual([])
+}
+
 const quiet: ModelSink = {}
 
 /** A model on small pools driven by a drawn stream, `check` run after every request; the model and its driver. */
@@ -340,6 +414,15 @@ describe('D3D12 model properties', () => {
           expect(p.blocks.length, `${p.name} coalesced into one free block`).toBe(1)
         }
         checkInvariants(m)
+      }),
+      { numRuns: runs(400) },
+    )
+  })
+
+  it('keeps in each pending release what its completion reads, as a scan of the slots and the pools finds it', () => {
+    fc.assert(
+      fc.property(fc.array(pendingOp, { maxLength: 60 }), fc.boolean(), (ops, explicit) => {
+        drive(ops, explicit, checkPending)
       }),
       { numRuns: runs(400) },
     )
