@@ -37,7 +37,7 @@ import type { ResidencyManager } from './residency'
 import { ALL_KINDS, BUFFERS, RENDER_TARGETS, TEXTURES, TRANSIENT_HEAP_ALIGNMENT, TransientHeap, kindName } from './transientHeap'
 import type { TransientHeapKind } from './transientHeap'
 import { ExecutionColumns, TransientLayoutBuilder, newSummary } from './transientLayout'
-import type { TransientLayout, TransientSummary } from './transientLayout'
+import type { PlacementFigures, TransientLayout, TransientSummary } from './transientLayout'
 
 export { PLACED_RESOURCE_CACHE_SIZE } from './placedResourceCache'
 export { TRANSIENT_HEAP_ALIGNMENT } from './transientHeap'
@@ -69,6 +69,11 @@ export interface TransientOptions {
   minimumHeapSize: Bytes
   gcLatency: number
   resourceHeapTier: 1 | 2
+  /**
+   * Reuse a recent placement for a graph that repeats it from the same heap cache (see PlacementMemo). Default
+   * true; false places every graph from scratch (the reference the reuse is tested against).
+   */
+  reusePlacements?: boolean
 }
 
 export interface TransientHeapInfo {
@@ -100,6 +105,8 @@ export interface TransientStats {
 
 const FALLBACK_ALIGNMENT = 64 * KiB
 const MAX_PASSES = 0x7fffffff
+/** Placements kept for reuse (PlacementMemo): enough for the few graphs of a frame. */
+const MEMOS = 4
 /** What endGraph returns when asked for no placements: shared, so frozen. */
 const NO_PLACEMENTS = Object.freeze([]) as unknown as TransientPlacementInfo[]
 
@@ -107,6 +114,7 @@ export class TransientAllocator {
   private readonly minimumHeapSize: Bytes
   private readonly gcLatency: number
   private readonly tier: 1 | 2
+  private readonly reusePlacements: boolean
   private sink: ModelSink
   private residency: ResidencyManager
   private allocateObjectId: () => number
@@ -132,6 +140,13 @@ export class TransientAllocator {
   /** The last execution's layout once built. */
   private layout: TransientLayout | null = null
   private readonly layouts = new TransientLayoutBuilder()
+  /**
+   * The last MEMOS placements worked out in full, with what they read, the most recently placed or reused first
+   * (see PlacementMemo); a frame of several graphs finds each one's.
+   */
+  private memos: PlacementMemo[] = []
+  /** The memo holding `done`'s placement, if any (the summary's figures of the placement are then the memo's). */
+  private doneMemo: PlacementMemo | null = null
 
   // Scratch: pass orders, address sorts for the overlaps, the counting sort's buckets, overlap pairs.
   private acquireOrder = new Int32Array(64)
@@ -159,6 +174,7 @@ export class TransientAllocator {
     this.minimumHeapSize = options.minimumHeapSize
     this.gcLatency = options.gcLatency
     this.tier = options.resourceHeapTier
+    this.reusePlacements = options.reusePlacements ?? true
     this.sink = sink
     this.residency = residency
     this.allocateObjectId = allocateObjectId
@@ -228,7 +244,17 @@ export class TransientAllocator {
     const n = cols.count
     const execution = this.executionCount
     const passCount = this.validatePasses(passes, n, frame)
+    cols.execution = execution
+    cols.frame = frame
+    cols.passes = passCount
+    const found = this.matchingMemo(cols)
+    if (found !== null) {
+      const out = this.replayPlacement(found, execution, frame, placements)
+      this.finish(cols, found)
+      return out
+    }
     if (this.acquireOrder.length < n) this.growScratch(cols.id.length)
+    const start = this.reusePlacements ? this.cached.slice() : null
 
     const acquireOrder = this.orderBy(cols.first, n, passCount, this.acquireOrder, this.byFirst)
     const discardOrder = this.orderBy(cols.last, n, passCount, this.discardOrder, this.byLast)
@@ -250,11 +276,13 @@ export class TransientAllocator {
       if (this.place(i, execution, frame, placements ? out : null)) hits++
     }
 
-    cols.execution = execution
-    cols.frame = frame
-    cols.passes = passCount
     cols.hits = hits
-    this.recordHeaps(cols)
+    this.recordHeaps(cols, acquired)
+    // Kept for a later graph unless this one created a heap: a graph placed from the same cache then creates
+    // heaps of other ids, so its placement cannot be this one's.
+    let created = false
+    for (const heap of acquired) if (heap.created) created = true
+    const memo = start === null || created ? null : this.newMemo().record(cols, start, acquireOrder, acquired)
 
     // The graph is over: every resource is discarded and every heap returns to the cache, the acquired ones in
     // front in acquisition order.
@@ -274,25 +302,116 @@ export class TransientAllocator {
       for (let h = 0; h < acquired.length; h++) cached[h] = acquired[h]
     }
     acquired.length = 0
+    if (memo !== null) memo.recordAfter(this.cached)
     this.collectGarbage(execution, frame)
+    this.finish(cols, memo)
+    return out
+  }
 
+  /** The memo whose placement the open graph repeats, moved to the front of the list; null when none. */
+  private matchingMemo(cols: ExecutionColumns): PlacementMemo | null {
+    const memos = this.memos
+    for (let m = 0; m < memos.length; m++) {
+      const memo = memos[m]
+      if (!memo.matches(cols, this.cached)) continue
+      for (let k = m; k > 0; k--) memos[k] = memos[k - 1]
+      memos[0] = memo
+      return memo
+    }
+    return null
+  }
+
+  /** A memo to record into, at the front of the list: a new one, or the least recently used one's object. */
+  private newMemo(): PlacementMemo {
+    const memos = this.memos
+    const memo = memos.length < MEMOS ? new PlacementMemo() : memos.pop()!
+    memos.unshift(memo)
+    return memo
+  }
+
+  /**
+   * The memo's placement for the open graph, which matches it: each request where the memo placed it, heard by
+   * the sink and looked up in its heap's placed-resource cache in the same acquisition order as a full placement,
+   * the heaps back in the cache in the order the memo's graph left them, then garbage collection as after it. No
+   * heap is created (the memo holds none that was) and no free list is touched (every heap is whole between
+   * graphs, and the memo's placement is the one first fit would find again).
+   */
+  private replayPlacement(memo: PlacementMemo, execution: number, frame: Frame, placements: boolean): TransientPlacementInfo[] {
+    const cols = this.cur
+    const n = cols.count
+    const heaps = memo.heaps
+    const out = placements ? new Array<TransientPlacementInfo>(n) : NO_PLACEMENTS
+    const emit = placements || this.sink.transientPlaced !== undefined
+    let hits = 0
+    for (let k = 0; k < n; k++) {
+      const i = memo.order[k]
+      const heap = heaps[(cols.heap[i] = memo.heap[i])]
+      const offset = (cols.offset[i] = memo.offset[i])
+      cols.pad[i] = memo.pad[i]
+      const cacheHit = (cols.kind[i] === BUFFERS ? heap.buffers : heap.textures).acquire(cols.desc[i], offset)
+      if (cacheHit) hits++
+      cols.hit[i] = cacheHit ? 1 : 0
+      if (emit) {
+        const info: TransientPlacementInfo = {
+          id: cols.id[i],
+          execution,
+          heap: heap.id,
+          offset,
+          size: cols.size[i],
+          first: cols.first[i],
+          last: cols.last[i],
+          cacheHit,
+        }
+        this.sink.transientPlaced?.(info, frame)
+        if (placements) out[i] = info
+      }
+    }
+    this.placements += n
+    this.cacheHits += hits
+    this.cacheMisses += n - hits
+    cols.hits = hits
+    for (let h = 0; h < heaps.length; h++) heaps[h].highWater = memo.highWater[h]
+    this.recordHeaps(cols, heaps)
+    for (const heap of heaps) {
+      heap.lastUsed = execution
+      heap.created = false
+      this.cacheEvictions += heap.textures.forfeit(PLACED_RESOURCE_CACHE_SIZE)
+      this.cacheEvictions += heap.buffers.forfeit(PLACED_RESOURCE_CACHE_SIZE)
+      this.residency.markUsed(heap.id)
+    }
+    // The cache is the memo's start, so it leaves the memo's `after`: the same heaps, maybe in another order.
+    if (!memo.sameOrder) for (let h = 0; h < memo.after.length; h++) this.cached[h] = memo.after[h]
+    this.collectGarbage(execution, frame)
+    return out
+  }
+
+  /** The execution is over: its columns become the last execution's, and the other set takes the next graph. */
+  private finish(cols: ExecutionColumns, memo: PlacementMemo | null): void {
     this.executionCount++
-    // The columns just placed become the last execution's; the other set takes the next graph.
     this.cur = this.done
     this.done = cols
     this.cur.count = 0
     this.cur.name.length = 0
     this.executed = true
     this.summarized = false
+    this.doneMemo = memo
     this.layout = null
-    return out
   }
 
   /** The figures of the last graph execution (one object, reused), null before the first. */
   lastSummary(): TransientSummary | null {
     if (!this.executed) return null
     if (!this.summarized) {
-      this.layouts.summarize(this.done, this.summary ?? (this.summary = newSummary()))
+      const summary = this.summary ?? (this.summary = newSummary())
+      // Some figures depend on the placement alone: a placement the memo holds works them out once.
+      const memo = this.doneMemo
+      this.layouts.summarize(this.done, summary, memo !== null && memo.summarized ? memo : null)
+      if (memo !== null && !memo.summarized) {
+        memo.overlapCount = summary.overlapCount
+        memo.requestedBytes = summary.requestedBytes
+        memo.occupiedBytes = summary.occupiedBytes
+        memo.summarized = true
+      }
       this.summarized = true
     }
     return this.summary
@@ -346,7 +465,12 @@ export class TransientAllocator {
    */
   clone(sink: ModelSink, residency: ResidencyManager, allocateObjectId?: () => number): TransientAllocator {
     const c = new TransientAllocator(
-      { minimumHeapSize: this.minimumHeapSize, gcLatency: this.gcLatency, resourceHeapTier: this.tier },
+      {
+        minimumHeapSize: this.minimumHeapSize,
+        gcLatency: this.gcLatency,
+        resourceHeapTier: this.tier,
+        reusePlacements: this.reusePlacements,
+      },
       sink,
       residency,
       allocateObjectId ?? this.allocateObjectId,
@@ -532,12 +656,11 @@ export class TransientAllocator {
         this.cached[kept++] = heap
       }
     }
-    this.cached.length = kept
+    if (kept !== this.cached.length) this.cached.length = kept
   }
 
   /** The heaps the execution used, from the acquired list into its columns, before they go back to the cache. */
-  private recordHeaps(cols: ExecutionColumns): void {
-    const acquired = this.acquired
+  private recordHeaps(cols: ExecutionColumns, acquired: TransientHeap[]): void {
     if (cols.heapId.length < acquired.length) cols.growHeaps(acquired.length * 2)
     for (let h = 0; h < acquired.length; h++) {
       const heap = acquired[h]
@@ -549,6 +672,105 @@ export class TransientAllocator {
     }
     cols.heapCount = acquired.length
   }
+}
+
+/**
+ * A placement worked out in full and everything it read, so that a graph repeating it is not placed again.
+ * A placement reads, besides the constant options: each request's heap kind, size, alignment and (validated) pass
+ * range, in the order added; and the heap cache, whose heaps are all whole between graphs (every resource is
+ * discarded at the end of a graph), so the list of heaps in order says all of it (a heap's size and kind never
+ * change). Equal inputs give the same acquisition order, the same heaps acquired in the same order, and the same
+ * offsets and paddings. Not read, so not compared: ids, names, descs (the placed-resource cache is still asked for
+ * each request, as its answer and its recency order depend on them) and the pass count (the order by pass is the
+ * same for any count that holds the ranges). The heaps are compared by identity and a destroyed heap never comes
+ * back, so a memo holds however many graphs come between its own and the next one that repeats it.
+ */
+class PlacementMemo implements PlacementFigures {
+  count = 0
+  kind = new Uint8Array(64)
+  size = new Float64Array(64)
+  align = new Float64Array(64)
+  first = new Int32Array(64)
+  last = new Int32Array(64)
+  /** The heap cache the placement started from, and the one it left before garbage collection. */
+  start: TransientHeap[] = []
+  after: TransientHeap[] = []
+  /** `after` lists the heaps of `start` in the same order. */
+  sameOrder = false
+  /** The heaps acquired, in order, and each one's high-water mark. */
+  heaps: TransientHeap[] = []
+  highWater = new Float64Array(8)
+  /** The requests in acquisition order; each one's heap (index into `heaps`), offset and padding. */
+  order = new Int32Array(64)
+  heap = new Int32Array(64)
+  offset = new Float64Array(64)
+  pad = new Float64Array(64)
+  /** The placement's figures (PlacementFigures), once a summary of it worked them out (`summarized`). */
+  summarized = false
+  overlapCount = 0
+  requestedBytes: Bytes = 0
+  occupiedBytes: Bytes = 0
+
+  record(cols: ExecutionColumns, start: TransientHeap[], order: Int32Array, heaps: TransientHeap[]): this {
+    const n = cols.count
+    if (this.kind.length < n) {
+      const capacity = cols.id.length
+      this.kind = new Uint8Array(capacity)
+      this.size = new Float64Array(capacity)
+      this.align = new Float64Array(capacity)
+      this.first = new Int32Array(capacity)
+      this.last = new Int32Array(capacity)
+      this.order = new Int32Array(capacity)
+      this.heap = new Int32Array(capacity)
+      this.offset = new Float64Array(capacity)
+      this.pad = new Float64Array(capacity)
+    }
+    this.count = n
+    this.kind.set(cols.kind.subarray(0, n))
+    this.size.set(cols.size.subarray(0, n))
+    this.align.set(cols.align.subarray(0, n))
+    this.first.set(cols.first.subarray(0, n))
+    this.last.set(cols.last.subarray(0, n))
+    this.order.set(order.subarray(0, n))
+    this.heap.set(cols.heap.subarray(0, n))
+    this.offset.set(cols.offset.subarray(0, n))
+    this.pad.set(cols.pad.subarray(0, n))
+    this.start = start
+    this.heaps = heaps.slice()
+    if (this.highWater.length < heaps.length) this.highWater = new Float64Array(heaps.length * 2)
+    for (let h = 0; h < heaps.length; h++) this.highWater[h] = heaps[h].highWater
+    this.summarized = false
+    return this
+  }
+
+  recordAfter(cached: TransientHeap[]): void {
+    this.after = cached.slice()
+    this.sameOrder = sameHeaps(this.after, this.start)
+  }
+
+  /** Whether the open graph, starting from this heap cache, reads what the memo's placement read. */
+  matches(cols: ExecutionColumns, cached: TransientHeap[]): boolean {
+    const n = cols.count
+    if (n !== this.count || !sameHeaps(cached, this.start)) return false
+    for (let i = 0; i < n; i++) {
+      if (
+        cols.size[i] !== this.size[i] ||
+        cols.first[i] !== this.first[i] ||
+        cols.last[i] !== this.last[i] ||
+        cols.kind[i] !== this.kind[i] ||
+        cols.align[i] !== this.align[i]
+      ) {
+        return false
+      }
+    }
+    return true
+  }
+}
+
+function sameHeaps(a: TransientHeap[], b: TransientHeap[]): boolean {
+  if (a.length !== b.length) return false
+  for (let h = 0; h < a.length; h++) if (a[h] !== b[h]) return false
+  return true
 }
 
 /** Pass numbers as 32-bit integers (NaN as -1, so validation reports it); the clamp happens at endGraph. */

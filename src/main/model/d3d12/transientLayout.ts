@@ -91,6 +91,13 @@ export interface TransientSummary {
 }
 
 
+/** The figures of a summary that depend on the placement alone: the requests' sizes, paddings, heaps and offsets. */
+export interface PlacementFigures {
+  overlapCount: number
+  requestedBytes: Bytes
+  occupiedBytes: Bytes
+}
+
 /**
  * One graph execution's requests, where each landed, and the heaps it used, one column each. The allocator keeps
  * two: the open graph's, and the last execution's, from which its layout is built only when someone asks.
@@ -226,8 +233,11 @@ export class TransientLayoutBuilder {
   private heapBase = new Float64Array(8)
   private pairKeys: Float64Array = new Float64Array(64)
 
-  /** The execution's figures into the summary. */
-  summarize(cols: ExecutionColumns, s: TransientSummary): void {
+  /**
+   * The execution's figures into the summary; `known`, when given, holds those that depend on the placement alone,
+   * worked out for an earlier execution placed the same way.
+   */
+  summarize(cols: ExecutionColumns, s: TransientSummary, known: PlacementFigures | null = null): void {
     const n = cols.count
     let highWaterBytes = 0
     let heapBytes = 0
@@ -237,9 +247,14 @@ export class TransientLayoutBuilder {
     }
     let requestedBytes = 0
     let occupiedBytes = 0
-    for (let i = 0; i < n; i++) {
-      requestedBytes += cols.size[i]
-      occupiedBytes += cols.size[i] + cols.pad[i]
+    if (known !== null) {
+      requestedBytes = known.requestedBytes
+      occupiedBytes = known.occupiedBytes
+    } else {
+      for (let i = 0; i < n; i++) {
+        requestedBytes += cols.size[i]
+        occupiedBytes += cols.size[i] + cols.pad[i]
+      }
     }
     s.execution = cols.execution
     s.frame = cols.frame
@@ -248,7 +263,7 @@ export class TransientLayoutBuilder {
     s.heaps = cols.heapCount
     s.heapId = cols.heapId
     s.heapSize = cols.heapSize
-    s.overlapCount = this.countOverlaps(cols)
+    s.overlapCount = known !== null ? known.overlapCount : this.countOverlaps(cols)
     s.requestedBytes = requestedBytes
     s.occupiedBytes = occupiedBytes
     s.highWaterBytes = highWaterBytes
