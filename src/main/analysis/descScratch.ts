@@ -19,58 +19,7 @@ import { BUFFER_ATTR, type CaptureStore } from '../ingest/store'
 import { DescIds } from '../model/d3d12/descIds'
 import type { D3D12Model, ModelPlacement } from '../model/d3d12/model'
 
-/**
- * The reused buffer desc: its name and tag are string ids, decoded from the capture's string table only when read
- * (the model reads them for few requests; a capture naming every resource apart would decode a string per create).
- */
-class LazyBufferDesc implements BufferDesc {
-  size = 0
-  usage: BufferUsage[] | undefined = undefined
-  stride = 0
-  state: BufferDesc['state'] = 'default'
-  heap: BufferDesc['heap'] = 'default'
-  init = false
-  nameId = 0
-  tagId = 0
-
-  constructor(private readonly text: DescScratch) {}
-
-  get name(): string | undefined {
-    return this.text.string(this.nameId)
-  }
-
-  get tag(): string | undefined {
-    return this.text.string(this.tagId)
-  }
-}
-
-/** The reused texture desc, its name and tag decoded when read (see LazyBufferDesc). */
-class LazyTextureDesc implements TextureDesc {
-  dim: TextureDesc['dim'] = '2d'
-  format: string | undefined = undefined
-  width = 1
-  height = 1
-  depth = 1
-  mips = 1
-  samples = 1
-  flags: TextureFlag[] | undefined = undefined
-  size: Bytes | undefined = undefined
-  align: Bytes | undefined = undefined
-  nameId = 0
-  tagId = 0
-
-  constructor(private readonly text: DescScratch) {}
-
-  get name(): string | undefined {
-    return this.text.string(this.nameId)
-  }
-
-  get tag(): string | undefined {
-    return this.text.string(this.tagId)
-  }
-}
-
-/** The name and tag of the create being sent by form number, decoded only if the model reads them. */
+/** A name and tag decoded only if the model reads them: a create sent by form number, and the descs below. */
 class LazyNamed {
   nameId = 0
   tagId = 0
@@ -84,6 +33,33 @@ class LazyNamed {
   get tag(): string | undefined {
     return this.text.string(this.tagId)
   }
+}
+
+/**
+ * The reused buffer desc: its name and tag are string ids, decoded from the capture's string table only when read
+ * (the model reads them for few requests; a capture naming every resource apart would decode a string per create).
+ */
+class LazyBufferDesc extends LazyNamed implements BufferDesc {
+  size = 0
+  usage: BufferUsage[] | undefined = undefined
+  stride = 0
+  state: BufferDesc['state'] = 'default'
+  heap: BufferDesc['heap'] = 'default'
+  init = false
+}
+
+/** The reused texture desc, its name and tag decoded when read (see LazyBufferDesc). */
+class LazyTextureDesc extends LazyNamed implements TextureDesc {
+  dim: TextureDesc['dim'] = '2d'
+  format: string | undefined = undefined
+  width = 1
+  height = 1
+  depth = 1
+  mips = 1
+  samples = 1
+  flags: TextureFlag[] | undefined = undefined
+  size: Bytes | undefined = undefined
+  align: Bytes | undefined = undefined
 }
 
 /**

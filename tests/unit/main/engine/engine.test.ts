@@ -4,6 +4,7 @@ import { LocalEngine } from '../../../../src/main/engine/engine'
 import { loadCaptureFile } from '../../../../src/main/ingest/read'
 import { defaultConfig } from '../../../../src/shared/model'
 import type { PlaybackFrame } from '../../../../src/shared/ipc'
+import { onFakeClock } from '../fakeClock'
 
 const DEMO = 'resources/demo/demo.hscap.gz'
 
@@ -121,9 +122,7 @@ describe('engine queries on the demo capture', () => {
     const engine = new LocalEngine()
     const run = await demoRun(engine)
     const frames: PlaybackFrame[] = []
-    // the clock on fake time, so a loaded machine's late ticks change nothing
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'performance'] })
-    try {
+    await onFakeClock(async () => {
       await engine.startPlayback({ runId: run.id, playbackId: 'p', from: 0, to: 300, fps: 200 }, (f) => frames.push(f))
       vi.advanceTimersByTime(120)
       // nothing acknowledged: exactly one frame sent however long we wait
@@ -131,9 +130,7 @@ describe('engine queries on the demo capture', () => {
       await engine.ackPlayback('p', frames[0].frame)
       vi.advanceTimersByTime(60)
       await engine.stopPlayback('p')
-    } finally {
-      vi.useRealTimers()
-    }
+    })
     expect(frames.length).toBe(2)
     // 5 ms a frame: the first at 5 ms, the second at the first tick after the ack, 125 ms in
     expect(frames.map((f) => [f.frame, f.skipped])).toEqual([[1, 0], [25, 23]])

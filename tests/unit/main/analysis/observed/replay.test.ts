@@ -21,6 +21,7 @@ import { RECORD_KIND } from '../../../../../src/main/ingest/store'
 import type { PlaybackFrame } from '../../../../../src/shared/ipc'
 import { MiB, KiB } from '../../../../../src/shared/units'
 import { loaded, storeOf } from '../vulkan/helpers'
+import { onFakeClock } from '../../fakeClock'
 
 const HEADER = { format: 'heapscope-capture', version: 1, minor: 5, api: 'd3d12', observed: 'rmv' }
 const buffer = (id: number, heap: number, offset: number, size: number) => ({ e: 'placed', id, heap, offset, kind: 'buffer', size, name: `buffer ${id}` })
@@ -147,20 +148,16 @@ describe('the observed replay of a hand-made trace', () => {
     const { run, done } = observedBackend.replay(store)
     await done
     const frames: PlaybackFrame[] = []
-    // the clock on fake time, one period a step: a frame each tick, whatever the machine's load (a late tick on
-    // real time lands on the frame its time asks for, skipping one)
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'performance'] })
+    // one period a step: a frame each tick
     let ended = false
-    try {
+    await onFakeClock(() => {
       const playback = run.playback({ runId: 'r', playbackId: 'p', from: 0, to: 4, fps: 10 }, (f) => {
         frames.push(f)
         playback.ack(f.frame)
       }, () => (ended = true))
       playback.start()
       for (let step = 0; step < 10 && !ended; step++) vi.advanceTimersByTime(100)
-    } finally {
-      vi.useRealTimers()
-    }
+    })
     expect(ended).toBe(true)
     expect(frames.map((f) => [f.frame, f.skipped])).toEqual([[1, 0], [2, 0], [3, 0]])
     // frame 1: buffer 11 placed, buffer 10 (placed at frame 0, where the playback starts) released

@@ -12,6 +12,7 @@ import type { CaptureStore } from '../../../../../src/main/ingest/store'
 import type { PlaybackFrame } from '../../../../../src/shared/ipc'
 import { MiB } from '../../../../../src/shared/units'
 import { generatedStore, loaded } from './helpers'
+import { onFakeClock } from '../../fakeClock'
 
 const FRAMES = 120
 const engine = new LocalEngine()
@@ -204,18 +205,14 @@ describe('the vulkan scenario as a run', () => {
 
   it('plays back with heap bytes per memory heap', async () => {
     const frames: PlaybackFrame[] = []
-    // the clock on fake time, so a loaded machine's late ticks change nothing
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'performance'] })
-    try {
+    await onFakeClock(async () => {
       await engine.startPlayback({ runId: run.id, playbackId: 'vk', from: 10, to: 20, fps: 200 }, (f) => frames.push(f))
       vi.advanceTimersByTime(60)
       expect(frames.length).toBe(1)
       await engine.ackPlayback('vk', frames[0].frame)
       vi.advanceTimersByTime(60)
       await engine.stopPlayback('vk')
-    } finally {
-      vi.useRealTimers()
-    }
+    })
     expect(frames.length).toBe(2)
     for (const f of frames) {
       expect(Object.keys(f.heapBytes)).toEqual(['Heap 0', 'Heap 1', 'Heap 2'])

@@ -56,6 +56,25 @@ export function recordingSink() {
   return { sink, warnings, moved, poolsCreated, poolsDestroyed, objects, freed }
 }
 
+/** A sink that logs the transient allocator's and the residency manager's events, one line each, in order. */
+export function transientLog(): { sink: ModelSink; log: string[] } {
+  const log: string[] = []
+  return {
+    log,
+    sink: {
+      transientHeapCreated: (h, b, f) => log.push(`heap+ ${h} ${b} @${f}`),
+      transientHeapDestroyed: (h, f) => log.push(`heap- ${h} @${f}`),
+      transientPlaced: (p, f) => log.push(`place ${JSON.stringify(p)} @${f}`),
+      madeResident: (o, b, f) => log.push(`+${o}:${b}@${f}`),
+      evicted: (o, b, f) => log.push(`-${o}:${b}@${f}`),
+      overBudget: (f, r, b) => log.push(`over@${f}:${r}>${b}`),
+      residencyObjectCreated: (o, b, p, l, f) => log.push(`res+ ${o} ${b} ${p} ${l} @${f}`),
+      residencyObjectDestroyed: (o, f) => log.push(`res- ${o} @${f}`),
+      warning: (k, m, f) => log.push(`warn ${k} ${m} @${f}`),
+    },
+  }
+}
+
 export function pool(m: D3D12Model, name: string): PoolView {
   const p = m.pools().find((x) => x.name === name)
   if (!p) throw new Error(`no pool ${name}; pools: ${m.pools().map((x) => x.name).join(', ')}`)

@@ -6,6 +6,7 @@ import { TRANSIENT_HEAP_ALIGNMENT, TransientAllocator } from '../../../../../src
 import type { TransientOptions, TransientRequest } from '../../../../../src/main/model/d3d12/transient'
 import type { ModelSink, TransientPlacementInfo } from '../../../../../src/main/model/events'
 import { runs } from '../../../../properties'
+import { transientLog } from './helpers'
 
 interface Graph {
   passes: number
@@ -51,24 +52,6 @@ function graphArb(maxRequests: number): fc.Arbitrary<Graph> {
       })),
     })),
   )
-}
-
-function recorder(): { sink: ModelSink; log: string[] } {
-  const log: string[] = []
-  return {
-    log,
-    sink: {
-      transientHeapCreated: (h, b, f) => log.push(`heap+ ${h} ${b} @${f}`),
-      transientHeapDestroyed: (h, f) => log.push(`heap- ${h} @${f}`),
-      transientPlaced: (p, f) => log.push(`place ${JSON.stringify(p)} @${f}`),
-      madeResident: (o, b, f) => log.push(`+${o}:${b}@${f}`),
-      evicted: (o, b, f) => log.push(`-${o}:${b}@${f}`),
-      overBudget: (f, r, b) => log.push(`over@${f}:${r}>${b}`),
-      residencyObjectCreated: (o, b, p, l, f) => log.push(`res+ ${o} ${b} ${p} ${l} @${f}`),
-      residencyObjectDestroyed: (o, f) => log.push(`res- ${o} @${f}`),
-      warning: (k, m, f) => log.push(`warn ${k} ${m} @${f}`),
-    },
-  }
 }
 
 function build(options: TransientOptions, sink: ModelSink, budget = 1 * GiB) {
@@ -150,7 +133,7 @@ describe('TransientAllocator properties over random graphs', () => {
   it('never lets live resources share bytes; aligned, inside their heap; overlaps exact; saving ≥ 0', () => {
     fc.assert(
       fc.property(optionsArb, fc.array(graphArb(24), { minLength: 1, maxLength: 6 }), (options, graphs) => {
-        const { sink } = recorder()
+        const { sink } = transientLog()
         const { ta, residency } = build(options, sink)
         const heapSize = new Map<number, number>()
         const heapKind = new Map<number, string>()
@@ -224,7 +207,7 @@ describe('TransientAllocator properties over random graphs', () => {
   it('places exactly as the slow reference does', () => {
     fc.assert(
       fc.property(optionsArb, fc.array(graphArb(24), { minLength: 1, maxLength: 6 }), (options, graphs) => {
-        const { sink } = recorder()
+        const { sink } = transientLog()
         const { ta, residency } = build(options, sink)
         const reference = new ReferenceTransient(options)
         graphs.forEach((g, frame) => {
@@ -240,7 +223,7 @@ describe('TransientAllocator properties over random graphs', () => {
   it('places a lone resource at offset 0 of a heap of max(roundUpPow2(size), minimum), 4 MiB aligned', () => {
     fc.assert(
       fc.property(optionsArb, fc.integer({ min: 1, max: 2 ** 33 }), (options, size) => {
-        const { sink, log } = recorder()
+        const { sink, log } = transientLog()
         const { ta, residency } = build(options, sink)
         const placed = run(ta, residency, { passes: 1, requests: [{ id: 1, kind: 'buffer', size, alignment: 64 * KiB, first: 0, last: 0, desc: 0, rtds: false, msaa: false }] }, 0)
         expect(placed[0].offset).toBe(0)
@@ -254,7 +237,7 @@ describe('TransientAllocator properties over random graphs', () => {
   it('hits the placed-resource cache for every resource of a repeated graph (≤ 64 per heap and kind)', () => {
     fc.assert(
       fc.property(optionsArb, graphArb(24), (options, g) => {
-        const { sink } = recorder()
+        const { sink } = transientLog()
         const { ta, residency } = build({ ...options, gcLatency: 4 }, sink)
         const first = run(ta, residency, g, 0)
         const second = run(ta, residency, g, 1)
@@ -274,11 +257,11 @@ describe('TransientAllocator properties over random graphs', () => {
         fc.nat(),
         fc.integer({ min: 0, max: 600 * MiB }),
         (options, graphs, cut, budget) => {
-          const a = recorder()
+          const a = transientLog()
           const original = build(options, a.sink, budget)
           const at = cut % (graphs.length + 1)
           for (let f = 0; f < at; f++) run(original.ta, original.residency, graphs[f], f)
-          const b = recorder()
+          const b = transientLog()
           const residency = original.residency.clone(b.sink)
           const ids = { next: original.ids.next }
           const copy = original.ta.clone(b.sink, residency, () => ids.next++)
@@ -302,13 +285,13 @@ describe('TransientAllocator properties over random graphs', () => {
   it('clone() in the middle of a graph continues identically', () => {
     fc.assert(
       fc.property(optionsArb, graphArb(16), graphArb(16), fc.nat(), (options, g0, g1, cut) => {
-        const a = recorder()
+        const a = transientLog()
         const original = build(options, a.sink)
         run(original.ta, original.residency, g0, 0)
         original.ta.beginGraph('G1', 1)
         const at = cut % (g1.requests.length + 1)
         for (const r of g1.requests.slice(0, at)) original.ta.add(r)
-        const b = recorder()
+        const b = transientLog()
         const residency = original.residency.clone(b.sink)
         const ids = { next: original.ids.next }
         const copy = original.ta.clone(b.sink, residency, () => ids.next++)

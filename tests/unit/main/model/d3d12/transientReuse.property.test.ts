@@ -4,8 +4,8 @@ import { KiB, MiB } from '../../../../../src/shared/units'
 import { ResidencyManager } from '../../../../../src/main/model/d3d12/residency'
 import { TransientAllocator } from '../../../../../src/main/model/d3d12/transient'
 import type { TransientOptions, TransientRequest } from '../../../../../src/main/model/d3d12/transient'
-import type { ModelSink } from '../../../../../src/main/model/events'
 import { runs } from '../../../../properties'
+import { transientLog } from './helpers'
 
 /**
  * A graph that repeats a recent one from the same heap cache reuses its placement instead of placing again. The
@@ -137,25 +137,8 @@ function apply(g: Graph, step: Step): { next: Graph; before: Graph[] } {
   return { next, before: [] }
 }
 
-function recorder(): { sink: ModelSink; log: string[] } {
-  const log: string[] = []
-  return {
-    log,
-    sink: {
-      transientHeapCreated: (h, b, f) => log.push(`heap+ ${h} ${b} @${f}`),
-      transientHeapDestroyed: (h, f) => log.push(`heap- ${h} @${f}`),
-      transientPlaced: (p, f) => log.push(`place ${JSON.stringify(p)} @${f}`),
-      madeResident: (o, b, f) => log.push(`+${o}:${b}@${f}`),
-      evicted: (o, b, f) => log.push(`-${o}:${b}@${f}`),
-      residencyObjectCreated: (o, b, p, l, f) => log.push(`res+ ${o} ${b} ${p} ${l} @${f}`),
-      residencyObjectDestroyed: (o, f) => log.push(`res- ${o} @${f}`),
-      warning: (k, m, f) => log.push(`warn ${k} ${m} @${f}`),
-    },
-  }
-}
-
 function build(options: TransientOptions) {
-  const { sink, log } = recorder()
+  const { sink, log } = transientLog()
   const residency = new ResidencyManager({ enabled: true, startResident: false, budget: 256 * MiB }, sink)
   const ids = { next: 0 }
   return { ta: new TransientAllocator(options, sink, residency, () => ids.next++), residency, log }
