@@ -3,11 +3,12 @@ import { expect } from 'vitest'
 import type { BufferDesc, TextureDesc } from '../../../../../src/shared/capture'
 import { resolveConfig } from '../../../../../src/shared/model'
 import type { ModelConfig } from '../../../../../src/shared/model'
-import { KiB } from '../../../../../src/shared/units'
+import { KiB, MiB } from '../../../../../src/shared/units'
 import type { ModelSink } from '../../../../../src/main/model/events'
 import { D3D12Model } from '../../../../../src/main/model/d3d12/model'
 import type { D3D12ModelOptions, ModelPlacement, PoolView } from '../../../../../src/main/model/d3d12/model'
 import { TOTAL_FIELD, TOTAL_ROWS } from '../../../../../src/main/model/d3d12/totals'
+import type { TransientRequest } from '../../../../../src/main/model/d3d12/transient'
 
 export function config(over: Record<string, number> = {}): ModelConfig {
   return resolveConfig(over)
@@ -54,6 +55,33 @@ export function recordingSink() {
     freed: (id, frame) => freed.push({ id, frame }),
   }
   return { sink, warnings, moved, poolsCreated, poolsDestroyed, objects, freed }
+}
+
+/** A drawn transient request: its size in 64 KiB units (plus `extra` on a texture), its two pass ends in any order. */
+export interface DrawnRequest {
+  kind: 'buffer' | 'texture'
+  units: number
+  extra: number
+  alignment: number
+  a: number
+  b: number
+  desc: number
+  rtds: boolean
+}
+
+/** The transient allocator's request for a drawn one: a buffer 64 KiB aligned, 4 MiB alignment standing for MSAA. */
+export function transientRequest(r: DrawnRequest, id: number): TransientRequest {
+  return {
+    id,
+    kind: r.kind,
+    size: r.units * 64 * KiB + (r.kind === 'texture' ? r.extra : 0),
+    alignment: r.kind === 'buffer' ? 64 * KiB : r.alignment,
+    first: Math.min(r.a, r.b),
+    last: Math.max(r.a, r.b),
+    desc: (r.kind === 'buffer' ? 0 : 10) + r.desc,
+    rtds: r.kind === 'texture' && r.rtds,
+    msaa: r.alignment === 4 * MiB,
+  }
 }
 
 /** A sink that logs the transient allocator's and the residency manager's events, one line each, in order. */

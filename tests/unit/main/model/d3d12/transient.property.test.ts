@@ -6,7 +6,7 @@ import { TRANSIENT_HEAP_ALIGNMENT, TransientAllocator } from '../../../../../src
 import type { TransientOptions, TransientRequest } from '../../../../../src/main/model/d3d12/transient'
 import type { ModelSink, TransientPlacementInfo } from '../../../../../src/main/model/events'
 import { runs } from '../../../../properties'
-import { transientLog } from './helpers'
+import { transientLog, transientRequest } from './helpers'
 
 interface Graph {
   passes: number
@@ -39,17 +39,7 @@ function graphArb(maxRequests: number): fc.Arbitrary<Graph> {
       ),
     }).map(({ passes, requests }) => ({
       passes,
-      requests: requests.map((r, i): TransientRequest => ({
-        id: i + 1,
-        kind: r.kind,
-        size: r.units * 64 * KiB + (r.kind === 'texture' ? r.extra : 0),
-        alignment: r.kind === 'buffer' ? 64 * KiB : r.alignment,
-        first: Math.min(r.a, r.b),
-        last: Math.max(r.a, r.b),
-        desc: (r.kind === 'buffer' ? 0 : 10) + r.desc,
-        rtds: r.kind === 'texture' && r.rtds,
-        msaa: r.alignment === 4 * MiB,
-      })),
+      requests: requests.map((r, i) => transientRequest(r, i + 1)),
     })),
   )
 }

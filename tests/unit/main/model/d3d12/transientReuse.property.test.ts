@@ -5,7 +5,7 @@ import { ResidencyManager } from '../../../../../src/main/model/d3d12/residency'
 import { TransientAllocator } from '../../../../../src/main/model/d3d12/transient'
 import type { TransientOptions, TransientRequest } from '../../../../../src/main/model/d3d12/transient'
 import { runs } from '../../../../properties'
-import { transientLog } from './helpers'
+import { transientLog, transientRequest } from './helpers'
 
 /**
  * A graph that repeats a recent one from the same heap cache reuses its placement instead of placing again. The
@@ -40,26 +40,10 @@ const requestArb = (passes: number) =>
     rtds: fc.boolean(),
   })
 
-type RawRequest = ReturnType<typeof requestArb> extends fc.Arbitrary<infer R> ? R : never
-
-function request(r: RawRequest, id: number): TransientRequest {
-  return {
-    id,
-    kind: r.kind,
-    size: r.units * 64 * KiB + (r.kind === 'texture' ? r.extra : 0),
-    alignment: r.kind === 'buffer' ? 64 * KiB : r.alignment,
-    first: Math.min(r.a, r.b),
-    last: Math.max(r.a, r.b),
-    desc: (r.kind === 'buffer' ? 0 : 10) + r.desc,
-    rtds: r.kind === 'texture' && r.rtds,
-    msaa: r.alignment === 4 * MiB,
-  }
-}
-
 const graphArb: fc.Arbitrary<Graph> = fc.integer({ min: 1, max: 10 }).chain((passes) =>
   fc
     .array(requestArb(passes), { maxLength: 16 })
-    .map((rs) => ({ passes, requests: rs.map((r, i) => request(r, i + 1)) })),
+    .map((rs) => ({ passes, requests: rs.map((r, i) => transientRequest(r, i + 1)) })),
 )
 
 /** What happens to the graph before the next execution. */
@@ -122,7 +106,7 @@ function apply(g: Graph, step: Step): { next: Graph; before: Graph[] } {
       if (requests.length > 0) requests.splice(step.at % requests.length, 1)
       break
     case 'add':
-      requests.push(request(step.r, 1000 + requests.length))
+      requests.push(transientRequest(step.r, 1000 + requests.length))
       break
     case 'passes':
       next.passes = step.passes
