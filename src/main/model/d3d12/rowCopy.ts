@@ -200,20 +200,6 @@ export class RowCopy {
     return new RowCopy(shape, count, rows, columns.map((c) => gather(c, rows)), 0, free.slice(), null)
   }
 
-  /**
-   * This copy keeping only the rows `keep` accepts (a table whose other rows a restore never reads); the others
-   * then read as their fill, or as an older copy keeps them. Returns this copy.
-   */
-  keeping(keep: (row: number) => boolean): RowCopy {
-    const at: number[] = []
-    for (let k = 0; k < this.rows.length; k++) if (keep(this.rows[k])) at.push(k)
-    if (at.length === this.rows.length) return this
-    const picks = Int32Array.from(at)
-    this.rows = gatherI32(this.rows, picks)
-    this.values = this.values.map((v) => gather(v, picks))
-    return this
-  }
-
   /** Bytes it holds (its own rows, not the copies before it). */
   get byteLength(): number {
     let bytes = this.rows.byteLength + 8 * this.free.length

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { LiveTags } from '../../../../../src/main/analysis/d3d12/replay'
 import { type RowCopy, TableShadow } from '../../../../../src/main/model/d3d12/rowCopy'
 import { runs } from '../../../../properties'
+import { keepOnly } from '../../model/d3d12/helpers'
 
 const FIELDS = 5
 /** The id and create-record cells of a row: what a checkpoint keeps. */
@@ -48,7 +49,7 @@ describe("the replay's live rows at a checkpoint", () => {
           } else {
             const count = tags.cells.length
             const used = (tags as unknown as { used: number }).used * FIELDS
-            const expected = plain.shadow.changes([tags.cells], used, [], plain.copy).keeping(kept)
+            const expected = keepOnly(plain.shadow.changes([tags.cells], used, [], plain.copy), kept)
             const copy = tags.copy(since)
             expect(copy.count).toBe(expected.count)
             expect(Array.from(copy.rows)).toEqual(Array.from(expected.rows))

@@ -9,6 +9,7 @@ import { D3D12Model } from '../../../../../src/main/model/d3d12/model'
 import type { D3D12ModelOptions, ModelPlacement, PoolView } from '../../../../../src/main/model/d3d12/model'
 import { TOTAL_FIELD, TOTAL_ROWS } from '../../../../../src/main/model/d3d12/totals'
 import type { TransientRequest } from '../../../../../src/main/model/d3d12/transient'
+import type { Column, RowCopy } from '../../../../../src/main/model/d3d12/rowCopy'
 
 export function config(over: Record<string, number> = {}): ModelConfig {
   return resolveConfig(over)
@@ -55,6 +56,24 @@ export function recordingSink() {
     freed: (id, frame) => freed.push({ id, frame }),
   }
   return { sink, warnings, moved, poolsCreated, poolsDestroyed, objects, freed }
+}
+
+/**
+ * A copy keeping only the rows `keep` accepts, as a chained checkpoint keeps a table whose other rows a restore
+ * never reads (the others then read as their fill, or as an older copy keeps them): the plain reference the
+ * checkpoints' copies of written rows are compared with. Changes `copy` and returns it.
+ */
+export function keepOnly(copy: RowCopy, keep: (row: number) => boolean): RowCopy {
+  const at: number[] = []
+  for (let k = 0; k < copy.rows.length; k++) if (keep(copy.rows[k])) at.push(k)
+  const rows = copy.rows
+  copy.rows = Int32Array.from(at, (k) => rows[k])
+  copy.values = copy.values.map((v) => {
+    const out = new (v.constructor as new (n: number) => Column)(at.length)
+    for (let i = 0; i < at.length; i++) out[i] = v[at[i]]
+    return out
+  })
+  return copy
 }
 
 /** A drawn transient request: its size in 64 KiB units (plus `extra` on a texture), its two pass ends in any order. */

@@ -7,6 +7,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { changedRows, RowCopy, TableShadow, type Column, type TableShape } from '../../../../../src/main/model/d3d12/rowCopy'
 import { runs } from '../../../../properties'
+import { keepOnly } from './helpers'
 
 const SHAPE: TableShape = { kinds: ['f64', 'i32', 'u8'], fill: [0, -1, 0] }
 
@@ -182,10 +183,10 @@ describe('chained row copies', () => {
           for (const e of step) table.apply(e, false)
           if (shadow === undefined || last === undefined) {
             const all = Int32Array.from({ length: table.count }, (_, r) => r)
-            last = RowCopy.whole(SHAPE, table.columns, table.count, all, []).keeping(keep)
+            last = keepOnly(RowCopy.whole(SHAPE, table.columns, table.count, all, []), keep)
             shadow = TableShadow.of(table.columns, table.count, [])
           } else {
-            last = shadow.changes(table.columns, table.count, [], last).keeping(keep)
+            last = keepOnly(shadow.changes(table.columns, table.count, [], last), keep)
           }
           const { columns } = last.restore()
           for (let r = 0; r < table.count; r++) {
