@@ -8,6 +8,7 @@ import type { BufferStateMode } from '../../../shared/capture'
 import type { ModelConfig } from '../../../shared/model'
 import { KiB, lcm, roundUp } from '../../../shared/units'
 import type { Bytes } from '../../../shared/units'
+import { grown } from '../grown'
 import { DescIds } from './descIds'
 import { Step } from './route'
 import type { RouteTrace } from './route'
@@ -416,16 +417,12 @@ export class BufferDecisions {
   private grow(least: number): void {
     let n = this.known.length * 2
     while (n < least) n *= 2
-    const grow = <T extends Uint8Array | Int8Array | Float64Array>(a: T, b: T): T => {
-      b.set(a)
-      return b
-    }
-    this.known = grow(this.known, new Uint8Array(n))
-    this.target = grow(this.target, new Uint8Array(n))
-    this.placement = grow(this.placement, new Uint8Array(n))
-    this.heap = grow(this.heap, new Uint8Array(n))
-    this.family = grow(this.family, new Int8Array(n))
-    this.alignment = grow(this.alignment, new Float64Array(n))
-    this.bits = grow(this.bits, new Uint8Array(n))
+    this.known = grown(this.known, n)
+    this.target = grown(this.target, n)
+    this.placement = grown(this.placement, n)
+    this.heap = grown(this.heap, n)
+    this.family = grown(this.family, n)
+    this.alignment = grown(this.alignment, n)
+    this.bits = grown(this.bits, n)
   }
 }

@@ -9,6 +9,7 @@ import { dxgiFormat } from '../../../shared/dxgi'
 import type { ModelConfig } from '../../../shared/model'
 import { KiB, MiB, roundUp } from '../../../shared/units'
 import type { Bytes } from '../../../shared/units'
+import { grown } from '../grown'
 import { DescIds } from './descIds'
 import { Family, HEAP_INDEX, PLACEMENT_INDEX, Target, TILE } from './ladder'
 import { AlignSource, FourK, Step } from './route'
@@ -607,19 +608,15 @@ export class TextureDecisions {
   private add(id: number, d: TextureDecision): void {
     if (id === this.target.length) {
       const n = id * 2
-      const grow = <T extends Uint8Array | Int8Array | Float64Array>(a: T, b: T): T => {
-        b.set(a)
-        return b
-      }
-      this.target = grow(this.target, new Uint8Array(n))
-      this.placement = grow(this.placement, new Uint8Array(n))
-      this.heap = grow(this.heap, new Uint8Array(n))
-      this.family = grow(this.family, new Int8Array(n))
-      this.estimated = grow(this.estimated, new Uint8Array(n))
-      this.alignment = grow(this.alignment, new Float64Array(n))
-      this.requested = grow(this.requested, new Float64Array(n))
-      this.size = grow(this.size, new Float64Array(n))
-      this.committed = grow(this.committed, new Float64Array(n))
+      this.target = grown(this.target, n)
+      this.placement = grown(this.placement, n)
+      this.heap = grown(this.heap, n)
+      this.family = grown(this.family, n)
+      this.estimated = grown(this.estimated, n)
+      this.alignment = grown(this.alignment, n)
+      this.requested = grown(this.requested, n)
+      this.size = grown(this.size, n)
+      this.committed = grown(this.committed, n)
     }
     this.target[id] = d.target
     this.placement[id] = d.placement
