@@ -340,11 +340,7 @@ export class DescScratch {
 
   /** A key number, with room for it in formOf. */
   private known(index: number): number {
-    if (index >= this.formOf.length) {
-      const grown = new Int32Array(Math.max(64, index * 2)).fill(-1)
-      grown.set(this.formOf)
-      this.formOf = grown
-    }
+    if (index >= this.formOf.length) this.formOf = grownForms(this.formOf, index)
     return index
   }
 
