@@ -288,11 +288,7 @@ export class TransientAllocator {
     // front in acquisition order.
     for (const heap of acquired) {
       heap.reset()
-      heap.lastUsed = execution
-      heap.created = false
-      this.cacheEvictions += heap.textures.forfeit(PLACED_RESOURCE_CACHE_SIZE)
-      this.cacheEvictions += heap.buffers.forfeit(PLACED_RESOURCE_CACHE_SIZE)
-      this.residency.markUsed(heap.id)
+      this.heapDone(heap, execution)
     }
     if (acquired.length > 0) {
       const cached = this.cached
@@ -372,17 +368,20 @@ export class TransientAllocator {
     cols.hits = hits
     for (let h = 0; h < heaps.length; h++) heaps[h].highWater = memo.highWater[h]
     this.recordHeaps(cols, heaps)
-    for (const heap of heaps) {
-      heap.lastUsed = execution
-      heap.created = false
-      this.cacheEvictions += heap.textures.forfeit(PLACED_RESOURCE_CACHE_SIZE)
-      this.cacheEvictions += heap.buffers.forfeit(PLACED_RESOURCE_CACHE_SIZE)
-      this.residency.markUsed(heap.id)
-    }
+    for (const heap of heaps) this.heapDone(heap, execution)
     // The cache is the memo's start, so it leaves the memo's `after`: the same heaps, maybe in another order.
     if (!memo.sameOrder) for (let h = 0; h < memo.after.length; h++) this.cached[h] = memo.after[h]
     this.collectGarbage(execution, frame)
     return out
+  }
+
+  /** A heap the graph used, back to the cache: last used now, its placed-resource caches trimmed, marked used. */
+  private heapDone(heap: TransientHeap, execution: number): void {
+    heap.lastUsed = execution
+    heap.created = false
+    this.cacheEvictions += heap.textures.forfeit(PLACED_RESOURCE_CACHE_SIZE)
+    this.cacheEvictions += heap.buffers.forfeit(PLACED_RESOURCE_CACHE_SIZE)
+    this.residency.markUsed(heap.id)
   }
 
   /** The execution is over: its columns become the last execution's, and the other set takes the next graph. */
