@@ -212,8 +212,22 @@ export class MemoryPool {
   spare = false
   /** The family that holds the pool in a slot, told of every allocation and release; null for a spare. */
   watcher: PoolWatcher | null = null
+  /**
+   * The free list's three arrays may be another pool's too (a copy shares them with its original until either
+   * changes its free list, which copies them first: most pools of a snapshot's copy never change).
+   */
+  private shared = false
 
-  constructor(id: number, size: Bytes, alignment: Bytes, order: number, frame: Frame, blocks: BlockTable | null) {
+  /** `copyOf`: a pool whose free list this one shares (see clone); the others start with one free block or none. */
+  constructor(
+    id: number,
+    size: Bytes,
+    alignment: Bytes,
+    order: number,
+    frame: Frame,
+    blocks: BlockTable | null,
+    copyOf: MemoryPool | null = null,
+  ) {
     this.id = id
     this.slot = NONE
     this.name = ''
@@ -222,6 +236,13 @@ export class MemoryPool {
     this.order = order
     this.lastUsedFrame = frame
     this.createdFrame = frame
+    if (copyOf !== null) {
+      this.free = copyOf.free
+      this.freeSize = copyOf.freeSize
+      this.freeOffset = copyOf.freeOffset
+      this.shared = true
+      return
+    }
     this.free = new Int32Array(8)
     this.freeSize = new Float64Array(8)
     this.freeOffset = new Float64Array(8)
@@ -361,15 +382,14 @@ export class MemoryPool {
     return max
   }
 
+  /** A copy that continues exactly as this pool would; both copy the free list before they first change it. */
   clone(): MemoryPool {
-    const c = new MemoryPool(this.id, this.size, this.alignment, this.order, this.createdFrame, null)
+    this.shared = true
+    const c = new MemoryPool(this.id, this.size, this.alignment, this.order, this.createdFrame, null, this)
     c.slot = this.slot
     c.name = this.name
     c.head = this.head
     c.tail = this.tail
-    c.free = this.free.slice()
-    c.freeSize = this.freeSize.slice()
-    c.freeOffset = this.freeOffset.slice()
     c.freeCount = this.freeCount
     c.used = this.used
     c.pending = this.pending
@@ -431,6 +451,7 @@ export class MemoryPool {
   }
 
   private insertFree(b: number, size: Bytes, offset: Bytes): void {
+    if (this.shared) this.own()
     const count = this.freeCount
     if (count === this.free.length) this.growFree()
     const i = this.lowerBound(0, count, size, offset)
@@ -453,6 +474,7 @@ export class MemoryPool {
    * only the entries between its old place and its new one.
    */
   private rekey(i: number, b: number, size: Bytes, offset: Bytes): void {
+    if (this.shared) this.own()
     const free = this.free
     const sizes = this.freeSize
     const offsets = this.freeOffset
@@ -487,6 +509,7 @@ export class MemoryPool {
   }
 
   private removeFreeAt(i: number): void {
+    if (this.shared) this.own()
     const count = this.freeCount - 1
     const free = this.free
     const sizes = this.freeSize
@@ -497,6 +520,14 @@ export class MemoryPool {
       offsets[k] = offsets[k + 1]
     }
     this.freeCount = count
+  }
+
+  /** The free list's arrays made this pool's own, before it changes them (see shared). */
+  private own(): void {
+    this.free = this.free.slice()
+    this.freeSize = this.freeSize.slice()
+    this.freeOffset = this.freeOffset.slice()
+    this.shared = false
   }
 
   private growFree(): void {

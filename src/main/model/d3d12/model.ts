@@ -1649,16 +1649,18 @@ export class D3D12Model {
 }
 
 /**
- * Whether a pool is as its copy `kept` was made: every field the same (typed arrays element for element, whole),
- * but the family it tells (`watcher`). A field holding another object makes it not the same.
+ * Whether a pool is as its copy `kept` was made: every field the same (typed arrays element for element, whole,
+ * or the very arrays a copy shares), but the family it tells (`watcher`) and whether it shares its free list
+ * (`shared`). A field holding another object makes it not the same.
  */
 function samePool(pool: MemoryPool, kept: MemoryPool): boolean {
   const a = pool as unknown as Record<string, unknown>
   const b = kept as unknown as Record<string, unknown>
   for (const key of Object.keys(a)) {
-    if (key === 'watcher') continue
+    if (key === 'watcher' || key === 'shared') continue
     const x = a[key]
     const y = b[key]
+    if (x === y && typeof x === 'object') continue
     if (x instanceof Int32Array) {
       if (!(y instanceof Int32Array) || !sameInts(x, y)) return false
     } else if (x instanceof Float64Array) {

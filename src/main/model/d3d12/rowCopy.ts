@@ -48,54 +48,99 @@ function gather(column: Column, rows: Int32Array): Column {
   return gatherU8(column, rows)
 }
 
-function scatterF64(values: Float64Array, rows: Int32Array, out: Float64Array): void {
-  for (let k = 0; k < rows.length; k++) out[rows[k]] = values[k]
-}
-
-function scatterI32(values: Int32Array, rows: Int32Array, out: Int32Array): void {
-  for (let k = 0; k < rows.length; k++) out[rows[k]] = values[k]
-}
-
-function scatterU8(values: Uint8Array, rows: Int32Array, out: Uint8Array): void {
-  for (let k = 0; k < rows.length; k++) out[rows[k]] = values[k]
-}
-
-function scatterI32F64(values: Int32Array, rows: Int32Array, out: Float64Array): void {
-  for (let k = 0; k < rows.length; k++) out[rows[k]] = values[k]
-}
-
-function scatter(values: Column, rows: Int32Array, out: Column): void {
+/** out[to[k]] = values[from[k]] for k < m, by element type: each loop reads and writes one kind of array. */
+function scatterAt(values: Column, from: Int32Array, to: Int32Array, m: number, out: Column): void {
   if (out instanceof Float64Array) {
-    if (values instanceof Float64Array) scatterF64(values, rows, out)
-    else scatterI32F64(values as Int32Array, rows, out)
+    if (values instanceof Float64Array) scatterAtF64(values, from, to, m, out)
+    else scatterAtI32F64(values as Int32Array, from, to, m, out)
+  } else if (out instanceof Int32Array) scatterAtI32(values as Int32Array, from, to, m, out)
+  else scatterAtU8(values as Uint8Array, from, to, m, out)
+}
+
+function scatterAtF64(values: Float64Array, from: Int32Array, to: Int32Array, m: number, out: Float64Array): void {
+  for (let k = 0; k < m; k++) out[to[k]] = values[from[k]]
+}
+
+function scatterAtI32F64(values: Int32Array, from: Int32Array, to: Int32Array, m: number, out: Float64Array): void {
+  for (let k = 0; k < m; k++) out[to[k]] = values[from[k]]
+}
+
+function scatterAtI32(values: Int32Array, from: Int32Array, to: Int32Array, m: number, out: Int32Array): void {
+  for (let k = 0; k < m; k++) out[to[k]] = values[from[k]]
+}
+
+function scatterAtU8(values: Uint8Array, from: Int32Array, to: Int32Array, m: number, out: Uint8Array): void {
+  for (let k = 0; k < m; k++) out[to[k]] = values[from[k]]
+}
+
+/** Runs this long or longer are copied as a block (TypedArray set); shorter ones row by row, which costs less. */
+const BLOCK_RUN = 16
+
+/** The runs of consecutive rows of ascending `rows` below `n`: [first index in rows, first row, length] each. */
+function runsOf(rows: Int32Array, n: number): Int32Array {
+  let end = rows.length
+  while (end > 0 && rows[end - 1] >= n) end--
+  let count = 0
+  for (let k = 0; k < end; k++) if (k === 0 || rows[k] !== rows[k - 1] + 1) count++
+  const runs = new Int32Array(3 * count)
+  for (let k = 0, i = -3; k < end; k++) {
+    if (k === 0 || rows[k] !== rows[k - 1] + 1) {
+      i += 3
+      runs[i] = k
+      runs[i + 1] = rows[k]
+    }
+    runs[i + 2]++
   }
-  else if (out instanceof Int32Array) scatterI32(values as Int32Array, rows, out)
-  else scatterU8(values as Uint8Array, rows, out)
+  return runs
 }
 
-/** out[to[k]] = values[from[k]], by element type: each loop reads and writes one kind of array. */
-function scatterAt(values: Column, from: Int32Array, to: Int32Array, out: Column): void {
+/** Each run of `runs` (see runsOf) of a copy's `values` into `out` at its rows: a block copy if long, else row by row. */
+function copyRuns(values: Column, runs: Int32Array, out: Column): void {
   if (out instanceof Float64Array) {
-    if (values instanceof Float64Array) scatterAtF64(values, from, to, out)
-    else scatterAtI32F64(values as Int32Array, from, to, out)
-  } else if (out instanceof Int32Array) scatterAtI32(values as Int32Array, from, to, out)
-  else scatterAtU8(values as Uint8Array, from, to, out)
+    if (values instanceof Float64Array) copyRunsF64(values, runs, out)
+    else copyRunsI32F64(values as Int32Array, runs, out)
+  } else if (out instanceof Int32Array) copyRunsI32(values as Int32Array, runs, out)
+  else copyRunsU8(values as Uint8Array, runs, out)
 }
 
-function scatterAtF64(values: Float64Array, from: Int32Array, to: Int32Array, out: Float64Array): void {
-  for (let k = 0; k < to.length; k++) out[to[k]] = values[from[k]]
+function copyRunsF64(values: Float64Array, runs: Int32Array, out: Float64Array): void {
+  for (let i = 0; i < runs.length; i += 3) {
+    const k = runs[i]
+    const r = runs[i + 1]
+    const n = runs[i + 2]
+    if (n >= BLOCK_RUN) out.set(values.subarray(k, k + n), r)
+    else for (let d = 0; d < n; d++) out[r + d] = values[k + d]
+  }
 }
 
-function scatterAtI32F64(values: Int32Array, from: Int32Array, to: Int32Array, out: Float64Array): void {
-  for (let k = 0; k < to.length; k++) out[to[k]] = values[from[k]]
+function copyRunsI32F64(values: Int32Array, runs: Int32Array, out: Float64Array): void {
+  for (let i = 0; i < runs.length; i += 3) {
+    const k = runs[i]
+    const r = runs[i + 1]
+    const n = runs[i + 2]
+    if (n >= BLOCK_RUN) out.set(values.subarray(k, k + n), r)
+    else for (let d = 0; d < n; d++) out[r + d] = values[k + d]
+  }
 }
 
-function scatterAtI32(values: Int32Array, from: Int32Array, to: Int32Array, out: Int32Array): void {
-  for (let k = 0; k < to.length; k++) out[to[k]] = values[from[k]]
+function copyRunsI32(values: Int32Array, runs: Int32Array, out: Int32Array): void {
+  for (let i = 0; i < runs.length; i += 3) {
+    const k = runs[i]
+    const r = runs[i + 1]
+    const n = runs[i + 2]
+    if (n >= BLOCK_RUN) out.set(values.subarray(k, k + n), r)
+    else for (let d = 0; d < n; d++) out[r + d] = values[k + d]
+  }
 }
 
-function scatterAtU8(values: Uint8Array, from: Int32Array, to: Int32Array, out: Uint8Array): void {
-  for (let k = 0; k < to.length; k++) out[to[k]] = values[from[k]]
+function copyRunsU8(values: Uint8Array, runs: Int32Array, out: Uint8Array): void {
+  for (let i = 0; i < runs.length; i += 3) {
+    const k = runs[i]
+    const r = runs[i + 1]
+    const n = runs[i + 2]
+    if (n >= BLOCK_RUN) out.set(values.subarray(k, k + n), r)
+    else for (let d = 0; d < n; d++) out[r + d] = values[k + d]
+  }
 }
 
 /**
@@ -218,27 +263,34 @@ export class RowCopy {
     const shape = this.shape
     const n = this.count
     const columns = shape.kinds.map((kind, j) => column(kind, n, shape.fill[j], Math.max(n, capacity)))
-    if (chain.length === 1) {
-      for (let j = 0; j < columns.length; j++) scatter(this.values[j], this.rows, columns[j])
-    } else {
-      // Newest first, each row from the newest copy that keeps it: every row is written once, however long the chain.
+    // The whole copy first, its runs of consecutive rows copied as blocks: most rows of a long chain are the whole
+    // copy's, unchanged since (a leak's), and a block copy costs a fraction of a row by row one.
+    const whole = chain[chain.length - 1]
+    const runs = runsOf(whole.rows, n)
+    for (let j = 0; j < columns.length; j++) copyRuns(whole.values[j], runs, columns[j])
+    if (chain.length > 1) {
+      // Then the copies after it, newest first, each row from the newest copy that keeps it: every row is written
+      // once more at most, however long the chain (the same rows change again and again between checkpoints).
       const written = new Uint8Array(n)
-      const take = new Int32Array(n)
-      const at = new Int32Array(n)
-      for (const link of chain) {
+      let most = 0
+      for (let i = 0; i < chain.length - 1; i++) most = Math.max(most, chain[i].rows.length)
+      const take = new Int32Array(most)
+      const at = new Int32Array(most)
+      for (let i = 0; i < chain.length - 1; i++) {
+        const link = chain[i]
         const rows = link.rows
         let m = 0
         for (let k = 0; k < rows.length; k++) {
           const r = rows[k]
-          if (r >= n || written[r] === 1) continue
+          // Ascending: the first row past the count ends them.
+          if (r >= n) break
+          if (written[r] === 1) continue
           written[r] = 1
           take[m] = r
           at[m++] = k
         }
         if (m === 0) continue
-        const to = take.subarray(0, m)
-        const from = at.subarray(0, m)
-        for (let j = 0; j < columns.length; j++) scatterAt(link.values[j], from, to, columns[j])
+        for (let j = 0; j < columns.length; j++) scatterAt(link.values[j], at, take, m, columns[j])
       }
     }
     const free: number[] = []
