@@ -1,7 +1,8 @@
 /**
  * A table of typed-array columns (the allocations, the blocks, the id map) as a checkpoint keeps it: a whole copy of
  * the rows in use, or only the rows that differ from the checkpoint before, chained to it. A row not kept by any
- * copy of the chain reads as its column's fill value. Restoring applies the chain from its whole copy on, in order.
+ * copy of the chain reads as its column's fill value. Restoring writes the whole copy's rows, then each row a later
+ * copy keeps from the newest one that keeps it.
  * What a replay compares the next checkpoint with is the table as it was at the last checkpoint (a TableShadow), so
  * a restored table equals the model's in every row in use and every row written since the last whole copy.
  */
