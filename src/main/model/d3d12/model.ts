@@ -955,7 +955,7 @@ export class D3D12Model {
       c.allocs = options.packed ? this.allocs.packedClone() : this.allocs.clone()
       c.live = options.packed ? this.live.packedClone() : this.live.clone()
     }
-    c.poolById = new PoolRegistry(this.poolById.ids)
+    c.poolById = new PoolRegistry()
     c.poolObjects = this.poolObjects.clone()
     // A chained checkpoint keeps the checkpoint before's copy of a pool unchanged since (checkpoints are only read).
     const before = options.since?.model
@@ -1762,17 +1762,7 @@ class PoolObjects {
 
 /** Pools by id: ids are dense over the replay, so an array (a hole once a pool is destroyed). */
 class PoolRegistry {
-  private items: (MemoryPool | BuddyPool | undefined)[]
-
-  /** `ids`: the ids below it held from the start (a copy's registry, filled in family order rather than by id). */
-  constructor(ids = 0) {
-    this.items = new Array<MemoryPool | BuddyPool | undefined>(ids).fill(undefined)
-  }
-
-  /** One past the largest id held so far. */
-  get ids(): number {
-    return this.items.length
-  }
+  private items: (MemoryPool | BuddyPool | undefined)[] = []
 
   get(id: number): MemoryPool | BuddyPool | undefined {
     return this.items[id]
