@@ -214,6 +214,13 @@ export class NdjsonScanner {
   private readonly tailStr = new Int32Array(TAIL_COUNT * TAIL_FIELDS)
   private readonly tailIds = new Int32Array(TAIL_COUNT * TAIL_IDS)
   private readonly tailAfter = new Int32Array(TAIL_COUNT)
+  /**
+   * Per tail, 1 + the builder's transient row of the last transient with this tail that passed every check
+   * without a warning (0: none yet). A transient's checks look at its members and at the builder's graph and
+   * live ids, nothing else, so one with the same tail passes them again where the graph state allows it
+   * (CaptureBuilder.repeatTransient) and its rows are copies of that one's.
+   */
+  private readonly tailRow = new Int32Array(TAIL_COUNT)
   /** Tails by a hash of their bytes, to find one kept before when the prediction failed. */
   private readonly tailByHash = new Int32Array(1 << TAIL_HASH_BITS)
   private lastTail = 0
@@ -388,6 +395,8 @@ export class NdjsonScanner {
     /** Where the members after a transient's id start, when the record may be kept (tails below). */
     let tail = -1
     let tailId = 0
+    /** The kept tail the bytes from `tail` on repeat, its members not read yet. */
+    let repeated = 0
     if (c <= SPACE) while (c === SPACE || c === TAB || c === CR) c = buf[++p]
     if (c === RBRACE) {
       c = buf[++p]
@@ -497,9 +506,9 @@ export class NdjsonScanner {
                 tailId = v
                 const known = this.knownTail(tail)
                 if (known > 0) {
-                  p = this.replayTail(known, tail)
+                  repeated = known
+                  p = tail + this.tailBytes[known]
                   c = buf[p]
-                  tail = -1
                   break
                 }
               }
@@ -528,12 +537,29 @@ export class NdjsonScanner {
     const close = p
     if (c <= SPACE) while (c === SPACE || c === TAB || c === CR) c = buf[++p]
     if (c !== NEWLINE) throw new SyntaxFault(p, 'the end of the line after the record')
-    if (tail >= 0) this.keepTail(tail, close, tailId)
     const builder = this.builder
     builder.line = this.lines
     builder.offset = this.base + this.lineStart
-    builder.add(r)
+    if (repeated > 0) {
+      // the rows of the transient that last had this tail and passed every check, under this one's id
+      const like = this.tailRow[repeated] - 1
+      if (like >= 0 && builder.repeatTransient(tailId, like)) return p
+      this.replayTail(repeated, tail)
+      this.addWithTail(repeated)
+      return p
+    }
+    const kept = tail >= 0 ? this.keepTail(tail, close, tailId, keys) : 0
+    if (kept > 0) this.addWithTail(kept)
+    else builder.add(r)
     return p
+  }
+
+  /** Add the transient in the scratch, whose members after its id are kept tail `tail`; note its row if it passed. */
+  private addWithTail(tail: number): void {
+    const builder = this.builder
+    const row = builder.transients.length
+    const warnings = builder.warningCount()
+    if (builder.add(this.r) && builder.warningCount() === warnings) this.tailRow[tail] = row + 1
   }
 
   private follow(previous: number, id: number): void {
@@ -600,26 +626,28 @@ export class NdjsonScanner {
 
   /**
    * Keep the tail of the transient just read, from `start` to its closing brace (before `close`), with the
-   * members it set: unless it is too long, holds unknown keys or a number array, or changed the record's kind or
-   * id. It is predicted after the tail before it.
+   * members it set: unless it is too long, holds unknown keys, a number array or a key twice (a second `id`
+   * would stand for the id of every transient that repeats the tail), or changed the record's kind. It is
+   * predicted after the tail before it. Returns the tail, or 0 when not kept.
    */
-  private keepTail(start: number, close: number, recordId: number): void {
+  private keepTail(start: number, close: number, recordId: number, keys: number): number {
     const r = this.r
     const type = r.type
     const bytes = close - start
-    if (bytes > TAIL_WORDS * 4 || r.extras !== undefined) return
+    if (bytes > TAIL_WORDS * 4 || r.extras !== undefined) return 0
     const transient = type[F.e] === FieldValue.String && r.str[F.e] === this.transientKind
-    if (!transient || type[F.id] !== FieldValue.Number || r.num[F.id] !== recordId) return
+    if (!transient || type[F.id] !== FieldValue.Number || r.num[F.id] !== recordId) return 0
     let n = 0
     let ids = 0
     for (let field = 0; field < FIELD_COUNT; field++) {
       const t = type[field]
       if (t === FieldValue.Absent || field === F.e || field === F.id) continue
-      if (t === FieldValue.Numbers) return
+      if (t === FieldValue.Numbers) return 0
       n++
       if (t === FieldValue.Strings) ids += r.listEnd[field] - r.listStart[field]
     }
-    if (n > TAIL_FIELDS || ids > TAIL_IDS) return
+    // `e` and `id`, then one key a member
+    if (n > TAIL_FIELDS || ids > TAIL_IDS || keys !== n + 2) return 0
     // the same tail kept before: predicted from here on (its successor was learned with it)
     const view = this.view
     const text = this.tailText
@@ -637,7 +665,7 @@ export class NdjsonScanner {
       if (g === groups && (rest === 0 || (view.getInt32(start + 4 * g, true) & lowBytes(rest)) === text[at + g])) {
         this.tailAfter[this.lastTail] = same
         this.lastTail = same
-        return
+        return same
       }
     }
     const tail = this.nextTail
@@ -672,9 +700,11 @@ export class NdjsonScanner {
     this.tailBytes[tail] = bytes
     this.tailByHash[hashSlot] = tail
     this.tailAfter[tail] = 0
+    this.tailRow[tail] = 0
     this.tailAfter[this.lastTail] = tail
     this.lastTail = tail
     this.nextTail = tail === TAIL_COUNT - 1 ? 1 : tail + 1
+    return tail
   }
 
   /** A key the format does not define: its member is validated and kept as raw JSON. */

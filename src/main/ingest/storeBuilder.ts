@@ -540,6 +540,28 @@ export class CaptureBuilder {
     return true
   }
 
+  /**
+   * A transient whose members other than its id are those of transient row `like`, which was added without a
+   * warning: the same checks would pass again, so its rows are copied from that one's. False, with nothing
+   * done, when the record needs the full path: outside a graph, or its id already live in it.
+   */
+  repeatTransient(id: number, like: number): boolean {
+    if (!this.inGraph || !this.liveTransients.add(id)) return false
+    const t = this.transients
+    const kind = t.kind.data[like]
+    const desc = kind === 0 ? this.buffers.repeat(t.desc.data[like], id) : this.textures.repeat(t.desc.data[like], id)
+    const row = t.row()
+    t.kind.data[row] = kind
+    t.desc.data[row] = desc
+    t.a.data[row] = t.a.data[like]
+    t.b.data[row] = t.b.data[like]
+    const records = this.records
+    const index = records.row()
+    records.kind.data[index] = TRANSIENT
+    records.ref.data[index] = row
+    return true
+  }
+
   private addPlaced(r: RecordScratch): boolean {
     const id = this.claimId(r, 'placed', this.live)
     const kind = this.attachedKind(r, 'placed')
