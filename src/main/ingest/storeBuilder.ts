@@ -377,6 +377,14 @@ export class CaptureBuilder {
     if (r.extras !== undefined) this.extras.set(index, r.extras)
   }
 
+  /** A record row for a record without unknown keys. */
+  private pushPlain(kind: number, ref: number): void {
+    const records = this.records
+    const index = records.row()
+    records.kind.data[index] = kind
+    records.ref.data[index] = ref
+  }
+
   private pushOps1(kind: number, r: RecordScratch, a: number): boolean {
     const ops = this.ops
     this.pushRecord(kind, ops.length, r)
@@ -541,9 +549,10 @@ export class CaptureBuilder {
   }
 
   /**
-   * A transient whose members other than its id are those of transient row `like`, which was added without a
-   * warning: the same checks would pass again, so its rows are copied from that one's. False, with nothing
-   * done, when the record needs the full path: outside a graph, or its id already live in it.
+   * A transient whose members but its id (an integer the scanner read, under 2^53) are those of transient row
+   * `like`, which was added without a warning: the same checks would pass again, so its rows are copies of that
+   * one's. False, with nothing done, when the record needs the full path: outside a graph, or its id already
+   * live in it.
    */
   repeatTransient(id: number, like: number): boolean {
     if (!this.inGraph || !this.liveTransients.add(id)) return false
@@ -555,10 +564,20 @@ export class CaptureBuilder {
     t.desc.data[row] = desc
     t.a.data[row] = t.a.data[like]
     t.b.data[row] = t.b.data[like]
-    const records = this.records
-    const index = records.row()
-    records.kind.data[index] = TRANSIENT
-    records.ref.data[index] = row
+    this.pushPlain(TRANSIENT, row)
+    return true
+  }
+
+  /**
+   * A buffer whose members but its id and size (an integer the scanner read, under 2^53) are those of buffer row
+   * `like`, which a buffer create added without a warning: its row is a copy of that one's. False, with nothing
+   * done, when the record needs the full path: an id that is not an integer, or one already live.
+   */
+  repeatBuffer(id: number, size: number, like: number): boolean {
+    if (!Number.isSafeInteger(id) || !this.live.add(id)) return false
+    const row = this.buffers.repeat(like, id)
+    this.buffers.size.data[row] = size
+    this.pushPlain(BUFFER, row)
     return true
   }
 
