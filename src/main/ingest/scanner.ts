@@ -127,6 +127,8 @@ const TAIL_WORDS = 64
 const TAIL_FIELDS = 16
 const TAIL_IDS = 16
 const TAIL_HASH_BITS = 12
+/** Buffer tails kept per headSlot() of their first sixteen bytes, the latest first. */
+const BUFFER_WAYS = 8
 /** What a kept tail follows: a transient's id, or a buffer's size (the seed of its hash, tailHash). */
 const TRANSIENT_TAIL = 1
 const BUFFER_TAIL = 2
@@ -232,9 +234,20 @@ export class NdjsonScanner {
    * repeatBuffer), and its rows are copies of that one's.
    */
   private readonly tailRow = new Int32Array(TAIL_COUNT)
-  /** Transient and buffer tails by a hash of their bytes (tailHash), to find one kept before without a prediction. */
+  /** Transient tails by a hash of their bytes (tailHash), to find one kept before when the prediction failed. */
   private readonly transientByHash = new Int32Array(1 << TAIL_HASH_BITS)
-  private readonly bufferByHash = new Int32Array(1 << TAIL_HASH_BITS)
+  /**
+   * Buffer tails by their first sixteen bytes (headSlot), BUFFER_WAYS each, and each tail's last four bytes
+   * (with what came before it when it is shorter): tails that start alike differ in length or at their end.
+   */
+  private readonly bufferByHead = new Int32Array(BUFFER_WAYS << HEAD_BITS)
+  private readonly tailLast = new Int32Array(TAIL_COUNT)
+  /**
+   * The hashes (tailHash) of buffer tails seen once, by their low bits: a buffer tail is kept the second time it
+   * is seen, so that buffers whose members are their own (a name with a number) do not push out those that
+   * repeat.
+   */
+  private readonly bufferSeen = new Int32Array(1 << TAIL_HASH_BITS)
   private lastTail = 0
   private nextTransient = 1
   private nextBuffer = TRANSIENT_TAILS
@@ -519,7 +532,7 @@ export class NdjsonScanner {
             num[field] = v
             p = q
             // A transient's id right after its kind, or a buffer's size after its kind and id: what follows may
-            // repeat a kept tail, the one predicted after the transient before, or a buffer's found by its bytes.
+            // repeat a kept tail, the one predicted after the transient before, or a buffer's found by its first bytes.
             if (c === COMMA && (keys === 2 ? field === F.id : keys === 3 && field === F.size) && type[F.e] === FieldValue.String) {
               const transient = keys === 2 && str[F.e] === this.transientKind
               if (transient || (keys === 3 && str[F.e] === this.bufferKind && type[F.id] === FieldValue.Number)) {
@@ -617,46 +630,26 @@ export class NdjsonScanner {
   }
 
   /**
-   * The kept buffer tail that the bytes from `start` to the line's end repeat, or 0: found by its bytes' hash,
-   * taken while looking for the line feed four bytes at a time (no longer than a tail may be), then compared.
+   * The kept buffer tail that the bytes from `start` repeat to its closing brace, or 0: one of those kept under
+   * the same first sixteen bytes, whose last four bytes are where they would be, then compared whole.
    */
   private foundTail(start: number): number {
     const view = this.view
-    let h = BUFFER_TAIL
-    let at = start
-    const limit = start + TAIL_WORDS * 4
-    for (;;) {
-      const w = view.getInt32(at, true)
-      // a byte of x is zero where w holds a line feed; the lowest bit of `zero` marks the first
-      const x = w ^ 0x0a0a0a0a
-      const zero = (x - 0x01010101) & ~x & 0x80808080
-      if (zero !== 0) {
-        const rest = (31 - Math.clz32(zero & -zero)) >> 3
-        let end = at + rest
-        const buf = this.buf
-        let c = buf[end - 1]
-        if (c === SPACE || c === TAB || c === CR) {
-          // the tail ends at the closing brace, before the blanks
-          while (c === SPACE || c === TAB || c === CR) c = buf[--end - 1]
-          h = this.tailHash(start, end - start, BUFFER_TAIL)
-        } else {
-          if (rest !== 0) h = Math.imul(h ^ (w & lowBytes(rest)), 0x9e3779b1)
-          h = Math.imul(h ^ (end - start), 0x85ebca6b)
-        }
-        const tail = this.bufferByHash[h >>> (32 - TAIL_HASH_BITS)]
-        if (tail === 0 || this.tailBytes[tail] !== end - start) return 0
-        return this.repeats(tail, start) ? tail : 0
+    const ways = this.bufferByHead
+    const end = this.end
+    for (let way = headSlot(view, start) * BUFFER_WAYS, last = way + BUFFER_WAYS; way < last; way++) {
+      const tail = ways[way]
+      if (tail === 0) return 0
+      // the tail ends before the line's line feed, so before `end`
+      const bytes = this.tailBytes[tail]
+      if (start + bytes < end && view.getInt32(start + bytes - 4, true) === this.tailLast[tail] && this.repeats(tail, start)) {
+        return tail
       }
-      h = Math.imul(h ^ w, 0x9e3779b1)
-      at += 4
-      if (at > limit) return 0
     }
+    return 0
   }
 
-  /**
-   * tailHash() of a tail of `kind`, the same as foundTail() takes: its four-byte groups, the rest under a mask,
-   * then its length.
-   */
+  /** A hash of a tail of `kind`: its four-byte groups, the rest under a mask, then its length. */
   private tailHash(start: number, bytes: number, kind: number): number {
     const view = this.view
     const groups = bytes >> 2
@@ -738,20 +731,27 @@ export class NdjsonScanner {
     }
     // one key a member
     if (n > TAIL_FIELDS || ids > TAIL_IDS || keys !== n + (transient ? 2 : 3)) return 0
-    // the same tail kept before: a transient's is predicted from here on (its successor was learned with it)
     const view = this.view
     const text = this.tailText
     const groups = bytes >> 2
     const rest = bytes & 3
-    const byHash = transient ? this.transientByHash : this.bufferByHash
-    const hashSlot = this.tailHash(start, bytes, kind) >>> (32 - TAIL_HASH_BITS)
-    const same = byHash[hashSlot]
-    if (same > 0 && this.tailBytes[same] === bytes && this.repeats(same, start)) {
-      if (transient) {
+    // A transient's tail kept before is predicted from here on (its successor was learned with it). A buffer's
+    // was looked for where it starts (foundTail), before its members were read.
+    const hash = this.tailHash(start, bytes, kind)
+    const hashSlot = transient ? hash >>> (32 - TAIL_HASH_BITS) : headSlot(view, start) * BUFFER_WAYS
+    if (transient) {
+      const same = this.transientByHash[hashSlot]
+      if (same > 0 && this.tailBytes[same] === bytes && this.repeats(same, start)) {
         this.tailAfter[this.lastTail] = same
         this.lastTail = same
+        return same
       }
-      return same
+    } else {
+      const seen = hash & ((1 << TAIL_HASH_BITS) - 1)
+      if (this.bufferSeen[seen] !== hash) {
+        this.bufferSeen[seen] = hash
+        return 0
+      }
     }
     const tail = transient ? this.nextTransient : this.nextBuffer
     r.typesInto(this.tailTypes, tail * TYPE_WORDS)
@@ -783,14 +783,21 @@ export class NdjsonScanner {
     for (let g = 0; g < groups; g++) text[at + g] = view.getInt32(start + 4 * g, true)
     if (rest !== 0) text[at + groups] = view.getInt32(start + 4 * groups, true) & lowBytes(rest)
     this.tailBytes[tail] = bytes
-    byHash[hashSlot] = tail
     this.tailAfter[tail] = 0
     this.tailRow[tail] = 0
     if (transient) {
+      this.transientByHash[hashSlot] = tail
       this.tailAfter[this.lastTail] = tail
       this.lastTail = tail
       this.nextTransient = tail === TRANSIENT_TAILS - 1 ? 1 : tail + 1
-    } else this.nextBuffer = tail === TAIL_COUNT - 1 ? TRANSIENT_TAILS : tail + 1
+    } else {
+      // first among its head's ways; the last one is no longer found
+      const ways = this.bufferByHead
+      ways.copyWithin(hashSlot + 1, hashSlot, hashSlot + BUFFER_WAYS - 1)
+      ways[hashSlot] = tail
+      this.tailLast[tail] = view.getInt32(start + bytes - 4, true)
+      this.nextBuffer = tail === TAIL_COUNT - 1 ? TRANSIENT_TAILS : tail + 1
+    }
     return tail
   }
 

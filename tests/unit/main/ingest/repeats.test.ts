@@ -213,12 +213,13 @@ describe('a kept tail\'s rows when its place in the ring is taken', () => {
 
   it('for buffers', () => {
     const buffer = (id: number, k: number) => `{"e":"buffer","id":${id},"size":64,"usage":["Static"],"name":"B${k}"}`
-    // 512 buffers take every place; the 513th takes the first one's, with a live id; then it comes again
-    const first = Array.from({ length: 512 }, (_, k) => buffer(k, k))
-    const text = [HEADER, ...first, buffer(3, 512), buffer(600, 512)]
+    // 512 buffers, each twice (a buffer's tail is kept the second time), take every place; the 513th takes the
+    // first one's, the second time with a live id; then it comes again
+    const first = Array.from({ length: 512 }, (_, k) => [buffer(2 * k, k), buffer(2 * k + 1, k)]).flat()
+    const text = [HEADER, ...first, buffer(2000, 512), buffer(3, 512), buffer(2001, 512)]
     const { store } = scan(text.join('\n') + '\n')
     expect(store.warnings.counts).toEqual({ duplicateId: 1 })
     expect(store.strings.get(store.buffers.name.data[store.buffers.length - 1])).toBe('B512')
-    expect(store.buffers.id.data[store.buffers.length - 1]).toBe(600)
+    expect(store.buffers.id.data[store.buffers.length - 1]).toBe(2001)
   })
 })
