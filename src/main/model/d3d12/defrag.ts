@@ -75,19 +75,6 @@ function refresh(t: Ranked): void {
   t.maxFree = m
 }
 
-/** Every maxFree of the subtree at `t`, children first. */
-function refreshBelow(t: Ranked | null): void {
-  if (t === null) return
-  refreshBelow(t.left)
-  refreshBelow(t.right)
-  refresh(t)
-}
-
-/** Lowest rank first: (used, slot) ascending, the treap's order. */
-function byRank(a: Ranked, b: Ranked): number {
-  return a.used - b.used || a.slot - b.slot
-}
-
 /** The next node by rank (in order), or null. */
 function successor(n: Ranked): Ranked | null {
   let t = n.right
@@ -232,30 +219,6 @@ export class FamilyDefrag {
     return roomAbove(this.root, pool.used, pool.slot)
   }
 
-  /**
-   * The treap of `sorted` (unlinked nodes in rank order, lowest first) in one pass: each node takes as its left
-   * subtree the nodes before it of lower priority, the rightmost path kept on a stack; then every maxFree, from the
-   * leaves up.
-   */
-  build(sorted: readonly Ranked[]): void {
-    const path: Ranked[] = []
-    for (const n of sorted) {
-      let below: Ranked | null = null
-      while (path.length > 0 && path[path.length - 1].priority < n.priority) below = path.pop()!
-      n.left = below
-      n.right = null
-      if (below !== null) below.parent = n
-      if (path.length > 0) {
-        const up = path[path.length - 1]
-        up.right = n
-        n.parent = up
-      } else n.parent = null
-      path.push(n)
-    }
-    this.root = path.length > 0 ? path[0] : null
-    refreshBelow(this.root)
-  }
-
   /** Puts the unlinked node `n` in by its rank: down to a leaf, then up by its priority. */
   link(n: Ranked): void {
     n.left = null
@@ -350,34 +313,13 @@ export class DefragSearch {
     this.families = families.map((f) => (f.spec.defrag ? new FamilyDefrag() : null))
   }
 
-  /**
-   * An index with the same answers over `families`' pools (a model's clone), settled: each pool counted, and the
-   * pools not full ranked in one pass over them in rank order (the treap their ranks and priorities define, as
-   * adding and settling them one by one makes it, without a descent and rotations each).
-   */
-  static rebuild(families: readonly PoolFamily[], _blocks: BlockTable): DefragSearch {
+  /** An index with the same answers over `families`' pools (a model's clone). */
+  static rebuild(families: readonly PoolFamily[], blocks: BlockTable): DefragSearch {
     const c = new DefragSearch(families)
-    // By id as far as the largest, so the pools taken in slot order fill it without holes past its end.
-    let ids = 0
-    for (const f of families) for (const pool of f.slots) if (pool !== null && pool.id >= ids) ids = pool.id + 1
-    c.entries = new Array<Ranked | undefined>(ids).fill(undefined)
     families.forEach((f, i) => {
-      const family = c.families[i]
-      if (family === null) return
-      const targets: Ranked[] = []
-      for (const pool of f.slots) {
-        if (pool === null) continue
-        const e = new Ranked(pool, family, c.random())
-        c.entries[pool.id] = e
-        c.count(e)
-        if (pool.used >= pool.size) continue
-        e.used = pool.used
-        e.slot = pool.slot
-        e.free = pool.largestFree()
-        e.ranked = true
-        targets.push(e)
-      }
-      family.build(targets.sort(byRank))
+      if (c.families[i] === null) return
+      for (const pool of f.slots) if (pool !== null) c.add(i, pool)
+      c.settle(i, blocks)
     })
     return c
   }
