@@ -186,6 +186,7 @@ export function liveTable(tables: ModelTables): LiveTable {
   }
   // The slots read in ascending order, each row written where the order puts it: the table's columns are read one
   // after the other, not at random (the rows' order by creation is far from the slots').
+  const names = poolNames(tables)
   const rowOf = new Int32Array(a.count).fill(-1)
   for (let i = 0; i < n; i++) rowOf[slots[i]] = i
   for (let slot = 0; slot < rowOf.length; slot++) {
@@ -196,7 +197,7 @@ export function liveTable(tables: ModelTables): LiveTable {
     t.texture[i] = a.kind[slot] === Kind.Texture ? 1 : 0
     t.placement[i] = a.placement[slot]
     t.heap[i] = a.heap[slot]
-    t.poolName[i] = loc === Loc.Pool || loc === Loc.Buddy ? pools.get(a.pool[slot])!.name : null
+    t.poolName[i] = loc === Loc.Pool || loc === Loc.Buddy ? (names[a.pool[slot]] ?? pools.get(a.pool[slot])!.name) : null
     t.offset[i] = a.offset[slot]
     t.size[i] = a.bytes(slot)
     t.requested[i] = a.requestedBytes(slot)
@@ -205,6 +206,27 @@ export function liveTable(tables: ModelTables): LiveTable {
     t.estimated[i] = (a.flags[slot] & SlotFlag.Estimated) !== 0 ? 1 : 0
   }
   return t
+}
+
+/**
+ * The names of the pools in service (memory pools, spares, buddy pools) by pool id, undefined for other ids: one
+ * array read per row of a table rather than a look-up of the pool and its name.
+ */
+function poolNames(t: ModelTables): (string | undefined)[] {
+  const pools: (MemoryPool | BuddyPool)[] = []
+  for (const fam of t.families) {
+    pools.push(...fam.pools())
+    if (fam.spare) pools.push(fam.spare)
+  }
+  for (const fam of t.buddies) {
+    pools.push(...fam.pools)
+    if (fam.spare) pools.push(fam.spare)
+  }
+  let last = -1
+  for (const pool of pools) last = Math.max(last, pool.id)
+  const names = new Array<string | undefined>(last + 1).fill(undefined)
+  for (const pool of pools) names[pool.id] = pool.name
+  return names
 }
 
 /**
@@ -475,19 +497,22 @@ export function byCreation(slots: Int32Array, created: Float64Array, id: Float64
   const n = slots.length
   let last = -Infinity
   let frames = 0
+  // Each slot's frame, read once (the slots lie anywhere in the table): the counting below reads this copy.
+  const frameOf = new Int32Array(n)
   for (let i = 0; i < n; i++) {
     const slot = slots[i]
     const f = created[slot]
     if (!(id[slot] > last) || !(f >= 0 && f < 4 * n + 1024) || f !== Math.floor(f)) return null
     last = id[slot]
     if (f >= frames) frames = f + 1
+    frameOf[i] = f
   }
   // starts[f]: where frame f's slots begin.
   const starts = new Int32Array(frames + 1)
-  for (let i = 0; i < n; i++) starts[created[slots[i]] + 1]++
+  for (let i = 0; i < n; i++) starts[frameOf[i] + 1]++
   for (let f = 0; f < frames; f++) starts[f + 1] += starts[f]
   const out = new Int32Array(n)
-  for (let i = 0; i < n; i++) out[starts[created[slots[i]]]++] = slots[i]
+  for (let i = 0; i < n; i++) out[starts[frameOf[i]]++] = slots[i]
   return out
 }
 
