@@ -477,7 +477,10 @@ function poolBlocksOf(
     free: pool.size - pool.used,
     spare: pool.spare,
     createdFrame: pool.createdFrame,
-    ...columns,
+    offset: columns.offset,
+    size: columns.size,
+    state: columns.state,
+    id: columns.id,
   }
 }
 
