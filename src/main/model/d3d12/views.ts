@@ -317,8 +317,8 @@ function placeBlocks(t: ModelTables): Listed {
   at.fill(-1, 0, count)
   const next = b.next
   // The links read in index order first, one per cache line: the walk then finds them in the cache rather than
-  // waiting on memory at every step of a list whose blocks lie anywhere in the table. (What they read is used, as
-  // nothing, so that the compiler keeps the reads.)
+  // waiting on memory at every step of a list whose blocks lie anywhere in the table. What they read goes into the
+  // count below as a zero, so that the compiler keeps the reads.
   let touched = 0
   for (let k = 0; k < count; k += 16) touched |= next[k]
   const listed: Listed = { families: [], pools: [], starts: [] }
