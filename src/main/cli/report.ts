@@ -67,15 +67,40 @@ export function formatReport(report: RunReport): string {
       ...(report.waste.pendingFreeBytes === undefined ? [] : [['pending free', formatBytes(report.waste.pendingFreeBytes)]]),
     ]),
   )
+  // The Vulkan model has no residency and no render graph (docs/vulkan-model.md): its JSON keeps their figures at
+  // zero for the shape's sake, the tables leave them out and list what it counts instead.
+  const vulkan = report.vulkan
   out.push(
     table('residency', [
       ['budget at end', report.residency.budgetBytes > 0 ? formatBytes(report.residency.budgetBytes) : 'none'],
-      ['evictions', `${formatCount(report.residency.evictions)} (${formatBytes(report.residency.evictedBytes)})`],
-      ['made resident', formatCount(report.residency.makeResident)],
+      ...(vulkan
+        ? []
+        : [
+            ['evictions', `${formatCount(report.residency.evictions)} (${formatBytes(report.residency.evictedBytes)})`],
+            ['made resident', formatCount(report.residency.makeResident)],
+          ]),
       ['over-budget frames', formatCount(report.residency.overBudgetFrames)],
     ]),
   )
-  const transient = report.transient
+  if (vulkan) {
+    out.push(
+      table('vulkan', [
+        ['allocations (vkAllocateMemory)', formatCount(vulkan.allocations)],
+        ['  dedicated', formatCount(vulkan.dedicatedAllocations)],
+        ['  most live at once', formatCount(vulkan.peakLiveAllocations)],
+        ['  shared by two or more resources', formatCount(vulkan.sharedAllocations)],
+        ['binds', formatCount(vulkan.binds)],
+        ['  at a non-zero offset', formatCount(vulkan.bindsAtOffset)],
+        ['maps', formatCount(vulkan.maps)],
+        ['flushes', formatCount(vulkan.flushes)],
+        ['submits', formatCount(vulkan.submits)],
+        ['names', formatCount(vulkan.names)],
+        ['stacks', formatCount(vulkan.stacks)],
+        ['driver memory reports', formatCount(vulkan.driverReports)],
+      ]),
+    )
+  }
+  const transient = vulkan ? undefined : report.transient
   if (transient) {
     out.push(
       table('transients', [

@@ -53,6 +53,35 @@ describe('heapscope report on a GPGMM trace', () => {
     expect(io.out).toMatch(/ {2}alignment +\S+/)
   })
 
+  it('prints a Vulkan run’s own counts, not the residency and transient figures its model has not', async () => {
+    io.out = ''
+    const vulkan = new URL('../../../fixtures/real/h200-offscreen/h200-offscreen.hscap', import.meta.url).pathname
+    expect(await main(['report', vulkan])).toBe(0)
+    // the H200 capture (its README): three vkAllocateMemory, the render target's dedicated, all three live from
+    // frame 40 to 80; five binds, two at offsets 65536 and 81920 of the shared 128 KiB allocation; a map and a
+    // submit each of the 120 frames; seven names, six stacks, no driver report
+    expect(io.out).toMatch(/residency\n {2}budget at end +\S+ GiB\n {2}over-budget frames +0\n/)
+    expect(io.out).not.toContain('evictions')
+    expect(io.out).not.toContain('transients')
+    const counts = io.out.slice(io.out.indexOf('\nvulkan\n'))
+    for (const [label, n] of [
+      ['allocations \\(vkAllocateMemory\\)', 3],
+      ['dedicated', 1],
+      ['most live at once', 3],
+      ['shared by two or more resources', 1],
+      ['binds', 5],
+      ['at a non-zero offset', 2],
+      ['maps', 120],
+      ['flushes', 0],
+      ['submits', 120],
+      ['names', 7],
+      ['stacks', 6],
+      ['driver memory reports', 0],
+    ] as const) {
+      expect(counts).toMatch(new RegExp(`\\n {2,4}${label} +${n}\\n`))
+    }
+  })
+
   it('diffs an observed run against a modelled one with — where the observed report has no figure', async () => {
     io.out = ''
     const modelled = new URL('../../../fixtures/real/h200-offscreen/h200-offscreen.hscap', import.meta.url).pathname
