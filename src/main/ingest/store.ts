@@ -50,6 +50,19 @@ export class BufferTable extends Table {
   columns(): Column<never>[] {
     return [this.id, this.size, this.usage, this.stride, this.attrs, this.name, this.tag] as Column<never>[]
   }
+
+  /** A new row holding row `from`'s desc under another id; returns its index. */
+  repeat(from: number, id: number): number {
+    const row = this.row()
+    this.id.data[row] = id
+    this.size.data[row] = this.size.data[from]
+    this.usage.data[row] = this.usage.data[from]
+    this.stride.data[row] = this.stride.data[from]
+    this.attrs.data[row] = this.attrs.data[from]
+    this.name.data[row] = this.name.data[from]
+    this.tag.data[row] = this.tag.data[from]
+    return row
+  }
 }
 
 export class TextureTable extends Table {
@@ -84,6 +97,25 @@ export class TextureTable extends Table {
       this.name,
       this.tag,
     ] as Column<never>[]
+  }
+
+  /** A new row holding row `from`'s desc under another id; returns its index. */
+  repeat(from: number, id: number): number {
+    const row = this.row()
+    this.id.data[row] = id
+    this.size.data[row] = this.size.data[from]
+    this.align.data[row] = this.align.data[from]
+    this.dim.data[row] = this.dim.data[from]
+    this.format.data[row] = this.format.data[from]
+    this.width.data[row] = this.width.data[from]
+    this.height.data[row] = this.height.data[from]
+    this.depth.data[row] = this.depth.data[from]
+    this.mips.data[row] = this.mips.data[from]
+    this.samples.data[row] = this.samples.data[from]
+    this.flags.data[row] = this.flags.data[from]
+    this.name.data[row] = this.name.data[from]
+    this.tag.data[row] = this.tag.data[from]
+    return row
   }
 }
 

@@ -377,6 +377,14 @@ export class CaptureBuilder {
     if (r.extras !== undefined) this.extras.set(index, r.extras)
   }
 
+  /** A record row for a record without unknown keys. */
+  private pushPlain(kind: number, ref: number): void {
+    const records = this.records
+    const index = records.row()
+    records.kind.data[index] = kind
+    records.ref.data[index] = ref
+  }
+
   private pushOps1(kind: number, r: RecordScratch, a: number): boolean {
     const ops = this.ops
     this.pushRecord(kind, ops.length, r)
@@ -537,6 +545,39 @@ export class CaptureBuilder {
     t.a.data[row] = first
     t.b.data[row] = last
     this.pushRecord(TRANSIENT, row, r)
+    return true
+  }
+
+  /**
+   * A transient whose members but its id (an integer the scanner read, under 2^53) are those of transient row
+   * `like`, which was added without a warning: the same checks would pass again, so its rows are copies of that
+   * one's. False, with nothing done, when the record needs the full path: outside a graph, or its id already
+   * live in it.
+   */
+  repeatTransient(id: number, like: number): boolean {
+    if (!this.inGraph || !this.liveTransients.add(id)) return false
+    const t = this.transients
+    const kind = t.kind.data[like]
+    const desc = kind === 0 ? this.buffers.repeat(t.desc.data[like], id) : this.textures.repeat(t.desc.data[like], id)
+    const row = t.row()
+    t.kind.data[row] = kind
+    t.desc.data[row] = desc
+    t.a.data[row] = t.a.data[like]
+    t.b.data[row] = t.b.data[like]
+    this.pushPlain(TRANSIENT, row)
+    return true
+  }
+
+  /**
+   * A buffer whose members but its id and size (an integer the scanner read, under 2^53) are those of buffer row
+   * `like`, which a buffer create added without a warning: its row is a copy of that one's. False, with nothing
+   * done, when the record needs the full path: an id that is not an integer, or one already live.
+   */
+  repeatBuffer(id: number, size: number, like: number): boolean {
+    if (!Number.isSafeInteger(id) || !this.live.add(id)) return false
+    const row = this.buffers.repeat(like, id)
+    this.buffers.size.data[row] = size
+    this.pushPlain(BUFFER, row)
     return true
   }
 

@@ -1,0 +1,225 @@
+/**
+ * What the scanner takes from records before instead of reading it again, against the plain path: a transient's
+ * members after its id and a buffer's after its size, repeated from a kept tail (the rows copied from the last
+ * record with that tail that passed every check), and arrays of usage or flag names taken whole. The store must
+ * be the one JSON.parse and the object path (RecordScratch.fromObject) give, column for column, with the same
+ * strings, warnings, lines and byte offsets.
+ */
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { RecordScratch } from '../../../../src/main/ingest/fields'
+import type { CaptureStore } from '../../../../src/main/ingest/store'
+import { CaptureBuilder } from '../../../../src/main/ingest/storeBuilder'
+import { checkHeader } from '../../../../src/main/ingest/versions'
+import { BUFFER_USAGES } from '../../../../src/shared/capture'
+import { HEADER, bytesOf, dumpStore, scan } from './helpers'
+import { runs } from '../../../properties'
+
+/**
+ * A header and records, each line ended by a line feed, stored through JSON.parse and fromObject, each at its own
+ * line and byte offset.
+ */
+function viaObjects(text: string): CaptureStore {
+  const builder = new CaptureBuilder()
+  const scratch = new RecordScratch()
+  const lines = text.split('\n').slice(0, -1)
+  const header = checkHeader(JSON.parse(lines[0]))
+  if (header.ok) builder.header = header.header
+  let offset = 0
+  lines.forEach((line, i) => {
+    if (i > 0) {
+      builder.line = i + 1
+      builder.offset = offset
+      scratch.fromObject(JSON.parse(line) as object, builder.strings)
+      builder.add(scratch)
+    }
+    offset += bytesOf(line).length + 1
+  })
+  return builder.finish('objects', 0, lines.length, false)
+}
+
+/** Members after a transient's id: repeated often, some differing only late, some raising a warning. */
+const TRANSIENT_TAILS: object[] = [
+  { kind: 'buffer', size: 32768, usage: ['Static', 'UnorderedAccess'], stride: 4, first: 1, last: 3, name: 'Shadow.Pages' },
+  { kind: 'buffer', size: 32768, usage: ['Static', 'UnorderedAccess'], stride: 4, first: 1, last: 4, name: 'Shadow.Pages' },
+  { kind: 'texture', format: 'R8G8B8A8_UNORM', width: 1024, height: 512, flags: ['RenderTargetable'], first: 2, last: 5, name: 'Albedo' },
+  { kind: 'texture', format: 'R8G8B8A8_UNORM', width: 1024, height: 512, flags: ['RenderTargetable'], first: 2, last: 5, name: 'Albedx' },
+  { kind: 'texture', dim: '3d', format: 'R16_FLOAT', width: 64, height: 64, depth: 32, mips: 3, samples: 1, flags: ['ShaderResource', 'UAV'], first: 0, last: 9, name: 'Fog', tag: 'T', size: 2097152, align: 65536 },
+  { kind: 'buffer', size: 16, init: true, state: 'dynamic', heap: 'readback', first: 1, last: 2, name: 'Args', tag: 'T' },
+  // an unknown flag: kept, with a warning each time
+  { kind: 'texture', width: 8, height: 8, flags: ['RenderTargetable', 'Bogus'], first: 0, last: 1, name: 'Odd' },
+  // a heap neither default nor readback: kept, with a warning each time
+  { kind: 'buffer', size: 64, heap: 'upload', first: 0, last: 1, name: 'Up' },
+  // skipped with a warning: no last pass, a kind of neither, a negative size
+  { kind: 'buffer', size: 64, first: 0, name: 'NoLast' },
+  { kind: 'heap', size: 64, first: 0, last: 1 },
+  { kind: 'buffer', size: -64, first: 0, last: 1 },
+]
+
+/** Members after a buffer's size. */
+const BUFFER_TAILS: object[] = [
+  { usage: ['Uniform', 'Dynamic'], name: 'FUniformBuffer', tag: 'UniformBuffers' },
+  { usage: ['Static', 'VertexBuffer'], init: true, name: 'SM_Debris.VB', tag: 'Meshes' },
+  { usage: ['Static', 'UnorderedAccess', 'ShaderResource', 'StructuredBuffer'], stride: 16, name: 'Niagara.GPUBuffer.Float', tag: 'Particles' },
+  { usage: ['Static', 'UnorderedAccess', 'ShaderResource', 'ByteAddressBuffer'], stride: 4, name: 'ClothSimulation.Positions', tag: 'Physics' },
+  { usage: ['Static', 'UnorderedAccess', 'ShaderResource', 'ByteAddressBuffer'], stride: 4, name: 'ClothSimulation.Positions', tag: 'Physicx' },
+  { usage: ['Static', 'IndexBuffer', 'ShaderResource'], stride: 4, init: true, name: 'SM_Debris.IB', tag: 'Meshes' },
+  { usage: ['Static', 'IndexBuffer'], stride: 4, init: true, name: 'SM_Debris.IB', tag: 'Meshes' },
+  { usage: [], state: 'static', heap: 'readback', name: 'Readback' },
+  // arrays of the same length and the same last bytes
+  { usage: ['Dynamic', 'Static'], name: 'DS' },
+  { usage: ['Uniform', 'Static'], name: 'US' },
+  { name: 'Bare' },
+  // kept with a warning: an unknown usage, a heap neither default nor readback
+  { usage: ['Static', 'Sparkly'], name: 'Odd' },
+  { usage: ['Static'], heap: 'upload', name: 'Up' },
+  // skipped with a warning: a stride that is not an integer, a state no mode has
+  { usage: ['Static'], stride: 1.5, name: 'Half' },
+  { usage: ['Static'], state: 'sometimes', name: 'When' },
+]
+
+/**
+ * How a line is written: as JSON.stringify writes it, with blanks after it, or with a key again at its end (the
+ * same value every time, so that a tail holding it could repeat).
+ */
+type Way = 'plain' | 'blank' | 'crlf' | 'idAgain' | 'sizeAgain'
+
+const record = fc.oneof(
+  { weight: 6, arbitrary: fc.record({ e: fc.constant('transient'), id: fc.oneof(fc.integer({ min: 0, max: 40 }), fc.constant(7)), tail: fc.nat(TRANSIENT_TAILS.length - 1) }) },
+  { weight: 6, arbitrary: fc.record({ e: fc.constant('buffer'), id: fc.integer({ min: 0, max: 40 }), size: fc.oneof(fc.nat(1 << 20), fc.constantFrom(7, -1, 0.5, 1e300)), tail: fc.nat(BUFFER_TAILS.length - 1) }) },
+  { weight: 3, arbitrary: fc.record({ e: fc.constant('release'), id: fc.integer({ min: 0, max: 40 }) }) },
+  { weight: 2, arbitrary: fc.record({ e: fc.constant('texture'), id: fc.integer({ min: 0, max: 40 }), width: fc.constantFrom(1, 64), height: fc.constant(1), flags: fc.constantFrom(['FastVRAM', 'UAV'], ['NoTiling', 'UAV'], ['RenderTargetable'], ['ResolveTargetable'], []) }) },
+  { weight: 1, arbitrary: fc.record({ e: fc.constantFrom('graph', 'endgraph') }) },
+  // ids the scanner does not read inline: the full path
+  { weight: 1, arbitrary: fc.record({ e: fc.constantFrom('transient', 'buffer'), id: fc.constantFrom(-1, 2.5, 1e16), size: fc.constant(16), tail: fc.nat(3) }) },
+)
+const way = fc.constantFrom<Way>('plain', 'plain', 'plain', 'plain', 'plain', 'plain', 'blank', 'crlf', 'idAgain', 'sizeAgain')
+
+/** One record's line, its members in the order a capture writes them. */
+function lineOf(r: { e: string; id?: number; size?: number; tail?: number }, how: Way): string {
+  let members: object
+  if (r.e === 'transient') members = { e: r.e, id: r.id, ...TRANSIENT_TAILS[r.tail!] }
+  else if (r.e === 'buffer') members = { e: r.e, id: r.id, size: r.size, ...BUFFER_TAILS[r.tail!] }
+  else if (r.e === 'endgraph') members = { e: r.e, passes: 1 }
+  else members = r
+  const line = JSON.stringify(members)
+  switch (how) {
+    case 'blank':
+      return `${line}  `
+    case 'crlf':
+      return `${line}\r`
+    case 'idAgain':
+      return `${line.slice(0, -1)},"id":7}`
+    case 'sizeAgain':
+      return `${line.slice(0, -1)},"size":7}`
+    default:
+      return line
+  }
+}
+
+describe('repeated members', () => {
+  it('give the store the plain path gives: rows, strings, warnings and where they are', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(record, way), { minLength: 1, maxLength: 120 }),
+        fc.constantFrom(1, 7, 61, 1 << 16),
+        (records, chunk) => {
+          // a graph at the start, so that most transients are in one
+          const text = [HEADER, '{"e":"graph"}', ...records.map(([r, how]) => lineOf(r, how))].join('\n') + '\n'
+          const { store, error } = scan(text, chunk)
+          expect(error).toBeUndefined()
+          expect(dumpStore(store)).toEqual(dumpStore(viaObjects(text)))
+        },
+      ),
+      { numRuns: runs(200) },
+    )
+  })
+
+  it('copies a repeated record\'s rows under its own id and size, and checks again what depends on the ids', () => {
+    const buffer = (id: number, size: number) => `{"e":"buffer","id":${id},"size":${size},"usage":["Static","VertexBuffer"],"name":"VB","tag":"Meshes"}`
+    const transient = (id: number) => `{"e":"transient","id":${id},"kind":"texture","format":"BC7_UNORM","width":64,"height":32,"flags":["ShaderResource"],"first":1,"last":2,"name":"T"}`
+    const text = [
+      HEADER,
+      buffer(1, 100),
+      buffer(2, 200),
+      // a live id: skipped with a warning, though its members repeat a kept tail
+      buffer(2, 300),
+      '{"e":"graph"}',
+      transient(10),
+      '{"e":"endgraph","passes":3}',
+      '{"e":"graph"}',
+      transient(11),
+      transient(11),
+      '{"e":"endgraph","passes":3}',
+      // outside a graph
+      transient(12),
+    ].join('\n')
+    const { store } = scan(text, 5)
+    expect(Array.from(store.buffers.id.view())).toEqual([1, 2])
+    expect(Array.from(store.buffers.size.view())).toEqual([100, 200])
+    expect(Array.from(store.textures.id.view())).toEqual([10, 11])
+    expect(Array.from(store.textures.width.view())).toEqual([64, 64])
+    expect(store.transients.length).toBe(2)
+    expect(store.warnings.counts).toEqual({ duplicateId: 2, transientOutsideGraph: 1 })
+    // lines 4, 10 and 12, at the byte where each starts
+    const starts = [0]
+    for (const line of text.split('\n')) starts.push(starts[starts.length - 1] + line.length + 1)
+    expect(store.warnings.samples.map((s) => [s.line, s.offset])).toEqual([
+      [4, starts[3]],
+      [10, starts[9]],
+      [12, starts[11]],
+    ])
+  })
+})
+
+describe('arrays of words taken whole', () => {
+  it('only when every byte is the same, for arrays that differ anywhere', () => {
+    // every ordered pair and triple of usage names, in turn, each twice: many share their length and their end
+    const arrays: string[][] = []
+    for (const a of BUFFER_USAGES) {
+      for (const b of BUFFER_USAGES) {
+        if (b === a) continue
+        arrays.push([a, b])
+        for (const c of BUFFER_USAGES) if (c !== a && c !== b) arrays.push([a, b, c])
+      }
+    }
+    const lines: string[] = []
+    arrays.forEach((usage, i) => {
+      // the name changes, so that the buffer's members never repeat a kept tail and its usage is read
+      for (const k of [0, 1]) lines.push(JSON.stringify({ e: 'buffer', id: 2 * i + k, size: 16, usage, name: `b${i % 7}${k}` }))
+    })
+    const text = [HEADER, ...lines].join('\n') + '\n'
+    const { store, error } = scan(text, 1 << 16)
+    expect(error).toBeUndefined()
+    expect(dumpStore(store)).toEqual(dumpStore(viaObjects(text)))
+  })
+})
+
+describe('a kept tail\'s rows when its place in the ring is taken', () => {
+  // the first record whose tail takes the place of an old one is skipped (its id is live): no row of it may be
+  // copied later, and nothing of the old one's either
+  it('for transients', () => {
+    const transient = (id: number, k: number) =>
+      `{"e":"transient","id":${id},"kind":"buffer","size":${16 * (k + 1)},"first":0,"last":1,"name":"N${k}"}`
+    // 2047 transients take every place; the 2048th takes the first one's, with the id of the one before it
+    const first = Array.from({ length: 2047 }, (_, k) => transient(k, k))
+    const text = [HEADER, '{"e":"graph"}', ...first, transient(2046, 2047), '{"e":"graph"}', transient(5000, 2046), transient(5001, 2047)]
+    const { store } = scan(text.join('\n') + '\n')
+    expect(store.warnings.counts).toEqual({ duplicateId: 1 })
+    const names = Array.from(store.buffers.name.view()).slice(-2).map((id) => store.strings.get(id))
+    expect(names).toEqual(['N2046', 'N2047'])
+    expect(Array.from(store.buffers.size.view()).slice(-2)).toEqual([16 * 2047, 16 * 2048])
+  })
+
+  it('for buffers', () => {
+    const buffer = (id: number, k: number) => `{"e":"buffer","id":${id},"size":64,"usage":["Static"],"name":"B${k}"}`
+    // 512 buffers, each twice (a buffer's tail is kept the second time), take every place; the 513th takes the
+    // first one's, the second time with a live id; then it comes again
+    const first = Array.from({ length: 512 }, (_, k) => [buffer(2 * k, k), buffer(2 * k + 1, k)]).flat()
+    const text = [HEADER, ...first, buffer(2000, 512), buffer(3, 512), buffer(2001, 512)]
+    const { store } = scan(text.join('\n') + '\n')
+    expect(store.warnings.counts).toEqual({ duplicateId: 1 })
+    expect(store.strings.get(store.buffers.name.data[store.buffers.length - 1])).toBe('B512')
+    expect(store.buffers.id.data[store.buffers.length - 1]).toBe(2001)
+  })
+})
