@@ -106,6 +106,50 @@ function hasHeapRecords(store: CaptureStore): boolean {
   return seen.found
 }
 
+/** The codes whose flag is set, ascending. */
+function codesSet(flags: Uint8Array): number[] {
+  const out: number[] = []
+  for (let code = 0; code < flags.length; code++) if (flags[code] === 1) out.push(code)
+  return out
+}
+
+/** Flags by string id, kept between calls: liveTagIds marks a tag when first met and clears what it marked. */
+let tagSeen = new Uint8Array(0)
+
+/**
+ * The distinct tags (string ids) of the first `rows` create records (-1: none), in the order first met. Each is
+ * marked in flags by its id, not added to a set row by row: the rows' tags are a few, each met thousands of times.
+ */
+export function liveTagIds(store: CaptureStore, createRecord: Float64Array, rows: number): number[] {
+  const kinds = store.records.kind
+  const refs = store.records.ref
+  const textureTags = store.textures.tag.data
+  const bufferTags = store.buffers.tag.data
+  // Tags are string ids, below the table's size; one past it (never in a store as the load makes it) still counts.
+  const strings = store.strings.size
+  if (tagSeen.length < strings) tagSeen = new Uint8Array(Math.max(strings, 2 * tagSeen.length))
+  const seen = tagSeen
+  const found: number[] = []
+  const beyond = new Set<number>()
+  for (let i = 0; i < rows; i++) {
+    const record = createRecord[i]
+    if (record < 0) continue
+    const ref = refs[record]
+    const tag = kinds[record] === RECORD_KIND.texture ? textureTags[ref] : bufferTags[ref]
+    if (tag < strings) {
+      if (seen[tag] === 0) {
+        seen[tag] = 1
+        found.push(tag)
+      }
+    } else if (!beyond.has(tag)) {
+      beyond.add(tag)
+      found.push(tag)
+    }
+  }
+  for (const tag of found) if (tag < strings) seen[tag] = 0
+  return found
+}
+
 export class Snapshots extends CachedSnapshots<SnapshotState> {
   constructor(private readonly replay: Replay) {
     super(replay.store)
@@ -202,19 +246,17 @@ export class Snapshots extends CachedSnapshots<SnapshotState> {
           kind: live.texture[i] === 1 ? 'texture' : 'buffer',
         }),
         facets: () => {
-          const placements = new Set<number>()
-          const heaps = new Set<number>()
-          const tags = new Set<number>()
+          // Placements and heaps are codes below 256: marked in flags, not added to sets row by row.
+          const placements = new Uint8Array(256)
+          const heaps = new Uint8Array(256)
           for (let i = 0; i < modelRows; i++) {
-            placements.add(live.placement[i])
-            heaps.add(live.heap[i])
-            const record = createRecord[i]
-            if (record >= 0) tags.add((store.records.kind[record] === RECORD_KIND.texture ? store.textures : store.buffers).tag.data[store.records.ref[record]])
+            placements[live.placement[i]] = 1
+            heaps[live.heap[i]] = 1
           }
           return {
-            placement: distinct([...placements].map((p) => PLACEMENTS[p])),
-            heap: distinct([...heaps].map((h) => HEAP_TYPES[h])),
-            tag: distinct([...tags].map((tag) => descs.string(tag) ?? '')),
+            placement: distinct(codesSet(placements).map((p) => PLACEMENTS[p])),
+            heap: distinct(codesSet(heaps).map((h) => HEAP_TYPES[h])),
+            tag: distinct(liveTagIds(store, createRecord, modelRows).map((tag) => descs.string(tag) ?? '')),
           }
         },
       })

@@ -123,17 +123,8 @@ function blockColumns(n: number): Pick<PoolBlocks, 'offset' | 'size' | 'state' |
   return { offset: new Float64Array(n), size: new Float64Array(n), state: new Uint8Array(n), id: new Float64Array(n).fill(NaN) }
 }
 
-/** A memory pool's blocks as poolBlocks walks them, before they are copied out: grown as a longer list needs. */
-let scratch = blockColumns(1024)
-
-function growScratch(): void {
-  const grown = blockColumns(2 * scratch.offset.length)
-  grown.offset.set(scratch.offset)
-  grown.size.set(scratch.size)
-  grown.state.set(scratch.state)
-  grown.id.set(scratch.id)
-  scratch = grown
-}
+/** Each block's place in poolBlocks' columns (-1: in no list), kept between calls and grown with the block table. */
+let place = new Int32Array(0)
 
 /** Live buffers and textures, by creation frame, then id. */
 export function liveAllocations(t: ModelTables): AllocationView[] {
@@ -195,6 +186,7 @@ export function liveTable(tables: ModelTables): LiveTable {
   }
   // The slots read in ascending order, each row written where the order puts it: the table's columns are read one
   // after the other, not at random (the rows' order by creation is far from the slots').
+  const names = poolNames(tables)
   const rowOf = new Int32Array(a.count).fill(-1)
   for (let i = 0; i < n; i++) rowOf[slots[i]] = i
   for (let slot = 0; slot < rowOf.length; slot++) {
@@ -205,7 +197,7 @@ export function liveTable(tables: ModelTables): LiveTable {
     t.texture[i] = a.kind[slot] === Kind.Texture ? 1 : 0
     t.placement[i] = a.placement[slot]
     t.heap[i] = a.heap[slot]
-    t.poolName[i] = loc === Loc.Pool || loc === Loc.Buddy ? pools.get(a.pool[slot])!.name : null
+    t.poolName[i] = loc === Loc.Pool || loc === Loc.Buddy ? (names[a.pool[slot]] ?? pools.get(a.pool[slot])!.name) : null
     t.offset[i] = a.offset[slot]
     t.size[i] = a.bytes(slot)
     t.requested[i] = a.requestedBytes(slot)
@@ -214,6 +206,27 @@ export function liveTable(tables: ModelTables): LiveTable {
     t.estimated[i] = (a.flags[slot] & SlotFlag.Estimated) !== 0 ? 1 : 0
   }
   return t
+}
+
+/**
+ * The names of the pools in service (memory pools, spares, buddy pools) by pool id, undefined for other ids: one
+ * array read per row of a table rather than a look-up of the pool and its name.
+ */
+function poolNames(t: ModelTables): (string | undefined)[] {
+  const pools: (MemoryPool | BuddyPool)[] = []
+  for (const fam of t.families) {
+    pools.push(...fam.pools())
+    if (fam.spare) pools.push(fam.spare)
+  }
+  for (const fam of t.buddies) {
+    pools.push(...fam.pools)
+    if (fam.spare) pools.push(fam.spare)
+  }
+  let last = -1
+  for (const pool of pools) last = Math.max(last, pool.id)
+  const names = new Array<string | undefined>(last + 1).fill(undefined)
+  for (const pool of pools) names[pool.id] = pool.name
+  return names
 }
 
 /**
@@ -284,49 +297,79 @@ export function poolViews(pools: PoolBlocks[]): PoolView[] {
   })
 }
 
-/** What pools() lists, each pool's blocks as columns (see PoolBlocks). */
-export function poolBlocks(t: ModelTables): PoolBlocks[] {
-  const out: PoolBlocks[] = []
+/** The memory pools poolBlocks lists, in its order, and where each one's blocks start in its columns. */
+interface Listed {
+  families: PoolFamily[]
+  pools: MemoryPool[]
+  /** One more than the pools: the last is the number of blocks listed. */
+  starts: number[]
+}
+
+/**
+ * Each memory pool's list walked reading only its links: every listed block's place in poolBlocks' columns (pools
+ * one after the other, each in offset order), -1 for a block of the table in no list (released).
+ */
+function placeBlocks(t: ModelTables): Listed {
   const b = t.blocks
-  const a = t.allocs
-  // Every memory pool's list walked once into the scratch columns, then one copy of them all: each pool's columns
-  // are views of it (thousands of pools would otherwise allocate four small arrays each).
-  const listed: { fam: PoolFamily; pool: MemoryPool; start: number }[] = []
-  let i = 0
+  const count = b.count
+  if (place.length < count) place = new Int32Array(Math.max(count, 2 * place.length))
+  const at = place
+  at.fill(-1, 0, count)
+  const next = b.next
+  // The links read in index order first, one per cache line: the walk then finds them in the cache rather than
+  // waiting on memory at every step of a list whose blocks lie anywhere in the table. What they read goes into the
+  // count below as a zero, so that the compiler keeps the reads.
+  let touched = 0
+  for (let k = 0; k < count; k += 16) touched |= next[k]
+  const listed: Listed = { families: [], pools: [], starts: [] }
+  let n = touched & 0
   for (const fam of t.families) {
     const pools = fam.pools()
     if (fam.spare) pools.push(fam.spare)
     for (const pool of pools) {
-      listed.push({ fam, pool, start: i })
-      for (let k = pool.head; k !== NONE; k = b.next[k], i++) {
-        if (i === scratch.offset.length) growScratch()
-        const { offset, size, state, id } = scratch
-        offset[i] = b.offset[k]
-        size[i] = b.size[k]
-        if (b.state[k] === BlockState.Allocated) {
-          const owner = b.owner[k]
-          state[i] = a.state[owner] === SlotState.Pending ? BlockCode.Pending : BlockCode.Used
-          const kind = a.kind[owner]
-          id[i] = kind === Kind.Buffer || kind === Kind.Texture ? a.id[owner] : NaN
-        } else {
-          state[i] = BlockCode.Free
-          id[i] = NaN
-        }
-      }
+      listed.families.push(fam)
+      listed.pools.push(pool)
+      listed.starts.push(n)
+      for (let k = pool.head; k !== NONE; k = next[k]) at[k] = n++
     }
   }
-  const all = { offset: scratch.offset.slice(0, i), size: scratch.size.slice(0, i), state: scratch.state.slice(0, i), id: scratch.id.slice(0, i) }
-  for (let p = 0; p < listed.length; p++) {
-    const { fam, pool, start } = listed[p]
-    const end = p + 1 < listed.length ? listed[p + 1].start : i
-    const columns = {
-      offset: all.offset.subarray(start, end),
-      size: all.size.subarray(start, end),
-      state: all.state.subarray(start, end),
-      id: all.id.subarray(start, end),
+  listed.starts.push(n)
+  return listed
+}
+
+/**
+ * The listed blocks' columns, filled in the block table's index order at the places placeBlocks gave them: the
+ * table is read in order, each block's owner looked up once.
+ */
+function fillBlocks(t: ModelTables, columns: Pick<PoolBlocks, 'offset' | 'size' | 'state' | 'id'>): void {
+  const b = t.blocks
+  const a = t.allocs
+  const { offset, size, state, id } = columns
+  const at = place
+  const bOffset = b.offset
+  const bSize = b.size
+  const bState = b.state
+  const bOwner = b.owner
+  const aState = a.state
+  const aKind = a.kind
+  const aId = a.id
+  for (let k = 0, count = b.count; k < count; k++) {
+    const i = at[k]
+    if (i < 0) continue
+    offset[i] = bOffset[k]
+    size[i] = bSize[k]
+    if (bState[k] === BlockState.Allocated) {
+      const owner = bOwner[k]
+      state[i] = aState[owner] === SlotState.Pending ? BlockCode.Pending : BlockCode.Used
+      const kind = aKind[owner]
+      if (kind === Kind.Buffer || kind === Kind.Texture) id[i] = aId[owner]
     }
-    out.push(poolBlocksOf(fam.spec.name, fam.spec.row, fam.spec.heap, pool, columns))
   }
+}
+
+/** Each buddy pool's blocks, pushed onto `out`. */
+function buddyBlocks(t: ModelTables, out: PoolBlocks[]): void {
+  const a = t.allocs
   // Buddy blocks: the free ones from the pool's bitsets, the allocated ones from the slots, merged by offset.
   const bySlotPool = new Map<number, number[]>()
   for (let slot = 0; slot < a.count; slot++) {
@@ -362,6 +405,30 @@ export function poolBlocks(t: ModelTables): PoolBlocks[] {
       out.push(poolBlocksOf(fam.spec.name, fam.spec.row, fam.spec.heap, pool, columns))
     }
   }
+}
+
+/** What pools() lists, each pool's blocks as columns (see PoolBlocks). */
+export function poolBlocks(t: ModelTables): PoolBlocks[] {
+  const out: PoolBlocks[] = []
+  // Every memory pool's blocks in one set of columns, each pool's columns a view of them (thousands of pools would
+  // otherwise allocate four small arrays each).
+  const listed = placeBlocks(t)
+  const starts = listed.starts
+  const all = blockColumns(starts[starts.length - 1])
+  fillBlocks(t, all)
+  for (let p = 0; p < listed.pools.length; p++) {
+    const start = starts[p]
+    const n = starts[p + 1] - start
+    const columns = {
+      offset: new Float64Array(all.offset.buffer, start * 8, n),
+      size: new Float64Array(all.size.buffer, start * 8, n),
+      state: new Uint8Array(all.state.buffer, start, n),
+      id: new Float64Array(all.id.buffer, start * 8, n),
+    }
+    const spec = listed.families[p].spec
+    out.push(poolBlocksOf(spec.name, spec.row, spec.heap, listed.pools[p], columns))
+  }
+  buddyBlocks(t, out)
   const pageSize = t.fast.pageSize
   for (const page of t.fast.pages()) {
     const used = page.busy ? page.used : 0
@@ -410,7 +477,10 @@ function poolBlocksOf(
     free: pool.size - pool.used,
     spare: pool.spare,
     createdFrame: pool.createdFrame,
-    ...columns,
+    offset: columns.offset,
+    size: columns.size,
+    state: columns.state,
+    id: columns.id,
   }
 }
 
@@ -430,19 +500,22 @@ export function byCreation(slots: Int32Array, created: Float64Array, id: Float64
   const n = slots.length
   let last = -Infinity
   let frames = 0
+  // Each slot's frame, read once (the slots lie anywhere in the table): the counting below reads this copy.
+  const frameOf = new Int32Array(n)
   for (let i = 0; i < n; i++) {
     const slot = slots[i]
     const f = created[slot]
     if (!(id[slot] > last) || !(f >= 0 && f < 4 * n + 1024) || f !== Math.floor(f)) return null
     last = id[slot]
     if (f >= frames) frames = f + 1
+    frameOf[i] = f
   }
   // starts[f]: where frame f's slots begin.
   const starts = new Int32Array(frames + 1)
-  for (let i = 0; i < n; i++) starts[created[slots[i]] + 1]++
+  for (let i = 0; i < n; i++) starts[frameOf[i] + 1]++
   for (let f = 0; f < frames; f++) starts[f + 1] += starts[f]
   const out = new Int32Array(n)
-  for (let i = 0; i < n; i++) out[starts[created[slots[i]]]++] = slots[i]
+  for (let i = 0; i < n; i++) out[starts[frameOf[i]]++] = slots[i]
   return out
 }
 
