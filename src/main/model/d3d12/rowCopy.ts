@@ -95,7 +95,10 @@ function runsOf(rows: Int32Array, n: number): Int32Array {
   return runs
 }
 
-/** Each run of `runs` (see runsOf) of a copy's `values` into `out` at its rows: a block copy if long, else row by row. */
+/**
+ * Each run of `runs` (see runsOf) of a copy's `values` into `out` at its rows: a block copy if long, else row by row;
+ * by element type, as scatterAt.
+ */
 function copyRuns(values: Column, runs: Int32Array, out: Column): void {
   if (out instanceof Float64Array) {
     if (values instanceof Float64Array) copyRunsF64(values, runs, out)
