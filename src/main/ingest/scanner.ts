@@ -45,6 +45,27 @@ const POW10 = Array.from({ length: 23 }, (_, i) => Number(`1e${i}`))
 /** The low `n` bytes (0…4) of a little-endian 32-bit word. */
 const lowBytes = (n: number) => (n >= 4 ? -1 : (1 << (8 * n)) - 1)
 
+/**
+ * Whether the `bytes` bytes at `start` repeat those packed from word `at` (even) of `text` (`wide`: the same words
+ * as doubles), the last word masked to the bytes it holds: a kept tail's or array's. Eight bytes at a time as
+ * doubles: equal doubles are equal bits but for 0 and -0, and kept bytes hold no zero byte (none is valid in a
+ * line), so neither; a NaN never equals, a miss. Then four, then the rest. Kept bytes hold no line feed, so a
+ * compare stops at the line's end at the latest.
+ */
+function repeatsPacked(view: DataView, start: number, text: Int32Array, wide: Float64Array, at: number, bytes: number): boolean {
+  const eights = bytes >> 3
+  let g = 0
+  while (g < eights && view.getFloat64(start + 8 * g, true) === wide[(at >> 1) + g]) g++
+  if (g < eights) return false
+  let k = 2 * g
+  if ((bytes & 4) !== 0) {
+    if (view.getInt32(start + 4 * k, true) !== text[at + k]) return false
+    k++
+  }
+  const rest = bytes & 3
+  return rest === 0 || ((view.getInt32(start + 4 * k, true) ^ text[at + k]) & lowBytes(rest)) === 0
+}
+
 /** Bytes packed little-endian into 32-bit words, as DataView.getInt32(at, true) reads them. */
 function packed(bytes: Uint8Array): Int32Array {
   const words = new Int32Array(Math.ceil(bytes.length / 4))
@@ -662,24 +683,7 @@ export class NdjsonScanner {
 
   /** Whether the bytes from `start` repeat kept tail `tail`, to its closing brace. */
   private repeats(tail: number, start: number): boolean {
-    const view = this.view
-    const text = this.tailText
-    const bytes = this.tailBytes[tail]
-    const at = tail * TAIL_WORDS
-    // Eight bytes at a time as doubles: equal doubles are equal bits but for 0 and -0, and a kept tail has no
-    // zero byte (none is valid in a line), so neither; a NaN never equals, a miss. Then four, then the rest.
-    const wide = this.tailWide
-    const eights = bytes >> 3
-    let g = 0
-    while (g < eights && view.getFloat64(start + 8 * g, true) === wide[(at >> 1) + g]) g++
-    if (g < eights) return false
-    let k = 2 * g
-    if ((bytes & 4) !== 0) {
-      if (view.getInt32(start + 4 * k, true) !== text[at + k]) return false
-      k++
-    }
-    const rest = bytes & 3
-    return rest === 0 || ((view.getInt32(start + 4 * k, true) ^ text[at + k]) & lowBytes(rest)) === 0
+    return repeatsPacked(this.view, start, this.tailText, this.tailWide, tail * TAIL_WORDS, this.tailBytes[tail])
   }
 
   /** Set the members a kept tail holds into the scratch; returns the position after the tail's closing brace. */
@@ -889,8 +893,7 @@ export class NdjsonScanner {
   /**
    * Which of the arrays kept for a field (its LIST_FIELD slot) the bytes at `open` repeat, or -1. Each kept
    * array's last four bytes are compared first, where they would be: arrays of a field often start alike (a
-   * buffer's usage with "Static") and differ in length or at their end. Then the rest, eight bytes at a time as
-   * doubles (a kept array has no zero byte, so no -0; a NaN never equals, a miss), then four.
+   * buffer's usage with "Static") and differ in length or at their end. Then the whole array (repeatsPacked).
    */
   private knownList(slot: number, open: number): number {
     const view = this.view
@@ -901,16 +904,7 @@ export class NdjsonScanner {
       const bytes = this.listBytes[list]
       // the array ends before the line's line feed, so before `end`
       if (bytes === 0 || open + bytes > end || view.getInt32(open + bytes - 4, true) !== this.listLast[list]) continue
-      // the bytes before the last four (none when the array is that short)
-      const at = list * LIST_WORDS
-      const body = bytes - 4
-      const eights = body >> 3
-      let g = 0
-      while (g < eights && view.getFloat64(open + 8 * g, true) === wide[(at >> 1) + g]) g++
-      if (g < eights) continue
-      let k = 2 * g
-      while (4 * k < body && view.getInt32(open + 4 * k, true) === text[at + k]) k++
-      if (4 * k >= body) return list
+      if (repeatsPacked(view, open, text, wide, list * LIST_WORDS, bytes)) return list
     }
     return -1
   }

@@ -370,19 +370,17 @@ export class CaptureBuilder {
   }
 
   private pushRecord(kind: number, ref: number, r: RecordScratch): void {
-    const records = this.records
-    const index = records.row()
-    records.kind.data[index] = kind
-    records.ref.data[index] = ref
+    const index = this.pushPlain(kind, ref)
     if (r.extras !== undefined) this.extras.set(index, r.extras)
   }
 
-  /** A record row for a record without unknown keys. */
-  private pushPlain(kind: number, ref: number): void {
+  /** A record row for a record without unknown keys; returns its index. */
+  private pushPlain(kind: number, ref: number): number {
     const records = this.records
     const index = records.row()
     records.kind.data[index] = kind
     records.ref.data[index] = ref
+    return index
   }
 
   private pushOps1(kind: number, r: RecordScratch, a: number): boolean {
