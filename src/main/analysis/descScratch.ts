@@ -18,6 +18,7 @@ import type { Bytes } from '../../shared/units'
 import { BUFFER_ATTR, type CaptureStore } from '../ingest/store'
 import { DescIds } from '../model/d3d12/descIds'
 import type { D3D12Model, ModelPlacement } from '../model/d3d12/model'
+import { grown } from '../model/grown'
 
 /** A name and tag decoded only if the model reads them: a create sent by form number, and the descs below. */
 class LazyNamed {
@@ -366,7 +367,5 @@ export class DescScratch {
 
 /** A form table with room for index `index`, new entries -1. */
 function grownForms(forms: Int32Array<ArrayBuffer>, index: number): Int32Array<ArrayBuffer> {
-  const grown = new Int32Array(Math.max(64, index * 2)).fill(-1)
-  grown.set(forms)
-  return grown
+  return grown(forms, Math.max(64, index * 2), -1)
 }

@@ -14,6 +14,7 @@ import { useIdsOf } from '../../ingest/records'
 import { frameEnd, RECORD_KIND, type CaptureStore } from '../../ingest/store'
 import type { ModelSink } from '../../model/events'
 import { D3D12Model, type CheckpointShadow } from '../../model/d3d12/model'
+import { grown } from '../../model/grown'
 import { RowCopy, TableShadow, type TableShape } from '../../model/d3d12/rowCopy'
 import { TOTAL_FIELDS, TOTAL_ROWS } from '../../model/d3d12/totals'
 import type { TransientLayout } from '../../model/d3d12/transient'
@@ -170,11 +171,7 @@ const NO_SLOTS = (): Float64Array => new Float64Array(0)
 
 /** `column` with slot `slot` holding `record`: the column itself, or a longer copy where it was too short (-1 filled). */
 function placeRecord(column: Float64Array, slot: number, record: number): Float64Array {
-  if (slot >= column.length) {
-    const grown = new Float64Array(Math.max(2 * column.length, slot + 1, 1024)).fill(-1)
-    grown.set(column)
-    column = grown
-  }
+  if (slot >= column.length) column = grown(column, Math.max(2 * column.length, slot + 1, 1024), -1)
   column[slot] = record
   return column
 }
@@ -403,9 +400,7 @@ export class LiveTags {
     cells.set(this.cells)
     for (let row = this.capacity; row < capacity; row++) cells[row * LIVE_FIELDS + LIVE_RECORD] = -1
     this.cells = cells
-    const touched = new Uint8Array(capacity)
-    touched.set(this.touched)
-    this.touched = touched
+    this.touched = grown(this.touched, capacity)
     this.capacity = capacity
   }
 }

@@ -167,21 +167,19 @@ function column(kind: 'f64' | 'i32' | 'u8', n: number, fill: number, capacity = 
  * numbers a row, half the reads of a compare of their 32-bit halves, which only two NaNs need (their bits may match).
  */
 function markF64(a: Float64Array, b: Float64Array, n: number, mark: Uint8Array): void {
-  for (let r = 0; r < n; r++) {
-    const x = a[r]
-    const y = b[r]
-    if (x === y ? x === 0 && 1 / x !== 1 / y : x === x || y === y || !sameBits(a, b, r)) mark[r] = 1
-  }
+  for (let r = 0; r < n; r++) if (differsF64(a, b, r)) mark[r] = 1
 }
 
 /** markF64 at rows `at[0..n)`, marking mark[k] for at[k]. */
 function markF64At(a: Float64Array, b: Float64Array, at: Int32Array, n: number, mark: Uint8Array): void {
-  for (let k = 0; k < n; k++) {
-    const r = at[k]
-    const x = a[r]
-    const y = b[r]
-    if (x === y ? x === 0 && 1 / x !== 1 / y : x === x || y === y || !sameBits(a, b, r)) mark[k] = 1
-  }
+  for (let k = 0; k < n; k++) if (differsF64(a, b, at[k])) mark[k] = 1
+}
+
+/** Whether row r of two float columns differs, bit for bit (see markF64). */
+function differsF64(a: Float64Array, b: Float64Array, r: number): boolean {
+  const x = a[r]
+  const y = b[r]
+  return x === y ? x === 0 && 1 / x !== 1 / y : x === x || y === y || !sameBits(a, b, r)
 }
 
 /** Whether row r of two float columns holds the same 64 bits. */

@@ -186,7 +186,6 @@ export function liveTable(tables: ModelTables): LiveTable {
   }
   // The slots read in ascending order, each row written where the order puts it: the table's columns are read one
   // after the other, not at random (the rows' order by creation is far from the slots').
-  const names = poolNames(tables)
   const rowOf = new Int32Array(a.count).fill(-1)
   for (let i = 0; i < n; i++) rowOf[slots[i]] = i
   for (let slot = 0; slot < rowOf.length; slot++) {
@@ -197,7 +196,7 @@ export function liveTable(tables: ModelTables): LiveTable {
     t.texture[i] = a.kind[slot] === Kind.Texture ? 1 : 0
     t.placement[i] = a.placement[slot]
     t.heap[i] = a.heap[slot]
-    t.poolName[i] = loc === Loc.Pool || loc === Loc.Buddy ? (names[a.pool[slot]] ?? pools.get(a.pool[slot])!.name) : null
+    t.poolName[i] = loc === Loc.Pool || loc === Loc.Buddy ? pools.get(a.pool[slot])!.name : null
     t.offset[i] = a.offset[slot]
     t.size[i] = a.bytes(slot)
     t.requested[i] = a.requestedBytes(slot)
@@ -206,27 +205,6 @@ export function liveTable(tables: ModelTables): LiveTable {
     t.estimated[i] = (a.flags[slot] & SlotFlag.Estimated) !== 0 ? 1 : 0
   }
   return t
-}
-
-/**
- * The names of the pools in service (memory pools, spares, buddy pools) by pool id, undefined for other ids: one
- * array read per row of a table rather than a look-up of the pool and its name.
- */
-function poolNames(t: ModelTables): (string | undefined)[] {
-  const pools: (MemoryPool | BuddyPool)[] = []
-  for (const fam of t.families) {
-    pools.push(...fam.pools())
-    if (fam.spare) pools.push(fam.spare)
-  }
-  for (const fam of t.buddies) {
-    pools.push(...fam.pools)
-    if (fam.spare) pools.push(fam.spare)
-  }
-  let last = -1
-  for (const pool of pools) last = Math.max(last, pool.id)
-  const names = new Array<string | undefined>(last + 1).fill(undefined)
-  for (const pool of pools) names[pool.id] = pool.name
-  return names
 }
 
 /**
