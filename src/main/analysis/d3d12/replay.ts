@@ -512,10 +512,14 @@ export class Replay {
     // its byte counts are doubles from the start (a fraction above): the first count past 2^30 would otherwise
     // change the object's shape mid-replay, and the optimised code that reads it would be thrown away
     tick.evicted = tick.madeBytes = 0
+    // Each tag's row in `tags`, by the tag's string id (-1: not looked up yet): a create reads no map.
+    let tagSlots = new Int32Array(64).fill(-1)
     const sink: ModelSink = {
       placed: (info) => {
         if (info.placement === 'Transient') return
-        const slot = tags.slotOf(currentTag)
+        if (currentTag >= tagSlots.length) tagSlots = grown(tagSlots, Math.max(currentTag + 1, tagSlots.length * 2), -1)
+        let slot = tagSlots[currentTag]
+        if (slot < 0) slot = tagSlots[currentTag] = tags.slotOf(currentTag)
         liveTag.add(info.slot!, info.id, slot, info.size, info.requested, currentRecord)
         tags.add(slot, info.size, info.requested)
       },

@@ -397,6 +397,11 @@ export class BuddyFamily implements BuddyWatcher {
     this.spec = spec
   }
 
+  /** Bytes of a block of `order`: minBlock × 2^order (a shift up to 2^30: a power is a call). */
+  blockBytes(order: number): Bytes {
+    return order <= 30 ? this.spec.minBlock * (1 << order) : this.spec.minBlock * 2 ** order
+  }
+
   /** The order of the block a request of `bytes` needs, -1 when no pool of the family can hold it. */
   orderFor(bytes: Bytes): number {
     const order = orderOf(bytes, this.spec.minBlock)

@@ -212,6 +212,10 @@ export class D3D12Model {
   /** The slot of staging copies in big-block pools (see bigStagingSlot), NONE before the first. */
   private bigStaging = NONE
   private constantOffset: Bytes = 0
+  /** The config's upload bounds, read once: the config is an object of many string keys, slower to read. */
+  private readonly smallUploadMax: Bytes
+  private readonly bigUploadMax: Bytes
+  private readonly constantPage: Bytes
 
   private frame: Frame = 0
   private started = false
@@ -284,6 +288,9 @@ export class D3D12Model {
     this.config = config
     this.sink = sink
     this.bufferDecisions = new BufferDecisions(config)
+    this.smallUploadMax = config['upload.smallBlock.maxAllocation']
+    this.bigUploadMax = config['upload.bigBlock.maxAllocation']
+    this.constantPage = config['fastConstant.pageSize']
     const tier = options.adapter?.resourceHeapTier
     this.tier = tier === 1 || tier === 2 ? tier : config.resourceHeapTier === 1 ? 1 : 2
     this.budgetStart = options.budget ?? Number.MAX_SAFE_INTEGER
@@ -1134,7 +1141,7 @@ export class D3D12Model {
     }
     const pool = fam.firstFor(order) ?? this.growBuddy(fam)
     const base = pool.allocate(order)
-    const blockBytes = spec.minBlock * 2 ** order
+    const blockBytes = fam.blockBytes(order)
     const a = this.allocs
     a.loc[slot] = Loc.Buddy
     a.pool[slot] = pool.id
@@ -1266,7 +1273,7 @@ export class D3D12Model {
   private staging(bytes: Bytes, alignment: Bytes): void {
     if (!(bytes > 0)) return
     const a = this.allocs
-    const big = bytes > this.config['upload.smallBlock.maxAllocation'] && bytes <= this.config['upload.bigBlock.maxAllocation']
+    const big = bytes > this.smallUploadMax && bytes <= this.bigUploadMax
     const slot = big ? this.bigStagingSlot() : a.alloc()
     a.id[slot] = -1
     a.kind[slot] = Kind.Staging
@@ -1307,7 +1314,7 @@ export class D3D12Model {
   /** FastConstantAllocator: 256-aligned bumps in 64 KiB pages from the UploadHeapAllocator; a full page is released. */
   private constantUpload(bytes: Bytes, count: number): void {
     const size = roundUp(bytes, CONSTANT_ALIGNMENT)
-    const page = this.config['fastConstant.pageSize']
+    const page = this.constantPage
     if (size > page) {
       for (let i = 0; i < count; i++) this.staging(size, CONSTANT_ALIGNMENT)
       return

@@ -108,13 +108,25 @@ export class PoolOrder {
     return p
   }
 
+  /**
+   * The slot's room is now `room`: the largest room of its subtree and of those above it, up to the first whose
+   * largest room stays (none above it changes then). The links do not change, so none is written.
+   */
   setRoom(slot: number, room: number): void {
-    if (this.room[slot] === room) return
-    this.room[slot] = room
+    const rooms = this.room
+    if (rooms[slot] === room) return
+    rooms[slot] = room
+    const most = this.most
+    const left = this.left
+    const right = this.right
     for (let t = slot; t >= 0; t = this.parent[t]) {
-      const before = this.most[t]
-      this.pull(t)
-      if (this.most[t] === before && t !== slot) break
+      let m = rooms[t]
+      const l = left[t]
+      const r = right[t]
+      if (l >= 0 && most[l] > m) m = most[l]
+      if (r >= 0 && most[r] > m) m = most[r]
+      if (most[t] === m) return
+      most[t] = m
     }
   }
 
