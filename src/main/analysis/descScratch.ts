@@ -110,7 +110,7 @@ export class DescScratch {
 
   /** Transient descs by their columns (buffers, textures), and the model's form for each (-1: not known yet). */
   private readonly bufferKeys = new DescIds(3, 2)
-  private readonly textureKeys = new DescIds(10, 4)
+  private readonly textureKeys = new DescIds(10, 6)
   private formOf = new Int32Array(0)
   /** The models whose form numbers formOf holds: one model and its copies. */
   private formsKey: object | null = null
@@ -325,16 +325,17 @@ export class DescScratch {
   private textureKey(row: number): number {
     const t = this.store.textures
     const key = this.textureKeys.fields
-    // The hash reads the first four.
+    // The hash reads the first six: descs of one size, format and flags often differ only in their mips or in
+    // whether the driver gave a size, and a probe run shared by all of them compares every field of each.
     key[0] = t.width.data[row]
     key[1] = t.height.data[row]
     key[2] = t.format.data[row]
     key[3] = t.flags.data[row]
-    key[4] = t.dim.data[row]
-    key[5] = t.depth.data[row]
-    key[6] = t.mips.data[row]
-    key[7] = t.samples.data[row]
-    key[8] = t.size.data[row]
+    key[4] = t.mips.data[row]
+    key[5] = t.size.data[row]
+    key[6] = t.dim.data[row]
+    key[7] = t.depth.data[row]
+    key[8] = t.samples.data[row]
     key[9] = t.align.data[row]
     return this.textureKeys.id()
   }
