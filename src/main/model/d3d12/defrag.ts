@@ -11,8 +11,10 @@
  * - how many pools are used under 90 %, and how many are not full, for the early exits.
  * A change only marks its pool. A frame's defrag counts the marked pools (the counts and candidates); it ranks them
  * again in the treap only when the family has a pool to clear. A new rank that passes no neighbour keeps its node
- * in place. Each pool also keeps the smallest allocated block its last whole walk found, until its blocks change:
- * while the room above it is smaller, a walk would move nothing and is skipped.
+ * in place. Each pool also keeps a bound on its smallest allocated block: what its last whole walk found, lowered by
+ * each block it took since (a take is told by the growth of its used bytes, which the model reads at every change,
+ * so the bound needs no block size from the allocation path); a freed block leaves it a bound. While the room
+ * above the pool is below it, a walk would move nothing and is skipped.
  * `defragFrame` is that rule, a frame's turn over the families, asking the model only whether a block may move and
  * to move it. The rule these answer is docs/model.md's (Defrag); tests/unit/main/model/d3d12 keeps the same rule
  * written as plain loops over the pools and checks that both give the same moves, and checks the index's answers
@@ -53,8 +55,13 @@ class Ranked {
   /** CLEAN, PENDING or BLOCKS; not CLEAN while the pool is in its family's dirty list. */
   dirty: number = CLEAN
   live = true
-  /** The smallest allocated block, as the last walk over all the pool's blocks found it; -1 once they changed. */
+  /**
+   * At most the smallest allocated block: the last whole walk's smallest, lowered by each block taken since; -1
+   * before the first walk.
+   */
   smallest: Bytes = -1
+  /** The pool's used bytes when last read: a change that raised them took one block of the difference. */
+  seenUsed: Bytes = 0
 
   constructor(
     readonly pool: MemoryPool,
@@ -290,6 +297,14 @@ export class FamilyDefrag {
   }
 }
 
+/** `e`'s pool took or freed one block since last read: a block taken (its used bytes grew) lowers its bound. */
+function took(e: Ranked): void {
+  const used = e.pool.used
+  const taken = used - e.seenUsed
+  e.seenUsed = used
+  if (taken > 0 && taken < e.smallest) e.smallest = taken
+}
+
 /** Refreshes maxFree from `t` up to the root, stopping where it no longer changes (only one child's did). */
 function refreshUp(t: Ranked | null): void {
   for (; t !== null; t = t.parent) {
@@ -367,6 +382,7 @@ export class DefragSearch {
     const family = this.families[index]
     if (family === null) return
     const e = new Ranked(pool, family, this.random())
+    e.seenUsed = pool.used
     this.entries[pool.id] = e
     this.mark(e, BLOCKS)
   }
@@ -383,10 +399,15 @@ export class DefragSearch {
     this.entries[pool.id] = undefined
   }
 
-  /** A pool's blocks changed (taken or freed): the family's index takes it in when next read. */
+  /**
+   * A pool took or freed one block (the model tells each change before the next): the family's index takes it in
+   * when next read, and a block taken lowers the pool's bound on its smallest.
+   */
   touch(pool: MemoryPool): void {
     const e = this.entries[pool.id]
-    if (e !== undefined && e.dirty !== BLOCKS) this.mark(e, BLOCKS)
+    if (e === undefined) return
+    took(e)
+    if (e.dirty !== BLOCKS) this.mark(e, BLOCKS)
   }
 
   /**
@@ -406,6 +427,7 @@ export class DefragSearch {
     const t = this.entries[target.id]
     const s = this.entries[pool.id]
     if (t !== undefined) {
+      took(t)
       this.count(t)
       this.rank(t, blocks)
     }
@@ -423,7 +445,10 @@ export class DefragSearch {
     e.family.candidates.set(pool.slot, e.low && pool.allocatedBlocks > pool.pendingBlocks)
   }
 
-  /** The smallest allocated block of `pool` as its last whole walk found it, or -1 when its blocks changed since. */
+  /**
+   * At most the smallest allocated block of `pool`: the smallest its last whole walk found, or a block taken since
+   * when smaller; -1 before its first walk.
+   */
   smallest(pool: MemoryPool): Bytes {
     return this.entries[pool.id]!.smallest
   }
@@ -433,9 +458,8 @@ export class DefragSearch {
     this.entries[pool.id]!.smallest = smallest
   }
 
-  /** A pool's blocks changed: whether it is used under 90 %, not full, a candidate; its last walk no longer holds. */
+  /** A pool's blocks changed: whether it is used under 90 %, not full, a candidate. */
   private count(e: Ranked): void {
-    e.smallest = -1
     const pool = e.pool
     const f = e.family
     const low = pool.used / pool.size < DEFRAG_SIZE_FRACTION
@@ -587,7 +611,7 @@ function tryClear(
   const index = search.settle(fam.spec.index, b) as FamilyDefrag
   // No block larger than the room above the pool can move; moves only fill the pools above, so it only shrinks.
   let room = index.roomAbove(pool)
-  // Its blocks unchanged since a walk found none small enough: this walk would move nothing either.
+  // No allocated block is as small as the room: this walk would move nothing.
   if (room < search.smallest(pool)) return copied
   let smallest = Infinity
   let block = pool.tail
