@@ -50,6 +50,8 @@ class Ranked {
   /** Used under 90 %, and not full, as last counted. */
   low = false
   notFull = false
+  /** Set among its family's candidates. */
+  candidate = false
   /** Its rank or free block may have changed since the treap took it in (it is in its family's stale list). */
   stale = false
   /** CLEAN, PENDING or BLOCKS; not CLEAN while the pool is in its family's dirty list. */
@@ -208,10 +210,15 @@ export class FamilyDefrag {
   /** Pools counted, not yet ranked again. */
   readonly stale: Ranked[] = []
 
+  /** The largest free block of the pool the last fullestFit found, as ranked. */
+  fitFree: Bytes = 0
+
   /** The fullest pool ranked above `pool` with a free block of `size` bytes, or null. */
   fullestFit(pool: MemoryPool, size: Bytes): MemoryPool | null {
     const node = fullestFit(this.root, pool.used, pool.slot, size)
-    return node === null ? null : node.pool
+    if (node === null) return null
+    this.fitFree = node.free
+    return node.pool
   }
 
   /** Whether any pool not full ranks above `pool`. */
@@ -295,6 +302,13 @@ export class FamilyDefrag {
     refresh(p)
     refresh(n)
   }
+}
+
+/** Whether `e`'s pool is among its family's candidates; the bitset is written only when that changes. */
+function setCandidate(e: Ranked, on: boolean): void {
+  if (on === e.candidate) return
+  e.candidate = on
+  e.family.candidates.set(e.pool.slot, on)
 }
 
 /** `e`'s pool took or freed one block since last read: a block taken (its used bytes grew) lowers its bound. */
@@ -394,7 +408,7 @@ export class DefragSearch {
     this.unrank(e)
     if (e.low) e.family.low--
     if (e.notFull) e.family.notFull--
-    e.family.candidates.set(pool.slot, false)
+    setCandidate(e, false)
     e.live = false
     this.entries[pool.id] = undefined
   }
@@ -442,7 +456,7 @@ export class DefragSearch {
   /** Whether the pool is a candidate to clear: used under 90 % (as last updated) with a live block. */
   private candidate(e: Ranked): void {
     const pool = e.pool
-    e.family.candidates.set(pool.slot, e.low && pool.allocatedBlocks > pool.pendingBlocks)
+    setCandidate(e, e.low && pool.allocatedBlocks > pool.pendingBlocks)
   }
 
   /**
@@ -468,7 +482,7 @@ export class DefragSearch {
     const notFull = pool.used < pool.size
     if (notFull !== e.notFull) f.notFull += notFull ? 1 : -1
     e.notFull = notFull
-    f.candidates.set(pool.slot, low && pool.allocatedBlocks > pool.pendingBlocks)
+    setCandidate(e, low && pool.allocatedBlocks > pool.pendingBlocks)
   }
 
   /** A counted pool's place among the targets: linked by (used, slot) with its largest free block while not full. */
@@ -624,8 +638,11 @@ function tryClear(
       if (size <= room && moves.movable(block)) {
         const target = index.fullestFit(pool, size)
         if (target !== null) {
+          // Only the target's room shrank, and the pools above this one stay the same (the target only rises):
+          // the room above changes only when the target held it.
+          const held = index.fitFree >= room
           copied += moves.move(fam, pool, target, block, frame)
-          room = index.roomAbove(pool)
+          if (held) room = index.roomAbove(pool)
         }
       }
     }
