@@ -548,6 +548,9 @@ export interface DefragMoves {
   move(fam: PoolFamily, pool: MemoryPool, target: MemoryPool, block: number, frame: Frame): Bytes
 }
 
+/** The budget classes that defragment, in the order their families take their turns. */
+const BUDGET_CLASSES = [BudgetClass.Buffers, BudgetClass.Textures] as const
+
 /**
  * §8.2: per budget class, each defrag-enabled family clears up to `maxPools` pools, rotating, while the class's
  * copies this frame are under `budget`.
@@ -560,7 +563,7 @@ export function defragFrame(
   moves: DefragMoves,
   frame: Frame,
 ): void {
-  for (const cls of [BudgetClass.Buffers, BudgetClass.Textures]) {
+  for (const cls of BUDGET_CLASSES) {
     let copied = 0
     for (const fam of families) {
       if (fam.spec.budgetClass !== cls || !fam.spec.defrag) continue
