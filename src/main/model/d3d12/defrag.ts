@@ -116,14 +116,20 @@ function predecessor(n: Ranked): Ranked | null {
   return t
 }
 
-/** The highest-ranked node above (used, slot) with a free block of `size` bytes, or null. */
+/**
+ * The highest-ranked node above (used, slot) with a free block of `size` bytes, or null: one descent, the answer
+ * always in the subtree at hand. Below a node not above (used, slot) only its right subtree can hold one; below a
+ * node above it, its right subtree (all above it too) holds the answer when it has room, else the node, else its
+ * left subtree.
+ */
 function fullestFit(t: Ranked | null, used: Bytes, slot: number, size: Bytes): Ranked | null {
-  if (t === null || t.maxFree < size) return null
-  const right = fullestFit(t.right, used, slot, size)
-  if (right !== null) return right
-  if (!above(t, used, slot)) return null
-  if (t.free >= size) return t
-  return fullestFit(t.left, used, slot, size)
+  while (t !== null && t.maxFree >= size) {
+    if (!above(t, used, slot)) t = t.right
+    else if (t.right !== null && t.right.maxFree >= size) t = t.right
+    else if (t.free >= size) return t
+    else t = t.left
+  }
+  return null
 }
 
 /** The largest free block of the nodes ranked above (used, slot); 0 when none is. */
