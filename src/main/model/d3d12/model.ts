@@ -27,7 +27,6 @@ import {
 import {
   BufferDecisions,
   decideBuffer,
-  decideUpload,
   Family,
   HEAP_INDEX,
   newBufferDecision,
@@ -1256,14 +1255,19 @@ export class D3D12Model {
 
   /** The UploadHeapAllocator (AllocUploadResource): small block, big block or committed UPLOAD. */
   private placeUpload(slot: number, size: Bytes, alignment: Bytes): void {
-    const d = this.bufferDecision
-    decideUpload(size, this.config, null, d)
+    // decideUpload's ladder by the bounds the model keeps (its decision object is not read after an upload).
     const a = this.allocs
     a.heap[slot] = HEAP_INDEX.UPLOAD
-    a.placement[slot] = d.placement
-    if (d.target === Target.UploadSmall) this.placeInBuddy(slot, Buddy.SmallBlock, size, alignment)
-    else if (d.target === Target.Pool) this.placeInFamily(slot, Family.UploadBigBlock, size, alignment)
-    else this.placeCommitted(slot, roundUp(size, TILE), 'normal', undefined)
+    if (size <= this.smallUploadMax) {
+      a.placement[slot] = PLACEMENT_INDEX.UploadSmallBlock
+      this.placeInBuddy(slot, Buddy.SmallBlock, size, alignment)
+    } else if (size <= this.bigUploadMax) {
+      a.placement[slot] = PLACEMENT_INDEX.UploadBigBlock
+      this.placeInFamily(slot, Family.UploadBigBlock, size, alignment)
+    } else {
+      a.placement[slot] = PLACEMENT_INDEX.Committed
+      this.placeCommitted(slot, roundUp(size, TILE), 'normal', undefined)
+    }
   }
 
   /**
@@ -1584,43 +1588,47 @@ export class D3D12Model {
   private emitPlaced(slot: number): ModelPlacement {
     const a = this.allocs
     const r = this.result
-    r.id = a.id[slot]
-    r.placement = PLACEMENTS[a.placement[slot]]
-    r.heap = HEAP_TYPES[a.heap[slot]]
-    r.offset = a.offset[slot]
-    r.size = a.size[slot]
-    r.requested = a.requested[slot]
-    r.alignment = a.alignment[slot]
+    const id = a.id[slot]
+    const placement = PLACEMENTS[a.placement[slot]]
+    const heap = HEAP_TYPES[a.heap[slot]]
+    const offset = a.offset[slot]
+    const size = a.size[slot]
+    const requested = a.requested[slot]
+    const alignment = a.alignment[slot]
+    r.id = id
+    r.placement = placement
+    r.heap = heap
+    r.offset = offset
+    r.size = size
+    r.requested = requested
+    r.alignment = alignment
     r.estimated = (a.flags[slot] & SlotFlag.Estimated) !== 0
     r.explainer = this
     const loc = a.loc[slot]
+    let pool = -1
     if (loc === Loc.Pool || loc === Loc.Buddy) {
-      const pool = this.poolById.get(a.pool[slot])!
-      r.pool = pool.id
-      r.poolName = pool.name
+      const p = this.poolById.get(a.pool[slot])!
+      pool = p.id
+      r.poolName = p.name
     } else {
-      r.pool = -1
       r.poolName = null
     }
+    r.pool = pool
     if (this.sink.placed) {
       const info = this.info
-      info.id = r.id
-      info.placement = r.placement
-      info.heap = r.heap
-      info.pool = r.pool
-      info.offset = r.offset
-      info.size = r.size
-      info.requested = r.requested
-      info.alignment = r.alignment
+      info.id = id
+      info.placement = placement
+      info.heap = heap
+      info.pool = pool
+      info.offset = offset
+      info.size = size
+      info.requested = requested
+      info.alignment = alignment
       info.slot = slot
       this.sink.placed(info, this.frame)
     }
     return r
   }
-
-
-
-
 
   /** A second create of a live id: the first is released (the capture's ingest warns about it too). */
   private replaceLive(id: number): void {
