@@ -279,6 +279,8 @@ export class D3D12Model {
   /** A chained checkpoint's pools that are the checkpoint before's own copies, unchanged since (see clone's `since`). */
   private keptPools: Set<MemoryPool> | null = null
   private blockScratch = NONE
+  /** What the reads ahead add up to (see warmReleases): kept, so that the engine keeps the reads. */
+  warmth = 0
 
   constructor(config: ModelConfig, options: D3D12ModelOptions = {}, sink: ModelSink = {}) {
     this.config = config
@@ -540,6 +542,31 @@ export class D3D12Model {
     this.holdResidency(slot, false)
     this.releaseSlot(slot, id, true)
     this.sink.releasePending?.(id, this.frame, slot)
+  }
+
+  /**
+   * Reads ahead, changing nothing, what releasing `ids[0..n)` one after another will read first: each id's slot,
+   * the slot's columns and its pool. Called before a run of releases, it lets their cache misses overlap instead of
+   * coming one release after another. `slots` gets each id's slot (NONE for an id not live), for the caller's own
+   * rows of them.
+   */
+  warmReleases(ids: Float64Array, n: number, slots: Int32Array): void {
+    const live = this.live
+    for (let k = 0; k < n; k++) slots[k] = live.get(ids[k]) ?? NONE
+    const a = this.allocs
+    let sum = 0
+    for (let k = 0; k < n; k++) {
+      const s = slots[k]
+      if (s !== NONE) sum += a.loc[s] + a.placement[s] + a.heap[s] + a.pool[s] + a.block[s] + a.size[s] + a.requested[s]
+    }
+    for (let k = 0; k < n; k++) {
+      const s = slots[k]
+      if (s === NONE) continue
+      const loc = a.loc[s]
+      const pool = loc === Loc.Pool || loc === Loc.Buddy ? this.poolById.get(a.pool[s]) : undefined
+      if (pool !== undefined) sum += pool.pending
+    }
+    this.warmth = sum
   }
 
   /** A reserved resource now has `bytes` committed, in whole 64 KiB tiles, never beyond its virtual size. */
