@@ -205,6 +205,8 @@ export function modelFor(store: CaptureStore, config: ModelConfig, sink: ModelSi
 
 /** Release records read ahead at a time (see Replay.play's warmReleases). */
 const WARM_RUN = 64
+/** What LiveTags.warm read, kept so that the engine keeps the reads (in an array: a double changes no shape). */
+const warmth = new Float64Array(1)
 
 const UPLOAD_VIAS = ['fast', 'fastConstant', 'staging'] as const
 /** A use record's ids, unpacked into one array for every record: the model reads them during the call only. */
@@ -320,8 +322,6 @@ export class LiveTags {
   /** 1 for a row written since the last copy (or passed over as `used` grew), each listed once in `written`. */
   private touched = new Uint8Array(0)
   private written: number[] = []
-  /** What warm() read, kept so that the engine keeps the reads. */
-  warmth = 0
 
   constructor() {
     this.grow(1024)
@@ -371,7 +371,7 @@ export class LiveTags {
       const row = rows[k]
       if (row >= 0 && row < this.used) sum += c[row * LIVE_FIELDS + LIVE_TAG] + c[row * LIVE_FIELDS + LIVE_RECORD] + this.touched[row]
     }
-    this.warmth = sum
+    warmth[0] = sum
   }
 
   private touch(row: number): void {

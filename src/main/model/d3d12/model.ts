@@ -171,6 +171,11 @@ interface PendingTransient {
 const GpuMode = { Implicit: 0, Explicit: 1, Auto: 2 } as const
 /** The slots, then the residency objects, of a `use` record's ids (use() runs to its end before another). */
 let useScratch = new Int32Array(64)
+/**
+ * What the reads ahead add up to (see warmReleases), kept so that the engine keeps the reads: in an array, so that
+ * the sum, a double, changes no object's shape.
+ */
+const warmth = new Float64Array(1)
 /** D3D12Model.lastCreate of a texture decided through TextureDecisions (beside Kind.Buffer and Kind.Texture). */
 const LAST_TEXTURE_BY_KEY = 100
 
@@ -279,8 +284,6 @@ export class D3D12Model {
   /** A chained checkpoint's pools that are the checkpoint before's own copies, unchanged since (see clone's `since`). */
   private keptPools: Set<MemoryPool> | null = null
   private blockScratch = NONE
-  /** What the reads ahead add up to (see warmReleases): kept, so that the engine keeps the reads. */
-  warmth = 0
 
   constructor(config: ModelConfig, options: D3D12ModelOptions = {}, sink: ModelSink = {}) {
     this.config = config
@@ -566,7 +569,7 @@ export class D3D12Model {
       const pool = loc === Loc.Pool || loc === Loc.Buddy ? this.poolById.get(a.pool[s]) : undefined
       if (pool !== undefined) sum += pool.pending
     }
-    this.warmth = sum
+    warmth[0] = sum
   }
 
   /** A reserved resource now has `bytes` committed, in whole 64 KiB tiles, never beyond its virtual size. */
