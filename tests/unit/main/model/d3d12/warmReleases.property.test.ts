@@ -38,7 +38,7 @@ function logSink(log: string[]): ModelSink {
     placed: (p, f) => log.push(`placed ${p.id} ${p.placement} ${p.pool} ${p.offset} ${p.size} ${p.slot}@${f}`),
     releasePending: (i, f, slot) => log.push(`release ${i} ${slot}@${f}`),
     freed: (i, f) => log.push(`freed ${i}@${f}`),
-    poolCreated: (p) => log.push(`pool ${p.id}`),
+    poolCreated: (p) => log.push(`pool ${p.pool} ${p.name}`),
     poolDestroyed: (p, f) => log.push(`-pool ${p}@${f}`),
     warning: (kind, _m, f) => log.push(`warn ${kind}@${f}`),
   }
