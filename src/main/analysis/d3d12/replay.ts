@@ -658,8 +658,11 @@ export class Replay {
       let n = 0
       let i = from
       while (i < end && n < WARM_RUN && kinds[i] === RECORD_KIND.release) warmIds[n++] = store.ops[refs[i++]]
-      model.warmReleases(warmIds, n, warmSlots)
-      liveTag.warm(warmSlots, n)
+      // a lone release has nothing to overlap with
+      if (n > 1) {
+        model.warmReleases(warmIds, n, warmSlots)
+        liveTag.warm(warmSlots, n)
+      }
       return i
     }
     // A frame's records, in a plain function: the optimizer compiles it apart from this async one.
