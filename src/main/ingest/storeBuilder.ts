@@ -93,6 +93,17 @@ const EXTENSION_REQUIRED: Record<string, readonly string[]> = {
   stack: ['id'],
 }
 
+/** Each extension kind's required fields, as field numbers (index: record kind). */
+const EXTENSION_REQUIRED_FIELDS: readonly (readonly number[])[] = RECORD_KINDS.map((e) =>
+  (EXTENSION_REQUIRED[e] ?? []).flatMap((key) => {
+    const field = (F as Record<string, number>)[key]
+    return field === undefined ? [] : [field]
+  }),
+)
+
+/** Each field's name as a JSON key with its colon (`"name":`), for the JSON an extension record is kept as. */
+const FIELD_KEY: readonly string[] = FIELD.map((name) => `${JSON.stringify(name)}:`)
+
 /**
  * Receives validated records. The scanner and importers fill a RecordScratch and call `add`; the builder
  * checks required fields and types, ids and frame order, counts warnings, and appends to the columns.
@@ -316,46 +327,46 @@ export class CaptureBuilder {
     return false
   }
 
-  /** An extension record: its required fields checked, then the whole record kept as JSON. */
+  /**
+   * An extension record: its required fields checked, then the whole record kept as JSON: "e", then the fields in
+   * FIELD's order, then the unknown keys as they came.
+   */
   private addExtension(kind: number, r: RecordScratch): boolean {
     const e = RECORD_KINDS[kind]
-    for (const key of EXTENSION_REQUIRED[e] ?? []) {
-      const field = (F as Record<string, number>)[key]
-      if (field === undefined) continue
-      if (this.int(r, field, e, key) === undefined) return false
+    for (const field of EXTENSION_REQUIRED_FIELDS[kind]) {
+      if (this.int(r, field, e, FIELD[field]) === undefined) return false
       if (r.num[field] < 0) {
-        this.warn('badField', `${e}: "${key}" ${r.num[field]} is negative`)
+        this.warn('badField', `${e}: "${FIELD[field]}" ${r.num[field]} is negative`)
         return false
       }
     }
-    const members: string[] = [`"e":${JSON.stringify(e)}`]
+    let json = `{"e":${JSON.stringify(e)}`
     for (let field = 1; field < FIELD.length; field++) {
-      const name = JSON.stringify(FIELD[field])
       switch (r.type[field]) {
         case FieldValue.Number:
-          members.push(`${name}:${r.num[field]}`)
+          json += `,${FIELD_KEY[field]}${r.num[field]}`
           break
         case FieldValue.String:
-          members.push(`${name}:${JSON.stringify(this.strings.get(r.str[field]) ?? '')}`)
+          json += `,${FIELD_KEY[field]}${JSON.stringify(this.strings.get(r.str[field]) ?? '')}`
           break
         case FieldValue.Bool:
-          members.push(`${name}:${r.str[field] === 1}`)
+          json += `,${FIELD_KEY[field]}${r.str[field] === 1}`
           break
         case FieldValue.Strings: {
           const list: string[] = []
           for (let i = r.listStart[field]; i < r.listEnd[field]; i++) list.push(this.strings.get(r.strList[i]) ?? '')
-          members.push(`${name}:${JSON.stringify(list)}`)
+          json += `,${FIELD_KEY[field]}${JSON.stringify(list)}`
           break
         }
         case FieldValue.Numbers: {
           const values =
             field === F.ids ? r.ids.data.subarray(0, r.ids.length) : r.nums.data.subarray(r.listStart[field], r.listEnd[field])
-          members.push(`${name}:${JSON.stringify(Array.from(values))}`)
+          json += `,${FIELD_KEY[field]}${JSON.stringify(Array.from(values))}`
           break
         }
       }
     }
-    const json = `{${members.join(',')}${r.extras === undefined ? '' : `,${r.extras}`}}`
+    json += r.extras === undefined ? '}' : `,${r.extras}}`
     const records = this.records
     const index = records.row()
     records.kind.data[index] = kind

@@ -211,6 +211,11 @@ export class VulkanFeed {
   private readonly texture: VulkanTextureRecord = { e: 'texture', id: 0 }
   /** The last record handed over as a whole object (heap, placed, bind, map, unmap, write, flush). */
   last: AnyCaptureRecord | null = null
+  /**
+   * The Vulkan fields of the extra keys read so far, by their text: resources of one kind repeat theirs (the same
+   * requirements, the same wanted flags), so most records parse nothing. The model only reads these objects.
+   */
+  private readonly fieldsByExtras = new Map<string, VulkanResourceFields>()
 
   constructor(private readonly store: CaptureStore) {
     this.descs = new DescScratch(store)
@@ -328,15 +333,8 @@ export class VulkanFeed {
 
   /** The 1.1 fields of a buffer or texture record, from its extra keys; cleared when it has none. */
   private vulkanFields(index: number, out: VulkanResourceFields): void {
-    out.memoryRequirements = undefined
-    out.required = undefined
-    out.preferred = undefined
-    out.tiling = undefined
-    out.dedicated = undefined
-    out.explicit = undefined
     const extras = this.store.extras.get(index)
-    if (extras === undefined) return
-    const x = JSON.parse(`{${extras}}`) as VulkanResourceFields
+    const x = extras === undefined ? NO_FIELDS : (this.fieldsByExtras.get(extras) ?? this.parseFields(extras))
     out.memoryRequirements = x.memoryRequirements
     out.required = x.required
     out.preferred = x.preferred
@@ -344,7 +342,28 @@ export class VulkanFeed {
     out.dedicated = x.dedicated
     out.explicit = x.explicit
   }
+
+  private parseFields(extras: string): VulkanResourceFields {
+    const x = JSON.parse(`{${extras}}`) as VulkanResourceFields
+    const fields: VulkanResourceFields = {
+      memoryRequirements: x.memoryRequirements,
+      required: x.required,
+      preferred: x.preferred,
+      tiling: x.tiling,
+      dedicated: x.dedicated,
+      explicit: x.explicit,
+    }
+    // Bounded: a capture whose every resource has keys of its own keeps the last FIELDS_KEPT.
+    if (this.fieldsByExtras.size >= FIELDS_KEPT) this.fieldsByExtras.clear()
+    this.fieldsByExtras.set(extras, fields)
+    return fields
+  }
 }
+
+/** A resource record without extra keys: no Vulkan field. */
+const NO_FIELDS: VulkanResourceFields = {}
+/** How many distinct extra-key texts VulkanFeed keeps parsed. */
+export const FIELDS_KEPT = 4096
 
 /** Live placements (not released) as columns, a row per id, rows recycled. */
 class LivePlacements {
