@@ -205,6 +205,11 @@ export function modelFor(store: CaptureStore, config: ModelConfig, sink: ModelSi
 
 /** Release records read ahead at a time (see Replay.play's warmReleases). */
 const WARM_RUN = 64
+/**
+ * Live resources from which a run of releases is read ahead: the model's columns of 8 192 slots take about 1 MiB,
+ * what a core's second-level cache holds; below it the rows are in cache and reading them ahead only costs.
+ */
+const WARM_LIVE = 8192
 /** What LiveTags.warm read, kept so that the engine keeps the reads (in an array: a double changes no shape). */
 const warmth = new Float64Array(1)
 
@@ -649,8 +654,9 @@ export class Replay {
     // The transient heaps the frame's graphs used (a few): counted once each.
     const frameHeaps: number[] = []
     let frameHeapBytes = 0
-    // A run of release records (a frame's come together) is read ahead, up to WARM_RUN at a time: the slots, the
-    // model's columns and pools and this replay's rows of its ids (see D3D12Model.warmReleases).
+    // A run of release records (a frame's come together) is read ahead, up to WARM_RUN at a time, once WARM_LIVE
+    // resources are live: the slots, the model's columns and pools and this replay's rows of its ids (see
+    // D3D12Model.warmReleases).
     const warmIds = new Float64Array(WARM_RUN)
     const warmSlots = new Int32Array(WARM_RUN)
     let warmedTo = 0
@@ -658,8 +664,8 @@ export class Replay {
       let n = 0
       let i = from
       while (i < end && n < WARM_RUN && kinds[i] === RECORD_KIND.release) warmIds[n++] = store.ops[refs[i++]]
-      // a lone release has nothing to overlap with
-      if (n > 1) {
+      // a lone release has nothing to overlap with, and the rows of a few thousand live resources stay in cache
+      if (n > 1 && liveTag.count >= WARM_LIVE) {
         model.warmReleases(warmIds, n, warmSlots)
         liveTag.warm(warmSlots, n)
       }
