@@ -11,8 +11,10 @@
  * - how many pools are used under 90 %, and how many are not full, for the early exits.
  * A change only marks its pool. A frame's defrag counts the marked pools (the counts and candidates); it ranks them
  * again in the treap only when the family has a pool to clear. A new rank that passes no neighbour keeps its node
- * in place. Each pool also keeps the smallest allocated block its last whole walk found, until its blocks change:
- * while the room above it is smaller, a walk would move nothing and is skipped.
+ * in place. Each pool also keeps a bound on its smallest allocated block: what its last whole walk found, lowered by
+ * each block it took since (a take is told by the growth of its used bytes, which the model reads at every change,
+ * so the bound needs no block size from the allocation path); a freed block leaves it a bound. While the room
+ * above the pool is below it, a walk would move nothing and is skipped.
  * `defragFrame` is that rule, a frame's turn over the families, asking the model only whether a block may move and
  * to move it. The rule these answer is docs/model.md's (Defrag); tests/unit/main/model/d3d12 keeps the same rule
  * written as plain loops over the pools and checks that both give the same moves, and checks the index's answers
@@ -48,13 +50,20 @@ class Ranked {
   /** Used under 90 %, and not full, as last counted. */
   low = false
   notFull = false
+  /** Set among its family's candidates. */
+  candidate = false
   /** Its rank or free block may have changed since the treap took it in (it is in its family's stale list). */
   stale = false
   /** CLEAN, PENDING or BLOCKS; not CLEAN while the pool is in its family's dirty list. */
   dirty: number = CLEAN
   live = true
-  /** The smallest allocated block, as the last walk over all the pool's blocks found it; -1 once they changed. */
+  /**
+   * At most the smallest allocated block: the last whole walk's smallest, lowered by each block taken since; -1
+   * before the first walk.
+   */
   smallest: Bytes = -1
+  /** The pool's used bytes when last read: a change that raised them took one block of the difference. */
+  seenUsed: Bytes = 0
 
   constructor(
     readonly pool: MemoryPool,
@@ -107,14 +116,20 @@ function predecessor(n: Ranked): Ranked | null {
   return t
 }
 
-/** The highest-ranked node above (used, slot) with a free block of `size` bytes, or null. */
+/**
+ * The highest-ranked node above (used, slot) with a free block of `size` bytes, or null: one descent, the answer
+ * always in the subtree at hand. Below a node not above (used, slot) only its right subtree can hold one; below a
+ * node above it, its right subtree (all above it too) holds the answer when it has room, else the node, else its
+ * left subtree.
+ */
 function fullestFit(t: Ranked | null, used: Bytes, slot: number, size: Bytes): Ranked | null {
-  if (t === null || t.maxFree < size) return null
-  const right = fullestFit(t.right, used, slot, size)
-  if (right !== null) return right
-  if (!above(t, used, slot)) return null
-  if (t.free >= size) return t
-  return fullestFit(t.left, used, slot, size)
+  while (t !== null && t.maxFree >= size) {
+    if (!above(t, used, slot)) t = t.right
+    else if (t.right !== null && t.right.maxFree >= size) t = t.right
+    else if (t.free >= size) return t
+    else t = t.left
+  }
+  return null
 }
 
 /** The largest free block of the nodes ranked above (used, slot); 0 when none is. */
@@ -201,10 +216,15 @@ export class FamilyDefrag {
   /** Pools counted, not yet ranked again. */
   readonly stale: Ranked[] = []
 
+  /** The largest free block of the pool the last fullestFit found, as ranked. */
+  fitFree: Bytes = 0
+
   /** The fullest pool ranked above `pool` with a free block of `size` bytes, or null. */
   fullestFit(pool: MemoryPool, size: Bytes): MemoryPool | null {
     const node = fullestFit(this.root, pool.used, pool.slot, size)
-    return node === null ? null : node.pool
+    if (node === null) return null
+    this.fitFree = node.free
+    return node.pool
   }
 
   /** Whether any pool not full ranks above `pool`. */
@@ -290,6 +310,21 @@ export class FamilyDefrag {
   }
 }
 
+/** Whether `e`'s pool is among its family's candidates; the bitset is written only when that changes. */
+function setCandidate(e: Ranked, on: boolean): void {
+  if (on === e.candidate) return
+  e.candidate = on
+  e.family.candidates.set(e.pool.slot, on)
+}
+
+/** `e`'s pool took or freed one block since last read: a block taken (its used bytes grew) lowers its bound. */
+function took(e: Ranked): void {
+  const used = e.pool.used
+  const taken = used - e.seenUsed
+  e.seenUsed = used
+  if (taken > 0 && taken < e.smallest) e.smallest = taken
+}
+
 /** Refreshes maxFree from `t` up to the root, stopping where it no longer changes (only one child's did). */
 function refreshUp(t: Ranked | null): void {
   for (; t !== null; t = t.parent) {
@@ -367,6 +402,7 @@ export class DefragSearch {
     const family = this.families[index]
     if (family === null) return
     const e = new Ranked(pool, family, this.random())
+    e.seenUsed = pool.used
     this.entries[pool.id] = e
     this.mark(e, BLOCKS)
   }
@@ -378,15 +414,20 @@ export class DefragSearch {
     this.unrank(e)
     if (e.low) e.family.low--
     if (e.notFull) e.family.notFull--
-    e.family.candidates.set(pool.slot, false)
+    setCandidate(e, false)
     e.live = false
     this.entries[pool.id] = undefined
   }
 
-  /** A pool's blocks changed (taken or freed): the family's index takes it in when next read. */
+  /**
+   * A pool took or freed one block (the model tells each change before the next): the family's index takes it in
+   * when next read, and a block taken lowers the pool's bound on its smallest.
+   */
   touch(pool: MemoryPool): void {
     const e = this.entries[pool.id]
-    if (e !== undefined && e.dirty !== BLOCKS) this.mark(e, BLOCKS)
+    if (e === undefined) return
+    took(e)
+    if (e.dirty !== BLOCKS) this.mark(e, BLOCKS)
   }
 
   /**
@@ -406,6 +447,7 @@ export class DefragSearch {
     const t = this.entries[target.id]
     const s = this.entries[pool.id]
     if (t !== undefined) {
+      took(t)
       this.count(t)
       this.rank(t, blocks)
     }
@@ -420,10 +462,13 @@ export class DefragSearch {
   /** Whether the pool is a candidate to clear: used under 90 % (as last updated) with a live block. */
   private candidate(e: Ranked): void {
     const pool = e.pool
-    e.family.candidates.set(pool.slot, e.low && pool.allocatedBlocks > pool.pendingBlocks)
+    setCandidate(e, e.low && pool.allocatedBlocks > pool.pendingBlocks)
   }
 
-  /** The smallest allocated block of `pool` as its last whole walk found it, or -1 when its blocks changed since. */
+  /**
+   * At most the smallest allocated block of `pool`: the smallest its last whole walk found, or a block taken since
+   * when smaller; -1 before its first walk.
+   */
   smallest(pool: MemoryPool): Bytes {
     return this.entries[pool.id]!.smallest
   }
@@ -433,9 +478,8 @@ export class DefragSearch {
     this.entries[pool.id]!.smallest = smallest
   }
 
-  /** A pool's blocks changed: whether it is used under 90 %, not full, a candidate; its last walk no longer holds. */
+  /** A pool's blocks changed: whether it is used under 90 %, not full, a candidate. */
   private count(e: Ranked): void {
-    e.smallest = -1
     const pool = e.pool
     const f = e.family
     const low = pool.used / pool.size < DEFRAG_SIZE_FRACTION
@@ -444,7 +488,7 @@ export class DefragSearch {
     const notFull = pool.used < pool.size
     if (notFull !== e.notFull) f.notFull += notFull ? 1 : -1
     e.notFull = notFull
-    f.candidates.set(pool.slot, low && pool.allocatedBlocks > pool.pendingBlocks)
+    setCandidate(e, low && pool.allocatedBlocks > pool.pendingBlocks)
   }
 
   /** A counted pool's place among the targets: linked by (used, slot) with its largest free block while not full. */
@@ -510,6 +554,9 @@ export interface DefragMoves {
   move(fam: PoolFamily, pool: MemoryPool, target: MemoryPool, block: number, frame: Frame): Bytes
 }
 
+/** The budget classes that defragment, in the order their families take their turns. */
+const BUDGET_CLASSES = [BudgetClass.Buffers, BudgetClass.Textures] as const
+
 /**
  * §8.2: per budget class, each defrag-enabled family clears up to `maxPools` pools, rotating, while the class's
  * copies this frame are under `budget`.
@@ -522,7 +569,7 @@ export function defragFrame(
   moves: DefragMoves,
   frame: Frame,
 ): void {
-  for (const cls of [BudgetClass.Buffers, BudgetClass.Textures]) {
+  for (const cls of BUDGET_CLASSES) {
     let copied = 0
     for (const fam of families) {
       if (fam.spec.budgetClass !== cls || !fam.spec.defrag) continue
@@ -587,7 +634,7 @@ function tryClear(
   const index = search.settle(fam.spec.index, b) as FamilyDefrag
   // No block larger than the room above the pool can move; moves only fill the pools above, so it only shrinks.
   let room = index.roomAbove(pool)
-  // Its blocks unchanged since a walk found none small enough: this walk would move nothing either.
+  // No allocated block is as small as the room: this walk would move nothing.
   if (room < search.smallest(pool)) return copied
   let smallest = Infinity
   let block = pool.tail
@@ -600,8 +647,11 @@ function tryClear(
       if (size <= room && moves.movable(block)) {
         const target = index.fullestFit(pool, size)
         if (target !== null) {
+          // Only the target's room shrank, and the pools above this one stay the same (the target only rises):
+          // the room above changes only when the target held it.
+          const held = index.fitFree >= room
           copied += moves.move(fam, pool, target, block, frame)
-          room = index.roomAbove(pool)
+          if (held) room = index.roomAbove(pool)
         }
       }
     }

@@ -3,7 +3,8 @@
  * the candidate pools, the counts of pools used under 90 % and not full, the fullest pool above a pool with a free
  * block of a size, the room above a pool, the smallest allocated block a walk over a pool found (kept until its
  * blocks change), and the treap's own shape (rank order, priorities, parent links, each subtree's largest free
- * block). Pools take, free and pend blocks, move blocks, come and go, and the index is copied, in random order; a
+ * block), the bound on each pool's smallest allocated block (its last walk's smallest, lowered by each block taken
+ * since, recomputed here from the steps). Pools take, free and pend blocks, move blocks, come and go, and the index is copied, in random order; a
  * family is read only once settled, as the model reads it.
  */
 import fc from 'fast-check'
@@ -116,11 +117,23 @@ function checkCounts(f: FamilyDefrag, fam: PoolFamily): void {
   }
 }
 
-/** Every answer of a settled family's index, against the pools recomputed from scratch. */
-function checkAnswers(search: DefragSearch, f: FamilyDefrag, blocks: BlockTable, fam: PoolFamily): void {
+/**
+ * Every answer of a settled family's index, against the pools recomputed from scratch; `bounds`: each pool's bound
+ * on its smallest block as the steps made it.
+ */
+function checkAnswers(
+  search: DefragSearch,
+  f: FamilyDefrag,
+  blocks: BlockTable,
+  fam: PoolFamily,
+  bounds: Map<MemoryPool, number>,
+): void {
   const pools = fam.slots.filter((p): p is MemoryPool => p !== null)
-  // A smallest block remembered from a walk holds until the pool's blocks change.
-  for (const p of pools) expect([-1, smallestTaken(blocks, p)]).toContain(search.smallest(p))
+  for (const p of pools) {
+    expect(search.smallest(p)).toBe(bounds.get(p))
+    // What makes a skipped walk exact: no allocated block is below the bound.
+    if (search.smallest(p) >= 0) expect(search.smallest(p)).toBeLessThanOrEqual(smallestTaken(blocks, p))
+  }
   checkCounts(f, fam)
   checkTreap(f, blocks, pools)
   const room = new Map(pools.map((p) => [p, largestFree(blocks, p)]))
@@ -148,6 +161,12 @@ describe('defrag index against a plain recomputation', () => {
         let search = new DefragSearch(families)
         /** Allocated blocks by pool, and whether each is pending. */
         const taken = new Map<MemoryPool, { block: number; pending: boolean }[]>()
+        /** Each pool's bound on its smallest block: -1 until walked (or copied), then lowered by each take. */
+        const bounds = new Map<MemoryPool, number>()
+        const took = (pool: MemoryPool, size: number) => {
+          const b = bounds.get(pool)!
+          if (b >= 0 && size < b) bounds.set(pool, size)
+        }
         let nextId = 0
         const live = () => fam.slots.filter((p): p is MemoryPool => p !== null)
         const pick = (n: number) => {
@@ -162,6 +181,7 @@ describe('defrag index against a plain recomputation', () => {
               fam.setSlot(slot, pool)
               pool.slot = slot
               taken.set(pool, [])
+              bounds.set(pool, -1)
               search.add(index, pool)
               break
             }
@@ -171,6 +191,7 @@ describe('defrag index against a plain recomputation', () => {
               const block = pool.tryAllocate(blocks, s.units * UNIT, 1)
               if (block === NONE) break
               taken.get(pool)!.push({ block, pending: false })
+              took(pool, s.units * UNIT)
               search.touch(pool)
               break
             }
@@ -207,11 +228,12 @@ describe('defrag index against a plain recomputation', () => {
               const moved = target.tryAllocate(blocks, blocks.size[b.block], 1)
               if (moved === NONE) break
               taken.get(target)!.push({ block: moved, pending: false })
+              took(target, blocks.size[moved])
               b.pending = true
               pool.pending += blocks.size[b.block]
               pool.pendingBlocks++
               search.moved(pool, target, blocks)
-              checkAnswers(search, search.settle(index, blocks)!, blocks, fam)
+              checkAnswers(search, search.settle(index, blocks)!, blocks, fam, bounds)
               break
             }
             case 'destroy': {
@@ -225,22 +247,25 @@ describe('defrag index against a plain recomputation', () => {
             }
             case 'walk': {
               const pool = pick(s.pick)
-              if (pool !== null) search.walked(pool, smallestTaken(blocks, pool))
+              if (pool === null) break
+              bounds.set(pool, smallestTaken(blocks, pool))
+              search.walked(pool, smallestTaken(blocks, pool))
               break
             }
             case 'counts':
               checkCounts(search.counts(index)!, fam)
               break
             case 'settle':
-              checkAnswers(search, search.settle(index, blocks)!, blocks, fam)
+              checkAnswers(search, search.settle(index, blocks)!, blocks, fam, bounds)
               break
             case 'copy':
               search = DefragSearch.rebuild(families, blocks)
-              checkAnswers(search, search.settle(index, blocks)!, blocks, fam)
+              for (const pool of bounds.keys()) bounds.set(pool, -1)
+              checkAnswers(search, search.settle(index, blocks)!, blocks, fam, bounds)
               break
           }
         }
-        checkAnswers(search, search.settle(index, blocks)!, blocks, fam)
+        checkAnswers(search, search.settle(index, blocks)!, blocks, fam, bounds)
       }),
       { numRuns: runs(80) },
     )
