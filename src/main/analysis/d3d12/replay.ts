@@ -203,6 +203,16 @@ export function modelFor(store: CaptureStore, config: ModelConfig, sink: ModelSi
   )
 }
 
+/** Release records read ahead at a time (see Replay.play's warmReleases). */
+const WARM_RUN = 64
+/**
+ * Live resources from which a run of releases is read ahead: the model's columns of 8 192 slots take about 1 MiB,
+ * what a core's second-level cache holds; below it the rows are in cache and reading them ahead only costs.
+ */
+const WARM_LIVE = 8192
+/** What LiveTags.warm read, kept so that the engine keeps the reads (in an array: a double changes no shape). */
+const warmth = new Float64Array(1)
+
 const UPLOAD_VIAS = ['fast', 'fastConstant', 'staging'] as const
 /** A use record's ids, unpacked into one array for every record: the model reads them during the call only. */
 const useIds: number[] = []
@@ -353,6 +363,20 @@ export class LiveTags {
     this.touch(row)
     this.cells[row * LIVE_FIELDS + LIVE_RECORD] = -1
     this.count--
+  }
+
+  /**
+   * Reads, changing nothing, the rows `rows[0..n)` (-1: none) and their written marks, so that the releases after it
+   * find them in cache: the fields a release reads, first and last (a row of 40 bytes may span two cache lines).
+   */
+  warm(rows: Int32Array, n: number): void {
+    const c = this.cells
+    let sum = 0
+    for (let k = 0; k < n; k++) {
+      const row = rows[k]
+      if (row >= 0 && row < this.used) sum += c[row * LIVE_FIELDS + LIVE_TAG] + c[row * LIVE_FIELDS + LIVE_RECORD] + this.touched[row]
+    }
+    warmth[0] = sum
   }
 
   private touch(row: number): void {
@@ -634,6 +658,23 @@ export class Replay {
     // The transient heaps the frame's graphs used (a few): counted once each.
     const frameHeaps: number[] = []
     let frameHeapBytes = 0
+    // A run of release records (a frame's come together) is read ahead, up to WARM_RUN at a time, once WARM_LIVE
+    // resources are live: the slots, the model's columns and pools and this replay's rows of its ids (see
+    // D3D12Model.warmReleases).
+    const warmIds = new Float64Array(WARM_RUN)
+    const warmSlots = new Int32Array(WARM_RUN)
+    let warmedTo = 0
+    const warmReleases = (from: number, end: number): number => {
+      let n = 0
+      let i = from
+      while (i < end && n < WARM_RUN && kinds[i] === RECORD_KIND.release) warmIds[n++] = store.ops[refs[i++]]
+      // a lone release has nothing to overlap with, and the rows of a few thousand live resources stay in cache
+      if (n > 1 && liveTag.count >= WARM_LIVE) {
+        model.warmReleases(warmIds, n, warmSlots)
+        liveTag.warm(warmSlots, n)
+      }
+      return i
+    }
     // A frame's records, in a plain function: the optimizer compiles it apart from this async one.
     const playRecords = (start: number, end: number): void => {
       const descs = this.descs
@@ -683,9 +724,10 @@ export class Replay {
         } else if (k === RECORD_KIND.resident || k === RECORD_KIND.evict) {
           observed.apply(store, i, frame, manualHeaps)
           continue
-        } else if (k === RECORD_KIND.release && manualLive.size > 0) {
+        } else if (k === RECORD_KIND.release) {
+          if (i >= warmedTo) warmedTo = warmReleases(i, end)
           // Only a capture with placed resources has any: the others' releases skip the look-up.
-          const placed = manualLive.get(store.ops[refs[i]])
+          const placed = manualLive.size > 0 ? manualLive.get(store.ops[refs[i]]) : undefined
           if (placed) {
             manualLive.delete(store.ops[refs[i]])
             manualPlacedBytes[placed.type] -= placed.size

@@ -170,6 +170,11 @@ interface PendingTransient {
 const GpuMode = { Implicit: 0, Explicit: 1, Auto: 2 } as const
 /** The slots, then the residency objects, of a `use` record's ids (use() runs to its end before another). */
 let useScratch = new Int32Array(64)
+/**
+ * What the reads ahead add up to (see warmReleases), kept so that the engine keeps the reads: in an array, so that
+ * the sum, a double, changes no object's shape.
+ */
+const warmth = new Float64Array(1)
 /** D3D12Model.lastCreate of a texture decided through TextureDecisions (beside Kind.Buffer and Kind.Texture). */
 const LAST_TEXTURE_BY_KEY = 100
 
@@ -546,6 +551,31 @@ export class D3D12Model {
     this.holdResidency(slot, false)
     this.releaseSlot(slot, id, true)
     this.sink.releasePending?.(id, this.frame, slot)
+  }
+
+  /**
+   * Reads ahead, changing nothing, what releasing `ids[0..n)` one after another will read first: each id's slot,
+   * the slot's columns and its pool. Called before a run of releases, it lets their cache misses overlap instead of
+   * coming one release after another. `slots` gets each id's slot (NONE for an id not live), for the caller's own
+   * rows of them.
+   */
+  warmReleases(ids: Float64Array, n: number, slots: Int32Array): void {
+    const live = this.live
+    for (let k = 0; k < n; k++) slots[k] = live.get(ids[k]) ?? NONE
+    const a = this.allocs
+    let sum = 0
+    for (let k = 0; k < n; k++) {
+      const s = slots[k]
+      if (s !== NONE) sum += a.loc[s] + a.placement[s] + a.heap[s] + a.pool[s] + a.block[s] + a.size[s] + a.requested[s]
+    }
+    for (let k = 0; k < n; k++) {
+      const s = slots[k]
+      if (s === NONE) continue
+      const loc = a.loc[s]
+      const pool = loc === Loc.Pool || loc === Loc.Buddy ? this.poolById.get(a.pool[s]) : undefined
+      if (pool !== undefined) sum += pool.pending
+    }
+    warmth[0] = sum
   }
 
   /** A reserved resource now has `bytes` committed, in whole 64 KiB tiles, never beyond its virtual size. */
