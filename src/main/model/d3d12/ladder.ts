@@ -148,20 +148,30 @@ export function bufferAlignment(usage: number, stride: number): Bytes {
   return 16
 }
 
+/**
+ * The UploadHeapAllocator's choice (AllocUploadResource) for `width` bytes: the small-block buddy up to `smallMax`,
+ * the big-block pools up to `bigMax`, else a committed UPLOAD resource. The bounds are the config's
+ * `upload.smallBlock.maxAllocation` and `upload.bigBlock.maxAllocation`; the model keeps them as numbers.
+ */
+export function uploadTarget(width: Bytes, smallMax: Bytes, bigMax: Bytes): number {
+  return width <= smallMax ? Target.UploadSmall : width <= bigMax ? Target.Pool : Target.Committed
+}
+
 /** The UploadHeapAllocator's own ladder (AllocUploadResource): small block, big block or committed UPLOAD. */
 export function decideUpload(width: Bytes, config: ModelConfig, trace: RouteTrace | null, out: BufferDecision): void {
   out.heap = HEAP_INDEX.UPLOAD
   out.family = -1
-  const small = width <= config['upload.smallBlock.maxAllocation']
-  trace?.push(Step.UploadSmall, width, config['upload.smallBlock.maxAllocation'], small ? 1 : 0)
-  if (small) {
+  const smallMax = config['upload.smallBlock.maxAllocation']
+  const bigMax = config['upload.bigBlock.maxAllocation']
+  const target = uploadTarget(width, smallMax, bigMax)
+  trace?.push(Step.UploadSmall, width, smallMax, target === Target.UploadSmall ? 1 : 0)
+  if (target === Target.UploadSmall) {
     out.target = Target.UploadSmall
     out.placement = PLACEMENT_INDEX.UploadSmallBlock
     return
   }
-  const big = width <= config['upload.bigBlock.maxAllocation']
-  trace?.push(Step.UploadBig, width, config['upload.bigBlock.maxAllocation'], big ? 1 : 0)
-  if (big) {
+  trace?.push(Step.UploadBig, width, bigMax, target === Target.Pool ? 1 : 0)
+  if (target === Target.Pool) {
     out.target = Target.Pool
     out.placement = PLACEMENT_INDEX.UploadBigBlock
     out.family = Family.UploadBigBlock

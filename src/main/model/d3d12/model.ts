@@ -34,6 +34,7 @@ import {
   Target,
   TILE,
   Usage,
+  uploadTarget,
   usageMask,
 } from './ladder'
 import type { BufferRequest } from './ladder'
@@ -1285,13 +1286,14 @@ export class D3D12Model {
 
   /** The UploadHeapAllocator (AllocUploadResource): small block, big block or committed UPLOAD. */
   private placeUpload(slot: number, size: Bytes, alignment: Bytes): void {
-    // decideUpload's ladder by the bounds the model keeps (its decision object is not read after an upload).
+    // uploadTarget with the bounds the model keeps (decideUpload's decision object is not read after an upload).
     const a = this.allocs
     a.heap[slot] = HEAP_INDEX.UPLOAD
-    if (size <= this.smallUploadMax) {
+    const target = uploadTarget(size, this.smallUploadMax, this.bigUploadMax)
+    if (target === Target.UploadSmall) {
       a.placement[slot] = PLACEMENT_INDEX.UploadSmallBlock
       this.placeInBuddy(slot, Buddy.SmallBlock, size, alignment)
-    } else if (size <= this.bigUploadMax) {
+    } else if (target === Target.Pool) {
       a.placement[slot] = PLACEMENT_INDEX.UploadBigBlock
       this.placeInFamily(slot, Family.UploadBigBlock, size, alignment)
     } else {
@@ -1307,7 +1309,7 @@ export class D3D12Model {
   private staging(bytes: Bytes, alignment: Bytes): void {
     if (!(bytes > 0)) return
     const a = this.allocs
-    const big = bytes > this.smallUploadMax && bytes <= this.bigUploadMax
+    const big = uploadTarget(bytes, this.smallUploadMax, this.bigUploadMax) === Target.Pool
     const slot = big ? this.bigStagingSlot() : a.alloc()
     a.id[slot] = -1
     a.kind[slot] = Kind.Staging
