@@ -1,0 +1,57 @@
+/**
+ * Snapshot latency as the bench measures it (bench/index.ts): the replay with the app's checkpoints, then
+ * `Snapshots.snapshot()` at 100 random frames (seed 1), a fresh Snapshots for each, each frame's best of 3 passes;
+ * prints p50, p95 and the slowest. FROM=F keeps only frames ≥ F (the late, heavy ones of a leak); `--open` adds what
+ * the inspector asks next (the first table page, the frame's transients); `--each` prints every frame's time;
+ * PROF=DIR writes the second pass's CPU profile. Usage: bash bench/tools/run.sh snapshots FILE [--open] [--each]
+ */
+import { Replay } from '../../src/main/analysis/d3d12/replay'
+import { Snapshots } from '../../src/main/analysis/d3d12/snapshot'
+import { loadCaptureFile } from '../../src/main/ingest/read'
+import { resolveConfig } from '../../src/shared/model'
+import { Profiler } from './profiler'
+
+const file = process.argv[2]
+const open = process.argv.includes('--open')
+const { store } = await loadCaptureFile(file)
+const config = resolveConfig(store.header.config as Record<string, number> | undefined, {})
+const replay = await Replay.run(store, { config })
+
+/** The bench's generator, so the frames are the bench's. */
+function random(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0
+    return state / 2 ** 32
+  }
+}
+const framesOf = (seed: number, count: number): number[] => {
+  const next = random(seed)
+  return Array.from({ length: count }, () => Math.floor(next() * store.frames.length))
+}
+const one = (frame: number): void => {
+  const snapshots = new Snapshots(replay)
+  snapshots.snapshot('bench', frame)
+  if (open) {
+    snapshots.resources({ runId: 'bench', frame, sort: 'occupied', descending: true, offset: 0, limit: 100 })
+    snapshots.transients(frame)
+  }
+}
+// a few frames first, as the bench warms its measure
+for (const f of framesOf(99, 3)) one(f)
+const frames = framesOf(1, 100).filter((f) => f >= Number(process.env.FROM ?? 0))
+const best = frames.map(() => Infinity)
+const profiler = process.env.PROF ? new Profiler(process.env.PROF) : null
+for (let pass = 0; pass < 3; pass++) {
+  if (pass === 1) await profiler?.start(100)
+  frames.forEach((f, i) => {
+    const t = performance.now()
+    one(f)
+    best[i] = Math.min(best[i], performance.now() - t)
+  })
+  if (pass === 1) await profiler?.stop('snapshots')
+}
+const sorted = [...best].sort((a, b) => a - b)
+const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))].toFixed(1)
+console.log(`p50 ${at(0.5)} ms p95 ${at(0.95)} ms max ${sorted[sorted.length - 1].toFixed(1)} ms`)
+if (process.argv.includes('--each')) frames.forEach((f, i) => console.log(f, best[i].toFixed(1)))
