@@ -78,7 +78,10 @@ const BARRIER = RECORD_KIND.barrier
 const ACCESS = RECORD_KIND.access
 const SUBMIT = RECORD_KIND.submit
 const FREE = RECORD_KIND.free
-/** Extension records (minor versions) are kept whole, as JSON, in `raw`: few, and read by their own models. */
+/**
+ * Extension records (minor versions) are kept whole, as JSON, in `raw`, and read by their own models: a Vulkan
+ * capture's `write` and `flush` come every frame, so the JSON is built from the fields a record holds.
+ */
 const FIRST_EXTENSION = RECORD_KIND.bind
 
 /** Required integer fields of each extension record. */
