@@ -10,7 +10,7 @@ import { SERIES } from '../../../shared/ipc'
 import { keepsEmpty, RESIDENCY_SERIES, SERIES_NAME, TOTAL_SERIES, TRANSIENT_SERIES, UPLOAD_SERIES } from '../../../shared/series'
 import type { Bytes } from '../../../shared/units'
 import { float64Column } from '../../ingest/columns'
-import { useIdsOf } from '../../ingest/records'
+import { UseLines } from '../../ingest/useLines'
 import { frameEnd, RECORD_KIND, type CaptureStore } from '../../ingest/store'
 import type { ModelSink } from '../../model/events'
 import { D3D12Model, type CheckpointShadow } from '../../model/d3d12/model'
@@ -214,8 +214,24 @@ const WARM_LIVE = 8192
 const warmth = new Float64Array(1)
 
 const UPLOAD_VIAS = ['fast', 'fastConstant', 'staging'] as const
-/** A use record's ids, unpacked into one array for every record: the model reads them during the call only. */
-const useIds: number[] = []
+/** The lines of each store's `use` records (its replays, snapshots and walks share them: a line is the store's). */
+const storeLines = new WeakMap<CaptureStore, UseLines>()
+
+/** The lines of the store's `use` records, made when first asked for. */
+export function useLinesOf(store: CaptureStore): UseLines {
+  let lines = storeLines.get(store)
+  if (lines === undefined) {
+    lines = new UseLines()
+    storeLines.set(store, lines)
+  }
+  return lines
+}
+
+/** Send the `use` record whose operands start at `ref` to the model, as its line of ids (see UseLines). */
+function applyUse(store: CaptureStore, model: D3D12Model, ref: number, lines: UseLines): void {
+  const line = lines.lineOf(store, ref)
+  model.useLine(line, lines.ids, lines.from(line), lines.count(line))
+}
 
 /** Send one record to the model. */
 export function applyRecord(store: CaptureStore, model: D3D12Model, index: number, descs: DescScratch): void {
@@ -248,7 +264,7 @@ export function applyRecord(store: CaptureStore, model: D3D12Model, index: numbe
       model.upload(UPLOAD_VIAS[ops[ref]], ops[ref + 1], ops[ref + 2])
       return
     case RECORD_KIND.use:
-      model.use(useIdsOf(store, ref, useIds))
+      applyUse(store, model, ref, useLinesOf(store))
       return
     case RECORD_KIND.budget:
       model.setBudget(ops[ref])
@@ -676,6 +692,7 @@ export class Replay {
       return i
     }
     // A frame's records, in a plain function: the optimizer compiles it apart from this async one.
+    const lines = useLinesOf(store)
     const playRecords = (start: number, end: number): void => {
       const descs = this.descs
       for (let i = start; i < end; i++) {
@@ -692,6 +709,10 @@ export class Replay {
           const r = refs[i]
           currentTag = store.textures.tag.data[r]
           descs.createTexture(model, r)
+          continue
+        }
+        if (k === RECORD_KIND.use) {
+          applyUse(store, model, refs[i], lines)
           continue
         }
         if (k === RECORD_KIND.upload) uploadBytes += store.ops[refs[i] + 1]

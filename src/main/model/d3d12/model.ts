@@ -56,6 +56,7 @@ import {
 import type { TextureDecision, TextureGeometry, TransientTextureLayout } from './texture'
 import { TOTAL_FIELD, ROW_FAST_CONSTANT_PAGE, Totals } from './totals'
 import { TransientAllocator } from './transient'
+import { STAMPED_IDS, UseCache } from './useCache'
 import type { TransientRequest } from './transient'
 import { FastAllocatorPages } from './upload'
 import { Pend, pendMeta, PendingQueue, STRIDE } from './pending'
@@ -169,6 +170,11 @@ interface PendingTransient {
 }
 
 const GpuMode = { Implicit: 0, Explicit: 1, Auto: 2 } as const
+/**
+ * D3D12Model.resolveLine's objects so far: by residency object number (the model numbers them from 0), its place
+ * + 1 (0: not yet); reset to 0 at its end (it runs to its end before another).
+ */
+let lineObjects = new Int32Array(1024)
 /** The slots, then the residency objects, of a `use` record's ids (use() runs to its end before another). */
 let useScratch = new Int32Array(64)
 /**
@@ -212,6 +218,8 @@ export class D3D12Model {
   private poolById: PoolRegistry
   /** Residency object of each memory pool in service, by pool id (NONE otherwise): `use` reads it per id. */
   private poolObjects: PoolObjects
+  /** What each line of `use` ids resolved to (useLine); each copy starts its own. */
+  private useCache = new UseCache()
   private fast: FastAllocatorPages
   private constantSlot = NONE
   /** The slot of staging copies in big-block pools (see bigStagingSlot), NONE before the first. */
@@ -459,6 +467,7 @@ export class D3D12Model {
       this.placeReserved(slot, roundUp(d.width, TILE), 0, named.name)
     }
     this.live.set(id, slot)
+    this.useCache.changed(id)
     this.holdResidency(slot, true)
     if (init && d.heap !== HEAP_INDEX.UPLOAD && d.target !== Target.Reserved && d.width > 0) {
       // Initial data: the block stays locked until the GPU finished the copy, and the copy needs staging.
@@ -518,6 +527,7 @@ export class D3D12Model {
     else if (d.target === Target.Committed) this.placeCommitted(slot, d.size, 'normal', named.name)
     else this.placeReserved(slot, d.size, d.committed, named.name)
     this.live.set(id, slot)
+    this.useCache.changed(id)
     this.holdResidency(slot, true)
     return this.emitPlaced(slot)
   }
@@ -549,6 +559,7 @@ export class D3D12Model {
       return
     }
     this.live.delete(id)
+    this.useCache.changed(id)
     this.holdResidency(slot, false)
     this.releaseSlot(slot, id, true)
     this.sink.releasePending?.(id, this.frame, slot)
@@ -606,6 +617,7 @@ export class D3D12Model {
     this.totals.add(PLACEMENT_INDEX.Reserved, HEAP_INDEX.DEFAULT, TOTAL_FIELD.Waste, target - before - (asked - beforeAsked))
     a.committed[slot] = target
     a.commitRequested[slot] = asked
+    this.useCache.changed(id)
     this.commitBacking(slot, before, target)
   }
 
@@ -645,6 +657,50 @@ export class D3D12Model {
     else for (let i = 0; i < count; i++) this.staging(size, TEXTURE_STAGING_ALIGNMENT)
   }
 
+
+  /**
+   * GPU work of this frame referenced the resources `ids[from, from + count)`, line `line` of a caller's lines (a
+   * line number names one list of ids, read from one array, for the model's life): what use() does, from what the
+   * line's ids resolved to when it was last named, unless one of them changed since (see useCache.ts).
+   */
+  useLine(line: number, ids: Float64Array, from: number, count: number): void {
+    const cache = this.useCache
+    let n = cache.objectsOf(line, ids, from, count)
+    if (n < 0) n = this.resolveLine(line, ids, from, count)
+    const objects = cache.objects
+    const counts = cache.counts
+    const residency = this.residency
+    for (let k = from; k < from + n; k++) residency.markUsedBy(objects[k], counts[k])
+  }
+
+  /** A line's objects worked out from its ids and kept (useLine); returns how many. */
+  private resolveLine(line: number, ids: Float64Array, from: number, count: number): number {
+    const cache = this.useCache
+    cache.prepare(line, ids)
+    const { objects, counts } = cache
+    if (lineObjects.length < this.nextObjectId) lineObjects = new Int32Array(Math.max(this.nextObjectId, 2 * lineObjects.length))
+    const placeOf = lineObjects
+    let n = 0
+    let stamped = true
+    for (let k = from; k < from + count; k++) {
+      const id = ids[k]
+      if (!(Number.isInteger(id) && id >= 0 && id < STAMPED_IDS)) stamped = false
+      const slot = this.live.get(id)
+      if (slot === undefined) continue
+      const object = this.residencyObjectOf(slot)
+      if (object < 0) continue
+      const at = placeOf[object]
+      if (at === 0) {
+        placeOf[object] = from + n + 1
+        objects[from + n] = object
+        counts[from + n] = 1
+        n++
+      } else counts[at - 1]++
+    }
+    for (let k = from; k < from + n; k++) placeOf[objects[k]] = 0
+    cache.keep(line, from, count, n, stamped)
+    return n
+  }
 
   /** GPU work of this frame referenced these resources. */
   use(ids: readonly number[]): void {
@@ -994,6 +1050,7 @@ export class D3D12Model {
     }
     c.poolById = new PoolRegistry()
     c.poolObjects = this.poolObjects.clone()
+    c.useCache = new UseCache()
     // A chained checkpoint keeps the checkpoint before's copy of a pool unchanged since (checkpoints are only read).
     const before = options.since?.model
     c.keptPools = before !== undefined ? new Set() : null
@@ -1395,6 +1452,7 @@ export class D3D12Model {
     const fromOffset = a.offset[slot]
     this.detach(slot)
     this.placeUpload(slot, roundUp(a.requested[slot], 16), a.alignment[slot])
+    this.useCache.changed(a.id[slot])
     this.sink.moved?.(a.id[slot], fromPool, fromOffset, a.pool[slot], a.offset[slot], a.size[slot], this.frame)
   }
 
@@ -1576,6 +1634,7 @@ export class D3D12Model {
     this.holdResidency(owner, false)
     a.pool[owner] = target.id
     a.block[owner] = moved
+    this.useCache.changed(a.id[owner])
     a.offset[owner] = alignedOffset(target.allocatedOffset, fam.spec.poolAlignment, a.poolAlignment[owner])
     a.lockFrame[owner] = frame
     this.holdResidency(owner, true)

@@ -309,6 +309,23 @@ export class ResidencyManager {
     return true
   }
 
+  /**
+   * markUsed(object) `times` times over: one mark (the others change nothing), or `times` unknown uses for an
+   * object the manager does not know.
+   */
+  markUsedBy(object: number, times: number): void {
+    if (!this.enabled) return
+    const slot = this.slotOf(object)
+    if (slot === NONE) {
+      this.unknownUses += times
+      return
+    }
+    if (this.usedEpochOf[slot] === this.epoch) return
+    this.usedEpochOf[slot] = this.epoch
+    this.used.push(slot)
+    if (this.usedWhenHeld) this.change(slot)
+  }
+
   setBudget(bytes: Bytes): void {
     this.budgetBytes = bytes
   }
