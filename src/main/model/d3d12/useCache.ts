@@ -51,8 +51,9 @@ export class UseCache {
     if (built < 0 || this.fromOf[line] !== from || this.countOf[line] !== count) return -1
     const changedAt = this.changedAt
     const n = changedAt.length
+    // A kept line's ids are all whole numbers below STAMPED_IDS (keep's `stamped`): `| 0` changes none of them.
     for (let k = from; k < from + count; k++) {
-      const id = ids[k]
+      const id = ids[k] | 0
       if (id < n && changedAt[id] > built) return -1
     }
     return this.objectCountOf[line]
