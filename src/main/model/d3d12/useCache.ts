@@ -30,14 +30,19 @@ export class UseCache {
 
   /** Resource `id` changed where it lives (made, released, moved, renamed, committed). */
   changed(id: number): void {
-    if (!(id >= 0 && id < STAMPED_IDS)) return
-    if (id >= this.changedAt.length) {
-      let n = this.changedAt.length
-      while (n <= id) n *= 2
-      const grown = new Float64Array(Math.min(n, STAMPED_IDS))
-      grown.set(this.changedAt)
-      this.changedAt = grown
-    }
+    // Before the first line nothing is kept: a line built later reads every earlier stamp as older than itself.
+    if (this.source === null) return
+    if (id >= 0 && id < this.changedAt.length) this.changedAt[id] = ++this.clock
+    else if (id >= 0 && id < STAMPED_IDS) this.changedFar(id)
+  }
+
+  /** changed() for an id past the stamps' table: the table grows to it. */
+  private changedFar(id: number): void {
+    let n = this.changedAt.length
+    while (n <= id) n *= 2
+    const grown = new Float64Array(Math.min(n, STAMPED_IDS))
+    grown.set(this.changedAt)
+    this.changedAt = grown
     this.changedAt[id] = ++this.clock
   }
 
