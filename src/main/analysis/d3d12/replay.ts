@@ -691,14 +691,47 @@ export class Replay {
       }
       return i
     }
+    // A graph execution's summary into the graph table and the frame's transient figures.
+    const graphEnded = (): void => {
+      const summary = transient.lastSummary()
+      if (!summary) return
+      const g = this.graphs
+      g.frame.push(frame)
+      g.name.push(0)
+      g.passes.push(summary.passes)
+      g.resources.push(summary.resources)
+      g.heaps.push(summary.heaps)
+      g.heapBytes.push(summary.heapBytes)
+      g.requestedBytes.push(summary.requestedBytes)
+      g.occupiedBytes.push(summary.occupiedBytes)
+      g.highWaterBytes.push(summary.highWaterBytes)
+      g.savingBytes.push(summary.saving)
+      g.overlaps.push(summary.overlapCount)
+      g.cacheHits.push(summary.cacheHits)
+      g.cacheMisses.push(summary.cacheMisses)
+      this.cacheHits += summary.cacheHits
+      this.cacheMisses += summary.cacheMisses
+      frameTransientRequested += summary.requestedBytes
+      frameHighWater += summary.highWaterBytes
+      frameSaving += summary.saving
+      frameExecutions++
+      for (let h = 0; h < summary.heaps; h++) {
+        if (!frameHeaps.includes(summary.heapId[h])) {
+          frameHeaps.push(summary.heapId[h])
+          frameHeapBytes += summary.heapSize[h]
+        }
+      }
+    }
     // A frame's records, in a plain function: the optimizer compiles it apart from this async one.
     const lines = useLinesOf(store)
     const playRecords = (start: number, end: number): void => {
       const descs = this.descs
+      const ops = store.ops
       for (let i = start; i < end; i++) {
         const k = kinds[i]
         currentRecord = i
-        // The creates, most of the records, go straight to the model (applyRecord would read their kind again).
+        // The kinds most records are go straight to their paths, most frequent first (applyRecord would read the
+        // kind again and test it once more per kind before its own).
         if (k === RECORD_KIND.buffer) {
           const r = refs[i]
           currentTag = store.buffers.tag.data[r]
@@ -711,24 +744,53 @@ export class Replay {
           descs.createTexture(model, r)
           continue
         }
+        if (k === RECORD_KIND.transient) {
+          descs.applyTransient(model, refs[i])
+          continue
+        }
         if (k === RECORD_KIND.use) {
           applyUse(store, model, refs[i], lines)
           continue
         }
-        if (k === RECORD_KIND.upload) uploadBytes += store.ops[refs[i] + 1]
-        else if (k === RECORD_KIND.lock) lockBytes += store.ops[refs[i] + 1]
+        if (k === RECORD_KIND.release) {
+          if (i >= warmedTo) warmedTo = warmReleases(i, end)
+          const id = ops[refs[i]]
+          // Only a capture with placed resources has any: the others' releases skip the look-up.
+          const placed = manualLive.size > 0 ? manualLive.get(id) : undefined
+          if (placed) {
+            manualLive.delete(id)
+            manualPlacedBytes[placed.type] -= placed.size
+          } else model.release(id)
+          continue
+        }
+        if (k === RECORD_KIND.upload) {
+          const r = refs[i]
+          uploadBytes += ops[r + 1]
+          model.upload(UPLOAD_VIAS[ops[r]], ops[r + 1], ops[r + 2])
+          continue
+        }
+        if (k === RECORD_KIND.gpu) {
+          model.gpuDone(ops[refs[i]])
+          continue
+        }
+        if (k === RECORD_KIND.endgraph) {
+          model.endGraph(ops[refs[i]])
+          graphEnded()
+          continue
+        }
+        if (k === RECORD_KIND.lock) lockBytes += ops[refs[i] + 1]
         else if (k === RECORD_KIND.heap) {
           const r = refs[i]
-          const entry = { type: store.ops[r + 2], size: store.ops[r + 1] }
-          manualHeaps.set(store.ops[r], entry)
+          const entry = { type: ops[r + 2], size: ops[r + 1] }
+          manualHeaps.set(ops[r], entry)
           manualBytes[entry.type] += entry.size
           continue
         } else if (k === RECORD_KIND.free) {
-          const h = manualHeaps.get(store.ops[refs[i]])
+          const h = manualHeaps.get(ops[refs[i]])
           if (h) {
-            manualHeaps.delete(store.ops[refs[i]])
+            manualHeaps.delete(ops[refs[i]])
             manualBytes[h.type] -= h.size
-            observed.free(store.ops[refs[i]])
+            observed.free(ops[refs[i]])
           }
           continue
         } else if (k === RECORD_KIND.placed) {
@@ -745,48 +807,8 @@ export class Replay {
         } else if (k === RECORD_KIND.resident || k === RECORD_KIND.evict) {
           observed.apply(store, i, frame, manualHeaps)
           continue
-        } else if (k === RECORD_KIND.release) {
-          if (i >= warmedTo) warmedTo = warmReleases(i, end)
-          // Only a capture with placed resources has any: the others' releases skip the look-up.
-          const placed = manualLive.size > 0 ? manualLive.get(store.ops[refs[i]]) : undefined
-          if (placed) {
-            manualLive.delete(store.ops[refs[i]])
-            manualPlacedBytes[placed.type] -= placed.size
-            continue
-          }
         }
         applyRecord(store, model, i, descs)
-        if (k === RECORD_KIND.endgraph) {
-          const summary = transient.lastSummary()
-          if (summary) {
-            const g = this.graphs
-            g.frame.push(frame)
-            g.name.push(0)
-            g.passes.push(summary.passes)
-            g.resources.push(summary.resources)
-            g.heaps.push(summary.heaps)
-            g.heapBytes.push(summary.heapBytes)
-            g.requestedBytes.push(summary.requestedBytes)
-            g.occupiedBytes.push(summary.occupiedBytes)
-            g.highWaterBytes.push(summary.highWaterBytes)
-            g.savingBytes.push(summary.saving)
-            g.overlaps.push(summary.overlapCount)
-            g.cacheHits.push(summary.cacheHits)
-            g.cacheMisses.push(summary.cacheMisses)
-            this.cacheHits += summary.cacheHits
-            this.cacheMisses += summary.cacheMisses
-            frameTransientRequested += summary.requestedBytes
-            frameHighWater += summary.highWaterBytes
-            frameSaving += summary.saving
-            frameExecutions++
-            for (let h = 0; h < summary.heaps; h++) {
-              if (!frameHeaps.includes(summary.heapId[h])) {
-                frameHeaps.push(summary.heapId[h])
-                frameHeapBytes += summary.heapSize[h]
-              }
-            }
-          }
-        }
       }
     }
     for (frame = 0; ; frame++) {
