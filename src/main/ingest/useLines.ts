@@ -9,6 +9,11 @@ import { unpackUseIds, type CaptureStore } from './store'
 
 /** The hash's multiplier (FNV-1a's 32-bit prime). */
 const PRIME = 0x01000193
+/**
+ * Lines kept before they must repeat: past this many, a new list is kept only while most records asked for found
+ * their line. A capture whose lists never repeat (a growing set of ids named a few at a time) keeps no more than this.
+ */
+export const KEPT_LINES = 4096
 
 export class UseLines {
   /**
@@ -19,6 +24,9 @@ export class UseLines {
   ids = new Float64Array(4096)
   /** How many lines there are; lines are numbered from 0. */
   lines = 0
+  /** Records asked for (lineOf), and those of them whose ids were new (kept as a line or not). */
+  private asked = 0
+  private news = 0
   private idsLength = 0
   /** Per line: where its ids start in `ids`, how many, the hash of its packed form, and its first record's place. */
   private fromOf: Int32Array = new Int32Array(256)
@@ -50,13 +58,19 @@ export class UseLines {
     return this.countOf[line]
   }
 
-  /** The line of the `use` record whose operands start at `ref` in the store's `ops`; a new line if its ids are new. */
+  constructor(private readonly keep = KEPT_LINES) {}
+
+  /**
+   * The line of the `use` record whose operands start at `ref` in the store's `ops`; a new line if its ids are new,
+   * or -1 when they are new and no more lines are kept (see KEPT_LINES): read its ids from the store then.
+   */
   lineOf(store: CaptureStore, ref: number): number {
     const count = store.ops[ref]
     const first = store.ops[ref + 1]
     const useIds = store.useIds
     const plain = useIds instanceof Float64Array
     if (plain !== this.plain) this.restart(plain)
+    this.asked++
     // A frame's records mostly repeat an earlier frame's in order: first the line that came after the last one.
     const last = this.last
     const guess = last < 0 ? -1 : this.nextOf[last]
@@ -65,7 +79,7 @@ export class UseLines {
       return guess
     }
     const line = this.find(useIds, store, count, first)
-    if (last >= 0) this.nextOf[last] = line
+    if (last >= 0 && line >= 0) this.nextOf[last] = line
     this.last = line
     return line
   }
@@ -79,6 +93,8 @@ export class UseLines {
     for (let at = hash & mask; ; at = (at + 1) & mask) {
       const entry = table[at]
       if (entry === 0) {
+        this.news++
+        if (this.lines >= this.keep && 2 * this.news > this.asked) return -1
         const line = this.add(store, count, first, hash, length)
         table[at] = line + 1
         if (2 * this.lines > table.length) this.rehash()
@@ -187,6 +203,8 @@ export class UseLines {
   private restart(plain: boolean): void {
     this.plain = plain
     this.lines = 0
+    this.asked = 0
+    this.news = 0
     this.idsLength = 0
     this.ids = new Float64Array(this.ids.length)
     this.table.fill(0)

@@ -10,6 +10,7 @@ import { SERIES } from '../../../shared/ipc'
 import { keepsEmpty, RESIDENCY_SERIES, SERIES_NAME, TOTAL_SERIES, TRANSIENT_SERIES, UPLOAD_SERIES } from '../../../shared/series'
 import type { Bytes } from '../../../shared/units'
 import { float64Column } from '../../ingest/columns'
+import { useIdsOf } from '../../ingest/records'
 import { UseLines } from '../../ingest/useLines'
 import { frameEnd, RECORD_KIND, type CaptureStore } from '../../ingest/store'
 import type { ModelSink } from '../../model/events'
@@ -227,10 +228,14 @@ export function useLinesOf(store: CaptureStore): UseLines {
   return lines
 }
 
+/** A use record's ids, unpacked into one array for every record not kept as a line: the model reads them during the call only. */
+const useIds: number[] = []
+
 /** Send the `use` record whose operands start at `ref` to the model, as its line of ids (see UseLines). */
 function applyUse(store: CaptureStore, model: D3D12Model, ref: number, lines: UseLines): void {
   const line = lines.lineOf(store, ref)
-  model.useLine(line, lines.ids, lines.from(line), lines.count(line))
+  if (line >= 0) model.useLine(line, lines.ids, lines.from(line), lines.count(line))
+  else model.use(useIdsOf(store, ref, useIds))
 }
 
 /** Send one record to the model. */

@@ -107,3 +107,38 @@ describe('use lines', () => {
     )
   })
 })
+
+describe('use lines past the bound', () => {
+  it('keep no new line while most records name new ids, and read every kept one right', () => {
+    fc.assert(
+      fc.property(records, fc.integer({ min: 0, max: 4 }), (some, keep) => {
+        // mostly new lists, then repeats of them, then new lists again (kept while most records repeated)
+        const lists = [...some, ...some, ...some, ...some.map((ids) => [...ids, 7777])]
+        const store = storeOf(lists)
+        const refs = refsOf(store)
+        const lines = new UseLines(keep)
+        const seen = new Map<string, number>()
+        let news = 0
+        lists.forEach((ids, r) => {
+          const key = ids.join(',')
+          const isNew = !seen.has(key)
+          if (isNew) news++
+          const line = lines.lineOf(store, refs[r])
+          if (line < 0) {
+            // only a new list past the bound, while most records were new
+            expect(isNew).toBe(true)
+            expect(seen.size).toBeGreaterThanOrEqual(keep)
+            expect(2 * news).toBeGreaterThan(r + 1)
+            return
+          }
+          const from = lines.from(line)
+          expect(Array.from(lines.ids.subarray(from, from + lines.count(line)))).toEqual(useIdsOf(store, refs[r]))
+          if (isNew) seen.set(key, line)
+          else expect(line).toBe(seen.get(key))
+        })
+        expect(lines.lines).toBe(seen.size)
+      }),
+      { numRuns: runs(300) },
+    )
+  })
+})
