@@ -79,10 +79,15 @@ const ACCESS = RECORD_KIND.access
 const SUBMIT = RECORD_KIND.submit
 const FREE = RECORD_KIND.free
 /**
- * Extension records (minor versions) are kept whole, as JSON, in `raw`, and read by their own models: a Vulkan
- * capture's `write` and `flush` come every frame, so the JSON is built from the fields a record holds.
+ * Extension records (minor versions) are kept whole, as JSON, in `raw`, and read by their own models; but for a
+ * Vulkan capture's `write` and `flush`, which come every frame: those that hold only numbers in the fields they
+ * have (id, memory, offset, size) are operands (store.ts), the others JSON built from the fields they hold.
  */
 const FIRST_EXTENSION = RECORD_KIND.bind
+const WRITE = RECORD_KIND.write
+const FLUSH = RECORD_KIND.flush
+/** The fields a `write` or `flush` kept as operands may have; any other makes it JSON. */
+const RANGE_FIELDS = new Set<number>([F.e, F.id, F.memory, F.offset, F.size])
 
 /** Required integer fields of each extension record. */
 const EXTENSION_REQUIRED: Record<string, readonly string[]> = {
@@ -343,6 +348,13 @@ export class CaptureBuilder {
         return false
       }
     }
+    if ((kind === WRITE || kind === FLUSH) && r.extras === undefined && this.plainRange(r)) {
+      // + 0: a -0 reads back as JSON would give it, 0
+      const id = r.has(F.id) ? r.num[F.id] + 0 : NaN
+      const memory = r.has(F.memory) ? r.num[F.memory] + 0 : NaN
+      this.pushOps5(kind, id, memory, r.num[F.offset] + 0, r.has(F.size) ? r.num[F.size] + 0 : NaN, -1)
+      return true
+    }
     let json = `{"e":${JSON.stringify(e)}`
     for (let field = 1; field < FIELD.length; field++) {
       switch (r.type[field]) {
@@ -370,12 +382,42 @@ export class CaptureBuilder {
       }
     }
     json += r.extras === undefined ? '}' : `,${r.extras}}`
+    if (kind === WRITE || kind === FLUSH) {
+      // operands that say where its JSON is
+      this.pushOps5(kind, NaN, NaN, NaN, NaN, this.raw.length)
+      this.raw.push(json)
+      return true
+    }
     const records = this.records
     const index = records.row()
     records.kind.data[index] = kind
     records.ref.data[index] = this.raw.length
     this.raw.push(json)
     return true
+  }
+
+  /** Whether a `write` or `flush` holds only finite numbers, in the fields an operand row has. */
+  private plainRange(r: RecordScratch): boolean {
+    for (let field = 0; field < FIELD.length; field++) {
+      const type = r.type[field]
+      if (type === FieldValue.Absent || field === F.e) continue
+      if (type !== FieldValue.Number || !RANGE_FIELDS.has(field) || !Number.isFinite(r.num[field])) return false
+    }
+    return true
+  }
+
+  private pushOps5(kind: number, a: number, b: number, c: number, d: number, e: number): void {
+    const ops = this.ops
+    this.pushPlain(kind, ops.length)
+    ops.reserve(5)
+    const data = ops.data
+    let at = ops.length
+    data[at++] = a
+    data[at++] = b
+    data[at++] = c
+    data[at++] = d
+    data[at++] = e
+    ops.length = at
   }
 
   private closeGraph(): void {
