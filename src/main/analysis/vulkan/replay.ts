@@ -198,7 +198,8 @@ export function vulkanRunInfo(setup: VulkanSetup, header?: CaptureHeader): Vulka
 /**
  * Records from the store to a VulkanModel. The frequent kinds go through objects reused for every record, a
  * resource's desc through the D3D12 replay's desc scratch plus its Vulkan fields (kept among the record's
- * extra keys, parsed once per distinct text); heaps, placed resources and the 1.1 records as whole objects.
+ * extra keys, parsed once per distinct text), a `write` or `flush` kept as operands through one of its own;
+ * heaps, placed resources and the other 1.1 records as whole objects.
  */
 export class VulkanFeed {
   private readonly descs: DescScratch
