@@ -235,12 +235,7 @@ const useIds: number[] = []
 function applyUse(store: CaptureStore, model: D3D12Model, ref: number, lines: UseLines): void {
   const line = lines.lineOf(store, ref)
   if (line >= 0) model.useLine(line, lines.ids, lines.from(line), lines.count(line))
-  else applyUseIds(store, model, ref)
-}
-
-/** A `use` record kept as no line: its ids read from the store (a function apart: most captures never come here). */
-function applyUseIds(store: CaptureStore, model: D3D12Model, ref: number): void {
-  model.use(useIdsOf(store, ref, useIds))
+  else model.use(useIdsOf(store, ref, useIds))
 }
 
 /** Send one record to the model. */
