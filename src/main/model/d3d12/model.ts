@@ -1377,26 +1377,30 @@ export class D3D12Model {
       this.releaseConstantPage(page)
     }
     const perPage = Math.floor(page / size)
+    let pool: BuddyPool | null = null
     while (left > perPage) {
-      this.newConstantPage(page)
+      pool = this.newConstantPage(page, pool)
       this.releaseConstantPage(page)
       left -= perPage
     }
-    this.newConstantPage(page)
+    this.newConstantPage(page, pool)
     this.constantOffset = left * size
   }
 
   /**
    * A page from the FastConstantPages buddy family (one block of order 0: the family's minimum block is a page). A
    * page takes no slot: the model keeps where the current one is (constantPool, constantBase) and the pending
-   * queue where each released one is, until its completion frees it.
+   * queue where each released one is, until its completion frees it. `last`: the pool of the page before in the
+   * same upload, or null. It was the first pool with a free block and still is while it has one (the pools before
+   * it had none, and nothing is freed during an upload), so the family's search is asked only when it is full.
    */
-  private newConstantPage(page: Bytes): void {
+  private newConstantPage(page: Bytes, last: BuddyPool | null): BuddyPool {
     const fam = this.buddies[Buddy.FastConstantPages]
-    const pool = fam.firstFor(0) ?? this.growBuddy(fam)
+    const pool = last !== null && last.largestFreeOrder() >= 0 ? last : fam.firstFor(0) ?? this.growBuddy(fam)
     this.constantBase = pool.allocate(0)
     this.constantPool = pool.id
     this.totals.take(ROW_FAST_CONSTANT_PAGE, HEAP_INDEX.UPLOAD, page, page, true)
+    return pool
   }
 
   /** The current constant page is full: pending until the GPU finished this frame (releaseSlot's, for a page). */
