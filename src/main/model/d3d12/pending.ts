@@ -10,7 +10,7 @@ import type { Bytes, Frame } from '../../../shared/units'
 export const STRIDE = 8
 /** Fields of a release, at its offset in `cells`. */
 export const Pend = {
-  /** The allocation slot. */
+  /** The allocation slot; NONE (-1) for a FastConstantAllocator page, which has none (its entry is all of it). */
   Slot: 0,
   Frame: 1,
   /** loc | row << 8 | heap << 16 | resource << 24 (resource: 1 for a buffer's or texture's release) */
