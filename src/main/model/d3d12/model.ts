@@ -1476,8 +1476,10 @@ export class D3D12Model {
       if (loc === Loc.Pool) this.defragSearch.pending(pool as MemoryPool)
       this.pending.push(slot, this.frame, meta, pool.id, a.block[slot], loc === Loc.Buddy ? a.base[slot] : 0, size, id)
     } else {
-      this.totals.release(row, heap, a.bytes(slot), a.requestedBytes(slot))
-      this.pending.push(slot, this.frame, meta, NONE, NONE, 0, 0, id)
+      // Its completion reads the bytes and the residency object from the queue: the slot is cold by then.
+      const bytes = a.bytes(slot)
+      this.totals.release(row, heap, bytes, a.requestedBytes(slot))
+      this.pending.push(slot, this.frame, meta, NONE, a.object[slot], 0, bytes, id)
     }
   }
 
@@ -1506,11 +1508,12 @@ export class D3D12Model {
       pool.deallocate(c[o + Pend.Base], c[o + Pend.Block])
       this.totals.free(row, heap, size, true)
     } else {
-      this.totals.free(row, heap, a.bytes(slot), false)
-      if (a.object[slot] !== NONE && (loc !== Loc.Reserved || a.committed[slot] > 0)) {
-        this.residency.removeObject(a.object[slot], this.frame)
-      }
-      if (loc === Loc.Reserved) this.reservedLabels.delete(a.object[slot])
+      const bytes = c[o + Pend.Size]
+      const object = c[o + Pend.Block]
+      this.totals.free(row, heap, bytes, false)
+      // A reserved resource's object exists while it has committed bytes.
+      if (object !== NONE && (loc !== Loc.Reserved || bytes > 0)) this.residency.removeObject(object, this.frame)
+      if (loc === Loc.Reserved) this.reservedLabels.delete(object)
     }
     if (meta >>> 24 !== 0) this.sink.freed?.(c[o + Pend.Id], this.frame)
     if (slot !== NONE && slot !== this.bigStaging) a.release(slot)

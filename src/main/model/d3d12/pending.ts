@@ -17,11 +17,11 @@ export const Pend = {
   Meta: 2,
   /** Pool id (Loc.Pool, Loc.Buddy). */
   Pool: 3,
-  /** The block (Loc.Pool) or the order (Loc.Buddy). */
+  /** The block (Loc.Pool), the order (Loc.Buddy), or the resource's own residency object (any other loc; NONE: none). */
   Block: 4,
   /** The buddy block's start (Loc.Buddy). */
   Base: 5,
-  /** Occupied bytes (Loc.Pool, Loc.Buddy). */
+  /** Occupied bytes (Loc.Pool, Loc.Buddy); the physical bytes held for any other loc (a reserved one's committed). */
   Size: 6,
   /** The resource id (a buffer's or texture's release). */
   Id: 7,

@@ -354,6 +354,9 @@ function checkPending(model: D3D12Model): void {
         expect([c[o + Pend.Pool], c[o + Pend.Block], c[o + Pend.Size]], `slot ${slot}: pool, block, size`).toEqual([a.pool[slot], a.block[slot], a.size[slot]])
       }
       if (loc === Loc.Buddy) expect(c[o + Pend.Base], `slot ${slot}: base`).toBe(a.base[slot])
+      if (loc !== Loc.Pool && loc !== Loc.Buddy) {
+        expect([c[o + Pend.Block], c[o + Pend.Size]], `slot ${slot}: object, bytes`).toEqual([a.object[slot], a.bytes(slot)])
+      }
     }
     if (loc === Loc.Pool || loc === Loc.Buddy) {
       const offset = loc === Loc.Pool ? m.blocks.offset[c[o + Pend.Block]] : c[o + Pend.Base]
