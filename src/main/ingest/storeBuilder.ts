@@ -647,6 +647,37 @@ export class CaptureBuilder {
     return this.pushOps2(USE, r, count, first)
   }
 
+  /**
+   * The end of the packed use ids so far, where the next use record's start; -1 once they are plain floats (a
+   * use id that did not fit the byte coding). A record's packed bytes depend on its ids alone.
+   */
+  usePackedEnd(): number {
+    return this.useWide === undefined ? this.useBytes.length : -1
+  }
+
+  /**
+   * A use record whose ids are those of an earlier one, packed in `length` bytes from `first` (while usePackedEnd
+   * is not -1): its bytes copied, no id read again. The scanner finds such records (NdjsonScanner's use arrays).
+   */
+  repeatUse(r: RecordScratch, first: number, length: number, count: number): boolean {
+    const out = this.useBytes
+    const at = out.length
+    out.reserve(length)
+    out.data.copyWithin(at, first, first + length)
+    out.length = at + length
+    this.hasUse = true
+    return this.pushOps2(USE, r, count, at)
+  }
+
+  /** The `count` ids packed from byte `first`, into `ids` (a use record repeated, read after all). */
+  unpackUse(first: number, count: number, ids: Column<Float64Array>): void {
+    const list = unpackUseIds(this.useBytes.data, count, first, [])
+    ids.length = 0
+    ids.reserve(count)
+    ids.data.set(list)
+    ids.length = count
+  }
+
   /** Append ids in the byte coding and their record; false, with nothing appended, if one does not fit it. */
   private packUseIds(r: RecordScratch, ids: Float64Array, count: number): boolean {
     const out = this.useBytes
