@@ -160,13 +160,14 @@ describe('repeated members', () => {
     // with a new id but now and then one already live in its graph: most repeat a kept tail and are copied.
     const texture = { kind: 'texture', format: 'R8G8B8A8_UNORM', width: 64, height: 32, flags: ['RenderTargetable'] }
     const buffer = { kind: 'buffer', size: 4096, usage: ['Static'] }
-    const tails: object[] = [
-      ...[{}, { dim: '3d', depth: 4 }, { depth: 2 }, { format: 'BC7_UNORM' }, { width: 32 }, { height: 64 }, { mips: 2 }]
-        .concat([{ samples: 4 }, { flags: ['ShaderResource'] }, { size: 8192 }, { align: 65536 }, { name: 'Other' }])
-        .map((change) => ({ ...texture, ...change })),
-      ...[{}, { size: 8192 }, { usage: ['Uniform'] }, { stride: 4 }, { state: 'static' }, { heap: 'readback' }]
-        .concat([{ init: true }, { tag: 'T' }, { size: -0 }, { size: 0 }])
-        .map((change) => ({ ...buffer, ...change })),
+    const textureChanges: object[] = [{}, { dim: '3d', depth: 4 }, { depth: 2 }, { format: 'BC7_UNORM' }, { width: 32 }]
+    textureChanges.push({ height: 64 }, { mips: 2 }, { samples: 4 }, { flags: ['ShaderResource'] }, { size: 8192 })
+    textureChanges.push({ align: 65536 }, { name: 'Other' })
+    const bufferChanges: object[] = [{}, { size: 8192 }, { usage: ['Uniform'] }, { stride: 4 }, { state: 'static' }]
+    bufferChanges.push({ heap: 'readback' }, { init: true }, { tag: 'T' }, { size: 0 })
+    const tails = [
+      ...textureChanges.map((change) => ({ ...texture, ...change })),
+      ...bufferChanges.map((change) => ({ ...buffer, ...change })),
     ]
     const step = fc.oneof(
       { weight: 12, arbitrary: fc.record({ e: fc.constant('transient'), tail: fc.nat(5), last: fc.nat(1), again: fc.nat(9) }) },
