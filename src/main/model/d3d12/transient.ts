@@ -194,7 +194,6 @@ export class TransientAllocator {
     this.graphFrame = frame
     this.lastFrame = frame
     cols.count = 0
-    cols.name.length = 0
   }
 
   add(req: TransientRequest): void {
@@ -356,14 +355,17 @@ export class TransientAllocator {
     const out = placements ? new Array<TransientPlacementInfo>(n) : NO_PLACEMENTS
     const emit = placements || this.sink.transientPlaced !== undefined
     let hits = 0
+    // The columns read and written per request, held here: the cache lookup between them changes none of them.
+    const { order, heap: heapOf, offset: offsetOf, pad: padOf } = memo
+    const { heap: colsHeap, offset: colsOffset, pad: colsPad, kind, desc, hit } = cols
     for (let k = 0; k < n; k++) {
-      const i = memo.order[k]
-      const heap = heaps[(cols.heap[i] = memo.heap[i])]
-      const offset = (cols.offset[i] = memo.offset[i])
-      cols.pad[i] = memo.pad[i]
-      const cacheHit = (cols.kind[i] === BUFFERS ? heap.buffers : heap.textures).acquire(cols.desc[i], offset)
+      const i = order[k]
+      const heap = heaps[(colsHeap[i] = heapOf[i])]
+      const offset = (colsOffset[i] = offsetOf[i])
+      colsPad[i] = padOf[i]
+      const cacheHit = (kind[i] === BUFFERS ? heap.buffers : heap.textures).acquire(desc[i], offset)
       if (cacheHit) hits++
-      cols.hit[i] = cacheHit ? 1 : 0
+      hit[i] = cacheHit ? 1 : 0
       if (emit) {
         const info: TransientPlacementInfo = {
           id: cols.id[i],
@@ -407,7 +409,6 @@ export class TransientAllocator {
     this.cur = this.done
     this.done = cols
     this.cur.count = 0
-    this.cur.name.length = 0
     this.executed = true
     this.summarized = false
     this.doneMemo = memo
