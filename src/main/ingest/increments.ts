@@ -80,6 +80,8 @@ OPS_WIDTH[RECORD_KIND.barrier] = 2
 OPS_WIDTH[RECORD_KIND.access] = 2
 OPS_WIDTH[RECORD_KIND.submit] = 0
 OPS_WIDTH[RECORD_KIND.free] = 1
+OPS_WIDTH[RECORD_KIND.write] = 5
+OPS_WIDTH[RECORD_KIND.flush] = 5
 
 /** The byte after the coded ids of a `use` record: `count` ids from byte `first` (store.ts). */
 function codedEnd(bytes: Uint8Array, count: number, first: number): number {

@@ -5,9 +5,9 @@
  * is compiled as a way out: taking it throws the compiled code away mid-load, to be compiled again. So before
  * its first load a process reads a small capture of its own through a throwaway scanner and builder
  * (`primeLoad`): every kind of record the stress, streaming, leak, ray-tracing and budget workloads hold, each
- * way of writing their values, a repeated render graph, `use` ids near and far apart. A few frames: what the
- * compiler needs is that a path has run, not that it has run often, and the primer's own time is spent in the
- * interpreter. Nothing of it reaches a real load: the scanner, the builder and their tables are its own.
+ * way of writing their values, a repeated render graph, `use` ids near and far apart, `use` records repeated. A
+ * few frames: what the compiler needs is that a path has run, not that it has run often, and the primer's own
+ * time is spent in the interpreter. Nothing of it reaches a real load: the scanner, the builder and their tables are its own.
  */
 import { NdjsonScanner } from './scanner'
 import { CaptureBuilder } from './storeBuilder'
@@ -102,6 +102,12 @@ export function primerText(): string {
       if (i === 2) ids.push(1 << (16 + next(10)), 2 ** 30 + next(1000))
       lines.push(`{"e":"use","ids":[${ids.join(',')}]}`)
     }
+    // use records that repeat the frame before's, in its order (predicted), one out of it (found by its hash), and
+    // one with a member of its own (its ids read from the copy)
+    const sets = ['[1,2,3,4,5,6,7,8]', '[9,10,11,12,40,41,42,43]', '[5,9,13,17,21,25]']
+    for (const set of sets) lines.push(`{"e":"use","ids":${set}}`)
+    if (frame > 2) lines.push(`{"e":"use","ids":${sets[frame % sets.length]}}`)
+    if (frame > 3) lines.push(`{"e":"use","ids":${sets[0]},"pass":"Primer"}`)
     for (const via of VIAS) lines.push(`{"e":"upload","via":"${via}","bytes":${next(1 << 23)},"count":${next(6000)}}`)
     if (frame === 2) lines.push(`{"e":"commit","id":${live[0]},"bytes":67108864}`)
     if (frame === 3) lines.push(`{"e":"lock","id":${live[1]},"bytes":2734256}`)

@@ -66,11 +66,29 @@ export function useIdsOf(store: CaptureStore, ref: number, out: number[] = []): 
 
 /** The record at `index` as an object, unknown keys included. */
 export function recordAt(store: CaptureStore, index: number): AnyCaptureRecord {
+  const kind = store.records.kind[index]
+  if (kind === RECORD_KIND.write || kind === RECORD_KIND.flush) return rangeRecordAt(store, kind, store.records.ref[index])
   // extension records are kept whole, unknown keys included
-  if (store.records.kind[index] >= RECORD_KIND.bind) return JSON.parse(store.raw[store.records.ref[index]]) as ExtensionRecord
+  if (kind >= RECORD_KIND.bind) return JSON.parse(store.raw[store.records.ref[index]]) as ExtensionRecord
   const record = baseRecordAt(store, index)
   const extras = store.extras.get(index)
   return extras === undefined ? record : { ...(JSON.parse(`{${extras}}`) as object), ...record }
+}
+
+/**
+ * A `write` or `flush` from its operands [id, memory, offset, size, raw]: its JSON when it has one (raw ≥ 0),
+ * else its members as that JSON would hold them, in the store's field order.
+ */
+function rangeRecordAt(store: CaptureStore, kind: number, ref: number): ExtensionRecord {
+  const ops = store.ops
+  const raw = ops[ref + 4]
+  if (raw >= 0) return JSON.parse(store.raw[raw]) as ExtensionRecord
+  const record: Record<string, unknown> = { e: kind === RECORD_KIND.write ? 'write' : 'flush' }
+  if (!Number.isNaN(ops[ref])) record.id = ops[ref]
+  if (!Number.isNaN(ops[ref + 3])) record.size = ops[ref + 3]
+  record.offset = ops[ref + 2]
+  if (!Number.isNaN(ops[ref + 1])) record.memory = ops[ref + 1]
+  return record as unknown as ExtensionRecord
 }
 
 function baseRecordAt(store: CaptureStore, index: number): CaptureRecord {

@@ -154,6 +154,15 @@ const BUFFER_WAYS = 8
 const TRANSIENT_TAIL = 1
 const BUFFER_TAIL = 2
 
+/**
+ * `use` arrays kept for their repeats (useRepeat): at most USE_KEPT of them, USE_TEXT_WORDS words of text in all
+ * (each from an even word, for eight-byte compares); when either is full, all are dropped and kept anew.
+ */
+const USE_KEPT = 1 << 13
+const USE_TEXT_WORDS = 1 << 20
+const USE_HASH_BITS = 13
+/** The seed of a use array's hash (tailHash), apart from the tails'. */
+const USE_ARRAY = 3
 /** Thrown inside a line; turned into a CaptureError with the line's number and the absolute offset. */
 class SyntaxFault {
   constructor(
@@ -275,6 +284,36 @@ export class NdjsonScanner {
   /** The string ids of the record kinds `transient` and `buffer`. */
   private readonly transientKind: number
   private readonly bufferKind: number
+  /**
+   * Use arrays: a frame's `use` records often name the same ids as the frame before's, line for line. A record
+   * `{"e":"use","ids":[…]}` whose array repeats, byte for byte, one kept (the one that came after the previous
+   * use array last time, or one found by the hash of its bytes) is added as a copy of that one's packed ids
+   * (CaptureBuilder.repeatUse), its numbers not read. Entries from 1 (0 is none): where the array's bytes are in
+   * `useText` (from `[` to `]`, packed for four- and eight-byte compares), its length in bytes, its ids' packed
+   * bytes in the builder and their count, and the array that came after it last time.
+   */
+  private readonly useKind: number
+  private useText = new Int32Array(0)
+  private useWide = new Float64Array(0)
+  private useTextWords = 0
+  private readonly useAt = new Int32Array(USE_KEPT)
+  private readonly useBytes = new Int32Array(USE_KEPT)
+  private readonly usePacked = new Float64Array(USE_KEPT)
+  private readonly usePackedBytes = new Int32Array(USE_KEPT)
+  private readonly useCount = new Int32Array(USE_KEPT)
+  private readonly useAfter = new Int32Array(USE_KEPT)
+  private readonly useByHash = new Int32Array(1 << USE_HASH_BITS)
+  private useNext = 1
+  private lastUse = 0
+  /** The array of the `use` record being read: the kept one it repeats (0: none), or where it starts and ends. */
+  private useRepeat = 0
+  private useOpen = -1
+  private useEnd = -1
+  /** Its hash, and the hash's slot in useByHash, once looked for there. */
+  private useSlot = 0
+  private useHash = 0
+  /** The hashes of arrays seen once, by their low bits: an array is kept the second time it is seen. */
+  private readonly useSeen = new Int32Array(1 << USE_HASH_BITS)
 
   constructor(builder: CaptureBuilder, options: ScannerOptions) {
     // A number read and a string's hash may not fit the engine's small integers (a fraction, a hash of 2^31 or
@@ -288,6 +327,7 @@ export class NdjsonScanner {
     const strings = builder.strings
     this.transientKind = strings.intern('transient')
     this.bufferKind = strings.intern('buffer')
+    this.useKind = strings.intern('use')
     const count = strings.size
     this.wordNext = new Int32Array(count)
     this.wordLength = new Int32Array(count)
@@ -450,6 +490,8 @@ export class NdjsonScanner {
     let tailValue = 0
     /** The kept tail the bytes from `tail` on repeat, its members not read yet. */
     let repeated = 0
+    /** Whether the record's second member was a `use` record's array (useArray). */
+    let use = false
     if (c <= SPACE) while (c === SPACE || c === TAB || c === CR) c = buf[++p]
     if (c === RBRACE) {
       c = buf[++p]
@@ -572,7 +614,10 @@ export class NdjsonScanner {
           }
         } else if (c === LBRACKET) {
           const kind = VALUE_KIND[field]
-          p = kind === NUMBERS ? this.numbers(field, p) : kind === WORD ? this.words(field, p) : this.array(field, p)
+          if (field === F.ids && keys === 2 && str[F.e] === this.useKind && type[F.e] === FieldValue.String) {
+            use = true
+            p = this.useArray(p)
+          } else p = kind === NUMBERS ? this.numbers(field, p) : kind === WORD ? this.words(field, p) : this.array(field, p)
         } else {
           p = this.value(field, p)
         }
@@ -610,10 +655,136 @@ export class NdjsonScanner {
       this.addWithTail(repeated, tailKind)
       return p
     }
+    if (use) {
+      if (this.repeatedUse(keys)) return p
+      const first = builder.usePackedEnd()
+      if (builder.add(r)) this.keepUse(keys, first)
+      return p
+    }
     const kept = tail >= 0 ? this.keepTail(tail, close, tailKind, tailValue, keys) : 0
     if (kept > 0) this.addWithTail(kept, tailKind)
     else builder.add(r)
     return p
+  }
+
+  /**
+   * A `use` record's array at `open`: the kept one that came after the previous one last time, if its bytes repeat
+   * it (not read then: `useRepeat`), else read (from `useOpen` to `useEnd`). Returns the position after its `]`.
+   */
+  private useArray(open: number): number {
+    this.useRepeat = 0
+    this.useOpen = open
+    if (this.builder.usePackedEnd() < 0) {
+      this.useOpen = -1
+      return this.numbers(F.ids, open)
+    }
+    const use = this.predictedUse(open)
+    if (use > 0) {
+      this.useRepeat = use
+      return open + this.useBytes[use]
+    }
+    this.useEnd = this.numbers(F.ids, open)
+    return this.useEnd
+  }
+
+  /** The kept use array that came after the previous one last time, if the bytes at `open` repeat it; else 0. */
+  private predictedUse(open: number): number {
+    const use = this.useAfter[this.lastUse]
+    if (use === 0 || !this.repeatsUse(use, open)) return 0
+    this.lastUse = use
+    return use
+  }
+
+  private repeatsUse(use: number, start: number): boolean {
+    return repeatsPacked(this.view, start, this.useText, this.useWide, this.useAt[use], this.useBytes[use])
+  }
+
+  /**
+   * Whether the use record just read was added as a repeat: its array the repeat of a kept one, not read (found as
+   * the one predicted), or read and then found by its hash. With members besides `e` and `ids` (keys), a
+   * predicted repeat's ids are read from its copy (unless a later `ids` replaced them), for the record to be added
+   * as any other.
+   */
+  private repeatedUse(keys: number): boolean {
+    const r = this.r
+    const repeat = this.useRepeat
+    if (repeat > 0) {
+      if (keys === 2) return this.builder.repeatUse(r, this.usePacked[repeat], this.usePackedBytes[repeat], this.useCount[repeat])
+      if (r.type[F.ids] === FieldValue.Absent) {
+        this.builder.unpackUse(this.usePacked[repeat], this.useCount[repeat], r.ids)
+        r.set(F.ids, FieldValue.Numbers)
+      }
+      return false
+    }
+    const open = this.useOpen
+    if (keys !== 2 || open < 0 || r.type[F.ids] !== FieldValue.Numbers) return false
+    const bytes = this.useEnd - open
+    const hash = this.tailHash(open, bytes, USE_ARRAY)
+    const slot = hash >>> (32 - USE_HASH_BITS)
+    this.useSlot = slot
+    this.useHash = hash
+    const same = this.useByHash[slot]
+    if (same === 0 || this.useBytes[same] !== bytes || !this.repeatsUse(same, open)) return false
+    this.useAfter[this.lastUse] = same
+    this.lastUse = same
+    return this.builder.repeatUse(r, this.usePacked[same], this.usePackedBytes[same], this.useCount[same])
+  }
+
+  /**
+   * Keep the array of the use record just added, read but not found (repeatedUse), if its ids were packed from
+   * `first` in the builder.
+   */
+  private keepUse(keys: number, first: number): void {
+    const open = this.useOpen
+    const packedEnd = this.builder.usePackedEnd()
+    if (keys !== 2 || this.useRepeat > 0 || open < 0 || first < 0 || packedEnd < 0) return
+    // kept the second time it is seen: arrays that never repeat cost a hash each, not a copy
+    const seen = this.useHash & ((1 << USE_HASH_BITS) - 1)
+    if (this.useSeen[seen] !== this.useHash) {
+      this.useSeen[seen] = this.useHash
+      return
+    }
+    this.keepArray(open, this.useEnd - open, this.useSlot, first, packedEnd - first, this.r.ids.length)
+  }
+
+  /** Keep the use array of `bytes` bytes at `open`, its ids packed in `packedBytes` bytes from `packed`. */
+  private keepArray(open: number, bytes: number, slot: number, packed: number, packedBytes: number, count: number): void {
+    const words = ((bytes + 7) >> 3) << 1
+    if (this.useNext === USE_KEPT || this.useTextWords + words > USE_TEXT_WORDS) this.dropUses()
+    if (this.useTextWords + words > this.useText.length) {
+      if (words > USE_TEXT_WORDS) return
+      const grown = new Int32Array(Math.min(USE_TEXT_WORDS, Math.max(1 << 12, this.useText.length * 2, this.useTextWords + words)))
+      grown.set(this.useText.subarray(0, this.useTextWords))
+      this.useText = grown
+      this.useWide = new Float64Array(grown.buffer)
+    }
+    const use = this.useNext++
+    const at = this.useTextWords
+    const view = this.view
+    const text = this.useText
+    const groups = bytes >> 2
+    const rest = bytes & 3
+    for (let g = 0; g < groups; g++) text[at + g] = view.getInt32(open + 4 * g, true)
+    if (rest !== 0) text[at + groups] = view.getInt32(open + 4 * groups, true) & lowBytes(rest)
+    this.useTextWords = at + words
+    this.useAt[use] = at
+    this.useBytes[use] = bytes
+    this.usePacked[use] = packed
+    this.usePackedBytes[use] = packedBytes
+    this.useCount[use] = count
+    this.useAfter[use] = 0
+    this.useByHash[slot] = use
+    this.useAfter[this.lastUse] = use
+    this.lastUse = use
+  }
+
+  /** Forget every kept use array (their room is full). */
+  private dropUses(): void {
+    this.useByHash.fill(0)
+    this.useAfter.fill(0)
+    this.useNext = 1
+    this.lastUse = 0
+    this.useTextWords = 0
   }
 
   /**

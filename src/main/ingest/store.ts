@@ -6,7 +6,10 @@
  * (buffers, textures, transients, placed); every other kind points at its operands in `ops`:
  *   gpu [n] · release [id] · commit [id, bytes] · lock [id, bytes] · upload [via, bytes, count] ·
  *   use [count, first] · budget [bytes] · graph [name] · endgraph [passes] · heap [id, size, type, name, memory] ·
- *   barrier [after, before|NaN] · access [id, op] · submit [] · free [id]
+ *   barrier [after, before|NaN] · access [id, op] · submit [] · free [id] ·
+ *   write, flush [id|NaN, memory|NaN, offset, size|NaN, raw]: raw is the index in `raw` of the record's JSON when
+ *   it holds anything but numbers in those fields (then the others are NaN), else -1
+ * Other extension records (1.1 and later) are kept whole, as their JSON: `ref` is their index in `raw`.
  * A frame can reference thousands of resources, often listed in runs of consecutive ids, so a `use` record's
  * ids are packed from byte `first` of `useIds` (read them with useIdsOf in records.ts) as varints (seven bits a
  * byte, low bits first, the high bit set on every byte but the last). Each id is written as its difference from

@@ -80,10 +80,15 @@ const ACCESS = RECORD_KIND.access
 const SUBMIT = RECORD_KIND.submit
 const FREE = RECORD_KIND.free
 /**
- * Extension records (minor versions) are kept whole, as JSON, in `raw`, and read by their own models: a Vulkan
- * capture's `write` and `flush` come every frame, so the JSON is built from the fields a record holds.
+ * Extension records (minor versions) are kept whole, as JSON, in `raw`, and read by their own models; but for a
+ * Vulkan capture's `write` and `flush`, which come every frame: those that hold only numbers in the fields they
+ * have (id, memory, offset, size) are operands (store.ts), the others JSON built from the fields they hold.
  */
 const FIRST_EXTENSION = RECORD_KIND.bind
+const WRITE = RECORD_KIND.write
+const FLUSH = RECORD_KIND.flush
+/** The fields a `write` or `flush` kept as operands may have; any other makes it JSON. */
+const RANGE_FIELDS = new Set<number>([F.e, F.id, F.memory, F.offset, F.size])
 
 /** Required integer fields of each extension record. */
 const EXTENSION_REQUIRED: Record<string, readonly string[]> = {
@@ -347,6 +352,13 @@ export class CaptureBuilder {
         return false
       }
     }
+    if ((kind === WRITE || kind === FLUSH) && r.extras === undefined && this.plainRange(r)) {
+      // + 0: a -0 reads back as JSON would give it, 0
+      const id = r.has(F.id) ? r.num[F.id] + 0 : NaN
+      const memory = r.has(F.memory) ? r.num[F.memory] + 0 : NaN
+      this.pushOps5(kind, id, memory, r.num[F.offset] + 0, r.has(F.size) ? r.num[F.size] + 0 : NaN, -1)
+      return true
+    }
     let json = `{"e":${JSON.stringify(e)}`
     for (let field = 1; field < FIELD.length; field++) {
       switch (r.type[field]) {
@@ -374,12 +386,42 @@ export class CaptureBuilder {
       }
     }
     json += r.extras === undefined ? '}' : `,${r.extras}}`
+    if (kind === WRITE || kind === FLUSH) {
+      // operands that say where its JSON is
+      this.pushOps5(kind, NaN, NaN, NaN, NaN, this.raw.length)
+      this.raw.push(json)
+      return true
+    }
     const records = this.records
     const index = records.row()
     records.kind.data[index] = kind
     records.ref.data[index] = this.raw.length
     this.raw.push(json)
     return true
+  }
+
+  /** Whether a `write` or `flush` holds only finite numbers, in the fields an operand row has. */
+  private plainRange(r: RecordScratch): boolean {
+    for (let field = 0; field < FIELD.length; field++) {
+      const type = r.type[field]
+      if (type === FieldValue.Absent || field === F.e) continue
+      if (type !== FieldValue.Number || !RANGE_FIELDS.has(field) || !Number.isFinite(r.num[field])) return false
+    }
+    return true
+  }
+
+  private pushOps5(kind: number, a: number, b: number, c: number, d: number, e: number): void {
+    const ops = this.ops
+    this.pushPlain(kind, ops.length)
+    ops.reserve(5)
+    const data = ops.data
+    let at = ops.length
+    data[at++] = a
+    data[at++] = b
+    data[at++] = c
+    data[at++] = d
+    data[at++] = e
+    ops.length = at
   }
 
   private closeGraph(): void {
@@ -679,6 +721,37 @@ export class CaptureBuilder {
     wide.data.set(ids.subarray(0, count), first)
     wide.length = first + count
     return this.pushOps2(USE, r, count, first)
+  }
+
+  /**
+   * The end of the packed use ids so far, where the next use record's start; -1 once they are plain floats (a
+   * use id that did not fit the byte coding). A record's packed bytes depend on its ids alone.
+   */
+  usePackedEnd(): number {
+    return this.useWide === undefined ? this.useBytes.length : -1
+  }
+
+  /**
+   * A use record whose ids are those of an earlier one, packed in `length` bytes from `first` (while usePackedEnd
+   * is not -1): its bytes copied, no id read again. The scanner finds such records (NdjsonScanner's use arrays).
+   */
+  repeatUse(r: RecordScratch, first: number, length: number, count: number): boolean {
+    const out = this.useBytes
+    const at = out.length
+    out.reserve(length)
+    out.data.copyWithin(at, first, first + length)
+    out.length = at + length
+    this.hasUse = true
+    return this.pushOps2(USE, r, count, at)
+  }
+
+  /** The `count` ids packed from byte `first`, into `ids` (a use record repeated, read after all). */
+  unpackUse(first: number, count: number, ids: Column<Float64Array>): void {
+    const list = unpackUseIds(this.useBytes.data, count, first, [])
+    ids.length = 0
+    ids.reserve(count)
+    ids.data.set(list)
+    ids.length = count
   }
 
   /** Append ids in the byte coding and their record; false, with nothing appended, if one does not fit it. */

@@ -9,11 +9,13 @@ import {
   UPLOAD_VIAS,
   type AnyCaptureRecord,
   type CaptureHeader,
+  type FlushRecord,
   type FrameRecord,
   type GpuRecord,
   type LockRecord,
   type ReleaseRecord,
   type UploadRecord,
+  type WriteRecord,
 } from '../../../shared/capture'
 import { SERIES, type SeriesInfo, type VulkanRunInfo } from '../../../shared/ipc'
 import { CHECK_SERIES, keepsEmpty, SERIES_NAME, TOTAL_SERIES, UPLOAD_SERIES, VULKAN_UPLOAD_SERIES } from '../../../shared/series'
@@ -196,7 +198,8 @@ export function vulkanRunInfo(setup: VulkanSetup, header?: CaptureHeader): Vulka
 /**
  * Records from the store to a VulkanModel. The frequent kinds go through objects reused for every record, a
  * resource's desc through the D3D12 replay's desc scratch plus its Vulkan fields (kept among the record's
- * extra keys, parsed once per distinct text); heaps, placed resources and the 1.1 records as whole objects.
+ * extra keys, parsed once per distinct text), a `write` or `flush` kept as operands through one of its own;
+ * heaps, placed resources and the other 1.1 records as whole objects.
  */
 export class VulkanFeed {
   private readonly descs: DescScratch
@@ -209,6 +212,12 @@ export class VulkanFeed {
   private readonly free = { id: 0 }
   private readonly buffer: VulkanBufferRecord = { e: 'buffer', id: 0, size: 0 }
   private readonly texture: VulkanTextureRecord = { e: 'texture', id: 0 }
+  /**
+   * A `write` and a `flush` kept as operands (store.ts) go through these, their absent members undefined, as the
+   * JSON of one would give none.
+   */
+  private readonly write: WriteRecord = { e: 'write', offset: 0, size: 0 }
+  private readonly flush: FlushRecord = { e: 'flush', offset: 0 }
   /** The last record handed over as a whole object (heap, placed, bind, map, unmap, write, flush). */
   last: AnyCaptureRecord | null = null
   /**
@@ -283,19 +292,43 @@ export class VulkanFeed {
         this.free.id = ops[ref]
         model.onFree(this.free)
         return
+      case RECORD_KIND.write:
+      case RECORD_KIND.flush:
+        // operands, unless the record has its JSON (raw ≥ 0)
+        if (ops[ref + 4] >= 0) this.applyWhole(model, index)
+        else if (kind === RECORD_KIND.write) model.onWrite(this.range(this.write, ref))
+        else model.onFlush(this.range(this.flush, ref))
+        return
       case RECORD_KIND.heap:
       case RECORD_KIND.placed:
       case RECORD_KIND.bind:
       case RECORD_KIND.map:
       case RECORD_KIND.unmap:
-      case RECORD_KIND.write:
-      case RECORD_KIND.flush: {
-        const record = recordAt(store, index)
-        this.last = record
-        model.apply(record as VulkanCaptureRecord)
+        this.applyWhole(model, index)
         return
-      }
     }
+  }
+
+  /** A record the model takes as a whole object, read back from the store. */
+  private applyWhole(model: VulkanModel, index: number): void {
+    const record = recordAt(this.store, index)
+    this.last = record
+    model.apply(record as VulkanCaptureRecord)
+  }
+
+  /** A `write` or `flush` kept as operands [id, memory, offset, size, -1], into its reused object. */
+  private range<R extends WriteRecord | FlushRecord>(range: R, ref: number): R {
+    const ops = this.store.ops
+    const id = ops[ref]
+    const memory = ops[ref + 1]
+    const size = ops[ref + 3]
+    range.id = Number.isNaN(id) ? undefined : id
+    range.memory = Number.isNaN(memory) ? undefined : memory
+    range.offset = ops[ref + 2]
+    // a write always has its size; a flush without one flushes to the end (VK_WHOLE_SIZE)
+    ;(range as FlushRecord).size = Number.isNaN(size) ? undefined : size
+    this.last = range as AnyCaptureRecord
+    return range
   }
 
   /** The id a record creates (buffer, texture, placed), or NaN. */

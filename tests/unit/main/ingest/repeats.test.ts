@@ -300,3 +300,76 @@ describe('a kept tail\'s rows when its place in the ring is taken', () => {
     expect(store.buffers.id.data[store.buffers.length - 1]).toBe(2001)
   })
 })
+
+describe('repeated use arrays', () => {
+  /** Id arrays to draw from: runs, gaps, one id, none, and ids the byte coding cannot hold. */
+  const ARRAYS: number[][] = [
+    [1, 2, 3, 4, 5, 9, 10, 11, 40, 39, 38],
+    [843, 844, 845, 677, 678, 1511, 1512],
+    [7],
+    [],
+    [1, 2, 3, 4, 5, 9, 10, 11, 40, 39, 37],
+    [1, 2, 3, 4, 5, 9, 10, 11, 40, 39],
+    [(1 << 28) + 5, 3, (1 << 28) + 6],
+    [2 ** 40, 2 ** 40 + 1],
+  ]
+  /** Ids the byte coding cannot hold: from the first such record on, the store keeps plain floats. */
+  const WIDE: number[][] = [[-1, 2], [2.5], [2 ** 53]]
+  type UseWay = 'plain' | 'spaced' | 'blank' | 'extra' | 'idsAgain' | 'idsFirst'
+  const useWay = fc.constantFrom<UseWay>('plain', 'plain', 'plain', 'plain', 'plain', 'spaced', 'blank', 'extra', 'idsAgain', 'idsFirst')
+
+  function useLine(ids: number[], how: UseWay): string {
+    const list = JSON.stringify(ids)
+    switch (how) {
+      case 'spaced':
+        return `{"e":"use","ids":${list.replaceAll(',', ', ')}}`
+      case 'blank':
+        return `{"e":"use","ids":${list}} `
+      case 'extra':
+        return `{"e":"use","ids":${list},"pass":"Lumen"}`
+      case 'idsAgain':
+        return `{"e":"use","ids":${list},"ids":[3,4]}`
+      case 'idsFirst':
+        return `{"ids":${list},"e":"use"}`
+      default:
+        return `{"e":"use","ids":${list}}`
+    }
+  }
+
+  it('give the store the plain path gives, ids packed byte for byte, in any order and any chunks', () => {
+    const draw = fc.oneof(
+      { weight: 30, arbitrary: fc.tuple(fc.nat(ARRAYS.length - 1).map((i) => ARRAYS[i]), useWay) },
+      { weight: 1, arbitrary: fc.tuple(fc.nat(WIDE.length - 1).map((i) => WIDE[i]), useWay) },
+      { weight: 3, arbitrary: fc.tuple(fc.constant(null), useWay) },
+    )
+    fc.assert(
+      fc.property(fc.array(draw, { minLength: 1, maxLength: 150 }), fc.constantFrom(1, 7, 61, 1 << 16), (draws, chunk) => {
+        let frame = 0
+        const lines = draws.map(([ids, how]) => (ids === null ? `{"e":"frame","n":${++frame}}` : useLine(ids, how)))
+        const text = [HEADER, ...lines].join('\n') + '\n'
+        const { store, error } = scan(text, chunk)
+        expect(error).toBeUndefined()
+        expect(dumpStore(store)).toEqual(dumpStore(viaObjects(text)))
+      }),
+      { numRuns: runs(300) },
+    )
+  })
+
+  it('stay exact past the kept arrays\' room and after long stretches that never repeat', () => {
+    const distinct = (i: number) => [i, i + 1, i + 2, 3 * i + 7]
+    const lines: string[] = []
+    // more arrays than are kept, each read again at once (found by its hash), some again later (found, or kept anew
+    // once dropped)
+    for (let i = 0; i < 10000; i++) {
+      lines.push(useLine(distinct(i), 'plain'), useLine(distinct(i), 'plain'))
+      if (i % 4 === 0 && i >= 100) lines.push(useLine(distinct(i - 100), 'plain'))
+    }
+    // a long stretch of arrays that never repeat (the kept ones dropped more than once), then repeats
+    for (let i = 10000; i < 60000; i++) lines.push(useLine(distinct(i), 'plain'))
+    for (const k of [0, 1]) for (let i = 59000; i < 60000; i++) lines.push(useLine(distinct(i), k === 0 ? 'plain' : 'spaced'))
+    const text = [HEADER, ...lines].join('\n') + '\n'
+    const { store, error } = scan(text, 1 << 16)
+    expect(error).toBeUndefined()
+    expect(dumpStore(store)).toEqual(dumpStore(viaObjects(text)))
+  })
+})

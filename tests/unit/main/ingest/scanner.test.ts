@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { recordsOf } from '../../../../src/main/ingest/records'
+import { recordAt, recordsOf } from '../../../../src/main/ingest/records'
 import { HEADER, bytesOf, lines, scan } from './helpers'
 
 const SAMPLE = [
@@ -201,6 +201,39 @@ describe('records of the minor versions (1.1 Vulkan, 1.2 observed residency)', (
       expect(error).toBeUndefined()
       expect(store.warnings.counts).toEqual({})
       expect([...recordsOf(store)]).toEqual(records)
+    }
+  })
+
+  it('keeps a write or flush of numbers as operands, read back with the members and order of its JSON', () => {
+    const text = [
+      HEADER,
+      '{"e":"write","offset":0,"size":16,"id":3}',
+      '{"e":"write","memory":2,"offset":-0,"size":64}',
+      '{"e":"flush","id":3,"offset":256}',
+      '{"e":"flush","memory":2,"id":7,"size":1024,"offset":512}',
+      // members besides the range's, or not numbers: kept as JSON (in the store's field order, unknown keys last)
+      '{"e":"write","id":3,"offset":0,"size":16,"note":"kept"}',
+      '{"e":"flush","id":"3","offset":0}',
+      '{"e":"flush","id":3,"offset":0,"name":"x"}',
+    ].join('\n')
+    for (const chunk of [1, 7, 1 << 20]) {
+      const { store, error } = scan(`${text}\n`, chunk)
+      expect(error).toBeUndefined()
+      expect([...recordsOf(store)].map((r) => JSON.stringify(r))).toEqual([
+        '{"e":"write","id":3,"size":16,"offset":0}',
+        '{"e":"write","size":64,"offset":0,"memory":2}',
+        '{"e":"flush","id":3,"offset":256}',
+        '{"e":"flush","id":7,"size":1024,"offset":512,"memory":2}',
+        '{"e":"write","id":3,"size":16,"offset":0,"note":"kept"}',
+        '{"e":"flush","id":"3","offset":0}',
+        '{"e":"flush","id":3,"name":"x","offset":0}',
+      ])
+      // -0 reads back as 0, as from its JSON
+      expect(Object.is((recordAt(store, 1) as { offset: number }).offset, 0)).toBe(true)
+      // [id, memory, offset, size, raw]: the last three in `raw`
+      expect(Array.from(store.ops.subarray(0, 10))).toEqual([3, NaN, 0, 16, -1, NaN, 2, 0, 64, -1])
+      expect(Array.from(store.ops.subarray(20))).toEqual([NaN, NaN, NaN, NaN, 0, NaN, NaN, NaN, NaN, 1, NaN, NaN, NaN, NaN, 2])
+      expect(store.raw.length).toBe(3)
     }
   })
 
