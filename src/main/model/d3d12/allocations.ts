@@ -13,8 +13,6 @@ export const Kind = {
   Staging: 3,
   /** The old location of a block moved by defrag or of a renamed dynamic buffer. */
   Moved: 4,
-  /** A FastConstantAllocator page. */
-  ConstantPage: 5,
 } as const
 
 /** Where its bytes are. */

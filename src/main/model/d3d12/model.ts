@@ -185,6 +185,8 @@ const CONSTANT_ALIGNMENT = 256
 const STAGING_ALIGNMENT = 16
 /** Staging from `upload` records serves texture copies: D3D12_TEXTURE_DATA_PLACEMENT_ALIGNMENT. */
 const TEXTURE_STAGING_ALIGNMENT = 512
+/** Pend.Meta of a released FastConstantAllocator page (a buddy block of the model's own, no slot). */
+const CONSTANT_PAGE_META = pendMeta(Loc.Buddy, ROW_FAST_CONSTANT_PAGE, HEAP_INDEX.UPLOAD, false)
 
 export class D3D12Model {
   readonly config: ModelConfig
@@ -213,7 +215,9 @@ export class D3D12Model {
   /** Residency object of each memory pool in service, by pool id (NONE otherwise): `use` reads it per id. */
   private poolObjects: PoolObjects
   private fast: FastAllocatorPages
-  private constantSlot = NONE
+  /** The FastConstantAllocator's current page: its buddy pool's id (NONE when there is none) and its start there. */
+  private constantPool = NONE
+  private constantBase: Bytes = 0
   /** The slot of staging copies in big-block pools (see bigStagingSlot), NONE before the first. */
   private bigStaging = NONE
   private constantOffset: Bytes = 0
@@ -902,6 +906,9 @@ export class D3D12Model {
       pools: this.poolById,
       fast: this.fast,
       completed: this.completed,
+      pending: this.pending,
+      constantPool: this.constantPool,
+      constantBase: this.constantBase,
     }
   }
 
@@ -1336,7 +1343,10 @@ export class D3D12Model {
     this.fast.allocate(size, count, this.frame, this.completed, this.totals, () => this.nextPoolId++)
   }
 
-  /** FastConstantAllocator: 256-aligned bumps in 64 KiB pages from the UploadHeapAllocator; a full page is released. */
+  /**
+   * FastConstantAllocator: 256-aligned bumps in 64 KiB pages from the UploadHeapAllocator; a full page is released.
+   * Worked out a page at a time: what the current page still takes, then whole pages of `page / size` bumps.
+   */
   private constantUpload(bytes: Bytes, count: number): void {
     const size = roundUp(bytes, CONSTANT_ALIGNMENT)
     const page = this.constantPage
@@ -1344,37 +1354,53 @@ export class D3D12Model {
       for (let i = 0; i < count; i++) this.staging(size, CONSTANT_ALIGNMENT)
       return
     }
+    if (!(count > 0)) return
     let left = count
-    while (left > 0) {
-      if (this.constantSlot === NONE) {
-        this.constantSlot = this.newConstantPage(page)
-        this.constantOffset = 0
-      }
+    if (this.constantPool !== NONE) {
       const fit = Math.floor((page - this.constantOffset) / size)
-      if (fit === 0) {
-        this.releaseSlot(this.constantSlot, -1, false)
-        this.constantSlot = NONE
-        continue
+      if (left <= fit) {
+        this.constantOffset += left * size
+        return
       }
-      const n = Math.min(fit, left)
-      this.constantOffset += n * size
-      left -= n
+      left -= fit
+      this.releaseConstantPage(page)
     }
+    const perPage = Math.floor(page / size)
+    let pool: BuddyPool | null = null
+    while (left > perPage) {
+      pool = this.newConstantPage(page, pool)
+      this.releaseConstantPage(page)
+      left -= perPage
+    }
+    this.newConstantPage(page, pool)
+    this.constantOffset = left * size
   }
 
-  private newConstantPage(page: Bytes): number {
-    const a = this.allocs
-    const slot = a.alloc()
-    a.id[slot] = -1
-    a.kind[slot] = Kind.ConstantPage
-    a.state[slot] = SlotState.Live
-    a.placement[slot] = ROW_FAST_CONSTANT_PAGE
-    a.heap[slot] = HEAP_INDEX.UPLOAD
-    a.requested[slot] = page
-    a.alignment[slot] = page
-    a.created[slot] = this.frame
-    this.placeInBuddy(slot, Buddy.FastConstantPages, page, page)
-    return slot
+  /**
+   * A page from the FastConstantPages buddy family (one block of order 0: the family's minimum block is a page). A
+   * page takes no slot: the model keeps where the current one is (constantPool, constantBase) and the pending
+   * queue where each released one is, until its completion frees it. `last`: the pool of the page before in the
+   * same upload, or null. It was the first pool with a free block and still is while it has one (the pools before
+   * it had none, and nothing is freed during an upload), so the family's search is asked only when it is full.
+   */
+  private newConstantPage(page: Bytes, last: BuddyPool | null): BuddyPool {
+    const fam = this.buddies[Buddy.FastConstantPages]
+    const pool = last !== null && last.largestFreeOrder() >= 0 ? last : fam.firstFor(0) ?? this.growBuddy(fam)
+    this.constantBase = pool.allocate(0)
+    this.constantPool = pool.id
+    this.totals.take(ROW_FAST_CONSTANT_PAGE, HEAP_INDEX.UPLOAD, page, page, true)
+    return pool
+  }
+
+  /** The current constant page is full: pending until the GPU finished this frame (releaseSlot's, for a page). */
+  private releaseConstantPage(page: Bytes): void {
+    this.totals.release(ROW_FAST_CONSTANT_PAGE, HEAP_INDEX.UPLOAD, page, page)
+    const pool = this.poolById.get(this.constantPool)!
+    pool.pending += page
+    pool.pendingBlocks++
+    pool.lastUsedFrame = this.frame
+    this.pending.push(NONE, this.frame, CONSTANT_PAGE_META, pool.id, 0, this.constantBase, page, -1)
+    this.constantPool = NONE
   }
 
   /** A dynamic buffer's lock: a fresh upload location; the old one is released like a moved block. */
@@ -1439,8 +1465,10 @@ export class D3D12Model {
       if (loc === Loc.Pool) this.defragSearch.pending(pool as MemoryPool)
       this.pending.push(slot, this.frame, meta, pool.id, a.block[slot], loc === Loc.Buddy ? a.base[slot] : 0, size, id)
     } else {
-      this.totals.release(row, heap, a.bytes(slot), a.requestedBytes(slot))
-      this.pending.push(slot, this.frame, meta, NONE, NONE, 0, 0, id)
+      // Its completion reads the bytes and the residency object from the queue: the slot is cold by then.
+      const bytes = a.bytes(slot)
+      this.totals.release(row, heap, bytes, a.requestedBytes(slot))
+      this.pending.push(slot, this.frame, meta, NONE, a.object[slot], 0, bytes, id)
     }
   }
 
@@ -1469,14 +1497,15 @@ export class D3D12Model {
       pool.deallocate(c[o + Pend.Base], c[o + Pend.Block])
       this.totals.free(row, heap, size, true)
     } else {
-      this.totals.free(row, heap, a.bytes(slot), false)
-      if (a.object[slot] !== NONE && (loc !== Loc.Reserved || a.committed[slot] > 0)) {
-        this.residency.removeObject(a.object[slot], this.frame)
-      }
-      if (loc === Loc.Reserved) this.reservedLabels.delete(a.object[slot])
+      const bytes = c[o + Pend.Size]
+      const object = c[o + Pend.Block]
+      this.totals.free(row, heap, bytes, false)
+      // A reserved resource's object exists while it has committed bytes.
+      if (object !== NONE && (loc !== Loc.Reserved || bytes > 0)) this.residency.removeObject(object, this.frame)
+      if (loc === Loc.Reserved) this.reservedLabels.delete(object)
     }
     if (meta >>> 24 !== 0) this.sink.freed?.(c[o + Pend.Id], this.frame)
-    if (slot !== this.bigStaging) a.release(slot)
+    if (slot !== NONE && slot !== this.bigStaging) a.release(slot)
   }
 
   private advanceCompleted(frame: Frame): void {

@@ -10,18 +10,18 @@ import type { Bytes, Frame } from '../../../shared/units'
 export const STRIDE = 8
 /** Fields of a release, at its offset in `cells`. */
 export const Pend = {
-  /** The allocation slot. */
+  /** The allocation slot; NONE (-1) for a FastConstantAllocator page, which has none (its entry is all of it). */
   Slot: 0,
   Frame: 1,
   /** loc | row << 8 | heap << 16 | resource << 24 (resource: 1 for a buffer's or texture's release) */
   Meta: 2,
   /** Pool id (Loc.Pool, Loc.Buddy). */
   Pool: 3,
-  /** The block (Loc.Pool) or the order (Loc.Buddy). */
+  /** The block (Loc.Pool), the order (Loc.Buddy), or the resource's own residency object (any other loc; NONE: none). */
   Block: 4,
   /** The buddy block's start (Loc.Buddy). */
   Base: 5,
-  /** Occupied bytes (Loc.Pool, Loc.Buddy). */
+  /** Occupied bytes (Loc.Pool, Loc.Buddy); the physical bytes held for any other loc (a reserved one's committed). */
   Size: 6,
   /** The resource id (a buffer's or texture's release). */
   Id: 7,

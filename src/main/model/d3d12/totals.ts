@@ -46,26 +46,59 @@ export class Totals {
 
   /** A live request took `size` bytes for `requested`; `fromPool` when they come out of a pool's free bytes. */
   take(row: number, heap: number, size: Bytes, requested: Bytes, fromPool: boolean): void {
-    this.add(row, heap, TOTAL_FIELD.Occupied, size)
-    this.add(row, heap, TOTAL_FIELD.Requested, requested)
-    this.add(row, heap, TOTAL_FIELD.Waste, size - requested)
-    if (fromPool) this.add(row, heap, TOTAL_FIELD.PoolFree, -size)
-    else this.add(row, heap, TOTAL_FIELD.Heap, size)
+    // add()'s sums, the row's and the heap's columns found once (each cell takes one sum, as add gives it)
+    const r = this.byRow
+    const h = this.byHeap
+    const i = row * FIELDS
+    const j = heap * FIELDS
+    const waste = size - requested
+    r[i + TOTAL_FIELD.Occupied] += size
+    h[j + TOTAL_FIELD.Occupied] += size
+    r[i + TOTAL_FIELD.Requested] += requested
+    h[j + TOTAL_FIELD.Requested] += requested
+    r[i + TOTAL_FIELD.Waste] += waste
+    h[j + TOTAL_FIELD.Waste] += waste
+    if (fromPool) {
+      r[i + TOTAL_FIELD.PoolFree] += -size
+      h[j + TOTAL_FIELD.PoolFree] += -size
+    } else {
+      r[i + TOTAL_FIELD.Heap] += size
+      h[j + TOTAL_FIELD.Heap] += size
+    }
   }
 
   /** A live request was released: its bytes wait for the GPU. */
   release(row: number, heap: number, size: Bytes, requested: Bytes): void {
-    this.add(row, heap, TOTAL_FIELD.Occupied, -size)
-    this.add(row, heap, TOTAL_FIELD.Requested, -requested)
-    this.add(row, heap, TOTAL_FIELD.Waste, requested - size)
-    this.add(row, heap, TOTAL_FIELD.Pending, size)
+    const r = this.byRow
+    const h = this.byHeap
+    const i = row * FIELDS
+    const j = heap * FIELDS
+    const waste = requested - size
+    r[i + TOTAL_FIELD.Occupied] += -size
+    h[j + TOTAL_FIELD.Occupied] += -size
+    r[i + TOTAL_FIELD.Requested] += -requested
+    h[j + TOTAL_FIELD.Requested] += -requested
+    r[i + TOTAL_FIELD.Waste] += waste
+    h[j + TOTAL_FIELD.Waste] += waste
+    r[i + TOTAL_FIELD.Pending] += size
+    h[j + TOTAL_FIELD.Pending] += size
   }
 
   /** Pending bytes are free: back into their pool, or out of the heap for a committed or reserved resource. */
   free(row: number, heap: number, size: Bytes, toPool: boolean): void {
-    this.add(row, heap, TOTAL_FIELD.Pending, -size)
-    if (toPool) this.add(row, heap, TOTAL_FIELD.PoolFree, size)
-    else this.add(row, heap, TOTAL_FIELD.Heap, -size)
+    const r = this.byRow
+    const h = this.byHeap
+    const i = row * FIELDS
+    const j = heap * FIELDS
+    r[i + TOTAL_FIELD.Pending] += -size
+    h[j + TOTAL_FIELD.Pending] += -size
+    if (toPool) {
+      r[i + TOTAL_FIELD.PoolFree] += size
+      h[j + TOTAL_FIELD.PoolFree] += size
+    } else {
+      r[i + TOTAL_FIELD.Heap] += -size
+      h[j + TOTAL_FIELD.Heap] += -size
+    }
   }
 
   /** A pool (or page) of `size` bytes was created (+) or destroyed (−). */

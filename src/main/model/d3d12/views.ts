@@ -14,6 +14,8 @@ import type { BlockTable, MemoryPool } from './memoryPool'
 import { TOTAL_ROWS } from './totals'
 import type { TotalRow } from './totals'
 import type { FastAllocatorPages } from './upload'
+import { Pend, STRIDE } from './pending'
+import type { PendingQueue } from './pending'
 
 /** What the views read of a model: its tables and pools, as they are now. */
 export interface ModelTables {
@@ -27,6 +29,11 @@ export interface ModelTables {
   readonly fast: FastAllocatorPages
   /** The last frame the GPU finished: a block moved after it is still locked. */
   readonly completed: Frame
+  /** Releases waiting for the GPU: the FastConstantAllocator's pending pages, which hold no slot, are listed there. */
+  readonly pending: PendingQueue
+  /** The FastConstantAllocator's current page, which holds no slot: its buddy pool's id (NONE when none), its start. */
+  readonly constantPool: number
+  readonly constantBase: Bytes
 }
 
 export interface AllocationView {
@@ -345,39 +352,73 @@ function fillBlocks(t: ModelTables, columns: Pick<PoolBlocks, 'offset' | 'size' 
   }
 }
 
-/** Each buddy pool's blocks, pushed onto `out`. */
-function buddyBlocks(t: ModelTables, out: PoolBlocks[]): void {
+/** An allocated buddy block as buddyBlocks lists it. */
+interface BuddyBlock {
+  base: Bytes
+  size: Bytes
+  state: number
+  id: number
+}
+
+/**
+ * The allocated blocks of every buddy pool, by pool id: those of slots, the FastConstantAllocator's current page
+ * and its pages waiting for the GPU (in the pending queue: they hold no slot).
+ */
+function allocatedBuddyBlocks(t: ModelTables): Map<number, BuddyBlock[]> {
   const a = t.allocs
-  // Buddy blocks: the free ones from the pool's bitsets, the allocated ones from the slots, merged by offset.
-  const bySlotPool = new Map<number, number[]>()
+  const byPool = new Map<number, BuddyBlock[]>()
+  const add = (pool: number, block: BuddyBlock): void => {
+    const list = byPool.get(pool)
+    if (list) list.push(block)
+    else byPool.set(pool, [block])
+  }
   for (let slot = 0; slot < a.count; slot++) {
     if (a.state[slot] === SlotState.Free || a.loc[slot] !== Loc.Buddy) continue
-    const list = bySlotPool.get(a.pool[slot])
-    if (list) list.push(slot)
-    else bySlotPool.set(a.pool[slot], [slot])
+    const kind = a.kind[slot]
+    add(a.pool[slot], {
+      base: a.base[slot],
+      size: a.size[slot],
+      state: a.state[slot] === SlotState.Pending ? BlockCode.Pending : BlockCode.Used,
+      id: kind === Kind.Buffer || kind === Kind.Texture ? a.id[slot] : NaN,
+    })
   }
+  const q = t.pending
+  const c = q.cells
+  for (let o = q.head; o < q.tail; o += STRIDE) {
+    if (c[o + Pend.Slot] !== NONE || (c[o + Pend.Meta] & 255) !== Loc.Buddy) continue
+    add(c[o + Pend.Pool], { base: c[o + Pend.Base], size: c[o + Pend.Size], state: BlockCode.Pending, id: NaN })
+  }
+  if (t.constantPool !== NONE) {
+    const page = t.pools.get(t.constantPool) as BuddyPool
+    add(t.constantPool, { base: t.constantBase, size: page.minBlock, state: BlockCode.Used, id: NaN })
+  }
+  return byPool
+}
+
+/** Each buddy pool's blocks, pushed onto `out`. */
+function buddyBlocks(t: ModelTables, out: PoolBlocks[]): void {
+  // Buddy blocks: the free ones from the pool's bitsets, the allocated ones (allocatedBuddyBlocks), merged by offset.
+  const byPool = allocatedBuddyBlocks(t)
   for (const fam of t.buddies) {
     const pools = fam.pools.slice()
     if (fam.spare) pools.push(fam.spare)
     for (const pool of pools) {
       const free = pool.freeBlockColumns()
-      const slots = Int32Array.from(bySlotPool.get(pool.id) ?? [])
-      sortSlots(slots, a.base, null)
-      const columns = blockColumns(free.offset.length + slots.length)
+      const used = (byPool.get(pool.id) ?? []).sort((x, y) => x.base - y.base)
+      const columns = blockColumns(free.offset.length + used.length)
       let f = 0
       let s = 0
       for (let i = 0; i < columns.offset.length; i++) {
-        if (s === slots.length || (f < free.offset.length && free.offset[f] < a.base[slots[s]])) {
+        if (s === used.length || (f < free.offset.length && free.offset[f] < used[s].base)) {
           columns.offset[i] = free.offset[f]
           columns.size[i] = free.size[f]
           f++
         } else {
-          const slot = slots[s++]
-          const kind = a.kind[slot]
-          columns.offset[i] = a.base[slot]
-          columns.size[i] = a.size[slot]
-          columns.state[i] = a.state[slot] === SlotState.Pending ? BlockCode.Pending : BlockCode.Used
-          columns.id[i] = kind === Kind.Buffer || kind === Kind.Texture ? a.id[slot] : NaN
+          const block = used[s++]
+          columns.offset[i] = block.base
+          columns.size[i] = block.size
+          columns.state[i] = block.state
+          columns.id[i] = block.id
         }
       }
       out.push(poolBlocksOf(fam.spec.name, fam.spec.row, fam.spec.heap, pool, columns))

@@ -9,7 +9,9 @@ import { PLACEMENTS } from '../../../../../src/shared/model'
 import { KiB, MiB } from '../../../../../src/shared/units'
 import type { ModelSink } from '../../../../../src/main/model/events'
 import type { D3D12Model, ModelPlacement } from '../../../../../src/main/model/d3d12/model'
-import { TOTAL_FIELD, TOTAL_ROWS } from '../../../../../src/main/model/d3d12/totals'
+import { ROW_FAST_CONSTANT_PAGE, TOTAL_FIELD, TOTAL_ROWS } from '../../../../../src/main/model/d3d12/totals'
+import { HEAP_INDEX } from '../../../../../src/main/model/d3d12/ladder'
+import { NONE } from '../../../../../src/main/model/d3d12/memoryPool'
 import { BudgetClass, DEFRAG_SIZE_FRACTION } from '../../../../../src/main/model/d3d12/families'
 import { routeLine } from '../../../../../src/main/cli/route'
 import { checkInvariants, newModel } from './helpers'
@@ -339,8 +341,12 @@ function checkPending(model: D3D12Model): void {
     const loc = meta & 255
     expect(c[o + Pend.Frame], 'released in frame order').toBeGreaterThanOrEqual(lastFrame)
     lastFrame = c[o + Pend.Frame]
-    expect(a.state[slot], `slot ${slot} pending`).toBe(SlotState.Pending)
-    if (slot !== m.bigStaging) {
+    if (slot === NONE) {
+      // A FastConstantAllocator page: a buddy block of the model's own, with no slot.
+      expect(meta, 'a page: loc, row, heap').toBe(pendMeta(Loc.Buddy, ROW_FAST_CONSTANT_PAGE, HEAP_INDEX.UPLOAD, false))
+      expect([c[o + Pend.Block], c[o + Pend.Size]], 'a page: order 0, a page of bytes').toEqual([0, model.config['fastConstant.pageSize']])
+    } else expect(a.state[slot], `slot ${slot} pending`).toBe(SlotState.Pending)
+    if (slot !== m.bigStaging && slot !== NONE) {
       slots.push(slot)
       const resource = a.kind[slot] === Kind.Buffer || a.kind[slot] === Kind.Texture
       expect(meta, `slot ${slot}: loc, row, heap, resource`).toBe(pendMeta(a.loc[slot], a.placement[slot], a.heap[slot], resource))
@@ -348,6 +354,9 @@ function checkPending(model: D3D12Model): void {
         expect([c[o + Pend.Pool], c[o + Pend.Block], c[o + Pend.Size]], `slot ${slot}: pool, block, size`).toEqual([a.pool[slot], a.block[slot], a.size[slot]])
       }
       if (loc === Loc.Buddy) expect(c[o + Pend.Base], `slot ${slot}: base`).toBe(a.base[slot])
+      if (loc !== Loc.Pool && loc !== Loc.Buddy) {
+        expect([c[o + Pend.Block], c[o + Pend.Size]], `slot ${slot}: object, bytes`).toEqual([a.object[slot], a.bytes(slot)])
+      }
     }
     if (loc === Loc.Pool || loc === Loc.Buddy) {
       const offset = loc === Loc.Pool ? m.blocks.offset[c[o + Pend.Block]] : c[o + Pend.Base]
