@@ -16,7 +16,7 @@ import {
 } from '../../shared/capture'
 import type { Bytes } from '../../shared/units'
 import { BUFFER_ATTR, type CaptureStore } from '../ingest/store'
-import { DescIds } from '../model/d3d12/descIds'
+import { DescIds } from '../../shared/descIds'
 import type { D3D12Model, ModelPlacement } from '../model/d3d12/model'
 import { grown } from '../model/grown'
 

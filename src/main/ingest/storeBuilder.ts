@@ -16,7 +16,7 @@ import {
   type CaptureHeader,
   type WarningKind,
 } from '../../shared/capture'
-import { DescIds } from '../model/d3d12/descIds'
+import { DescIds } from '../../shared/descIds'
 import { Column, float64Column, Table, uint32Column, uint8Column, type LoadShare } from './columns'
 import { F, FIELD, FieldValue, type RecordScratch } from './fields'
 import { IdSet } from './idset'

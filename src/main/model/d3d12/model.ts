@@ -16,7 +16,7 @@ import type { Bytes, Frame } from '../../../shared/units'
 import type { ModelSink, PlacementInfo, ResidencyPriority } from '../events'
 import { Allocations, IdMap, Kind, Loc, SlotFlag, SlotState } from './allocations'
 import { BuddyPool } from './buddy'
-import { DescIds } from './descIds'
+import { DescIds } from '../../../shared/descIds'
 import {
   Buddy,
   BuddyFamily,
