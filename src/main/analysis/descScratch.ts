@@ -16,7 +16,7 @@ import {
 } from '../../shared/capture'
 import type { Bytes } from '../../shared/units'
 import { BUFFER_ATTR, type CaptureStore } from '../ingest/store'
-import { DescIds } from '../model/d3d12/descIds'
+import { DescIds } from '../../shared/descIds'
 import type { D3D12Model, ModelPlacement } from '../model/d3d12/model'
 import { grown } from '../model/grown'
 
@@ -108,18 +108,17 @@ export class DescScratch {
     tag: undefined,
   }
 
-  /** Transient descs by their columns (buffers, textures), and the model's form for each (-1: not known yet). */
-  private readonly bufferKeys = new DescIds(3, 2)
-  private readonly textureKeys = new DescIds(10, 6)
+  /** The model's form for each transient desc shape of the store (AttachedTable.shape; -1: not known yet). */
   private formOf = new Int32Array(0)
   /** The models whose form numbers formOf holds: one model and its copies. */
   private formsKey: object | null = null
   /**
    * Buffer and texture creates by their columns but size, init, name and tag (buffers: usage, stride, attrs;
-   * textures: those of textureKeys), and the model's form number for each (-1: not known yet), for the models
+   * textures: those textureAt reads), and the model's form number for each (-1: not known yet), for the models
    * of createKey (one model and its copies).
    */
   private readonly bufferCreateKeys = new DescIds(3)
+  private readonly textureKeys = new DescIds(10, 6)
   private bufferCreateForm = new Int32Array(0)
   private textureCreateForm = new Int32Array(0)
   private createKey: object | null = null
@@ -127,7 +126,7 @@ export class DescScratch {
   /** Decoded strings by id, filled as they are first read (a plain array answers faster than the table). */
   private readonly text: (string | undefined)[]
 
-  // Buffer columns a transient's desc key reads (`storeGrew` reads them again when a followed capture grows).
+  // Buffer columns a create's form key reads (`storeGrew` reads them again when a followed capture grows).
   private bufferSize: Float64Array
   private bufferUsage: Uint32Array
   private bufferStride: Uint32Array
@@ -233,22 +232,34 @@ export class DescScratch {
   }
 
   /**
-   * Sends the transient of row `row` to the model. The first transient of each desc (its columns, name aside) goes
-   * as a record, and the model answers with the number of the desc's form; every later one of an equal desc goes
-   * by that number, without a desc object built or read again. Numbers hold for one model and its copies.
+   * Sends the transient of row `row` to the model. The first transient of each desc shape (the store's number for
+   * its columns, name aside) goes as a record, and the model answers with the number of the desc's form; every
+   * later one of that shape goes by that number, without a desc object built or read again. Numbers hold for one
+   * model and its copies.
    */
   applyTransient(model: D3D12Model, row: number): void {
     const key = model.transientFormsKey()
     if (this.formsKey === null) this.formsKey = key
     const t = this.store.transients
-    const desc = t.desc.data[row]
-    const texture = t.kind.data[row] !== 0
-    const known = this.formsKey === key ? (texture ? this.textureForm(desc) : this.bufferForm(desc)) : -1
-    const form = known >= 0 ? this.formOf[known] : -1
-    if (form >= 0) {
-      const table = texture ? this.store.textures : this.store.buffers
-      model.transientForm(form, table.id.data[desc], t.a.data[row], t.b.data[row], this.string(table.name.data[desc]))
-      return
+    let known = -1
+    if (this.formsKey === key) {
+      known = t.shape.data[row]
+      if (known >= this.formOf.length) this.formOf = grownForms(this.formOf, known)
+      const form = this.formOf[known]
+      if (form >= 0) {
+        const desc = t.desc.data[row]
+        let id: number
+        let name: number
+        if (t.kind.data[row] === 0) {
+          id = this.store.buffers.id.data[desc]
+          name = this.store.buffers.name.data[desc]
+        } else {
+          id = this.store.textures.id.data[desc]
+          name = this.store.textures.name.data[desc]
+        }
+        model.transientForm(form, id, t.a.data[row], t.b.data[row], this.string(name))
+        return
+      }
     }
     const learnt = model.transient(this.transientAt(row))
     if (known >= 0 && learnt >= 0) this.formOf[known] = learnt
@@ -307,20 +318,6 @@ export class DescScratch {
     this.textureCreateForm.fill(-1)
   }
 
-  /** The number of a buffer desc row's columns among those seen (the fields a transient buffer's form reads). */
-  private bufferForm(row: number): number {
-    const key = this.bufferKeys.fields
-    key[0] = this.bufferSize[row]
-    key[1] = this.bufferUsage[row]
-    key[2] = this.bufferStride[row]
-    return this.known(2 * this.bufferKeys.id())
-  }
-
-  /** The number of a texture desc row's columns among those seen: odd, beside the buffers' even ones. */
-  private textureForm(row: number): number {
-    return this.known(2 * this.textureKey(row) + 1)
-  }
-
   /** The number of a texture desc row's columns (those textureAt reads but name and tag) among those seen. */
   private textureKey(row: number): number {
     const t = this.store.textures
@@ -338,12 +335,6 @@ export class DescScratch {
     key[8] = t.samples.data[row]
     key[9] = t.align.data[row]
     return this.textureKeys.id()
-  }
-
-  /** A key number, with room for it in formOf. */
-  private known(index: number): number {
-    if (index >= this.formOf.length) this.formOf = grownForms(this.formOf, index)
-    return index
   }
 
   transientAt(row: number): TransientRecord {

@@ -134,8 +134,14 @@ export class AttachedTable extends Table {
   readonly a = float64Column(0)
   /** Transients: last pass; placed: heap offset. */
   readonly b = float64Column(0)
+  /**
+   * The number of the row's desc among the table's distinct ones, in order of first appearance: its kind and the
+   * columns of its buffer or texture row but id, name and tag. A replay sends the model a transient of a shape seen
+   * before by the number of that shape's form, without reading its desc again.
+   */
+  readonly shape = uint32Column(0)
   columns(): Column<never>[] {
-    return [this.kind, this.desc, this.a, this.b] as Column<never>[]
+    return [this.kind, this.desc, this.a, this.b, this.shape] as Column<never>[]
   }
 }
 

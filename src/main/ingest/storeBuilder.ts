@@ -16,6 +16,7 @@ import {
   type CaptureHeader,
   type WarningKind,
 } from '../../shared/capture'
+import { DescIds } from '../../shared/descIds'
 import { Column, float64Column, Table, uint32Column, uint8Column, type LoadShare } from './columns'
 import { F, FIELD, FieldValue, type RecordScratch } from './fields'
 import { IdSet } from './idset'
@@ -146,6 +147,9 @@ export class CaptureBuilder {
   private readonly heapOfPlaced = new Map<number, number>()
   private readonly placedIn = new Map<number, Set<number>>()
   private readonly liveTransients = new IdSet()
+  /** The distinct descs of transients and of placed resources (AttachedTable.shape), numbered as first seen. */
+  private readonly transientShapes = newShapes()
+  private readonly placedShapes = newShapes()
   private inGraph = false
   private hasUse = false
   private hasGpu = false
@@ -598,8 +602,36 @@ export class CaptureBuilder {
     t.desc.data[row] = desc
     t.a.data[row] = first
     t.b.data[row] = last
+    t.shape.data[row] = this.shapeOf(this.transientShapes, kind, desc)
     this.pushRecord(TRANSIENT, row, r)
     return true
+  }
+
+  /** The number of the desc of kind `kind` (0 buffer, 1 texture) at row `desc` among those of `shapes`. */
+  private shapeOf(shapes: DescIds, kind: number, desc: number): number {
+    const key = shapes.fields
+    key[0] = kind
+    if (kind === 0) {
+      const b = this.buffers
+      key[1] = b.size.data[desc]
+      key[2] = b.usage.data[desc]
+      key[3] = b.stride.data[desc]
+      key[4] = b.attrs.data[desc]
+      key.fill(0, 5)
+    } else {
+      const t = this.textures
+      key[1] = t.width.data[desc]
+      key[2] = t.height.data[desc]
+      key[3] = t.format.data[desc]
+      key[4] = t.flags.data[desc]
+      key[5] = t.mips.data[desc]
+      key[6] = t.size.data[desc]
+      key[7] = t.dim.data[desc]
+      key[8] = t.depth.data[desc]
+      key[9] = t.samples.data[desc]
+      key[10] = t.align.data[desc]
+    }
+    return shapes.id()
   }
 
   /**
@@ -618,6 +650,7 @@ export class CaptureBuilder {
     t.desc.data[row] = desc
     t.a.data[row] = t.a.data[like]
     t.b.data[row] = t.b.data[like]
+    t.shape.data[row] = t.shape.data[like]
     this.pushPlain(TRANSIENT, row)
     return true
   }
@@ -650,6 +683,7 @@ export class CaptureBuilder {
     p.desc.data[row] = desc
     p.a.data[row] = heap
     p.b.data[row] = offset
+    p.shape.data[row] = this.shapeOf(this.placedShapes, kind, desc)
     this.heapOfPlaced.set(id, heap)
     let inHeap = this.placedIn.get(heap)
     if (!inHeap) this.placedIn.set(heap, (inHeap = new Set()))
@@ -987,4 +1021,12 @@ function putVarint(bytes: Uint8Array, at: number, v: number): number {
   }
   bytes[at++] = v
   return at
+}
+
+/**
+ * Desc shapes (AttachedTable.shape): a kind, then a buffer's size, usage, stride and attrs, or a texture's width,
+ * height, format, flags, mips, size, dim, depth, samples and align. The hash reads the kind and the next six.
+ */
+function newShapes(): DescIds {
+  return new DescIds(11, 7)
 }

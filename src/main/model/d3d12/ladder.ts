@@ -9,7 +9,7 @@ import type { ModelConfig } from '../../../shared/model'
 import { KiB, lcm, roundUp } from '../../../shared/units'
 import type { Bytes } from '../../../shared/units'
 import { grown } from '../grown'
-import { DescIds } from './descIds'
+import { DescIds } from '../../../shared/descIds'
 import { Step } from './route'
 import type { RouteTrace } from './route'
 

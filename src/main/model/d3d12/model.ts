@@ -16,7 +16,7 @@ import type { Bytes, Frame } from '../../../shared/units'
 import type { ModelSink, PlacementInfo, ResidencyPriority } from '../events'
 import { Allocations, IdMap, Kind, Loc, SlotFlag, SlotState } from './allocations'
 import { BuddyPool } from './buddy'
-import { DescIds } from './descIds'
+import { DescIds } from '../../../shared/descIds'
 import {
   Buddy,
   BuddyFamily,
@@ -56,8 +56,8 @@ import {
 import type { TextureDecision, TextureGeometry, TransientTextureLayout } from './texture'
 import { TOTAL_FIELD, ROW_FAST_CONSTANT_PAGE, Totals } from './totals'
 import { TransientAllocator } from './transient'
+import { BUFFERS, RENDER_TARGETS, TEXTURES } from './transientHeap'
 import { STAMPED_IDS, UseCache } from './useCache'
-import type { TransientRequest } from './transient'
 import { FastAllocatorPages } from './upload'
 import { Pend, pendMeta, PendingQueue, STRIDE } from './pending'
 import { allocationView, liveAllocations, livePlacements, liveRow, liveTable, poolBlocks, poolViews } from './views'
@@ -284,7 +284,6 @@ export class D3D12Model {
     alignment: 0,
     slot: 0,
   }
-  private readonly transientRequest: TransientRequest = newTransientRequest()
   /**
    * Transient desc identities, buffers and textures apart (their placed resources are cached apart), names by
    * number. Append-only and never renumbered, so the model and its clones share them: equal descs get equal
@@ -804,27 +803,19 @@ export class D3D12Model {
 
   private addTransient(form: number, id: number, first: number, last: number, name: string | undefined): void {
     const forms = this.transientForms
-    const req = this.transientRequest
     const bits = forms.bits[form]
     const buffer = (bits & FormBit.Buffer) !== 0
-    req.id = id
-    req.kind = buffer ? 'buffer' : 'texture'
-    req.size = forms.size[form]
-    req.alignment = forms.alignment[form]
-    req.first = first
-    req.last = last
-    req.desc = forms.desc[form]
-    req.name = name
-    req.rtds = (bits & FormBit.RenderTarget) !== 0
-    req.msaa = (bits & FormBit.Msaa) !== 0
-    this.transients.add(req)
+    const size = forms.size[form]
+    const alignment = forms.alignment[form]
+    const kind = buffer ? BUFFERS : (bits & FormBit.RenderTarget) !== 0 ? RENDER_TARGETS : TEXTURES
+    this.transients.addRequest(id, kind, (bits & FormBit.Msaa) !== 0, size, alignment, first, last, forms.desc[form], name)
     if (!this.transientPlacements) return
     const trace = new RouteTrace(4)
     trace.push(Step.Transient, 1)
     const estimated = (bits & FormBit.Estimated) !== 0
-    if (buffer) trace.push(Step.TransientBuffer, req.size)
-    else trace.push(Step.TransientTexture, req.alignment, forms.resourceAlignment[form], req.size, estimated ? 1 : 0)
-    this.graphTransients.push({ id, size: req.size, alignment: req.alignment, estimated, trace })
+    if (buffer) trace.push(Step.TransientBuffer, size)
+    else trace.push(Step.TransientTexture, alignment, forms.resourceAlignment[form], size, estimated ? 1 : 0)
+    this.graphTransients.push({ id, size, alignment, estimated, trace })
   }
 
   /** A transient buffer form seen for the first time: 64 KiB aligned, its desc identity. */
@@ -1093,7 +1084,6 @@ export class D3D12Model {
       textureLayout: TransientTextureLayout
       request: unknown
       info: unknown
-      transientRequest: TransientRequest
     }
     scratch.trace = new RouteTrace()
     scratch.result = new ModelPlacement(scratch.trace)
@@ -1103,7 +1093,6 @@ export class D3D12Model {
     scratch.textureLayout = { size: 0, alignment: 0, resourceAlignment: 0 }
     scratch.request = { ...this.request }
     scratch.info = { ...this.info }
-    scratch.transientRequest = newTransientRequest()
     c.residency = this.residency.clone(sink)
     c.transients = this.transients.clone(c.transientSink(), c.residency, () => c.nextObjectId++)
     return c
@@ -1826,11 +1815,6 @@ function sameFloats(x: Float64Array, y: Float64Array): boolean {
     if (a === b ? a === 0 && 1 / a !== 1 / b : a === a || b === b) return false
   }
   return true
-}
-
-/** One shape for every model's scratch request, so the allocator's reads of it stay monomorphic. */
-function newTransientRequest(): TransientRequest {
-  return { id: 0, kind: 'buffer', size: 0, alignment: 0, first: 0, last: 0, desc: 0, name: undefined, rtds: false, msaa: false }
 }
 
 const FormBit = { RenderTarget: 1, Msaa: 2, Estimated: 4, Buffer: 8 } as const

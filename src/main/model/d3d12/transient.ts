@@ -194,37 +194,53 @@ export class TransientAllocator {
     this.graphFrame = frame
     this.lastFrame = frame
     cols.count = 0
-    cols.name.length = 0
   }
 
   add(req: TransientRequest): void {
+    const kind = req.kind === 'buffer' ? BUFFERS : req.rtds ? RENDER_TARGETS : TEXTURES
+    this.addRequest(req.id, kind, req.msaa, req.size, req.alignment, req.first, req.last, req.desc, req.name)
+  }
+
+  /**
+   * A request as add() takes it, field by field, its kind the heap kind it needs (BUFFERS, TEXTURES or
+   * RENDER_TARGETS): the model's transients come this way, with no request object filled and read again.
+   */
+  addRequest(
+    id: number,
+    kind: number,
+    msaa: boolean,
+    size: Bytes,
+    alignment: Bytes,
+    first: number,
+    last: number,
+    desc: number,
+    name: string | undefined,
+  ): void {
     if (!this.open) {
-      this.sink.warning?.('transientGraph', `transient ${req.id} outside a graph; placed in an unnamed graph`, this.lastFrame)
+      this.sink.warning?.('transientGraph', `transient ${id} outside a graph; placed in an unnamed graph`, this.lastFrame)
       this.beginGraph('', this.lastFrame)
     }
     const cols = this.cur
     if (cols.count === cols.id.length) cols.grow(cols.count * 2)
     const i = cols.count++
-    let size = req.size
-    let alignment = req.alignment
     if (!(size > 0 && Number.isFinite(size))) {
-      this.sink.warning?.('transientSize', `transient ${req.id} has size ${size}; placed as 64 KiB`, this.graphFrame)
+      this.sink.warning?.('transientSize', `transient ${id} has size ${size}; placed as 64 KiB`, this.graphFrame)
       size = FALLBACK_ALIGNMENT
     }
     if (!(alignment > 0 && Number.isFinite(alignment))) {
-      this.sink.warning?.('transientSize', `transient ${req.id} has alignment ${alignment}; aligned to 64 KiB`, this.graphFrame)
+      this.sink.warning?.('transientSize', `transient ${id} has alignment ${alignment}; aligned to 64 KiB`, this.graphFrame)
       alignment = FALLBACK_ALIGNMENT
     }
-    cols.id[i] = req.id
+    cols.id[i] = id
     cols.size[i] = size
     cols.align[i] = alignment
     // Pass numbers are validated at endGraph, once the pass count is known.
-    cols.first[i] = clampInt(req.first)
-    cols.last[i] = clampInt(req.last)
-    cols.kind[i] = req.kind === 'buffer' ? BUFFERS : req.rtds ? RENDER_TARGETS : TEXTURES
-    cols.msaa[i] = req.msaa ? 1 : 0
-    cols.desc[i] = req.desc
-    cols.name[i] = req.name
+    cols.first[i] = clampInt(first)
+    cols.last[i] = clampInt(last)
+    cols.kind[i] = kind
+    cols.msaa[i] = msaa ? 1 : 0
+    cols.desc[i] = desc
+    cols.name[i] = name
   }
 
   /**
@@ -339,14 +355,17 @@ export class TransientAllocator {
     const out = placements ? new Array<TransientPlacementInfo>(n) : NO_PLACEMENTS
     const emit = placements || this.sink.transientPlaced !== undefined
     let hits = 0
+    // The columns read and written per request, held here: the cache lookup between them changes none of them.
+    const { order, heap: heapOf, offset: offsetOf, pad: padOf } = memo
+    const { heap: colsHeap, offset: colsOffset, pad: colsPad, kind, desc, hit } = cols
     for (let k = 0; k < n; k++) {
-      const i = memo.order[k]
-      const heap = heaps[(cols.heap[i] = memo.heap[i])]
-      const offset = (cols.offset[i] = memo.offset[i])
-      cols.pad[i] = memo.pad[i]
-      const cacheHit = (cols.kind[i] === BUFFERS ? heap.buffers : heap.textures).acquire(cols.desc[i], offset)
+      const i = order[k]
+      const heap = heaps[(colsHeap[i] = heapOf[i])]
+      const offset = (colsOffset[i] = offsetOf[i])
+      colsPad[i] = padOf[i]
+      const cacheHit = (kind[i] === BUFFERS ? heap.buffers : heap.textures).acquire(desc[i], offset)
       if (cacheHit) hits++
-      cols.hit[i] = cacheHit ? 1 : 0
+      hit[i] = cacheHit ? 1 : 0
       if (emit) {
         const info: TransientPlacementInfo = {
           id: cols.id[i],
@@ -390,7 +409,6 @@ export class TransientAllocator {
     this.cur = this.done
     this.done = cols
     this.cur.count = 0
-    this.cur.name.length = 0
     this.executed = true
     this.summarized = false
     this.doneMemo = memo

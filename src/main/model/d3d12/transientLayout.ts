@@ -118,6 +118,7 @@ export class ExecutionColumns {
   kind = new Uint8Array(64)
   msaa = new Uint8Array(64)
   desc = new Int32Array(64)
+  /** Names past `count` are an earlier execution's, never read: the array is not cut, so it keeps its room. */
   name: (string | undefined)[] = []
   /** Where each request landed: index into the execution's heaps, offset, padding, cache hit. */
   heap = new Int32Array(64)
@@ -171,7 +172,7 @@ export class ExecutionColumns {
     c.kind = this.kind.slice()
     c.msaa = this.msaa.slice()
     c.desc = this.desc.slice()
-    c.name = this.name.slice()
+    c.name = this.name.slice(0, this.count)
     c.heap = this.heap.slice()
     c.offset = this.offset.slice()
     c.pad = this.pad.slice()

@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { DescScratch } from '../../../../src/main/analysis/descScratch'
 import { applyRecord } from '../../../../src/main/analysis/d3d12/replay'
-import { bufferDesc, textureDesc } from '../../../../src/main/ingest/records'
+import { bufferDesc, recordAt, textureDesc } from '../../../../src/main/ingest/records'
 import { RECORD_KIND } from '../../../../src/main/ingest/store'
 import { D3D12Model, type ModelPlacement } from '../../../../src/main/model/d3d12/model'
+import type { TransientRecord } from '../../../../src/shared/capture'
 import { resolveConfig, type ModelConfig } from '../../../../src/shared/model'
 import { runs } from '../../../properties'
 import { lines, scan } from '../ingest/helpers'
@@ -155,6 +156,92 @@ describe('creates sent by form number', () => {
         replay(resolveConfig({}), cloneAt)
         // Then a model of another config through the same descs: the form numbers it learnt are the other model's.
         replay(resolveConfig({ 'bufferPool.maxAllocation': 65536, 'upload.smallBlock.maxAllocation': 4096 }), -1)
+      }),
+      { numRuns: runs(100) },
+    )
+  })
+})
+
+// Few distinct descs, some of them equal but for their name or passes, one whose size warns each time.
+const transientArb = fc.record({
+  desc: fc.constantFrom<object>(
+    { kind: 'buffer', size: 40960, usage: ['Static', 'DrawIndirect', 'UnorderedAccess'], stride: 4 },
+    { kind: 'buffer', size: 40960, usage: ['Static', 'DrawIndirect', 'UnorderedAccess'], stride: 4, init: true },
+    { kind: 'buffer', size: 65537, usage: ['UnorderedAccess'] },
+    { kind: 'buffer', size: -1, usage: ['UnorderedAccess'] },
+    { kind: 'texture', format: 'R10G10B10A2_UNORM', width: 1920, height: 1080, flags: ['RenderTargetable', 'ShaderResource'] },
+    { kind: 'texture', format: 'R10G10B10A2_UNORM', width: 1920, height: 1080, mips: 2, flags: ['RenderTargetable', 'ShaderResource'] },
+    { kind: 'texture', format: 'D32_FLOAT_S8X24_UINT', width: 1920, height: 1080, flags: ['DepthStencilTargetable'], size: 16777216, align: 65536 },
+    { kind: 'texture', format: 'R16G16B16A16_FLOAT', width: 960, height: 540, samples: 4, flags: ['RenderTargetable'] },
+    { kind: 'texture', dim: '3d', format: 'R16_FLOAT', width: 64, height: 64, depth: 32, flags: ['UAV'] },
+  ),
+  name: fc.constantFrom('GBufferA', 'SceneDepthZ', undefined),
+  first: fc.nat(3),
+  span: fc.nat(3),
+})
+const graphStepArb = fc.oneof(
+  { weight: 8, arbitrary: transientArb.map((t) => ({ e: 'transient', ...t })) },
+  { weight: 1, arbitrary: fc.constant({ e: 'endgraph' }) },
+  { weight: 1, arbitrary: fc.constant({ e: 'frame' }) },
+)
+
+describe('transients sent by form number', () => {
+  it('place every transient as the record built whole does, in the model, in its copies and in a model of another config', () => {
+    fc.assert(
+      fc.property(fc.array(graphStepArb, { minLength: 1, maxLength: 150 }), fc.nat({ max: 149 }), (steps, cloneAt) => {
+        // Graphs of transients, new ids each; now and then a transient outside a graph (it warns).
+        const records: object[] = [{ e: 'frame', n: 0 }, { e: 'graph', name: 'Scene' }]
+        let id = 0
+        let frame = 0
+        let open = true
+        for (const s of steps) {
+          if (s.e === 'frame') {
+            if (open) records.push({ e: 'endgraph', passes: 6 })
+            records.push({ e: 'frame', n: ++frame }, { e: 'graph', name: 'Scene' })
+            open = true
+          } else if (s.e === 'endgraph') {
+            records.push({ e: 'endgraph', passes: 6 })
+            open = false
+          } else {
+            const t = s as unknown as { desc: object; name?: string; first: number; span: number }
+            if (!open) records.push({ e: 'graph', name: 'Post' })
+            open = true
+            records.push({ e: 'transient', id: ++id, ...t.desc, first: t.first, last: t.first + t.span, name: t.name })
+          }
+        }
+        records.push({ e: 'endgraph', passes: 6 })
+        const { store } = scan(lines(...records))
+        const descs = new DescScratch(store)
+        const { kind, ref } = store.records
+        /** The records through a model by form number and one by whole records, side by side; `cloneAt`: both copied there. */
+        const replay = (config: ModelConfig, cloneAt: number) => {
+          const heard: [unknown[], unknown[]] = [[], []]
+          const sinks = heard.map((list) => ({ warning: (...w: unknown[]) => list.push(w) }))
+          let byForm = new D3D12Model(config, {}, sinks[0])
+          let plain = new D3D12Model(config, {}, sinks[1])
+          for (let i = 0; i < store.records.length; i++) {
+            if (i === cloneAt) {
+              byForm = byForm.clone(sinks[0])
+              plain = plain.clone(sinks[1])
+            }
+            if (kind[i] === RECORD_KIND.transient) {
+              descs.applyTransient(byForm, ref[i])
+              plain.transient(recordAt(store, i) as TransientRecord)
+            } else if (kind[i] === RECORD_KIND.endgraph) {
+              const passes = store.ops[ref[i]]
+              expect(byForm.endGraph(passes).map(placementOf)).toEqual(plain.endGraph(passes).map(placementOf))
+            } else {
+              applyRecord(store, byForm, i, descs)
+              applyRecord(store, plain, i, descs)
+            }
+          }
+          expect(heard[0]).toEqual(heard[1])
+          expect(byForm.transientAllocator().stats()).toEqual(plain.transientAllocator().stats())
+          expect(byForm.transientAllocator().lastSummary()).toEqual(plain.transientAllocator().lastSummary())
+        }
+        replay(resolveConfig({}), cloneAt)
+        // Then a model of another config through the same descs: the form numbers it learnt are the other model's.
+        replay(resolveConfig({ 'transient.minimumHeapSize': 1 << 20 }), -1)
       }),
       { numRuns: runs(100) },
     )

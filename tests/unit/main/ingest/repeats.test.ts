@@ -8,7 +8,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { RecordScratch } from '../../../../src/main/ingest/fields'
-import type { CaptureStore } from '../../../../src/main/ingest/store'
+import type { AttachedTable, CaptureStore } from '../../../../src/main/ingest/store'
 import { CaptureBuilder } from '../../../../src/main/ingest/storeBuilder'
 import { checkHeader } from '../../../../src/main/ingest/versions'
 import { BUFFER_USAGES } from '../../../../src/shared/capture'
@@ -117,6 +117,26 @@ function lineOf(r: { e: string; id?: number; size?: number; tail?: number }, how
   }
 }
 
+/**
+ * AttachedTable.shape counted the plain way: each row's kind and the columns of its desc row but id, name and tag,
+ * as a string, numbered as first seen (-0 writes as 0 and NaN as NaN, so each equals itself, as in the builder).
+ */
+function plainShapes(store: CaptureStore, table: AttachedTable): number[] {
+  const seen = new Map<string, number>()
+  const shapes: number[] = []
+  for (let row = 0; row < table.length; row++) {
+    const kind = table.kind.data[row]
+    const desc = table.desc.data[row]
+    const rows = kind === 0 ? store.buffers : store.textures
+    const columns = rows.columns().filter((c) => c !== rows.id && c !== rows.name && c !== rows.tag)
+    const key = `${kind}:${columns.map((c) => String((c.data as ArrayLike<number>)[desc])).join(',')}`
+    let shape = seen.get(key)
+    if (shape === undefined) seen.set(key, (shape = seen.size))
+    shapes.push(shape)
+  }
+  return shapes
+}
+
 describe('repeated members', () => {
   it('give the store the plain path gives: rows, strings, warnings and where they are', () => {
     fc.assert(
@@ -133,6 +153,63 @@ describe('repeated members', () => {
       ),
       { numRuns: runs(200) },
     )
+  })
+
+  it("number each transient's desc shape as a plain count of its desc's columns does, copied or read", () => {
+    // Descs that differ from one of two in one column each (or only in their name, tag or passes), in graphs, each
+    // with a new id but now and then one already live in its graph: most repeat a kept tail and are copied.
+    const texture = { kind: 'texture', format: 'R8G8B8A8_UNORM', width: 64, height: 32, flags: ['RenderTargetable'] }
+    const buffer = { kind: 'buffer', size: 4096, usage: ['Static'] }
+    const textureChanges: object[] = [{}, { dim: '3d', depth: 4 }, { depth: 2 }, { format: 'BC7_UNORM' }, { width: 32 }]
+    textureChanges.push({ height: 64 }, { mips: 2 }, { samples: 4 }, { flags: ['ShaderResource'] }, { size: 8192 })
+    textureChanges.push({ align: 65536 }, { name: 'Other' })
+    const bufferChanges: object[] = [{}, { size: 8192 }, { usage: ['Uniform'] }, { stride: 4 }, { state: 'static' }]
+    bufferChanges.push({ heap: 'readback' }, { init: true }, { tag: 'T' }, { size: 0 })
+    const tails = [
+      ...textureChanges.map((change) => ({ ...texture, ...change })),
+      ...bufferChanges.map((change) => ({ ...buffer, ...change })),
+    ]
+    const step = fc.oneof(
+      { weight: 12, arbitrary: fc.record({ e: fc.constant('transient'), tail: fc.nat(5), last: fc.nat(1), again: fc.nat(9) }) },
+      { weight: 1, arbitrary: fc.constant({ e: 'graph', tail: 0, last: 0, again: 0 }) },
+    )
+    // a few of the tails each run, so that they repeat
+    const used = fc.array(fc.nat(tails.length - 1), { minLength: 6, maxLength: 6 })
+    fc.assert(
+      fc.property(used, fc.array(step, { minLength: 20, maxLength: 150 }), (used, steps) => {
+        const lines = [HEADER, '{"e":"graph"}']
+        let id = 0
+        for (const s of steps) {
+          if (s.e === 'graph') lines.push('{"e":"endgraph","passes":10}', '{"e":"graph"}')
+          else {
+            const members = { e: 'transient', id: s.again === 0 ? id : ++id, ...tails[used[s.tail]], first: 0, last: s.last }
+            lines.push(JSON.stringify(members))
+          }
+        }
+        const { store } = scan(lines.join('\n') + '\n')
+        expect(Array.from(store.transients.shape.view())).toEqual(plainShapes(store, store.transients))
+      }),
+      { numRuns: runs(100) },
+    )
+  })
+
+  it('number placed resources\' desc shapes apart from the transients\'', () => {
+    const placed = (id: number, rest: object) => JSON.stringify({ e: 'placed', id, heap: 50, offset: 0, ...rest })
+    const text = [
+      HEADER,
+      '{"e":"heap","id":50,"size":67108864,"type":"default"}',
+      placed(51, { kind: 'texture', format: 'BC7_UNORM', width: 64, height: 64, name: 'A' }),
+      placed(52, { kind: 'buffer', size: 256 }),
+      placed(53, { kind: 'texture', format: 'BC7_UNORM', width: 64, height: 64, name: 'B' }),
+      placed(54, { kind: 'buffer', size: 256, stride: 4 }),
+      placed(55, { kind: 'buffer', size: 256, tag: 'T' }),
+      '{"e":"graph"}',
+      '{"e":"transient","id":60,"kind":"buffer","size":256,"first":0,"last":0}',
+    ].join('\n')
+    const { store } = scan(text)
+    expect(store.warnings.counts).toEqual({})
+    expect(Array.from(store.placed.shape.view())).toEqual([0, 1, 0, 2, 1])
+    expect(Array.from(store.transients.shape.view())).toEqual([0])
   })
 
   it('copies a repeated record\'s rows under its own id and size, and checks again what depends on the ids', () => {
