@@ -7,6 +7,7 @@
  * resource (created, released, moved to another pool, renamed, its reserved tiles committed) stamps the id with a
  * clock, and a line built before one of its ids' stamps is built again.
  */
+import { grown } from '../grown'
 
 /** Ids below this are stamped in a flat table; a line naming another id is never kept. */
 export const STAMPED_IDS = 1 << 24
@@ -76,17 +77,10 @@ export class UseCache {
       this.counts = new Int32Array(ids.length)
     } else if (line >= this.builtAt.length) {
       const n = Math.max(line + 1, 2 * this.builtAt.length)
-      const built = new Float64Array(n).fill(-1)
-      built.set(this.builtAt)
-      this.builtAt = built
-      const i32 = (a: Int32Array): Int32Array => {
-        const b = new Int32Array(n)
-        b.set(a)
-        return b
-      }
-      this.fromOf = i32(this.fromOf)
-      this.countOf = i32(this.countOf)
-      this.objectCountOf = i32(this.objectCountOf)
+      this.builtAt = grown(this.builtAt, n, -1)
+      this.fromOf = grown(this.fromOf, n)
+      this.countOf = grown(this.countOf, n)
+      this.objectCountOf = grown(this.objectCountOf, n)
     }
   }
 

@@ -1,11 +1,23 @@
 import { runGen } from '../../../../src/main/cli/gen'
 import { CaptureError } from '../../../../src/main/ingest/errors'
+import { RecordScratch } from '../../../../src/main/ingest/fields'
 import { recordsOf } from '../../../../src/main/ingest/records'
 import { NdjsonScanner } from '../../../../src/main/ingest/scanner'
 import type { CaptureStore } from '../../../../src/main/ingest/store'
 import { CaptureBuilder } from '../../../../src/main/ingest/storeBuilder'
 
 export const HEADER = '{"format":"heapscope-capture","version":1,"api":"d3d12"}'
+
+/** A store of one use record per list, built as an importer would. */
+export function useStoreOf(lists: number[][]): CaptureStore {
+  const builder = new CaptureBuilder()
+  const scratch = new RecordScratch()
+  for (const ids of lists) {
+    scratch.fromObject({ e: 'use', ids }, builder.strings)
+    builder.add(scratch)
+  }
+  return builder.finish('use.hscap', 0, lists.length, false)
+}
 
 export function bytesOf(text: string): Uint8Array {
   return new TextEncoder().encode(text)

@@ -5,23 +5,11 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { RecordScratch } from '../../../../src/main/ingest/fields'
 import { useIdsOf } from '../../../../src/main/ingest/records'
 import { RECORD_KIND } from '../../../../src/main/ingest/store'
-import { CaptureBuilder } from '../../../../src/main/ingest/storeBuilder'
 import { UseLines } from '../../../../src/main/ingest/useLines'
 import { runs } from '../../../properties'
-
-/** A store of one use record per list, built as an importer would. */
-function storeOf(lists: number[][]) {
-  const builder = new CaptureBuilder()
-  const scratch = new RecordScratch()
-  for (const ids of lists) {
-    scratch.fromObject({ e: 'use', ids }, builder.strings)
-    builder.add(scratch)
-  }
-  return builder.finish('use.hscap', 0, lists.length, false)
-}
+import { useStoreOf as storeOf } from './helpers'
 
 type Store = ReturnType<typeof storeOf>
 
