@@ -44,7 +44,7 @@ import { LinearArena } from './linear'
 import { MemoryTypeSelector } from './memoryType'
 import { bufferNeeds, emptyNeeds, textureNeeds, UNIFORM_ALIGNMENT, USAGE_VOLATILE, type ResourceNeeds } from './requirements'
 import { StagingRing } from './stagingRing'
-import { checkAllocationCount, checkBind, checkFlushRange, checkGranularity, UnflushedWrites } from './usageRules'
+import { checkAllocationCount, checkBind, checkFlushRange, checkGranularity, flushAligned, UnflushedWrites, type RuleWarn } from './usageRules'
 import {
   VULKAN_PLACEMENTS,
   type VulkanMemoryInfo,
@@ -267,6 +267,11 @@ export class VulkanModel {
   private pendingSlots = new FrameQueue()
   private pendingMemories = new FrameQueue()
   private unflushed = new UnflushedWrites()
+  /** Where the last write or flush resolve() found lands: its memory offset, and its resource's slot (-1: none). */
+  private rangeStart = 0
+  private rangeSlot = -1
+  /** The model's warn, as the usage rules take it. */
+  private readonly warnRule: RuleWarn = (kind, message) => this.warn(kind, message)
   private readonly needs: ResourceNeeds = emptyNeeds()
   private readonly placedInfo: VulkanPlacementInfo = {
     id: 0,
@@ -828,7 +833,7 @@ export class VulkanModel {
     const size = s.requested[slot]
     const alignment = s.alignment[slot]
     const where = `${this.label(slot)} bound at offset ${offset} of memory ${memoryId} at frame ${this.frame}`
-    const warn = (kind: string, message: string) => this.warn(kind, message)
+    const warn = this.warnRule
     const alignmentKnown = s.alignmentKnown[slot] === 1
     const typeBits = s.typeBits[slot]
     const memoryType = state.type
@@ -866,25 +871,30 @@ export class VulkanModel {
   }
 
   onWrite(record: WriteRecord): void {
-    const target = this.resolve(record, 'write')
-    if (!target) return
-    const [state, start, what] = target
-    if (!this.hostVisible(state, `write to ${what}`)) return
+    const state = this.resolve(record, 'write')
+    if (!state) return
+    const start = this.rangeStart
+    if (!this.hostVisibleQuiet(state)) {
+      this.hostVisible(state, `write to ${this.rangeLabel(record)}`)
+      return
+    }
     if (this.coherent(state) || !(record.size > 0)) return
     this.unflushed.written(state.memory, start, start + record.size, this.frame)
   }
 
   onFlush(record: FlushRecord): void {
-    const target = this.resolve(record, 'flush')
-    if (!target) return
-    const [state, start, what, slot] = target
+    const state = this.resolve(record, 'flush')
+    if (!state) return
+    const start = this.rangeStart
+    const slot = this.rangeSlot
     if (!this.hostVisibleQuiet(state) || this.coherent(state)) return
     let end: Bytes
     if (record.size !== undefined) end = start + record.size
     else if (slot >= 0) end = this.slots.offset[slot] + this.slots.requested[slot]
     else end = state.mapEnd >= 0 ? state.mapEnd : state.size
-    const warn = (kind: string, message: string) => this.warn(kind, message)
-    checkFlushRange(what, start, end, state.size, this.device.nonCoherentAtomSize, this.frame, warn)
+    const atom = this.device.nonCoherentAtomSize
+    // the label is made only for a warning
+    if (!flushAligned(start, end, state.size, atom)) checkFlushRange(this.rangeLabel(record), start, end, state.size, atom, this.frame, this.warnRule)
     this.unflushed.flushed(state.memory, start, end)
   }
 
@@ -895,7 +905,7 @@ export class VulkanModel {
       const state = this.memories.get(memory) as MemoryState
       return `${this.memoryLabel(state)} (type ${state.type}: HOST_VISIBLE without HOST_COHERENT)`
     }
-    const warn = (kind: string, message: string) => this.warn(kind, message)
+    const warn = this.warnRule
     this.unflushed.check(when, this.device.nonCoherentAtomSize, describe, warn)
   }
 
@@ -908,19 +918,30 @@ export class VulkanModel {
     return this.memories.get(memory) as MemoryState
   }
 
-  /** The memory, the memory offset and a label of a `write`/`flush` target, and the slot for a resource. */
-  private resolve(record: WriteRecord | FlushRecord, what: string): [MemoryState, Bytes, string, number] | null {
+  /**
+   * The memory of a `write`/`flush` target, or null after a warning; its memory offset and the slot of a resource
+   * (-1 for an application memory) in rangeStart and rangeSlot.
+   */
+  private resolve(record: WriteRecord | FlushRecord, what: string): MemoryState | null {
     if (record.memory !== undefined) {
       const state = this.appState(record.memory, what)
-      return state ? [state, record.offset, `memory ${record.memory}`, -1] : null
+      this.rangeStart = record.offset
+      this.rangeSlot = -1
+      return state
     }
     const slot = record.id === undefined ? undefined : this.liveSlot.get(record.id)
     if (slot === undefined || this.slots.state[slot] !== S_LIVE) {
       this.warn('unknown-id', `${what} of resource ${record.id} at frame ${this.frame}: no such bound resource`)
       return null
     }
-    const state = this.memories.get(this.slots.memory[slot]) as MemoryState
-    return [state, this.slots.offset[slot] + record.offset, this.label(slot), slot]
+    this.rangeStart = this.slots.offset[slot] + record.offset
+    this.rangeSlot = slot
+    return this.memories.get(this.slots.memory[slot]) as MemoryState
+  }
+
+  /** The label of the target resolve() found last, for a warning. */
+  private rangeLabel(record: WriteRecord | FlushRecord): string {
+    return this.rangeSlot >= 0 ? this.label(this.rangeSlot) : `memory ${record.memory}`
   }
 
   private hostVisibleQuiet(state: MemoryState): boolean {
@@ -949,8 +970,7 @@ export class VulkanModel {
     this.typeMemoryCount[type]++
     const max = this.device.maxMemoryAllocationCount
     if (this.liveMemoryCount > max) {
-      const warn = (rule: string, message: string) => this.warn(rule, message)
-      checkAllocationCount(this.liveMemoryCount, max, { size, kind, type }, this.frame, warn)
+      checkAllocationCount(this.liveMemoryCount, max, { size, kind, type }, this.frame, this.warnRule)
     }
     const info = this.memoryInfo
     info.memory = state.memory
@@ -1149,6 +1169,8 @@ export class VulkanModel {
     w.needs = emptyNeeds()
     w.placedInfo = { ...this.placedInfo }
     w.memoryInfo = { ...this.memoryInfo }
+    // the copy's warnings go to its own sink
+    w.warnRule = ((kind, message) => c.warn(kind, message)) satisfies RuleWarn
     return c
   }
 }

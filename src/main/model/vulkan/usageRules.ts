@@ -109,6 +109,11 @@ export function checkGranularity(
  * aligned to nonCoherentAtomSize. VkMappedMemoryRange: the offset a multiple of the atom; the size a multiple of
  * it or reaching the memory's end.
  */
+/** Whether a flush of memory [start, end) is aligned to nonCoherentAtomSize (`atom`): its end may be the memory's. */
+export function flushAligned(start: Bytes, end: Bytes, memorySize: Bytes, atom: Bytes): boolean {
+  return start % atom === 0 && (end === memorySize || (end - start) % atom === 0)
+}
+
 export function checkFlushRange(
   what: string,
   start: Bytes,
@@ -118,7 +123,7 @@ export function checkFlushRange(
   frame: Frame,
   warn: RuleWarn,
 ): void {
-  if (start % atom === 0 && (end === memorySize || (end - start) % atom === 0)) return
+  if (flushAligned(start, end, memorySize, atom)) return
   warn(
     'flush-misaligned',
     `flush of ${what} at frame ${frame}: memory range [${start}, ${end}) is not aligned to nonCoherentAtomSize ${atom}`,
