@@ -47,6 +47,9 @@ export class UseLines {
   private nextOf: Int32Array = new Int32Array(256).fill(-1)
   /** The line asked for last (-1: none). */
   private last = -1
+  /** The packed use ids `view` reads, four bytes at a time (same). */
+  private viewed: Uint8Array | null = null
+  private view: DataView = new DataView(new ArrayBuffer(0))
 
   /** Where line `line`'s ids start in `ids`. */
   from(line: number): number {
@@ -146,7 +149,12 @@ export class UseLines {
   private same(values: Uint8Array | Float64Array, a: number, b: number, length: number): boolean {
     if (a === b) return true
     if (b + length > values.length) return false
-    return values instanceof Float64Array ? samePlain(values, a, b, length) : samePacked(values, a, b, length)
+    if (values instanceof Float64Array) return samePlain(values, a, b, length)
+    if (values !== this.viewed) {
+      this.viewed = values
+      this.view = new DataView(values.buffer, values.byteOffset, values.byteLength)
+    }
+    return samePacked(this.view, values, a, b, length)
   }
 
   private add(store: CaptureStore, count: number, first: number, hash: number, length: number): number {
@@ -213,8 +221,12 @@ export class UseLines {
   }
 }
 
-function samePacked(bytes: Uint8Array, a: number, b: number, length: number): boolean {
-  for (let k = 0; k < length; k++) if (bytes[a + k] !== bytes[b + k]) return false
+/** Whether `length` packed bytes from `a` and from `b` are the same: four at a time (`view` over `bytes`), then one. */
+function samePacked(view: DataView, bytes: Uint8Array, a: number, b: number, length: number): boolean {
+  const words = length & ~3
+  let k = 0
+  for (; k < words; k += 4) if (view.getInt32(a + k, true) !== view.getInt32(b + k, true)) return false
+  for (; k < length; k++) if (bytes[a + k] !== bytes[b + k]) return false
   return true
 }
 
