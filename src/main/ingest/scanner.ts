@@ -66,6 +66,17 @@ function repeatsPacked(view: DataView, start: number, text: Int32Array, wide: Fl
   return rest === 0 || ((view.getInt32(start + 4 * k, true) ^ text[at + k]) & lowBytes(rest)) === 0
 }
 
+/**
+ * Keep the `bytes` bytes at `start` from word `at` of `text`, four to a word as DataView.getInt32(…, true) reads
+ * them, the last word masked to the bytes it holds: as repeatsPacked compares them.
+ */
+function packBytes(view: DataView, start: number, bytes: number, text: Int32Array, at: number): void {
+  const groups = bytes >> 2
+  const rest = bytes & 3
+  for (let g = 0; g < groups; g++) text[at + g] = view.getInt32(start + 4 * g, true)
+  if (rest !== 0) text[at + groups] = view.getInt32(start + 4 * groups, true) & lowBytes(rest)
+}
+
 /** Bytes packed little-endian into 32-bit words, as DataView.getInt32(at, true) reads them. */
 function packed(bytes: Uint8Array): Int32Array {
   const words = new Int32Array(Math.ceil(bytes.length / 4))
@@ -760,12 +771,7 @@ export class NdjsonScanner {
     }
     const use = this.useNext++
     const at = this.useTextWords
-    const view = this.view
-    const text = this.useText
-    const groups = bytes >> 2
-    const rest = bytes & 3
-    for (let g = 0; g < groups; g++) text[at + g] = view.getInt32(open + 4 * g, true)
-    if (rest !== 0) text[at + groups] = view.getInt32(open + 4 * groups, true) & lowBytes(rest)
+    packBytes(this.view, open, bytes, this.useText, at)
     this.useTextWords = at + words
     this.useAt[use] = at
     this.useBytes[use] = bytes
@@ -907,9 +913,6 @@ export class NdjsonScanner {
     // one key a member
     if (n > TAIL_FIELDS || ids > TAIL_IDS || keys !== n + (transient ? 2 : 3)) return 0
     const view = this.view
-    const text = this.tailText
-    const groups = bytes >> 2
-    const rest = bytes & 3
     // A transient's tail kept before is predicted from here on (its successor was learned with it). A buffer's
     // was looked for where it starts (foundTail), before its members were read.
     const hash = this.tailHash(start, bytes, kind)
@@ -954,9 +957,7 @@ export class NdjsonScanner {
       }
     }
     this.tailLists[tail] = i - tail * TAIL_FIELDS - this.tailNumbers[tail] - this.tailStrings[tail]
-    const at = tail * TAIL_WORDS
-    for (let g = 0; g < groups; g++) text[at + g] = view.getInt32(start + 4 * g, true)
-    if (rest !== 0) text[at + groups] = view.getInt32(start + 4 * groups, true) & lowBytes(rest)
+    packBytes(view, start, bytes, this.tailText, tail * TAIL_WORDS)
     this.tailBytes[tail] = bytes
     this.tailAfter[tail] = 0
     this.tailRow[tail] = 0
@@ -1088,11 +1089,7 @@ export class NdjsonScanner {
     const list = LIST_WAYS * slot + this.listNext[slot]
     this.listNext[slot] = (this.listNext[slot] + 1) % LIST_WAYS
     const view = this.view
-    const text = this.listText
-    const at = list * LIST_WORDS
-    const groups = bytes >> 2
-    for (let g = 0; g < groups; g++) text[at + g] = view.getInt32(open + 4 * g, true)
-    if ((bytes & 3) !== 0) text[at + groups] = view.getInt32(open + 4 * groups, true) & lowBytes(bytes & 3)
+    packBytes(view, open, bytes, this.listText, list * LIST_WORDS)
     this.listBytes[list] = bytes
     this.listLast[list] = view.getInt32(open + bytes - 4, true)
     this.listCount[list] = count
