@@ -100,7 +100,11 @@ export function errorOf(sent: SentError): Error {
  * The worker's side: load the file, posting increments as the store grows, then the last one and the outcome.
  * `post` sends a message with the array buffers it transfers.
  */
-export async function runPipedLoad(job: PipeJob, post: (message: PipeMessage, transfer: ArrayBuffer[]) => void): Promise<void> {
+export async function runPipedLoad(
+  job: PipeJob,
+  post: (message: PipeMessage, transfer: ArrayBuffer[]) => void,
+  signal?: AbortSignal,
+): Promise<void> {
   const taker = new IncrementTaker()
   let progress: LoadProgress = { bytesRead: 0, totalBytes: 0, records: 0, warnings: 0 }
   let sent = performance.now()
@@ -117,6 +121,7 @@ export async function runPipedLoad(job: PipeJob, post: (message: PipeMessage, tr
       post({ type: 'increment', increment, progress: { ...progress, records: builder.recordCount } }, transfer)
     },
   }
+  if (signal) options.signal = signal
   if (job.file !== undefined) options.file = job.file
   if (job.chunkSize !== undefined) options.chunkSize = job.chunkSize
   if (job.headerOptional !== undefined) options.headerOptional = job.headerOptional
@@ -141,6 +146,14 @@ export async function runPipedLoad(job: PipeJob, post: (message: PipeMessage, tr
     else post({ type: 'thrown', error: sentError(err) }, [])
   }
 }
+
+/** What the worker is told while it loads: stop, closing the file (a worker terminated at once would leave it open). */
+export interface PipeCommand {
+  type: 'stop'
+}
+
+/** How long a stopped worker has to end its load before it is terminated. */
+const STOP_GRACE_MS = 1000
 
 /** How a pipelined load ended: the capture loaded, an error the one-thread load would throw, or not pipelined. */
 export type PipedEnd = { result: LoadResult } | { thrown: Error } | { unpiped: string }
@@ -202,6 +215,10 @@ export function startPipedLoad(path: string, options: PipedLoadOptions = {}): Pi
   const appender = new StoreAppender(options.file ?? basename(path))
   let settle!: (end: PipedEnd) => void
   let over = false
+  const halt = () => {
+    w.postMessage({ type: 'stop' } satisfies PipeCommand)
+    setTimeout(() => void w.terminate(), STOP_GRACE_MS).unref()
+  }
   const ended = new Promise<PipedEnd>((resolve) => (settle = resolve))
   const end = (outcome: PipedEnd) => {
     if (over) return
@@ -214,7 +231,7 @@ export function startPipedLoad(path: string, options: PipedLoadOptions = {}): Pi
     ended,
     stop: () => {
       end({ unpiped: 'stopped' })
-      void w.terminate()
+      halt()
     },
   }
   w.on('message', (message: PipeMessage) => {
@@ -249,7 +266,7 @@ export function startPipedLoad(path: string, options: PipedLoadOptions = {}): Pi
     } catch (err) {
       // an increment that does not fit the store: the load goes on one thread
       end({ unpiped: err instanceof Error ? err.message : String(err) })
-      void w.terminate()
+      halt()
     }
   })
   w.on('error', (err) => end({ unpiped: `the ingest worker failed: ${err.message}` }))

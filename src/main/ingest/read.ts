@@ -3,11 +3,11 @@
  * then either scanned as NDJSON or handed whole to the importer whose format the content matches.
  * Progress is reported as bytes read of the total; a fatal fault keeps what came before it as a partial store.
  */
-import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { CancelledError, CaptureError, UnrecognisedFormatError } from './errors'
 import { RecordScratch } from './fields'
+import { fileChunks } from './fileChunks'
 import { gunzip } from './gunzip'
 import { importCapture, refusalsOf, SNIFF_BYTES, sniffFormat, type ImportOptions } from './importers'
 import { decodeHead } from './importers/source'
@@ -84,15 +84,18 @@ export async function loadCaptureFile(
       throw new CaptureError(options.file ?? basename(path), 0, 0, 'a readable file', err.message)
     },
   )
-  const stream = createReadStream(path, { highWaterMark: options.chunkSize ?? DEFAULT_CHUNK_SIZE })
+  const chunks = fileChunks(path, options.chunkSize ?? DEFAULT_CHUNK_SIZE)
   try {
-    return await loadCapture(stream, { file: basename(path), totalBytes, ...options })
+    return await loadCapture(chunks, { file: basename(path), totalBytes, ...options })
   } finally {
-    stream.destroy()
+    await chunks.return(undefined)
   }
 }
 
-/** Load from any stream of byte chunks (a file stream, chunks sent by a renderer, a test's tiny slices). */
+/**
+ * Load from any stream of byte chunks (a file's, chunks sent by a renderer, a test's tiny slices). A chunk need
+ * only stay valid until the next is asked for (fileChunks reuses its buffers): what is kept longer is copied.
+ */
 export async function loadCapture(source: AsyncIterable<Uint8Array>, options: LoadOptions): Promise<LoadResult> {
   const progress: LoadProgress = { bytesRead: 0, totalBytes: options.totalBytes ?? 0, records: 0, warnings: 0 }
   const builder = new CaptureBuilder()
@@ -135,6 +138,8 @@ export async function loadCapture(source: AsyncIterable<Uint8Array>, options: Lo
   const headChunks: Uint8Array[] = []
   let headLength = 0
   while (headLength < SNIFF_BYTES) {
+    // a chunk kept while the next is read is a copy
+    if (headChunks.length > 0) headChunks[headChunks.length - 1] = headChunks[headChunks.length - 1].slice()
     const next = await iterator.next()
     if (next.done) break
     headChunks.push(next.value)
@@ -231,7 +236,7 @@ async function importWhole(
     if (length > MAX_IMPORT_BYTES) {
       throw new CaptureError(options.file, 0, length, `a ${format ?? 'JSON'} file under ${MAX_IMPORT_BYTES} bytes`)
     }
-    parts.push(chunk)
+    parts.push(chunk.slice())
     report(false)
   }
   const bytes = new Uint8Array(length)

@@ -1,0 +1,103 @@
+/**
+ * A file read in chunks into two buffers taken in turn: every byte in order, two buffers whatever the file's size,
+ * the file closed when the reader stops early; loads through chunks smaller than the format sniff (the head kept
+ * across reads, an importer's file gathered whole) give the store a whole-file read gives; a pipelined load that
+ * is stopped closes its file.
+ */
+import { once } from 'node:events'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Worker } from 'node:worker_threads'
+import { afterAll, describe, expect, it } from 'vitest'
+import { fileChunks } from '../../../../src/main/ingest/fileChunks'
+import { ingestWorker, startPipedLoad } from '../../../../src/main/ingest/pipeline'
+import { loadCaptureFile } from '../../../../src/main/ingest/read'
+import { dumpStore, generated } from './helpers'
+
+const VMA = join(__dirname, '../../../fixtures/real/vma-dump-rx6600xt.json')
+const dir = mkdtempSync(join(tmpdir(), 'heapscope-chunks-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+/** The files this process holds open, where the system lists them. */
+const openFiles = (): number | undefined => (existsSync('/proc/self/fd') ? readdirSync('/proc/self/fd').length : undefined)
+
+describe('a file read into two buffers', () => {
+  const bytes = new Uint8Array(1000).map((_, i) => (i * 7 + 3) & 0xff)
+  const path = join(dir, 'bytes.bin')
+  writeFileSync(path, bytes)
+
+  it('hands on every byte in order, in chunks of the size asked, through two buffers', async () => {
+    const copies: Uint8Array[] = []
+    const buffers = new Set<ArrayBufferLike>()
+    for await (const chunk of fileChunks(path, 64)) {
+      copies.push(chunk.slice())
+      buffers.add(chunk.buffer)
+    }
+    expect(copies.map((c) => c.length)).toEqual([...Array<number>(15).fill(64), 40])
+    expect(Buffer.concat(copies).equals(Buffer.from(bytes))).toBe(true)
+    expect(buffers.size).toBe(2)
+  })
+
+  it('gives nothing for an empty file, and closes the file when its reader stops early', async () => {
+    const empty = join(dir, 'empty.bin')
+    writeFileSync(empty, '')
+    const chunks: Uint8Array[] = []
+    for await (const chunk of fileChunks(empty, 64)) chunks.push(chunk)
+    expect(chunks).toEqual([])
+
+    const before = openFiles()
+    let seen = 0
+    for await (const chunk of fileChunks(path, 100)) {
+      seen += chunk.length
+      if (seen >= 300) break
+    }
+    expect(seen).toBe(300)
+    expect(openFiles()).toBe(before)
+  })
+
+  it('refuses a file that cannot be opened', async () => {
+    await expect(fileChunks(join(dir, 'missing.bin'), 64).next()).rejects.toThrow(/ENOENT/)
+  })
+})
+
+describe('loads through chunks smaller than the format sniff', () => {
+  it('give a capture the same store as one chunk does', async () => {
+    const path = join(dir, 'leak.hscap')
+    writeFileSync(path, await generated('leak', 40))
+    const whole = await loadCaptureFile(path)
+    const small = await loadCaptureFile(path, { chunkSize: 61 })
+    expect(small.error).toBeUndefined()
+    expect(dumpStore(small.store)).toEqual(dumpStore(whole.store))
+  })
+
+  it("give an importer's file the same store as one chunk does", async () => {
+    const whole = await loadCaptureFile(VMA)
+    const small = await loadCaptureFile(VMA, { chunkSize: 61 })
+    expect(whole.format).toBe('vma-json')
+    expect(small.format).toBe('vma-json')
+    expect(dumpStore(small.store)).toEqual(dumpStore(whole.store))
+    expect(readFileSync(VMA).length).toBe(small.store.sourceBytes)
+  })
+})
+
+describe('a pipelined load that is stopped', () => {
+  it('ends its worker with the file closed', async () => {
+    const path = join(dir, 'stress.hscap')
+    writeFileSync(path, await generated('stress', 200))
+    const before = openFiles()
+    let worker: Worker | undefined
+    const load = startPipedLoad(path, { chunkSize: 4096, worker: (job) => (worker = ingestWorker(job)) })
+    expect(load).toBeDefined()
+    const grown = new Promise<void>((resolve) => {
+      load!.onGrow = () => resolve()
+    })
+    await Promise.race([grown, load!.ended])
+    const exited = once(worker!, 'exit')
+    load!.stop()
+    expect(await load!.ended).toEqual({ unpiped: 'stopped' })
+    // exit code 0: the worker ended its load itself, closing the file (a terminated one exits with 1)
+    expect(await exited).toEqual([0])
+    expect(openFiles()).toBe(before)
+  })
+})
