@@ -14,7 +14,7 @@
  * send a wrong store.
  */
 import type { CaptureHeader, WarningKind } from '../../shared/capture'
-import { Column, float64Column, uint32Column, uint8Column, type LoadShare } from './columns'
+import { Column, float64Column, uint32Column, uint8Column } from './columns'
 import {
   AttachedTable,
   BufferTable,
@@ -303,7 +303,7 @@ export class PipedStore implements CaptureStore {
 /** Appends increments to a PipedStore, in columns of its own that grow as the builder's do. */
 export class StoreAppender {
   readonly store: PipedStore
-  private readonly share: LoadShare = { fraction: 0 }
+  private readonly share: { fraction: number } = { fraction: 0 }
   private readonly kind = uint8Column(1 << 16)
   private readonly ref = uint32Column(1 << 16)
   private readonly frameN = float64Column(64)

@@ -17,7 +17,8 @@ import type { CaptureStore } from './store'
 import { CaptureBuilder } from './storeBuilder'
 import type { TraceRun } from '../../shared/ipc'
 
-export const DEFAULT_CHUNK_SIZE = 1 << 20
+/** 256 KiB: two read buffers and the scanner's own fit in few pages (bench/README.md, "Chunks read into two buffers"). */
+export const DEFAULT_CHUNK_SIZE = 1 << 18
 /** Foreign formats are read whole; refuse more than this rather than exhaust memory. */
 export const MAX_IMPORT_BYTES = 1 << 30
 
@@ -164,10 +165,14 @@ export async function loadCapture(source: AsyncIterable<Uint8Array>, options: Lo
 
   primeLoad()
   const scanner = new NdjsonScanner(builder, { file: options.file, headerOptional: options.headerOptional })
+  if (!gzip && progress.totalBytes > 0) {
+    builder.share.parsed = () => scanner.position
+    builder.share.total = progress.totalBytes
+  }
   let error: CaptureError | undefined
   try {
     for await (const chunk of plain()) {
-      if (progress.totalBytes > 0) builder.share.fraction = Math.min(1, progress.bytesRead / progress.totalBytes)
+      if (progress.totalBytes > 0) builder.share.read = Math.min(1, progress.bytesRead / progress.totalBytes)
       scanner.push(chunk)
       options.onScanned?.(builder)
       report(false)

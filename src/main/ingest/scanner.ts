@@ -202,6 +202,11 @@ export class NdjsonScanner {
   private readonly file: string
   private readonly headerOptional: boolean
   private readonly r = new RecordScratch()
+  /** The absolute offset of the line being parsed: the bytes parsed before it. */
+  get position(): number {
+    return this.base + this.lineStart
+  }
+
   /** Bytes seen so far: the absolute offset of the next chunk. */
   bytes = 0
   lines = 0

@@ -17,7 +17,7 @@ import {
   type WarningKind,
 } from '../../shared/capture'
 import { DescIds } from '../../shared/descIds'
-import { Column, float64Column, Table, uint32Column, uint8Column, type LoadShare } from './columns'
+import { Column, float64Column, ParseShare, Table, uint32Column, uint8Column } from './columns'
 import { F, FIELD, FieldValue, type RecordScratch } from './fields'
 import { IdSet } from './idset'
 import {
@@ -167,7 +167,7 @@ export class CaptureBuilder {
   private readonly idOfReadback: number
 
   /** How far through its input the load is: the columns grow toward their projected size. */
-  readonly share: LoadShare = { fraction: 0 }
+  readonly share = new ParseShare()
 
   constructor() {
     for (const table of [this.records, this.buffers, this.textures, this.transients, this.placed]) table.share = this.share
