@@ -1,7 +1,8 @@
 /**
  * Loaded with `node --import` (as bench/data/exitCpu.mjs) into each one-shot process `npm run bench` times: at
- * exit, the process's CPU time in seconds (user and system, all its threads) goes to the file that
- * HEAPSCOPE_BENCH_CPU names.
+ * exit, the process's CPU time in seconds (user and system, all its threads) and its minor page faults (fresh
+ * memory it touched, which a virtual machine may charge dearly for) go to the file that HEAPSCOPE_BENCH_CPU names,
+ * as two numbers.
  */
 import { writeFileSync } from 'node:fs'
 
@@ -9,6 +10,6 @@ const out = process.env.HEAPSCOPE_BENCH_CPU
 if (out) {
   process.on('exit', () => {
     const cpu = process.cpuUsage()
-    writeFileSync(out, String((cpu.user + cpu.system) / 1e6))
+    writeFileSync(out, `${(cpu.user + cpu.system) / 1e6} ${process.resourceUsage().minorPageFault}`)
   })
 }

@@ -7,7 +7,8 @@
  *   each, wall and CPU time (of both threads), and the ratio; then how the ratio grows from 250 000 records to
  *   2 000 000 (the replay's cost per record must not grow with what is alive);
  * - on each capture, the same one-shot, as a user runs it: the built CLI's `report --json` in a fresh process against
- *   the baseline in a fresh process, best of --runs each (left out when out/main/cli.js is missing: npm run build);
+ *   the baseline in a fresh process, best of --runs each, with each process's minor page faults (left out when
+ *   out/main/cli.js is missing: npm run build);
  * - on each 2-million-record capture, snapshot latency at 100 random frames, each from a fresh Snapshots (nothing
  *   from a cache), p50 and p95, and series query latency over random frame ranges at resolution 2000, p50 and
  *   p95; both as each sample's best of a few passes, with CPU time beside wall time, and the first pass alone;
@@ -390,10 +391,13 @@ interface RatioFigures {
   json: string
 }
 
-/** The one-shot figures: the baseline and the built CLI's `report --json`, each a fresh process, best of RUNS. */
+/**
+ * The one-shot figures: the baseline and the built CLI's `report --json`, each a fresh process, best of RUNS; with
+ * the fewest minor page faults of a run.
+ */
 interface OneShotFigures {
-  base: Timing
-  report: Timing
+  base: Timing & { faults: number }
+  report: Timing & { faults: number }
 }
 
 /**
@@ -406,7 +410,7 @@ interface OneShotFigures {
  */
 function oneShot(path: string, json: string, cli: string, scripts: { baseline: string; exitCpu: string }): OneShotFigures {
   const cpuFile = join(dataDir, 'exitCpu.txt')
-  const run = (argv: string[]): Timing & { out: string } => {
+  const run = (argv: string[]): Timing & { faults: number; out: string } => {
     rmSync(cpuFile, { force: true })
     const start = performance.now()
     const r = spawnSync(process.execPath, ['--import', pathToFileURL(scripts.exitCpu).href, ...argv], {
@@ -416,17 +420,19 @@ function oneShot(path: string, json: string, cli: string, scripts: { baseline: s
     })
     const wall = (performance.now() - start) / 1000
     if (r.status !== 0) throw new Error(`${argv.join(' ')} exited ${r.status}: ${r.stderr}`)
-    return { wall, cpu: Number(readFileSync(cpuFile, 'utf8')), out: r.stdout }
+    const [cpu, faults] = readFileSync(cpuFile, 'utf8').split(' ').map(Number)
+    return { wall, cpu, faults, out: r.stdout }
   }
-  let base = NONE
-  let report = NONE
+  let base = { ...NONE, faults: Infinity }
+  let report = { ...NONE, faults: Infinity }
+  const faulted = (t: { faults: number }) => `${t.faults} page faults`
   for (let r = 0; r < RUNS; r++) {
     const b = run([scripts.baseline, path])
     const w = run([cli, 'report', path, '--json'])
     if (w.out !== `${json}\n`) throw new Error(`${cli} printed another report than this tree's: run npm run build`)
-    console.log(`one-shot run ${r + 1}: baseline ${s(b)} · report ${s(w)}`)
-    base = best(base, b)
-    report = best(report, w)
+    console.log(`one-shot run ${r + 1}: baseline ${s(b)}, ${faulted(b)} · report ${s(w)}, ${faulted(w)}`)
+    base = { ...best(base, b), faults: Math.min(base.faults, b.faults) }
+    report = { ...best(report, w), faults: Math.min(report.faults, w.faults) }
   }
   return { base, report }
 }
@@ -487,13 +493,14 @@ async function parent(): Promise<void> {
   }
   if (cold.size > 0) {
     console.log('  one-shot, as a user runs it: `heapscope report FILE --json` and the baseline, each a fresh process:')
-    console.log('  scenario     records     alive   baseline (cpu)      report (cpu)        ratio wall  cpu')
+    console.log('  scenario     records     alive   baseline (cpu)      report (cpu)        ratio wall  cpu   page faults')
     for (const [key, c] of cold) {
       const [scenario] = key.split(' ')
       const f = figures.get(key)!
       console.log(
         `  ${scenario.padEnd(10)} ${String(f.records).padStart(9)} ${String(f.alive).padStart(9)}   ${t(c.base)}${t(c.report)}` +
-          `${(c.report.wall / c.base.wall).toFixed(2).padStart(6)} ${(c.report.cpu / c.base.cpu).toFixed(2).padStart(5)}`,
+          `${(c.report.wall / c.base.wall).toFixed(2).padStart(6)} ${(c.report.cpu / c.base.cpu).toFixed(2).padStart(5)}` +
+          `   ${c.base.faults} / ${c.report.faults}`,
       )
     }
   }
