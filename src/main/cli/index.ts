@@ -21,7 +21,8 @@ import {
   type ImportModel,
 } from '../../shared/ipc'
 import { CaptureError } from '../ingest/errors'
-import { ImportError, importOptionsOf } from '../ingest/importers'
+import { importOptionsOf } from '../ingest/importers/options'
+import { ImportError } from '../ingest/importers/source'
 import { loadCapture, loadCaptureFile, type LoadProgress, type LoadResult } from '../ingest/read'
 import { formatReport } from './report'
 import { loadAndReplay, replayCapture, type ReplayedCapture } from '../analysis/run'

@@ -9,8 +9,8 @@ import { CancelledError, CaptureError, UnrecognisedFormatError } from './errors'
 import { RecordScratch } from './fields'
 import { fileChunks } from './fileChunks'
 import { gunzip } from './gunzip'
-import { importCapture, refusalsOf, SNIFF_BYTES, sniffFormat, type ImportOptions } from './importers'
-import { decodeHead } from './importers/source'
+import type { ImportOptions } from './importers/options'
+import { decodeHead, SNIFF_BYTES } from './importers/source'
 import { primeLoad } from './prime'
 import { NdjsonScanner } from './scanner'
 import type { CaptureStore } from './store'
@@ -158,7 +158,8 @@ export async function loadCapture(source: AsyncIterable<Uint8Array>, options: Lo
     }
   }
 
-  const foreign = sniffFormat(headBytes)
+  // A file whose first line is a capture header or record is capture lines: no importer is loaded or asked.
+  const foreign = CAPTURE_LINE.test(decodeHead(headBytes)) ? null : (await importers()).sniffFormat(headBytes)
   if (options.linesOnly && (foreign || isJsonDocument(headBytes))) throw new NotCaptureLinesError(options.file)
   if (foreign) return importWhole(foreign, plain(), builder, options, progress, report)
   if (isJsonDocument(headBytes)) return importWhole(null, plain(), builder, options, progress, report, headBytes)
@@ -194,6 +195,12 @@ export async function loadCapture(source: AsyncIterable<Uint8Array>, options: Lo
 
 /** The one-line start of a capture: its header, or (for `route`) a bare record. */
 const CAPTURE_LINE = /^\s*\{\s*"(?:format|e)"\s*:/
+
+/**
+ * The importers of foreign formats, loaded the first time a file is not capture lines: a capture's load (and so a
+ * `report` of one) never parses their code.
+ */
+const importers = () => import('./importers')
 
 /**
  * Whether a file that no importer's head recognised is a JSON document rather than capture lines: it starts with
@@ -251,6 +258,7 @@ async function importWhole(
     at += part.length
   }
   parts.length = 0
+  const { importCapture, refusalsOf } = await importers()
   const imported = importCapture({ name: options.file, bytes }, options.import)
   if (!imported && format === null) {
     throw new UnrecognisedFormatError(options.file, [CAPTURE_REFUSAL, ...refusalsOf(head ?? bytes)])

@@ -3,47 +3,18 @@
  * each entry recognises its format from the first few KiB, and its importer returns null when the content is not
  * its format after all, or throws an ImportError when it is but is broken.
  */
-import { attemptToImportGpgmm, GPGMM_FORMAT, looksLikeTraceEvents, sniffGpgmm, type GpgmmImportOptions } from './gpgmm'
+import { attemptToImportGpgmm, GPGMM_FORMAT, looksLikeTraceEvents, sniffGpgmm } from './gpgmm'
 import type { AnyCaptureRecord } from '../../../shared/capture'
-import type { CaptureImportOptions, ImportModel } from '../../../shared/ipc'
+import type { ImportOptions } from './options'
 import { decodeHead, ImportError, SNIFF_BYTES, type ImportedCapture, type ImportSource } from './source'
-import { importRmv, RMV_FORMAT, sniffRmv, type ParseRmvOptions, type RmvObservedOptions } from './rmv'
+import { importRmv, RMV_FORMAT, sniffRmv } from './rmv'
 import { importUtrace, sniffUtrace, UTRACE_FORMAT } from './utrace'
-import { attemptToImportVma, refuseVma, sniffVma, VMA_FORMAT, type VmaImportOptions } from './vma'
+import { attemptToImportVma, refuseVma, sniffVma, VMA_FORMAT } from './vma'
 
 export { attemptToImportGpgmm, DEFAULT_FRAME_MICROS, type GpgmmImportOptions } from './gpgmm'
 export { ImportError, SNIFF_BYTES, type ImportedCapture, type ImportSource } from './source'
 export { attemptToImportVma } from './vma'
-
-export interface ImportOptions {
-  gpgmm?: GpgmmImportOptions
-  rmv?: ParseRmvOptions & RmvObservedOptions
-  vma?: VmaImportOptions
-  /** The model the user asked to replay the trace through, for the importers whose traces it does not fit. */
-  model?: ImportModel
-}
-
-/** The user's import options as each time-based importer takes them: RMV traces, and GPGMM traces. */
-export function importOptionsOf(frames: CaptureImportOptions | undefined): ImportOptions {
-  if (!frames) return {}
-  const rmv: RmvObservedOptions = {}
-  const gpgmm: GpgmmImportOptions = {}
-  if (frames.bucketMs !== undefined) {
-    rmv.bucketMs = frames.bucketMs
-    gpgmm.frameMicros = frames.bucketMs * 1000
-  }
-  if (frames.frameMarkers !== undefined) {
-    rmv.frameMarkers = frames.frameMarkers
-    if (!frames.frameMarkers) gpgmm.frames = 'time'
-  }
-  if (frames.model === 'd3d12') gpgmm.requests = true
-  return {
-    rmv,
-    gpgmm,
-    ...(frames.model === 'vulkan' ? { vma: { model: true } } : {}),
-    ...(frames.model ? { model: frames.model } : {}),
-  }
-}
+export { importOptionsOf, type ImportOptions } from './options'
 
 export interface Importer {
   /** The format's name, as sniffFormat and ImportedCapture.format give it. */
