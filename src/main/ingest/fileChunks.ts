@@ -1,8 +1,9 @@
 /**
  * A file's bytes as chunks read into two buffers taken in turn, the next chunk read while the caller works on the
  * current one. A stream that allocates a buffer per chunk touches fresh memory for every chunk, and on a virtual
- * machine whose memory the host hands out on first touch each page of it costs a fault (bench/README.md, "Chunks
- * read into two buffers"): reading 28 MB so took 7 000 faults and 120 ms, into two buffers 300 faults and 8 ms.
+ * machine whose memory the host hands out on first touch each page of it costs a fault (bench/README.md, "Fresh
+ * memory: chunks read into two buffers"): reading 28 MB so took 7 000 faults and 120 ms, into two buffers 300
+ * faults and 8 ms.
  *
  * A chunk is valid until the next one is asked for: a reader that keeps a chunk past that copies it.
  */

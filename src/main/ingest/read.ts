@@ -17,7 +17,7 @@ import type { CaptureStore } from './store'
 import { CaptureBuilder } from './storeBuilder'
 import type { TraceRun } from '../../shared/ipc'
 
-/** 256 KiB: two read buffers and the scanner's own fit in few pages (bench/README.md, "Chunks read into two buffers"). */
+/** 256 KiB: two read buffers and the scanner's own fit in few pages (bench/README.md, "Fresh memory: chunks read into two buffers"). */
 export const DEFAULT_CHUNK_SIZE = 1 << 18
 /** Foreign formats are read whole; refuse more than this rather than exhaust memory. */
 export const MAX_IMPORT_BYTES = 1 << 30
