@@ -84,6 +84,11 @@ export interface BackendReplayOptions {
    * snapshot of such a run is still exact, replayed from the start.
    */
   checkpoints?: boolean
+  /**
+   * false: count the residency events without keeping a row of each, for a replay read only for its report
+   * (`report`): the same figures; its `residency` holds no rows (ResidencyEvents.keepRows).
+   */
+  residencyEvents?: boolean
 }
 
 /** A replay begun: the run at once (it answers for the frames replayed so far), and the end of its replay. */

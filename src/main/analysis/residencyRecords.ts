@@ -86,10 +86,7 @@ export class ObservedResidency {
     }
     this.setResident(heap, before, after)
     const events = this.events
-    events.frame.push(frame)
-    events.kind.push(kind === RECORD_KIND.resident ? RESIDENCY_EVENT.makeResident : RESIDENCY_EVENT.evict)
-    events.object.push(heap)
-    events.bytes.push(bytes)
+    events.push(frame, kind === RECORD_KIND.resident ? RESIDENCY_EVENT.makeResident : RESIDENCY_EVENT.evict, heap, bytes)
   }
 
   /** The heap is destroyed: whatever of it was resident is not any more (no event: nothing was evicted). */

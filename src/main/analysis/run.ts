@@ -29,12 +29,18 @@ export interface ReplayCaptureOptions {
    * residency and resource rows but asks for no snapshot: the same figures, byte for byte, sooner.
    */
   checkpoints?: boolean
+  /** false: count the residency events without keeping their rows (BackendReplayOptions.residencyEvents). */
+  residencyEvents?: boolean
 }
 
 export async function replayCapture(result: LoadResult, pairs: readonly string[], options: ReplayCaptureOptions = {}) {
   const store = result.store
   const backend = backendFor(store.header, store, BACKENDS)
-  const started = backend.replay(store, { overrides: overridesOf(backend, pairs), checkpoints: options.checkpoints })
+  const started = backend.replay(store, {
+    overrides: overridesOf(backend, pairs),
+    checkpoints: options.checkpoints,
+    residencyEvents: options.residencyEvents,
+  })
   await started.done
   const replay = started.run
   return { backend, replay, snapshots: replay.snapshots, report: replay.report(result) }
@@ -119,7 +125,12 @@ export function loadAndReplay(path: string, pairs: readonly string[], options: L
     try {
       const backend = backendFor(store.header, store, BACKENDS)
       const gate = new GrowingStoreGate()
-      const start = backend.replay(store, { overrides: overridesOf(backend, pairs), checkpoints: options.checkpoints, gate })
+      const start = backend.replay(store, {
+        overrides: overridesOf(backend, pairs),
+        checkpoints: options.checkpoints,
+        residencyEvents: options.residencyEvents,
+        gate,
+      })
       // a replay that fails while the load goes on is said once the load has ended (below), not as it happens
       start.done.catch(ignore)
       following = { backend, start, gate, gpu: store.hasGpuRecords, use: store.hasUseRecords }

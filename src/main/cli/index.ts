@@ -82,13 +82,14 @@ async function read(file: string, options: { headerOptional?: boolean; frames?: 
 async function readReplayed(
   file: string,
   pairs: string[],
-  options: { frames?: FrameFlags } = {},
+  options: { frames?: FrameFlags; residencyEvents?: boolean } = {},
 ): Promise<{ result: LoadResult; replayed: () => Promise<ReplayedCapture> }> {
+  const replay = { checkpoints: false, residencyEvents: options.residencyEvents }
   if (file === '-') {
     const result = await read(file, options)
-    return { result, replayed: () => replayRun(replayCapture(result, pairs, { checkpoints: false })) }
+    return { result, replayed: () => replayRun(replayCapture(result, pairs, replay)) }
   }
-  const loading = loadAndReplay(file, pairs, { load: loadOptions(file, options), checkpoints: false })
+  const loading = loadAndReplay(file, pairs, { load: loadOptions(file, options), ...replay })
   const result = await loaded(loading.loaded)
   return { result, replayed: () => replayRun(loading.replayed) }
 }
@@ -242,7 +243,8 @@ export function buildProgram(): Command {
     .addOption(noFrameMarkersOption())
     .addOption(modelOption())
     .action(async (file: string, opts: { config: string[]; json?: boolean } & FrameFlags) => {
-      const { result, replayed } = await readReplayed(file, opts.config, { frames: opts })
+      // the report's figures only: the residency events are counted, not kept
+      const { result, replayed } = await readReplayed(file, opts.config, { frames: opts, residencyEvents: false })
       const { report } = await replayed()
       process.stdout.write(opts.json ? `${JSON.stringify(report)}\n` : formatReport(report))
       if (result.error) throw new ExitError(EXIT.input, result.error.message)

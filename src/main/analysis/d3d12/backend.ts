@@ -29,7 +29,14 @@ export const d3d12Backend: Backend<'d3d12', D3D12BackendRun> = {
     const config = resolveConfig(store.header.config, options.overrides ?? {})
     const { gate } = options
     const spacing = options.checkpoints === false ? ONLY_FIRST_CHECKPOINT : {}
-    const { replay, done } = Replay.start(store, { config, signal: options.signal, onProgress: options.onProgress, gate, ...spacing })
+    const { replay, done } = Replay.start(store, {
+      config,
+      signal: options.signal,
+      onProgress: options.onProgress,
+      gate,
+      residencyEvents: options.residencyEvents,
+      ...spacing,
+    })
     return { run: new D3D12BackendRun(replay), done }
   },
 }

@@ -183,6 +183,8 @@ export interface ReplayOptions extends CheckpointOptions {
   onProgress?: (progress: ReplayProgress) => void
   /** The capture is still being written: the store grows, and the replay waits at its end for more. */
   gate?: FrameGate
+  /** false: count the residency events, keep no row of them (ResidencyEvents.keepRows). */
+  residencyEvents?: boolean
 }
 
 const NO_SINK: ModelSink = {}
@@ -493,7 +495,7 @@ export class Replay {
   readonly config: ModelConfig
   readonly series: SeriesTable
   readonly graphs = new GraphExecutions()
-  readonly residencyEvents = new ResidencyEvents()
+  readonly residencyEvents: ResidencyEvents
   /** The aliasing hazards of the capture's placed resources, in capture order. */
   readonly checks: HazardLog
   /** Transient placed-resource cache hits and misses over the run. */
@@ -511,6 +513,7 @@ export class Replay {
   private constructor(store: CaptureStore, options: ReplayOptions, growing: boolean) {
     this.store = store
     this.config = options.config
+    this.residencyEvents = new ResidencyEvents(options.residencyEvents !== false)
     this.checkpoints = new Checkpoints(store, options)
     this.series = new SeriesTable(store.frames.n, { growing })
     this.checks = new HazardLog(aliasingOf(store), store.frames.n)
@@ -576,26 +579,17 @@ export class Replay {
         liveTag.delete(row)
       },
       madeResident: (object, bytes) => {
-        events.frame.push(frame)
-        events.kind.push(RESIDENCY_EVENT.makeResident)
-        events.object.push(object)
-        events.bytes.push(bytes)
+        events.push(frame, RESIDENCY_EVENT.makeResident, object, bytes)
         tick.made++
         tick.madeBytes += bytes
       },
       evicted: (object, bytes) => {
-        events.frame.push(frame)
-        events.kind.push(RESIDENCY_EVENT.evict)
-        events.object.push(object)
-        events.bytes.push(bytes)
+        events.push(frame, RESIDENCY_EVENT.evict, object, bytes)
         tick.evictions++
         tick.evicted += bytes
       },
       overBudget: (_frame, resident) => {
-        events.frame.push(frame)
-        events.kind.push(RESIDENCY_EVENT.overBudget)
-        events.object.push(-1)
-        events.bytes.push(resident)
+        events.push(frame, RESIDENCY_EVENT.overBudget, -1, resident)
         tick.overBudget = 1
       },
       transientHeapCreated: () => {

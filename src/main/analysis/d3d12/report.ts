@@ -7,7 +7,7 @@ import type { RunReport } from '../../../shared/ipc'
 import { HEAP_TYPES, PLACEMENTS } from '../../../shared/model'
 import type { LoadResult } from '../../ingest/read'
 import { peakEnd, peakIndex, reportEnvelope } from '../reportEnvelope'
-import { RESIDENCY_EVENT, RESIDENCY_SERIES, seriesName, TRANSIENT_SERIES, type Replay } from './replay'
+import { RESIDENCY_SERIES, seriesName, TRANSIENT_SERIES, type Replay } from './replay'
 
 export { countResources, peakEnd, peakIndex, type PeakEnd } from '../reportEnvelope'
 
@@ -46,20 +46,8 @@ export function buildRunReport(result: LoadResult, replay: Replay): RunReport {
     pending += at(seriesName.heap(heap, 'pendingFreeBytes'))
   }
 
-  const events = replay.residencyEvents
-  let evictions = 0
-  let evictedBytes = 0
-  let makeResident = 0
-  // the columns in locals: this loop runs once, mostly interpreted (reportEnvelope.ts, countResources)
-  const eventKind = events.kind.data
-  const eventBytes = events.bytes.data
-  for (let i = 0, n = events.length; i < n; i++) {
-    const kind = eventKind[i]
-    if (kind === RESIDENCY_EVENT.evict) {
-      evictions++
-      evictedBytes += eventBytes[i]
-    } else if (kind === RESIDENCY_EVENT.makeResident) makeResident++
-  }
+  // counted as they came, rows kept or not
+  const { evictions, evictedBytes, madeResident: makeResident } = replay.residencyEvents
   const overBudget = s.get(RESIDENCY_SERIES.overBudget)
   let overBudgetFrames = 0
   if (overBudget) for (let f = 0; f < overBudget.length; f++) overBudgetFrames += overBudget[f]
