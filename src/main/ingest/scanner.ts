@@ -12,6 +12,7 @@
  * a time through a DataView; a compare may look a few bytes past the line's end, never past the room.
  */
 import { CaptureError } from './errors'
+import { ExtrasText } from './extras'
 import { F, FIELD, FIELD_COUNT, RecordScratch, FieldValue, TYPE_WORDS } from './fields'
 import type { CaptureBuilder } from './storeBuilder'
 import { HASH_PRIME, HASH_SEED } from './strings'
@@ -202,6 +203,8 @@ export class NdjsonScanner {
   private readonly file: string
   private readonly headerOptional: boolean
   private readonly r = new RecordScratch()
+  /** The record's members the format does not define, interned by their bytes. */
+  private readonly extras = new ExtrasText()
   /** The absolute offset of the line being parsed: the bytes parsed before it. */
   get position(): number {
     return this.base + this.lineStart
@@ -492,6 +495,7 @@ export class NdjsonScanner {
     const view = this.view
     const r = this.r
     r.reset()
+    this.extras.count = 0
     const type = r.type
     const num = r.num
     const str = r.str
@@ -652,6 +656,7 @@ export class NdjsonScanner {
       }
     }
     const close = p
+    if (this.extras.count !== 0) r.extras = this.extras.take(buf)
     if (c <= SPACE) while (c === SPACE || c === TAB || c === CR) c = buf[++p]
     if (c !== NEWLINE) throw new SyntaxFault(p, 'the end of the line after the record')
     const builder = this.builder
@@ -985,9 +990,7 @@ export class NdjsonScanner {
   /** A key the format does not define: its member is validated and kept as raw JSON. */
   private extra(keyQuote: number, p: number): number {
     const valueEnd = this.skipValue(p, 1)
-    const member = decoder.decode(this.buf.subarray(keyQuote, valueEnd))
-    const r = this.r
-    r.extras = r.extras === undefined ? member : `${r.extras},${member}`
+    this.extras.add(keyQuote, valueEnd)
     return valueEnd
   }
 

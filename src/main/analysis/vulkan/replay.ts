@@ -396,7 +396,7 @@ export class VulkanFeed {
 /** A resource record without extra keys: no Vulkan field. */
 const NO_FIELDS: VulkanResourceFields = {}
 /** How many distinct extra-key texts VulkanFeed keeps parsed. */
-export const FIELDS_KEPT = 4096
+export const FIELDS_KEPT = 1 << 16
 
 /** Live placements (not released) as columns, a row per id, rows recycled. */
 class LivePlacements {

@@ -1,0 +1,55 @@
+/**
+ * Unknown members interned by their bytes: the text a record's members join to, found again for the same bytes
+ * and told apart from bytes that differ anywhere (a text kept is compared byte for byte, commas included); and
+ * through the scanner, each record with the text of its own members, which reads back as their JSON.
+ */
+import { describe, expect, it } from 'vitest'
+import { ExtrasText } from '../../../../src/main/ingest/extras'
+import { bytesOf, lines, scan } from './helpers'
+
+/** `members` written one after the other, each span recorded, and taken as one text. */
+function take(extras: ExtrasText, ...members: string[]): string {
+  const text = members.join(' ')
+  const buf = bytesOf(text)
+  let at = 0
+  for (const m of members) {
+    extras.add(at, at + bytesOf(m).length)
+    at += bytesOf(m).length + 1
+  }
+  return extras.take(buf)
+}
+
+describe('unknown members interned by their bytes', () => {
+  it('join with commas, found again for the same bytes and told apart from others', () => {
+    const extras = new ExtrasText()
+    const a = take(extras, '"tiling":"optimal"', '"required":["DEVICE_LOCAL"]')
+    expect(a).toBe('"tiling":"optimal","required":["DEVICE_LOCAL"]')
+    const again = take(extras, '"tiling":"optimal"', '"required":["DEVICE_LOCAL"]')
+    expect(again).toBe(a)
+    // one member holding the same text as two joined: the same text, so the same string
+    expect(take(extras, '"tiling":"optimal","required":["DEVICE_LOCAL"]')).toBe(a)
+    expect(take(extras, '"tiling":"linear"', '"required":["DEVICE_LOCAL"]')).toBe('"tiling":"linear","required":["DEVICE_LOCAL"]')
+    expect(take(extras, '"tiling":"optimal"')).toBe('"tiling":"optimal"')
+    expect(take(extras, '"x":"é"')).toBe('"x":"é"')
+    expect(extras.count).toBe(0)
+  })
+
+  it('read from a capture, each record with the text of its own members, equal texts as one string', () => {
+    const records = [
+      { e: 'buffer', id: 1, size: 256, usage: ['Uniform'], tiling: 'optimal', memoryRequirements: { size: 256, alignment: 256 } },
+      { e: 'buffer', id: 2, size: 512, tiling: 'optimal', usage: ['Uniform'], memoryRequirements: { size: 256, alignment: 256 } },
+      { e: 'buffer', id: 3, size: 512, usage: ['Uniform'], tiling: 'linear', memoryRequirements: { size: 256, alignment: 256 } },
+      { e: 'buffer', id: 4, size: 512, usage: ['Uniform'] },
+    ]
+    const { store, error } = scan(lines(...records))
+    expect(error).toBeUndefined()
+    const texts = [...store.extras.values()]
+    expect(texts).toEqual([
+      '"tiling":"optimal","memoryRequirements":{"size":256,"alignment":256}',
+      '"tiling":"optimal","memoryRequirements":{"size":256,"alignment":256}',
+      '"tiling":"linear","memoryRequirements":{"size":256,"alignment":256}',
+    ])
+    expect(store.extras.size).toBe(3)
+    for (const t of texts) expect(JSON.parse(`{${t}}`)).toHaveProperty('memoryRequirements.alignment', 256)
+  })
+})
