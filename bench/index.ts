@@ -402,10 +402,10 @@ interface OneShotFigures {
 }
 
 /**
- * What a user and a CI job run: `node bin/heapscope.js report FILE --json` in a fresh process (the built CLI,
- * out/main/cli.js), against the baseline in a fresh process of its own (bench/baseline.ts), one after the other,
- * RUNS times. Wall time from the spawn to the exit, as a shell's `time` gives it; CPU time of every thread of the
- * child, taken at its exit (bench/exitCpu.ts). The process pays the engine's start and warm-up, which the
+ * What a user and a CI job run: `node bin/heapscope.js report FILE --json` in a fresh process (the built CLI:
+ * out/main/cli.cjs with its code cache, or out/main/cli.js), against the baseline in a fresh process of its own
+ * (bench/baseline.ts), one after the other, RUNS times. Wall time from the spawn to the exit, as a shell's `time`
+ * gives it; CPU time of every thread of the child, taken at its exit (bench/exitCpu.ts). The process pays the engine's start and warm-up, which the
  * in-process figures above leave out after their first run. Throws when the CLI prints another report than
  * `json` (a build older than the sources: `npm run build`).
  */
@@ -463,6 +463,7 @@ async function parent(): Promise<void> {
   const cli = join(here, '../bin/heapscope.js')
   const built = join(here, '../out/main/cli.js')
   const oneShots = existsSync(built)
+  const cached = existsSync(join(here, '../out/main/cli.cjs'))
   const options = args.filter((a) => !a.endsWith('.hscap'))
   const child = (mode: string, path: string): void => {
     const r = spawnSync(process.execPath, ['--expose-gc', bundle, mode, path, ...options], { stdio: 'inherit' })
@@ -470,6 +471,7 @@ async function parent(): Promise<void> {
   }
   console.log(`node ${process.version}, bundled with esbuild (under tsx module getters cost about 1.8x in hot loops)`)
   if (!oneShots) console.log(`${built} is missing (npm run build): the one-shot reports are left out`)
+  else if (!cached) console.log('out/main/cli.cjs is missing (npm run build): the one-shot reports run the ES module build, without its code cache')
   const figures = new Map<string, RatioFigures>()
   const cold = new Map<string, OneShotFigures>()
   for (const [key, path] of files) {

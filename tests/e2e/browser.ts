@@ -112,7 +112,8 @@ export async function openApp(files: string[] = [], viewport = { width: 1600, he
 }
 
 const run = promisify(execFile)
-export const CLI = join(ROOT, 'out/main/cli.js')
+/** The installed command: the command line's bundle with its code cache, as `npm run build` leaves it. */
+export const CLI = join(ROOT, 'bin/heapscope.js')
 
 /** Opens a file through the page's file picker and waits until it is the run on screen. */
 export async function uploadCapture(page: Page, path: string): Promise<void> {

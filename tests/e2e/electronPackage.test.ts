@@ -104,6 +104,8 @@ describe('the package', () => {
     // the browser host and the CLI are a checkout's, not the app's
     expect(files).not.toContain('/out/main/host.js')
     expect(files).not.toContain('/out/main/cli.js')
+    expect(files).not.toContain('/out/main/cli.cjs')
+    expect(files).not.toContain('/out/main/cli.cjs.cache')
     // the engine worker is read from disk, beside the archive
     expect(existsSync(join(UNPACKED, 'resources/app.asar.unpacked/out/main/engineWorker.js'))).toBe(true)
     expect(existsSync(join(UNPACKED, 'resources/demo/demo.hscap.gz'))).toBe(true)

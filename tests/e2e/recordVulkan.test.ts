@@ -60,7 +60,7 @@ describe.skipIf(missing.length > 0)('recording real Vulkan programs', () => {
   let withStacks = ''
 
   beforeAll(() => {
-    if (!existsSync(CLI)) throw new Error('out/main/cli.js is missing: run npx electron-vite build first')
+    if (!existsSync(join(ROOT, 'out/main/cli.js'))) throw new Error('out/main/cli.js is missing: run npm run build first')
     if (!existsSync(OFFSCREEN)) execFileSync(process.execPath, [join(ROOT, 'scripts/buildLayer.mjs')], { cwd: ROOT, stdio: 'inherit' })
   })
 

@@ -1,0 +1,64 @@
+// The command line's CommonJS bundle (out/main/cli.cjs, made by scripts/buildCli.mjs), loaded with V8's code
+// cache: the bytecode of every function a warm-up run of `report` compiled, written by the same build beside the
+// bundle (out/main/cli.cjs.cache). Without it, each start parses and compiles about a megabyte of script again.
+// The cache opens with the build id the bundle ends with: one from another build is not used. V8 refuses one made
+// by another Node.js or under other V8 flags; either way the bundle then compiles as it would without a cache.
+import { readFileSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import vm from 'node:vm'
+
+export const BUNDLE = fileURLToPath(new URL('../out/main/cli.cjs', import.meta.url))
+export const CACHE = `${BUNDLE}.cache`
+/** The bundle's last line is this and its build id: 32 hex digits, which also open the cache. */
+export const BUILD_ID_MARK = '//# heapscope-build='
+export const BUILD_ID_LENGTH = 32
+
+function buildIdOf(source) {
+  const at = source.lastIndexOf(BUILD_ID_MARK)
+  if (at < 0) return null
+  const id = source.slice(at + BUILD_ID_MARK.length, at + BUILD_ID_MARK.length + BUILD_ID_LENGTH)
+  return /^[0-9a-f]{32}$/.test(id) ? id : null
+}
+
+/**
+ * Load and run the bundle. Returns null where it was not built; else its exports (`start`, `main`), the script,
+ * its build id, and what became of the cache: 'used', 'rejected' (by V8), 'stale' (another build's) or 'none'.
+ */
+export function loadCliBundle({ useCache = true } = {}) {
+  let source
+  try {
+    source = readFileSync(BUNDLE, 'utf8')
+  } catch (err) {
+    if (err.code === 'ENOENT') return null
+    throw err
+  }
+  const id = buildIdOf(source)
+  let cachedData
+  let cache = 'none'
+  if (useCache && id) {
+    let file = null
+    try {
+      file = readFileSync(CACHE)
+    } catch {
+      // no cache: compile
+    }
+    if (file && file.toString('latin1', 0, BUILD_ID_LENGTH) === id) cachedData = file.subarray(BUILD_ID_LENGTH)
+    else if (file) cache = 'stale'
+  }
+  // The wrapper opens on the bundle's first line, so stack traces keep its line numbers.
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: BUNDLE,
+    cachedData,
+  })
+  if (cachedData) cache = script.cachedDataRejected ? 'rejected' : 'used'
+  const module = { exports: {} }
+  script.runInThisContext()(module.exports, createRequire(BUNDLE), module, BUNDLE, dirname(BUNDLE))
+  return { exports: module.exports, script, id, cache }
+}
+
+/** Write the code cache of a loaded bundle: its build id, then what V8 has compiled of it so far. */
+export function writeCliCache(bundle) {
+  writeFileSync(CACHE, Buffer.concat([Buffer.from(bundle.id, 'latin1'), bundle.script.createCachedData()]))
+}

@@ -1,0 +1,83 @@
+#!/usr/bin/env node
+// `npm run build`, after electron-vite's build: the command line again as one CommonJS file, out/main/cli.cjs
+// (src/main/cli/bundle.ts, every module it imports inlined but DuckDB's client), ending with a fresh build id,
+// then V8's code cache for it, out/main/cli.cjs.cache: a process of its own loads the bundle without a cache,
+// runs `report` on the shipped demo capture (D3D12) and on a small Vulkan capture from `heapscope gen`, and
+// writes what V8 compiled. bin/heapscope.js loads the bundle with the cache (bin/cliBundle.mjs).
+import { spawnSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { BUILD_ID_MARK, BUNDLE, loadCliBundle, writeCliCache } from '../bin/cliBundle.mjs'
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const DEMO = join(root, 'resources', 'demo', 'demo.hscap.gz')
+const DUCKDB = '@duckdb/node-api'
+
+/**
+ * DuckDB's client (CommonJS) is required instead of imported: a script compiled from a code cache has no import()
+ * (Node.js keeps no loader for it), so the bundle may import() nothing else.
+ */
+function requireDuckDb() {
+  return {
+    name: 'heapscope-require-duckdb',
+    renderChunk(code, chunk) {
+      const external = chunk.dynamicImports.filter((id) => id !== chunk.fileName)
+      const others = external.filter((id) => id !== DUCKDB)
+      if (others.length > 0) throw new Error(`the command line's bundle would import() ${others.join(', ')}`)
+      const call = `import("${DUCKDB}")`
+      if (external.length > 0 && !code.includes(call)) throw new Error(`no ${call} in the bundle to replace`)
+      return { code: code.replaceAll(call, `Promise.resolve().then(() => require("${DUCKDB}"))`), map: null }
+    },
+  }
+}
+
+async function warm(captures) {
+  const bundle = loadCliBundle({ useCache: false })
+  for (const file of captures) {
+    const status = await bundle.exports.main(['report', file, '--json'])
+    if (status !== 0) throw new Error(`heapscope report ${file} exited with ${status}`)
+  }
+  writeCliCache(bundle)
+}
+
+async function build() {
+  const { build: viteBuild } = await import('vite')
+  await viteBuild({
+    configFile: false,
+    root,
+    logLevel: 'warn',
+    build: {
+      ssr: join(root, 'src/main/cli/bundle.ts'),
+      outDir: dirname(BUNDLE),
+      emptyOutDir: false,
+      target: 'node20',
+      minify: false,
+      rollupOptions: {
+        external: [DUCKDB],
+        output: { format: 'cjs', entryFileNames: 'cli.cjs', codeSplitting: false, comments: false },
+      },
+    },
+    ssr: { noExternal: true, external: [DUCKDB] },
+    plugins: [requireDuckDb()],
+  })
+  appendFileSync(BUNDLE, `\n${BUILD_ID_MARK}${randomBytes(16).toString('hex')}\n`)
+  const node = (args, stdout) => {
+    const result = spawnSync(process.execPath, args, { cwd: root, stdio: ['ignore', stdout, 'inherit'] })
+    if (result.status !== 0) throw new Error(`node ${args.join(' ')} failed (status ${result.status})`)
+  }
+  const work = mkdtempSync(join(tmpdir(), 'heapscope-cli-'))
+  try {
+    const vulkan = join(work, 'vulkan.hscap')
+    node([join(root, 'bin/heapscope.js'), 'gen', 'vulkan', '--frames', '60', '--seed', '1', '-o', vulkan], 'inherit')
+    node([fileURLToPath(import.meta.url), '--warm', DEMO, vulkan], 'ignore')
+  } finally {
+    rmSync(work, { recursive: true, force: true })
+  }
+}
+
+const at = process.argv.indexOf('--warm')
+if (at >= 0) await warm(process.argv.slice(at + 1))
+else await build()
