@@ -11,6 +11,11 @@ import vm from 'node:vm'
 
 export const BUNDLE = fileURLToPath(new URL('../out/main/cli.cjs', import.meta.url))
 export const CACHE = `${BUNDLE}.cache`
+/**
+ * The bundle is written inside the function Node.js wraps a CommonJS module in, so it compiles as it is read, and
+ * in ASCII, so it is read as Latin-1: a one-byte string outside V8's heap, neither decoded nor copied.
+ */
+export const MODULE_WRAPPER = ['(function (exports, require, module, __filename, __dirname) {', '\n})\n']
 /** The bundle's last line is this and its build id: 32 hex digits, which also open the cache. */
 export const BUILD_ID_MARK = '//# heapscope-build='
 export const BUILD_ID_LENGTH = 32
@@ -29,7 +34,7 @@ function buildIdOf(source) {
 export function loadCliBundle({ useCache = true } = {}) {
   let source
   try {
-    source = readFileSync(BUNDLE, 'utf8')
+    source = readFileSync(BUNDLE, 'latin1')
   } catch (err) {
     if (err.code === 'ENOENT') return null
     throw err
@@ -47,11 +52,7 @@ export function loadCliBundle({ useCache = true } = {}) {
     if (file && file.toString('latin1', 0, BUILD_ID_LENGTH) === id) cachedData = file.subarray(BUILD_ID_LENGTH)
     else if (file) cache = 'stale'
   }
-  // The wrapper opens on the bundle's first line, so stack traces keep its line numbers.
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-    filename: BUNDLE,
-    cachedData,
-  })
+  const script = new vm.Script(source, { filename: BUNDLE, cachedData })
   if (cachedData) cache = script.cachedDataRejected ? 'rejected' : 'used'
   const module = { exports: {} }
   script.runInThisContext()(module.exports, createRequire(BUNDLE), module, BUNDLE, dirname(BUNDLE))

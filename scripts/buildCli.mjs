@@ -1,16 +1,17 @@
 #!/usr/bin/env node
 // `npm run build`, after electron-vite's build: the command line again as one CommonJS file, out/main/cli.cjs
-// (src/main/cli/bundle.ts, every module it imports inlined but DuckDB's client), ending with a fresh build id,
+// (src/main/cli/bundle.ts, every module it imports inlined but DuckDB's client; in ASCII and in its module
+// wrapper, as bin/cliBundle.mjs compiles it), ending with a fresh build id,
 // then V8's code cache for it, out/main/cli.cjs.cache: a process of its own loads the bundle without a cache,
 // runs `report` on the shipped demo capture (D3D12) and on a small Vulkan capture from `heapscope gen`, and
 // writes what V8 compiled. bin/heapscope.js loads the bundle with the cache (bin/cliBundle.mjs).
 import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { BUILD_ID_MARK, BUNDLE, loadCliBundle, writeCliCache } from '../bin/cliBundle.mjs'
+import { BUILD_ID_MARK, BUNDLE, MODULE_WRAPPER, loadCliBundle, writeCliCache } from '../bin/cliBundle.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const DEMO = join(root, 'resources', 'demo', 'demo.hscap.gz')
@@ -63,7 +64,11 @@ async function build() {
     ssr: { noExternal: true, external: [DUCKDB] },
     plugins: [requireDuckDb()],
   })
-  appendFileSync(BUNDLE, `\n${BUILD_ID_MARK}${randomBytes(16).toString('hex')}\n`)
+  // Pure ASCII (vite's output has other characters in strings and templates only, which take their \u escape), so
+  // the loader reads it as Latin-1: a one-byte string Node.js keeps outside V8's heap, with no UTF-8 decoding. And
+  // wrapped as Node.js wraps a CommonJS module, so that string is the script V8 compiles, with no copy made.
+  const code = readFileSync(BUNDLE, 'utf8').replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  writeFileSync(BUNDLE, `${MODULE_WRAPPER[0]}${code}${MODULE_WRAPPER[1]}${BUILD_ID_MARK}${randomBytes(16).toString('hex')}\n`)
   const node = (args, stdout) => {
     const result = spawnSync(process.execPath, args, { cwd: root, stdio: ['ignore', stdout, 'inherit'] })
     if (result.status !== 0) throw new Error(`node ${args.join(' ')} failed (status ${result.status})`)
