@@ -188,7 +188,8 @@ export class DescScratch {
     return out
   }
 
-  private bufferFields(row: number, out: BufferDesc): void {
+  /** The desc of buffer row `row` into `out`, but its name and tag (which a model that never names them skips). */
+  bufferFields(row: number, out: BufferDesc): void {
     const b = this.store.buffers
     const attrs = b.attrs.data[row]
     out.size = b.size.data[row]
@@ -215,7 +216,8 @@ export class DescScratch {
     return out
   }
 
-  private textureFields(row: number, out: TextureDesc): void {
+  /** The desc of texture row `row` into `out`, but its name and tag. */
+  textureFields(row: number, out: TextureDesc): void {
     const t = this.store.textures
     const size = t.size.data[row]
     const align = t.align.data[row]

@@ -45,6 +45,7 @@ import { VulkanModel } from '../../model/vulkan/model'
 import { AliasingFeed, HazardLog } from '../hazards'
 import { Findings } from '../checks'
 import { DescScratch } from '../descScratch'
+import { ExtrasCursor } from '../extrasCursor'
 import type { FrameGate, ReplayProgress } from '../backend'
 import { Checkpoints, liveColumns, liveMap, type Checkpoint, type CheckpointOptions } from '../checkpoints'
 import { SeriesTable } from '../seriesTable'
@@ -225,9 +226,12 @@ export class VulkanFeed {
    * requirements, the same wanted flags), so most records parse nothing. The model only reads these objects.
    */
   private readonly fieldsByExtras = new Map<string, VulkanResourceFields>()
+  /** The records' extra keys, read in the order the replays ask for them. */
+  private readonly extras: ExtrasCursor
 
   constructor(private readonly store: CaptureStore) {
     this.descs = new DescScratch(store)
+    this.extras = new ExtrasCursor(store.extras)
   }
 
   /** Whether the Vulkan model reads a record kind. */
@@ -250,8 +254,9 @@ export class VulkanFeed {
         model.onGpu(this.gpu)
         return
       case RECORD_KIND.buffer: {
+        // the Vulkan model never reads a name or a tag: they stay in the store, undecoded
         const b = this.buffer
-        this.descs.bufferAt(ref, b)
+        this.descs.bufferFields(ref, b)
         b.id = store.buffers.id.data[ref]
         this.vulkanFields(index, b)
         model.onBuffer(b)
@@ -259,7 +264,7 @@ export class VulkanFeed {
       }
       case RECORD_KIND.texture: {
         const t = this.texture
-        this.descs.textureAt(ref, t)
+        this.descs.textureFields(ref, t)
         t.id = store.textures.id.data[ref]
         this.vulkanFields(index, t)
         model.onTexture(t)
@@ -366,7 +371,7 @@ export class VulkanFeed {
 
   /** The 1.1 fields of a buffer or texture record, from its extra keys; cleared when it has none. */
   private vulkanFields(index: number, out: VulkanResourceFields): void {
-    const extras = this.store.extras.get(index)
+    const extras = this.extras.get(index)
     const x = extras === undefined ? NO_FIELDS : (this.fieldsByExtras.get(extras) ?? this.parseFields(extras))
     out.memoryRequirements = x.memoryRequirements
     out.required = x.required
