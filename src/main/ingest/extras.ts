@@ -20,6 +20,8 @@ export class ExtrasText {
   private spans = new Int32Array(16)
   count = 0
   private readonly texts = new StringTable()
+  /** The texts by their id in `texts`, decoded once (a dense array: the table's own cache is a map). */
+  private readonly decoded: string[] = ['']
   private keptBytes = 0
   /** The members of a record joined by commas, as its text joins them. */
   private joined = new Uint8Array(256)
@@ -54,7 +56,10 @@ export class ExtrasText {
     if (this.texts.size > KEPT_TEXTS || this.keptBytes > KEPT_BYTES) return decoder.decode(joined.subarray(0, length))
     const before = this.texts.size
     const id = this.texts.internBytes(joined, 0, length)
-    if (this.texts.size > before) this.keptBytes += length
-    return this.texts.get(id)!
+    if (this.texts.size > before) {
+      this.keptBytes += length
+      this.decoded.push(this.texts.get(id)!)
+    }
+    return this.decoded[id]
   }
 }

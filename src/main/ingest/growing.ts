@@ -6,6 +6,7 @@
  */
 import type { StringTable } from './strings'
 import type { AttachedTable, BufferTable, CaptureStore, StoreWarnings, TextureTable } from './store'
+import type { RecordExtras } from './recordExtras'
 import type { CaptureBuilder } from './storeBuilder'
 import type { CaptureHeader } from '../../shared/capture'
 
@@ -20,7 +21,7 @@ export class GrowingStore implements CaptureStore {
   placed: AttachedTable
   ops: Float64Array
   useIds: Uint8Array | Float64Array
-  extras: Map<number, string>
+  extras: RecordExtras
   raw: string[]
   warnings: StoreWarnings
   hasUseRecords = false

@@ -26,6 +26,7 @@ import {
 } from './store'
 import type { CaptureBuilder } from './storeBuilder'
 import { StringTable } from './strings'
+import { RecordExtras } from './recordExtras'
 
 type TypedArray = Float64Array | Uint32Array | Uint16Array | Uint8Array
 
@@ -146,7 +147,6 @@ export class IncrementTaker {
   private recoded = false
   private strings = 1
   private extras = 0
-  private extrasAt: Iterator<[number, string]> | undefined
   private raw = 0
   private samples = 0
 
@@ -205,12 +205,9 @@ export class IncrementTaker {
     transfer.push(stringBytes.buffer, stringEnds.buffer)
     this.strings = count
 
-    // extras are added in record order and never removed: a live iterator gives the new ones
+    // extras are added in record order and never removed
     const extras: [number, string][] = []
-    if (view.extras.size > this.extras) {
-      this.extrasAt ??= view.extras.entries()
-      for (; this.extras < view.extras.size; this.extras++) extras.push(this.extrasAt.next().value as [number, string])
-    }
+    for (; this.extras < view.extras.size; this.extras++) extras.push([view.extras.recordAt(this.extras), view.extras.textAt(this.extras)])
     const raw = view.raw.slice(this.raw)
     this.raw = view.raw.length
     const warningSamples = view.warnings.samples.slice(this.samples)
@@ -288,7 +285,7 @@ export class PipedStore implements CaptureStore {
   readonly placed = new AttachedTable()
   ops: Float64Array = new Float64Array(0)
   useIds: Uint8Array | Float64Array = new Uint8Array(0)
-  readonly extras = new Map<number, string>()
+  readonly extras = new RecordExtras()
   readonly raw: string[] = []
   readonly warnings: StoreWarnings = { counts: {}, samples: [] }
   hasUseRecords = false

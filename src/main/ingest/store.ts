@@ -21,6 +21,7 @@
 import { RECORD_KINDS, type CaptureHeader, type WarningKind } from '../../shared/capture'
 import { Column, float64Column, Table, uint16Column, uint32Column, uint8Column } from './columns'
 import type { StringTable } from './strings'
+import type { RecordExtras } from './recordExtras'
 
 export const RECORD_KIND = Object.fromEntries(RECORD_KINDS.map((k, i) => [k, i])) as {
   [P in (typeof RECORD_KINDS)[number]]: number
@@ -159,7 +160,7 @@ export interface CaptureStore {
   /** The ids of `use` records: delta-coded bytes, or plain ids when one does not fit the coding. */
   readonly useIds: Uint8Array | Float64Array
   /** Unknown keys of a record (raw JSON members), by record index. */
-  readonly extras: Map<number, string>
+  readonly extras: RecordExtras
   /** Extension records (bind, map, write, flush, resident, evict, …) as their JSON; `ref` indexes this. */
   readonly raw: string[]
   readonly warnings: StoreWarnings

@@ -31,6 +31,7 @@ import {
   type StoreWarnings,
 } from './store'
 import { StringTable } from './strings'
+import { RecordExtras } from './recordExtras'
 
 class RecordTable extends Table {
   readonly kind = uint8Column(0)
@@ -132,7 +133,7 @@ export class CaptureBuilder {
   private useBytes = uint8Column(1 << 8)
   /** Plain use ids, once one does not fit the byte coding. */
   private useWide: Column<Float64Array> | undefined
-  readonly extras = new Map<number, string>()
+  readonly extras = new RecordExtras()
   readonly raw: string[] = []
   readonly warnings: StoreWarnings = { counts: {}, samples: [] }
   header: CaptureHeader = { format: 'heapscope-capture', version: 1 }

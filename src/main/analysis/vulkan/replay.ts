@@ -22,6 +22,7 @@ import { CHECK_SERIES, keepsEmpty, SERIES_NAME, TOTAL_SERIES, UPLOAD_SERIES, VUL
 import type { Bytes } from '../../../shared/units'
 import { recordAt } from '../../ingest/records'
 import { frameEnd, RECORD_KIND, type CaptureStore } from '../../ingest/store'
+import type { ExtrasCursor } from '../../ingest/recordExtras'
 import { AliasingChecker, placedSize } from '../../model/aliasing/checker'
 import type {
   VulkanBudgetRecord,
@@ -45,7 +46,6 @@ import { VulkanModel } from '../../model/vulkan/model'
 import { AliasingFeed, HazardLog } from '../hazards'
 import { Findings } from '../checks'
 import { DescScratch } from '../descScratch'
-import { ExtrasCursor } from '../extrasCursor'
 import type { FrameGate, ReplayProgress } from '../backend'
 import { Checkpoints, liveColumns, liveMap, type Checkpoint, type CheckpointOptions } from '../checkpoints'
 import { SeriesTable } from '../seriesTable'
@@ -231,7 +231,7 @@ export class VulkanFeed {
 
   constructor(private readonly store: CaptureStore) {
     this.descs = new DescScratch(store)
-    this.extras = new ExtrasCursor(store.extras)
+    this.extras = store.extras.cursor()
   }
 
   /** Whether the Vulkan model reads a record kind. */

@@ -157,7 +157,7 @@ describe('a D3D12 trace as an observed run', () => {
     expect(result.format).toBe('utrace')
     expect(result.error).toBeUndefined()
     expect(result.store.frames.length).toBe(3)
-    const index = [...result.store.extras.keys()][0]
+    const [[index]] = [...result.store.extras]
     expect(JSON.parse(`{${result.store.extras.get(index)}}`)).toEqual({ callstack: CALLSTACK })
   })
 })

@@ -1,11 +1,11 @@
 /**
- * The extras cursor answers what the store's map answers, record by record, whatever order the replays ask in
- * (ascending, jumps forward and back to checkpoints) and while the map grows between questions (a followed
- * capture); a map whose entries are not in record order is looked up instead of walked.
+ * A store's extra keys in record order answer what a map from record index to text answers: looked up, and
+ * through a cursor whatever order a replay asks in (ascending, jumps forward and back to checkpoints) while the
+ * store grows between questions (a followed capture). Records given out of order are refused.
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { ExtrasCursor } from '../../../../src/main/analysis/extrasCursor'
+import { RecordExtras } from '../../../../src/main/ingest/recordExtras'
 
 /** Ascending record indexes that have extra keys, and the questions: record indexes, with growth steps between. */
 const script = fc.record({
@@ -20,8 +20,8 @@ const script = fc.record({
   ),
 })
 
-describe('ExtrasCursor', () => {
-  it('gives each record the map gives it, in any order of questions, as the map grows', () => {
+describe('RecordExtras', () => {
+  it('gives each record the map gives it, looked up or walked in any order of questions, as it grows', () => {
     fc.assert(
       fc.property(script, ({ gaps, asks }) => {
         const all: Array<[number, string]> = []
@@ -30,14 +30,18 @@ describe('ExtrasCursor', () => {
           record += gap
           all.push([record, `"k":${record}`])
         }
-        const extras = new Map<number, string>()
+        const map = new Map<number, string>()
+        const extras = new RecordExtras()
         let added = 0
         const grow = () => {
           const to = Math.min(all.length, added + 1 + Math.floor(all.length / 4))
-          for (; added < to; added++) extras.set(all[added][0], all[added][1])
+          for (; added < to; added++) {
+            map.set(all[added][0], all[added][1])
+            extras.set(all[added][0], all[added][1])
+          }
         }
         grow()
-        const cursor = new ExtrasCursor(extras)
+        const cursor = extras.cursor()
         let index = 0
         for (const ask of asks) {
           if (ask === 'grow') {
@@ -45,34 +49,25 @@ describe('ExtrasCursor', () => {
             continue
           }
           index = ask === 'next' ? index + 1 : ask
-          expect(cursor.get(index)).toBe(extras.get(index))
+          expect(cursor.get(index)).toBe(map.get(index))
+          expect(extras.get(index)).toBe(map.get(index))
         }
       }),
     )
   })
 
-  it('mirrors what the map gained after the cursor had read it all', () => {
-    const extras = new Map<number, string>([[1, 'a']])
-    const cursor = new ExtrasCursor(extras)
-    expect(cursor.get(1)).toBe('a')
-    extras.set(5, 'b')
-    expect(cursor.get(5)).toBe('b')
-  })
-
-  it('looks records up when the map is not in record order', () => {
-    const extras = new Map<number, string>([
-      [5, 'a'],
-      [2, 'b'],
-      [9, 'c'],
-    ])
-    const cursor = new ExtrasCursor(extras)
-    expect([0, 2, 5, 6, 9, 2].map((i) => cursor.get(i))).toEqual([undefined, 'b', 'a', undefined, 'c', 'b'])
+  it('refuses a record before one it has', () => {
+    const extras = new RecordExtras()
+    extras.set(5, 'a')
+    expect(() => extras.set(2, 'b')).toThrow('extra keys of record 2 after those of record 5')
+    expect(() => extras.set(5, 'c')).toThrow()
+    expect([...extras]).toEqual([[5, 'a']])
   })
 
   it('walks a store of consecutive records without a miss', () => {
-    const extras = new Map<number, string>()
+    const extras = new RecordExtras()
     for (let i = 0; i < 1000; i += 3) extras.set(i, `t${i}`)
-    const cursor = new ExtrasCursor(extras)
+    const cursor = extras.cursor()
     for (let i = 0; i < 1000; i++) expect(cursor.get(i)).toBe(i % 3 === 0 ? `t${i}` : undefined)
     // back to a checkpoint, then on again
     for (let i = 300; i < 330; i++) expect(cursor.get(i)).toBe(i % 3 === 0 ? `t${i}` : undefined)

@@ -1,0 +1,92 @@
+/**
+ * The records' unknown keys (`CaptureStore.extras`): for each record that has any, its index and its members as
+ * raw JSON text, in record order. A Vulkan capture has them on every buffer and texture (their 1.1 fields): 84 000
+ * of the 540 000 records of a 20 000-frame `gen vulkan` capture. They were a map from record index to text, whose
+ * `set` and `get` hashed every such record into a table of tens of thousands of entries and missed the processor's
+ * caches each time (a tenth of that capture's load, 0.3 µs a resource in its replay). Records come in order, so
+ * they are now two columns a load appends to, which a replay walks with a cursor (bench/README.md, "Vulkan
+ * captures: the extra keys in record order").
+ */
+export class RecordExtras {
+  private records = new Int32Array(64)
+  private texts: string[] = []
+  /** How many records have extra keys. */
+  size = 0
+
+  /** Record `index`'s extra keys; `index` comes after every record given before. */
+  set(index: number, text: string): void {
+    const size = this.size
+    if (size > 0 && index <= this.records[size - 1]) {
+      throw new Error(`extra keys of record ${index} after those of record ${this.records[size - 1]}`)
+    }
+    if (size === this.records.length) {
+      const grown = new Int32Array(size * 2)
+      grown.set(this.records)
+      this.records = grown
+    }
+    this.records[size] = index
+    this.texts.push(text)
+    this.size = size + 1
+  }
+
+  /** Record `index`'s extra keys, or undefined. */
+  get(index: number): string | undefined {
+    const at = this.search(0, this.size, index)
+    return at < this.size && this.records[at] === index ? this.texts[at] : undefined
+  }
+
+  /** The `i`-th record with extra keys, in record order, and its text. */
+  recordAt(i: number): number {
+    return this.records[i]
+  }
+
+  textAt(i: number): string {
+    return this.texts[i]
+  }
+
+  /** [record index, text] in record order. */
+  *[Symbol.iterator](): Generator<[number, string]> {
+    for (let i = 0; i < this.size; i++) yield [this.records[i], this.texts[i]]
+  }
+
+  /** A reader for one replay, which asks for ascending records and now and then jumps to a checkpoint. */
+  cursor(): ExtrasCursor {
+    return new ExtrasCursor(this)
+  }
+
+  /** The first position in [from, to) whose record is at or past `index` (to when none is). */
+  search(from: number, to: number, index: number): number {
+    const records = this.records
+    let lo = from
+    let hi = to
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (records[mid] < index) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+}
+
+/**
+ * Reads a store's extra keys by record index, walking them: a question past the last steps on (or searches ahead,
+ * past a gap), one before it searches back. The store may grow between questions (a followed capture).
+ */
+export class ExtrasCursor {
+  /** The position of the first record at or past the last one asked for. */
+  private at = 0
+
+  constructor(private readonly extras: RecordExtras) {}
+
+  /** Record `index`'s extra keys, or undefined. */
+  get(index: number): string | undefined {
+    const extras = this.extras
+    const size = extras.size
+    let at = this.at
+    if (at > 0 && extras.recordAt(at - 1) >= index) at = extras.search(0, at, index)
+    else if (at + 8 < size && extras.recordAt(at + 8) < index) at = extras.search(at + 8, size, index)
+    else while (at < size && extras.recordAt(at) < index) at++
+    this.at = at
+    return at < size && extras.recordAt(at) === index ? extras.textAt(at) : undefined
+  }
+}
