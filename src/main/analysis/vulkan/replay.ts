@@ -258,6 +258,7 @@ export class VulkanFeed {
         const b = this.buffer
         this.descs.bufferFields(ref, b)
         b.id = store.buffers.id.data[ref]
+        b.mask = store.buffers.usage.data[ref]
         this.vulkanFields(index, b)
         model.onBuffer(b)
         return
@@ -265,6 +266,7 @@ export class VulkanFeed {
       case RECORD_KIND.texture: {
         const t = this.texture
         this.descs.textureFields(ref, t)
+        t.mask = store.textures.flags.data[ref]
         t.id = store.textures.id.data[ref]
         this.vulkanFields(index, t)
         model.onTexture(t)

@@ -108,6 +108,12 @@ export interface VulkanResourceFields {
   dedicated?: DedicatedHint
   /** The application binds the resource itself with a later `bind` record: the model does not allocate it. */
   explicit?: boolean
+  /**
+   * Not in a capture: a buffer's `usage` or a texture's `flags` as its mask (BUFFER_USAGES, TEXTURE_FLAGS bit
+   * order), given by a feed that reads it from the store's column, so the model does not turn the names it was
+   * handed back into the mask they came from.
+   */
+  mask?: number
 }
 
 export type VulkanBufferRecord = BufferRecord & VulkanResourceFields

@@ -409,8 +409,9 @@ export class VulkanModel {
   // ---- resources the model places
 
   onBuffer(record: VulkanBufferRecord): void {
-    const n = bufferNeeds(record, this.selector.allTypeBits, this.needs)
-    const volatile = (maskOf(BUFFER_USAGES, record.usage) & USAGE_VOLATILE) !== 0
+    const usage = record.mask ?? maskOf(BUFFER_USAGES, record.usage)
+    const n = bufferNeeds(record, this.selector.allTypeBits, this.needs, usage)
+    const volatile = (usage & USAGE_VOLATILE) !== 0
     this.create(record.id, KIND_BUFFER, n, record.explicit === true, volatile)
   }
 

@@ -69,8 +69,13 @@ function wanted(out: ResourceNeeds, rec: VulkanResourceFields, required: number,
 /** A buffer description; on a `placed` record `heap` is the heap's id, so only the string "readback" counts. */
 export type BufferLike = Omit<BufferDesc, 'heap'> & { heap?: unknown } & VulkanResourceFields
 
-export function bufferNeeds(rec: BufferLike, allTypeBits: number, out: ResourceNeeds): ResourceNeeds {
-  const usage = maskOf(BUFFER_USAGES, rec.usage)
+/** `usage`: the usage's mask, when the caller has it. */
+export function bufferNeeds(
+  rec: BufferLike,
+  allTypeBits: number,
+  out: ResourceNeeds,
+  usage = rec.mask ?? maskOf(BUFFER_USAGES, rec.usage),
+): ResourceNeeds {
   const mr = rec.memoryRequirements
   if (mr) {
     out.size = mr.size
@@ -112,7 +117,7 @@ export function textureNeeds(
     out.alignmentKnown = rec.align !== undefined
   }
   out.linear = rec.tiling === 'linear'
-  if (maskOf(TEXTURE_FLAGS, rec.flags) & FLAG_CPU_READBACK) wanted(out, rec, HOST_VISIBLE, HOST_CACHED)
+  if ((rec.mask ?? maskOf(TEXTURE_FLAGS, rec.flags)) & FLAG_CPU_READBACK) wanted(out, rec, HOST_VISIBLE, HOST_CACHED)
   else wanted(out, rec, 0, DEVICE_LOCAL)
   return out
 }
