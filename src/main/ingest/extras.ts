@@ -23,6 +23,11 @@ export class ExtrasText {
   /** The texts by their id in `texts`, decoded once (a dense array: the table's own cache is a map). */
   private readonly decoded: string[] = ['']
   private keptBytes = 0
+  /**
+   * The number of the text the last take gave: its id in this table (1 and up, the same for the same text), or 0
+   * past the table's bounds. A replay keeps what it parses of a text by this number (RecordExtras).
+   */
+  lastId = 0
   /** The members of a record joined by commas, as its text joins them. */
   private joined = new Uint8Array(256)
 
@@ -53,13 +58,17 @@ export class ExtrasText {
       if (k > 0) joined[at++] = COMMA
       for (let i = spans[2 * k]; i < spans[2 * k + 1]; i++) joined[at++] = buf[i]
     }
-    if (this.texts.size > KEPT_TEXTS || this.keptBytes > KEPT_BYTES) return decoder.decode(joined.subarray(0, length))
+    if (this.texts.size > KEPT_TEXTS || this.keptBytes > KEPT_BYTES) {
+      this.lastId = 0
+      return decoder.decode(joined.subarray(0, length))
+    }
     const before = this.texts.size
     const id = this.texts.internBytes(joined, 0, length)
     if (this.texts.size > before) {
       this.keptBytes += length
       this.decoded.push(this.texts.get(id)!)
     }
+    this.lastId = id
     return this.decoded[id]
   }
 }

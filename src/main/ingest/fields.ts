@@ -90,6 +90,8 @@ export class RecordScratch {
   private readonly typeWords = new Float64Array(this.type.buffer)
   /** Raw JSON of keys the format does not define (`"k":v,…`), kept so an export writes them back. */
   extras: string | undefined = undefined
+  /** The number the scanner's table of such texts gave `extras` (RecordExtras); 0 when none did. */
+  extrasId = 0
 
   set(field: number, type: FieldValue): void {
     this.type[field] = type
@@ -115,6 +117,7 @@ export class RecordScratch {
     this.ids.length = 0
     this.nums.length = 0
     this.extras = undefined
+    this.extrasId = 0
   }
 
   /** Write every field's type into `words` from `at` (TYPE_WORDS of them). */

@@ -47,7 +47,8 @@ export interface StoreIncrement {
   /** The new strings' UTF-8 bytes end to end, and where each ends. */
   strings: Uint8Array
   stringEnds: Uint32Array
-  extras: [number, string][]
+  /** The new records' extra keys: record index, text, the text's number (RecordExtras). */
+  extras: [number, string, number][]
   raw: string[]
   warningCounts: Partial<Record<WarningKind, number>>
   warningSamples: WarningSample[]
@@ -206,8 +207,8 @@ export class IncrementTaker {
     this.strings = count
 
     // extras are added in record order and never removed
-    const extras: [number, string][] = []
-    for (; this.extras < view.extras.size; this.extras++) extras.push([view.extras.recordAt(this.extras), view.extras.textAt(this.extras)])
+    const extras: [number, string, number][] = []
+    for (const e = view.extras; this.extras < e.size; this.extras++) extras.push([e.recordAt(this.extras), e.textAt(this.extras), e.idAt(this.extras)])
     const raw = view.raw.slice(this.raw)
     this.raw = view.raw.length
     const warningSamples = view.warnings.samples.slice(this.samples)
@@ -350,7 +351,7 @@ export class StoreAppender {
       if (id !== strings.size - 1) throw new StoreLayoutError(`string ${id} came twice`)
       start = end
     }
-    for (const [record, json] of inc.extras) store.extras.set(record, json)
+    for (const [record, json, id] of inc.extras) store.extras.set(record, json, id)
     for (const json of inc.raw) store.raw.push(json)
     store.warnings.counts = inc.warningCounts
     for (const sample of inc.warningSamples) store.warnings.samples.push(sample)

@@ -10,11 +10,17 @@
 export class RecordExtras {
   private records = new Int32Array(64)
   private texts: string[] = []
+  /**
+   * Each text's number from the load's table of texts (ExtrasText): the same text, the same number, 1 and up; 0
+   * where the table gave none (past its bounds, or a record an importer made). A replay that parses texts keeps
+   * the results by number in an array, not by text in a map.
+   */
+  private ids = new Int32Array(64)
   /** How many records have extra keys. */
   size = 0
 
-  /** Record `index`'s extra keys; `index` comes after every record given before. */
-  set(index: number, text: string): void {
+  /** Record `index`'s extra keys, and their number (0: none); `index` comes after every record given before. */
+  set(index: number, text: string, id = 0): void {
     const size = this.size
     if (size > 0 && index <= this.records[size - 1]) {
       throw new Error(`extra keys of record ${index} after those of record ${this.records[size - 1]}`)
@@ -23,8 +29,12 @@ export class RecordExtras {
       const grown = new Int32Array(size * 2)
       grown.set(this.records)
       this.records = grown
+      const ids = new Int32Array(size * 2)
+      ids.set(this.ids)
+      this.ids = ids
     }
     this.records[size] = index
+    this.ids[size] = id
     this.texts.push(text)
     this.size = size + 1
   }
@@ -42,6 +52,10 @@ export class RecordExtras {
 
   textAt(i: number): string {
     return this.texts[i]
+  }
+
+  idAt(i: number): number {
+    return this.ids[i]
   }
 
   /** [record index, text] in record order. */
@@ -80,6 +94,12 @@ export class ExtrasCursor {
 
   /** Record `index`'s extra keys, or undefined. */
   get(index: number): string | undefined {
+    const at = this.find(index)
+    return at < 0 ? undefined : this.extras.textAt(at)
+  }
+
+  /** The position of record `index` among the records with extra keys (RecordExtras.textAt, idAt), or -1. */
+  find(index: number): number {
     const extras = this.extras
     const size = extras.size
     let at = this.at
@@ -87,6 +107,6 @@ export class ExtrasCursor {
     else if (at + 8 < size && extras.recordAt(at + 8) < index) at = extras.search(at + 8, size, index)
     else while (at < size && extras.recordAt(at) < index) at++
     this.at = at
-    return at < size && extras.recordAt(at) === index ? extras.textAt(at) : undefined
+    return at < size && extras.recordAt(at) === index ? at : -1
   }
 }

@@ -656,7 +656,10 @@ export class NdjsonScanner {
       }
     }
     const close = p
-    if (this.extras.count !== 0) r.extras = this.extras.take(buf)
+    if (this.extras.count !== 0) {
+      r.extras = this.extras.take(buf)
+      r.extrasId = this.extras.lastId
+    }
     if (c <= SPACE) while (c === SPACE || c === TAB || c === CR) c = buf[++p]
     if (c !== NEWLINE) throw new SyntaxFault(p, 'the end of the line after the record')
     const builder = this.builder

@@ -432,7 +432,7 @@ export class CaptureBuilder {
 
   private pushRecord(kind: number, ref: number, r: RecordScratch): void {
     const index = this.pushPlain(kind, ref)
-    if (r.extras !== undefined) this.extras.set(index, r.extras)
+    if (r.extras !== undefined) this.extras.set(index, r.extras, r.extrasId)
   }
 
   /** A record row for a record without unknown keys; returns its index. */

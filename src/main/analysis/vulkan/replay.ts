@@ -222,9 +222,11 @@ export class VulkanFeed {
   /** The last record handed over as a whole object (heap, placed, bind, map, unmap, write, flush). */
   last: AnyCaptureRecord | null = null
   /**
-   * The Vulkan fields of the extra keys read so far, by their text: resources of one kind repeat theirs (the same
-   * requirements, the same wanted flags), so most records parse nothing. The model only reads these objects.
+   * The Vulkan fields of the extra keys read so far: resources of one kind repeat theirs (the same requirements,
+   * the same wanted flags), so most records parse nothing. By the text's number where the load gave it one
+   * (RecordExtras.idAt), else by the text. The model only reads these objects.
    */
+  private readonly fieldsById: (VulkanResourceFields | undefined)[] = []
   private readonly fieldsByExtras = new Map<string, VulkanResourceFields>()
   /** The records' extra keys, read in the order the replays ask for them. */
   private readonly extras: ExtrasCursor
@@ -373,8 +375,16 @@ export class VulkanFeed {
 
   /** The 1.1 fields of a buffer or texture record, from its extra keys; cleared when it has none. */
   private vulkanFields(index: number, out: VulkanResourceFields): void {
-    const extras = this.extras.get(index)
-    const x = extras === undefined ? NO_FIELDS : (this.fieldsByExtras.get(extras) ?? this.parseFields(extras))
+    const at = this.extras.find(index)
+    let x = NO_FIELDS
+    if (at >= 0) {
+      const id = this.store.extras.idAt(at)
+      if (id > 0) x = this.fieldsById[id] ?? (this.fieldsById[id] = parseFields(this.store.extras.textAt(at)))
+      else {
+        const text = this.store.extras.textAt(at)
+        x = this.fieldsByExtras.get(text) ?? this.keep(text, parseFields(text))
+      }
+    }
     out.memoryRequirements = x.memoryRequirements
     out.required = x.required
     out.preferred = x.preferred
@@ -383,20 +393,24 @@ export class VulkanFeed {
     out.explicit = x.explicit
   }
 
-  private parseFields(extras: string): VulkanResourceFields {
-    const x = JSON.parse(`{${extras}}`) as VulkanResourceFields
-    const fields: VulkanResourceFields = {
-      memoryRequirements: x.memoryRequirements,
-      required: x.required,
-      preferred: x.preferred,
-      tiling: x.tiling,
-      dedicated: x.dedicated,
-      explicit: x.explicit,
-    }
-    // Bounded: a capture whose every resource has keys of its own keeps the last FIELDS_KEPT.
+  /** Keep the fields of a text the load gave no number (bounded: past FIELDS_KEPT, the last ones). */
+  private keep(text: string, fields: VulkanResourceFields): VulkanResourceFields {
     if (this.fieldsByExtras.size >= FIELDS_KEPT) this.fieldsByExtras.clear()
-    this.fieldsByExtras.set(extras, fields)
+    this.fieldsByExtras.set(text, fields)
     return fields
+  }
+}
+
+/** The 1.1 fields among a record's extra keys. */
+function parseFields(extras: string): VulkanResourceFields {
+  const x = JSON.parse(`{${extras}}`) as VulkanResourceFields
+  return {
+    memoryRequirements: x.memoryRequirements,
+    required: x.required,
+    preferred: x.preferred,
+    tiling: x.tiling,
+    dedicated: x.dedicated,
+    explicit: x.explicit,
   }
 }
 

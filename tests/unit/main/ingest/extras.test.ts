@@ -51,5 +51,23 @@ describe('unknown members interned by their bytes', () => {
     ])
     expect(store.extras.size).toBe(3)
     for (const t of texts) expect(JSON.parse(`{${t}}`)).toHaveProperty('memoryRequirements.alignment', 256)
+    // each text's number: the same for the same text, another for another
+    expect([0, 1, 2].map((i) => store.extras.idAt(i))).toEqual([1, 1, 2])
+  })
+
+  it('number each text kept, the same text the same number, and give 0 past the bounds', () => {
+    const extras = new ExtrasText()
+    take(extras, '"a":1')
+    const first = extras.lastId
+    take(extras, '"b":2')
+    const second = extras.lastId
+    take(extras, '"a":1')
+    expect([first, second, extras.lastId]).toEqual([1, 2, 1])
+    for (let i = 0; i < 70_000; i++) take(extras, `"k":${i}`)
+    expect(take(extras, '"late":true')).toBe('"late":true')
+    expect(extras.lastId).toBe(0)
+    // past them, no text is looked up: one kept before comes decoded again, without its number
+    expect(take(extras, '"b":2')).toBe('"b":2')
+    expect(extras.lastId).toBe(0)
   })
 })

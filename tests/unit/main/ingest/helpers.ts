@@ -83,7 +83,7 @@ export function dumpStore(store: CaptureStore): Record<string, unknown> {
       Object.entries(tables).map(([name, table]) => [name, table.columns().map((c) => Array.from(c.view()))]),
     ),
     strings,
-    extras: [...store.extras],
+    extras: [...store.extras].map(([record, text], i) => [record, text, store.extras.idAt(i)]),
     warnings: store.warnings,
     hasUseRecords: store.hasUseRecords,
     hasGpuRecords: store.hasGpuRecords,
