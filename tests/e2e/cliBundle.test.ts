@@ -4,7 +4,7 @@
  * is taken, and a cache from another build or one V8 refuses is left aside without changing an answer.
  */
 import { execFile } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -87,5 +87,16 @@ describe('the command line bundle and its code cache', () => {
     rmSync(cache)
     expect(await cacheOutcome(tree)).toBe('none')
     expect(await report(cli, DEMO, tree)).toBe(expected)
+  })
+
+  it('runs the ES module build where only electron-vite built the command line', async () => {
+    const tree = join(work, 'modules')
+    mkdirSync(join(tree, 'bin'), { recursive: true })
+    for (const f of ['bin/heapscope.js', 'bin/cliBundle.mjs', 'package.json']) copyFileSync(join(ROOT, f), join(tree, f))
+    cpSync(join(ROOT, 'out/main'), join(tree, 'out/main'), { recursive: true, filter: (f) => !/cli\.cjs/.test(f) })
+    expect(existsSync(join(tree, 'out/main/cli.cjs'))).toBe(false)
+    const script = `import(${JSON.stringify(join(tree, 'bin/cliBundle.mjs'))}).then((m) => process.stdout.write(String(m.loadCliBundle())))`
+    expect((await run(process.execPath, ['-e', script], { cwd: tree })).stdout).toBe('null')
+    expect(await report(join(tree, 'bin/heapscope.js'), DEMO, tree)).toBe(await report(CLI, DEMO))
   })
 })
