@@ -3,7 +3,9 @@
  * `Snapshots.snapshot()` at 100 random frames (seed 1), a fresh Snapshots for each, each frame's best of 3 passes;
  * prints p50, p95 and the slowest. FROM=F keeps only frames ≥ F (the late, heavy ones of a leak); `--open` adds what
  * the inspector asks next (the first table page, the frame's transients); `--each` prints every frame's time;
- * PROF=DIR writes the second pass's CPU profile. Usage: bash bench/tools/run.sh snapshots FILE [--open] [--each]
+ * PROF=DIR writes the second pass's CPU profile; EVERY=N asks for a checkpoint every N records instead of
+ * CHECKPOINT_RECORDS (the budget may thin them: the first line says how many were kept, the most records a
+ * snapshot replays and the checkpoints' bytes). Usage: bash bench/tools/run.sh snapshots FILE [--open] [--each]
  */
 import { Replay } from '../../src/main/analysis/d3d12/replay'
 import { Snapshots } from '../../src/main/analysis/d3d12/snapshot'
@@ -15,7 +17,7 @@ const file = process.argv[2]
 const open = process.argv.includes('--open')
 const { store } = await loadCaptureFile(file)
 const config = resolveConfig(store.header.config as Record<string, number> | undefined, {})
-const replay = await Replay.run(store, { config })
+const replay = await Replay.run(store, { config, ...(process.env.EVERY ? { checkpointRecords: Number(process.env.EVERY) } : {}) })
 
 /** The bench's generator, so the frames are the bench's. */
 function random(seed: number): () => number {
@@ -53,5 +55,5 @@ for (let pass = 0; pass < 3; pass++) {
 }
 const sorted = [...best].sort((a, b) => a - b)
 const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))].toFixed(1)
-console.log(`p50 ${at(0.5)} ms p95 ${at(0.95)} ms max ${sorted[sorted.length - 1].toFixed(1)} ms`)
+console.log(`${JSON.stringify(replay.checkpointStats())} p50 ${at(0.5)} ms p95 ${at(0.95)} ms max ${sorted[sorted.length - 1].toFixed(1)} ms`)
 if (process.argv.includes('--each')) frames.forEach((f, i) => console.log(f, best[i].toFixed(1)))
