@@ -4,8 +4,8 @@
  * of the 540 000 records of a 20 000-frame `gen vulkan` capture. They were a map from record index to text, whose
  * `set` and `get` hashed every such record into a table of tens of thousands of entries and missed the processor's
  * caches each time (a tenth of that capture's load, 0.3 µs a resource in its replay). Records come in order, so
- * they are now two columns a load appends to, which a replay walks with a cursor (bench/README.md, "Vulkan
- * captures: the extra keys in record order").
+ * they are now columns a load appends to (record index, text, the text's number), which a replay walks with a
+ * cursor (bench/README.md, "Vulkan captures: the extra keys in record order").
  */
 export class RecordExtras {
   private records = new Int32Array(64)

@@ -416,7 +416,7 @@ function parseFields(extras: string): VulkanResourceFields {
 
 /** A resource record without extra keys: no Vulkan field. */
 const NO_FIELDS: VulkanResourceFields = {}
-/** How many distinct extra-key texts VulkanFeed keeps parsed. */
+/** How many distinct extra-key texts without a number (past the load's table) VulkanFeed keeps parsed. */
 export const FIELDS_KEPT = 1 << 16
 
 /** Live placements (not released) as columns, a row per id, rows recycled. */
