@@ -66,8 +66,11 @@ export async function* chunksOf(bytes: Uint8Array, sizes: number | readonly numb
   }
 }
 
-/** Everything a store holds, as plain data to compare two stores by. */
-export function dumpStore(store: CaptureStore): Record<string, unknown> {
+/**
+ * Everything a store holds, as plain data to compare two stores by. `numbers`: with the number the scanner gave
+ * each extra-keys text (RecordExtras.idAt), which a store built from objects (importers) does not have.
+ */
+export function dumpStore(store: CaptureStore, options: { numbers?: boolean } = {}): Record<string, unknown> {
   const tables = { buffers: store.buffers, textures: store.textures, transients: store.transients, placed: store.placed }
   const strings: (string | undefined)[] = []
   for (let id = 1; id < store.strings.size; id++) strings.push(store.strings.get(id))
@@ -83,7 +86,7 @@ export function dumpStore(store: CaptureStore): Record<string, unknown> {
       Object.entries(tables).map(([name, table]) => [name, table.columns().map((c) => Array.from(c.view()))]),
     ),
     strings,
-    extras: [...store.extras].map(([record, text], i) => [record, text, store.extras.idAt(i)]),
+    extras: options.numbers ? [...store.extras].map(([record, text], i) => [record, text, store.extras.idAt(i)]) : [...store.extras],
     warnings: store.warnings,
     hasUseRecords: store.hasUseRecords,
     hasGpuRecords: store.hasGpuRecords,
