@@ -3,7 +3,7 @@
 // bundle (out/main/cli.cjs.cache). Without it, each start parses and compiles about a megabyte of script again.
 // The cache opens with the build id the bundle ends with: one from another build is not used. V8 refuses one made
 // by another Node.js or under other V8 flags; either way the bundle then compiles as it would without a cache.
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -61,5 +61,6 @@ export function loadCliBundle({ useCache = true } = {}) {
 
 /** Write the code cache of a loaded bundle: its build id, then what V8 has compiled of it so far. */
 export function writeCliCache(bundle) {
-  writeFileSync(CACHE, Buffer.concat([Buffer.from(bundle.id, 'latin1'), bundle.script.createCachedData()]))
+  writeFileSync(`${CACHE}.part`, Buffer.concat([Buffer.from(bundle.id, 'latin1'), bundle.script.createCachedData()]))
+  renameSync(`${CACHE}.part`, CACHE)
 }

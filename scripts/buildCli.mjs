@@ -7,7 +7,7 @@
 // writes what V8 compiled. bin/heapscope.js loads the bundle with the cache (bin/cliBundle.mjs).
 import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -46,14 +46,16 @@ async function warm(captures) {
 
 async function build() {
   const { build: viteBuild } = await import('vite')
+  // built aside, then put in place whole: a command started meanwhile reads the last bundle or this one
+  const staging = join(dirname(BUNDLE), '.cli-build')
   await viteBuild({
     configFile: false,
     root,
     logLevel: 'warn',
     build: {
       ssr: join(root, 'src/main/cli/bundle.ts'),
-      outDir: dirname(BUNDLE),
-      emptyOutDir: false,
+      outDir: staging,
+      emptyOutDir: true,
       target: 'node20',
       minify: false,
       rollupOptions: {
@@ -67,8 +69,10 @@ async function build() {
   // Pure ASCII (vite's output has other characters in strings and templates only, which take their \u escape), so
   // the loader reads it as Latin-1: a one-byte string Node.js keeps outside V8's heap, with no UTF-8 decoding. And
   // wrapped as Node.js wraps a CommonJS module, so that string is the script V8 compiles, with no copy made.
-  const code = readFileSync(BUNDLE, 'utf8').replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
-  writeFileSync(BUNDLE, `${MODULE_WRAPPER[0]}${code}${MODULE_WRAPPER[1]}${BUILD_ID_MARK}${randomBytes(16).toString('hex')}\n`)
+  const code = readFileSync(join(staging, 'cli.cjs'), 'utf8').replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  writeFileSync(`${BUNDLE}.part`, `${MODULE_WRAPPER[0]}${code}${MODULE_WRAPPER[1]}${BUILD_ID_MARK}${randomBytes(16).toString('hex')}\n`)
+  renameSync(`${BUNDLE}.part`, BUNDLE)
+  rmSync(staging, { recursive: true, force: true })
   const node = (args, stdout) => {
     const result = spawnSync(process.execPath, args, { cwd: root, stdio: ['ignore', stdout, 'inherit'] })
     if (result.status !== 0) throw new Error(`node ${args.join(' ')} failed (status ${result.status})`)

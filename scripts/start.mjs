@@ -66,6 +66,9 @@ if (!built()) {
     stdio: ['ignore', 'ignore', 'inherit'],
   })
   if (result.status !== 0) process.exit(result.status ?? 1)
+  // the command line as one file with its code cache (bin/heapscope.js runs the ES module build without it)
+  const cli = spawnSync(process.execPath, [join(root, 'scripts/buildCli.mjs')], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] })
+  if (cli.status !== 0) console.error('heapscope: the command line was built without its code cache')
 }
 
 const electron = electronBinary()
