@@ -20,7 +20,7 @@ export class ExtrasText {
   private spans = new Int32Array(16)
   count = 0
   private readonly texts = new StringTable()
-  /** The texts by their id in `texts`, decoded once (a dense array: the table's own cache is a map). */
+  /** The texts by their id in `texts`, each decoded once, as it is first kept (here, not in the table's map). */
   private readonly decoded: string[] = ['']
   private keptBytes = 0
   /**
@@ -66,7 +66,7 @@ export class ExtrasText {
     const id = this.texts.internBytes(joined, 0, length)
     if (this.texts.size > before) {
       this.keptBytes += length
-      this.decoded.push(this.texts.get(id)!)
+      this.decoded.push(decoder.decode(this.texts.bytes(id)))
     }
     this.lastId = id
     return this.decoded[id]
