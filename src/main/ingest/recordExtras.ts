@@ -7,47 +7,43 @@
  * they are now columns a load appends to (record index, text, the text's number), which a replay walks with a
  * cursor (bench/README.md, "Vulkan captures: the extra keys in record order").
  */
+import { uint32Column } from './columns'
+
 export class RecordExtras {
-  private records = new Int32Array(64)
-  private texts: string[] = []
+  private readonly records = uint32Column(64)
+  private readonly texts: string[] = []
   /**
    * Each text's number from the load's table of texts (ExtrasText): the same text, the same number, 1 and up; 0
    * where the table gave none (past its bounds, or a record an importer made). A replay that parses texts keeps
    * the results by number in an array, not by text in a map.
    */
-  private ids = new Int32Array(64)
+  private readonly ids = uint32Column(64)
+
   /** How many records have extra keys. */
-  size = 0
+  get size(): number {
+    return this.texts.length
+  }
 
   /** Record `index`'s extra keys, and their number (0: none); `index` comes after every record given before. */
   set(index: number, text: string, id = 0): void {
     const size = this.size
-    if (size > 0 && index <= this.records[size - 1]) {
-      throw new Error(`extra keys of record ${index} after those of record ${this.records[size - 1]}`)
+    if (size > 0 && index <= this.records.data[size - 1]) {
+      throw new Error(`extra keys of record ${index} after those of record ${this.records.data[size - 1]}`)
     }
-    if (size === this.records.length) {
-      const grown = new Int32Array(size * 2)
-      grown.set(this.records)
-      this.records = grown
-      const ids = new Int32Array(size * 2)
-      ids.set(this.ids)
-      this.ids = ids
-    }
-    this.records[size] = index
-    this.ids[size] = id
+    this.records.push(index)
+    this.ids.push(id)
     this.texts.push(text)
-    this.size = size + 1
   }
 
   /** Record `index`'s extra keys, or undefined. */
   get(index: number): string | undefined {
     const at = this.search(0, this.size, index)
-    return at < this.size && this.records[at] === index ? this.texts[at] : undefined
+    return at < this.size && this.records.data[at] === index ? this.texts[at] : undefined
   }
 
   /** The `i`-th record with extra keys, in record order, and its text. */
   recordAt(i: number): number {
-    return this.records[i]
+    return this.records.data[i]
   }
 
   textAt(i: number): string {
@@ -55,12 +51,12 @@ export class RecordExtras {
   }
 
   idAt(i: number): number {
-    return this.ids[i]
+    return this.ids.data[i]
   }
 
   /** [record index, text] in record order. */
   *[Symbol.iterator](): Generator<[number, string]> {
-    for (let i = 0; i < this.size; i++) yield [this.records[i], this.texts[i]]
+    for (let i = 0; i < this.size; i++) yield [this.records.data[i], this.texts[i]]
   }
 
   /** A reader for one replay, which asks for ascending records and now and then jumps to a checkpoint. */
@@ -70,7 +66,7 @@ export class RecordExtras {
 
   /** The first position in [from, to) whose record is at or past `index` (to when none is). */
   search(from: number, to: number, index: number): number {
-    const records = this.records
+    const records = this.records.data
     let lo = from
     let hi = to
     while (lo < hi) {
