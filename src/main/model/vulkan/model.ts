@@ -9,8 +9,6 @@
  */
 import { roundUp, roundUpPow2, type Bytes, type Frame } from '../../../shared/units'
 import {
-  BUFFER_USAGES,
-  maskOf,
   type FrameRecord,
   type GpuRecord,
   type LockRecord,
@@ -42,7 +40,7 @@ import { FirstFit } from '../firstFit'
 import { FreeListBlock } from './freeList'
 import { LinearArena } from './linear'
 import { MemoryTypeSelector } from './memoryType'
-import { bufferNeeds, emptyNeeds, textureNeeds, UNIFORM_ALIGNMENT, USAGE_VOLATILE, type ResourceNeeds } from './requirements'
+import { bufferNeeds, emptyNeeds, textureNeeds, UNIFORM_ALIGNMENT, usageMask, USAGE_VOLATILE, type ResourceNeeds } from './requirements'
 import { StagingRing } from './stagingRing'
 import { checkAllocationCount, checkBind, checkFlushRange, checkGranularity, flushAligned, UnflushedWrites, type RuleWarn } from './usageRules'
 import {
@@ -409,9 +407,8 @@ export class VulkanModel {
   // ---- resources the model places
 
   onBuffer(record: VulkanBufferRecord): void {
-    const usage = record.mask ?? maskOf(BUFFER_USAGES, record.usage)
-    const n = bufferNeeds(record, this.selector.allTypeBits, this.needs, usage)
-    const volatile = (usage & USAGE_VOLATILE) !== 0
+    const n = bufferNeeds(record, this.selector.allTypeBits, this.needs)
+    const volatile = (usageMask(record) & USAGE_VOLATILE) !== 0
     this.create(record.id, KIND_BUFFER, n, record.explicit === true, volatile)
   }
 

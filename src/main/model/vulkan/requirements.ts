@@ -69,13 +69,13 @@ function wanted(out: ResourceNeeds, rec: VulkanResourceFields, required: number,
 /** A buffer description; on a `placed` record `heap` is the heap's id, so only the string "readback" counts. */
 export type BufferLike = Omit<BufferDesc, 'heap'> & { heap?: unknown } & VulkanResourceFields
 
-/** `usage`: the usage's mask, when the caller has it. */
-export function bufferNeeds(
-  rec: BufferLike,
-  allTypeBits: number,
-  out: ResourceNeeds,
-  usage = rec.mask ?? maskOf(BUFFER_USAGES, rec.usage),
-): ResourceNeeds {
+/** A buffer's usage as its mask: the one a feed gave with it, else from its names. */
+export function usageMask(rec: Pick<BufferLike, 'usage' | 'mask'>): number {
+  return rec.mask ?? maskOf(BUFFER_USAGES, rec.usage)
+}
+
+export function bufferNeeds(rec: BufferLike, allTypeBits: number, out: ResourceNeeds): ResourceNeeds {
+  const usage = usageMask(rec)
   const mr = rec.memoryRequirements
   if (mr) {
     out.size = mr.size
