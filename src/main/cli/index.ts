@@ -25,6 +25,7 @@ import { importOptionsOf } from '../ingest/importers/options'
 import { ImportError } from '../ingest/importers/source'
 import { loadCapture, loadCaptureFile, type LoadProgress, type LoadResult } from '../ingest/read'
 import { formatReport } from './report'
+import { beforeCapture } from './shortRun'
 import { loadAndReplay, replayCapture, type ReplayedCapture } from '../analysis/run'
 import { HEAPSCOPE_VERSION } from '../../shared/version'
 import { HistoryError } from '../history/duckdb'
@@ -89,6 +90,7 @@ async function readReplayed(
     const result = await read(file, options)
     return { result, replayed: () => replayRun(replayCapture(result, pairs, replay)) }
   }
+  beforeCapture(file)
   const loading = loadAndReplay(file, pairs, { load: loadOptions(file, options), ...replay })
   const result = await loaded(loading.loaded)
   return { result, replayed: () => replayRun(loading.replayed) }

@@ -1,0 +1,62 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import {
+  beforeCapture,
+  enableShortRunTuning,
+  resetShortRunTuning,
+  SHORT_RUN_BYTES,
+  SHORT_RUN_FLAGS,
+  shortRunFlags,
+} from '../../../../src/main/cli/shortRun'
+
+describe('the compiler budget of a short run', () => {
+  let dir: string
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'heapscope-shortrun-'))
+    resetShortRunTuning()
+  })
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true })
+    resetShortRunTuning()
+  })
+
+  const file = (name: string, bytes: number) => {
+    const path = join(dir, name)
+    writeFileSync(path, Buffer.alloc(bytes, 0x20))
+    return path
+  }
+
+  it('halves the inlining budget under 64 MiB, and leaves V8 alone from there on', () => {
+    expect(SHORT_RUN_FLAGS).toEqual(['--max-inlined-bytecode-size-cumulative=460'])
+    expect(shortRunFlags(0)).toEqual(SHORT_RUN_FLAGS)
+    expect(shortRunFlags(SHORT_RUN_BYTES - 1)).toEqual(SHORT_RUN_FLAGS)
+    expect(shortRunFlags(SHORT_RUN_BYTES)).toEqual([])
+    expect(shortRunFlags(218_169_677)).toEqual([])
+    expect(shortRunFlags(-1)).toEqual([])
+  })
+
+  it('sets nothing unless the process entry asked for it', () => {
+    const set: string[] = []
+    beforeCapture(file('a.hscap', 1000), (f) => set.push(f))
+    expect(set).toEqual([])
+  })
+
+  it('lets the first capture decide, once', () => {
+    enableShortRunTuning()
+    const set: string[] = []
+    beforeCapture(file('small.hscap', 1000), (f) => set.push(f))
+    beforeCapture(file('other.hscap', 10), (f) => set.push(f))
+    expect(set).toEqual([...SHORT_RUN_FLAGS])
+  })
+
+  it('a missing file decides nothing: the next one does', () => {
+    enableShortRunTuning()
+    const set: string[] = []
+    beforeCapture(join(dir, 'missing.hscap'), (f) => set.push(f))
+    expect(set).toEqual([])
+    beforeCapture(file('small.hscap', 1000), (f) => set.push(f))
+    expect(set).toEqual([...SHORT_RUN_FLAGS])
+  })
+})
