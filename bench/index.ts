@@ -27,6 +27,7 @@
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { benchCaptureFile, generateBenchCapture, jsonParseBaseline } from './capture'
@@ -34,6 +35,7 @@ import { CHECKPOINT_RECORDS, Replay } from '../src/main/analysis/d3d12/replay'
 import { buildRunReport } from '../src/main/analysis/d3d12/report'
 import { Snapshots } from '../src/main/analysis/d3d12/snapshot'
 import { loadAndReplay, pipelineWorthIt } from '../src/main/analysis/run'
+import { captureBytes } from '../src/main/ingest/captureBytes'
 import { loadCaptureFile, type LoadResult } from '../src/main/ingest/read'
 import { resolveConfig, type ModelConfig } from '../src/shared/model'
 
@@ -56,7 +58,6 @@ const SPACINGS = [12_500, 25_000, 50_000, 100_000]
  * thread with the replay following it; neither: as the CLI chooses for this machine (analysis/run.ts).
  */
 const ONE_THREAD: boolean | undefined = args.includes('--one-thread') ? true : args.includes('--worker') ? false : undefined
-const PIPELINED = ONE_THREAD === undefined ? pipelineWorthIt() : !ONE_THREAD
 
 const here = dirname(fileURLToPath(import.meta.url))
 // The bundle runs from bench/data/: the capture sits beside it.
@@ -67,6 +68,8 @@ const file = ((): string => {
   const at = args.findIndex((a) => a === '--ratio' || a === '--measure' || a === '--memory' || a === '--spacing')
   return at >= 0 ? args[at + 1] : ''
 })()
+/** Whether the measured report's load runs in a worker: as asked, else as the CLI would choose for this capture. */
+const PIPELINED = ONE_THREAD === undefined ? pipelineWorthIt(availableParallelism(), captureBytes(file)) : !ONE_THREAD
 
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@
  */
 import { availableParallelism } from 'node:os'
 import { ConfigError } from '../../shared/model'
+import { captureBytes } from '../ingest/captureBytes'
 import { startPipedLoad, type PipedLoadOptions } from '../ingest/pipeline'
 import { loadCaptureFile, type LoadOptions, type LoadResult } from '../ingest/read'
 import type { Backend, BackendRun, ConfigOverrides, ReplayStart } from './backend'
@@ -53,7 +54,8 @@ export interface LoadAndReplayOptions extends ReplayCaptureOptions {
   load?: Partial<LoadOptions> & { chunkSize?: number }
   /**
    * true: load on this thread, then replay, no worker; false: load in a worker thread, the replay following it;
-   * absent: a worker where the machine has more than PIPELINE_MIN_CORES - 1 cores (pipelineWorthIt).
+   * absent: a worker for a capture of PIPELINE_MIN_BYTES or more on a machine of PIPELINE_MIN_CORES or more
+   * (pipelineWorthIt).
    */
   oneThread?: boolean
   /** The pipelined load's own options (tests: eager increments, a worker that fails). */
@@ -81,15 +83,27 @@ const ignore = () => undefined
  */
 export const PIPELINE_MIN_CORES = 3
 
-/** Whether a load should run in a worker thread beside the replay, by the cores the process may use. */
-export function pipelineWorthIt(cores = availableParallelism()): boolean {
-  return cores >= PIPELINE_MIN_CORES
+/**
+ * The capture bytes a pipelined load needs to be worth its cost: the worker's own start (a second engine, its
+ * modules compiled) and the replay's upkeep of a growing store are paid before it saves anything. On sixteen cores
+ * (bench/README.md, "The load in a worker thread, by size"), one-shot reports of a 19 MB and a 28 MB capture were
+ * faster on one thread, and one of 218 MB took 4.0 s in a worker against 5.5 s on one thread.
+ */
+export const PIPELINE_MIN_BYTES = 64 * 1024 * 1024
+
+/**
+ * Whether a load should run in a worker thread beside the replay: by the cores the process may use, and the bytes
+ * of capture lines to read (ingest/captureBytes.ts; -1 where unknown, a pipe say, which stays on one thread).
+ */
+export function pipelineWorthIt(cores = availableParallelism(), bytes = PIPELINE_MIN_BYTES): boolean {
+  return cores >= PIPELINE_MIN_CORES && bytes >= PIPELINE_MIN_BYTES
 }
 
 /**
  * Load a capture file and replay it, the replay following the load: `report`, `diff`, `check`, `export` and
- * `history add` read their captures so. Capture lines (plain or gzip) are loaded in a worker thread; a file an
- * importer reads, or a machine where no worker starts, is loaded on this thread first, then replayed.
+ * `history add` read their captures so. Capture lines (plain or gzip) of PIPELINE_MIN_BYTES or more are loaded in
+ * a worker thread where the machine has the cores (pipelineWorthIt); a smaller capture, a file an importer reads,
+ * or a machine where no worker starts, is loaded on this thread first, then replayed.
  *
  * The models ask the store once, as they start, whether the capture has `gpu` and `use` records. A replay starts
  * with the first complete frames, with what the store says then; should a later increment bring the first such
@@ -101,7 +115,7 @@ export function loadAndReplay(path: string, pairs: readonly string[], options: L
     if (result.error && result.store.records.length === 0) throw result.error
     return replayCapture(result, pairs, options)
   }
-  const load = (options.oneThread ?? !pipelineWorthIt())
+  const load = (options.oneThread ?? !pipelineWorthIt(availableParallelism(), captureBytes(path)))
     ? undefined
     : startPipedLoad(path, {
         file: options.load?.file,

@@ -43,9 +43,12 @@ export class SeriesTable {
   private readonly pyramids = new Map<string, Pyramid>()
   /** Columns grow with the capture (`grow`): the replay keeps writing through the arrays it was handed. */
   private growing: boolean
+  /** The frames a growing table's buffers hold, `frames` and the zeroed ones past it. */
+  private capacity: number
 
   constructor(frameNumbers: Float64Array, options: { growing?: boolean } = {}) {
     this.frames = frameNumbers.length
+    this.capacity = this.frames
     this.frameNumbers = frameNumbers
     this.growing = options.growing ?? false
   }
@@ -56,7 +59,7 @@ export class SeriesTable {
     if (!column) {
       if (this.growing) {
         const Buffer = ArrayBuffer as unknown as ResizableArrayBufferCtor
-        column = new Float64Array(new Buffer(this.frames * 8, { maxByteLength: MAX_GROWING_FRAMES * 8 }))
+        column = new Float64Array(new Buffer(this.capacity * 8, { maxByteLength: MAX_GROWING_FRAMES * 8 }))
       } else column = new Float64Array(this.frames)
       this.columns.set(info.name, column)
       this.infos.set(info.name, info)
@@ -64,12 +67,20 @@ export class SeriesTable {
     return column
   }
 
-  /** More frames of a growing table: every column grows to them (zero-filled), in place. */
+  /**
+   * More frames of a growing table: every column grows to them (zero-filled), in place. The buffers grow half again
+   * at a time, not to each new count: a pipelined load's replay grows the table at every increment, and each resize
+   * of each column is a call into the system. Until the table settles, a column may hold zeroed frames past
+   * `frames`; `get` gives the frames alone.
+   */
   grow(frameNumbers: Float64Array): void {
     const frames = frameNumbers.length
     if (!this.growing) throw new Error('this run\'s series do not grow')
     if (frames > MAX_GROWING_FRAMES) throw new Error(`a capture followed live holds at most ${MAX_GROWING_FRAMES} frames`)
-    for (const column of this.columns.values()) (column.buffer as ResizableArrayBuffer).resize(frames * 8)
+    if (frames > this.capacity) {
+      this.capacity = Math.min(MAX_GROWING_FRAMES, Math.max(frames, Math.ceil(this.capacity * 1.5)))
+      for (const column of this.columns.values()) (column.buffer as ResizableArrayBuffer).resize(this.capacity * 8)
+    }
     this.frames = frames
     this.frameNumbers = frameNumbers
     this.pyramids.clear()
@@ -79,12 +90,13 @@ export class SeriesTable {
   settle(frameNumbers: Float64Array): void {
     if (!this.growing) return
     this.grow(frameNumbers)
-    for (const [name, column] of this.columns) this.columns.set(name, column.slice())
+    for (const [name, column] of this.columns) this.columns.set(name, column.slice(0, this.frames))
     this.growing = false
   }
 
   get(name: string): Float64Array | undefined {
-    return this.columns.get(name)
+    const column = this.columns.get(name)
+    return column && this.growing ? column.subarray(0, this.frames) : column
   }
 
   has(name: string): boolean {
@@ -182,7 +194,7 @@ export class SeriesTable {
     }
     const series: Record<string, SeriesBuckets> = {}
     for (const name of query.series) {
-      const column = this.columns.get(name)
+      const column = this.get(name)
       if (!column) continue
       const min = new Float64Array(buckets)
       const max = new Float64Array(buckets)

@@ -12,11 +12,12 @@
  * host, the benches' in-process runs and the build's code-cache warm-up keep V8's defaults. V8 refuses a code cache
  * made under other flags, which is why the warm-up must not set them.
  */
-import { statSync } from 'node:fs'
 import { setFlagsFromString } from 'node:v8'
+import { PIPELINE_MIN_BYTES } from '../analysis/run'
+import { captureBytes } from '../ingest/captureBytes'
 
-/** Captures smaller than this get the short run's budget. */
-export const SHORT_RUN_BYTES = 64 * 1024 * 1024
+/** Captures smaller than this get the short run's budget: those a load reads on one thread (analysis/run.ts). */
+export const SHORT_RUN_BYTES = PIPELINE_MIN_BYTES
 
 /** The flags of a short run. */
 export const SHORT_RUN_FLAGS = ['--max-inlined-bytecode-size-cumulative=460'] as const
@@ -36,16 +37,13 @@ export function shortRunFlags(bytes: number): readonly string[] {
 
 /**
  * Called before a capture file is read: the first one decides, once, for the whole process (V8's flags are the
- * process's). A file that cannot be stat'ed decides nothing; its read reports the error.
+ * process's), by its bytes of capture lines (a gzip file's uncompressed size). A file that cannot be read, or a
+ * pipe, decides nothing; its read reports any error.
  */
 export function beforeCapture(file: string, setFlags: (flags: string) => void = setFlagsFromString): void {
   if (!enabled || decided) return
-  let bytes: number
-  try {
-    bytes = statSync(file).size
-  } catch {
-    return
-  }
+  const bytes = captureBytes(file)
+  if (bytes < 0) return
   decided = true
   for (const flag of shortRunFlags(bytes)) setFlags(flag)
 }

@@ -75,7 +75,9 @@ export class Column<T extends TypedArray> {
   }
 
   private grow(min: number): void {
-    let capacity = grownCapacity(this.data.length, this.length, this.share)
+    // Projected from the length the column is about to have: a run of values appended at once (a pipelined load's
+    // increment) counts in the share it came with.
+    let capacity = grownCapacity(this.data.length, min, this.share)
     while (capacity < min) capacity = Math.ceil(capacity * 1.5)
     this.resize(capacity)
   }

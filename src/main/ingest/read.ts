@@ -15,6 +15,7 @@ import { primeLoad } from './prime'
 import { NdjsonScanner } from './scanner'
 import type { CaptureStore } from './store'
 import { CaptureBuilder } from './storeBuilder'
+import { GZIP_0, GZIP_1 } from './captureBytes'
 import type { TraceRun } from '../../shared/ipc'
 
 /** 256 KiB: two read buffers and the scanner's own fit in few pages (bench/README.md, "Fresh memory: chunks read into two buffers"). */
@@ -71,9 +72,6 @@ export interface LoadResult {
   /** An allocator's trace that holds requests: observed, or its requests through a model. */
   trace?: TraceRun
 }
-
-const GZIP_0 = 0x1f
-const GZIP_1 = 0x8b
 
 export async function loadCaptureFile(
   path: string,

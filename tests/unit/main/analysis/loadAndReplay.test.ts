@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { gunzipSync, gzipSync } from 'node:zlib'
 import { afterAll, describe, expect, it } from 'vitest'
-import { loadAndReplay, pipelineWorthIt, type LoadAndReplayOptions, type ReplayedCapture } from '../../../../src/main/analysis/run'
+import { loadAndReplay, PIPELINE_MIN_BYTES, pipelineWorthIt, type LoadAndReplayOptions, type ReplayedCapture } from '../../../../src/main/analysis/run'
 import { CaptureError, TruncatedGzipError } from '../../../../src/main/ingest/errors'
 import { PipedStore } from '../../../../src/main/ingest/increments'
 import type { LoadResult } from '../../../../src/main/ingest/read'
@@ -169,17 +169,21 @@ describe('a capture replayed as it is read, in a worker thread', () => {
 })
 
 describe('where a load runs in a worker', () => {
-  it('pipelines on three cores or more, and loads on one thread on two or one', () => {
-    expect(pipelineWorthIt(1)).toBe(false)
-    expect(pipelineWorthIt(2)).toBe(false)
-    expect(pipelineWorthIt(3)).toBe(true)
-    expect(pipelineWorthIt(16)).toBe(true)
+  it('pipelines a capture of 64 MiB or more on three cores or more, and loads the rest on one thread', () => {
+    const big = PIPELINE_MIN_BYTES
+    expect(PIPELINE_MIN_BYTES).toBe(64 * 1024 * 1024)
+    expect(pipelineWorthIt(1, big)).toBe(false)
+    expect(pipelineWorthIt(2, big)).toBe(false)
+    expect(pipelineWorthIt(3, big)).toBe(true)
+    expect(pipelineWorthIt(16, big)).toBe(true)
+    expect(pipelineWorthIt(16, big - 1)).toBe(false)
+    expect(pipelineWorthIt(16, -1)).toBe(false)
   })
 
-  it('follows the machine when the caller does not say', async () => {
+  it('loads a small capture on one thread when the caller does not say, on any machine', async () => {
     const loading = loadAndReplay(join(GOLDEN, 'deferred-60.hscap.gz'), [])
     const result = await loading.loaded
     await loading.replayed
-    expect(result.store instanceof PipedStore).toBe(pipelineWorthIt())
+    expect(result.store instanceof PipedStore).toBe(false)
   })
 })

@@ -78,6 +78,27 @@ describe('a series table that grows (a capture followed as it is written)', () =
     expect(Array.from(a.frame)).toEqual([100, 121])
   })
 
+  it('grows its buffers half again at a time, and gives out its frames alone', () => {
+    const t = new SeriesTable(numbers(4), { growing: true })
+    const column = t.column({ name: 's', label: 's', unit: 'bytes', group: 'g' })
+    const sizes = new Set<number>()
+    for (let frames = 5; frames <= 100; frames++) {
+      t.grow(numbers(frames))
+      column[frames - 1] = frames
+      sizes.add(column.length)
+      expect(column.length).toBeGreaterThanOrEqual(frames)
+      expect(t.get('s')!.length).toBe(frames)
+    }
+    // 4 → 6 → 9 → 14 → 21 → 32 → 48 → 72 → 108: eight resizes for 96 new frames, not 96
+    expect([...sizes]).toEqual([6, 9, 14, 21, 32, 48, 72, 108])
+    expect(t.get('s')![99]).toBe(100)
+    const a = t.query({ runId: 'r', series: ['s'], from: 0, to: 100, resolution: 1 })
+    expect(Array.from(a.series.s.max)).toEqual([100])
+    t.settle(numbers(101))
+    expect(t.get('s')!.length).toBe(101)
+    expect(t.get('s')![100]).toBe(0)
+  })
+
   it('settles into plain arrays of its frames, and refuses to grow past its limit', () => {
     const t = new SeriesTable(numbers(2), { growing: true })
     const column = t.column({ name: 's', label: 's', unit: 'bytes', group: 'g' })

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   beforeCapture,
@@ -49,6 +50,16 @@ describe('the compiler budget of a short run', () => {
     beforeCapture(file('small.hscap', 1000), (f) => set.push(f))
     beforeCapture(file('other.hscap', 10), (f) => set.push(f))
     expect(set).toEqual([...SHORT_RUN_FLAGS])
+  })
+
+  it('counts a gzip capture by its lines, not its compressed bytes', () => {
+    enableShortRunTuning()
+    const set: string[] = []
+    const path = join(dir, 'big.hscap.gz')
+    // 64 MiB of one repeated line compresses to about 64 KiB
+    writeFileSync(path, gzipSync(Buffer.alloc(SHORT_RUN_BYTES, 0x20), { level: 1 }))
+    beforeCapture(path, (f) => set.push(f))
+    expect(set).toEqual([])
   })
 
   it('a missing file decides nothing: the next one does', () => {
