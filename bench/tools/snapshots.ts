@@ -3,8 +3,9 @@
  * `Snapshots.snapshot()` at 100 random frames (seed 1), a fresh Snapshots for each, each frame's best of 3 passes;
  * prints p50, p95 and the slowest. FROM=F keeps only frames ≥ F (the late, heavy ones of a leak); `--open` adds what
  * the inspector asks next (the first table page, the frame's transients); `--each` prints every frame's time;
- * PROF=DIR writes the second pass's CPU profile; EVERY=N asks for a checkpoint every N records instead of
- * CHECKPOINT_RECORDS (the budget may thin them: the first line says how many were kept, the most records a
+ * PROF=DIR writes the second pass's CPU profile; each pass's minor page faults per snapshot are printed too;
+ * EVERY=N asks for a checkpoint every N records instead of CHECKPOINT_RECORDS, BUDGET_MIB=M lets them hold M MiB
+ * instead of their budget (the budget may thin them: the first line says how many were kept, the most records a
  * snapshot replays and the checkpoints' bytes). Usage: bash bench/tools/run.sh snapshots FILE [--open] [--each]
  */
 import { Replay } from '../../src/main/analysis/d3d12/replay'
@@ -17,7 +18,11 @@ const file = process.argv[2]
 const open = process.argv.includes('--open')
 const { store } = await loadCaptureFile(file)
 const config = resolveConfig(store.header.config as Record<string, number> | undefined, {})
-const replay = await Replay.run(store, { config, ...(process.env.EVERY ? { checkpointRecords: Number(process.env.EVERY) } : {}) })
+const replay = await Replay.run(store, {
+  config,
+  ...(process.env.EVERY ? { checkpointRecords: Number(process.env.EVERY) } : {}),
+  ...(process.env.BUDGET_MIB ? { checkpointBytes: Number(process.env.BUDGET_MIB) * 2 ** 20 } : {}),
+})
 
 /** The bench's generator, so the frames are the bench's. */
 function random(seed: number): () => number {
@@ -44,15 +49,20 @@ for (const f of framesOf(99, 3)) one(f)
 const frames = framesOf(1, 100).filter((f) => f >= Number(process.env.FROM ?? 0))
 const best = frames.map(() => Infinity)
 const profiler = process.env.PROF ? new Profiler(process.env.PROF) : null
+const faults = () => process.resourceUsage().minorPageFault
+const passFaults: number[] = []
 for (let pass = 0; pass < 3; pass++) {
   if (pass === 1) await profiler?.start(100)
+  const f0 = faults()
   frames.forEach((f, i) => {
     const t = performance.now()
     one(f)
     best[i] = Math.min(best[i], performance.now() - t)
   })
+  passFaults.push(faults() - f0)
   if (pass === 1) await profiler?.stop('snapshots')
 }
+console.log(`page faults per snapshot, by pass: ${passFaults.map((n) => (n / frames.length).toFixed(0)).join(', ')}`)
 const sorted = [...best].sort((a, b) => a - b)
 const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))].toFixed(1)
 console.log(`${JSON.stringify(replay.checkpointStats())} p50 ${at(0.5)} ms p95 ${at(0.95)} ms max ${sorted[sorted.length - 1].toFixed(1)} ms`)
