@@ -86,7 +86,7 @@ export const PIPELINE_MIN_CORES = 3
 /**
  * The capture bytes a pipelined load needs to be worth its cost: the worker's own start (a second engine, its
  * modules compiled) and the replay's upkeep of a growing store are paid before it saves anything. On sixteen cores
- * (bench/README.md, "The load in a worker thread, by size"), one-shot reports of a 19 MB and a 28 MB capture were
+ * (bench/README.md, "A short run: one thread, and half the inlining budget"), one-shot reports of a 19 MB and a 28 MB capture were
  * faster on one thread, and one of 218 MB took 4.0 s in a worker against 5.5 s on one thread.
  */
 export const PIPELINE_MIN_BYTES = 64 * 1024 * 1024

@@ -6,7 +6,8 @@
  * half of it (`--max-inlined-bytecode-size-cumulative`, 920 by default), each compilation is smaller and its code
  * comes sooner. Measured on one-shot reports of 10 to 55 MB captures, 5 to 10 % less wall time and 8 to 12 % less
  * CPU; on a 109 MB capture the two were the same, and on a 218 MB one the default made the faster code (bench/
- * README.md, "The optimising compiler's budget for a short run").
+ * README.md, "A short run: one thread, and half the inlining budget"). Where the compiler has cores of its own
+ * (sixteen), the budget changed nothing one could measure.
  *
  * Only the command line's process entry (start.ts) turns this on, before any capture is read; the app, the browser
  * host, the benches' in-process runs and the build's code-cache warm-up keep V8's defaults. V8 refuses a code cache

@@ -1,8 +1,9 @@
 /**
  * How many bytes of capture lines a file holds, known before it is read: its size, or for a gzip file the size its
  * trailer gives (ISIZE, the uncompressed length modulo 2^32, of the last member). Where a file cannot be read the
- * answer is -1, and so for a pipe or a device. The load's own read is what reports such errors; this only chooses how the load runs (a worker
- * thread for a large capture, analysis/run.ts) and the compiler's budget of a short command (cli/shortRun.ts).
+ * answer is -1, and so for a pipe or a device. The load's own read is what reports such errors; this only chooses
+ * how the load runs (a worker thread for a large capture, analysis/run.ts) and the compiler's budget of a short
+ * command (cli/shortRun.ts).
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs'
 
