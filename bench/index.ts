@@ -27,7 +27,6 @@
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { availableParallelism } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { benchCaptureFile, generateBenchCapture, jsonParseBaseline } from './capture'
@@ -69,7 +68,7 @@ const file = ((): string => {
   return at >= 0 ? args[at + 1] : ''
 })()
 /** Whether the measured report's load runs in a worker: as asked, else as the CLI would choose for this capture. */
-const PIPELINED = ONE_THREAD === undefined ? pipelineWorthIt(availableParallelism(), captureBytes(file)) : !ONE_THREAD
+const PIPELINED = ONE_THREAD === undefined ? pipelineWorthIt(captureBytes(file)) : !ONE_THREAD
 
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -92,10 +92,10 @@ export const PIPELINE_MIN_CORES = 3
 export const PIPELINE_MIN_BYTES = 64 * 1024 * 1024
 
 /**
- * Whether a load should run in a worker thread beside the replay: by the cores the process may use, and the bytes
- * of capture lines to read (ingest/captureBytes.ts; -1 where unknown, a pipe say, which stays on one thread).
+ * Whether a load should run in a worker thread beside the replay: by the bytes of capture lines to read
+ * (ingest/captureBytes.ts; -1 where unknown, a pipe say, which stays on one thread) and the cores the process may use.
  */
-export function pipelineWorthIt(cores = availableParallelism(), bytes = PIPELINE_MIN_BYTES): boolean {
+export function pipelineWorthIt(bytes: number, cores = availableParallelism()): boolean {
   return cores >= PIPELINE_MIN_CORES && bytes >= PIPELINE_MIN_BYTES
 }
 
@@ -115,7 +115,7 @@ export function loadAndReplay(path: string, pairs: readonly string[], options: L
     if (result.error && result.store.records.length === 0) throw result.error
     return replayCapture(result, pairs, options)
   }
-  const load = (options.oneThread ?? !pipelineWorthIt(availableParallelism(), captureBytes(path)))
+  const load = (options.oneThread ?? !pipelineWorthIt(captureBytes(path)))
     ? undefined
     : startPipedLoad(path, {
         file: options.load?.file,

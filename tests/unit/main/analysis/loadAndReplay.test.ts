@@ -172,12 +172,12 @@ describe('where a load runs in a worker', () => {
   it('pipelines a capture of 64 MiB or more on three cores or more, and loads the rest on one thread', () => {
     const big = PIPELINE_MIN_BYTES
     expect(PIPELINE_MIN_BYTES).toBe(64 * 1024 * 1024)
-    expect(pipelineWorthIt(1, big)).toBe(false)
-    expect(pipelineWorthIt(2, big)).toBe(false)
-    expect(pipelineWorthIt(3, big)).toBe(true)
-    expect(pipelineWorthIt(16, big)).toBe(true)
-    expect(pipelineWorthIt(16, big - 1)).toBe(false)
-    expect(pipelineWorthIt(16, -1)).toBe(false)
+    expect(pipelineWorthIt(big, 1)).toBe(false)
+    expect(pipelineWorthIt(big, 2)).toBe(false)
+    expect(pipelineWorthIt(big, 3)).toBe(true)
+    expect(pipelineWorthIt(big, 16)).toBe(true)
+    expect(pipelineWorthIt(big - 1, 16)).toBe(false)
+    expect(pipelineWorthIt(-1, 16)).toBe(false)
   })
 
   it('loads a small capture on one thread when the caller does not say, on any machine', async () => {
