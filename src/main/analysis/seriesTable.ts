@@ -123,7 +123,7 @@ export class SeriesTable {
   dropEmpty(keep: (name: string) => boolean = () => false): void {
     for (const [name, column] of this.columns) {
       if (keep(name)) continue
-      if (column.every((v) => v === 0)) {
+      if (allZero(column)) {
         this.columns.delete(name)
         this.infos.delete(name)
       }
@@ -271,4 +271,10 @@ export class SeriesTable {
     }
     return { runId: query.runId, start, frame, width, series }
   }
+}
+
+/** Whether every value is 0 (a plain loop: `every` on a Float64Array boxes each value for its callback). */
+function allZero(column: Float64Array): boolean {
+  for (let i = 0; i < column.length; i++) if (column[i] !== 0) return false
+  return true
 }

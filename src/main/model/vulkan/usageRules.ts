@@ -133,34 +133,45 @@ export function checkFlushRange(
 /**
  * flush-misaligned (§5.3), its second half: bytes written to HOST_VISIBLE, not HOST_COHERENT memory that no flush
  * covered before the GPU may read them (the next submit, or the frame's end). Per memory, the written ranges not
- * flushed yet, and the frame of the first.
+ * flushed yet, and the frame of the first. A memory keeps its entry once flushed clean (a streaming buffer is
+ * written and flushed every frame), so the common write-then-flush allocates nothing.
  */
 export class UnflushedWrites {
   private byMemory = new Map<number, { ranges: number[]; frame: Frame }>()
+  /** Entries whose ranges are not empty. */
+  private dirty = 0
 
   /** Memories holding unflushed bytes. */
   get size(): number {
-    return this.byMemory.size
+    return this.dirty
   }
 
   written(memory: number, start: Bytes, end: Bytes, frame: Frame): void {
-    let dirty = this.byMemory.get(memory)
-    if (!dirty) {
-      dirty = { ranges: [], frame }
-      this.byMemory.set(memory, dirty)
+    if (end <= start) return
+    let entry = this.byMemory.get(memory)
+    if (!entry) {
+      entry = { ranges: [], frame }
+      this.byMemory.set(memory, entry)
     }
-    addRange(dirty.ranges, start, end)
+    if (entry.ranges.length === 0) {
+      entry.frame = frame
+      this.dirty++
+    }
+    addRange(entry.ranges, start, end)
   }
 
   flushed(memory: number, start: Bytes, end: Bytes): void {
-    const dirty = this.byMemory.get(memory)
-    if (!dirty) return
-    removeRange(dirty.ranges, start, end)
-    if (dirty.ranges.length === 0) this.byMemory.delete(memory)
+    const entry = this.byMemory.get(memory)
+    if (!entry || entry.ranges.length === 0) return
+    removeRange(entry.ranges, start, end)
+    if (entry.ranges.length === 0) this.dirty--
   }
 
   /** The memory is freed: what was written to it can no longer be read. */
   forget(memory: number): void {
+    const entry = this.byMemory.get(memory)
+    if (!entry) return
+    if (entry.ranges.length > 0) this.dirty--
     this.byMemory.delete(memory)
   }
 
@@ -169,66 +180,88 @@ export class UnflushedWrites {
    * and forgets them. `describe` names a memory and its type.
    */
   check(when: string, atom: Bytes, describe: (memory: number) => string, warn: RuleWarn): void {
-    if (this.byMemory.size === 0) return
-    for (const [memory, dirty] of this.byMemory) {
+    if (this.dirty === 0) return
+    for (const [memory, entry] of this.byMemory) {
+      if (entry.ranges.length === 0) continue
       const ranges = []
-      for (let i = 0; i < dirty.ranges.length; i += 2) ranges.push(`[${dirty.ranges[i]}, ${dirty.ranges[i + 1]})`)
+      for (let i = 0; i < entry.ranges.length; i += 2) ranges.push(`[${entry.ranges[i]}, ${entry.ranges[i + 1]})`)
       warn(
         'flush-misaligned',
-        `${describe(memory)}: bytes ${ranges.join(' ')} written at frame ${dirty.frame} and not flushed with a range ` +
+        `${describe(memory)}: bytes ${ranges.join(' ')} written at frame ${entry.frame} and not flushed with a range ` +
           `aligned to nonCoherentAtomSize ${atom} before ${when}`,
       )
+      entry.ranges.length = 0
     }
-    this.byMemory.clear()
+    this.dirty = 0
   }
 
   clone(): UnflushedWrites {
     const c = new UnflushedWrites()
-    for (const [memory, dirty] of this.byMemory) c.byMemory.set(memory, { ranges: dirty.ranges.slice(), frame: dirty.frame })
+    for (const [memory, entry] of this.byMemory) {
+      if (entry.ranges.length > 0) c.byMemory.set(memory, { ranges: entry.ranges.slice(), frame: entry.frame })
+    }
+    c.dirty = this.dirty
     return c
+  }
+}
+
+/**
+ * Put `s, e, …` (`count` values, 0, 2 or 4) in place of `pairs[i, j)`, moving what follows: no array is made.
+ */
+function replacePairs(pairs: number[], i: number, j: number, count: number, a: number, b: number, c: number, d: number): void {
+  const shift = count - (j - i)
+  const n = pairs.length
+  if (shift > 0) {
+    for (let k = 0; k < shift; k++) pairs.push(0)
+    for (let k = n - 1; k >= j; k--) pairs[k + shift] = pairs[k]
+  } else if (shift < 0) {
+    for (let k = j; k < n; k++) pairs[k + shift] = pairs[k]
+    pairs.length = n + shift
+  }
+  if (count > 0) {
+    pairs[i] = a
+    pairs[i + 1] = b
+  }
+  if (count > 2) {
+    pairs[i + 2] = c
+    pairs[i + 3] = d
   }
 }
 
 /** Add [start, end) to sorted disjoint pairs, merging what touches. */
 export function addRange(pairs: number[], start: number, end: number): void {
   if (end <= start) return
-  const out: number[] = []
+  const n = pairs.length
+  // the pairs that end before the range stay; those that touch it merge into it
+  let i = 0
+  while (i < n && pairs[i + 1] < start) i += 2
   let s = start
   let e = end
-  let placed = false
-  for (let i = 0; i < pairs.length; i += 2) {
-    const a = pairs[i]
-    const b = pairs[i + 1]
-    if (b < s) out.push(a, b)
-    else if (a > e) {
-      if (!placed) {
-        out.push(s, e)
-        placed = true
-      }
-      out.push(a, b)
-    } else {
-      s = Math.min(s, a)
-      e = Math.max(e, b)
-    }
+  let j = i
+  while (j < n && pairs[j] <= e) {
+    if (pairs[j] < s) s = pairs[j]
+    if (pairs[j + 1] > e) e = pairs[j + 1]
+    j += 2
   }
-  if (!placed) out.push(s, e)
-  pairs.length = 0
-  for (const v of out) pairs.push(v)
+  replacePairs(pairs, i, j, 2, s, e, 0, 0)
 }
 
 /** Remove [start, end) from sorted disjoint pairs. */
 export function removeRange(pairs: number[], start: number, end: number): void {
   if (end <= start || pairs.length === 0) return
-  const out: number[] = []
-  for (let i = 0; i < pairs.length; i += 2) {
-    const a = pairs[i]
-    const b = pairs[i + 1]
-    if (b <= start || a >= end) out.push(a, b)
-    else {
-      if (a < start) out.push(a, start)
-      if (b > end) out.push(end, b)
-    }
-  }
-  pairs.length = 0
-  for (const v of out) pairs.push(v)
+  const n = pairs.length
+  let i = 0
+  while (i < n && pairs[i + 1] <= start) i += 2
+  let j = i
+  while (j < n && pairs[j] < end) j += 2
+  if (i === j) return
+  // only the first and the last pair overlapped can keep a piece
+  const head = pairs[i] < start
+  const tail = pairs[j - 1] > end
+  const headStart = pairs[i]
+  const tailEnd = pairs[j - 1]
+  if (head && tail) replacePairs(pairs, i, j, 4, headStart, start, end, tailEnd)
+  else if (head) replacePairs(pairs, i, j, 2, headStart, start, 0, 0)
+  else if (tail) replacePairs(pairs, i, j, 2, end, tailEnd, 0, 0)
+  else replacePairs(pairs, i, j, 0, 0, 0, 0, 0)
 }

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import fc from 'fast-check'
+import { addRange, removeRange } from '../../../../../src/main/model/vulkan/usageRules'
+import { runs } from '../../../../properties'
 import { VulkanModel } from '../../../../../src/main/model/vulkan/model'
 import type { VulkanCaptureRecord } from '../../../../../src/main/model/vulkan/captureTypes'
 import { recorder, testConfig, testDevice } from './helpers'
@@ -261,5 +264,64 @@ describe('diagnostics that are not check rules', () => {
       ['bind-twice', 'buffer 7 bound again at frame 7: it already has memory'],
       ['map-not-host-visible', 'write to memory 50 at frame 7: memory type 0 is not HOST_VISIBLE'],
     ])
+  })
+})
+
+describe('written ranges', () => {
+  /** The ranges a byte map holds: its runs of set bytes, in order. */
+  const runsOf = (bytes: boolean[]) => {
+    const out: number[] = []
+    for (let i = 0; i < bytes.length; i++) {
+      if (bytes[i] && (i === 0 || !bytes[i - 1])) out.push(i)
+      if (bytes[i] && (i === bytes.length - 1 || !bytes[i + 1])) out.push(i + 1)
+    }
+    return out
+  }
+
+  it('are the runs of the bytes written and not flushed, after any mix of writes and flushes', () => {
+    const op = fc.record({ add: fc.boolean(), start: fc.integer({ min: 0, max: 63 }), size: fc.integer({ min: -2, max: 24 }) })
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 60 }), (ops) => {
+        const pairs: number[] = []
+        const bytes = new Array<boolean>(96).fill(false)
+        for (const { add, start, size } of ops) {
+          const end = start + size
+          if (add) addRange(pairs, start, end)
+          else removeRange(pairs, start, end)
+          for (let b = start; b < end; b++) bytes[b] = add
+          expect(pairs).toEqual(runsOf(bytes))
+        }
+      }),
+      { numRuns: runs(300), seed: 14 },
+    )
+  })
+
+  it('merge what touches and split what a flush cuts through', () => {
+    const pairs: number[] = []
+    addRange(pairs, 10, 20)
+    addRange(pairs, 30, 40)
+    addRange(pairs, 20, 30) // touches both: one range
+    expect(pairs).toEqual([10, 40])
+    removeRange(pairs, 15, 25)
+    expect(pairs).toEqual([10, 15, 25, 40])
+    addRange(pairs, 0, 5)
+    addRange(pairs, 50, 60)
+    removeRange(pairs, 12, 55) // the middle pair goes, the outer two are cut
+    expect(pairs).toEqual([0, 5, 10, 12, 55, 60])
+  })
+
+  it('date an unflushed write by the first write since its memory was last clean', () => {
+    const w = warningsOf([
+      ...memories,
+      { e: 'write', memory: 60, offset: 0, size: 64 },
+      { e: 'flush', memory: 60, offset: 0, size: 64 },
+      { e: 'frame', n: 8 },
+      { e: 'write', memory: 60, offset: 128, size: 10 },
+      { e: 'write', memory: 60, offset: 0, size: 64 },
+      { e: 'flush', memory: 60, offset: 0, size: 64 },
+      { e: 'submit' },
+    ])
+    expect(w.map((x) => [x.kind, x.frame])).toEqual([['flush-misaligned', 8]])
+    expect(w[0].message).toMatch(/bytes \[128, 138\) written at frame 8 and not flushed .* before a submit$/)
   })
 })
