@@ -89,6 +89,11 @@ export interface BackendReplayOptions {
    * (`report`): the same figures; its `residency` holds no rows (ResidencyEvents.keepRows).
    */
   residencyEvents?: boolean
+  /**
+   * 'report': keep only the series the run's report reads (SeriesTableOptions.keep), for a replay read only for its
+   * report (`report`): the same figures; its `series` holds those alone. Default 'all'.
+   */
+  series?: 'all' | 'report'
 }
 
 /** A replay begun: the run at once (it answers for the frames replayed so far), and the end of its replay. */

@@ -16,6 +16,9 @@ export type ReportEnvelope = Pick<
   'file' | 'format' | 'api' | 'frames' | 'records' | 'partial' | 'error' | 'warnings' | 'resources' | 'peak'
 >
 
+/** The series reportEnvelope reads. */
+export const ENVELOPE_SERIES: readonly string[] = [TOTAL_SERIES.heapBytes]
+
 /** The report's head, in the order `report --json` prints it. */
 export function reportEnvelope(result: LoadResult, series: SeriesTable): ReportEnvelope {
   const { store } = result

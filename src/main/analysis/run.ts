@@ -32,6 +32,8 @@ export interface ReplayCaptureOptions {
   checkpoints?: boolean
   /** false: count the residency events without keeping their rows (BackendReplayOptions.residencyEvents). */
   residencyEvents?: boolean
+  /** 'report': keep only the series the report reads (BackendReplayOptions.series). */
+  series?: 'all' | 'report'
 }
 
 export async function replayCapture(result: LoadResult, pairs: readonly string[], options: ReplayCaptureOptions = {}) {
@@ -41,6 +43,7 @@ export async function replayCapture(result: LoadResult, pairs: readonly string[]
     overrides: overridesOf(backend, pairs),
     checkpoints: options.checkpoints,
     residencyEvents: options.residencyEvents,
+    series: options.series,
   })
   await started.done
   const replay = started.run
@@ -143,6 +146,7 @@ export function loadAndReplay(path: string, pairs: readonly string[], options: L
         overrides: overridesOf(backend, pairs),
         checkpoints: options.checkpoints,
         residencyEvents: options.residencyEvents,
+        series: options.series,
         gate,
       })
       // a replay that fails while the load goes on is said once the load has ended (below), not as it happens

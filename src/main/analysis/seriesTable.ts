@@ -34,6 +34,17 @@ interface ResizableArrayBuffer extends ArrayBuffer {
 }
 type ResizableArrayBufferCtor = new (byteLength: number, options: { maxByteLength: number }) => ResizableArrayBuffer
 
+export interface SeriesTableOptions {
+  /** Columns grow with the capture (`grow`). */
+  growing?: boolean
+  /**
+   * The series to keep, where a run is read for a few of them (its report): the others are written to one scratch
+   * column, which no one reads, instead of a column of their own that a page of fresh memory at a time fills with
+   * zeroes. `get` of a series not kept throws.
+   */
+  keep?: (name: string) => boolean
+}
+
 export class SeriesTable {
   frames: number
   /** The capture's frame number of each frame index. */
@@ -45,26 +56,40 @@ export class SeriesTable {
   private growing: boolean
   /** The frames a growing table's buffers hold, `frames` and the zeroed ones past it. */
   private capacity: number
+  /** The series kept (SeriesTableOptions.keep); the others write to `scratch`. */
+  private readonly keep: ((name: string) => boolean) | undefined
+  /** The series not kept, by name: `get` of one throws, where it would otherwise answer with nothing. */
+  private readonly discarded = new Set<string>()
+  /** The one column every series not kept writes to, and no one reads. */
+  private scratch: Float64Array | undefined
 
-  constructor(frameNumbers: Float64Array, options: { growing?: boolean } = {}) {
+  constructor(frameNumbers: Float64Array, options: SeriesTableOptions = {}) {
     this.frames = frameNumbers.length
     this.capacity = this.frames
     this.frameNumbers = frameNumbers
     this.growing = options.growing ?? false
+    this.keep = options.keep
   }
 
   /** The column of a series, created zero-filled on first use. */
   column(info: SeriesInfo): Float64Array {
     let column = this.columns.get(info.name)
     if (!column) {
-      if (this.growing) {
-        const Buffer = ArrayBuffer as unknown as ResizableArrayBufferCtor
-        column = new Float64Array(new Buffer(this.capacity * 8, { maxByteLength: MAX_GROWING_FRAMES * 8 }))
-      } else column = new Float64Array(this.frames)
+      if (this.keep !== undefined && !this.keep(info.name)) {
+        this.discarded.add(info.name)
+        return (this.scratch ??= this.newColumn())
+      }
+      column = this.newColumn()
       this.columns.set(info.name, column)
       this.infos.set(info.name, info)
     }
     return column
+  }
+
+  private newColumn(): Float64Array {
+    if (!this.growing) return new Float64Array(this.frames)
+    const Buffer = ArrayBuffer as unknown as ResizableArrayBufferCtor
+    return new Float64Array(new Buffer(this.capacity * 8, { maxByteLength: MAX_GROWING_FRAMES * 8 }))
   }
 
   /**
@@ -80,6 +105,7 @@ export class SeriesTable {
     if (frames > this.capacity) {
       this.capacity = Math.min(MAX_GROWING_FRAMES, Math.max(frames, Math.ceil(this.capacity * 1.5)))
       for (const column of this.columns.values()) (column.buffer as ResizableArrayBuffer).resize(this.capacity * 8)
+      ;(this.scratch?.buffer as ResizableArrayBuffer | undefined)?.resize(this.capacity * 8)
     }
     this.frames = frames
     this.frameNumbers = frameNumbers
@@ -95,6 +121,7 @@ export class SeriesTable {
   }
 
   get(name: string): Float64Array | undefined {
+    if (this.discarded.has(name)) throw new Error(`series ${name} is not kept by this run`)
     const column = this.columns.get(name)
     return column && this.growing ? column.subarray(0, this.frames) : column
   }

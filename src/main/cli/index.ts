@@ -83,9 +83,9 @@ async function read(file: string, options: { headerOptional?: boolean; frames?: 
 async function readReplayed(
   file: string,
   pairs: string[],
-  options: { frames?: FrameFlags; residencyEvents?: boolean } = {},
+  options: { frames?: FrameFlags; residencyEvents?: boolean; series?: 'all' | 'report' } = {},
 ): Promise<{ result: LoadResult; replayed: () => Promise<ReplayedCapture> }> {
-  const replay = { checkpoints: false, residencyEvents: options.residencyEvents }
+  const replay = { checkpoints: false, residencyEvents: options.residencyEvents, series: options.series }
   if (file === '-') {
     const result = await read(file, options)
     return { result, replayed: () => replayRun(replayCapture(result, pairs, replay)) }
@@ -245,8 +245,8 @@ export function buildProgram(): Command {
     .addOption(noFrameMarkersOption())
     .addOption(modelOption())
     .action(async (file: string, opts: { config: string[]; json?: boolean } & FrameFlags) => {
-      // the report's figures only: the residency events are counted, not kept
-      const { result, replayed } = await readReplayed(file, opts.config, { frames: opts, residencyEvents: false })
+      // the report's figures only: the residency events are counted, not kept, and the series it reads alone kept
+      const { result, replayed } = await readReplayed(file, opts.config, { frames: opts, residencyEvents: false, series: 'report' })
       const { report } = await replayed()
       process.stdout.write(opts.json ? `${JSON.stringify(report)}\n` : formatReport(report))
       if (result.error) throw new ExitError(EXIT.input, result.error.message)

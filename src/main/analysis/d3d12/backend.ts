@@ -10,7 +10,7 @@ import type { ResourceRows } from '../resourceRows'
 import type { ModelWalk } from '../search'
 import { Playback } from './playback'
 import { Replay } from './replay'
-import { buildRunReport } from './report'
+import { buildRunReport, reportReads } from './report'
 import { d3d12ResourceRows } from './resourceRows'
 import { Snapshots } from './snapshot'
 
@@ -35,6 +35,7 @@ export const d3d12Backend: Backend<'d3d12', D3D12BackendRun> = {
       onProgress: options.onProgress,
       gate,
       residencyEvents: options.residencyEvents,
+      keepSeries: options.series === 'report' ? reportReads : undefined,
       ...spacing,
     })
     return { run: new D3D12BackendRun(replay), done }

@@ -185,6 +185,8 @@ export interface ReplayOptions extends CheckpointOptions {
   gate?: FrameGate
   /** false: count the residency events, keep no row of them (ResidencyEvents.keepRows). */
   residencyEvents?: boolean
+  /** The series to keep (SeriesTableOptions.keep); all when absent. */
+  keepSeries?: (name: string) => boolean
 }
 
 const NO_SINK: ModelSink = {}
@@ -515,7 +517,7 @@ export class Replay {
     this.config = options.config
     this.residencyEvents = new ResidencyEvents(options.residencyEvents !== false)
     this.checkpoints = new Checkpoints(store, options)
-    this.series = new SeriesTable(store.frames.n, { growing })
+    this.series = new SeriesTable(store.frames.n, { growing, keep: options.keepSeries })
     this.checks = new HazardLog(aliasingOf(store), store.frames.n)
     this.descs = new DescScratch(store)
   }

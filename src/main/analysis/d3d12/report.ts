@@ -6,10 +6,32 @@
 import type { RunReport } from '../../../shared/ipc'
 import { HEAP_TYPES, PLACEMENTS } from '../../../shared/model'
 import type { LoadResult } from '../../ingest/read'
-import { peakEnd, peakIndex, reportEnvelope } from '../reportEnvelope'
+import { ENVELOPE_SERIES, peakEnd, peakIndex, reportEnvelope } from '../reportEnvelope'
 import { RESIDENCY_SERIES, seriesName, TRANSIENT_SERIES, type Replay } from './replay'
 
 export { countResources, peakEnd, peakIndex, type PeakEnd } from '../reportEnvelope'
+
+/**
+ * The series buildRunReport reads, and all a replay read for its report alone keeps (SeriesTableOptions.keep):
+ * the others would each cost a column, a page of fresh memory per 512 frames, that no one reads.
+ */
+const REPORT_SERIES: ReadonlySet<string> = new Set([
+  ...ENVELOPE_SERIES,
+  ...HEAP_TYPES.flatMap((heap) => [
+    seriesName.heap(heap, 'heapBytes'),
+    seriesName.manual(heap, 'heapBytes'),
+    seriesName.heap(heap, 'alignmentWasteBytes'),
+    seriesName.heap(heap, 'poolFreeBytes'),
+    seriesName.heap(heap, 'pendingFreeBytes'),
+  ]),
+  ...PLACEMENTS.map((placement) => seriesName.placement(placement, 'heapBytes')),
+  RESIDENCY_SERIES.overBudget,
+  RESIDENCY_SERIES.budget,
+  TRANSIENT_SERIES.savingBytes,
+])
+
+/** Whether buildRunReport reads a series. */
+export const reportReads = (name: string): boolean => REPORT_SERIES.has(name)
 
 export function buildRunReport(result: LoadResult, replay: Replay): RunReport {
   const { store } = result

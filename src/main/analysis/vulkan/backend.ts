@@ -11,7 +11,7 @@ import { ONLY_FIRST_CHECKPOINT } from '../checkpoints'
 import type { ResourceRows } from '../resourceRows'
 import { VulkanPlayback } from './playback'
 import { isVulkanRun, VulkanReplay, vulkanConfigOf } from './replay'
-import { buildVulkanRunReport } from './report'
+import { buildVulkanRunReport, vulkanReportReads } from './report'
 import { vulkanResourceRows } from './resourceRows'
 import { VulkanSnapshots } from './snapshot'
 
@@ -45,6 +45,7 @@ export const vulkanBackend: Backend<'vulkan', VulkanBackendRun> = {
       signal: options.signal,
       onProgress: options.onProgress,
       gate: options.gate,
+      keepSeries: options.series === 'report' ? vulkanReportReads : undefined,
       ...spacing,
     })
     return { run: new VulkanBackendRun(replay), done }

@@ -140,6 +140,8 @@ export interface VulkanReplayOptions extends CheckpointOptions {
   onProgress?: (progress: ReplayProgress) => void
   /** The capture is still being written: the store grows, and the replay waits at its end for more. */
   gate?: FrameGate
+  /** The series to keep (SeriesTableOptions.keep); all when absent. */
+  keepSeries?: (name: string) => boolean
 }
 
 /**
@@ -507,7 +509,7 @@ export class VulkanReplay {
     this.config = options.config
     this.checkpoints = new Checkpoints(store, options)
     this.setup = vulkanSetup(store.header)
-    this.series = new SeriesTable(store.frames.n, { growing })
+    this.series = new SeriesTable(store.frames.n, { growing, keep: options.keepSeries })
     this.checks = new HazardLog(this.setup.aliasing, store.frames.n)
     this.feed = new VulkanFeed(store)
   }

@@ -9,8 +9,25 @@
 import type { RunReport, VulkanRunFigures } from '../../../shared/ipc'
 import type { LoadResult } from '../../ingest/read'
 import { RECORD_KIND, type CaptureStore } from '../../ingest/store'
-import { peakEnd, reportEnvelope } from '../reportEnvelope'
-import { heapName, typeName, vulkanSeriesName, type VulkanReplay } from './replay'
+import { ENVELOPE_SERIES, peakEnd, reportEnvelope } from '../reportEnvelope'
+import { heapName, typeName, vulkanSeriesName, type VkHeapField, type VkTypeField, type VulkanReplay } from './replay'
+
+/** The fields of each memory heap and memory type buildVulkanRunReport reads. */
+const REPORT_HEAP_FIELDS = new Set(['allocatedBytes', 'freeBytes', 'pendingFreeBytes', 'budgetBytes'])
+const REPORT_TYPE_FIELDS = new Set(['allocatedBytes'])
+
+/**
+ * Whether buildVulkanRunReport reads a series, for any device: all a replay read for its report alone keeps
+ * (SeriesTableOptions.keep).
+ */
+export function vulkanReportReads(name: string): boolean {
+  if (ENVELOPE_SERIES.includes(name)) return true
+  const [group, index, field] = name.split('.')
+  if (index === undefined || !/^\d+$/.test(index)) return false
+  if (group === 'vkheap') return name === vulkanSeriesName.heap(Number(index), field as VkHeapField) && REPORT_HEAP_FIELDS.has(field)
+  if (group === 'vktype') return name === vulkanSeriesName.type(Number(index), field as VkTypeField) && REPORT_TYPE_FIELDS.has(field)
+  return false
+}
 
 export function buildVulkanRunReport(result: LoadResult, replay: VulkanReplay): RunReport {
   const { store } = result

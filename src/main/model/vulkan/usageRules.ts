@@ -137,7 +137,7 @@ export function checkFlushRange(
  * written and flushed every frame), so the common write-then-flush allocates nothing.
  */
 export class UnflushedWrites {
-  private byMemory = new Map<number, { ranges: number[]; frame: Frame }>()
+  private byMemory = new Map<number, { ranges: RangeList; frame: Frame }>()
   /** Entries whose ranges are not empty. */
   private dirty = 0
 
@@ -150,7 +150,7 @@ export class UnflushedWrites {
     if (end <= start) return
     let entry = this.byMemory.get(memory)
     if (!entry) {
-      entry = { ranges: [], frame }
+      entry = { ranges: new RangeList(), frame }
       this.byMemory.set(memory, entry)
     }
     if (entry.ranges.length === 0) {
@@ -183,8 +183,9 @@ export class UnflushedWrites {
     if (this.dirty === 0) return
     for (const [memory, entry] of this.byMemory) {
       if (entry.ranges.length === 0) continue
+      const v = entry.ranges.values
       const ranges = []
-      for (let i = 0; i < entry.ranges.length; i += 2) ranges.push(`[${entry.ranges[i]}, ${entry.ranges[i + 1]})`)
+      for (let i = 0; i < entry.ranges.length; i += 2) ranges.push(`[${v[i]}, ${v[i + 1]})`)
       warn(
         'flush-misaligned',
         `${describe(memory)}: bytes ${ranges.join(' ')} written at frame ${entry.frame} and not flushed with a range ` +
@@ -198,7 +199,7 @@ export class UnflushedWrites {
   clone(): UnflushedWrites {
     const c = new UnflushedWrites()
     for (const [memory, entry] of this.byMemory) {
-      if (entry.ranges.length > 0) c.byMemory.set(memory, { ranges: entry.ranges.slice(), frame: entry.frame })
+      if (entry.ranges.length > 0) c.byMemory.set(memory, { ranges: entry.ranges.clone(), frame: entry.frame })
     }
     c.dirty = this.dirty
     return c
@@ -206,62 +207,84 @@ export class UnflushedWrites {
 }
 
 /**
- * Put `s, e, …` (`count` values, 0, 2 or 4) in place of `pairs[i, j)`, moving what follows: no array is made.
+ * Sorted, disjoint [start, end) pairs: `values[0, length)`. The array only grows: emptied, it keeps its room (an
+ * array whose length is set to 0 lets its elements go, and the next push allocates them again).
  */
-function replacePairs(pairs: number[], i: number, j: number, count: number, a: number, b: number, c: number, d: number): void {
-  const shift = count - (j - i)
-  const n = pairs.length
-  if (shift > 0) {
-    for (let k = 0; k < shift; k++) pairs.push(0)
-    for (let k = n - 1; k >= j; k--) pairs[k + shift] = pairs[k]
-  } else if (shift < 0) {
-    for (let k = j; k < n; k++) pairs[k + shift] = pairs[k]
-    pairs.length = n + shift
+export class RangeList {
+  values: number[] = []
+  length = 0
+
+  /** The pairs as an array. */
+  toArray(): number[] {
+    return this.values.slice(0, this.length)
   }
-  if (count > 0) {
-    pairs[i] = a
-    pairs[i + 1] = b
-  }
-  if (count > 2) {
-    pairs[i + 2] = c
-    pairs[i + 3] = d
+
+  clone(): RangeList {
+    const c = new RangeList()
+    c.values = this.toArray()
+    c.length = this.length
+    return c
   }
 }
 
-/** Add [start, end) to sorted disjoint pairs, merging what touches. */
-export function addRange(pairs: number[], start: number, end: number): void {
+/** Put `a, b, c, d` (the first `count` of them: 0, 2 or 4) in place of `values[i, j)`, moving what follows. */
+function replacePairs(list: RangeList, i: number, j: number, count: number, a: number, b: number, c: number, d: number): void {
+  const v = list.values
+  const n = list.length
+  const shift = count - (j - i)
+  if (shift > 0) {
+    while (v.length < n + shift) v.push(0)
+    for (let k = n - 1; k >= j; k--) v[k + shift] = v[k]
+  } else if (shift < 0) {
+    for (let k = j; k < n; k++) v[k + shift] = v[k]
+  }
+  list.length = n + shift
+  if (count > 0) {
+    v[i] = a
+    v[i + 1] = b
+  }
+  if (count > 2) {
+    v[i + 2] = c
+    v[i + 3] = d
+  }
+}
+
+/** Add [start, end) to the list, merging what touches. */
+export function addRange(list: RangeList, start: number, end: number): void {
   if (end <= start) return
-  const n = pairs.length
+  const v = list.values
+  const n = list.length
   // the pairs that end before the range stay; those that touch it merge into it
   let i = 0
-  while (i < n && pairs[i + 1] < start) i += 2
+  while (i < n && v[i + 1] < start) i += 2
   let s = start
   let e = end
   let j = i
-  while (j < n && pairs[j] <= e) {
-    if (pairs[j] < s) s = pairs[j]
-    if (pairs[j + 1] > e) e = pairs[j + 1]
+  while (j < n && v[j] <= e) {
+    if (v[j] < s) s = v[j]
+    if (v[j + 1] > e) e = v[j + 1]
     j += 2
   }
-  replacePairs(pairs, i, j, 2, s, e, 0, 0)
+  replacePairs(list, i, j, 2, s, e, 0, 0)
 }
 
-/** Remove [start, end) from sorted disjoint pairs. */
-export function removeRange(pairs: number[], start: number, end: number): void {
-  if (end <= start || pairs.length === 0) return
-  const n = pairs.length
+/** Remove [start, end) from the list. */
+export function removeRange(list: RangeList, start: number, end: number): void {
+  const n = list.length
+  if (end <= start || n === 0) return
+  const v = list.values
   let i = 0
-  while (i < n && pairs[i + 1] <= start) i += 2
+  while (i < n && v[i + 1] <= start) i += 2
   let j = i
-  while (j < n && pairs[j] < end) j += 2
+  while (j < n && v[j] < end) j += 2
   if (i === j) return
   // only the first and the last pair overlapped can keep a piece
-  const head = pairs[i] < start
-  const tail = pairs[j - 1] > end
-  const headStart = pairs[i]
-  const tailEnd = pairs[j - 1]
-  if (head && tail) replacePairs(pairs, i, j, 4, headStart, start, end, tailEnd)
-  else if (head) replacePairs(pairs, i, j, 2, headStart, start, 0, 0)
-  else if (tail) replacePairs(pairs, i, j, 2, end, tailEnd, 0, 0)
-  else replacePairs(pairs, i, j, 0, 0, 0, 0, 0)
+  const first = v[i]
+  const last = v[j - 1]
+  const head = first < start
+  const tail = last > end
+  if (head && tail) replacePairs(list, i, j, 4, first, start, end, last)
+  else if (head) replacePairs(list, i, j, 2, first, start, 0, 0)
+  else if (tail) replacePairs(list, i, j, 2, end, last, 0, 0)
+  else replacePairs(list, i, j, 0, 0, 0, 0, 0)
 }

@@ -94,6 +94,17 @@ describe('a capture replayed as it is read, in a worker thread', () => {
     await bothWays(path, { oneThread: false }, { snapshots: false })
   }, 60_000)
 
+  it('gives the one-thread report when it keeps only the series the report reads', async () => {
+    for (const path of [await stress, join(GOLDEN, 'vulkan-120.hscap.gz')]) {
+      const one = loadAndReplay(path, [], { oneThread: true })
+      const two = loadAndReplay(path, [], { ...EAGER, series: 'report' })
+      expect((await two.loaded).store instanceof PipedStore).toBe(true)
+      const [all, some] = [await one.replayed, await two.replayed]
+      expect(JSON.stringify(some.report)).toBe(JSON.stringify(all.report))
+      expect(some.replay.series.list().length).toBeLessThan(all.replay.series.list().length / 2)
+    }
+  }, 60_000)
+
   it('keeps bad lines as the one-thread load does: the same warnings, the same figures', async () => {
     const lines = (await generated('deferred', 20, 2)).trimEnd().split('\n')
     for (const [at, line] of [

@@ -112,3 +112,34 @@ describe('a series table that grows (a capture followed as it is written)', () =
     expect(() => big.grow(new Float64Array(2 ** 21 + 1))).toThrow('a capture followed live holds at most 2097152 frames')
   })
 })
+
+describe('a series table that keeps some series (a run read for its report)', () => {
+  const numbers = (n: number) => Float64Array.from({ length: n }, (_, i) => 100 + i)
+  const info = (name: string) => ({ name, label: name, unit: 'bytes' as const, group: 'g' })
+
+  it('hands the others one scratch column, lists and answers for the kept alone, and refuses to read the others', () => {
+    const t = new SeriesTable(numbers(3), { keep: (name) => name.startsWith('kept.') })
+    const kept = t.column(info('kept.a'))
+    const other = t.column(info('other.a'))
+    expect(t.column(info('other.b'))).toBe(other)
+    expect(t.column(info('kept.b'))).not.toBe(kept)
+    kept.set([1, 2, 3])
+    other.set([7, 8, 9])
+    expect(t.list().map((s) => s.name)).toEqual(['kept.a', 'kept.b'])
+    expect(Array.from(t.get('kept.a')!)).toEqual([1, 2, 3])
+    expect(t.get('never.made')).toBeUndefined()
+    expect(() => t.get('other.a')).toThrow('series other.a is not kept by this run')
+    t.dropEmpty()
+    expect(t.list().map((s) => s.name)).toEqual(['kept.a'])
+  })
+
+  it('grows its scratch column with the kept ones', () => {
+    const t = new SeriesTable(numbers(2), { growing: true, keep: (name) => name === 'kept' })
+    const kept = t.column(info('kept'))
+    const other = t.column(info('other'))
+    t.grow(numbers(50))
+    expect(other.length).toBe(kept.length)
+    other[49] = 5
+    expect(other[49]).toBe(5)
+  })
+})

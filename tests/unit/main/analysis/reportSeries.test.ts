@@ -1,0 +1,48 @@
+/**
+ * A replay read for its report alone keeps only the series its report reads (`series: 'report'`): the report is
+ * the one a replay keeping every series gives, for D3D12 captures (transients, residency, uploads, a budget drop)
+ * and Vulkan ones, and every series the report reads is among those kept (reading one not kept throws).
+ */
+import { describe, expect, it } from 'vitest'
+import { replayCapture } from '../../../../src/main/analysis/run'
+import { reportReads } from '../../../../src/main/analysis/d3d12/report'
+import { vulkanReportReads } from '../../../../src/main/analysis/vulkan/report'
+import { vulkanSeriesName } from '../../../../src/main/analysis/vulkan/replay'
+import { generated, scan } from '../ingest/helpers'
+
+describe('a replay for the report alone', () => {
+  for (const [scenario, frames] of [
+    ['demo', 120],
+    ['stress', 120],
+    ['budget-drop', 150],
+    ['raytracing', 40],
+    ['vulkan', 150],
+    ['vulkan-hazards', 100],
+  ] as const) {
+    it(`gives the report of a replay that keeps every series (${scenario})`, async () => {
+      const { store, error } = scan(await generated(scenario, frames))
+      expect(error).toBeUndefined()
+      const result = { store, format: 'heapscope-capture' as const, notes: [] }
+      const all = await replayCapture(result, [], { checkpoints: false })
+      const some = await replayCapture(result, [], { checkpoints: false, series: 'report' })
+      expect(JSON.stringify(some.report)).toBe(JSON.stringify(all.report))
+      const kept = some.replay.series.list().map((s) => s.name)
+      const every = all.replay.series.list().map((s) => s.name)
+      expect(kept.length).toBeGreaterThan(0)
+      expect(kept.length).toBeLessThan(every.length / 2)
+      for (const name of kept) expect(every).toContain(name)
+    })
+  }
+
+  it('keeps the Vulkan heaps\' and types\' report fields for any index, and nothing else of theirs', () => {
+    expect(vulkanReportReads('total.heapBytes')).toBe(true)
+    expect(vulkanReportReads(vulkanSeriesName.heap(15, 'budgetBytes'))).toBe(true)
+    expect(vulkanReportReads(vulkanSeriesName.type(31, 'allocatedBytes'))).toBe(true)
+    expect(vulkanReportReads(vulkanSeriesName.heap(0, 'usedBytes'))).toBe(false)
+    expect(vulkanReportReads(vulkanSeriesName.type(2, 'freeBytes'))).toBe(false)
+    expect(vulkanReportReads('vkheap.x.allocatedBytes')).toBe(false)
+    expect(vulkanReportReads('tag.Upload.count')).toBe(false)
+    expect(reportReads('total.heapBytes')).toBe(true)
+    expect(reportReads('total.occupiedBytes')).toBe(false)
+  })
+})
