@@ -36,6 +36,7 @@ export const d3d12Backend: Backend<'d3d12', D3D12BackendRun> = {
       gate,
       residencyEvents: options.residencyEvents,
       keepSeries: options.series === 'report' ? reportReads : undefined,
+      reportOnly: options.series === 'report' && options.checkpoints === false,
       ...spacing,
     })
     return { run: new D3D12BackendRun(replay), done }

@@ -187,6 +187,11 @@ export interface ReplayOptions extends CheckpointOptions {
   residencyEvents?: boolean
   /** The series to keep (SeriesTableOptions.keep); all when absent. */
   keepSeries?: (name: string) => boolean
+  /**
+   * A replay read only for its report, with no checkpoint past the first: it keeps no row per live resource (its
+   * tag, bytes and create record), so the tags' series, the live count and the live requested bytes stay zero.
+   */
+  reportOnly?: boolean
 }
 
 const NO_SINK: ModelSink = {}
@@ -564,7 +569,8 @@ export class Replay {
     tick.evicted = tick.madeBytes = 0
     // Each tag's row in `tags`, by the tag's string id (-1: not looked up yet): a create reads no map.
     let tagSlots = new Int32Array(64).fill(-1)
-    const sink: ModelSink = {
+    const liveRows = options.reportOnly !== true
+    const rows: ModelSink = {
       placed: (info) => {
         if (info.placement === 'Transient') return
         if (currentTag >= tagSlots.length) tagSlots = grown(tagSlots, Math.max(currentTag + 1, tagSlots.length * 2), -1)
@@ -580,6 +586,9 @@ export class Replay {
         tags.remove(c[o + LIVE_TAG], c[o + LIVE_SIZE], c[o + LIVE_REQUESTED])
         liveTag.delete(row)
       },
+    }
+    const sink: ModelSink = {
+      ...(liveRows ? rows : {}),
       madeResident: (object, bytes) => {
         events.push(frame, RESIDENCY_EVENT.makeResident, object, bytes)
         tick.made++
@@ -686,9 +695,9 @@ export class Replay {
       let i = from
       while (i < end && n < WARM_RUN && kinds[i] === RECORD_KIND.release) warmIds[n++] = store.ops[refs[i++]]
       // a lone release has nothing to overlap with, and the rows of a few thousand live resources stay in cache
-      if (n > 1 && liveTag.count >= WARM_LIVE) {
+      if (n > 1 && (liveRows ? liveTag.count : model.liveCount()) >= WARM_LIVE) {
         model.warmReleases(warmIds, n, warmSlots)
-        liveTag.warm(warmSlots, n)
+        if (liveRows) liveTag.warm(warmSlots, n)
       }
       return i
     }

@@ -46,6 +46,7 @@ export const vulkanBackend: Backend<'vulkan', VulkanBackendRun> = {
       onProgress: options.onProgress,
       gate: options.gate,
       keepSeries: options.series === 'report' ? vulkanReportReads : undefined,
+      reportOnly: options.series === 'report' && options.checkpoints === false,
       ...spacing,
     })
     return { run: new VulkanBackendRun(replay), done }

@@ -142,6 +142,11 @@ export interface VulkanReplayOptions extends CheckpointOptions {
   gate?: FrameGate
   /** The series to keep (SeriesTableOptions.keep); all when absent. */
   keepSeries?: (name: string) => boolean
+  /**
+   * A replay read only for its report, with no checkpoint past the first: it runs no aliasing checks, keeps no map
+   * of the live creates and no tag totals (their series stay zero). The Vulkan usage warnings are still raised.
+   */
+  reportOnly?: boolean
 }
 
 /**
@@ -581,8 +586,9 @@ export class VulkanReplay {
     let created = new Map<number, number>()
     const raised: { rule: string; message: string; frame: number }[] = []
 
+    const reportOnly = options.reportOnly === true
     const unplace = (id: number, row: number) => {
-      tags.remove(live.tag[row], live.size[row], live.requested[row])
+      if (!reportOnly) tags.remove(live.tag[row], live.size[row], live.requested[row])
       liveRequested -= live.requested[row]
       live.delete(id)
     }
@@ -610,10 +616,13 @@ export class VulkanReplay {
       vulkanPlaced: (info) => {
         const previous = live.row(info.id)
         if (previous >= 0) unplace(info.id, previous)
-        const record = created.get(info.id)
-        const slot = tags.slotOf(record === undefined ? 0 : feed.tagOf(record))
-        live.set(info, slot)
-        tags.add(slot, info.size, info.requested)
+        if (reportOnly) live.set(info, 0)
+        else {
+          const record = created.get(info.id)
+          const slot = tags.slotOf(record === undefined ? 0 : feed.tagOf(record))
+          live.set(info, slot)
+          tags.add(slot, info.size, info.requested)
+        }
         liveRequested += info.requested
       },
       releasePending: (id) => {
@@ -728,6 +737,11 @@ export class VulkanReplay {
         kind = kinds[index]
         if (kind === RECORD_KIND.upload) uploadBytes += store.ops[refs[index] + 1]
         else if (kind === RECORD_KIND.lock) lockBytes += store.ops[refs[index] + 1]
+        if (reportOnly) {
+          if (VulkanFeed.reads(kind)) feed.apply(model, index)
+          flushWarnings()
+          continue
+        }
         const id = feed.createdId(index)
         if (!Number.isNaN(id)) created.set(id, index)
         if (AliasingFeed.reads(kind)) aliasing.apply(index)

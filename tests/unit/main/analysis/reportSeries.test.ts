@@ -1,7 +1,9 @@
 /**
- * A replay read for its report alone keeps only the series its report reads (`series: 'report'`): the report is
- * the one a replay keeping every series gives, for D3D12 captures (transients, residency, uploads, a budget drop)
- * and Vulkan ones, and every series the report reads is among those kept (reading one not kept throws).
+ * A replay read for its report alone (`series: 'report'`, no checkpoint past the first) keeps only the series its
+ * report reads, and skips what feeds nothing else: the live resources' rows and tag totals, the Vulkan replay's
+ * aliasing checks and map of live creates. Its report is the one a whole replay gives, for D3D12 captures
+ * (transients, residency, uploads, a budget drop) and Vulkan ones, and every series the report reads is among
+ * those kept (reading one not kept throws).
  */
 import { describe, expect, it } from 'vitest'
 import { replayCapture } from '../../../../src/main/analysis/run'
