@@ -145,11 +145,11 @@ interface Report {
 
 /**
  * `report --json` without the write, as the CLI runs it (loadAndReplay: the load in a worker thread, the replay
- * following it, no checkpoints, residency events counted and not kept, the figures), then the JSON. CPU times are
- * the process's: both threads.
+ * following it, no checkpoints, residency events counted and not kept, the report's series alone, the figures),
+ * then the JSON. CPU times are the process's: both threads.
  */
 async function report(): Promise<Report> {
-  const loading = loadAndReplay(file, [], { checkpoints: false, residencyEvents: false, oneThread: ONE_THREAD })
+  const loading = loadAndReplay(file, [], { checkpoints: false, residencyEvents: false, series: 'report', oneThread: ONE_THREAD })
   const load = await timed(() => loading.loaded)
   const result = load.value
   if (result.error) throw result.error
