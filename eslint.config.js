@@ -41,4 +41,10 @@ export default tseslint.config(
   },
   { files: ['src/main/model/**/*.ts'], rules: { 'no-restricted-imports': ['error', pure('The allocator model')] } },
   { files: ['src/shared/**/*.ts'], rules: { 'no-restricted-imports': ['error', pure('src/shared')] } },
+  // the command's entry is CommonJS (bin/package.json): node starts it without its ES module loader
+  {
+    files: ['bin/**/*.{js,cjs}'],
+    languageOptions: { sourceType: 'commonjs', globals: { ...globals.node } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 )

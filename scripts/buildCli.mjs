@@ -1,17 +1,17 @@
 #!/usr/bin/env node
 // `npm run build`, after electron-vite's build: the command line again as one CommonJS file, out/main/cli.cjs
 // (src/main/cli/bundle.ts, every module it imports inlined but DuckDB's client; in ASCII and in its module
-// wrapper, as bin/cliBundle.mjs compiles it), ending with a fresh build id; then V8's code cache for it,
+// wrapper, as bin/cliBundle.cjs compiles it), ending with a fresh build id; then V8's code cache for it,
 // out/main/cli.cjs.cache: a process of its own loads the bundle without a cache, runs `report` on the shipped
 // demo capture (D3D12) and on a small Vulkan capture from `heapscope gen`, and writes what V8 compiled.
-// bin/heapscope.js loads the bundle with the cache (bin/cliBundle.mjs).
+// bin/heapscope.js loads the bundle with the cache (bin/cliBundle.cjs).
 import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { BUILD_ID_MARK, BUNDLE, MODULE_WRAPPER, loadCliBundle, writeCliCache } from '../bin/cliBundle.mjs'
+import { BUILD_ID_MARK, BUNDLE, MODULE_WRAPPER, loadCliBundle, writeCliCache } from '../bin/cliBundle.cjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const DEMO = join(root, 'resources', 'demo', 'demo.hscap.gz')

@@ -1,6 +1,6 @@
 /**
  * The installed command as `npm run build` leaves it: the command line's CommonJS bundle (out/main/cli.cjs), loaded
- * with V8's code cache from the same build (bin/cliBundle.mjs). It answers as the ES module build does, the cache
+ * with V8's code cache from the same build (bin/cliBundle.cjs). It answers as the ES module build does, the cache
  * is taken, and a cache from another build or one V8 refuses is left aside without changing an answer.
  */
 import { execFile } from 'node:child_process'
@@ -16,11 +16,11 @@ const BUNDLE = join(ROOT, 'out/main/cli.cjs')
 const DEMO = join(ROOT, 'resources/demo/demo.hscap.gz')
 
 /**
- * In a fresh process, what bin/cliBundle.mjs of `root` gave when it loaded its bundle: what became of the cache,
+ * In a fresh process, what bin/cliBundle.cjs of `root` gave when it loaded its bundle: what became of the cache,
  * or 'no bundle'.
  */
 async function cacheOutcome(root: string): Promise<string> {
-  const loader = join(root, 'bin/cliBundle.mjs')
+  const loader = join(root, 'bin/cliBundle.cjs')
   const script = `import(${JSON.stringify(loader)}).then((m) => process.stdout.write(m.loadCliBundle()?.cache ?? 'no bundle'))`
   return (await run(process.execPath, ['-e', script], { cwd: root })).stdout
 }
@@ -65,7 +65,7 @@ describe('the command line bundle and its code cache', () => {
     const tree = join(work, 'tree')
     mkdirSync(join(tree, 'bin'), { recursive: true })
     mkdirSync(join(tree, 'out/main'), { recursive: true })
-    for (const f of ['bin/heapscope.js', 'bin/cliBundle.mjs', 'out/main/cli.cjs', 'out/main/cli.cjs.cache', 'package.json']) {
+    for (const f of ['bin/heapscope.js', 'bin/cliBundle.cjs', 'bin/package.json', 'out/main/cli.cjs', 'out/main/cli.cjs.cache', 'package.json']) {
       copyFileSync(join(ROOT, f), join(tree, f))
     }
     const cache = join(tree, 'out/main/cli.cjs.cache')
@@ -95,7 +95,7 @@ describe('the command line bundle and its code cache', () => {
   it('runs the ES module build where only electron-vite built the command line', async () => {
     const tree = join(work, 'modules')
     mkdirSync(join(tree, 'bin'), { recursive: true })
-    for (const f of ['bin/heapscope.js', 'bin/cliBundle.mjs', 'package.json']) copyFileSync(join(ROOT, f), join(tree, f))
+    for (const f of ['bin/heapscope.js', 'bin/cliBundle.cjs', 'bin/package.json', 'package.json']) copyFileSync(join(ROOT, f), join(tree, f))
     cpSync(join(ROOT, 'out/main'), join(tree, 'out/main'), { recursive: true, filter: (f) => !/cli\.cjs/.test(f) })
     expect(await cacheOutcome(tree)).toBe('no bundle')
     expect(await report(join(tree, 'bin/heapscope.js'), DEMO, tree)).toBe(await report(CLI, DEMO))

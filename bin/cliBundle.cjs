@@ -3,22 +3,22 @@
 // bundle (out/main/cli.cjs.cache). Without it, each start parses and compiles about a megabyte of script again.
 // The cache opens with the build id the bundle ends with: one from another build is not used. V8 refuses one made
 // by another Node.js or under other V8 flags; either way the bundle then compiles as it would without a cache.
-import { readFileSync, renameSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { dirname } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import vm from 'node:vm'
+'use strict'
+const { readFileSync, renameSync, writeFileSync } = require('node:fs')
+const { createRequire } = require('node:module')
+const { dirname, join } = require('node:path')
+const vm = require('node:vm')
 
-export const BUNDLE = fileURLToPath(new URL('../out/main/cli.cjs', import.meta.url))
-export const CACHE = `${BUNDLE}.cache`
+const BUNDLE = join(__dirname, '../out/main/cli.cjs')
+const CACHE = `${BUNDLE}.cache`
 /**
  * The bundle is written inside the function Node.js wraps a CommonJS module in, so it compiles as it is read, and
  * in ASCII, so it is read as Latin-1: a one-byte string outside V8's heap, neither decoded nor copied.
  */
-export const MODULE_WRAPPER = ['(function (exports, require, module, __filename, __dirname) {', '\n})\n']
+const MODULE_WRAPPER = ['(function (exports, require, module, __filename, __dirname) {', '\n})\n']
 /** The bundle's last line is this and its build id: 32 hex digits, which also open the cache. */
-export const BUILD_ID_MARK = '//# heapscope-build='
-export const BUILD_ID_LENGTH = 32
+const BUILD_ID_MARK = '//# heapscope-build='
+const BUILD_ID_LENGTH = 32
 
 function buildIdOf(source) {
   const at = source.lastIndexOf(BUILD_ID_MARK)
@@ -31,7 +31,7 @@ function buildIdOf(source) {
  * Load and run the bundle. Returns null where it was not built; else its exports (`start`, `main`), the script,
  * its build id, and what became of the cache: 'used', 'rejected' (by V8), 'stale' (another build's) or 'none'.
  */
-export function loadCliBundle({ useCache = true } = {}) {
+function loadCliBundle({ useCache = true } = {}) {
   let source
   try {
     source = readFileSync(BUNDLE, 'latin1')
@@ -54,13 +54,15 @@ export function loadCliBundle({ useCache = true } = {}) {
   }
   const script = new vm.Script(source, { filename: BUNDLE, cachedData })
   if (cachedData) cache = script.cachedDataRejected ? 'rejected' : 'used'
-  const module = { exports: {} }
-  script.runInThisContext()(module.exports, createRequire(BUNDLE), module, BUNDLE, dirname(BUNDLE))
-  return { exports: module.exports, script, id, cache }
+  const bundle = { exports: {} }
+  script.runInThisContext()(bundle.exports, createRequire(BUNDLE), bundle, BUNDLE, dirname(BUNDLE))
+  return { exports: bundle.exports, script, id, cache }
 }
 
 /** Write the code cache of a loaded bundle: its build id, then what V8 has compiled of it so far. */
-export function writeCliCache(bundle) {
+function writeCliCache(bundle) {
   writeFileSync(`${CACHE}.part`, Buffer.concat([Buffer.from(bundle.id, 'latin1'), bundle.script.createCachedData()]))
   renameSync(`${CACHE}.part`, CACHE)
 }
+
+module.exports = { BUNDLE, CACHE, MODULE_WRAPPER, BUILD_ID_MARK, BUILD_ID_LENGTH, loadCliBundle, writeCliCache }
