@@ -91,9 +91,15 @@ export interface BackendReplayOptions {
   residencyEvents?: boolean
   /**
    * 'report': keep only the series the run's report reads (SeriesTableOptions.keep), for a replay read only for its
-   * report (`report`): the same figures; its `series` holds those alone. Default 'all'.
+   * report (`report`): the same figures; its `series` holds those alone. Default 'all'. With `checkpoints: false`
+   * too, the replay skips what feeds nothing its report reads (reportOnly).
    */
   series?: 'all' | 'report'
+}
+
+/** Whether a replay is read for its report alone, with no checkpoint past the first (BackendReplayOptions.series). */
+export function reportOnly(options: BackendReplayOptions): boolean {
+  return options.series === 'report' && options.checkpoints === false
 }
 
 /** A replay begun: the run at once (it answers for the frames replayed so far), and the end of its replay. */

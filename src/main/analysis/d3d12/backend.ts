@@ -4,7 +4,7 @@
  */
 import { CONFIG_KEY_NAMES, CONFIG_KEYS, parseConfigPairs, resolveConfig } from '../../../shared/model'
 import type { CaptureStore } from '../../ingest/store'
-import { ReplayRun, type Backend, type BackendReplayOptions, type BackendRun, type ReplayStart } from '../backend'
+import { ReplayRun, reportOnly, type Backend, type BackendReplayOptions, type BackendRun, type ReplayStart } from '../backend'
 import { ONLY_FIRST_CHECKPOINT } from '../checkpoints'
 import type { ResourceRows } from '../resourceRows'
 import type { ModelWalk } from '../search'
@@ -36,7 +36,7 @@ export const d3d12Backend: Backend<'d3d12', D3D12BackendRun> = {
       gate,
       residencyEvents: options.residencyEvents,
       keepSeries: options.series === 'report' ? reportReads : undefined,
-      reportOnly: options.series === 'report' && options.checkpoints === false,
+      reportOnly: reportOnly(options),
       ...spacing,
     })
     return { run: new D3D12BackendRun(replay), done }

@@ -6,7 +6,7 @@ import type { CaptureHeader } from '../../../shared/capture'
 import { VULKAN_CONFIG_KEY_NAMES, VULKAN_CONFIG_KEYS } from '../../model/vulkan/config'
 import type { CaptureStore } from '../../ingest/store'
 import { ConfigError } from '../../../shared/model'
-import { ReplayRun, type Backend, type BackendReplayOptions, type BackendRun, type ConfigOverrides, type ReplayStart } from '../backend'
+import { ReplayRun, reportOnly, type Backend, type BackendReplayOptions, type BackendRun, type ConfigOverrides, type ReplayStart } from '../backend'
 import { ONLY_FIRST_CHECKPOINT } from '../checkpoints'
 import type { ResourceRows } from '../resourceRows'
 import { VulkanPlayback } from './playback'
@@ -46,7 +46,7 @@ export const vulkanBackend: Backend<'vulkan', VulkanBackendRun> = {
       onProgress: options.onProgress,
       gate: options.gate,
       keepSeries: options.series === 'report' ? vulkanReportReads : undefined,
-      reportOnly: options.series === 'report' && options.checkpoints === false,
+      reportOnly: reportOnly(options),
       ...spacing,
     })
     return { run: new VulkanBackendRun(replay), done }
