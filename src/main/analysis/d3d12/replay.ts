@@ -489,11 +489,13 @@ class FrameBlock {
   /** The block's frames into the columns; call it before anyone reads them. */
   flush(): void {
     const { values, width, first, frames } = this
+    // Reset before the copy: the copy's loop is compiled while it runs (on-stack replacement), and a statement after
+    // it that had never run would send the compiled code back, on every flush.
+    this.frames = 0
     for (let c = 0; c < width; c++) {
       const column = this.columns[c]
       for (let f = 0; f < frames; f++) column[first + f] = values[f * width + c]
     }
-    this.frames = 0
   }
 }
 

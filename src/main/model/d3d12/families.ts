@@ -250,7 +250,9 @@ export class PoolFamily implements PoolWatcher {
     }
     empty.length = kept
     empty.sort((a, b) => a - b)
-    return empty.map((slot) => this.slots[slot]!)
+    const pools: MemoryPool[] = []
+    for (let i = 0; i < kept; i++) pools.push(this.slots[empty[i]]!)
+    return pools
   }
 
   /** The slots in allocation order. */
@@ -293,8 +295,8 @@ export class PoolFamily implements PoolWatcher {
   /** The order's key: fullest first with defrag (holes before every pool), else smallest first (holes last). */
   private sortKey(slot: number): number {
     const pool = this.slots[slot]
-    if (this.spec.defrag) return pool ? -pool.used : Number.NEGATIVE_INFINITY
-    return pool ? pool.size : Number.POSITIVE_INFINITY
+    if (this.spec.defrag) return pool ? -pool.used : HOLE_FIRST
+    return pool ? pool.size : HOLE_LAST
   }
 
   private touch(slot: number, moved: boolean): void {
@@ -333,7 +335,25 @@ function roomOf(pool: MemoryPool | null): number {
   return pool === null || pool.freeCount === 0 ? NO_ROOM : pool.largestFree()
 }
 
-const NO_POOLS: readonly MemoryPool[] = []
+/**
+ * No pools, as an array of the same kind as emptyPools' others (packed objects, where `[]` is packed small
+ * integers): the loop that reads them then meets one kind of array, and its compiled code is not thrown away the
+ * first time a clean-up finds a pool empty.
+ */
+const NO_POOLS: readonly MemoryPool[] = packedObjects<MemoryPool>()
+
+/**
+ * The sort keys of a hole, read once as the module loads: read in `sortKey`, `Number.NEGATIVE_INFINITY` is a property
+ * read first run when a compiled sort meets its first hole, which sends the compiled code back.
+ */
+const HOLE_FIRST = Number.NEGATIVE_INFINITY
+const HOLE_LAST = Number.POSITIVE_INFINITY
+
+function packedObjects<T>(): T[] {
+  const array: unknown[] = [null]
+  array.pop()
+  return array as T[]
+}
 
 export const Buddy = { SmallBlock: 0, FastConstantPages: 1 } as const
 

@@ -1533,6 +1533,8 @@ export class D3D12Model {
   /** The release at `o` in the pending queue is done: its bytes are free, its slot too. */
   private completeSlot(o: number): void {
     const c = this.pending.cells
+    // Read on every completion, not only where one is reported: a load first run late sends the compiled code back.
+    const freed = this.sink.freed
     const slot = c[o + Pend.Slot]
     const meta = c[o + Pend.Meta]
     const loc = meta & 255
@@ -1562,7 +1564,7 @@ export class D3D12Model {
       if (object !== NONE && (loc !== Loc.Reserved || bytes > 0)) this.residency.removeObject(object, this.frame)
       if (loc === Loc.Reserved) this.reservedLabels.delete(object)
     }
-    if (meta >>> 24 !== 0) this.sink.freed?.(c[o + Pend.Id], this.frame)
+    if (meta >>> 24 !== 0 && freed !== undefined) freed.call(this.sink, c[o + Pend.Id], this.frame)
     if (slot !== NONE && slot !== this.bigStaging) a.release(slot)
   }
 
