@@ -343,8 +343,8 @@ function roomOf(pool: MemoryPool | null): number {
 const NO_POOLS: readonly MemoryPool[] = packedObjects<MemoryPool>()
 
 /**
- * The sort keys of a hole, read once as the module loads: read in `sortKey`, `Number.NEGATIVE_INFINITY` is a property
- * read first run when a compiled sort meets its first hole, which sends the compiled code back.
+ * The sort keys of a hole, read once as the module loads. Read in `sortKey`, `Number.NEGATIVE_INFINITY` would be a
+ * property read that first runs when a compiled sort meets its first hole, and sends the compiled code back.
  */
 const HOLE_FIRST = Number.NEGATIVE_INFINITY
 const HOLE_LAST = Number.POSITIVE_INFINITY
