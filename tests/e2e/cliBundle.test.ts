@@ -53,6 +53,25 @@ describe('the command line bundle and its code cache', () => {
     }
   })
 
+  it('loads child_process, worker_threads and zlib only where a command uses them', async () => {
+    // the Node.js modules a process has loaded, listed as it exits
+    const preload = join(work, 'modules.cjs')
+    writeFileSync(preload, "process.on('exit', () => process.stderr.write(JSON.stringify(process.moduleLoadList)))\n")
+    const loaded = async (capture: string) => {
+      const { stdout, stderr } = await run(process.execPath, ['-r', preload, CLI, 'report', capture, '--json'], { cwd: ROOT, maxBuffer: 1 << 24 })
+      const modules = (JSON.parse(stderr) as string[]).filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13))
+      return { report: JSON.parse(stdout) as { records: number }, modules }
+    }
+    const plain = await loaded(vulkan)
+    expect(plain.report.records).toBeGreaterThan(0)
+    expect(plain.modules).toContain('fs/promises')
+    expect(plain.modules.filter((m) => ['child_process', 'worker_threads', 'zlib'].includes(m))).toEqual([])
+    const gzip = await loaded(DEMO)
+    expect(gzip.report.records).toBe(12201)
+    expect(gzip.modules).toContain('zlib')
+    expect(gzip.modules).not.toContain('child_process')
+  })
+
   it('opens DuckDB from the bundle (history, export): the client is required, not imported', async () => {
     const db = join(work, 'history.duckdb')
     await run(process.execPath, [CLI, 'history', 'add', db, DEMO], { cwd: ROOT })
