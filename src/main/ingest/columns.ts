@@ -56,11 +56,10 @@ const MAX_EXTRA_BYTES = 64 * 1024 * 1024
 export function grownCapacity(capacity: number, length: number, share: LoadShare | undefined, bytes = 8): number {
   const fraction = share?.fraction ?? 0
   if (!(fraction > 0 && fraction < 1)) return Math.max(1024, Math.ceil(capacity * 1.5))
-  let projected = Math.min(length * 4, Math.ceil((length / fraction) * 1.03))
-  if (fraction >= TRUSTED_SHARE) {
-    const trusted = Math.min(Math.ceil((length / fraction) * TRUSTED_MARGIN), length * 4 + Math.floor(MAX_EXTRA_BYTES / bytes))
-    if (trusted > projected) projected = trusted
-  }
+  const projected =
+    fraction >= TRUSTED_SHARE
+      ? Math.min(Math.ceil((length / fraction) * TRUSTED_MARGIN), length * 4 + Math.floor(MAX_EXTRA_BYTES / bytes))
+      : Math.min(length * 4, Math.ceil((length / fraction) * 1.03))
   return Math.max(1024, Math.ceil(capacity * 1.125), projected)
 }
 

@@ -37,7 +37,7 @@ describe('grownCapacity', () => {
   it('reserves at most 64 MiB past fourfold on a projection, by the element size', () => {
     // 1 000 000 doubles at 2 % would project 60 000 000: 4 000 000 and 8 388 608 more
     expect(grownCapacity(1_000_000, 1_000_000, at(0.02), 8)).toBe(4_000_000 + 8_388_608)
-    // the same count of bytes: 4 000 000 and 67 108 864 more, under the 60 000 000 projected
+    // the same count of single bytes may take 67 108 864 more than 4 000 000: the projection, 60 000 000, stands
     expect(grownCapacity(1_000_000, 1_000_000, at(0.02), 1)).toBe(60_000_000)
   })
 
