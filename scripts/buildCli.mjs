@@ -58,7 +58,7 @@ function lazyBuiltins() {
     load(id) {
       if (!id.startsWith(LAZY_PREFIX)) return null
       const builtin = id.slice(LAZY_PREFIX.length)
-      const keys = Object.keys(requireHere(builtin)).filter((key) => key !== 'default')
+      const keys = Object.keys(requireHere(builtin))
       // process.getBuiltinModule is a plain call the bundler leaves alone (a require would be hoisted to the top)
       return [
         'let loaded',
