@@ -15,6 +15,7 @@ import { CaptureError } from './errors'
 import { ExtrasText } from './extras'
 import { F, FIELD, FIELD_COUNT, RecordScratch, FieldValue, TYPE_WORDS } from './fields'
 import type { CaptureBuilder } from './storeBuilder'
+import { asDoubles, Slab } from './slab'
 import { HASH_PRIME, HASH_SEED } from './strings'
 import { checkHeader } from './versions'
 
@@ -175,6 +176,8 @@ const USE_TEXT_WORDS = 1 << 20
 const USE_HASH_BITS = 13
 /** The seed of a use array's hash (tailHash), apart from the tails'. */
 const USE_ARRAY = 3
+/** The bytes of a scanner's fixed tables (NdjsonScanner.tables), as the constants above size them (scanner.test.ts). */
+export const SCANNER_TABLE_BYTES = 2_018_136
 /** Thrown inside a line; turned into a CaptureError with the line's number and the absolute offset. */
 class SyntaxFault {
   constructor(
@@ -224,35 +227,37 @@ export class NdjsonScanner {
   private end = 0
   private lineStart = 0
 
+  /** The fixed-size tables below, cut from one buffer of SCANNER_TABLE_BYTES (slab.ts says why). */
+  private readonly tables = new Slab(SCANNER_TABLE_BYTES)
   /**
    * The strings the builder interned before the first record (the format's words), chained by their first two
    * bytes, each with its text and closing quote packed for four-byte compares.
    */
-  private readonly wordHead = new Int32Array(1 << 10)
+  private readonly wordHead = this.tables.int32(1 << 10)
   private readonly wordNext: Int32Array
   private readonly wordLength: Int32Array
   private readonly wordAt: Int32Array
   private readonly wordText: Int32Array
   /** The last string id of each free-text field, and the name that came after each name last time. */
-  private readonly lastText = new Int32Array(FIELD.length)
+  private readonly lastText = this.tables.int32(FIELD.length)
   /** Small at first, so it first grows while the engine still interprets `record` (StringTable's arena). */
   private nameAfter = new Int32Array(1 << 6)
   /** Per free-text field, the string last read from plain bytes that began with the same sixteen bytes (headSlot). */
-  private readonly textByHead = new Int32Array(TEXT_FIELDS.length << HEAD_BITS)
+  private readonly textByHead = this.tables.int32(TEXT_FIELDS.length << HEAD_BITS)
   /**
    * The last LIST_WAYS arrays of words each of `usage` and `flags` held (a capture repeats a handful), each from
    * `[` to `]` packed for four-byte compares, with its length in bytes (0: none yet) and its string ids.
    */
-  private readonly listText = new Int32Array(LIST_FIELDS.length * LIST_WAYS * LIST_WORDS)
+  private readonly listText = this.tables.int32(LIST_FIELDS.length * LIST_WAYS * LIST_WORDS)
   /** The same bytes as doubles, two words each (LIST_WORDS is even). */
-  private readonly listWide = new Float64Array(this.listText.buffer)
-  private readonly listBytes = new Int32Array(LIST_FIELDS.length * LIST_WAYS)
+  private readonly listWide = asDoubles(this.listText)
+  private readonly listBytes = this.tables.int32(LIST_FIELDS.length * LIST_WAYS)
   /** Each kept array's last four bytes, its `]` last (with what came before `[` when it is shorter). */
-  private readonly listLast = new Int32Array(LIST_FIELDS.length * LIST_WAYS)
-  private readonly listCount = new Int32Array(LIST_FIELDS.length * LIST_WAYS)
-  private readonly listIds = new Int32Array(LIST_FIELDS.length * LIST_WAYS * LIST_IDS)
+  private readonly listLast = this.tables.int32(LIST_FIELDS.length * LIST_WAYS)
+  private readonly listCount = this.tables.int32(LIST_FIELDS.length * LIST_WAYS)
+  private readonly listIds = this.tables.int32(LIST_FIELDS.length * LIST_WAYS * LIST_IDS)
   /** The list each field replaces next. */
-  private readonly listNext = new Int32Array(LIST_FIELDS.length)
+  private readonly listNext = this.tables.int32(LIST_FIELDS.length)
   /**
    * Tails: a render graph describes the same transient resources in the same order every frame, so the members
    * after a transient's id often repeat, byte for byte, those of the transient that came after the previous one
@@ -260,21 +265,21 @@ export class NdjsonScanner {
    * none): the bytes from after the id's or the size's comma to the closing brace, packed for four-byte compares,
    * and the members they set; `tailAfter` is the transient tail that came next last time.
    */
-  private readonly tailText = new Int32Array(TAIL_COUNT * TAIL_WORDS)
+  private readonly tailText = this.tables.int32(TAIL_COUNT * TAIL_WORDS)
   /** The same bytes as doubles, two words each (TAIL_WORDS is even). */
-  private readonly tailWide = new Float64Array(this.tailText.buffer)
-  private readonly tailBytes = new Int32Array(TAIL_COUNT)
+  private readonly tailWide = asDoubles(this.tailText)
+  private readonly tailBytes = this.tables.int32(TAIL_COUNT)
   /** The record's field types (RecordScratch.copyTypes), then its numbers, strings and arrays of words, by field. */
-  private readonly tailTypes = new Float64Array(TAIL_COUNT * TYPE_WORDS)
-  private readonly tailNumbers = new Uint8Array(TAIL_COUNT)
-  private readonly tailStrings = new Uint8Array(TAIL_COUNT)
-  private readonly tailLists = new Uint8Array(TAIL_COUNT)
-  private readonly tailField = new Uint8Array(TAIL_COUNT * TAIL_FIELDS)
-  private readonly tailNum = new Float64Array(TAIL_COUNT * TAIL_FIELDS)
+  private readonly tailTypes = this.tables.float64(TAIL_COUNT * TYPE_WORDS)
+  private readonly tailNumbers = this.tables.uint8(TAIL_COUNT)
+  private readonly tailStrings = this.tables.uint8(TAIL_COUNT)
+  private readonly tailLists = this.tables.uint8(TAIL_COUNT)
+  private readonly tailField = this.tables.uint8(TAIL_COUNT * TAIL_FIELDS)
+  private readonly tailNum = this.tables.float64(TAIL_COUNT * TAIL_FIELDS)
   /** A member's string id, 1/0 for a boolean, or how many ids of `tailIds` an array of words holds. */
-  private readonly tailStr = new Int32Array(TAIL_COUNT * TAIL_FIELDS)
-  private readonly tailIds = new Int32Array(TAIL_COUNT * TAIL_IDS)
-  private readonly tailAfter = new Int32Array(TAIL_COUNT)
+  private readonly tailStr = this.tables.int32(TAIL_COUNT * TAIL_FIELDS)
+  private readonly tailIds = this.tables.int32(TAIL_COUNT * TAIL_IDS)
+  private readonly tailAfter = this.tables.int32(TAIL_COUNT)
   /**
    * Per tail, 1 + the builder's row (of transients, of buffers) of the last record with this tail that passed
    * every check without a warning (0: none yet). A transient's or buffer's checks look at its members and at the
@@ -282,21 +287,21 @@ export class NdjsonScanner {
    * as integers) passes them again where the graph and the ids allow it (CaptureBuilder.repeatTransient,
    * repeatBuffer), and its rows are copies of that one's.
    */
-  private readonly tailRow = new Int32Array(TAIL_COUNT)
+  private readonly tailRow = this.tables.int32(TAIL_COUNT)
   /** Transient tails by a hash of their bytes (tailHash), to find one kept before when the prediction failed. */
-  private readonly transientByHash = new Int32Array(1 << TAIL_HASH_BITS)
+  private readonly transientByHash = this.tables.int32(1 << TAIL_HASH_BITS)
   /**
    * Buffer tails by their first sixteen bytes (headSlot), BUFFER_WAYS each, and each tail's last four bytes
    * (with what came before it when it is shorter): tails that start alike differ in length or at their end.
    */
-  private readonly bufferByHead = new Int32Array(BUFFER_WAYS << HEAD_BITS)
-  private readonly tailLast = new Int32Array(TAIL_COUNT)
+  private readonly bufferByHead = this.tables.int32(BUFFER_WAYS << HEAD_BITS)
+  private readonly tailLast = this.tables.int32(TAIL_COUNT)
   /**
    * The hashes (tailHash) of buffer tails seen once, by their low bits: a buffer tail is kept the second time it
    * is seen, so that buffers whose members are their own (a name with a number) do not push out those that
    * repeat.
    */
-  private readonly bufferSeen = new Int32Array(1 << TAIL_HASH_BITS)
+  private readonly bufferSeen = this.tables.int32(1 << TAIL_HASH_BITS)
   private lastTail = 0
   private nextTransient = 1
   private nextBuffer = TRANSIENT_TAILS
@@ -315,13 +320,13 @@ export class NdjsonScanner {
   private useText = new Int32Array(0)
   private useWide = new Float64Array(0)
   private useTextWords = 0
-  private readonly useAt = new Int32Array(USE_KEPT)
-  private readonly useBytes = new Int32Array(USE_KEPT)
-  private readonly usePacked = new Float64Array(USE_KEPT)
-  private readonly usePackedBytes = new Int32Array(USE_KEPT)
-  private readonly useCount = new Int32Array(USE_KEPT)
-  private readonly useAfter = new Int32Array(USE_KEPT)
-  private readonly useByHash = new Int32Array(1 << USE_HASH_BITS)
+  private readonly useAt = this.tables.int32(USE_KEPT)
+  private readonly useBytes = this.tables.int32(USE_KEPT)
+  private readonly usePacked = this.tables.float64(USE_KEPT)
+  private readonly usePackedBytes = this.tables.int32(USE_KEPT)
+  private readonly useCount = this.tables.int32(USE_KEPT)
+  private readonly useAfter = this.tables.int32(USE_KEPT)
+  private readonly useByHash = this.tables.int32(1 << USE_HASH_BITS)
   private useNext = 1
   private lastUse = 0
   /** The array of the `use` record being read: the kept one it repeats (0: none), or where it starts and ends. */
@@ -332,7 +337,7 @@ export class NdjsonScanner {
   private useSlot = 0
   private useHash = 0
   /** The hashes of arrays seen once, by their low bits: an array is kept the second time it is seen. */
-  private readonly useSeen = new Int32Array(1 << USE_HASH_BITS)
+  private readonly useSeen = this.tables.int32(1 << USE_HASH_BITS)
 
   constructor(builder: CaptureBuilder, options: ScannerOptions) {
     // A number read and a string's hash may not fit the engine's small integers (a fraction, a hash of 2^31 or
