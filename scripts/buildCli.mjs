@@ -39,12 +39,13 @@ function requireDuckDb() {
 /**
  * Node.js modules a `report` of a plain capture never calls, loaded on first use instead of as the bundle starts:
  * child_process (symbolized stacks, recording, and commander's executable subcommands), worker_threads (a
- * pipelined load of a capture of 64 MiB or more) and zlib (a gzip capture). Each is a module of getters, one per
- * export, that loads the real one when one of them is first read. At the bundle's start they cost sixteen internal
+ * pipelined load of a capture of 64 MiB or more), zlib (a gzip capture) and fs/promises (a followed capture, the
+ * writers, the hosts; a load reads through node:fs's callbacks). Each is a module of getters, one per export, that
+ * loads the real one when one of them is first read. At the bundle's start the first three cost sixteen internal
  * modules (net, dgram, the worker's messaging) and about 3 ms: `heapscope report` of a two-line capture took 161 and
- * 163 ms against 163 and 167 ms (40 and 60 alternating runs).
+ * 163 ms against 163 and 167 ms (40 and 60 alternating runs); fs/promises and its readline interface about 2 ms.
  */
-const LAZY_BUILTINS = ['node:child_process', 'node:worker_threads', 'node:zlib']
+const LAZY_BUILTINS = ['node:child_process', 'node:worker_threads', 'node:zlib', 'node:fs/promises']
 const LAZY_PREFIX = '\0heapscope-lazy:'
 
 function lazyBuiltins() {

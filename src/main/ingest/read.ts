@@ -3,7 +3,7 @@
  * then either scanned as NDJSON or handed whole to the importer whose format the content matches.
  * Progress is reported as bytes read of the total; a fatal fault keeps what came before it as a partial store.
  */
-import { stat } from 'node:fs/promises'
+import { stat } from 'node:fs'
 import { basename } from 'node:path'
 import { CancelledError, CaptureError, UnrecognisedFormatError } from './errors'
 import { RecordScratch } from './fields'
@@ -77,11 +77,11 @@ export async function loadCaptureFile(
   path: string,
   options: Partial<LoadOptions> & { chunkSize?: number } = {},
 ): Promise<LoadResult> {
-  const totalBytes = await stat(path).then(
-    (s) => s.size,
-    (err: Error) => {
-      throw new CaptureError(options.file ?? basename(path), 0, 0, 'a readable file', err.message)
-    },
+  // node:fs's callback, not node:fs/promises (fileChunks.ts says why)
+  const totalBytes = await new Promise<number>((resolve, reject) =>
+    stat(path, (err, s) =>
+      err ? reject(new CaptureError(options.file ?? basename(path), 0, 0, 'a readable file', err.message)) : resolve(s.size),
+    ),
   )
   const chunks = fileChunks(path, options.chunkSize ?? DEFAULT_CHUNK_SIZE)
   try {
