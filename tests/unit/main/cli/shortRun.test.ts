@@ -10,6 +10,8 @@ import {
   SHORT_RUN_BYTES,
   SHORT_RUN_FLAGS,
   shortRunFlags,
+  TINY_RUN_BYTES,
+  TINY_RUN_FLAGS,
 } from '../../../../src/main/cli/shortRun'
 
 describe('the compiler budget of a short run', () => {
@@ -29,9 +31,14 @@ describe('the compiler budget of a short run', () => {
     return path
   }
 
-  it('halves the inlining budget under 64 MiB, and leaves V8 alone from there on', () => {
+  it('turns the compiler off under 2 MiB, halves its inlining budget under 64 MiB, and leaves V8 alone from there on', () => {
     expect(SHORT_RUN_FLAGS).toEqual(['--max-inlined-bytecode-size-cumulative=460'])
-    expect(shortRunFlags(0)).toEqual(SHORT_RUN_FLAGS)
+    expect(TINY_RUN_FLAGS).toEqual(['--max-inlined-bytecode-size-cumulative=460', '--no-turbofan'])
+    expect(TINY_RUN_BYTES).toBe(2_097_152)
+    expect(shortRunFlags(0)).toEqual(TINY_RUN_FLAGS)
+    expect(shortRunFlags(1_871_201)).toEqual(TINY_RUN_FLAGS) // the demo capture's lines
+    expect(shortRunFlags(TINY_RUN_BYTES - 1)).toEqual(TINY_RUN_FLAGS)
+    expect(shortRunFlags(TINY_RUN_BYTES)).toEqual(SHORT_RUN_FLAGS)
     expect(shortRunFlags(SHORT_RUN_BYTES - 1)).toEqual(SHORT_RUN_FLAGS)
     expect(shortRunFlags(SHORT_RUN_BYTES)).toEqual([])
     expect(shortRunFlags(218_169_677)).toEqual([])
@@ -47,9 +54,24 @@ describe('the compiler budget of a short run', () => {
   it('lets the first capture decide, once', () => {
     enableShortRunTuning()
     const set: string[] = []
-    beforeCapture(file('small.hscap', 1000), (f) => set.push(f))
-    beforeCapture(file('other.hscap', 10), (f) => set.push(f))
+    beforeCapture(file('small.hscap', TINY_RUN_BYTES), (f) => set.push(f))
+    beforeCapture(file('tiny.hscap', 10), (f) => set.push(f))
+    beforeCapture(file('other.hscap', TINY_RUN_BYTES + 1), (f) => set.push(f))
     expect(set).toEqual([...SHORT_RUN_FLAGS])
+  })
+
+  it('turns the compiler on again for a later capture that is not tiny, once', () => {
+    enableShortRunTuning()
+    const set: string[] = []
+    beforeCapture(file('tiny.hscap', 1000), (f) => set.push(f))
+    expect(set).toEqual([...TINY_RUN_FLAGS])
+    beforeCapture(file('tiny2.hscap', TINY_RUN_BYTES - 1), (f) => set.push(f))
+    expect(set).toEqual([...TINY_RUN_FLAGS])
+    beforeCapture(file('larger.hscap', TINY_RUN_BYTES), (f) => set.push(f))
+    expect(set).toEqual([...TINY_RUN_FLAGS, '--turbofan'])
+    beforeCapture(file('larger2.hscap', TINY_RUN_BYTES), (f) => set.push(f))
+    beforeCapture(file('tiny3.hscap', 10), (f) => set.push(f))
+    expect(set).toEqual([...TINY_RUN_FLAGS, '--turbofan'])
   })
 
   it('counts a gzip capture by its lines, not its compressed bytes', () => {
@@ -68,6 +90,6 @@ describe('the compiler budget of a short run', () => {
     beforeCapture(join(dir, 'missing.hscap'), (f) => set.push(f))
     expect(set).toEqual([])
     beforeCapture(file('small.hscap', 1000), (f) => set.push(f))
-    expect(set).toEqual([...SHORT_RUN_FLAGS])
+    expect(set).toEqual([...TINY_RUN_FLAGS])
   })
 })
