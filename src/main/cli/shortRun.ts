@@ -15,8 +15,9 @@
  * bench machine, reports of 1 to 2 MB captures took 10 to 20 % less wall time and a third less CPU (the demo 0.312
  * s against 0.373 s; `gen vulkan` at 600 and 900 frames, 16 000 and 25 000 records, 63 and 37 ms less). At 33 000
  * Vulkan records (2.1 MB) the two were even, and from 36 000 records on the compiler paid for itself (bench/
- * README.md, "Small captures without the optimising compiler"). A later capture of the same process that is not
- * that small turns the compiler on again.
+ * README.md, "Small captures without the optimising compiler"). Once the captures a process has read come to 2 MiB
+ * together (`diff` of a small capture and a large one, `history add` of many small ones), the compiler is turned on
+ * again, before the one that makes up the sum is read.
  *
  * Only the command line's process entry (start.ts) turns this on, before any capture is read; the app, the browser
  * host, the benches' in-process runs and the build's code-cache warm-up keep V8's defaults. V8 refuses a code cache
@@ -40,8 +41,9 @@ export const TINY_RUN_FLAGS = [...SHORT_RUN_FLAGS, '--no-turbofan'] as const
 
 let enabled = false
 let decided = false
-/** Whether the flags set so far turned the optimising compiler off. */
+/** Whether the flags set so far turned the optimising compiler off, and the bytes of the captures read since. */
 let withoutCompiler = false
+let bytesWithout = 0
 
 /** Let the first capture this process reads choose the compiler's budget (the command line's entry only). */
 export function enableShortRunTuning(): void {
@@ -58,15 +60,15 @@ export function shortRunFlags(bytes: number): readonly string[] {
  * Called before a capture file is read: the first one decides, once, for the whole process (V8's flags are the
  * process's), by its bytes of capture lines (a gzip file's uncompressed size). A file that cannot be read, or a
  * pipe, decides nothing; its read reports any error. The one exception: where the first turned the optimising
- * compiler off, a later capture of TINY_RUN_BYTES or more turns it on again (`diff` of a small capture and a
- * large one), before it is read.
+ * compiler off, it is turned on again before the capture that brings the bytes read so far to TINY_RUN_BYTES.
  */
 export function beforeCapture(file: string, setFlags: (flags: string) => void = setFlagsFromString): void {
   if (!enabled || (decided && !withoutCompiler)) return
   const bytes = captureBytes(file)
   if (bytes < 0) return
   if (decided) {
-    if (bytes >= TINY_RUN_BYTES) {
+    bytesWithout += bytes
+    if (bytesWithout >= TINY_RUN_BYTES) {
       withoutCompiler = false
       setFlags('--turbofan')
     }
@@ -75,6 +77,7 @@ export function beforeCapture(file: string, setFlags: (flags: string) => void = 
   decided = true
   const flags = shortRunFlags(bytes)
   withoutCompiler = flags.includes('--no-turbofan')
+  bytesWithout = bytes
   for (const flag of flags) setFlags(flag)
 }
 
@@ -83,4 +86,5 @@ export function resetShortRunTuning(): void {
   enabled = false
   decided = false
   withoutCompiler = false
+  bytesWithout = 0
 }

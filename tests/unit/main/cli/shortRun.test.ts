@@ -65,12 +65,29 @@ describe('the compiler budget of a short run', () => {
     const set: string[] = []
     beforeCapture(file('tiny.hscap', 1000), (f) => set.push(f))
     expect(set).toEqual([...TINY_RUN_FLAGS])
-    beforeCapture(file('tiny2.hscap', TINY_RUN_BYTES - 1), (f) => set.push(f))
-    expect(set).toEqual([...TINY_RUN_FLAGS])
     beforeCapture(file('larger.hscap', TINY_RUN_BYTES), (f) => set.push(f))
     expect(set).toEqual([...TINY_RUN_FLAGS, '--turbofan'])
     beforeCapture(file('larger2.hscap', TINY_RUN_BYTES), (f) => set.push(f))
-    beforeCapture(file('tiny3.hscap', 10), (f) => set.push(f))
+    beforeCapture(file('tiny2.hscap', 10), (f) => set.push(f))
+    expect(set).toEqual([...TINY_RUN_FLAGS, '--turbofan'])
+  })
+
+  it('turns the compiler on again once small captures come to 2 MiB together', () => {
+    enableShortRunTuning()
+    const set: string[] = []
+    const third = Math.floor(TINY_RUN_BYTES / 3)
+    beforeCapture(file('a.hscap', third), (f) => set.push(f))
+    beforeCapture(join(dir, 'missing.hscap'), (f) => set.push(f))
+    beforeCapture(file('b.hscap', third), (f) => set.push(f))
+    expect(set).toEqual([...TINY_RUN_FLAGS])
+    // 3 * floor(2 MiB / 3) is 2 MiB - 2: two bytes short
+    beforeCapture(file('c.hscap', third), (f) => set.push(f))
+    expect(set).toEqual([...TINY_RUN_FLAGS])
+    beforeCapture(file('d.hscap', 1), (f) => set.push(f))
+    expect(set).toEqual([...TINY_RUN_FLAGS])
+    beforeCapture(file('e.hscap', 1), (f) => set.push(f))
+    expect(set).toEqual([...TINY_RUN_FLAGS, '--turbofan'])
+    beforeCapture(file('f.hscap', third), (f) => set.push(f))
     expect(set).toEqual([...TINY_RUN_FLAGS, '--turbofan'])
   })
 
