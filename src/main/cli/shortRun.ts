@@ -9,20 +9,23 @@
  * README.md, "A short run: one thread, and half the inlining budget"). Where the compiler has cores of its own
  * (sixteen), the budget changed nothing one could measure.
  *
- * A capture of under 2 MiB (a few thousand to some 30 000 records) is read and replayed before most of those
- * compilations would be done: the process waits for the ones under way when it exits, and their code runs for a
- * few milliseconds if at all. Such a run goes without the optimising compiler (`--no-turbofan`): on the 2-core
- * bench machine, reports of 1 to 2 MB captures took 10 to 20 % less wall time and a third less CPU (the demo 0.312
- * s against 0.373 s; `gen vulkan` at 600 and 900 frames, 16 000 and 25 000 records, 63 and 37 ms less). At 33 000
- * Vulkan records (2.1 MB) the two were even, and from 36 000 records on the compiler paid for itself (bench/
- * README.md, "Small captures without the optimising compiler"). Once the captures a process has read come to 2 MiB
- * together (`diff` of a small capture and a large one, `history add` of many small ones), the compiler is turned on
- * again, before the one that makes up the sum is read.
+ * On a machine of two cores or fewer, a capture of under 2 MiB (a few thousand to some 30 000 records) is read and
+ * replayed before most of those compilations would be done: the process waits for the ones under way when it
+ * exits, and their code runs for a few milliseconds if at all. Such a run goes without the optimising compiler
+ * (`--no-turbofan`): on the 2-core bench machine, reports of 1 to 2 MB captures took 10 to 20 % less wall time and a
+ * third less CPU (the demo 0.312 s against 0.373 s; `gen vulkan` at 600 and 900 frames, 16 000 and 25 000 records,
+ * 63 and 37 ms less). At 33 000 Vulkan records (2.1 MB) the two were even, and from 36 000 records on the compiler
+ * paid for itself. On a 16-core machine, whose compiler threads have cores of their own, the compiler made the same
+ * small captures' reports 15 to 35 % faster, and pinned to two of its cores the two were even (bench/README.md,
+ * "Small captures without the optimising compiler"). Once the captures a process has read come to 2 MiB together
+ * (`diff` of a small capture and a large one, `history add` of many small ones), the compiler is turned on again,
+ * before the one that makes up the sum is read.
  *
  * Only the command line's process entry (start.ts) turns this on, before any capture is read; the app, the browser
  * host, the benches' in-process runs and the build's code-cache warm-up keep V8's defaults. V8 refuses a code cache
  * made under other flags, which is why the warm-up must not set them.
  */
+import { availableParallelism } from 'node:os'
 import { setFlagsFromString } from 'node:v8'
 import { PIPELINE_MIN_BYTES } from '../analysis/run'
 import { captureBytes } from '../ingest/captureBytes'
@@ -33,8 +36,9 @@ export const SHORT_RUN_BYTES = PIPELINE_MIN_BYTES
 /** The flags of a short run. */
 export const SHORT_RUN_FLAGS = ['--max-inlined-bytecode-size-cumulative=460'] as const
 
-/** Captures smaller than this run without the optimising compiler. */
+/** Captures smaller than this run without the optimising compiler, on TINY_RUN_MAX_CORES cores or fewer. */
 export const TINY_RUN_BYTES = 2 * 1024 * 1024
+export const TINY_RUN_MAX_CORES = 2
 
 /** The flags of a run over a capture smaller than TINY_RUN_BYTES: a short run's, without the compiler. */
 export const TINY_RUN_FLAGS = [...SHORT_RUN_FLAGS, '--no-turbofan'] as const
@@ -50,10 +54,10 @@ export function enableShortRunTuning(): void {
   enabled = true
 }
 
-/** The flags for a run over a capture of `bytes` bytes: none for a long one. */
-export function shortRunFlags(bytes: number): readonly string[] {
+/** The flags for a run over a capture of `bytes` bytes on `cores` cores: none for a long one. */
+export function shortRunFlags(bytes: number, cores: number = availableParallelism()): readonly string[] {
   if (bytes < 0 || bytes >= SHORT_RUN_BYTES) return []
-  return bytes < TINY_RUN_BYTES ? TINY_RUN_FLAGS : SHORT_RUN_FLAGS
+  return bytes < TINY_RUN_BYTES && cores <= TINY_RUN_MAX_CORES ? TINY_RUN_FLAGS : SHORT_RUN_FLAGS
 }
 
 /**
@@ -62,7 +66,11 @@ export function shortRunFlags(bytes: number): readonly string[] {
  * pipe, decides nothing; its read reports any error. The one exception: where the first turned the optimising
  * compiler off, it is turned on again before the capture that brings the bytes read so far to TINY_RUN_BYTES.
  */
-export function beforeCapture(file: string, setFlags: (flags: string) => void = setFlagsFromString): void {
+export function beforeCapture(
+  file: string,
+  setFlags: (flags: string) => void = setFlagsFromString,
+  cores: number = availableParallelism(),
+): void {
   if (!enabled || (decided && !withoutCompiler)) return
   const bytes = captureBytes(file)
   if (bytes < 0) return
@@ -75,7 +83,7 @@ export function beforeCapture(file: string, setFlags: (flags: string) => void = 
     return
   }
   decided = true
-  const flags = shortRunFlags(bytes)
+  const flags = shortRunFlags(bytes, cores)
   withoutCompiler = flags.includes('--no-turbofan')
   bytesWithout = bytes
   for (const flag of flags) setFlags(flag)

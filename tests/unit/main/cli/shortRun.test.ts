@@ -12,6 +12,7 @@ import {
   shortRunFlags,
   TINY_RUN_BYTES,
   TINY_RUN_FLAGS,
+  TINY_RUN_MAX_CORES,
 } from '../../../../src/main/cli/shortRun'
 
 describe('the compiler budget of a short run', () => {
@@ -31,44 +32,56 @@ describe('the compiler budget of a short run', () => {
     return path
   }
 
-  it('turns the compiler off under 2 MiB, halves its inlining budget under 64 MiB, and leaves V8 alone from there on', () => {
+  it('turns the compiler off under 2 MiB on two cores, halves its inlining budget under 64 MiB, and leaves V8 alone from there on', () => {
     expect(SHORT_RUN_FLAGS).toEqual(['--max-inlined-bytecode-size-cumulative=460'])
     expect(TINY_RUN_FLAGS).toEqual(['--max-inlined-bytecode-size-cumulative=460', '--no-turbofan'])
     expect(TINY_RUN_BYTES).toBe(2_097_152)
-    expect(shortRunFlags(0)).toEqual(TINY_RUN_FLAGS)
-    expect(shortRunFlags(1_871_201)).toEqual(TINY_RUN_FLAGS) // the demo capture's lines
-    expect(shortRunFlags(TINY_RUN_BYTES - 1)).toEqual(TINY_RUN_FLAGS)
-    expect(shortRunFlags(TINY_RUN_BYTES)).toEqual(SHORT_RUN_FLAGS)
-    expect(shortRunFlags(SHORT_RUN_BYTES - 1)).toEqual(SHORT_RUN_FLAGS)
-    expect(shortRunFlags(SHORT_RUN_BYTES)).toEqual([])
-    expect(shortRunFlags(218_169_677)).toEqual([])
-    expect(shortRunFlags(-1)).toEqual([])
+    expect(TINY_RUN_MAX_CORES).toBe(2)
+    expect(shortRunFlags(0, 2)).toEqual(TINY_RUN_FLAGS)
+    expect(shortRunFlags(1_871_201, 1)).toEqual(TINY_RUN_FLAGS) // the demo capture's lines
+    expect(shortRunFlags(TINY_RUN_BYTES - 1, 2)).toEqual(TINY_RUN_FLAGS)
+    expect(shortRunFlags(TINY_RUN_BYTES, 2)).toEqual(SHORT_RUN_FLAGS)
+    expect(shortRunFlags(SHORT_RUN_BYTES - 1, 2)).toEqual(SHORT_RUN_FLAGS)
+    expect(shortRunFlags(SHORT_RUN_BYTES, 2)).toEqual([])
+    expect(shortRunFlags(218_169_677, 2)).toEqual([])
+    expect(shortRunFlags(-1, 2)).toEqual([])
+  })
+
+  it('keeps the compiler where its threads have cores of their own (three or more)', () => {
+    expect(shortRunFlags(0, 3)).toEqual(SHORT_RUN_FLAGS)
+    expect(shortRunFlags(1_871_201, 16)).toEqual(SHORT_RUN_FLAGS)
+    expect(shortRunFlags(SHORT_RUN_BYTES, 16)).toEqual([])
+    enableShortRunTuning()
+    const set: string[] = []
+    beforeCapture(file('tiny.hscap', 1000), (f) => set.push(f), 16)
+    beforeCapture(file('larger.hscap', TINY_RUN_BYTES), (f) => set.push(f), 16)
+    expect(set).toEqual([...SHORT_RUN_FLAGS])
   })
 
   it('sets nothing unless the process entry asked for it', () => {
     const set: string[] = []
-    beforeCapture(file('a.hscap', 1000), (f) => set.push(f))
+    beforeCapture(file('a.hscap', 1000), (f) => set.push(f), 2)
     expect(set).toEqual([])
   })
 
   it('lets the first capture decide, once', () => {
     enableShortRunTuning()
     const set: string[] = []
-    beforeCapture(file('small.hscap', TINY_RUN_BYTES), (f) => set.push(f))
-    beforeCapture(file('tiny.hscap', 10), (f) => set.push(f))
-    beforeCapture(file('other.hscap', TINY_RUN_BYTES + 1), (f) => set.push(f))
+    beforeCapture(file('small.hscap', TINY_RUN_BYTES), (f) => set.push(f), 2)
+    beforeCapture(file('tiny.hscap', 10), (f) => set.push(f), 2)
+    beforeCapture(file('other.hscap', TINY_RUN_BYTES + 1), (f) => set.push(f), 2)
     expect(set).toEqual([...SHORT_RUN_FLAGS])
   })
 
   it('turns the compiler on again for a later capture that is not tiny, once', () => {
     enableShortRunTuning()
     const set: string[] = []
-    beforeCapture(file('tiny.hscap', 1000), (f) => set.push(f))
+    beforeCapture(file('tiny.hscap', 1000), (f) => set.push(f), 2)
     expect(set).toEqual([...TINY_RUN_FLAGS])
-    beforeCapture(file('larger.hscap', TINY_RUN_BYTES), (f) => set.push(f))
+    beforeCapture(file('larger.hscap', TINY_RUN_BYTES), (f) => set.push(f), 2)
     expect(set).toEqual([...TINY_RUN_FLAGS, '--turbofan'])
-    beforeCapture(file('larger2.hscap', TINY_RUN_BYTES), (f) => set.push(f))
-    beforeCapture(file('tiny2.hscap', 10), (f) => set.push(f))
+    beforeCapture(file('larger2.hscap', TINY_RUN_BYTES), (f) => set.push(f), 2)
+    beforeCapture(file('tiny2.hscap', 10), (f) => set.push(f), 2)
     expect(set).toEqual([...TINY_RUN_FLAGS, '--turbofan'])
   })
 
@@ -76,18 +89,18 @@ describe('the compiler budget of a short run', () => {
     enableShortRunTuning()
     const set: string[] = []
     const third = Math.floor(TINY_RUN_BYTES / 3)
-    beforeCapture(file('a.hscap', third), (f) => set.push(f))
-    beforeCapture(join(dir, 'missing.hscap'), (f) => set.push(f))
-    beforeCapture(file('b.hscap', third), (f) => set.push(f))
+    beforeCapture(file('a.hscap', third), (f) => set.push(f), 2)
+    beforeCapture(join(dir, 'missing.hscap'), (f) => set.push(f), 2)
+    beforeCapture(file('b.hscap', third), (f) => set.push(f), 2)
     expect(set).toEqual([...TINY_RUN_FLAGS])
     // 3 * floor(2 MiB / 3) is 2 MiB - 2: two bytes short
-    beforeCapture(file('c.hscap', third), (f) => set.push(f))
+    beforeCapture(file('c.hscap', third), (f) => set.push(f), 2)
     expect(set).toEqual([...TINY_RUN_FLAGS])
-    beforeCapture(file('d.hscap', 1), (f) => set.push(f))
+    beforeCapture(file('d.hscap', 1), (f) => set.push(f), 2)
     expect(set).toEqual([...TINY_RUN_FLAGS])
-    beforeCapture(file('e.hscap', 1), (f) => set.push(f))
+    beforeCapture(file('e.hscap', 1), (f) => set.push(f), 2)
     expect(set).toEqual([...TINY_RUN_FLAGS, '--turbofan'])
-    beforeCapture(file('f.hscap', third), (f) => set.push(f))
+    beforeCapture(file('f.hscap', third), (f) => set.push(f), 2)
     expect(set).toEqual([...TINY_RUN_FLAGS, '--turbofan'])
   })
 
@@ -97,16 +110,16 @@ describe('the compiler budget of a short run', () => {
     const path = join(dir, 'big.hscap.gz')
     // 64 MiB of one repeated line compresses to about 64 KiB
     writeFileSync(path, gzipSync(Buffer.alloc(SHORT_RUN_BYTES, 0x20), { level: 1 }))
-    beforeCapture(path, (f) => set.push(f))
+    beforeCapture(path, (f) => set.push(f), 2)
     expect(set).toEqual([])
   })
 
   it('a missing file decides nothing: the next one does', () => {
     enableShortRunTuning()
     const set: string[] = []
-    beforeCapture(join(dir, 'missing.hscap'), (f) => set.push(f))
+    beforeCapture(join(dir, 'missing.hscap'), (f) => set.push(f), 2)
     expect(set).toEqual([])
-    beforeCapture(file('small.hscap', 1000), (f) => set.push(f))
+    beforeCapture(file('small.hscap', 1000), (f) => set.push(f), 2)
     expect(set).toEqual([...TINY_RUN_FLAGS])
   })
 })
