@@ -25,7 +25,7 @@ import { importOptionsOf } from '../ingest/importers/options'
 import { ImportError } from '../ingest/importers/source'
 import { loadCapture, loadCaptureFile, type LoadProgress, type LoadResult } from '../ingest/read'
 import { formatReport } from './report'
-import { beforeCapture } from './shortRun'
+import { beforeCapture, withoutOptimisingCompiler } from './shortRun'
 import { loadAndReplay, replayCapture, type ReplayedCapture } from '../analysis/run'
 import { HEAPSCOPE_VERSION } from '../../shared/version'
 import { HistoryError } from '../history/duckdb'
@@ -91,7 +91,8 @@ async function readReplayed(
     return { result, replayed: () => replayRun(replayCapture(result, pairs, replay)) }
   }
   beforeCapture(file)
-  const loading = loadAndReplay(file, pairs, { load: loadOptions(file, options), ...replay })
+  const load = { ...loadOptions(file, options), prime: !withoutOptimisingCompiler() }
+  const loading = loadAndReplay(file, pairs, { load, ...replay })
   const result = await loaded(loading.loaded)
   return { result, replayed: () => replayRun(loading.replayed) }
 }

@@ -89,6 +89,11 @@ export function beforeCapture(
   for (const flag of flags) setFlags(flag)
 }
 
+/** Whether the flags set so far turned the optimising compiler off (a load then needs no primer, ingest/prime.ts). */
+export function withoutOptimisingCompiler(): boolean {
+  return withoutCompiler
+}
+
 /** Back to the state of a fresh process (tests). */
 export function resetShortRunTuning(): void {
   enabled = false

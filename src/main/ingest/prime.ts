@@ -123,6 +123,11 @@ export function primerText(): string {
 
 let primed = false
 
+/** Whether this process has read the primer. */
+export function primerRead(): boolean {
+  return primed
+}
+
 /** Read the primer capture once per process (the first call; later ones return at once). */
 export function primeLoad(): void {
   if (primed) return

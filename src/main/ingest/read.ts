@@ -51,6 +51,12 @@ export interface LoadOptions {
   onScanned?: (builder: CaptureBuilder) => void
   /** Read capture lines only: a foreign format or a JSON document throws NotCaptureLinesError, unread. */
   linesOnly?: boolean
+  /**
+   * Read the primer before the process's first load of capture lines (prime.ts), so that the optimising compiler's
+   * code for the scanner and the builder keeps every path (the default). A process that runs without that compiler
+   * (a small capture's command, cli/shortRun.ts) has nothing for it to serve: false skips it, about 7 ms.
+   */
+  prime?: boolean
 }
 
 /** A load asked for capture lines only (`linesOnly`) met a file an importer reads whole. */
@@ -162,7 +168,7 @@ export async function loadCapture(source: AsyncIterable<Uint8Array>, options: Lo
   if (foreign) return importWhole(foreign, plain(), builder, options, progress, report)
   if (isJsonDocument(headBytes)) return importWhole(null, plain(), builder, options, progress, report, headBytes)
 
-  primeLoad()
+  if (options.prime !== false) primeLoad()
   const scanner = new NdjsonScanner(builder, { file: options.file, headerOptional: options.headerOptional })
   if (!gzip && progress.totalBytes > 0) {
     builder.share.parsed = () => scanner.position

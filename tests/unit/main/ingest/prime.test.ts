@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { primerText } from '../../../../src/main/ingest/prime'
 import { useIdsOf } from '../../../../src/main/ingest/records'
 import { RECORD_KIND } from '../../../../src/main/ingest/store'
@@ -37,5 +37,21 @@ describe('the primer capture', () => {
     // a run of 150 (a run's varint of two bytes), ids past 2^28 and 2^30 (coded differences of five bytes)
     expect(ids.join(',')).toContain(Array.from({ length: 150 }, (_, k) => k + 1).join(','))
     expect(ids.some((id) => id >= 2 ** 30)).toBe(true)
+  })
+
+  it('is read before the first load unless the load says prime: false', async () => {
+    // a fresh copy of the modules: this process's primer may have been read by another test
+    vi.resetModules()
+    const prime = await import('../../../../src/main/ingest/prime')
+    const { loadCapture } = await import('../../../../src/main/ingest/read')
+    const capture = new TextEncoder().encode('{"format":"heapscope-capture","version":1}\n{"e":"frame","n":1}\n')
+    async function* chunks(): AsyncGenerator<Uint8Array> {
+      yield capture
+    }
+    const load = (prime?: boolean) => loadCapture(chunks(), { file: 'two-lines', prime })
+    expect((await load(false)).store.records.length).toBe(1)
+    expect(prime.primerRead()).toBe(false)
+    expect((await load()).store.records.length).toBe(1)
+    expect(prime.primerRead()).toBe(true)
   })
 })
