@@ -176,7 +176,7 @@ const USE_TEXT_WORDS = 1 << 20
 const USE_HASH_BITS = 13
 /** The seed of a use array's hash (tailHash), apart from the tails'. */
 const USE_ARRAY = 3
-/** The bytes of a scanner's fixed tables (NdjsonScanner.tables), as the constants above size them (scanner.test.ts). */
+/** The bytes of a scanner's fixed tables (NdjsonScanner.tables), as the constants above size them (slab.test.ts). */
 export const SCANNER_TABLE_BYTES = 2_018_136
 /** Thrown inside a line; turned into a CaptureError with the line's number and the absolute offset. */
 class SyntaxFault {
