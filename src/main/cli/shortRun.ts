@@ -16,7 +16,7 @@
  * third less CPU (the demo 0.312 s against 0.373 s; `gen vulkan` at 600 and 900 frames, 16 000 and 25 000 records,
  * 63 and 37 ms less). At 33 000 Vulkan records (2.1 MB) the two were even, and from 36 000 records on the compiler
  * paid for itself. On a 16-core machine, whose compiler threads have cores of their own, the compiler made the same
- * small captures' reports 15 to 35 % faster, and pinned to two of its cores the two were even (bench/README.md,
+ * small captures' reports 12 to 35 % faster, and pinned to two of its cores the two were even (bench/README.md,
  * "Small captures without the optimising compiler"). Once the captures a process has read come to 2 MiB together
  * (`diff` of a small capture and a large one, `history add` of many small ones), the compiler is turned on again,
  * before the one that makes up the sum is read.
