@@ -34,6 +34,50 @@ interface ResizableArrayBuffer extends ArrayBuffer {
 }
 type ResizableArrayBufferCtor = new (byteLength: number, options: { maxByteLength: number }) => ResizableArrayBuffer
 
+/**
+ * A series that changes at few of its frames, kept as the frames where its value changed and the value from each
+ * on, in place of a value for every frame. Each tag of a capture has three (its occupied and requested bytes and its
+ * resources): a capture can have thousands of tags (an engine's asset tags), most of which change in a few frames
+ * of many thousands, and as columns their cost in time and memory was tags × frames. Reads see a column of every
+ * frame (SeriesTable.get), made from the steps.
+ */
+export class StepSeries {
+  /** Frame indexes where the value changed, ascending, and the value from each on; `count` of each are in use. */
+  at = new Int32Array(4)
+  values = new Float64Array(4)
+  count = 0
+
+  /** The value from frame `frame` on. Frames are set in ascending order; setting the last one again replaces it. */
+  set(frame: number, value: number): void {
+    let n = this.count
+    if (n > 0 && this.at[n - 1] === frame) n = this.count = n - 1
+    if (value === (n > 0 ? this.values[n - 1] : 0)) return
+    if (n === this.at.length) {
+      const at = new Int32Array(2 * n)
+      at.set(this.at)
+      this.at = at
+      const values = new Float64Array(2 * n)
+      values.set(this.values)
+      this.values = values
+    }
+    this.at[n] = frame
+    this.values[n] = value
+    this.count = n + 1
+  }
+
+  /** Its values at frames [0, `through`) into `out` (zeroed, at least that long); 0 before the first change. */
+  fill(out: Float64Array, through: number): void {
+    const n = this.count
+    for (let i = 0; i < n && this.at[i] < through; i++) {
+      out.fill(this.values[i], this.at[i], i + 1 < n ? Math.min(this.at[i + 1], through) : through)
+    }
+  }
+
+  byteSize(): number {
+    return this.at.byteLength + this.values.byteLength
+  }
+}
+
 export interface SeriesTableOptions {
   /** Columns grow with the capture (`grow`). */
   growing?: boolean
@@ -62,6 +106,11 @@ export class SeriesTable {
   private readonly discarded = new Set<string>()
   /** The one column every series not kept writes to, and no one reads. */
   private scratch: Float64Array | undefined
+  /** Series kept as steps (StepSeries), and the frames they are written through (stepsWritten). */
+  private readonly steps = new Map<string, StepSeries>()
+  private stepFrames = 0
+  /** The columns made from steps for queries, and the frames their steps were written through then. */
+  private readonly stepColumns = new Map<string, { column: Float64Array; through: number }>()
 
   constructor(frameNumbers: Float64Array, options: SeriesTableOptions = {}) {
     this.frames = frameNumbers.length
@@ -84,6 +133,26 @@ export class SeriesTable {
       this.infos.set(info.name, info)
     }
     return column
+  }
+
+  /** A series kept as steps (StepSeries), created on first use; null for one this run does not keep. */
+  stepSeries(info: SeriesInfo): StepSeries | null {
+    let steps = this.steps.get(info.name)
+    if (!steps) {
+      if (this.keep !== undefined && !this.keep(info.name)) {
+        this.discarded.add(info.name)
+        return null
+      }
+      steps = new StepSeries()
+      this.steps.set(info.name, steps)
+      this.infos.set(info.name, info)
+    }
+    return steps
+  }
+
+  /** The step series hold their values through frame index `frames` - 1; later frames read 0 until written. */
+  stepsWritten(frames: number): void {
+    this.stepFrames = frames
   }
 
   private newColumn(): Float64Array {
@@ -110,6 +179,7 @@ export class SeriesTable {
     this.frames = frames
     this.frameNumbers = frameNumbers
     this.pyramids.clear()
+    this.stepColumns.clear()
   }
 
   /** The table stops growing: each column becomes a plain array of its frames, as a loaded run's are. */
@@ -120,14 +190,20 @@ export class SeriesTable {
     this.growing = false
   }
 
+  /** A series' value at every frame; a step series' is made anew at each call (query keeps the ones it reads). */
   get(name: string): Float64Array | undefined {
     if (this.discarded.has(name)) throw new Error(`series ${name} is not kept by this run`)
     const column = this.columns.get(name)
-    return column && this.growing ? column.subarray(0, this.frames) : column
+    if (column) return this.growing ? column.subarray(0, this.frames) : column
+    const steps = this.steps.get(name)
+    if (!steps) return undefined
+    const out = new Float64Array(this.frames)
+    steps.fill(out, Math.min(this.frames, this.stepFrames))
+    return out
   }
 
   has(name: string): boolean {
-    return this.columns.has(name)
+    return this.columns.has(name) || this.steps.has(name)
   }
 
   list(): SeriesInfo[] {
@@ -155,12 +231,20 @@ export class SeriesTable {
         this.infos.delete(name)
       }
     }
+    // a step series changes only to a value other than the one before, and starts at 0: no steps, all zero
+    for (const [name, steps] of this.steps) {
+      if (keep(name) || steps.count > 0) continue
+      this.steps.delete(name)
+      this.infos.delete(name)
+    }
   }
 
   byteSize(): number {
     let n = 0
     for (const c of this.columns.values()) n += c.byteLength
     for (const p of this.pyramids.values()) n += p.cells.byteLength
+    for (const s of this.steps.values()) n += s.byteSize()
+    for (const c of this.stepColumns.values()) n += c.column.byteLength
     return n
   }
 
@@ -206,6 +290,17 @@ export class SeriesTable {
     return p
   }
 
+  /** The column a query reads: a step series' is kept for the next query, until its steps or the frames change. */
+  private queried(name: string): Float64Array | undefined {
+    if (!this.steps.has(name) || this.discarded.has(name)) return this.get(name)
+    const kept = this.stepColumns.get(name)
+    if (kept && kept.through === this.stepFrames) return kept.column
+    const column = this.get(name)!
+    this.stepColumns.set(name, { column, through: this.stepFrames })
+    this.pyramids.delete(name)
+    return column
+  }
+
   query(query: SeriesQuery): SeriesAnswer {
     const from = Math.max(0, Math.min(this.frames, Math.floor(query.from)))
     const to = Math.max(from, Math.min(this.frames, Math.ceil(query.to)))
@@ -221,7 +316,7 @@ export class SeriesTable {
     }
     const series: Record<string, SeriesBuckets> = {}
     for (const name of query.series) {
-      const column = this.get(name)
+      const column = this.queried(name)
       if (!column) continue
       const min = new Float64Array(buckets)
       const max = new Float64Array(buckets)

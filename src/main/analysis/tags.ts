@@ -1,12 +1,15 @@
 /**
  * What each tag (the capture's `tag` strings) holds while a replay runs: the occupied and requested bytes and the
  * count of its live resources, and per frame the `tag.<tag>.*` series. Every backend's replay keeps its tags here.
+ *
+ * A frame writes only the tags whose resources changed in it, into step series (StepSeries): a capture can have
+ * thousands of tags, and writing every tag at every frame made a replay's cost and memory grow as tags × frames.
  */
 import type { SeriesInfo } from '../../shared/ipc'
 import { SERIES_NAME } from '../../shared/series'
 import type { Bytes } from '../../shared/units'
 import type { CaptureStore } from '../ingest/store'
-import type { SeriesTable } from './seriesTable'
+import type { SeriesTable, StepSeries } from './seriesTable'
 
 export class TagTotals {
   /** By slot: the tag's name, and what its live resources hold. */
@@ -16,8 +19,13 @@ export class TagTotals {
   readonly count: number[] = []
   /** String id → slot. */
   private readonly slots = new Map<number, number>()
-  /** By slot: its occupied, requested and count columns, made at the first frame the tag is sampled. */
-  private readonly columns: Float64Array[][] = []
+  /** By slot: its occupied, requested and count series (null: not kept), made at the first frame it is sampled. */
+  private readonly steps: (StepSeries | null)[][] = []
+  /** The slots changed since the last sample, each once (`changed` flags them). */
+  private dirty: number[] = []
+  private changed = new Uint8Array(64)
+  /** The requested bytes of every tag together. */
+  private requestedTotal: Bytes = 0
 
   constructor(
     private readonly store: CaptureStore,
@@ -34,6 +42,11 @@ export class TagTotals {
       this.occupied.push(0)
       this.requested.push(0)
       this.count.push(0)
+      if (slot >= this.changed.length) {
+        const changed = new Uint8Array(2 * this.changed.length)
+        changed.set(this.changed)
+        this.changed = changed
+      }
     }
     return slot
   }
@@ -42,38 +55,52 @@ export class TagTotals {
     this.occupied[slot] += size
     this.requested[slot] += requested
     this.count[slot]++
+    this.requestedTotal += requested
+    this.touch(slot)
   }
 
   remove(slot: number, size: Bytes, requested: Bytes): void {
     this.occupied[slot] -= size
     this.requested[slot] -= requested
     this.count[slot]--
+    this.requestedTotal -= requested
+    this.touch(slot)
   }
 
-  /** Write frame index `frame` of every tag's series; the requested bytes of all tags together. */
+  private touch(slot: number): void {
+    if (this.changed[slot] !== 0) return
+    this.changed[slot] = 1
+    this.dirty.push(slot)
+  }
+
+  /** Write frame index `frame` of the tags changed since the last sample; the requested bytes of all tags together. */
   sample(frame: number): Bytes {
-    let requested = 0
-    for (let t = 0; t < this.names.length; t++) {
-      let columns = this.columns[t]
-      if (!columns) {
-        const name = this.names[t]
-        const info = (field: 'occupiedBytes' | 'requestedBytes' | 'count', label: string, unit: SeriesInfo['unit']): SeriesInfo => ({
-          name: SERIES_NAME.tag(name, field),
-          label: `${name} ${label}`,
-          unit,
-          group: 'tag',
-        })
-        columns = this.columns[t] = [
-          this.series.column(info('occupiedBytes', 'occupied', 'bytes')),
-          this.series.column(info('requestedBytes', 'requested', 'bytes')),
-          this.series.column(info('count', 'resources', 'count')),
-        ]
-      }
-      columns[0][frame] = this.occupied[t]
-      columns[1][frame] = this.requested[t]
-      columns[2][frame] = this.count[t]
-      requested += this.requested[t]
+    // a tag's series are made at the first frame after its first resource, in the order the tags came
+    for (let t = this.steps.length; t < this.names.length; t++) {
+      const name = this.names[t]
+      const info = (field: 'occupiedBytes' | 'requestedBytes' | 'count', label: string, unit: SeriesInfo['unit']): SeriesInfo => ({
+        name: SERIES_NAME.tag(name, field),
+        label: `${name} ${label}`,
+        unit,
+        group: 'tag',
+      })
+      this.steps.push([
+        this.series.stepSeries(info('occupiedBytes', 'occupied', 'bytes')),
+        this.series.stepSeries(info('requestedBytes', 'requested', 'bytes')),
+        this.series.stepSeries(info('count', 'resources', 'count')),
+      ])
     }
-    return requested
+    const dirty = this.dirty
+    for (let i = 0; i < dirty.length; i++) {
+      const t = dirty[i]
+      this.changed[t] = 0
+      const [occupied, requested, count] = this.steps[t]
+      occupied?.set(frame, this.occupied[t])
+      requested?.set(frame, this.requested[t])
+      count?.set(frame, this.count[t])
+    }
+    dirty.length = 0
+    this.series.stepsWritten(frame + 1)
+    return this.requestedTotal
   }
 }
