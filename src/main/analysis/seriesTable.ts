@@ -4,6 +4,7 @@
  * long the capture. Buckets of a few frames are read from the column itself.
  */
 import type { SeriesAnswer, SeriesBuckets, SeriesInfo, SeriesQuery } from '../../shared/ipc'
+import { StepLog } from './stepLog'
 
 /**
  * Levels halve the length: level k holds the min, max and sum of 2^k frames per cell. Level 0 is the column
@@ -34,50 +35,6 @@ interface ResizableArrayBuffer extends ArrayBuffer {
 }
 type ResizableArrayBufferCtor = new (byteLength: number, options: { maxByteLength: number }) => ResizableArrayBuffer
 
-/**
- * A series that changes at few of its frames, kept as the frames where its value changed and the value from each
- * on, in place of a value for every frame. Each tag of a capture has three (its occupied and requested bytes and its
- * resources): a capture can have thousands of tags (an engine's asset tags), most of which change in a few frames
- * of many thousands, and as columns their cost in time and memory was tags × frames. Reads see a column of every
- * frame (SeriesTable.get), made from the steps.
- */
-export class StepSeries {
-  /** Frame indexes where the value changed, ascending, and the value from each on; `count` of each are in use. */
-  at = new Int32Array(4)
-  values = new Float64Array(4)
-  count = 0
-
-  /** The value from frame `frame` on. Frames are set in ascending order; setting the last one again replaces it. */
-  set(frame: number, value: number): void {
-    let n = this.count
-    if (n > 0 && this.at[n - 1] === frame) n = this.count = n - 1
-    if (value === (n > 0 ? this.values[n - 1] : 0)) return
-    if (n === this.at.length) {
-      const at = new Int32Array(2 * n)
-      at.set(this.at)
-      this.at = at
-      const values = new Float64Array(2 * n)
-      values.set(this.values)
-      this.values = values
-    }
-    this.at[n] = frame
-    this.values[n] = value
-    this.count = n + 1
-  }
-
-  /** Its values at frames [0, `through`) into `out` (zeroed, at least that long); 0 before the first change. */
-  fill(out: Float64Array, through: number): void {
-    const n = this.count
-    for (let i = 0; i < n && this.at[i] < through; i++) {
-      out.fill(this.values[i], this.at[i], i + 1 < n ? Math.min(this.at[i + 1], through) : through)
-    }
-  }
-
-  byteSize(): number {
-    return this.at.byteLength + this.values.byteLength
-  }
-}
-
 export interface SeriesTableOptions {
   /** Columns grow with the capture (`grow`). */
   growing?: boolean
@@ -106,8 +63,12 @@ export class SeriesTable {
   private readonly discarded = new Set<string>()
   /** The one column every series not kept writes to, and no one reads. */
   private scratch: Float64Array | undefined
-  /** Series kept as steps (StepSeries), and the frames they are written through (stepsWritten). */
-  private readonly steps = new Map<string, StepSeries>()
+  /**
+   * Series kept as steps (stepSeries): their changes, written by their numbers in the log; the numbers by name; the
+   * frames they are written through (stepsWritten).
+   */
+  readonly stepLog = new StepLog()
+  private readonly steps = new Map<string, number>()
   private stepFrames = 0
   /** The columns made from steps for queries, and the frames their steps were written through then. */
   private readonly stepColumns = new Map<string, { column: Float64Array; through: number }>()
@@ -135,15 +96,18 @@ export class SeriesTable {
     return column
   }
 
-  /** A series kept as steps (StepSeries), created on first use; null for one this run does not keep. */
-  stepSeries(info: SeriesInfo): StepSeries | null {
+  /**
+   * A series that changes at few of its frames, kept as steps in `stepLog` (the writer writes there, by the number
+   * this returns), created on first use; -1 for one this run does not keep. Reads see a column of every frame.
+   */
+  stepSeries(info: SeriesInfo): number {
     let steps = this.steps.get(info.name)
-    if (!steps) {
+    if (steps === undefined) {
       if (this.keep !== undefined && !this.keep(info.name)) {
         this.discarded.add(info.name)
-        return null
+        return -1
       }
-      steps = new StepSeries()
+      steps = this.stepLog.add()
       this.steps.set(info.name, steps)
       this.infos.set(info.name, info)
     }
@@ -196,9 +160,9 @@ export class SeriesTable {
     const column = this.columns.get(name)
     if (column) return this.growing ? column.subarray(0, this.frames) : column
     const steps = this.steps.get(name)
-    if (!steps) return undefined
+    if (steps === undefined) return undefined
     const out = new Float64Array(this.frames)
-    steps.fill(out, Math.min(this.frames, this.stepFrames))
+    this.stepLog.fill(steps, out, Math.min(this.frames, this.stepFrames))
     return out
   }
 
@@ -231,9 +195,8 @@ export class SeriesTable {
         this.infos.delete(name)
       }
     }
-    // a step series changes only to a value other than the one before, and starts at 0: no steps, all zero
     for (const [name, steps] of this.steps) {
-      if (keep(name) || steps.count > 0) continue
+      if (keep(name) || !this.stepLog.isZero(steps)) continue
       this.steps.delete(name)
       this.infos.delete(name)
     }
@@ -243,7 +206,7 @@ export class SeriesTable {
     let n = 0
     for (const c of this.columns.values()) n += c.byteLength
     for (const p of this.pyramids.values()) n += p.cells.byteLength
-    for (const s of this.steps.values()) n += s.byteSize()
+    n += this.stepLog.byteSize()
     for (const c of this.stepColumns.values()) n += c.column.byteLength
     return n
   }

@@ -9,7 +9,8 @@ import type { SeriesInfo } from '../../shared/ipc'
 import { SERIES_NAME } from '../../shared/series'
 import type { Bytes } from '../../shared/units'
 import type { CaptureStore } from '../ingest/store'
-import type { SeriesTable, StepSeries } from './seriesTable'
+import type { SeriesTable } from './seriesTable'
+import type { StepLog } from './stepLog'
 
 export class TagTotals {
   /** By slot: the tag's name, and what its live resources hold. */
@@ -19,8 +20,13 @@ export class TagTotals {
   readonly count: number[] = []
   /** String id → slot. */
   private readonly slots = new Map<number, number>()
-  /** By slot: its occupied, requested and count series (null: not kept), made at the first frame it is sampled. */
-  private readonly steps: (StepSeries | null)[][] = []
+  /**
+   * Slot t's occupied, requested and count series, by their numbers in the table's step log, at 3t, 3t + 1 and
+   * 3t + 2 (-1: not kept), made at the first frame it is sampled; `made` slots have them.
+   */
+  private steps = new Int32Array(192)
+  private made = 0
+  private readonly log: StepLog
   /** The slots changed since the last sample, each once (`changed` flags them). */
   private dirty: number[] = []
   private changed = new Uint8Array(64)
@@ -30,7 +36,9 @@ export class TagTotals {
   constructor(
     private readonly store: CaptureStore,
     private readonly series: SeriesTable,
-  ) {}
+  ) {
+    this.log = series.stepLog
+  }
 
   /** The slot of a tag by its string id (0, no tag: "(untagged)"). */
   slotOf(tagId: number): number {
@@ -76,7 +84,7 @@ export class TagTotals {
   /** Write frame index `frame` of the tags changed since the last sample; the requested bytes of all tags together. */
   sample(frame: number): Bytes {
     // a tag's series are made at the first frame after its first resource, in the order the tags came
-    for (let t = this.steps.length; t < this.names.length; t++) {
+    for (let t = this.made; t < this.names.length; t++) {
       const name = this.names[t]
       const info = (field: 'occupiedBytes' | 'requestedBytes' | 'count', label: string, unit: SeriesInfo['unit']): SeriesInfo => ({
         name: SERIES_NAME.tag(name, field),
@@ -84,20 +92,27 @@ export class TagTotals {
         unit,
         group: 'tag',
       })
-      this.steps.push([
-        this.series.stepSeries(info('occupiedBytes', 'occupied', 'bytes')),
-        this.series.stepSeries(info('requestedBytes', 'requested', 'bytes')),
-        this.series.stepSeries(info('count', 'resources', 'count')),
-      ])
+      if (3 * t + 3 > this.steps.length) {
+        const steps = new Int32Array(2 * this.steps.length)
+        steps.set(this.steps)
+        this.steps = steps
+      }
+      this.steps[3 * t] = this.series.stepSeries(info('occupiedBytes', 'occupied', 'bytes'))
+      this.steps[3 * t + 1] = this.series.stepSeries(info('requestedBytes', 'requested', 'bytes'))
+      this.steps[3 * t + 2] = this.series.stepSeries(info('count', 'resources', 'count'))
+      this.made = t + 1
     }
     const dirty = this.dirty
+    const steps = this.steps
+    const log = this.log
     for (let i = 0; i < dirty.length; i++) {
       const t = dirty[i]
       this.changed[t] = 0
-      const [occupied, requested, count] = this.steps[t]
-      occupied?.set(frame, this.occupied[t])
-      requested?.set(frame, this.requested[t])
-      count?.set(frame, this.count[t])
+      // the three are kept or not together (a run keeps the series of its report, and no tag's)
+      if (steps[3 * t] < 0) continue
+      log.write(steps[3 * t], frame, this.occupied[t])
+      log.write(steps[3 * t + 1], frame, this.requested[t])
+      log.write(steps[3 * t + 2], frame, this.count[t])
     }
     dirty.length = 0
     this.series.stepsWritten(frame + 1)

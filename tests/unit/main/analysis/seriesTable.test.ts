@@ -148,82 +148,95 @@ describe('step series (a value that changes at few frames: the bytes of a tag)',
   const numbers = (n: number) => Float64Array.from({ length: n }, (_, i) => 100 + i)
   const info = (name: string) => ({ name, label: name, unit: 'bytes' as const, group: 'tag' })
 
-  it('keeps the frames where the value changed, and reads as a column of every frame', () => {
+  it('log the frames where a value changed, and read as a column of every frame', () => {
     const t = new SeriesTable(numbers(8))
-    const s = t.stepSeries(info('tag.A.occupiedBytes'))!
-    s.set(0, 0) // 0 from the start: no step
-    s.set(2, 4096)
-    s.set(3, 4096) // the same value: no step
-    s.set(5, 1024)
-    s.set(6, 0)
+    const a = t.stepSeries(info('tag.A.occupiedBytes'))
+    const b = t.stepSeries(info('tag.B.occupiedBytes'))
+    const log = t.stepLog
+    log.write(a, 0, 0) // 0 from the start: no entry
+    log.write(a, 2, 4096)
+    log.write(b, 2, 7)
+    log.write(a, 3, 4096) // the same value: no entry
+    log.write(a, 5, 1024)
+    log.write(b, 5, 7)
+    log.write(a, 6, 0)
     t.stepsWritten(8)
-    expect(s.count).toBe(3)
-    expect(Array.from(s.at.subarray(0, s.count))).toEqual([2, 5, 6])
+    expect(log.length).toBe(4)
     expect(Array.from(t.get('tag.A.occupiedBytes')!)).toEqual([0, 0, 4096, 4096, 4096, 1024, 0, 0])
+    expect(Array.from(t.get('tag.B.occupiedBytes')!)).toEqual([0, 0, 7, 7, 7, 7, 7, 7])
     expect(t.has('tag.A.occupiedBytes')).toBe(true)
-    expect(t.byteSize()).toBe(4 * 4 + 4 * 8)
+    // 1 024 entries of 16 bytes, 64 series of 12, and the grouping a read made (3 bounds, 4 entries)
+    expect(t.byteSize()).toBe(1024 * 16 + 64 * 12 + 3 * 4 + 4 * 4)
   })
 
-  it('replaces the value of the last frame set again, dropping a step back to the value before', () => {
+  it('take the value written last where a frame is written again', () => {
     const t = new SeriesTable(numbers(4))
-    const s = t.stepSeries(info('s'))!
-    s.set(1, 5)
-    s.set(1, 7)
-    expect(Array.from(s.values.subarray(0, s.count))).toEqual([7])
-    s.set(2, 9)
-    s.set(2, 7)
-    expect(s.count).toBe(1)
-    s.set(1, 0)
-    expect(s.count).toBe(0)
+    const s = t.stepSeries(info('s'))
+    t.stepLog.write(s, 1, 5)
+    t.stepLog.write(s, 1, 7)
+    t.stepLog.write(s, 2, 9)
+    t.stepLog.write(s, 2, 7)
+    t.stepsWritten(4)
+    expect(Array.from(t.get('s')!)).toEqual([0, 7, 7, 7])
   })
 
-  it('reads 0 past the frames written, as a column the replay has not reached yet', () => {
+  it('read 0 past the frames written, as a column the replay has not reached yet', () => {
     const t = new SeriesTable(numbers(6))
-    const s = t.stepSeries(info('s'))!
-    s.set(1, 3)
+    const s = t.stepSeries(info('s'))
+    t.stepLog.write(s, 1, 3)
     t.stepsWritten(4)
     expect(Array.from(t.get('s')!)).toEqual([0, 3, 3, 3, 0, 0])
   })
 
-  it('equals the column written at every frame, in every query (random values, steps of any length)', () => {
+  it('equal columns written at every frame, in every query (random values, series written in any mix)', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 3 }), fc.integer({ min: -1e12, max: 1e12 })), { minLength: 1, maxLength: 200 }),
+        fc.array(fc.array(fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 3 }), fc.integer({ min: -1e12, max: 1e12 })), { minLength: 3, maxLength: 3 }), { minLength: 1, maxLength: 150 }),
+        fc.array(fc.integer({ min: 0, max: 7 }), { minLength: 150, maxLength: 150 }),
         fc.nat(),
         fc.integer({ min: 1, max: 40 }),
-        (values, cut, resolution) => {
+        (values, written, cut, resolution) => {
           const frames = values.length
-          const written = 1 + (cut % frames)
+          const through = 1 + (cut % frames)
           const t = new SeriesTable(numbers(frames))
-          const steps = t.stepSeries(info('steps'))!
-          const dense = t.column(info('dense'))
-          for (let f = 0; f < written; f++) {
-            steps.set(f, values[f])
-            dense[f] = values[f]
+          const steps = [0, 1, 2].map((k) => t.stepSeries(info(`steps.${k}`)))
+          const dense = [0, 1, 2].map((k) => t.column(info(`dense.${k}`)))
+          for (let f = 0; f < through; f++) {
+            // each series written at some frames only (bit k of `written`): it keeps its value between
+            for (let k = 0; k < 3; k++) {
+              if ((written[f] & (1 << k)) !== 0 || f === 0) {
+                t.stepLog.write(steps[k], f, values[f][k])
+                dense[k].fill(values[f][k], f)
+              }
+            }
           }
-          t.stepsWritten(written)
-          const column = t.get('steps')!
-          for (let f = 0; f < frames; f++) if (column[f] !== dense[f]) return false
-          const a = t.query({ runId: 'r', series: ['steps', 'dense'], from: 0, to: frames, resolution })
-          for (const field of ['min', 'max', 'mean'] as const) {
-            if (Array.from(a.series.steps[field]).join() !== Array.from(a.series.dense[field]).join()) return false
+          for (let k = 0; k < 3; k++) dense[k].fill(0, through)
+          t.stepsWritten(through)
+          const names = [0, 1, 2].flatMap((k) => [`steps.${k}`, `dense.${k}`])
+          const a = t.query({ runId: 'r', series: names, from: 0, to: frames, resolution })
+          for (let k = 0; k < 3; k++) {
+            if (Array.from(t.get(`steps.${k}`)!).join() !== Array.from(dense[k]).join()) return false
+            for (const field of ['min', 'max', 'mean'] as const) {
+              if (Array.from(a.series[`steps.${k}`][field]).join() !== Array.from(a.series[`dense.${k}`][field]).join()) return false
+            }
           }
-          return steps.count <= written
+          return true
         },
       ),
       { numRuns: runs(300) },
     )
   })
 
-  it('lists with the columns in the order they were made, drops those that stayed 0, and is not made where not kept', () => {
+  it('list with the columns in the order they were made, drop those that stayed 0, and are not made where not kept', () => {
     const t = new SeriesTable(numbers(3), { keep: (name) => !name.startsWith('other.') })
     t.column(info('a'))
-    const b = t.stepSeries(info('b'))!
+    const b = t.stepSeries(info('b'))
     t.column(info('c')).set([1, 0, 0])
-    t.stepSeries(info('d'))
-    expect(t.stepSeries(info('other.e'))).toBeNull()
+    const d = t.stepSeries(info('d'))
+    expect(t.stepSeries(info('other.e'))).toBe(-1)
     expect(t.stepSeries(info('b'))).toBe(b)
-    b.set(2, 8)
+    t.stepLog.write(b, 2, 8)
+    t.stepLog.write(d, 1, 0)
     t.stepsWritten(3)
     expect(t.list().map((s) => s.name)).toEqual(['a', 'b', 'c', 'd'])
     expect(() => t.get('other.e')).toThrow('series other.e is not kept by this run')
@@ -232,20 +245,20 @@ describe('step series (a value that changes at few frames: the bytes of a tag)',
     expect(t.has('d')).toBe(false)
   })
 
-  it('keeps the column a query made until its steps are written further, or the table grows', () => {
+  it('keep the column a query made until more frames are written, or the table grows', () => {
     const t = new SeriesTable(numbers(40), { growing: true })
-    const s = t.stepSeries(info('s'))!
-    s.set(0, 1)
+    const s = t.stepSeries(info('s'))
+    t.stepLog.write(s, 0, 1)
     t.stepsWritten(20)
     let a = t.query({ runId: 'r', series: ['s'], from: 0, to: 40, resolution: 2 })
     expect(Array.from(a.series.s.max)).toEqual([1, 0])
-    s.set(25, 6)
+    t.stepLog.write(s, 25, 6)
     t.stepsWritten(40)
     a = t.query({ runId: 'r', series: ['s'], from: 0, to: 40, resolution: 2 })
     expect(Array.from(a.series.s.max)).toEqual([1, 6])
     expect(Array.from(a.series.s.min)).toEqual([1, 1])
     t.grow(numbers(60))
-    s.set(50, 2)
+    t.stepLog.write(s, 50, 2)
     t.stepsWritten(60)
     a = t.query({ runId: 'r', series: ['s'], from: 0, to: 60, resolution: 3 })
     expect(Array.from(a.series.s.max)).toEqual([1, 6, 6])
