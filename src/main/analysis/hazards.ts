@@ -11,7 +11,7 @@ import { partitionPoint } from '../../shared/search'
 import type { Bytes } from '../../shared/units'
 import { recordAt } from '../ingest/records'
 import { RECORD_KIND, type CaptureStore } from '../ingest/store'
-import type { AliasingChecker } from '../model/aliasing/checker'
+import { placedTarget, type AliasingChecker } from '../model/aliasing/checker'
 import type { Hazard } from '../model/aliasing/hazards'
 import type { AliasingModel } from '../model/vulkan/captureTypes'
 import { vulkanSetup } from '../model/vulkan/device'
@@ -102,8 +102,8 @@ function copyEntry(e: HazardEntry): HazardEntry {
 }
 
 /**
- * Records to an AliasingChecker straight from the store: the frequent kinds through the checker's own methods,
- * placed resources and heaps (few) as objects, since their size needs the whole desc.
+ * Records to an AliasingChecker straight from the store, through the checker's own methods; a placed resource whose
+ * size must be estimated, or whose record has other keys, as an object.
  */
 export class AliasingFeed {
   private readonly release: CaptureRecord = { e: 'release', id: 0 }
@@ -140,9 +140,18 @@ export class AliasingFeed {
       case RECORD_KIND.heap:
         checker.onHeap(ops[ref], ops[ref + 1])
         return
-      case RECORD_KIND.placed:
-        checker.apply(recordAt(store, index) as CaptureRecord)
+      case RECORD_KIND.placed: {
+        const p = store.placed
+        const desc = p.desc.data[ref]
+        const texture = p.kind.data[ref] === 1
+        const size = texture ? store.textures.size.data[desc] : store.buffers.size.data[desc]
+        // the size stated by the record and no other keys (a Vulkan capture's memoryRequirements is one): from the
+        // columns; else from the record, which estimates a texture's
+        if (Number.isNaN(size) || store.extras.get(index) !== undefined) checker.apply(recordAt(store, index) as CaptureRecord)
+        else if (texture) checker.onPlaced(store.textures.id.data[desc], p.a.data[ref], p.b.data[ref], size, 'texture', placedTarget(store.textures.flags.data[desc]))
+        else checker.onPlaced(store.buffers.id.data[desc], p.a.data[ref], p.b.data[ref], size, 'buffer', 0)
         return
+      }
       case RECORD_KIND.barrier: {
         // NaN: left out (NULL); both may be
         const after = ops[ref]

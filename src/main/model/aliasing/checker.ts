@@ -9,7 +9,8 @@
  * - advanced: no active state; two accesses to different resources sharing bytes in one submit with no aliasing
  *   barrier between them (one naming either resource) are `barrier-missing`; the first access to a render target
  *   or depth-stencil after it was placed, or after another resource accessed its bytes, must initialize it.
- * Overlaps are linked when a resource is placed, so an access visits only the resources sharing its bytes.
+ * Overlaps are linked when a resource is placed, so an access visits only the resources sharing its bytes; each heap
+ * finds them through an interval tree (intervals.ts), not by a walk over what it holds.
  */
 import {
   TEXTURE_FLAGS,
@@ -34,6 +35,7 @@ import { FourK } from '../d3d12/route'
 import type { AliasingModel, VulkanCaptureRecord } from '../vulkan/captureTypes'
 import { estimateTextureBytes } from '../vulkan/requirements'
 import { accessVerb, isInitialization, type Hazard, type HazardRule } from './hazards'
+import { IntervalTree, type IntervalNode } from './intervals'
 
 const RENDER_TARGET = 1 << TEXTURE_FLAGS.indexOf('RenderTargetable')
 const DEPTH_STENCIL = 1 << TEXTURE_FLAGS.indexOf('DepthStencilTargetable')
@@ -50,12 +52,20 @@ export interface PlacedState {
   readonly target: 0 | 1 | 2
   /** Activated by an aliasing barrier and not deactivated since (the simple model's state). */
   readonly active: boolean
-  /** The placed resources sharing at least one byte with it. */
-  readonly overlaps: readonly PlacedState[]
+  /** The placed resources sharing at least one byte with it, in the order they were placed. */
+  readonly overlaps: ReadonlySet<PlacedState>
 }
 
-class Resident implements PlacedState {
-  overlaps: Resident[] = []
+/** The overlaps of a resource that shares no byte (most of a sub-allocator's): one set for all, never added to. */
+const NO_OVERLAPS: ReadonlySet<Resident> = new Set<Resident>()
+
+class Resident implements PlacedState, IntervalNode {
+  /** The resources sharing its bytes, made at the first. */
+  private linked: Set<Resident> | null = null
+  /** Its node in its heap's interval tree. */
+  left: IntervalNode | null = null
+  right: IntervalNode | null = null
+  maxEnd: Bytes
   active = false
   /** The resource whose activation made this one inactive, -1 when none has (never activated yet). */
   deactivatedBy = -1
@@ -81,9 +91,24 @@ class Resident implements PlacedState {
     /** 1 render target, 2 depth-stencil, 0 neither. */
     readonly target: 0 | 1 | 2,
     readonly placedFrame: Frame,
+    /** Placement order over the checker's life: later placements, larger numbers. */
+    readonly order: number,
   ) {
     this.needsInit = target !== 0
     this.initFrame = placedFrame
+    this.maxEnd = end
+  }
+
+  get overlaps(): ReadonlySet<Resident> {
+    return this.linked ?? NO_OVERLAPS
+  }
+
+  link(o: Resident): void {
+    ;(this.linked ??= new Set()).add(o)
+  }
+
+  unlink(o: Resident): void {
+    this.linked?.delete(o)
   }
 
   label(): string {
@@ -92,7 +117,7 @@ class Resident implements PlacedState {
 
   /** A copy of the state, its overlaps left for the caller to link. */
   copy(): Resident {
-    const c = new Resident(this.id, this.heap, this.start, this.end, this.kind, this.target, this.placedFrame)
+    const c = new Resident(this.id, this.heap, this.start, this.end, this.kind, this.target, this.placedFrame, this.order)
     c.active = this.active
     c.deactivatedBy = this.deactivatedBy
     c.deactivatedFrame = this.deactivatedFrame
@@ -134,8 +159,10 @@ export class AliasingChecker {
   frame: Frame = 0
   private readonly onHazard: (hazard: Hazard) => void
   private heapSize = new Map<number, Bytes>()
-  private heapResidents = new Map<number, Resident[]>()
+  private heapResidents = new Map<number, HeapResidents>()
   private residents = new Map<number, Resident>()
+  /** Placements so far (Resident.order). */
+  private placed = 0
   private seq = 0
   private submit = 0
   private globalBarrierSeq = -1
@@ -156,6 +183,7 @@ export class AliasingChecker {
     c.seq = this.seq
     c.submit = this.submit
     c.globalBarrierSeq = this.globalBarrierSeq
+    c.placed = this.placed
     c.heapSize = new Map(this.heapSize)
     const copies = new Map<Resident, Resident>()
     for (const r of this.residents.values()) {
@@ -163,8 +191,12 @@ export class AliasingChecker {
       copies.set(r, copy)
       c.residents.set(copy.id, copy)
     }
-    for (const [r, copy] of copies) copy.overlaps = r.overlaps.map((o) => copies.get(o)!)
-    for (const [heap, list] of this.heapResidents) c.heapResidents.set(heap, list.map((r) => copies.get(r)!))
+    for (const [r, copy] of copies) for (const o of r.overlaps) copy.link(copies.get(o)!)
+    for (const [heap, list] of this.heapResidents) {
+      const held = new HeapResidents()
+      for (const r of list.inOrder) held.add(copies.get(r)!)
+      c.heapResidents.set(heap, held)
+    }
     return c
   }
 
@@ -174,8 +206,8 @@ export class AliasingChecker {
   }
 
   /** The heaps the checks know (created by a `heap` record, or named by a `placed` one), each with its live resources in placement order. */
-  heaps(): IterableIterator<[number, readonly PlacedState[]]> {
-    return this.heapResidents.entries()
+  *heaps(): IterableIterator<[number, Iterable<PlacedState>]> {
+    for (const [heap, held] of this.heapResidents) yield [heap, held.inOrder]
   }
 
   /** A heap's size from its `heap` record, or undefined when it had none. */
@@ -192,8 +224,7 @@ export class AliasingChecker {
         return this.onHeap(record.id, record.size)
       case 'placed': {
         const size = placedSize(record, this.api)
-        const flags = record.kind === 'texture' ? maskOf<TextureFlag>(TEXTURE_FLAGS, record.flags) : 0
-        const target = flags & DEPTH_STENCIL ? 2 : flags & RENDER_TARGET ? 1 : 0
+        const target = record.kind === 'texture' ? placedTarget(maskOf<TextureFlag>(TEXTURE_FLAGS, record.flags)) : 0
         return this.onPlaced(record.id, record.heap, record.offset, size, record.kind, target)
       }
       case 'barrier':
@@ -224,24 +255,26 @@ export class AliasingChecker {
   onHeap(id: number, size: Bytes): void {
     if (this.heapResidents.has(id)) this.onFree(id)
     this.heapSize.set(id, size)
-    this.heapResidents.set(id, [])
+    this.heapResidents.set(id, new HeapResidents())
   }
 
   onPlaced(id: number, heap: number, offset: Bytes, size: Bytes, kind: 'buffer' | 'texture', target: 0 | 1 | 2): void {
     if (this.residents.has(id)) this.remove(id)
-    const r = new Resident(id, heap, offset, offset + Math.max(size, 1), kind, target, this.frame)
-    let list = this.heapResidents.get(heap)
-    if (!list) {
-      list = []
-      this.heapResidents.set(heap, list)
+    const r = new Resident(id, heap, offset, offset + Math.max(size, 1), kind, target, this.frame, this.placed++)
+    let held = this.heapResidents.get(heap)
+    if (!held) {
+      held = new HeapResidents()
+      this.heapResidents.set(heap, held)
     }
-    for (const o of list) {
-      if (o.start < r.end && r.start < o.end) {
-        o.overlaps.push(r)
-        r.overlaps.push(o)
-      }
+    const shared = held.tree.overlapping(r.start, r.end, overlapScratch)
+    // linked in placement order, as a walk over the heap's resources would find them
+    if (shared.length > 1) shared.sort((a, b) => a.order - b.order)
+    for (const o of shared) {
+      o.link(r)
+      r.link(o)
     }
-    list.push(r)
+    shared.length = 0
+    held.add(r)
     this.residents.set(id, r)
   }
 
@@ -310,7 +343,7 @@ export class AliasingChecker {
       this.remove(id)
       return
     }
-    for (const r of list.slice()) this.remove(r.id)
+    for (const r of [...list.inOrder]) this.remove(r.id)
     this.heapResidents.delete(id)
     this.heapSize.delete(id)
   }
@@ -319,9 +352,8 @@ export class AliasingChecker {
     const r = this.residents.get(id)
     if (!r) return
     this.residents.delete(id)
-    for (const o of r.overlaps) o.overlaps.splice(o.overlaps.indexOf(r), 1)
-    const list = this.heapResidents.get(r.heap)
-    if (list) list.splice(list.indexOf(r), 1)
+    for (const o of r.overlaps) o.unlink(r)
+    this.heapResidents.get(r.heap)?.delete(r)
   }
 
   private checkInit(r: Resident, op: AccessOp): void {
@@ -365,6 +397,30 @@ export class AliasingChecker {
  * Bytes a placed resource covers: the driver's size when the record has it (memoryRequirements, or a texture's
  * `size`), a buffer's size, else a texture's estimate for the capture's API.
  */
+/** A placed texture's target kind from its flags (TEXTURE_FLAGS' bit mask): 2 depth-stencil, 1 render target, 0 neither. */
+export function placedTarget(flags: number): 0 | 1 | 2 {
+  return flags & DEPTH_STENCIL ? 2 : flags & RENDER_TARGET ? 1 : 0
+}
+
+/** A heap's live placed resources: in placement order, and by their bytes. */
+class HeapResidents {
+  readonly inOrder = new Set<Resident>()
+  readonly tree = new IntervalTree<Resident>()
+
+  add(r: Resident): void {
+    this.inOrder.add(r)
+    this.tree.add(r)
+  }
+
+  delete(r: Resident): void {
+    if (!this.inOrder.delete(r)) return
+    this.tree.delete(r)
+  }
+}
+
+/** What IntervalTree.overlapping finds, for onPlaced (emptied after each use). */
+const overlapScratch: Resident[] = []
+
 export function placedSize(
   record: Extract<CaptureRecord, { e: 'placed' }> & { memoryRequirements?: { size: Bytes } },
   api: Api = 'd3d12',
