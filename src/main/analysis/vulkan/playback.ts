@@ -91,7 +91,7 @@ export class VulkanPlayback extends PlaybackClock {
     const heapBytes: Record<string, number> = {}
     for (let h = 0; h < this.model.heapAllocated.length; h++) heapBytes[heapName(h)] = this.model.heapAllocated[h]
     return this.frameMessage(frameNumber, created, {
-      liveCount: this.model.liveAllocations().filter((a) => !a.pendingFree).length,
+      liveCount: this.model.liveFigures().count,
       heapBytes,
       residentBytes: 0,
     })

@@ -41,18 +41,12 @@ export function buildVulkanRunReport(result: LoadResult, replay: VulkanReplay): 
     heaps[heapName(h)] = peakEnd(s.get(vulkanSeriesName.heap(h, 'allocatedBytes')))
   })
 
-  const model = replay.finalModel()
-  const live = model.liveAllocations().filter((a) => !a.pendingFree)
-  const counts = new Map<number, number>()
-  let alignment = 0
-  for (const a of live) {
-    counts.set(a.type, (counts.get(a.type) ?? 0) + 1)
-    alignment += a.size - a.requested
-  }
+  const live = replay.finalModel().liveFigures()
+  const alignment = live.alignmentBytes
   const byPlacement: RunReport['byPlacement'] = {}
   device.memoryTypes.forEach((_, t) => {
     const figures = peakEnd(s.get(vulkanSeriesName.type(t, 'allocatedBytes')))
-    const count = counts.get(t) ?? 0
+    const count = live.byType[t] ?? 0
     if (figures.peakBytes === 0 && count === 0) return
     byPlacement[typeName(t)] = { ...figures, count }
   })

@@ -1056,6 +1056,25 @@ export class VulkanModel {
     return out.sort((a, b) => a.memory - b.memory || a.offset - b.offset || a.id - b.id)
   }
 
+  /**
+   * What a report and a frame's message read of liveAllocations(), without an object per resource: the live
+   * resources (released ones waiting for the GPU left out), their count by memory type, and the bytes their
+   * alignment adds (occupied − requested).
+   */
+  liveFigures(): { count: number; byType: number[]; alignmentBytes: Bytes } {
+    const s = this.slots
+    const byType = new Array<number>(this.typeAllocationCount.length).fill(0)
+    let count = 0
+    let alignmentBytes = 0
+    for (let slot = 0; slot < s.length; slot++) {
+      if (s.state[slot] !== S_LIVE) continue
+      byType[(this.memories.get(s.memory[slot]) as MemoryState).type]++
+      count++
+      alignmentBytes += s.size[slot] - s.requested[slot]
+    }
+    return { count, byType, alignmentBytes }
+  }
+
   /** Live VkDeviceMemory objects in creation order. */
   memoryObjects(): (VulkanMemoryInfo & { usedBytes: Bytes })[] {
     return [...this.memories.values()]

@@ -282,3 +282,31 @@ describe('checkpoints', () => {
     expect(copy.liveAllocations()).toEqual(model.liveAllocations())
   })
 })
+
+describe('live figures (a report and a frame message, without an object per resource)', () => {
+  it('count what liveAllocations lists, by memory type, pending frees left out, with its alignment bytes', () => {
+    const recs: VulkanCaptureRecord[] = [{ e: 'frame', n: 0 }]
+    let id = 1
+    for (let f = 1; f <= 12; f++) {
+      recs.push({ e: 'frame', n: f })
+      for (let k = 0; k < 6; k++) {
+        const size = 1000 + 777 * ((f * 7 + k * 13) % 29)
+        recs.push({ e: 'buffer', id: id++, size, memoryRequirements: req(size, 256, k % 2 ? 0x2 : 0xf) })
+      }
+      recs.push({ e: 'texture', id: id++, width: 64, height: 64, memoryRequirements: req(16384 + 1000 * f, 4096, 0x1) })
+      // a few of the frame's and of older ones go, some still waiting for the GPU at the end
+      recs.push({ e: 'release', id: id - 3 }, { e: 'release', id: id - 20 })
+    }
+    const { model } = run(recs)
+    const listed = model.liveAllocations()
+    const live = listed.filter((a) => !a.pendingFree)
+    expect(listed.length).toBeGreaterThan(live.length)
+    const figures = model.liveFigures()
+    expect(figures.count).toBe(live.length)
+    const byType = new Array<number>(figures.byType.length).fill(0)
+    for (const a of live) byType[a.type]++
+    expect(figures.byType).toEqual(byType)
+    expect(new Set(live.map((a) => a.type)).size).toBeGreaterThan(1)
+    expect(figures.alignmentBytes).toBe(live.reduce((sum, a) => sum + a.size - a.requested, 0))
+  })
+})
