@@ -42,7 +42,7 @@ import { LinearArena } from './linear'
 import { MemoryTypeSelector } from './memoryType'
 import { bufferNeeds, emptyNeeds, textureNeeds, UNIFORM_ALIGNMENT, usageMask, USAGE_VOLATILE, type ResourceNeeds } from './requirements'
 import { StagingRing } from './stagingRing'
-import { checkAllocationCount, checkBind, checkFlushRange, checkGranularity, flushAligned, UnflushedWrites, type RuleWarn } from './usageRules'
+import { BoundRanges, checkAllocationCount, checkBind, checkFlushRange, checkGranularity, flushAligned, UnflushedWrites, type RuleWarn } from './usageRules'
 import {
   VULKAN_PLACEMENTS,
   type VulkanMemoryInfo,
@@ -83,7 +83,7 @@ class MemoryState {
   /** Dedicated: the slot it holds. */
   owner = -1
   /** Application memory: slots bound to it. */
-  bound: number[] = []
+  bound = new BoundRanges()
   mapEnd: Bytes = -1
   /** A free-list block's index in its type's list, as the block index last saw it (-1: not there). */
   position = -1
@@ -103,7 +103,7 @@ class MemoryState {
     c.freeList = this.freeList ? this.freeList.clone() : null
     c.buddy = this.buddy ? this.buddy.clone() : null
     c.owner = this.owner
-    c.bound = this.bound.slice()
+    c.bound = this.bound.clone()
     c.mapEnd = this.mapEnd
     c.position = this.position
     return c
@@ -789,7 +789,7 @@ export class VulkanModel {
   private freeApp(id: number): void {
     const state = this.memories.get(this.appMemory.get(id) as number) as MemoryState
     this.appMemory.delete(id)
-    for (const slot of state.bound.slice()) {
+    for (const slot of state.bound.slots()) {
       this.unbind(slot)
       this.slots.state[slot] = S_UNBOUND
     }
@@ -841,15 +841,14 @@ export class VulkanModel {
     checkGranularity(granularity, s, state.bound, slot, offset, size, memoryId, this.frame, label, warn)
     s.state[slot] = S_LIVE
     this.settle(slot, P_BOUND, state, offset, size)
-    state.bound.push(slot)
+    state.bound.add(slot, offset, size)
     this.emitPlaced(slot)
   }
 
   private unbind(slot: number): void {
     const s = this.slots
     const state = this.memories.get(s.memory[slot]) as MemoryState
-    const i = state.bound.indexOf(slot)
-    if (i >= 0) state.bound.splice(i, 1)
+    state.bound.delete(slot)
     this.addUsed(state, -s.size[slot])
     this.typeAllocationCount[state.type]--
     s.memory[slot] = -1

@@ -4,6 +4,7 @@
  * record and keeps no rule logic of its own; its own placements never break them.
  */
 import type { Bytes, Frame } from '../../../shared/units'
+import { IntervalTree, type IntervalNode } from '../aliasing/intervals'
 
 /** Reports one broken rule: its kind and a message naming the resource, the memory and the frame. */
 export type RuleWarn = (kind: string, message: string) => void
@@ -64,16 +65,88 @@ export interface BoundColumns {
   readonly linear: Uint8Array
 }
 
+interface BoundNode extends IntervalNode {
+  readonly slot: number
+}
+
+/**
+ * The resources bound to one VkDeviceMemory: in bind order, and by their bytes, so that a bind looks at the
+ * resources next to its first and last pages, not at all those bound (an application binds tens of thousands into
+ * a few large allocations).
+ */
+export class BoundRanges {
+  /** By slot, in bind order. */
+  private readonly nodes = new Map<number, BoundNode>()
+  private readonly tree = new IntervalTree<BoundNode>()
+  /**
+   * Those of no bytes, kept out of the tree and looked at by every bind: the rule's page arithmetic gives such a
+   * resource a last byte just before its offset.
+   */
+  private readonly empty = new Set<BoundNode>()
+  private binds = 0
+
+  get size(): number {
+    return this.nodes.size
+  }
+
+  add(slot: number, offset: Bytes, size: Bytes): void {
+    this.insert({ slot, start: offset, end: offset + size, order: this.binds++, left: null, right: null, maxEnd: offset + size })
+  }
+
+  delete(slot: number): void {
+    const n = this.nodes.get(slot)
+    if (!n) return
+    this.nodes.delete(slot)
+    if (n.end > n.start) this.tree.delete(n)
+    else this.empty.delete(n)
+  }
+
+  /** The slots in bind order. */
+  slots(): number[] {
+    return [...this.nodes.keys()]
+  }
+
+  clone(): BoundRanges {
+    const c = new BoundRanges()
+    for (const n of this.nodes.values()) c.insert({ ...n, left: null, right: null, maxEnd: n.end })
+    c.binds = this.binds
+    return c
+  }
+
+  /**
+   * In bind order, the slots that may share a page of `g` bytes with [offset, end) without sharing a byte: those
+   * with bytes in [offset's page start, offset) or in [end, the end of end − 1's page), and those of no bytes.
+   */
+  neighbours(offset: Bytes, end: Bytes, g: Bytes): number[] {
+    // a range that is not one (NaN) bounds no search: every slot, as a walk gives them
+    if (!(end >= offset)) return this.slots()
+    const found = this.tree.overlapping(Math.floor(offset / g) * g, offset, [])
+    this.tree.overlapping(end, (Math.floor((end - 1) / g) + 1) * g, found)
+    for (const n of this.empty) found.push(n)
+    found.sort((a, b) => a.order - b.order)
+    const out: number[] = []
+    for (let i = 0; i < found.length; i++) if (i === 0 || found[i] !== found[i - 1]) out.push(found[i].slot)
+    return out
+  }
+
+  private insert(n: BoundNode): void {
+    this.nodes.set(n.slot, n)
+    if (n.end > n.start) this.tree.add(n)
+    else this.empty.add(n)
+  }
+}
+
 /**
  * granularity-conflict (Vulkan spec, Buffer-Image Granularity): a linear resource (a buffer or a linear image)
  * and an optimal image bound to one VkDeviceMemory must not share a page of bufferImageGranularity bytes. Ranges
  * that share bytes alias on purpose and are the aliasing checks' business, not this rule's. `slot` is being
- * bound at [offset, offset + size) of memory `memoryId`, next to the slots of `bound`.
+ * bound at [offset, offset + size) of memory `memoryId`, next to the slots of `bound`: of those, only the ones by
+ * its first and last pages can share one (BoundRanges.neighbours).
  */
 export function checkGranularity(
   granularity: Bytes,
   columns: BoundColumns,
-  bound: readonly number[],
+  bound: BoundRanges,
   slot: number,
   offset: Bytes,
   size: Bytes,
@@ -85,7 +158,7 @@ export function checkGranularity(
   const g = granularity
   if (g <= 1) return
   const end = offset + size
-  for (const other of bound) {
+  for (const other of bound.neighbours(offset, end, g)) {
     if (columns.linear[other] === columns.linear[slot]) continue
     const o = columns.offset[other]
     const e = o + columns.size[other]

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { addRange, RangeList, removeRange } from '../../../../../src/main/model/vulkan/usageRules'
+import { addRange, BoundRanges, checkGranularity, RangeList, removeRange } from '../../../../../src/main/model/vulkan/usageRules'
 import { runs } from '../../../../properties'
 import { VulkanModel } from '../../../../../src/main/model/vulkan/model'
 import type { VulkanCaptureRecord } from '../../../../../src/main/model/vulkan/captureTypes'
@@ -323,5 +323,56 @@ describe('written ranges', () => {
     ])
     expect(w.map((x) => [x.kind, x.frame])).toEqual([['flush-misaligned', 8]])
     expect(w[0].message).toMatch(/bytes \[128, 138\) written at frame 8 and not flushed .* before a submit$/)
+  })
+})
+
+describe('granularity-conflict through the bound ranges (a bind looks at its pages\' neighbours only)', () => {
+  /** The rule as a walk over every resource bound, in bind order: what checkGranularity must find. */
+  function walk(g: number, bound: { slot: number; offset: number; size: number; linear: number }[], me: { offset: number; size: number; linear: number }): number[] {
+    const end = me.offset + me.size
+    const out: number[] = []
+    for (const other of bound) {
+      if (other.linear === me.linear) continue
+      const o = other.offset
+      const e = o + other.size
+      if (o < end && me.offset < e) continue
+      const shared = e <= me.offset ? Math.floor((e - 1) / g) === Math.floor(me.offset / g) : Math.floor((end - 1) / g) === Math.floor(o / g)
+      if (shared) out.push(other.slot)
+    }
+    return out
+  }
+
+  it('warns of exactly the resources a walk over all of them finds, in bind order (zero-size ones too)', () => {
+    const op = fc.record({ unbind: fc.boolean(), pick: fc.nat(), offset: fc.integer({ min: 0, max: 5000 }), size: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 3000 })), linear: fc.integer({ min: 0, max: 1 }) })
+    fc.assert(
+      fc.property(fc.constantFrom(1, 256, 1024), fc.array(op, { maxLength: 60 }), (g, ops) => {
+        const columns = { offset: new Float64Array(64), size: new Float64Array(64), linear: new Uint8Array(64) }
+        const ranges = new BoundRanges()
+        let bound: { slot: number; offset: number; size: number; linear: number }[] = []
+        let next = 0
+        for (const o of ops) {
+          if (o.unbind && bound.length > 0) {
+            const gone = bound[o.pick % bound.length]
+            bound = bound.filter((b) => b !== gone)
+            ranges.delete(gone.slot)
+            continue
+          }
+          const slot = next++
+          columns.offset[slot] = o.offset
+          columns.size[slot] = o.size
+          columns.linear[slot] = o.linear
+          const warned: string[] = []
+          checkGranularity(g, columns, ranges, slot, o.offset, o.size, 9, 1, (s) => `r${s}`, (_kind, message) => warned.push(message))
+          const expected = walk(g, bound, o)
+          expect(warned.length).toBe(expected.length)
+          expected.forEach((other, i) => expect(warned[i]).toContain(`r${other} [`))
+          ranges.add(slot, o.offset, o.size)
+          bound.push({ slot, offset: o.offset, size: o.size, linear: o.linear })
+          expect(ranges.slots()).toEqual(bound.map((b) => b.slot))
+        }
+        expect(ranges.clone().slots()).toEqual(ranges.slots())
+      }),
+      { numRuns: runs(300) },
+    )
   })
 })
