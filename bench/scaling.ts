@@ -1,0 +1,310 @@
+/**
+ * The replay's cost per record as what is alive grows, on workloads other than `npm run bench`'s two: for each
+ * family below, a capture of F frames and one of 8F frames, the same records per frame, whose live set (resources,
+ * heaps, tags) grows with the frames. A replay whose cost grows with what is alive costs more per record on the
+ * longer capture; one that does not costs the same or less (its warm-up spreads over more records). Each capture is
+ * loaded and replayed as the app replays it (every series, `bench/tools/replay.ts`: one checkpoint), four times in
+ * one process; the best of the last three counts.
+ *
+ * Run with `npm run bench:scaling` (`-- --frames F` for the shorter capture, 1 500 by default; `--only a,b` for some
+ * families). The captures are written to bench/data/scaling/ once and reused.
+ */
+import { execFileSync } from 'node:child_process'
+import { createWriteStream, existsSync, mkdirSync, renameSync } from 'node:fs'
+import { once } from 'node:events'
+
+const args = process.argv.slice(2)
+const option = (name: string): string | undefined => {
+  const at = args.indexOf(name)
+  return at >= 0 ? args[at + 1] : undefined
+}
+const FRAMES = Number(option('--frames') ?? 1500)
+const LONGER = 8
+const DIR = 'bench/data/scaling'
+const GiB = 1024 ** 3
+const MiB = 1024 ** 2
+
+/** What a family's frame writes, with the generator's state. */
+interface Writer {
+  emit(record: object): void
+  /** A random integer in [0, n). */
+  int(n: number): number
+  /** A new resource id, live from now on. */
+  create(): number
+  /** A live id taken out (released), or -1 when none is. */
+  take(): number
+  /** One of the `n` live ids created last, taken out (released), or -1. */
+  takeRecent(n: number): number
+  /** The live ids, oldest first but for those `take` moved. */
+  ids: number[]
+  /** A live id, or -1. */
+  pick(): number
+  /** A use record of up to n live ids. */
+  use(n: number): void
+  live: number
+  /** The family's own lists (heaps, offsets). */
+  heaps: number[]
+  bump: number[]
+}
+
+interface Family {
+  name: string
+  /** What it stresses, for the printout. */
+  what: string
+  header?: object
+  frame(w: Writer, f: number): void
+}
+
+const FAMILIES: Family[] = [
+  {
+    name: 'tags',
+    what: 'a new tag every fourth frame (an asset streamed in), creates tagged with one of the last hundred',
+    frame: (w, f) => {
+      const newest = Math.floor(f / 4)
+      for (let i = 0; i < 10; i++) {
+        const tag = `Asset.${Math.max(0, newest - w.int(100))}`
+        w.emit({ e: 'buffer', id: w.create(), size: 65536, usage: ['Static'], name: 'B', tag })
+      }
+      for (let i = 0; i < 7; i++) w.emit({ e: 'release', id: w.take() })
+    },
+  },
+  {
+    name: 'sub-heaps',
+    what: 'placed resources side by side in four large heaps (a sub-allocator)',
+    frame: (w, f) => {
+      if (f === 1) {
+        for (let h = 0; h < 4; h++) {
+          const id = 1e9 + h
+          w.heaps.push(id)
+          w.bump.push(0)
+          w.emit({ e: 'heap', id, size: 2 ** 40, type: 'default' })
+        }
+      }
+      for (let i = 0; i < 8; i++) {
+        const h = w.int(4)
+        const size = 65536 * (1 + w.int(16))
+        w.emit({ e: 'placed', id: w.create(), heap: w.heaps[h], offset: w.bump[h], kind: 'buffer', size, usage: ['UnorderedAccess'] })
+        w.bump[h] += size
+      }
+      for (let i = 0; i < 6; i++) w.emit({ e: 'release', id: w.take() })
+    },
+  },
+  {
+    name: 'aliasing',
+    what: 'placed resources sharing bytes in the last eight of a growing set of heaps, barriers and accesses',
+    frame: (w, f) => {
+      // a new 64 MiB heap every fourth frame (none is freed): resources share bytes with about as many others
+      // throughout, as a renderer's aliased targets do, while the heaps and resources alive grow
+      if (f % 4 === 1) {
+        const id = 1e9 + w.heaps.length
+        w.heaps.push(id)
+        w.emit({ e: 'heap', id, size: 64 * MiB, type: 'default' })
+      }
+      const recent = w.heaps.slice(-8)
+      for (let i = 0; i < 6; i++) {
+        const id = w.create()
+        const heap = recent[w.int(recent.length)]
+        const offset = 65536 * w.int(1000)
+        if (w.int(2) === 1) {
+          const flags = [['RenderTargetable'], ['DepthStencilTargetable'], ['ShaderResource']][w.int(3)]
+          w.emit({ e: 'placed', id, heap, offset, kind: 'texture', format: 'R8G8B8A8_UNORM', width: 256 * (1 + w.int(4)), height: 256, flags, size: 262144 * (1 + w.int(4)) })
+        } else w.emit({ e: 'placed', id, heap, offset, kind: 'buffer', size: 65536 * (1 + w.int(16)), usage: ['UnorderedAccess'] })
+      }
+      // barriers and accesses name the frame's and recent resources
+      const recentId = () => w.live - 1 - w.int(Math.min(w.live, 48))
+      const ids = w.ids
+      for (let i = 0; i < 10; i++) {
+        const k = w.int(4)
+        if (k === 0) w.emit({ e: 'barrier', after: ids[recentId()], before: ids[recentId()] })
+        else if (k === 1) w.emit({ e: 'submit' })
+        else w.emit({ e: 'access', id: ids[recentId()], op: ['read', 'write', 'clear', 'discard', 'copy'][w.int(5)] })
+      }
+      for (let i = 0; i < 5; i++) w.emit({ e: 'release', id: w.takeRecent(48) })
+    },
+  },
+  {
+    name: 'reserved',
+    what: 'reserved buffers and their commits',
+    frame: (w) => {
+      for (let i = 0; i < 6; i++) w.emit({ e: 'buffer', id: w.create(), size: 64 * MiB, usage: ['ReservedResource', 'UnorderedAccess'], name: 'Sparse' })
+      for (let i = 0; i < 12; i++) w.emit({ e: 'commit', id: w.pick(), bytes: w.int(64) * MiB })
+      for (let i = 0; i < 4; i++) w.emit({ e: 'release', id: w.take() })
+      w.use(8)
+    },
+  },
+  {
+    name: 'committed',
+    what: 'render targets of their own heaps, far over a 2 GiB budget, with use records',
+    frame: (w) => {
+      for (let i = 0; i < 6; i++) {
+        w.emit({ e: 'texture', id: w.create(), dim: '2d', format: 'R16G16B16A16_FLOAT', width: 2048, height: 1024 + 16 * w.int(64), flags: ['RenderTargetable', 'ShaderResource'], name: 'RT' })
+      }
+      for (let i = 0; i < 4; i++) w.emit({ e: 'release', id: w.take() })
+      w.use(8)
+    },
+  },
+  {
+    name: 'locks',
+    what: 'static and dynamic buffers, locks and staging uploads',
+    frame: (w) => {
+      for (let i = 0; i < 8; i++) w.emit({ e: 'buffer', id: w.create(), size: 256 + 64 * w.int(1000), usage: [i % 2 ? 'Dynamic' : 'Static', 'VertexBuffer'], name: 'VB' })
+      for (let i = 0; i < 8; i++) w.emit({ e: 'lock', id: w.pick(), bytes: 4096 })
+      for (let i = 0; i < 6; i++) w.emit({ e: 'release', id: w.take() })
+      w.emit({ e: 'upload', via: 'staging', bytes: 65536 * (1 + w.int(8)), count: 4 })
+      w.use(8)
+    },
+  },
+  {
+    name: 'wide-use',
+    what: 'use records of 256 ids',
+    frame: (w) => {
+      for (let i = 0; i < 20; i++) w.emit({ e: 'buffer', id: w.create(), size: 65536 * (1 + w.int(4)), usage: ['Static', 'ShaderResource'], name: 'B' })
+      for (let i = 0; i < 16; i++) w.emit({ e: 'release', id: w.take() })
+      w.use(256)
+    },
+  },
+  {
+    name: 'vulkan',
+    what: 'Vulkan buffers and images with their memory requirements',
+    header: { minor: 1, api: 'vulkan' },
+    frame: (w) => {
+      for (let i = 0; i < 8; i++) {
+        const size = 4096 * (1 + w.int(512))
+        w.emit({ e: 'buffer', id: w.create(), size, usage: ['Static', 'VertexBuffer'], memoryRequirements: { size, alignment: 256, memoryTypeBits: 15 }, preferred: ['DEVICE_LOCAL'] })
+      }
+      for (let i = 0; i < 2; i++) {
+        w.emit({ e: 'texture', id: w.create(), format: 'BC7_UNORM', width: 1024, height: 1024, mips: 11, memoryRequirements: { size: 1398272, alignment: 65536, memoryTypeBits: 1 } })
+      }
+      for (let i = 0; i < 7; i++) w.emit({ e: 'release', id: w.take() })
+      w.use(8)
+    },
+  },
+  {
+    name: 'vk-binds',
+    what: 'Vulkan resources the application binds side by side in four large memories, buffers beside images',
+    header: { minor: 1, api: 'vulkan' },
+    frame: (w, f) => {
+      if (f === 1) {
+        for (let m = 0; m < 4; m++) {
+          const id = 1e9 + m
+          w.heaps.push(id)
+          w.bump.push(0)
+          w.emit({ e: 'heap', id, size: 2 ** 40, memoryType: 0 })
+        }
+      }
+      for (let i = 0; i < 8; i++) {
+        const id = w.create()
+        const m = w.int(4)
+        const image = i % 4 === 3
+        const size = image ? 1398272 : 4096 * (1 + w.int(64))
+        const alignment = image ? 65536 : 256
+        const offset = Math.ceil(w.bump[m] / 65536) * 65536
+        if (image) w.emit({ e: 'texture', id, format: 'BC7_UNORM', width: 1024, height: 1024, mips: 11, explicit: true, memoryRequirements: { size, alignment, memoryTypeBits: 1 } })
+        else w.emit({ e: 'buffer', id, size, usage: ['Static', 'VertexBuffer'], explicit: true, memoryRequirements: { size, alignment, memoryTypeBits: 1 } })
+        w.emit({ e: 'bind', id, memory: w.heaps[m], offset })
+        w.bump[m] = offset + size
+      }
+      for (let i = 0; i < 6; i++) w.emit({ e: 'release', id: w.take() })
+      w.use(8)
+    },
+  },
+]
+
+/** Write a family's capture of `frames` frames (deterministic); the live ids at its end. */
+async function write(family: Family, frames: number, file: string): Promise<number> {
+  const part = `${file}.part`
+  const out = createWriteStream(part)
+  let lines: string[] = []
+  let seed = 0x2545f491
+  const ids: number[] = []
+  let next = 1
+  const w: Writer = {
+    emit: (record) => {
+      lines.push(JSON.stringify(record))
+    },
+    int: (n) => {
+      seed ^= seed << 13
+      seed ^= seed >>> 17
+      seed ^= seed << 5
+      return Math.floor(((seed >>> 0) / 0x1_0000_0000) * n)
+    },
+    create: () => {
+      ids.push(next)
+      return next++
+    },
+    take: () => {
+      if (ids.length === 0) return -1
+      const k = w.int(ids.length)
+      const id = ids[k]
+      ids[k] = ids[ids.length - 1]
+      ids.pop()
+      return id
+    },
+    takeRecent: (n) => {
+      if (ids.length === 0) return -1
+      const k = ids.length - 1 - w.int(Math.min(n, ids.length))
+      const id = ids[k]
+      ids.splice(k, 1)
+      return id
+    },
+    ids,
+    pick: () => (ids.length === 0 ? -1 : ids[w.int(ids.length)]),
+    use: (n) => {
+      if (ids.length === 0) return
+      const used = new Set<number>()
+      for (let i = 0; i < n; i++) used.add(ids[w.int(ids.length)])
+      w.emit({ e: 'use', ids: [...used] })
+    },
+    get live() {
+      return ids.length
+    },
+    heaps: [],
+    bump: [],
+  }
+  const adapter = { name: 'Bench GPU', vram: 8 * GiB, resourceHeapTier: 2, uma: false }
+  w.emit({ format: 'heapscope-capture', version: 1, app: `scaling-${family.name}`, budget: 2 * GiB, adapter, ...family.header })
+  for (let f = 1; f <= frames; f++) {
+    w.emit({ e: 'frame', n: f })
+    family.frame(w, f)
+    if (lines.length >= 4096) {
+      if (!out.write(`${lines.join('\n')}\n`)) await once(out, 'drain')
+      lines = []
+    }
+  }
+  out.end(`${lines.join('\n')}\n`)
+  await once(out, 'finish')
+  renameSync(part, file)
+  return ids.length
+}
+
+const only = option('--only')?.split(',')
+const families = only ? FAMILIES.filter((f) => only.includes(f.name)) : FAMILIES
+mkdirSync(DIR, { recursive: true })
+mkdirSync('bench/data/tools', { recursive: true })
+execFileSync('npx', ['esbuild', 'bench/tools/replay.ts', '--bundle', '--platform=node', '--format=esm', '--packages=external', '--outfile=bench/data/tools/replay.mjs', '--log-level=warning'], { stdio: 'inherit' })
+
+console.log(`replay per record, best of three warm runs in one process (bench/tools/replay.ts), ${FRAMES} against ${FRAMES * LONGER} frames:`)
+console.log(`  ${'family'.padEnd(11)} ${'records'.padStart(9)} ${'alive'.padStart(7)} ${'µs'.padStart(6)}   ${'records'.padStart(9)} ${'alive'.padStart(7)} ${'µs'.padStart(6)}   growth`)
+for (const family of families) {
+  const row: string[] = []
+  const cost: number[] = []
+  for (const frames of [FRAMES, FRAMES * LONGER]) {
+    const file = `${DIR}/${family.name}-${frames}.hscap`
+    const aliveFile = `${file}.alive`
+    let alive: number
+    if (existsSync(file) && existsSync(aliveFile)) alive = Number(execFileSync('cat', [aliveFile], { encoding: 'utf8' }))
+    else {
+      alive = await write(family, frames, file)
+      createWriteStream(aliveFile).end(String(alive))
+    }
+    const lines = execFileSync('node', ['--expose-gc', 'bench/data/tools/replay.mjs', file, '4'], { encoding: 'utf8' }).trim().split('\n')
+    const records = Number(execFileSync('wc', ['-l', file], { encoding: 'utf8' }).trim().split(/\s+/)[0]) - 1
+    const best = Math.min(...lines.slice(1).map((line) => Number(/replay (\d+) ms/.exec(line)![1])))
+    const us = (best * 1000) / records
+    cost.push(us)
+    row.push(`${String(records).padStart(9)} ${String(alive).padStart(7)} ${us.toFixed(2).padStart(6)}`)
+  }
+  const growth = Math.round((cost[1] / cost[0] - 1) * 100)
+  console.log(`  ${family.name.padEnd(11)} ${row.join('   ')}   ${`${growth > 0 ? '+' : ''}${growth} %`.padStart(6)}   ${family.what}`)
+}
+console.log(`done ${new Date().toISOString()}`)
