@@ -209,26 +209,38 @@ export function checkFlushRange(
  * flushed yet, and the frame of the first. A memory keeps its entry once flushed clean (a streaming buffer is
  * written and flushed every frame), so the common write-then-flush allocates nothing.
  */
+interface Unflushed {
+  memory: number
+  ranges: RangeList
+  frame: Frame
+  /** When the memory was first written: the order warnings come in. */
+  rank: number
+}
+
 export class UnflushedWrites {
-  private byMemory = new Map<number, { ranges: RangeList; frame: Frame }>()
-  /** Entries whose ranges are not empty. */
-  private dirty = 0
+  private byMemory = new Map<number, Unflushed>()
+  /**
+   * The entries whose ranges are not empty, each once: a check reads these alone, not every memory ever written
+   * (an application can map thousands).
+   */
+  private dirty: Unflushed[] = []
+  private ranks = 0
 
   /** Memories holding unflushed bytes. */
   get size(): number {
-    return this.dirty
+    return this.dirty.length
   }
 
   written(memory: number, start: Bytes, end: Bytes, frame: Frame): void {
     if (end <= start) return
     let entry = this.byMemory.get(memory)
     if (!entry) {
-      entry = { ranges: new RangeList(), frame }
+      entry = { memory, ranges: new RangeList(), frame, rank: this.ranks++ }
       this.byMemory.set(memory, entry)
     }
     if (entry.ranges.length === 0) {
       entry.frame = frame
-      this.dirty++
+      this.dirty.push(entry)
     }
     addRange(entry.ranges, start, end)
   }
@@ -237,44 +249,46 @@ export class UnflushedWrites {
     const entry = this.byMemory.get(memory)
     if (!entry || entry.ranges.length === 0) return
     removeRange(entry.ranges, start, end)
-    if (entry.ranges.length === 0) this.dirty--
+    if (entry.ranges.length === 0) this.dirty.splice(this.dirty.indexOf(entry), 1)
   }
 
   /** The memory is freed: what was written to it can no longer be read. */
   forget(memory: number): void {
     const entry = this.byMemory.get(memory)
     if (!entry) return
-    if (entry.ranges.length > 0) this.dirty--
+    if (entry.ranges.length > 0) this.dirty.splice(this.dirty.indexOf(entry), 1)
     this.byMemory.delete(memory)
   }
 
   /**
    * Warns once for each memory with bytes written and not flushed before `when` (a submit, the end of a frame),
-   * and forgets them. `describe` names a memory and its type.
+   * in the order the memories were first written, and forgets them. `describe` names a memory and its type.
    */
   check(when: string, atom: Bytes, describe: (memory: number) => string, warn: RuleWarn): void {
-    if (this.dirty === 0) return
-    for (const [memory, entry] of this.byMemory) {
-      if (entry.ranges.length === 0) continue
+    if (this.dirty.length === 0) return
+    const dirty = this.dirty.sort((a, b) => a.rank - b.rank)
+    for (const entry of dirty) {
       const v = entry.ranges.values
       const ranges = []
       for (let i = 0; i < entry.ranges.length; i += 2) ranges.push(`[${v[i]}, ${v[i + 1]})`)
       warn(
         'flush-misaligned',
-        `${describe(memory)}: bytes ${ranges.join(' ')} written at frame ${entry.frame} and not flushed with a range ` +
+        `${describe(entry.memory)}: bytes ${ranges.join(' ')} written at frame ${entry.frame} and not flushed with a range ` +
           `aligned to nonCoherentAtomSize ${atom} before ${when}`,
       )
       entry.ranges.length = 0
     }
-    this.dirty = 0
+    dirty.length = 0
   }
 
   clone(): UnflushedWrites {
     const c = new UnflushedWrites()
     for (const [memory, entry] of this.byMemory) {
-      if (entry.ranges.length > 0) c.byMemory.set(memory, { ranges: entry.ranges.clone(), frame: entry.frame })
+      const copy = { memory, ranges: entry.ranges.clone(), frame: entry.frame, rank: entry.rank }
+      c.byMemory.set(memory, copy)
+      if (entry.ranges.length > 0) c.dirty.push(copy)
     }
-    c.dirty = this.dirty
+    c.ranks = this.ranks
     return c
   }
 }

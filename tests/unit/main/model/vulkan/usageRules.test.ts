@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { addRange, BoundRanges, checkGranularity, RangeList, removeRange } from '../../../../../src/main/model/vulkan/usageRules'
+import { addRange, BoundRanges, checkGranularity, RangeList, removeRange, UnflushedWrites } from '../../../../../src/main/model/vulkan/usageRules'
 import { runs } from '../../../../properties'
 import { VulkanModel } from '../../../../../src/main/model/vulkan/model'
 import type { VulkanCaptureRecord } from '../../../../../src/main/model/vulkan/captureTypes'
@@ -374,5 +374,36 @@ describe('granularity-conflict through the bound ranges (a bind looks at its pag
       }),
       { numRuns: runs(300) },
     )
+  })
+})
+
+describe('unflushed writes (a check reads the memories written since, not every one ever written)', () => {
+  const checked = (u: UnflushedWrites) => {
+    const out: string[] = []
+    u.check('the submit', 256, (m) => `memory ${m}`, (_kind, message) => out.push(message.split(':')[0]))
+    return out
+  }
+
+  it('warns in the order the memories were first written, and once', () => {
+    const u = new UnflushedWrites()
+    for (const m of [7, 3, 9]) u.written(m, 0, 100, 1)
+    u.flushed(3, 0, 100)
+    expect(u.size).toBe(2)
+    expect(checked(u)).toEqual(['memory 7', 'memory 9'])
+    expect(checked(u)).toEqual([])
+    // written again in the other order: still first-written order
+    u.written(9, 0, 10, 2)
+    u.written(3, 0, 10, 2)
+    u.written(7, 0, 10, 2)
+    const copy = u.clone()
+    expect(checked(u)).toEqual(['memory 7', 'memory 3', 'memory 9'])
+    expect(checked(copy)).toEqual(['memory 7', 'memory 3', 'memory 9'])
+    // a memory freed and made again is written anew: last
+    u.written(7, 0, 10, 3)
+    u.forget(7)
+    u.written(3, 0, 10, 3)
+    u.written(7, 0, 10, 3)
+    expect(u.size).toBe(2)
+    expect(checked(u)).toEqual(['memory 3', 'memory 7'])
   })
 })
