@@ -7,11 +7,13 @@ import type { PlaybackFrame, PlaybackRequest, ResourceRow } from '../../../share
 import { frameEnd } from '../../ingest/store'
 import { MAX_CREATED_ROWS, PlaybackClock } from '../playbackClock'
 import { RESIDENCY_SERIES } from '../../../shared/series'
-import { OBSERVED_PLACEMENT, type ObservedReplay, type ObservedState } from './replay'
+import { OBSERVED_PLACEMENT, PlacedChanges, type ObservedReplay, type ObservedState } from './replay'
 import type { ObservedSnapshots } from './snapshot'
 
 export class ObservedPlayback extends PlaybackClock {
   private readonly state: ObservedState
+  /** What each frame touched (not a comparison of every live resource before and after it). */
+  private readonly changes = new PlacedChanges()
 
   constructor(
     private readonly replay: ObservedReplay,
@@ -27,11 +29,12 @@ export class ObservedPlayback extends PlaybackClock {
 
   protected advanceTo(frame: number): void {
     for (let f = this.applied + 1; f <= frame; f++) {
-      const before = new Set(this.state.placed.keys())
-      this.replay.advance(this.state, f)
-      for (const id of this.state.placed.keys()) if (!before.delete(id)) this.pendingCreated.add(id)
-      // a resource placed again under its id in the frame shows as a new one
-      for (const id of before) this.released(id)
+      this.replay.advance(this.state, f, this.changes)
+      this.changes.take(
+        this.state,
+        (id) => this.pendingCreated.add(id),
+        (id) => this.released(id),
+      )
     }
     this.applied = frame
   }

@@ -54,6 +54,31 @@ export interface ObservedPlaced {
 }
 
 /** What is live after a frame: the heaps and the resources placed in them. */
+/**
+ * The placed resources a stretch of frames touched, each with whether it was live before the first touch: what a
+ * playback sends as created and released, found without comparing every live resource before and after.
+ */
+export class PlacedChanges {
+  private readonly before = new Map<number, boolean>()
+
+  touch(id: number, live: boolean): void {
+    if (!this.before.has(id)) this.before.set(id, live)
+  }
+
+  /**
+   * The ids live now that were not before, and those live before that are not now, in the order first touched (one
+   * released and placed again, or placed and released, is neither); then forgets them.
+   */
+  take(state: ObservedState, created: (id: number) => void, released: (id: number) => void): void {
+    for (const [id, was] of this.before) {
+      const now = state.placed.has(id)
+      if (now && !was) created(id)
+      else if (was && !now) released(id)
+    }
+    this.before.clear()
+  }
+}
+
 export interface ObservedState {
   frame: number
   heaps: Map<number, ObservedHeap>
@@ -144,7 +169,14 @@ export class ObservedReplay {
    * The store's records of frame index `f` applied to `state`. In the replay itself, `sums` follows the live bytes
    * per memory kind, `residency` the trace's residency, and `skip` counts the records of no use here.
    */
-  private apply(state: ObservedState, f: number, sums?: MemorySums, residency?: ObservedResidency, skip?: () => void): void {
+  private apply(
+    state: ObservedState,
+    f: number,
+    sums?: MemorySums,
+    residency?: ObservedResidency,
+    skip?: () => void,
+    changes?: PlacedChanges,
+  ): void {
     const store = this.store
     const { kind: kinds, ref: refs } = store.records
     const { heaps, placed } = state
@@ -175,6 +207,7 @@ export class ObservedReplay {
           const id = buffer ? store.buffers.id.data[desc] : store.textures.id.data[desc]
           const size = buffer ? store.buffers.size.data[desc] : store.textures.size.data[desc]
           const entry: ObservedPlaced = { id, heap: p.a.data[r], offset: p.b.data[r], size: Number.isNaN(size) ? 0 : size, record: i }
+          changes?.touch(id, placed.has(id))
           placed.set(id, entry)
           let ids = state.inHeap.get(entry.heap)
           if (!ids) state.inHeap.set(entry.heap, (ids = new Set()))
@@ -183,20 +216,20 @@ export class ObservedReplay {
           break
         }
         case RECORD_KIND.release:
-          this.release(state, store.ops[r], sums)
+          this.release(state, store.ops[r], sums, changes)
           break
         case RECORD_KIND.free: {
           const id = store.ops[r]
           const heap = heaps.get(id)
           if (heap) {
             // a freed heap takes what is placed in it along (docs/capture-format.md)
-            for (const placedId of state.inHeap.get(id) ?? []) this.release(state, placedId, sums)
+            for (const placedId of state.inHeap.get(id) ?? []) this.release(state, placedId, sums, changes)
             state.inHeap.delete(id)
             heaps.delete(id)
             state.resident.delete(id)
             if (sums) sums.heap[heap.memory] -= heap.size
             residency?.free(id)
-          } else this.release(state, id, sums)
+          } else this.release(state, id, sums, changes)
           break
         }
         case RECORD_KIND.resident:
@@ -215,9 +248,10 @@ export class ObservedReplay {
     state.frame = f
   }
 
-  private release(state: ObservedState, id: number, sums: MemorySums | undefined): void {
+  private release(state: ObservedState, id: number, sums: MemorySums | undefined, changes?: PlacedChanges): void {
     const p = state.placed.get(id)
     if (!p) return
+    changes?.touch(id, true)
     state.placed.delete(id)
     const ids = state.inHeap.get(p.heap)
     ids?.delete(id)
@@ -343,8 +377,9 @@ export class ObservedReplay {
   }
 
   /** Frame index `f`'s records applied to a state (a snapshot's, a playback's) after frame index f − 1. */
-  advance(state: ObservedState, f: number): void {
-    this.apply(state, f)
+  /** The records of frame index `f` applied to `state`; `changes` notes the placed resources they touched. */
+  advance(state: ObservedState, f: number, changes?: PlacedChanges): void {
+    this.apply(state, f, undefined, undefined, undefined, changes)
   }
 
   /**

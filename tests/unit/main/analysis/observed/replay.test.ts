@@ -7,12 +7,13 @@
  * Heaps per frame: local 1, 1, 0, 0 MiB; invisible 4, 4, 0, 0; system 0, 2, 2, 0; in all 5, 7, 2, 0: the peak is
  * 7 MiB at frame 1 and nothing is left at the end. Placed: 1 MiB, 512 KiB, 0, 0, all in invisible memory.
  */
+import fc from 'fast-check'
 import { describe, expect, it, vi } from 'vitest'
 import { capabilitiesOf } from '../../../../../src/main/analysis/backend'
 import { backendFor } from '../../../../../src/main/analysis/backends'
 import { RESIDENCY_SERIES } from '../../../../../src/shared/series'
 import { observedBackend } from '../../../../../src/main/analysis/observed/backend'
-import { OBSERVED_SERIES, ObservedReplay, observedSeriesName } from '../../../../../src/main/analysis/observed/replay'
+import { OBSERVED_SERIES, ObservedReplay, observedSeriesName, PlacedChanges } from '../../../../../src/main/analysis/observed/replay'
 import { buildObservedReport } from '../../../../../src/main/analysis/observed/report'
 import { ObservedSnapshots } from '../../../../../src/main/analysis/observed/snapshot'
 import { recordAt } from '../../../../../src/main/ingest/records'
@@ -22,6 +23,7 @@ import type { PlaybackFrame } from '../../../../../src/shared/ipc'
 import { MiB, KiB } from '../../../../../src/shared/units'
 import { loaded, storeOf } from '../vulkan/helpers'
 import { onFakeClock } from '../../fakeClock'
+import { runs } from '../../../../properties'
 
 const HEADER = { format: 'heapscope-capture', version: 1, minor: 5, api: 'd3d12', observed: 'rmv' }
 const buffer = (id: number, heap: number, offset: number, size: number) => ({ e: 'placed', id, heap, offset, kind: 'buffer', size, name: `buffer ${id}` })
@@ -188,5 +190,44 @@ describe('the observed replay of a hand-made trace', () => {
     expect(rows.releasedFrame).toEqual([1, 2])
     // the same records without `observed` are requests for the D3D12 model
     expect(backendFor(storeOf({ ...HEADER, observed: undefined }, RECORDS).header).id).toBe('d3d12')
+  })
+})
+
+describe('a playback step’s created and released resources, from what the frame touched', () => {
+  it('are those a comparison of every live resource before and after each frame gives (random traces)', async () => {
+    const op = fc.oneof(
+      fc.record({ e: fc.constant('placed' as const), id: fc.integer({ min: 10, max: 20 }), heap: fc.integer({ min: 1, max: 3 }) }),
+      fc.record({ e: fc.constant('release' as const), id: fc.integer({ min: 10, max: 20 }) }),
+      fc.record({ e: fc.constant('free' as const), id: fc.integer({ min: 1, max: 3 }) }),
+      fc.record({ e: fc.constant('heap' as const), id: fc.integer({ min: 1, max: 3 }) }),
+    )
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(op, { maxLength: 8 }), { minLength: 1, maxLength: 12 }), async (frames) => {
+        const records: object[] = []
+        frames.forEach((ops, n) => {
+          records.push({ e: 'frame', n })
+          if (n === 0) for (const id of [1, 2, 3]) records.push({ e: 'heap', id, size: MiB, memory: 'local' })
+          for (const o of ops) {
+            if (o.e === 'placed') records.push(buffer(o.id, o.heap, 0, KiB))
+            else if (o.e === 'heap') records.push({ e: 'heap', id: o.id, size: MiB, memory: 'local' })
+            else records.push({ e: o.e, id: o.id })
+          }
+        })
+        const replay = await ObservedReplay.run(storeOf(HEADER, records))
+        const state = replay.stateAt(0)
+        const changes = new PlacedChanges()
+        for (let f = 1; f < frames.length; f++) {
+          const before = new Set(state.placed.keys())
+          replay.advance(state, f, changes)
+          const created: number[] = []
+          const released: number[] = []
+          changes.take(state, (id) => created.push(id), (id) => released.push(id))
+          const after = new Set(state.placed.keys())
+          expect(created.sort()).toEqual([...after].filter((id) => !before.has(id)).sort())
+          expect(released.sort()).toEqual([...before].filter((id) => !after.has(id)).sort())
+        }
+      }),
+      { numRuns: runs(100) },
+    )
   })
 })
