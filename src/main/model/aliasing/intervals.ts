@@ -28,6 +28,26 @@ function refresh(n: IntervalNode): void {
   n.maxEnd = m
 }
 
+/** The node's left child in its place, the node its right child. */
+function rotateRight(n: IntervalNode): IntervalNode {
+  const l = n.left as IntervalNode
+  n.left = l.right
+  l.right = n
+  refresh(n)
+  refresh(l)
+  return l
+}
+
+/** The node's right child in its place, the node its left child. */
+function rotateLeft(n: IntervalNode): IntervalNode {
+  const r = n.right as IntervalNode
+  n.right = r.left
+  r.left = n
+  refresh(n)
+  refresh(r)
+  return r
+}
+
 function insert(root: IntervalNode | null, n: IntervalNode): IntervalNode {
   if (root === null) {
     n.left = n.right = null
@@ -36,24 +56,10 @@ function insert(root: IntervalNode | null, n: IntervalNode): IntervalNode {
   }
   if (before(n, root)) {
     root.left = insert(root.left, n)
-    if (priority(root.left) > priority(root)) {
-      const l = root.left
-      root.left = l.right
-      l.right = root
-      refresh(root)
-      refresh(l)
-      return l
-    }
+    if (priority(root.left) > priority(root)) return rotateRight(root)
   } else {
     root.right = insert(root.right, n)
-    if (priority(root.right) > priority(root)) {
-      const r = root.right
-      root.right = r.left
-      r.left = root
-      refresh(root)
-      refresh(r)
-      return r
-    }
+    if (priority(root.right) > priority(root)) return rotateLeft(root)
   }
   refresh(root)
   return root
