@@ -57,35 +57,97 @@ export const APPLICATION_PLACEMENT = 'ApplicationHeap'
 
 /**
  * Application heaps and their placed resources alive at the end of record `end`, from the records before it. The
- * model does not hold them, so they are found by a scan; only captures that have heap records pay for it.
+ * model does not hold them: an index of every heap and placed record, with the record that ended each, is made from
+ * the records once (and extended as a followed capture grows), and a snapshot reads it. Only captures that have heap
+ * records pay for it.
  */
 export function applicationHeapsAt(replay: Replay, end: number): ApplicationHeap[] {
-  const store = replay.store
-  const heaps = new Map<number, ApplicationHeap>()
-  const placedIn = new Map<number, ApplicationHeap>()
-  const { kind, ref } = store.records
-  const ops = store.ops
-  for (let i = 0; i < end; i++) {
-    const k = kind[i]
-    if (k === RECORD_KIND.heap) {
-      const r = ref[i]
-      heaps.set(ops[r], { id: ops[r], size: ops[r + 1], type: ops[r + 2], name: store.strings.get(ops[r + 3]) ?? '', record: i, placed: [] })
-    } else if (k === RECORD_KIND.free) {
-      heaps.delete(ops[ref[i]])
-    } else if (k === RECORD_KIND.placed) {
-      const heap = heaps.get(store.placed.a.data[ref[i]])
-      if (!heap) continue
-      heap.placed.push(i)
-      placedIn.set(placedId(replay, i), heap)
-    } else if (k === RECORD_KIND.release) {
-      const id = ops[ref[i]]
-      const heap = placedIn.get(id)
-      if (!heap) continue
-      placedIn.delete(id)
-      heap.placed = heap.placed.filter((record) => placedId(replay, record) !== id)
-    }
+  let index = heapIndexes.get(replay)
+  if (!index) heapIndexes.set(replay, (index = new ApplicationHeapIndex(replay)))
+  return index.at(end)
+}
+
+const heapIndexes = new WeakMap<Replay, ApplicationHeapIndex>()
+
+/** One `heap` record's heap: its placed records, and the record that ended each (Infinity: none yet). */
+interface IndexedHeap {
+  heap: Omit<ApplicationHeap, 'placed'>
+  /** The record that freed the heap, or made another under its id (Infinity: none yet). */
+  ended: number
+  /** Where the heap stands among those alive: a heap made under an id already alive takes its place. */
+  position: number
+  placed: number[]
+  placedEnded: number[]
+  /** Its placed records' places in `placed`, by id: a release ends every one of its id in the heap it was last placed in. */
+  byId: Map<number, number[]>
+}
+
+/**
+ * The heaps and placed resources of a replay's records, as one pass over them gives them: what a scan to any record
+ * would find, read from here at the cost of the heaps and their placed records instead of every record before.
+ */
+class ApplicationHeapIndex {
+  private readonly heaps: IndexedHeap[] = []
+  /** By heap id, the heap alive under it; by placed id, the heap it was last placed in. */
+  private readonly current = new Map<number, IndexedHeap>()
+  private readonly placedIn = new Map<number, IndexedHeap>()
+  private positions = 0
+  private scanned = 0
+
+  constructor(private readonly replay: Replay) {}
+
+  at(end: number): ApplicationHeap[] {
+    this.scan(end)
+    const alive = this.heaps.filter((h) => h.heap.record < end && h.ended >= end).sort((a, b) => a.position - b.position)
+    return alive.map((h) => {
+      const placed: number[] = []
+      for (let k = 0; k < h.placed.length && h.placed[k] < end; k++) if (h.placedEnded[k] >= end) placed.push(h.placed[k])
+      return { ...h.heap, placed }
+    })
   }
-  return [...heaps.values()]
+
+  private scan(end: number): void {
+    const store = this.replay.store
+    const { kind, ref } = store.records
+    const ops = store.ops
+    for (let i = this.scanned; i < end; i++) {
+      const k = kind[i]
+      if (k === RECORD_KIND.heap) {
+        const r = ref[i]
+        const id = ops[r]
+        const before = this.current.get(id)
+        if (before) before.ended = i
+        const heap = { id, size: ops[r + 1], type: ops[r + 2], name: store.strings.get(ops[r + 3]) ?? '', record: i }
+        const indexed: IndexedHeap = { heap, ended: Infinity, position: before ? before.position : this.positions++, placed: [], placedEnded: [], byId: new Map() }
+        this.heaps.push(indexed)
+        this.current.set(id, indexed)
+      } else if (k === RECORD_KIND.free) {
+        const id = ops[ref[i]]
+        const heap = this.current.get(id)
+        if (!heap) continue
+        heap.ended = i
+        this.current.delete(id)
+      } else if (k === RECORD_KIND.placed) {
+        const heap = this.current.get(store.placed.a.data[ref[i]])
+        if (!heap) continue
+        const id = placedId(this.replay, i)
+        const at = heap.placed.push(i) - 1
+        heap.placedEnded.push(Infinity)
+        const places = heap.byId.get(id)
+        if (places) places.push(at)
+        else heap.byId.set(id, [at])
+        this.placedIn.set(id, heap)
+      } else if (k === RECORD_KIND.release) {
+        const id = ops[ref[i]]
+        const heap = this.placedIn.get(id)
+        if (!heap) continue
+        this.placedIn.delete(id)
+        for (const at of heap.byId.get(id) ?? []) heap.placedEnded[at] = i
+        heap.byId.delete(id)
+      }
+    }
+    this.scanned = Math.max(this.scanned, end)
+  }
 }
 
 function placedId(replay: Replay, record: number): number {
