@@ -6,10 +6,13 @@
  * PROF=DIR writes the second pass's CPU profile; each pass's minor page faults per snapshot are printed too;
  * EVERY=N asks for a checkpoint every N records instead of CHECKPOINT_RECORDS, BUDGET_MIB=M lets them hold M MiB
  * instead of their budget (the budget may thin them: the first line says how many were kept, the most records a
- * snapshot replays and the checkpoints' bytes). Usage: bash bench/tools/run.sh snapshots FILE [--open] [--each]
+ * snapshot replays and the checkpoints' bytes). A Vulkan capture goes through the Vulkan replay and its snapshots.
+ * Usage: bash bench/tools/run.sh snapshots FILE [--open] [--each]
  */
 import { Replay } from '../../src/main/analysis/d3d12/replay'
 import { Snapshots } from '../../src/main/analysis/d3d12/snapshot'
+import { VulkanReplay, vulkanConfigOf } from '../../src/main/analysis/vulkan/replay'
+import { VulkanSnapshots } from '../../src/main/analysis/vulkan/snapshot'
 import { loadCaptureFile } from '../../src/main/ingest/read'
 import { resolveConfig } from '../../src/shared/model'
 import { Profiler } from './profiler'
@@ -17,12 +20,15 @@ import { Profiler } from './profiler'
 const file = process.argv[2]
 const open = process.argv.includes('--open')
 const { store } = await loadCaptureFile(file)
-const config = resolveConfig(store.header.config as Record<string, number> | undefined, {})
-const replay = await Replay.run(store, {
-  config,
+const spacing = {
   ...(process.env.EVERY ? { checkpointRecords: Number(process.env.EVERY) } : {}),
   ...(process.env.BUDGET_MIB ? { checkpointBytes: Number(process.env.BUDGET_MIB) * 2 ** 20 } : {}),
-})
+}
+// a Vulkan capture through the Vulkan replay and its snapshots, as the app's backend for it
+const vulkan = store.header.api === 'vulkan'
+const replay = vulkan
+  ? await VulkanReplay.run(store, { config: vulkanConfigOf(store.header, {}), ...spacing })
+  : await Replay.run(store, { config: resolveConfig(store.header.config as Record<string, number> | undefined, {}), ...spacing })
 
 /** The bench's generator, so the frames are the bench's. */
 function random(seed: number): () => number {
@@ -37,11 +43,11 @@ const framesOf = (seed: number, count: number): number[] => {
   return Array.from({ length: count }, () => Math.floor(next() * store.frames.length))
 }
 const one = (frame: number): void => {
-  const snapshots = new Snapshots(replay)
+  const snapshots = replay instanceof VulkanReplay ? new VulkanSnapshots(replay) : new Snapshots(replay)
   snapshots.snapshot('bench', frame)
   if (open) {
     snapshots.resources({ runId: 'bench', frame, sort: 'occupied', descending: true, offset: 0, limit: 100 })
-    snapshots.transients(frame)
+    if (snapshots instanceof Snapshots) snapshots.transients(frame)
   }
 }
 // a few frames first, as the bench warms its measure

@@ -119,15 +119,11 @@ export class VulkanSnapshots extends CachedSnapshots<VulkanSnapshotState> {
   ): ResourceTable {
     const store = this.replay.store
     const names = this.captureNames()
-    const live = model.liveAllocations().filter((a) => !a.pendingFree)
-    const n = live.length
-    const id = new Float64Array(n)
-    const occupied = new Float64Array(n)
-    const requested = new Float64Array(n)
-    const offset = new Float64Array(n)
+    const live = model.liveColumns()
+    const n = live.count
+    const id = live.id
     const createdFrame = new Float64Array(n)
     const createRecord = new Float64Array(n)
-    const estimated = new Uint8Array(n)
     const text: ResourceTable['text'] = {
       name: new Array<string>(n),
       tag: new Array<string>(n),
@@ -137,17 +133,11 @@ export class VulkanSnapshots extends CachedSnapshots<VulkanSnapshotState> {
       kind: new Array<'buffer' | 'texture'>(n),
     }
     for (let i = 0; i < n; i++) {
-      const a = live[i]
-      const record = created.get(a.id) ?? -1
-      id[i] = a.id
-      occupied[i] = a.size
-      requested[i] = a.requested
-      offset[i] = a.offset
+      const record = created.get(id[i]) ?? -1
       createRecord[i] = record
-      estimated[i] = a.estimated ? 1 : 0
       let name = ''
       let tag = ''
-      let kind: 'buffer' | 'texture' = a.linear ? 'buffer' : 'texture'
+      let kind: 'buffer' | 'texture' = live.linear[i] === 1 ? 'buffer' : 'texture'
       if (record >= 0) {
         const ref = store.records.ref[record]
         const k = store.records.kind[record]
@@ -158,7 +148,7 @@ export class VulkanSnapshots extends CachedSnapshots<VulkanSnapshotState> {
           texture = store.placed.kind.data[ref] === 1
         }
         const table = texture ? store.textures : store.buffers
-        name = (names.empty ? undefined : names.resource(a.id, record, end)) ?? store.strings.get(table.name.data[row]) ?? ''
+        name = (names.empty ? undefined : names.resource(id[i], record, end)) ?? store.strings.get(table.name.data[row]) ?? ''
         tag = store.strings.get(table.tag.data[row]) ?? ''
         kind = texture ? 'texture' : 'buffer'
         createdFrame[i] = store.frames.n[frameOfRecord(store.frames.firstRecord, record)]
@@ -166,18 +156,18 @@ export class VulkanSnapshots extends CachedSnapshots<VulkanSnapshotState> {
       text.name[i] = name
       text.tag[i] = tag
       text.kind[i] = kind
-      text.placement[i] = typeName(a.type)
-      text.heap[i] = heapName(a.heap)
-      text.pool[i] = poolNames.get(a.memory) ?? null
+      text.placement[i] = typeName(live.type[i])
+      text.heap[i] = heapName(live.heap[i])
+      text.pool[i] = poolNames.get(live.memory[i]) ?? null
     }
     return new ResourceTable(frameNumber, {
       id,
-      occupied,
-      requested,
-      offset,
+      occupied: live.size,
+      requested: live.requested,
+      offset: live.offset,
       created: createdFrame,
       createRecord,
-      estimated,
+      estimated: live.estimated,
       text,
     })
   }
@@ -185,8 +175,7 @@ export class VulkanSnapshots extends CachedSnapshots<VulkanSnapshotState> {
   snapshot(runId: string, frame: number): Snapshot {
     const s = this.state(frame)
     const model = s.model
-    const pendingAt = new Set<string>()
-    for (const a of model.liveAllocations()) if (a.pendingFree) pendingAt.add(`${a.memory}:${a.offset}:${a.id}`)
+    const pendingAt = model.pendingKeys()
     const captureIds = new Map(model.memoryObjects().map((m) => [m.memory, m.captureId]))
     const pools: PoolMap[] = model.view().memories.map((m) => {
       const offsets: number[] = []

@@ -110,6 +110,21 @@ class MemoryState {
   }
 }
 
+/** The live resources as liveColumns() gives them: row i of every column is one resource. */
+export interface LiveColumns {
+  count: number
+  id: Float64Array
+  offset: Float64Array
+  size: Float64Array
+  requested: Float64Array
+  memory: Int32Array
+  type: Int32Array
+  heap: Int32Array
+  /** 1: a buffer or a linear image. */
+  linear: Uint8Array
+  estimated: Uint8Array
+}
+
 /** Live and pending placements as columns, indexed by slot; a slot is the allocation handle inside blocks. */
 class Placements {
   id = new Float64Array(64)
@@ -1053,6 +1068,54 @@ export class VulkanModel {
       out.push(info)
     }
     return out.sort((a, b) => a.memory - b.memory || a.offset - b.offset || a.id - b.id)
+  }
+
+  /**
+   * What liveAllocations() lists of the live resources (released ones waiting for the GPU left out), in its order (by
+   * memory, offset, id), as columns: a snapshot's table of tens of thousands of rows without an object per row.
+   */
+  liveColumns(): LiveColumns {
+    const s = this.slots
+    const order: number[] = []
+    for (let slot = 0; slot < s.length; slot++) if (s.state[slot] === S_LIVE) order.push(slot)
+    order.sort((a, b) => s.memory[a] - s.memory[b] || s.offset[a] - s.offset[b] || s.id[a] - s.id[b])
+    const n = order.length
+    const out: LiveColumns = {
+      count: n,
+      id: new Float64Array(n),
+      offset: new Float64Array(n),
+      size: new Float64Array(n),
+      requested: new Float64Array(n),
+      memory: new Int32Array(n),
+      type: new Int32Array(n),
+      heap: new Int32Array(n),
+      linear: new Uint8Array(n),
+      estimated: new Uint8Array(n),
+    }
+    for (let i = 0; i < n; i++) {
+      const slot = order[i]
+      const state = this.memories.get(s.memory[slot]) as MemoryState
+      out.id[i] = s.id[slot]
+      out.offset[i] = s.offset[slot]
+      out.size[i] = s.size[slot]
+      out.requested[i] = s.requested[slot]
+      out.memory[i] = state.memory
+      out.type[i] = state.type
+      out.heap[i] = state.heap
+      out.linear[i] = s.linear[slot]
+      out.estimated[i] = s.estimated[slot]
+    }
+    return out
+  }
+
+  /** The released resources waiting for the GPU, as `memory:offset:id` (the pool maps' pending blocks). */
+  pendingKeys(): Set<string> {
+    const s = this.slots
+    const keys = new Set<string>()
+    for (let slot = 0; slot < s.length; slot++) {
+      if (s.state[slot] === S_PENDING) keys.add(`${(this.memories.get(s.memory[slot]) as MemoryState).memory}:${s.offset[slot]}:${s.id[slot]}`)
+    }
+    return keys
   }
 
   /**

@@ -283,8 +283,8 @@ describe('checkpoints', () => {
   })
 })
 
-describe('live figures (a report and a frame message, without an object per resource)', () => {
-  it('count what liveAllocations lists, by memory type, pending frees left out, with its alignment bytes', () => {
+describe('live figures and columns (a report, a frame message, a snapshot: no object per resource)', () => {
+  it('are what liveAllocations lists, by memory type, pending frees left out, with its alignment bytes', () => {
     const recs: VulkanCaptureRecord[] = [{ e: 'frame', n: 0 }]
     let id = 1
     for (let f = 1; f <= 12; f++) {
@@ -308,5 +308,18 @@ describe('live figures (a report and a frame message, without an object per reso
     expect(figures.byType).toEqual(byType)
     expect(new Set(live.map((a) => a.type)).size).toBeGreaterThan(1)
     expect(figures.alignmentBytes).toBe(live.reduce((sum, a) => sum + a.size - a.requested, 0))
+    // a snapshot's table as columns, in liveAllocations' order, and the pending frees' keys
+    const columns = model.liveColumns()
+    expect(columns.count).toBe(live.length)
+    expect(Array.from(columns.id)).toEqual(live.map((a) => a.id))
+    expect(Array.from(columns.offset)).toEqual(live.map((a) => a.offset))
+    expect(Array.from(columns.size)).toEqual(live.map((a) => a.size))
+    expect(Array.from(columns.requested)).toEqual(live.map((a) => a.requested))
+    expect(Array.from(columns.memory)).toEqual(live.map((a) => a.memory))
+    expect(Array.from(columns.type)).toEqual(live.map((a) => a.type))
+    expect(Array.from(columns.heap)).toEqual(live.map((a) => a.heap))
+    expect(Array.from(columns.linear)).toEqual(live.map((a) => (a.linear ? 1 : 0)))
+    expect(Array.from(columns.estimated)).toEqual(live.map((a) => (a.estimated ? 1 : 0)))
+    expect([...model.pendingKeys()].sort()).toEqual(listed.filter((a) => a.pendingFree).map((a) => `${a.memory}:${a.offset}:${a.id}`).sort())
   })
 })
