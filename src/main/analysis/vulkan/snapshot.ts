@@ -61,14 +61,26 @@ export class VulkanSnapshots extends CachedSnapshots<VulkanSnapshotState> {
     super(replay.store)
   }
 
-  /** The state at the end of frame index `target`, from the checkpoint before it. */
+  /**
+   * The state at the end of frame index `target`, from the checkpoint before it. Its table is made when first read
+   * (a page, a sort, a resource's details): a snapshot itself counts the live resources from the model.
+   */
   protected build(target: number): VulkanSnapshotState {
     const store = this.replay.store
     const { model, created } = this.replay.modelAt(target)
     const end = frameEnd(store, target)
     const poolNames = this.poolNamesOf(model, end)
-    const table = this.tableOf(model, created, poolNames, store.frames.n[target], end)
-    return { frame: target, model, created, table, poolNames }
+    let table: ResourceTable | undefined
+    const tableOf = () => this.tableOf(model, created, poolNames, store.frames.n[target], end)
+    return {
+      frame: target,
+      model,
+      created,
+      get table() {
+        return (table ??= tableOf())
+      },
+      poolNames,
+    }
   }
 
   /** The `name` of each application heap record, by the capture's heap id (the last one of an id wins). */
@@ -223,7 +235,7 @@ export class VulkanSnapshots extends CachedSnapshots<VulkanSnapshotState> {
       runId,
       frame: s.frame,
       frameNumber: this.replay.store.frames.n[s.frame],
-      liveCount: s.table.length,
+      liveCount: model.liveFigures().count,
       pools,
       residency: { residentBytes: 0, budgetBytes: local?.budget ?? 0, objects: 0, residentObjects: 0 },
       graphs: 0,
