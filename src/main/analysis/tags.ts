@@ -2,7 +2,7 @@
  * What each tag (the capture's `tag` strings) holds while a replay runs: the occupied and requested bytes and the
  * count of its live resources, and per frame the `tag.<tag>.*` series. Every backend's replay keeps its tags here.
  *
- * A frame writes only the tags whose resources changed in it, into step series (StepSeries): a capture can have
+ * A frame writes only the tags whose resources changed in it, into step series (the series table's stepLog): a capture can have
  * thousands of tags, and writing every tag at every frame made a replay's cost and memory grow as tags × frames.
  */
 import type { SeriesInfo } from '../../shared/ipc'
