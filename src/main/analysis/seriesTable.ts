@@ -170,6 +170,21 @@ export class SeriesTable {
     return this.columns.has(name) || this.steps.has(name)
   }
 
+  /**
+   * A series' largest value (0 at least) and its value at the last frame, as a walk over get(name) gives them; a
+   * step series' from its steps, without a column of every frame (a capture's thousands of tags). Undefined for a
+   * series the table does not have.
+   */
+  peakAndLast(name: string): { peak: number; last: number } | undefined {
+    const steps = this.steps.get(name)
+    if (steps !== undefined && !this.discarded.has(name)) return this.stepLog.peakAndLast(steps, this.frames, this.stepFrames)
+    const column = this.get(name)
+    if (!column) return undefined
+    let peak = 0
+    for (let i = 0; i < column.length; i++) if (column[i] > peak) peak = column[i]
+    return { peak, last: column.length > 0 ? column[column.length - 1] : 0 }
+  }
+
   list(): SeriesInfo[] {
     return [...this.infos.values()]
   }

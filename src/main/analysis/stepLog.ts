@@ -66,6 +66,26 @@ export class StepLog {
     }
   }
 
+  /**
+   * Series `s`'s largest value (0 at least: it starts at 0) and its value at frame index `frames` - 1, over frames
+   * [0, `frames`) of which those from `through` on read 0: what its column would give, without making it.
+   */
+  peakAndLast(s: number, frames: number, through: number): { peak: number; last: number } {
+    const { start, order } = this.group()
+    const bound = Math.min(frames, through)
+    let peak = 0
+    let last = 0
+    for (let k = start[s]; k < start[s + 1]; k++) {
+      const e = order[k]
+      if (this.frames[e] >= bound) break
+      // an entry a later one of the same frame replaces is no frame's value
+      if (k + 1 < start[s + 1] && this.frames[order[k + 1]] === this.frames[e]) continue
+      if (this.values[e] > peak) peak = this.values[e]
+      last = this.values[e]
+    }
+    return { peak, last: frames > 0 && frames <= through ? last : 0 }
+  }
+
   byteSize(): number {
     const grouped = this.grouped ? this.grouped.start.byteLength + this.grouped.order.byteLength : 0
     return this.frames.byteLength + this.series.byteLength + this.values.byteLength + this.last.byteLength + this.entries.byteLength + grouped

@@ -7,7 +7,7 @@ import type { CaptureHeader } from '../../shared/capture'
 import type { RunReport } from '../../shared/ipc'
 import { HEAPSCOPE_VERSION } from '../../shared/version'
 import type { HazardLog } from '../analysis/hazards'
-import { peakEnd, type PeakEnd } from '../analysis/reportEnvelope'
+import type { PeakEnd } from '../analysis/reportEnvelope'
 import { SERIES_NAME } from '../../shared/series'
 import { replayCapture, type ReplayedCapture } from '../analysis/run'
 import type { LoadResult } from '../ingest/read'
@@ -82,8 +82,10 @@ export function tagFigures(replayed: ReplayedCapture): RunFigures['tags'] {
     const match = TAG_OCCUPIED.exec(info.name)
     if (!match) continue
     const tag = match[1]
-    const count = series.get(SERIES_NAME.tag(tag, 'count'))
-    tags[tag] = { ...peakEnd(series.get(info.name)), count: count && count.length ? count[count.length - 1] : 0 }
+    // from the tag's steps: a capture can have thousands of tags, each a column of every frame if read whole
+    const bytes = series.peakAndLast(info.name)
+    const count = series.peakAndLast(SERIES_NAME.tag(tag, 'count'))
+    tags[tag] = { peakBytes: bytes?.peak ?? 0, endBytes: bytes?.last ?? 0, count: count?.last ?? 0 }
   }
   return tags
 }

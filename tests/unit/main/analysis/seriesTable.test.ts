@@ -227,6 +227,32 @@ describe('step series (a value that changes at few frames: the bytes of a tag)',
     )
   })
 
+  it('give the largest and the last value a walk over their column gives, without making it', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat(40), fc.oneof(fc.constant(0), fc.integer({ min: -5, max: 5 }), fc.integer({ min: -1e12, max: 1e12 }))), { maxLength: 30 }),
+        fc.nat(45),
+        fc.nat(45),
+        (writes, frames, through) => {
+          const t = new SeriesTable(numbers(frames))
+          const s = t.stepSeries(info('s'))
+          // frames written in ascending order, some twice
+          for (const [frame, value] of [...writes].sort((a, b) => a[0] - b[0])) t.stepLog.write(s, frame, value)
+          t.stepsWritten(through)
+          const column = t.get('s')!
+          let peak = 0
+          for (const v of column) if (v > peak) peak = v
+          const expected = { peak, last: column.length ? column[column.length - 1] : 0 }
+          const dense = t.column(info('dense'))
+          dense.set(column)
+          return JSON.stringify(t.peakAndLast('s')) === JSON.stringify(expected) && JSON.stringify(t.peakAndLast('dense')) === JSON.stringify(expected)
+        },
+      ),
+      { numRuns: runs(400) },
+    )
+    expect(new SeriesTable(numbers(2)).peakAndLast('none')).toBeUndefined()
+  })
+
   it('list with the columns in the order they were made, drop those that stayed 0, and are not made where not kept', () => {
     const t = new SeriesTable(numbers(3), { keep: (name) => !name.startsWith('other.') })
     t.column(info('a'))
