@@ -4,6 +4,7 @@
  * long the capture. Buckets of a few frames are read from the column itself.
  */
 import type { SeriesAnswer, SeriesBuckets, SeriesInfo, SeriesQuery } from '../../shared/ipc'
+import { peakEnd } from './reportEnvelope'
 import { StepLog } from './stepLog'
 
 /**
@@ -180,9 +181,8 @@ export class SeriesTable {
     if (steps !== undefined && !this.discarded.has(name)) return this.stepLog.peakAndLast(steps, this.frames, this.stepFrames)
     const column = this.get(name)
     if (!column) return undefined
-    let peak = 0
-    for (let i = 0; i < column.length; i++) if (column[i] > peak) peak = column[i]
-    return { peak, last: column.length > 0 ? column[column.length - 1] : 0 }
+    const { peakBytes, endBytes } = peakEnd(column)
+    return { peak: peakBytes, last: endBytes }
   }
 
   list(): SeriesInfo[] {
