@@ -85,10 +85,6 @@ export class BoundRanges {
   private readonly empty = new Set<BoundNode>()
   private binds = 0
 
-  get size(): number {
-    return this.nodes.size
-  }
-
   add(slot: number, offset: Bytes, size: Bytes): void {
     this.insert({ slot, start: offset, end: offset + size, order: this.binds++, left: null, right: null, maxEnd: offset + size })
   }
