@@ -1,13 +1,14 @@
 /**
  * Snapshot latency as the bench measures it (bench/index.ts): the replay with the app's checkpoints, then
- * `Snapshots.snapshot()` at 100 random frames (seed 1), a fresh Snapshots for each, each frame's best of 3 passes;
- * prints p50, p95 and the slowest. FROM=F keeps only frames ≥ F (the late, heavy ones of a leak); `--open` adds what
+ * `Snapshots.snapshot()` at 100 random frames (seed 1), a fresh Snapshots for each (`--app`: one for them all, as the
+ * app keeps one per run), each frame's best of 3 passes; prints p50, p95 and the slowest, and each pass's alone.
+ * FROM=F keeps only frames ≥ F (the late, heavy ones of a leak); `--open` adds what
  * the inspector asks next (the first table page, the frame's transients); `--each` prints every frame's time;
  * PROF=DIR writes the second pass's CPU profile; each pass's minor page faults per snapshot are printed too;
  * EVERY=N asks for a checkpoint every N records instead of CHECKPOINT_RECORDS, BUDGET_MIB=M lets them hold M MiB
  * instead of their budget (the budget may thin them: the first line says how many were kept, the most records a
  * snapshot replays and the checkpoints' bytes). A Vulkan capture goes through the Vulkan replay and its snapshots.
- * Usage: bash bench/tools/run.sh snapshots FILE [--open] [--each]
+ * Usage: bash bench/tools/run.sh snapshots FILE [--open] [--app] [--each]
  */
 import { Replay } from '../../src/main/analysis/d3d12/replay'
 import { Snapshots } from '../../src/main/analysis/d3d12/snapshot'
@@ -42,8 +43,10 @@ const framesOf = (seed: number, count: number): number[] => {
   const next = random(seed)
   return Array.from({ length: count }, () => Math.floor(next() * store.frames.length))
 }
+// --app: one Snapshots for every frame, as the app keeps one per run (its cache, its states' tables written into again)
+const kept = process.argv.includes('--app') ? (replay instanceof VulkanReplay ? new VulkanSnapshots(replay) : new Snapshots(replay)) : null
 const one = (frame: number): void => {
-  const snapshots = replay instanceof VulkanReplay ? new VulkanSnapshots(replay) : new Snapshots(replay)
+  const snapshots = kept ?? (replay instanceof VulkanReplay ? new VulkanSnapshots(replay) : new Snapshots(replay))
   snapshots.snapshot('bench', frame)
   if (open) {
     snapshots.resources({ runId: 'bench', frame, sort: 'occupied', descending: true, offset: 0, limit: 100 })
@@ -57,19 +60,28 @@ const best = frames.map(() => Infinity)
 const profiler = process.env.PROF ? new Profiler(process.env.PROF) : null
 const faults = () => process.resourceUsage().minorPageFault
 const passFaults: number[] = []
+const passTimes: number[][] = []
 for (let pass = 0; pass < 3; pass++) {
+  const times: number[] = []
+  passTimes.push(times)
   if (pass === 1) await profiler?.start(100)
   const f0 = faults()
   frames.forEach((f, i) => {
     const t = performance.now()
     one(f)
-    best[i] = Math.min(best[i], performance.now() - t)
+    times.push(performance.now() - t)
+    best[i] = Math.min(best[i], times[i])
   })
   passFaults.push(faults() - f0)
   if (pass === 1) await profiler?.stop('snapshots')
 }
 console.log(`page faults per snapshot, by pass: ${passFaults.map((n) => (n / frames.length).toFixed(0)).join(', ')}`)
+const quantile = (times: readonly number[], q: number) => {
+  const sorted = [...times].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))].toFixed(1)
+}
+console.log(`each pass alone: ${passTimes.map((t) => `p50 ${quantile(t, 0.5)} p95 ${quantile(t, 0.95)} ms`).join(', ')}`)
 const sorted = [...best].sort((a, b) => a - b)
-const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))].toFixed(1)
+const at = (q: number) => quantile(best, q)
 console.log(`${JSON.stringify(replay.checkpointStats())} p50 ${at(0.5)} ms p95 ${at(0.95)} ms max ${sorted[sorted.length - 1].toFixed(1)} ms`)
 if (process.argv.includes('--each')) frames.forEach((f, i) => console.log(f, best[i].toFixed(1)))

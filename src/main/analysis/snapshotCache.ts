@@ -28,7 +28,11 @@ export const SNAPSHOT_CACHE_SIZE = 4
 export class SnapshotCache<State extends { frame: number }> {
   private readonly kept: State[] = []
 
-  constructor(private readonly size = SNAPSHOT_CACHE_SIZE) {}
+  /** `dropped`: told of each state the cache lets go, which no one reads through the cache again. */
+  constructor(
+    private readonly size = SNAPSHOT_CACHE_SIZE,
+    private readonly dropped?: (state: State) => void,
+  ) {}
 
   /** The kept states, most recently used first. */
   get states(): readonly State[] {
@@ -47,12 +51,12 @@ export class SnapshotCache<State extends { frame: number }> {
   /** Keep a state, the least recently used one going when more than `size` are kept. */
   add(state: State): void {
     this.kept.unshift(state)
-    if (this.kept.length > this.size) this.kept.pop()
+    if (this.kept.length > this.size) this.dropped?.(this.kept.pop()!)
   }
 
   forget(state: State): void {
     const at = this.kept.indexOf(state)
-    if (at >= 0) this.kept.splice(at, 1)
+    if (at >= 0) this.dropped?.(this.kept.splice(at, 1)[0])
   }
 }
 
@@ -67,13 +71,20 @@ export function snapshotFrame(store: CaptureStore, frame: number): number {
  * snapshot, a resource's details and a frame's transients are.
  */
 export abstract class CachedSnapshots<State extends { frame: number; table: ResourceTable }> {
-  protected readonly cache = new SnapshotCache<State>()
+  protected readonly cache = new SnapshotCache<State>(SNAPSHOT_CACHE_SIZE, (state) => this.dropped(state))
   private lifetimes: Lifetimes | undefined
 
   constructor(private readonly snapshotStore: CaptureStore) {}
 
   /** The state at the end of frame index `target` (already clamped), built from the backend's checkpoints. */
   protected abstract build(target: number): State
+
+  /**
+   * A state the cache let go: a backend may take back what it holds (see d3d12/snapshot.ts). A state's model is read
+   * only by the call that asked for the state, before it asks for another (a table, once built, holds copies): the
+   * cache, which keeps four, has let go of none of the states being read.
+   */
+  protected dropped(_state: State): void {}
 
   abstract snapshot(runId: string, frame: number): Snapshot
 

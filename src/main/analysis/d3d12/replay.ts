@@ -16,7 +16,7 @@ import { frameEnd, RECORD_KIND, type CaptureStore } from '../../ingest/store'
 import type { ModelSink } from '../../model/events'
 import { D3D12Model, type CheckpointShadow } from '../../model/d3d12/model'
 import { grown } from '../../model/grown'
-import { RowCopy, TableShadow, type TableShape } from '../../model/d3d12/rowCopy'
+import { RecycledColumns, RowCopy, TableShadow, type TableShape } from '../../model/d3d12/rowCopy'
 import { TOTAL_FIELDS, TOTAL_ROWS } from '../../model/d3d12/totals'
 import type { TransientLayout } from '../../model/d3d12/transient'
 import { FrameChecks, Findings } from '../checks'
@@ -513,6 +513,11 @@ export class Replay {
   /** Transient heaps created over the run. */
   transientHeaps = 0
   private readonly checkpoints: Checkpoints<D3D12Model>
+  /**
+   * Columns of snapshot states let go (Snapshots gives them back), which the models stateAt rebuilds are written
+   * into: without them each snapshot of a large capture took tens of megabytes of new memory.
+   */
+  readonly recycled = new RecycledColumns()
   /** While the replay runs: the last checkpoint and the tables as they were then; the next checkpoint keeps what differs. */
   private shadow: { model: CheckpointShadow; live: TableShadow; liveCopy: RowCopy } | undefined
   /** Reused desc objects for the model (snapshots and playback replay through them too). */
@@ -962,7 +967,7 @@ export class Replay {
     let first: number
     if (from) {
       const state = from
-      model = state.model.clone(NO_SINK)
+      model = state.model.clone(NO_SINK, { pool: this.recycled })
       live = new LiveCreates(
         () => new Map(state.created),
         () => (state.live ? state.live.bySlot.slice() : slotRecordsOfMap(state.model, state.created)),
@@ -970,7 +975,7 @@ export class Replay {
       first = state.frame + 1
     } else {
       const checkpoint = cp
-      model = checkpoint.model.clone(NO_SINK)
+      model = checkpoint.model.clone(NO_SINK, { pool: this.recycled })
       live = new LiveCreates(
         () => liveMap(checkpoint),
         () => (checkpoint.bySlot ? checkpoint.bySlot() : slotRecordsOfMap(checkpoint.model, liveMap(checkpoint))),

@@ -217,6 +217,11 @@ export class Snapshots extends CachedSnapshots<SnapshotState> {
     super(replay.store)
   }
 
+  /** Its model's tables go back to the replay, for the next state's model to be written into. */
+  protected override dropped(state: SnapshotState): void {
+    state.model.recycleTables(this.replay.recycled)
+  }
+
   /** The state at the end of frame index `target`: from the checkpoint before it, or a nearer cached state. */
   protected build(target: number): SnapshotState {
     const store = this.replay.store

@@ -3,7 +3,7 @@
  * typed-array columns. Slots are recycled; ids map to the slot of their live allocation.
  */
 import type { Bytes } from '../../../shared/units'
-import { restoredCapacity, RowCopy, TableShadow, type Column, type TableShape } from './rowCopy'
+import { copyColumn, restoredCapacity, RowCopy, TableShadow, type Column, type RecycledColumns, type TableShape } from './rowCopy'
 
 /** What a slot is. */
 export const Kind = {
@@ -130,18 +130,35 @@ export class Allocations {
     return this.loc[slot] === Loc.Reserved ? this.commitRequested[slot] : this.requested[slot]
   }
 
-  /** A deep copy holding only the slots made so far (a copy costs what the model holds, not its slack). */
-  clone(): Allocations {
-    if (this.copy !== null) return this.restored()
+  /**
+   * A deep copy holding only the slots made so far (a copy costs what the model holds, not its slack), its columns
+   * written into recycled ones where `pool` has them.
+   */
+  clone(pool?: RecycledColumns): Allocations {
+    if (this.copy !== null) return this.restored(pool)
     const c = new Allocations()
     const n = this.count
     c.capacity = n
     c.count = n
     const from = this as unknown as Columns
     const to = c as unknown as Columns
-    for (const name of COLUMNS) to[name] = from[name].slice(0, n)
+    for (const name of COLUMNS) to[name] = copyColumn(from[name], n, pool)
     c.freeSlots = this.freeSlots.slice()
     return c
+  }
+
+  /** The columns, for a RecycledColumns: this table is not read again, and is left empty. */
+  letGo(): Column[] {
+    if (this.copy !== null) return []
+    const columns = this.columns()
+    const empty = new Allocations()
+    const to = this as unknown as Columns
+    const from = empty as unknown as Columns
+    for (const name of COLUMNS) to[name] = from[name]
+    this.capacity = 0
+    this.count = 0
+    this.freeSlots = []
+    return columns
   }
 
   /**
@@ -182,8 +199,8 @@ export class Allocations {
     return c
   }
 
-  private restored(): Allocations {
-    const { columns, free } = this.copy!.restore(restoredCapacity(this.count))
+  private restored(pool?: RecycledColumns): Allocations {
+    const { columns, free } = this.copy!.restore(restoredCapacity(this.count), pool)
     const c = new Allocations()
     c.capacity = columns[0].length
     c.count = this.count
@@ -293,25 +310,28 @@ export class IdMap {
     if (this.far.delete(id)) this.size--
   }
 
-  /** Every live slot (in no particular order). */
-  slots(): number[] {
+  /** Every live slot: those of the direct table's ids in ascending id order, then the others. */
+  slots(): Int32Array {
     if (this.copy !== null) this.restore()
-    const out: number[] = []
-    for (let id = 0; id < this.direct.length; id++) if (this.direct[id] !== 0) out.push(this.direct[id] - 1)
-    for (const slot of this.far.values()) out.push(slot)
+    const out = new Int32Array(this.size)
+    const direct = this.direct
+    let k = 0
+    for (let id = 0; id < direct.length; id++) if (direct[id] !== 0) out[k++] = direct[id] - 1
+    for (const slot of this.far.values()) out[k++] = slot
     return out
   }
 
-  clone(): IdMap {
+  /** A deep copy, its direct table written into a recycled column where `pool` has one. */
+  clone(pool?: RecycledColumns): IdMap {
     const c = new IdMap()
     if (this.copy !== null) {
       c.copy = this.copy
       c.far = this.far
       c.size = this.size
-      c.restore()
+      c.restore(pool)
       return c
     }
-    c.direct = this.direct.slice()
+    c.direct = copyColumn(this.direct, this.direct.length, pool)
     c.far = new Map(this.far)
     c.size = this.size
     return c
@@ -351,10 +371,20 @@ export class IdMap {
     return c
   }
 
-  private restore(): void {
+  /** The direct table, for a RecycledColumns: this map is not read again, and is left empty. */
+  letGo(): Column[] {
+    if (this.copy !== null) return []
+    const direct = this.direct
+    this.direct = new Int32Array(0)
+    this.far = new Map()
+    this.size = 0
+    return [direct]
+  }
+
+  private restore(pool?: RecycledColumns): void {
     const copy = this.copy!
     this.copy = null
-    this.direct = copy.restore().columns[0] as Int32Array<ArrayBuffer>
+    this.direct = copy.restore(copy.count, pool).columns[0] as Int32Array<ArrayBuffer>
     this.far = new Map(this.far)
   }
 }

@@ -9,7 +9,7 @@
  */
 import { roundUp } from '../../../shared/units'
 import type { Bytes, Frame } from '../../../shared/units'
-import { restoredCapacity, RowCopy, TableShadow, type Column, type TableShape } from './rowCopy'
+import { copyColumn, restoredCapacity, RowCopy, TableShadow, type Column, type RecycledColumns, type TableShape } from './rowCopy'
 
 export const NONE = -1
 export const BlockState = { Free: 0, Allocated: 1 } as const
@@ -68,20 +68,35 @@ export class BlockTable {
     this.freeSlots.push(b)
   }
 
-  /** A deep copy holding only the blocks made so far. */
-  clone(): BlockTable {
-    if (this.copy !== null) return this.restored()
+  /** A deep copy holding only the blocks made so far, its columns written into recycled ones where `pool` has them. */
+  clone(pool?: RecycledColumns): BlockTable {
+    if (this.copy !== null) return this.restored(pool)
     const c = new BlockTable()
     const n = this.count
-    c.offset = this.offset.slice(0, n)
-    c.size = this.size.slice(0, n)
-    c.prev = this.prev.slice(0, n)
-    c.next = this.next.slice(0, n)
-    c.state = this.state.slice(0, n)
-    c.owner = this.owner.slice(0, n)
+    c.offset = copyColumn(this.offset, n, pool)
+    c.size = copyColumn(this.size, n, pool)
+    c.prev = copyColumn(this.prev, n, pool)
+    c.next = copyColumn(this.next, n, pool)
+    c.state = copyColumn(this.state, n, pool)
+    c.owner = copyColumn(this.owner, n, pool)
     c.count = n
     c.freeSlots = this.freeSlots.slice()
     return c
+  }
+
+  /** The columns, for a RecycledColumns: this table is not read again, and is left empty. */
+  letGo(): Column[] {
+    if (this.copy !== null) return []
+    const columns = this.columns()
+    this.offset = new Float64Array(0)
+    this.size = new Float64Array(0)
+    this.prev = new Int32Array(0)
+    this.next = new Int32Array(0)
+    this.state = new Uint8Array(0)
+    this.owner = new Int32Array(0)
+    this.count = 0
+    this.freeSlots = []
+    return columns
   }
 
   /**
@@ -127,8 +142,8 @@ export class BlockTable {
     return c
   }
 
-  private restored(): BlockTable {
-    const { columns, free } = this.copy!.restore(restoredCapacity(this.count))
+  private restored(pool?: RecycledColumns): BlockTable {
+    const { columns, free } = this.copy!.restore(restoredCapacity(this.count), pool)
     const c = new BlockTable()
     c.offset = columns[0] as Float64Array<ArrayBuffer>
     c.size = columns[1] as Float64Array<ArrayBuffer>

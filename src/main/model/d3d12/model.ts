@@ -63,7 +63,7 @@ import { Pend, pendMeta, PendingQueue, STRIDE } from './pending'
 import { allocationView, liveAllocations, livePlacements, liveRow, liveTable, poolBlocks, poolViews } from './views'
 import type { AllocationView, LivePlacements, LiveRow, LiveTable, ModelTables, PoolBlocks, PoolView } from './views'
 import { retainedBytes } from '../retainedBytes'
-import type { TableShadow } from './rowCopy'
+import type { RecycledColumns, TableShadow } from './rowCopy'
 
 export { BlockCode } from './views'
 export type { AllocationView, BlockView, LivePlacements, LiveRow, LiveTable, PoolBlocks, PoolView } from './views'
@@ -1023,11 +1023,20 @@ export class D3D12Model {
   }
 
   /**
+   * Give this model's allocations, blocks and ids to `pool`, for the next clone to write into: only where nothing
+   * reads this model again (a snapshot state its cache let go). Its tables are left empty.
+   */
+  recycleTables(pool: RecycledColumns): void {
+    pool.give([...this.allocs.letGo(), ...this.blocks.letGo(), ...this.live.letGo()])
+  }
+
+  /**
    * A deep copy that continues exactly as this model would, sending its events to `sink`. Every table is copied
    * at the size in use, not its capacity. `packed`: a copy to keep and clone later (a checkpoint), holding only
-   * the allocations, blocks and ids in use; its own clones are whole again.
+   * the allocations, blocks and ids in use; its own clones are whole again. `pool`: recycled columns the copy's
+   * allocations, blocks and ids are written into (see recycleTables).
    */
-  clone(sink: ModelSink, options: { packed?: boolean; since?: CheckpointShadow } = {}): D3D12Model {
+  clone(sink: ModelSink, options: { packed?: boolean; since?: CheckpointShadow; pool?: RecycledColumns } = {}): D3D12Model {
     // Made by the constructor, so the copy has the original's shape and the hot paths stay monomorphic.
     const c = new D3D12Model(this.config, {}, sink)
     const self = this as unknown as Record<string, unknown>
@@ -1042,9 +1051,9 @@ export class D3D12Model {
       c.allocs = this.allocs.changedSince(since.allocs, since.model.allocs)
       c.live = this.live.changedSince(since.ids, since.model.live)
     } else {
-      c.blocks = options.packed ? this.blocks.packedClone() : this.blocks.clone()
-      c.allocs = options.packed ? this.allocs.packedClone() : this.allocs.clone()
-      c.live = options.packed ? this.live.packedClone() : this.live.clone()
+      c.blocks = options.packed ? this.blocks.packedClone() : this.blocks.clone(options.pool)
+      c.allocs = options.packed ? this.allocs.packedClone() : this.allocs.clone(options.pool)
+      c.live = options.packed ? this.live.packedClone() : this.live.clone(options.pool)
     }
     c.poolById = new PoolRegistry()
     c.poolObjects = this.poolObjects.clone()

@@ -156,10 +156,96 @@ export function restoredCapacity(count: number): number {
 }
 
 /** A column of `capacity` rows, the first `n` (all of them by default) holding `fill`, the others 0. */
-function column(kind: 'f64' | 'i32' | 'u8', n: number, fill: number, capacity = n): Column {
+function column(kind: ColumnKind, n: number, fill: number, capacity = n, pool?: RecycledColumns): Column {
+  const reused = pool?.take(kind, capacity)
+  if (reused !== undefined) {
+    reused.fill(fill, 0, n)
+    reused.fill(0, n)
+    return reused
+  }
   const c = kind === 'f64' ? new Float64Array(capacity) : kind === 'i32' ? new Int32Array(capacity) : new Uint8Array(capacity)
   if (fill !== 0) c.fill(fill, 0, n)
   return c
+}
+
+/**
+ * Columns of tables no one reads any more, for the next restored or cloned table to be written into instead of new
+ * arrays: a snapshot rebuilds tens of megabytes of them from a checkpoint, and that much new memory every few
+ * snapshots had the engine collect its whole heap every few snapshots, which took longer than the snapshot itself
+ * (bench/README.md, "Snapshots: restored tables written into the columns of states let go"). Only an owner sure that
+ * nothing reads a table again gives its columns back (the snapshot cache, for a state it lets go). Of each kind it
+ * keeps at most twice as many columns as one give brought, the largest: a model's tables twice over.
+ */
+export class RecycledColumns {
+  private readonly kept: Record<ColumnKind, Column[]> = { f64: [], i32: [], u8: [] }
+  private readonly most: Record<ColumnKind, number> = { f64: 0, i32: 0, u8: 0 }
+
+  /** Columns no one reads again, all of one owner's tables. */
+  give(columns: readonly Column[]): void {
+    const brought: Record<ColumnKind, number> = { f64: 0, i32: 0, u8: 0 }
+    for (const c of columns) {
+      if (c.length === 0) continue
+      const kind = kindOf(c)
+      const list = this.kept[kind]
+      if (list.some((k) => k.buffer === c.buffer)) continue
+      list.push(wholeView(c))
+      brought[kind]++
+    }
+    for (const kind of COLUMN_KINDS) {
+      this.most[kind] = Math.max(this.most[kind], brought[kind])
+      const list = this.kept[kind]
+      if (list.length > 2 * this.most[kind]) {
+        list.sort((a, b) => b.length - a.length)
+        list.length = 2 * this.most[kind]
+      }
+    }
+  }
+
+  /**
+   * A kept column of `kind` with room for `length` values, as a view of exactly `length` (its values whatever they
+   * were); undefined when none has the room. The smallest that fits, so the large ones stay for large tables.
+   */
+  take(kind: ColumnKind, length: number): Column | undefined {
+    const list = this.kept[kind]
+    let best = -1
+    for (let i = 0; i < list.length; i++) {
+      if (list[i].length >= length && (best < 0 || list[i].length < list[best].length)) best = i
+    }
+    if (best < 0) return undefined
+    const [c] = list.splice(best, 1)
+    return c.length === length ? c : (c.subarray(0, length) as Column)
+  }
+
+  /** Values kept, of each kind. */
+  counts(): Record<ColumnKind, number> {
+    const sum = (list: Column[]) => list.reduce((n, c) => n + c.length, 0)
+    return { f64: sum(this.kept.f64), i32: sum(this.kept.i32), u8: sum(this.kept.u8) }
+  }
+}
+
+type ColumnKind = 'f64' | 'i32' | 'u8'
+const COLUMN_KINDS: readonly ColumnKind[] = ['f64', 'i32', 'u8']
+
+function kindOf(c: Column): ColumnKind {
+  return c instanceof Float64Array ? 'f64' : c instanceof Int32Array ? 'i32' : 'u8'
+}
+
+/** A column as a view of its whole buffer (a restored table's columns may be views of part of one). */
+function wholeView(c: Column): Column {
+  if (c.byteOffset === 0 && c.byteLength === c.buffer.byteLength) return c
+  if (c instanceof Float64Array) return new Float64Array(c.buffer)
+  if (c instanceof Int32Array) return new Int32Array(c.buffer)
+  return new Uint8Array(c.buffer)
+}
+
+/**
+ * A copy of the first `n` values of `c` (its slice), written into a recycled column where `pool` has one.
+ */
+export function copyColumn<C extends Column>(c: C, n: number, pool?: RecycledColumns): C {
+  const reused = pool?.take(kindOf(c), n)
+  if (reused === undefined) return c.slice(0, n) as C
+  reused.set(c.subarray(0, n))
+  return reused as C
 }
 
 /**
@@ -257,14 +343,15 @@ export class RowCopy {
   /**
    * The table as restored: each row below `count` as the newest copy of the chain keeps it, and the free list. The
    * columns are `capacity` rows long (`count` by default), the rows past `count` 0, as a grown table's are: a table
-   * restored to be written again takes its next rows without growing first.
+   * restored to be written again takes its next rows without growing first. The columns are written into recycled
+   * ones where `pool` has them.
    */
-  restore(capacity = this.count): { columns: Column[]; free: number[] } {
+  restore(capacity = this.count, pool?: RecycledColumns): { columns: Column[]; free: number[] } {
     const chain: RowCopy[] = [this]
     for (let c = this.previous; c !== null; c = c.previous) chain.push(c)
     const shape = this.shape
     const n = this.count
-    const columns = shape.kinds.map((kind, j) => column(kind, n, shape.fill[j], Math.max(n, capacity)))
+    const columns = shape.kinds.map((kind, j) => column(kind, n, shape.fill[j], Math.max(n, capacity), pool))
     // The whole copy first, its runs of consecutive rows copied as blocks: most rows of a long chain are the whole
     // copy's, unchanged since (a leak's), and a block copy costs a fraction of a row by row one.
     const whole = chain[chain.length - 1]

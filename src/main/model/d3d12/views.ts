@@ -158,7 +158,9 @@ export function livePlacements(t: ModelTables): LivePlacements {
   const a = t.allocs
   const counts = new Array<number>(PLACEMENTS.length).fill(0)
   const reserved: number[] = []
-  for (const slot of t.live.slots()) {
+  const slots = t.live.slots()
+  for (let i = 0; i < slots.length; i++) {
+    const slot = slots[i]
     counts[a.placement[slot]]++
     if (a.placement[slot] === RESERVED) reserved.push(slot)
   }
@@ -506,7 +508,7 @@ function poolBlocksOf(
 /** Live buffers' and textures' slots, by creation frame, then id. */
 export function liveSlots(t: ModelTables): Int32Array {
   const a = t.allocs
-  const slots = Int32Array.from(t.live.slots())
+  const slots = t.live.slots()
   return byCreation(slots, a.created, a.id) ?? sortSlots(slots, a.created, a.id)
 }
 

@@ -1,5 +1,7 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { Allocations, IdMap, SlotState } from '../../../../../src/main/model/d3d12/allocations'
+import { runs } from '../../../../properties'
 import { BlockTable } from '../../../../../src/main/model/d3d12/memoryPool'
 
 describe('packed copies (checkpoints)', () => {
@@ -55,6 +57,37 @@ describe('packed copies (checkpoints)', () => {
     const copy = ids.packedClone().clone()
     expect(copy.size).toBe(3)
     expect([copy.get(3), copy.get(2 ** 30), copy.get(-5), copy.get(7)]).toEqual([30, 40, 50, undefined])
-    expect(copy.slots().sort((x, y) => x - y)).toEqual([30, 40, 50])
+    expect(Array.from(copy.slots()).sort((x, y) => x - y)).toEqual([30, 40, 50])
+  })
+})
+
+describe('an id map', () => {
+  it('lists every live slot once, the direct ids in ascending order first, whatever was set and deleted', () => {
+    // ids near 0 (the direct table), large, negative and fractional ones (the far map); slots as drawn
+    const id = fc.oneof(fc.nat(3000), fc.integer({ min: 2 ** 24, max: 2 ** 30 }), fc.integer({ min: -50, max: -1 }), fc.constantFrom(0.5, 7.25))
+    const op = fc.record({ del: fc.boolean(), id, slot: fc.nat(100_000) })
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 200 }), fc.boolean(), (ops, packed) => {
+        let ids = new IdMap()
+        const plain = new Map<number, number>()
+        for (const o of ops) {
+          if (o.del) {
+            ids.delete(o.id)
+            plain.delete(o.id)
+          } else {
+            ids.set(o.id, o.slot)
+            plain.set(o.id, o.slot)
+          }
+        }
+        if (packed) ids = ids.packedClone().clone()
+        const direct = [...plain.keys()].filter((k) => Number.isInteger(k) && k >= 0 && k < 2 ** 24).sort((x, y) => x - y)
+        const far = [...plain.keys()].filter((k) => !direct.includes(k))
+        const slots = Array.from(ids.slots())
+        expect(slots.length).toBe(plain.size)
+        expect(slots.slice(0, direct.length)).toEqual(direct.map((k) => plain.get(k)))
+        expect(slots.slice(direct.length).sort((x, y) => x - y)).toEqual(far.map((k) => plain.get(k)!).sort((x, y) => x - y))
+      }),
+      { numRuns: runs(200) },
+    )
   })
 })
