@@ -20,6 +20,7 @@ import { D3D12Model as Model } from '../../model/d3d12/model'
 import { HEAP_TYPES, PLACEMENTS } from '../../../shared/model'
 import type { ResidencyObjectInfo } from '../../model/d3d12/residency'
 import type { LiveCreates, Replay } from './replay'
+import type { Column } from '../../model/d3d12/rowCopy'
 import { createdIdOf, frameOfRecord } from '../records'
 import { distinct, ResourceTable } from '../resourceTable'
 import { CachedSnapshots } from '../snapshotCache'
@@ -33,6 +34,8 @@ export interface SnapshotState {
   live: LiveCreates
   /** The live resources (the model's, then those placed in application heaps), built when first read. */
   readonly table: ResourceTable
+  /** Columns of the table no one else holds, once it is built: they go back with the model's when it is let go. */
+  owned: Column[]
   transients: TransientExecution[]
   /** Application heaps (manual heaps, imported dumps, driver allocations of a trace) and what is placed in them. */
   heaps: ApplicationHeap[]
@@ -217,9 +220,10 @@ export class Snapshots extends CachedSnapshots<SnapshotState> {
     super(replay.store)
   }
 
-  /** Its model's tables go back to the replay, for the next state's model to be written into. */
+  /** Its model's tables and its table's columns go back to the replay, for the next state to be written into. */
   protected override dropped(state: SnapshotState): void {
-    state.model.recycleTables(this.replay.recycled)
+    this.replay.recycled.give([...state.model.letGoTables(), ...state.owned])
+    state.owned = []
   }
 
   /** The state at the end of frame index `target`: from the checkpoint before it, or a nearer cached state. */
@@ -232,11 +236,13 @@ export class Snapshots extends CachedSnapshots<SnapshotState> {
     const heaps = hasHeapRecords(store) ? applicationHeapsAt(this.replay, end) : []
     // The table when first read (a page, a sort, a resource's details): a snapshot itself needs only its length.
     let table: ResourceTable | undefined
-    const tableOf = () => this.tableOf(model, live, frameNumber, heaps)
+    const owned: Column[] = []
+    const tableOf = () => this.tableOf(model, live, frameNumber, heaps, owned)
     return {
       frame: target,
       model,
       live,
+      owned,
       // Made into a map when first read: a snapshot itself reads only the model.
       get created() {
         return live.map
@@ -250,14 +256,16 @@ export class Snapshots extends CachedSnapshots<SnapshotState> {
   }
 
   /** The live resources as columns, straight from the model's table, with names and tags from the records. */
-  private tableOf(model: D3D12Model, creates: LiveCreates, frameNumber: number, heaps: ApplicationHeap[]): ResourceTable {
+  private tableOf(model: D3D12Model, creates: LiveCreates, frameNumber: number, heaps: ApplicationHeap[], owned: Column[]): ResourceTable {
     const store = this.replay.store
     const descs = this.replay.descs
-    const live = model.liveTable()
+    const pool = this.replay.recycled
+    const live = model.liveTable(pool)
     const modelRows = live.length
     let n = modelRows
     for (const heap of heaps) n += heap.placed.length
-    const createRecord = new Float64Array(n)
+    const createRecord = pool.column('f64', n) as Float64Array<ArrayBuffer>
+    createRecord.fill(0, modelRows)
     // A row's create record by its slot: no map by id is built.
     const bySlot = creates.bySlot
     for (let i = 0; i < modelRows; i++) {
@@ -293,6 +301,9 @@ export class Snapshots extends CachedSnapshots<SnapshotState> {
       return t
     }
     if (modelRows === n) {
+      // The table and its closures hold these, and nothing else does.
+      const held = [live.id, live.size, live.requested, live.offset, live.created, live.estimated, live.virtual]
+      owned.push(...([...held, live.texture, live.placement, live.heap, live.slot, createRecord] as Column[]))
       return new ResourceTable(frameNumber, {
         id: live.id,
         occupied: live.size,

@@ -63,7 +63,7 @@ import { Pend, pendMeta, PendingQueue, STRIDE } from './pending'
 import { allocationView, liveAllocations, livePlacements, liveRow, liveTable, poolBlocks, poolViews } from './views'
 import type { AllocationView, LivePlacements, LiveRow, LiveTable, ModelTables, PoolBlocks, PoolView } from './views'
 import { retainedBytes } from '../retainedBytes'
-import type { RecycledColumns, TableShadow } from './rowCopy'
+import type { Column, RecycledColumns, TableShadow } from './rowCopy'
 
 export { BlockCode } from './views'
 export type { AllocationView, BlockView, LivePlacements, LiveRow, LiveTable, PoolBlocks, PoolView } from './views'
@@ -905,8 +905,9 @@ export class D3D12Model {
 
 
   /** What liveAllocations() lists, as columns: a table of thousands of rows without an object per row. */
-  liveTable(): LiveTable {
-    return liveTable(this.tables())
+  /** The live resources as columns (views.ts liveTable), written into recycled ones where `pool` has them. */
+  liveTable(pool?: RecycledColumns): LiveTable {
+    return liveTable(this.tables(), pool)
   }
 
 
@@ -1023,11 +1024,11 @@ export class D3D12Model {
   }
 
   /**
-   * Give this model's allocations, blocks and ids to `pool`, for the next clone to write into: only where nothing
-   * reads this model again (a snapshot state its cache let go). Its tables are left empty.
+   * This model's allocations, blocks and ids, for a RecycledColumns: only where nothing reads this model again (a
+   * snapshot state its cache let go). Its tables are left empty.
    */
-  recycleTables(pool: RecycledColumns): void {
-    pool.give([...this.allocs.letGo(), ...this.blocks.letGo(), ...this.live.letGo()])
+  letGoTables(): Column[] {
+    return [...this.allocs.letGo(), ...this.blocks.letGo(), ...this.live.letGo()]
   }
 
   /**

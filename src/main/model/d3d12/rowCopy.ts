@@ -157,8 +157,8 @@ export function restoredCapacity(count: number): number {
 
 /** A column of `capacity` rows, the first `n` (all of them by default) holding `fill`, the others 0. */
 function column(kind: ColumnKind, n: number, fill: number, capacity = n, pool?: RecycledColumns): Column {
-  const reused = pool?.take(kind, capacity)
-  if (reused !== undefined) {
+  if (pool !== undefined) {
+    const reused = pool.column(kind, capacity)
     reused.fill(fill, 0, n)
     reused.fill(0, n)
     return reused
@@ -179,6 +179,8 @@ function column(kind: ColumnKind, n: number, fill: number, capacity = n, pool?: 
 export class RecycledColumns {
   private readonly kept: Record<ColumnKind, Column[]> = { f64: [], i32: [], u8: [] }
   private readonly most: Record<ColumnKind, number> = { f64: 0, i32: 0, u8: 0 }
+  /** The longest column of each kind given or made: a new one is made as long, so that it fits what comes next. */
+  private readonly longest: Record<ColumnKind, number> = { f64: 0, i32: 0, u8: 0 }
 
   /** Columns no one reads again, all of one owner's tables. */
   give(columns: readonly Column[]): void {
@@ -188,7 +190,9 @@ export class RecycledColumns {
       const kind = kindOf(c)
       const list = this.kept[kind]
       if (list.some((k) => k.buffer === c.buffer)) continue
-      list.push(wholeView(c))
+      const whole = wholeView(c)
+      list.push(whole)
+      this.longest[kind] = Math.max(this.longest[kind], whole.length)
       brought[kind]++
     }
     for (const kind of COLUMN_KINDS) {
@@ -216,6 +220,21 @@ export class RecycledColumns {
     return c.length === length ? c : (c.subarray(0, length) as Column)
   }
 
+  /**
+   * A column of `kind` and `length`: a kept one (its values whatever they were), else a new one of zeros, made as
+   * long as the longest of its kind so far and viewed at `length`: the states of a capture's late frames need longer
+   * tables than its early ones, and a column made only as long as one state needs fits few of the next. The pages
+   * past `length` of a new column are never written, so they cost no memory.
+   */
+  column(kind: ColumnKind, length: number): Column {
+    const kept = this.take(kind, length)
+    if (kept !== undefined) return kept
+    const whole = Math.max(length, this.longest[kind])
+    this.longest[kind] = whole
+    const c = kind === 'f64' ? new Float64Array(whole) : kind === 'i32' ? new Int32Array(whole) : new Uint8Array(whole)
+    return whole === length ? c : (c.subarray(0, length) as Column)
+  }
+
   /** Values kept, of each kind. */
   counts(): Record<ColumnKind, number> {
     const sum = (list: Column[]) => list.reduce((n, c) => n + c.length, 0)
@@ -223,7 +242,7 @@ export class RecycledColumns {
   }
 }
 
-type ColumnKind = 'f64' | 'i32' | 'u8'
+export type ColumnKind = 'f64' | 'i32' | 'u8'
 const COLUMN_KINDS: readonly ColumnKind[] = ['f64', 'i32', 'u8']
 
 function kindOf(c: Column): ColumnKind {
@@ -242,10 +261,10 @@ function wholeView(c: Column): Column {
  * A copy of the first `n` values of `c` (its slice), written into a recycled column where `pool` has one.
  */
 export function copyColumn<C extends Column>(c: C, n: number, pool?: RecycledColumns): C {
-  const reused = pool?.take(kindOf(c), n)
-  if (reused === undefined) return c.slice(0, n) as C
-  reused.set(c.subarray(0, n))
-  return reused as C
+  if (pool === undefined) return c.slice(0, n) as C
+  const copy = pool.column(kindOf(c), n)
+  copy.set(c.subarray(0, n))
+  return copy as C
 }
 
 /**

@@ -16,6 +16,7 @@ import type { TotalRow } from './totals'
 import type { FastAllocatorPages } from './upload'
 import { Pend, STRIDE } from './pending'
 import type { PendingQueue } from './pending'
+import type { RecycledColumns } from './rowCopy'
 
 /** What the views read of a model: its tables and pools, as they are now. */
 export interface ModelTables {
@@ -172,25 +173,30 @@ export function livePlacements(t: ModelTables): LivePlacements {
   return { counts, reserved: sums }
 }
 
-/** What liveAllocations() lists, as columns: a table of thousands of rows without an object per row. */
-export function liveTable(tables: ModelTables): LiveTable {
+/**
+ * What liveAllocations() lists, as columns: a table of thousands of rows without an object per row. Its number
+ * columns are written into recycled ones where `pool` has them (every row of each is written below).
+ */
+export function liveTable(tables: ModelTables, pool?: RecycledColumns): LiveTable {
   const slots = liveSlots(tables)
   const n = slots.length
   const a = tables.allocs
   const pools = tables.pools
+  const f64 = () => (pool ? (pool.column('f64', n) as Float64Array<ArrayBuffer>) : new Float64Array(n))
+  const u8 = () => (pool ? (pool.column('u8', n) as Uint8Array<ArrayBuffer>) : new Uint8Array(n))
   const t: LiveTable = {
     length: n,
-    id: new Float64Array(n),
-    texture: new Uint8Array(n),
-    placement: new Uint8Array(n),
-    heap: new Uint8Array(n),
+    id: f64(),
+    texture: u8(),
+    placement: u8(),
+    heap: u8(),
     poolName: new Array<string | null>(n),
-    offset: new Float64Array(n),
-    size: new Float64Array(n),
-    requested: new Float64Array(n),
-    virtual: new Float64Array(n),
-    created: new Float64Array(n),
-    estimated: new Uint8Array(n),
+    offset: f64(),
+    size: f64(),
+    requested: f64(),
+    virtual: f64(),
+    created: f64(),
+    estimated: u8(),
     slot: slots,
   }
   // The slots read in ascending order, each row written where the order puts it: the table's columns are read one

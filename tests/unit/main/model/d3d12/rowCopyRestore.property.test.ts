@@ -126,8 +126,15 @@ describe('a chain of row copies restored', () => {
         for (const k of ['f64', 'i32', 'u8'] as const) expect(counts[k]).toBe(kept[k].reduce((sum, n) => sum + n, 0))
         const fits = kept[kind].filter((n) => n >= length)
         const taken = pool.take(kind, length)
-        if (fits.length === 0) expect(taken).toBeUndefined()
-        else {
+        if (fits.length === 0) {
+          expect(taken).toBeUndefined()
+          // A column made instead: zeros, as long as the longest given of its kind, viewed at the length asked.
+          const made = pool.column(kind, length)
+          expect(made.length).toBe(length)
+          expect(made.every((v) => v === 0)).toBe(true)
+          const longest = Math.max(length, ...gives.flat().filter((d) => d.kind === kind).map((d) => d.length + (d.view ? 7 : 0)))
+          expect(made.buffer.byteLength / made.BYTES_PER_ELEMENT).toBe(longest)
+        } else {
           expect(taken!.length).toBe(length)
           expect(taken!.constructor).toBe(kind === 'f64' ? Float64Array : kind === 'i32' ? Int32Array : Uint8Array)
           expect(taken!.buffer.byteLength / taken!.BYTES_PER_ELEMENT).toBe(Math.min(...fits))
