@@ -132,7 +132,7 @@ export class Allocations {
 
   /**
    * A deep copy holding only the slots made so far (a copy costs what the model holds, not its slack), its columns
-   * written into recycled ones where `pool` has them.
+   * taken from `pool` where one is given (RecycledColumns.column).
    */
   clone(pool?: RecycledColumns): Allocations {
     if (this.copy !== null) return this.restored(pool)

@@ -68,7 +68,7 @@ export class BlockTable {
     this.freeSlots.push(b)
   }
 
-  /** A deep copy holding only the blocks made so far, its columns written into recycled ones where `pool` has them. */
+  /** A deep copy holding only the blocks made so far, its columns taken from `pool` where one is given. */
   clone(pool?: RecycledColumns): BlockTable {
     if (this.copy !== null) return this.restored(pool)
     const c = new BlockTable()

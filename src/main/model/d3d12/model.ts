@@ -905,7 +905,7 @@ export class D3D12Model {
 
 
   /** What liveAllocations() lists, as columns: a table of thousands of rows without an object per row. */
-  /** The live resources as columns (views.ts liveTable), written into recycled ones where `pool` has them. */
+  /** The live resources as columns (views.ts liveTable), taken from `pool` where one is given. */
   liveTable(pool?: RecycledColumns): LiveTable {
     return liveTable(this.tables(), pool)
   }

@@ -170,11 +170,11 @@ function column(kind: ColumnKind, n: number, fill: number, capacity = n, pool?: 
 
 /**
  * Columns of tables no one reads any more, for the next restored or cloned table to be written into instead of new
- * arrays: a snapshot rebuilds tens of megabytes of them from a checkpoint, and that much new memory every few
- * snapshots had the engine collect its whole heap every few snapshots, which took longer than the snapshot itself
- * (bench/README.md, "Snapshots: restored tables written into the columns of states let go"). Only an owner sure that
- * nothing reads a table again gives its columns back (the snapshot cache, for a state it lets go). Of each kind it
- * keeps at most twice as many columns as one give brought, the largest: a model's tables twice over.
+ * arrays: a snapshot of a large capture rebuilds tens of megabytes of them from a checkpoint, and that much new
+ * memory had the engine collect its whole heap every four to six snapshots, each collection about as long as a
+ * snapshot (bench/README.md, "Snapshots: restored tables written into the columns of states let go"). Only an owner
+ * sure that nothing reads a table again gives its columns back (the snapshot cache, for a state it lets go). Of each
+ * kind it keeps at most twice as many columns as one give brought, the largest: one state's tables twice over.
  */
 export class RecycledColumns {
   private readonly kept: Record<ColumnKind, Column[]> = { f64: [], i32: [], u8: [] }
@@ -227,9 +227,9 @@ export class RecycledColumns {
    * past `length` of a new column are never written, so they cost no memory.
    */
   column(kind: ColumnKind, length: number): Column {
-    const kept = this.take(kind, length)
+    const kept = length === 0 ? undefined : this.take(kind, length)
     if (kept !== undefined) return kept
-    const whole = Math.max(length, this.longest[kind])
+    const whole = length === 0 ? 0 : Math.max(length, this.longest[kind])
     this.longest[kind] = whole
     const c = kind === 'f64' ? new Float64Array(whole) : kind === 'i32' ? new Int32Array(whole) : new Uint8Array(whole)
     return whole === length ? c : (c.subarray(0, length) as Column)
@@ -257,9 +257,7 @@ function wholeView(c: Column): Column {
   return new Uint8Array(c.buffer)
 }
 
-/**
- * A copy of the first `n` values of `c` (its slice), written into a recycled column where `pool` has one.
- */
+/** A copy of the first `n` values of `c` (its slice); with a `pool`, into one of its columns. */
 export function copyColumn<C extends Column>(c: C, n: number, pool?: RecycledColumns): C {
   if (pool === undefined) return c.slice(0, n) as C
   const copy = pool.column(kindOf(c), n)
@@ -362,8 +360,8 @@ export class RowCopy {
   /**
    * The table as restored: each row below `count` as the newest copy of the chain keeps it, and the free list. The
    * columns are `capacity` rows long (`count` by default), the rows past `count` 0, as a grown table's are: a table
-   * restored to be written again takes its next rows without growing first. The columns are written into recycled
-   * ones where `pool` has them.
+   * restored to be written again takes its next rows without growing first. With a `pool`, the columns are its
+   * (RecycledColumns.column).
    */
   restore(capacity = this.count, pool?: RecycledColumns): { columns: Column[]; free: number[] } {
     const chain: RowCopy[] = [this]

@@ -175,7 +175,7 @@ export function livePlacements(t: ModelTables): LivePlacements {
 
 /**
  * What liveAllocations() lists, as columns: a table of thousands of rows without an object per row. Its number
- * columns are written into recycled ones where `pool` has them (every row of each is written below).
+ * columns are taken from `pool` where one is given (every row of each is written below, whatever it held).
  */
 export function liveTable(tables: ModelTables, pool?: RecycledColumns): LiveTable {
   const slots = liveSlots(tables)
