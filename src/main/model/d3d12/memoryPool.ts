@@ -88,15 +88,20 @@ export class BlockTable {
   letGo(): Column[] {
     if (this.copy !== null) return []
     const columns = this.columns()
+    this.empty()
+    this.count = 0
+    this.freeSlots = []
+    return columns
+  }
+
+  /** Columns of no rows (a checkpoint's copy keeps the rows instead, or the table was let go). */
+  private empty(): void {
     this.offset = new Float64Array(0)
     this.size = new Float64Array(0)
     this.prev = new Int32Array(0)
     this.next = new Int32Array(0)
     this.state = new Uint8Array(0)
     this.owner = new Int32Array(0)
-    this.count = 0
-    this.freeSlots = []
-    return columns
   }
 
   /**
@@ -131,12 +136,7 @@ export class BlockTable {
 
   private kept(copy: RowCopy): BlockTable {
     const c = new BlockTable()
-    c.offset = new Float64Array(0)
-    c.size = new Float64Array(0)
-    c.prev = new Int32Array(0)
-    c.next = new Int32Array(0)
-    c.state = new Uint8Array(0)
-    c.owner = new Int32Array(0)
+    c.empty()
     c.count = copy.count
     c.copy = copy
     return c
