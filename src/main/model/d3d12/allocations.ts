@@ -321,7 +321,7 @@ export class IdMap {
     return out
   }
 
-  /** A deep copy, its direct table written into a recycled column where `pool` has one. */
+  /** A deep copy, its direct table taken from `pool` where one is given (RecycledColumns.column). */
   clone(pool?: RecycledColumns): IdMap {
     const c = new IdMap()
     if (this.copy !== null) {
