@@ -187,11 +187,15 @@ export class ResourceTable {
   private first(key: ResourceSortKey, descending: boolean, count: number, filter: ResourceFilter | undefined, needle: string): { rows: number[]; total: number } | null {
     if (count > FIRST_ROWS) return null
     const n = this.length
-    const value = new Float64Array(n)
+    let value: Float64Array
     const id = this.id
-    if (key === 'waste') for (let i = 0; i < n; i++) value[i] = this.occupied[i] - this.requested[i]
-    else if (key === 'age') for (let i = 0; i < n; i++) value[i] = -this.created[i]
-    else if (key === 'id' || key === 'offset' || key === 'occupied' || key === 'requested' || key === 'created') value.set(this[key])
+    if (key === 'waste') {
+      value = new Float64Array(n)
+      for (let i = 0; i < n; i++) value[i] = this.occupied[i] - this.requested[i]
+    } else if (key === 'age') {
+      value = new Float64Array(n)
+      for (let i = 0; i < n; i++) value[i] = -this.created[i]
+    } else if (key === 'id' || key === 'offset' || key === 'occupied' || key === 'requested' || key === 'created') value = this[key]
     else return null
     for (let i = 0; i < n; i++) if (Number.isNaN(value[i]) || Number.isNaN(id[i])) return null
     const sign = descending ? -1 : 1
