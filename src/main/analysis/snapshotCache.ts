@@ -25,6 +25,20 @@ export interface LiveResource<State> {
 /** The states kept per run. */
 export const SNAPSHOT_CACHE_SIZE = 4
 
+/**
+ * Captures of at least this many records get WARM_SNAPSHOTS snapshots rebuilt, one a turn of the event loop, just
+ * after their load answers (the engine's warmSoon): on the 10-million-record bench capture the first five snapshots
+ * after a load take 40–90 ms and the later ones 10–25, and these should not be the first cursor moves someone makes.
+ * Each is let go once built, so its tables are there for the next (see CachedSnapshots.dropped).
+ */
+export const WARM_RECORDS = 1_000_000
+export const WARM_SNAPSHOTS = 8
+
+/** The frame index of the `k`th of the WARM_SNAPSHOTS, spread over `frames`. */
+export function warmFrame(k: number, frames: number): number {
+  return Math.floor(((k + 0.5) / WARM_SNAPSHOTS) * frames)
+}
+
 export class SnapshotCache<State extends { frame: number }> {
   private readonly kept: State[] = []
 

@@ -52,6 +52,7 @@ import { PlacementLayouts } from '../analysis/placements'
 import { ResourceIndex, search } from '../analysis/search'
 import { TOTAL_SERIES } from '../../shared/series'
 import { ResidencyEvents } from '../analysis/residencyEvents'
+import { WARM_RECORDS, WARM_SNAPSHOTS, warmFrame } from '../analysis/snapshotCache'
 import { CancelledError, CaptureError } from '../ingest/errors'
 import { ImportError, importOptionsOf, isTimedFormat } from '../ingest/importers'
 import { loadCapture, loadCaptureFile, type LoadResult } from '../ingest/read'
@@ -279,13 +280,6 @@ export function summarize(runId: string, result: LoadResult, backend: Backend, r
 
 const NO_RESIDENCY_EVENTS = new ResidencyEvents()
 
-/**
- * Captures of at least this many records get WARM_SNAPSHOTS snapshots rebuilt, one a turn of the event loop, just
- * after their load answers: on the 10-million-record bench capture the first five snapshots after a load take
- * 40–90 ms and the later ones 10–25, and these should not be the first cursor moves someone makes.
- */
-export const WARM_RECORDS = 1_000_000
-export const WARM_SNAPSHOTS = 8
 /** A warming snapshot waits until no series or snapshot query came for this long: it never delays someone's zoom. */
 export const WARM_IDLE_MS = 150
 
@@ -392,7 +386,7 @@ export class LocalEngine implements Engine {
         setTimeout(step, WARM_IDLE_MS - idle)
         return
       }
-      replay.warm(Math.floor(((k + 0.5) / WARM_SNAPSHOTS) * frames))
+      replay.warm(warmFrame(k, frames))
       k++
       setTimeout(step, 0)
     }
