@@ -1035,7 +1035,7 @@ export class D3D12Model {
    * A deep copy that continues exactly as this model would, sending its events to `sink`. Every table is copied
    * at the size in use, not its capacity. `packed`: a copy to keep and clone later (a checkpoint), holding only
    * the allocations, blocks and ids in use; its own clones are whole again. `pool`: recycled columns the copy's
-   * allocations, blocks and ids are written into (see recycleTables).
+   * allocations, blocks and ids are taken from (see letGoTables).
    */
   clone(sink: ModelSink, options: { packed?: boolean; since?: CheckpointShadow; pool?: RecycledColumns } = {}): D3D12Model {
     // Made by the constructor, so the copy has the original's shape and the hot paths stay monomorphic.
