@@ -163,7 +163,7 @@ function column(kind: ColumnKind, n: number, fill: number, capacity = n, pool?: 
     reused.fill(0, n)
     return reused
   }
-  const c = kind === 'f64' ? new Float64Array(capacity) : kind === 'i32' ? new Int32Array(capacity) : new Uint8Array(capacity)
+  const c = newColumn(kind, capacity)
   if (fill !== 0) c.fill(fill, 0, n)
   return c
 }
@@ -231,7 +231,7 @@ export class RecycledColumns {
     if (kept !== undefined) return kept
     const whole = length === 0 ? 0 : Math.max(length, this.longest[kind])
     this.longest[kind] = whole
-    const c = kind === 'f64' ? new Float64Array(whole) : kind === 'i32' ? new Int32Array(whole) : new Uint8Array(whole)
+    const c = newColumn(kind, whole)
     return whole === length ? c : (c.subarray(0, length) as Column)
   }
 
@@ -244,6 +244,11 @@ export class RecycledColumns {
 
 export type ColumnKind = 'f64' | 'i32' | 'u8'
 const COLUMN_KINDS: readonly ColumnKind[] = ['f64', 'i32', 'u8']
+
+/** A column of `length` zeros. */
+function newColumn(kind: ColumnKind, length: number): Column {
+  return kind === 'f64' ? new Float64Array(length) : kind === 'i32' ? new Int32Array(length) : new Uint8Array(length)
+}
 
 function kindOf(c: Column): ColumnKind {
   return c instanceof Float64Array ? 'f64' : c instanceof Int32Array ? 'i32' : 'u8'
