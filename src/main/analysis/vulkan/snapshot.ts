@@ -20,6 +20,7 @@ import { MEMORY_PROPERTY_FLAGS } from '../../model/vulkan/captureTypes'
 import type { VulkanMemoryKind, VulkanPlacementInfo } from '../../model/vulkan/events'
 import { MemoryTypeSelector } from '../../model/vulkan/memoryType'
 import type { VulkanModel } from '../../model/vulkan/model'
+import type { MemoryLayout } from '../../model/vulkan/view'
 import { bufferNeeds, emptyNeeds, textureNeeds, type BufferLike } from '../../model/vulkan/requirements'
 import { CaptureNames } from '../names'
 import { Symbolizer } from '../symbolize'
@@ -46,6 +47,52 @@ export interface VulkanSnapshotState {
   table: ResourceTable
   /** Model memory number → its name as pools and rows show it. */
   poolNames: Map<number, string>
+}
+
+/**
+ * Memory k of a layout as a pool map's blocks, in offset order: its allocations (state 1, or 2 for a released one
+ * waiting for the GPU, whose bytes are `pending`) and the gaps between them and after the last (state 0).
+ */
+function blocksOf(
+  layout: MemoryLayout,
+  k: number,
+): { offsets: Float64Array; sizes: Float64Array; states: Uint8Array; ids: Float64Array; pending: Bytes } {
+  const end = layout.first[k + 1]
+  const bytes = layout.memories[k].size
+  const { offset, size, id, pending } = layout
+  // the blocks: one per allocation, one per gap before it, one for the gap at the end
+  let n = 0
+  let cursor = 0
+  for (let r = layout.first[k]; r < end; r++) {
+    if (offset[r] > cursor) n++
+    n++
+    cursor = Math.max(cursor, offset[r] + size[r])
+  }
+  if (cursor < bytes) n++
+  const offsets = new Float64Array(n)
+  const sizes = new Float64Array(n)
+  const states = new Uint8Array(n)
+  const ids = new Float64Array(n).fill(Number.NaN)
+  let b = 0
+  let waiting = 0
+  cursor = 0
+  for (let r = layout.first[k]; r < end; r++) {
+    if (offset[r] > cursor) {
+      offsets[b] = cursor
+      sizes[b++] = offset[r] - cursor
+    }
+    offsets[b] = offset[r]
+    sizes[b] = size[r]
+    states[b] = pending[r] === 1 ? 2 : 1
+    ids[b++] = id[r]
+    if (pending[r] === 1) waiting += size[r]
+    cursor = Math.max(cursor, offset[r] + size[r])
+  }
+  if (cursor < bytes) {
+    offsets[b] = cursor
+    sizes[b] = bytes - cursor
+  }
+  return { offsets, sizes, states, ids, pending: waiting }
 }
 
 /** One for all runs: its cache is by module and offset. */
@@ -187,29 +234,10 @@ export class VulkanSnapshots extends CachedSnapshots<VulkanSnapshotState> {
   snapshot(runId: string, frame: number): Snapshot {
     const s = this.state(frame)
     const model = s.model
-    const pendingAt = model.pendingKeys()
     const captureIds = new Map(model.memoryObjects().map((m) => [m.memory, m.captureId]))
-    const pools: PoolMap[] = model.view().memories.map((m) => {
-      const offsets: number[] = []
-      const sizes: number[] = []
-      const states: number[] = []
-      const ids: number[] = []
-      let cursor = 0
-      let pending = 0
-      const block = (offset: Bytes, size: Bytes, state: number, id: number) => {
-        offsets.push(offset)
-        sizes.push(size)
-        states.push(state)
-        ids.push(id)
-      }
-      for (const a of m.allocations) {
-        if (a.offset > cursor) block(cursor, a.offset - cursor, 0, NaN)
-        const isPending = a.id !== undefined && pendingAt.has(`${m.memory}:${a.offset}:${a.id}`)
-        if (isPending) pending += a.size
-        block(a.offset, a.size, isPending ? 2 : 1, a.id ?? NaN)
-        cursor = Math.max(cursor, a.offset + a.size)
-      }
-      if (cursor < m.size) block(cursor, m.size - cursor, 0, NaN)
+    const layout = model.memoryLayout()
+    const pools = layout.memories.map((m, k): PoolMap => {
+      const { offsets, sizes, states, ids, pending } = blocksOf(layout, k)
       const map: PoolMap = {
         pool: m.memory,
         name: s.poolNames.get(m.memory) ?? `${typeName(m.type)}/${m.memory}`,
@@ -220,10 +248,10 @@ export class VulkanSnapshots extends CachedSnapshots<VulkanSnapshotState> {
         pending,
         free: Math.max(0, m.size - m.usedBytes),
         spare: false,
-        offset: Float64Array.from(offsets),
-        size: Float64Array.from(sizes),
-        state: Uint8Array.from(states),
-        id: Float64Array.from(ids),
+        offset: offsets,
+        size: sizes,
+        state: states,
+        id: ids,
       }
       const captureId = captureIds.get(m.memory) ?? -1
       if (m.kind === 'app' && captureId >= 0) map.heapId = captureId

@@ -55,6 +55,7 @@ import {
   emptyTotals,
   type AllocationView,
   type HeapView,
+  type MemoryLayout,
   type MemoryView,
   type TypeView,
   type VulkanMemoryView,
@@ -1108,14 +1109,83 @@ export class VulkanModel {
     return out
   }
 
-  /** The released resources waiting for the GPU, as `memory:offset:id` (the pool maps' pending blocks). */
-  pendingKeys(): Set<string> {
+  /**
+   * What view() lists, as columns: each memory's placements (released ones waiting for the GPU marked) and its
+   * per-frame data, by offset, ties in slot order as view()'s stable sort leaves them.
+   */
+  memoryLayout(): MemoryLayout {
     const s = this.slots
-    const keys = new Set<string>()
+    const states = [...this.memories.values()].sort((a, b) => a.memory - b.memory)
+    const index = new Int32Array(this.nextMemory).fill(-1)
+    for (let k = 0; k < states.length; k++) index[states[k].memory] = k
+    // rows per memory: its placements, or a linear block's one bumped range, and the frame data
+    const frameData = states.map((m) => this.frameDataOf(m))
+    const count = new Int32Array(states.length + 1)
     for (let slot = 0; slot < s.length; slot++) {
-      if (s.state[slot] === S_PENDING) keys.add(`${(this.memories.get(s.memory[slot]) as MemoryState).memory}:${s.offset[slot]}:${s.id[slot]}`)
+      const st = s.state[slot]
+      if (st === S_LIVE || st === S_PENDING) count[index[s.memory[slot]]]++
     }
-    return keys
+    for (let k = 0; k < states.length; k++) {
+      if (states[k].kind === 'linear' && this.linear) count[k] = 0
+      count[k] += frameData[k].length / 2
+    }
+    const first = new Int32Array(states.length + 1)
+    for (let k = 0; k < states.length; k++) first[k + 1] = first[k] + count[k]
+    const n = first[states.length]
+    const offset = new Float64Array(n)
+    const size = new Float64Array(n)
+    const id = new Float64Array(n)
+    const pending = new Uint8Array(n)
+    const fill = first.slice(0, states.length)
+    for (let slot = 0; slot < s.length; slot++) {
+      const st = s.state[slot]
+      if (st !== S_LIVE && st !== S_PENDING) continue
+      const k = index[s.memory[slot]]
+      if (states[k].kind === 'linear' && this.linear) continue
+      const row = fill[k]++
+      offset[row] = s.offset[slot]
+      size[row] = s.size[slot]
+      id[row] = s.id[slot]
+      pending[row] = st === S_PENDING ? 1 : 0
+    }
+    for (let k = 0; k < states.length; k++) {
+      const ranges = frameData[k]
+      for (let i = 0; i < ranges.length; i += 2) {
+        const row = fill[k]++
+        offset[row] = ranges[i]
+        size[row] = ranges[i + 1]
+        id[row] = Number.NaN
+      }
+    }
+    // by offset within each memory, stably: rows were written in view()'s order
+    const order = new Int32Array(n)
+    for (let r = 0; r < n; r++) order[r] = r
+    for (let k = 0; k < states.length; k++) {
+      if (count[k] > 1) order.subarray(first[k], first[k + 1]).sort((a, b) => offset[a] - offset[b] || a - b)
+    }
+    const pick = <T extends Float64Array | Uint8Array>(column: T, out: T): T => {
+      for (let r = 0; r < n; r++) out[r] = column[order[r]]
+      return out
+    }
+    return {
+      memories: states.map(({ memory, kind, type, heap, size: bytes, used }) => ({ memory, kind, type, heap, size: bytes, usedBytes: used })),
+      first,
+      offset: pick(offset, new Float64Array(n)),
+      size: pick(size, new Float64Array(n)),
+      id: pick(id, new Float64Array(n)),
+      pending: pick(pending, new Uint8Array(n)),
+    }
+  }
+
+  /** What view() shows of a memory besides its placements, as offset, size pairs: per-frame data. */
+  private frameDataOf(m: MemoryState): Bytes[] {
+    if (m.kind === 'linear' && this.linear) {
+      const used = this.linear.cursor[this.linear.memory.indexOf(m.memory)]
+      return used > 0 ? [0, used] : []
+    }
+    if (m.kind === 'staging' && this.staging) return this.staging.ranges().flatMap(([a, b]) => [a, b - a])
+    if (m.kind === 'dedicated' && m.owner < 0 && m.used > 0) return [0, m.used]
+    return []
   }
 
   /**
@@ -1200,16 +1270,10 @@ export class VulkanModel {
     }
     const memories: MemoryView[] = []
     for (const m of [...this.memories.values()].sort((a, b) => a.memory - b.memory)) {
-      let allocations = bySlotMemory.get(m.memory) ?? []
-      if (m.kind === 'linear' && this.linear) {
-        // Volatile buffers are frame data too: the block is one bumped range.
-        const used = this.linear.cursor[this.linear.memory.indexOf(m.memory)]
-        allocations = used > 0 ? [{ offset: 0, size: used, kind: 'frame-data' }] : []
-      } else if (m.kind === 'staging' && this.staging) {
-        for (const [a, b] of this.staging.ranges()) allocations.push({ offset: a, size: b - a, kind: 'frame-data' })
-      } else if (m.kind === 'dedicated' && m.owner < 0 && m.used > 0) {
-        allocations.push({ offset: 0, size: m.used, kind: 'frame-data' })
-      }
+      // Volatile buffers are frame data too: a linear block is one bumped range.
+      const allocations = m.kind === 'linear' && this.linear ? [] : (bySlotMemory.get(m.memory) ?? [])
+      const frameData = this.frameDataOf(m)
+      for (let i = 0; i < frameData.length; i += 2) allocations.push({ offset: frameData[i], size: frameData[i + 1], kind: 'frame-data' })
       allocations.sort((a, b) => a.offset - b.offset)
       const { memory, kind, type, heap, size } = m
       memories.push({ memory, kind, type, heap, size, usedBytes: m.used, allocations })

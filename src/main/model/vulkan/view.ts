@@ -54,6 +54,21 @@ export interface MemoryView {
   allocations: AllocationView[]
 }
 
+/**
+ * view()'s memories and their allocations as columns, with no object per allocation (a snapshot's pool maps):
+ * memory k of `memories` holds rows first[k] to first[k + 1] - 1, in view()'s order (by offset).
+ */
+export interface MemoryLayout {
+  memories: Omit<MemoryView, 'allocations' | 'pool'>[]
+  first: Int32Array
+  offset: Float64Array
+  size: Float64Array
+  /** The resource's id; NaN for per-frame data. */
+  id: Float64Array
+  /** 1: a released resource's bytes, waiting for the GPU. */
+  pending: Uint8Array
+}
+
 export interface VulkanMemoryView {
   device: VulkanDeviceInfo
   heaps: HeapView[]
