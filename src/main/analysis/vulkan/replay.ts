@@ -134,6 +134,15 @@ const P_BOUND = VULKAN_PLACEMENTS.indexOf('Bound')
 export const heapName = (index: number) => `Heap ${index}`
 export const typeName = (index: number) => `Type ${index}`
 
+/**
+ * A checkpoint every this many records: half the D3D12 replay's CHECKPOINT_RECORDS, as a Vulkan record costs about
+ * twice as much to replay (the memory type's choice, the free lists' best fit, the usage rules). On the scaling
+ * bench's vulkan-12000 capture (36 000 alive), one VulkanSnapshots over 100 frames: p95 65 ms at 25 000 records,
+ * 47 ms at 12 500, for 19 checkpoints of 2.2 MiB (43 MiB) instead of 10, and a replay 5 to 10 % longer
+ * (bench/README.md, "Vulkan snapshots").
+ */
+export const VULKAN_CHECKPOINT_RECORDS = 12_500
+
 export interface VulkanReplayOptions extends CheckpointOptions {
   config: VulkanConfig
   signal?: AbortSignal
@@ -512,7 +521,7 @@ export class VulkanReplay {
   private constructor(store: CaptureStore, options: VulkanReplayOptions, growing: boolean) {
     this.store = store
     this.config = options.config
-    this.checkpoints = new Checkpoints(store, options)
+    this.checkpoints = new Checkpoints(store, { ...options, checkpointRecords: options.checkpointRecords ?? VULKAN_CHECKPOINT_RECORDS })
     this.setup = vulkanSetup(store.header)
     this.series = new SeriesTable(store.frames.n, { growing, keep: options.keepSeries })
     this.checks = new HazardLog(this.setup.aliasing, store.frames.n)
@@ -901,7 +910,7 @@ export class VulkanReplay {
 
   /** A copy of the model at the start of frame index `frame`, with the live creates; the device and config are shared. */
   private checkpoint(frame: number, model: VulkanModel, created: Map<number, number>): Checkpoint<VulkanModel> {
-    const copy = model.clone()
+    const copy = model.clone({}, true)
     const live = liveColumns(created)
     const bytes = retainedBytes(copy, new Set<unknown>([this.device, this.config])) + live.liveIds.byteLength + live.liveRecords.byteLength
     return { frame, model: copy, bytes, ...live }

@@ -165,15 +165,26 @@ export class FreeListBlock {
     return this.freeCount
   }
 
-  clone(): FreeListBlock {
+  /**
+   * A copy, its segment columns cut to the slots made so far with room for a quarter more; `exact`: with none, as
+   * a checkpoint keeps it (a copy of it gets the room).
+   */
+  clone(exact = false): FreeListBlock {
     const c = Object.create(FreeListBlock.prototype) as FreeListBlock
     Object.assign(c, this)
-    c.off = this.off.slice()
-    c.len = this.len.slice()
-    c.owner = this.owner.slice()
-    c.next = this.next.slice()
-    c.prev = this.prev.slice()
-    c.lin = this.lin.slice()
+    const n = this.slots
+    const capacity = exact ? Math.max(1, n) : Math.max(16, n + (n >> 2))
+    const cut = <T extends Float64Array | Int32Array | Uint8Array>(a: T): T => {
+      const b = new (a.constructor as new (n: number) => T)(capacity)
+      b.set(a.subarray(0, n))
+      return b
+    }
+    c.off = cut(this.off)
+    c.len = cut(this.len)
+    c.owner = cut(this.owner)
+    c.next = cut(this.next)
+    c.prev = cut(this.prev)
+    c.lin = cut(this.lin)
     c.recycled = this.recycled.slice()
     c.bySize = this.bySize.slice()
     c.foundFor = { size: -1, alignment: -1, linear: false, slot: NONE }
@@ -266,7 +277,7 @@ export class FreeListBlock {
   }
 
   private grow(): void {
-    const cap = this.off.length * 2
+    const cap = Math.max(16, this.off.length * 2)
     const g = <T extends Float64Array | Int32Array | Uint8Array>(a: T): T => {
       const b = new (a.constructor as new (n: number) => T)(cap)
       b.set(a)

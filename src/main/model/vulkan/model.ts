@@ -98,10 +98,11 @@ class MemoryState {
     readonly captureId: number,
   ) {}
 
-  clone(): MemoryState {
+  /** A copy; `checkpoint`: its free list with no room to grow, as a checkpoint keeps it. */
+  clone(checkpoint = false): MemoryState {
     const c = new MemoryState(this.memory, this.kind, this.type, this.heap, this.size, this.captureId)
     c.used = this.used
-    c.freeList = this.freeList ? this.freeList.clone() : null
+    c.freeList = this.freeList ? this.freeList.clone(checkpoint) : null
     c.buddy = this.buddy ? this.buddy.clone() : null
     c.owner = this.owner
     c.bound = this.bound.clone()
@@ -162,7 +163,7 @@ class Placements {
   }
 
   private grow(): void {
-    const cap = this.id.length * 2
+    const cap = Math.max(64, this.id.length * 2)
     const columns = this as unknown as Record<string, unknown>
     for (const key of Object.keys(columns)) {
       const a = columns[key]
@@ -174,13 +175,23 @@ class Placements {
     }
   }
 
-  clone(): Placements {
+  /**
+   * A copy of the slots made so far, with room for a quarter more before it grows; `exact`: with none, as a
+   * checkpoint keeps it (a copy of it gets the room).
+   */
+  clone(exact = false): Placements {
     const c = new Placements()
+    const n = this.top
+    const capacity = exact ? n : Math.max(64, n + (n >> 2))
     const from = this as unknown as Record<string, unknown>
     const to = c as unknown as Record<string, unknown>
     for (const key of Object.keys(from)) {
       const a = from[key]
-      to[key] = ArrayBuffer.isView(a) ? (a as Float64Array).slice() : Array.isArray(a) ? a.slice() : a
+      if (ArrayBuffer.isView(a)) {
+        const b = new (a.constructor as new (n: number) => Float64Array)(capacity)
+        b.set((a as Float64Array).subarray(0, n))
+        to[key] = b
+      } else to[key] = Array.isArray(a) ? a.slice() : a
     }
     return c
   }
@@ -1281,8 +1292,11 @@ export class VulkanModel {
     return { device: this.device, heaps: this.heapTotals(), types: this.typeTotals(), memories }
   }
 
-  /** A copy of the live state for a checkpoint; it reports to `sink` (none by default). */
-  clone(sink: VulkanSink = {}): VulkanModel {
+  /**
+   * A copy of the live state; it reports to `sink` (none by default). `checkpoint`: kept as a checkpoint, only ever
+   * copied, so its tables get no room to grow.
+   */
+  clone(sink: VulkanSink = {}, checkpoint = false): VulkanModel {
     const c = Object.create(VulkanModel.prototype) as VulkanModel
     Object.assign(c, this)
     const w = c as unknown as Record<string, unknown>
@@ -1295,7 +1309,7 @@ export class VulkanModel {
     w.typeUsed = this.typeUsed.slice()
     w.typeMemoryCount = this.typeMemoryCount.slice()
     w.typeAllocationCount = this.typeAllocationCount.slice()
-    w.memories = new Map([...this.memories].map(([k, v]) => [k, v.clone()]))
+    w.memories = new Map([...this.memories].map(([k, v]) => [k, v.clone(checkpoint)]))
     w.blocksByType = this.blocksByType.map((l) => l.slice())
     // The copy indexes its blocks again at its first placement.
     w.blockRoom = this.blockRoom.map(() => new FirstFit())
@@ -1304,7 +1318,7 @@ export class VulkanModel {
     w.appMemory = new Map(this.appMemory)
     w.linear = this.linear ? this.linear.clone() : null
     w.staging = this.staging ? this.staging.clone() : null
-    w.slots = this.slots.clone()
+    w.slots = this.slots.clone(checkpoint)
     w.liveSlot = new Map(this.liveSlot)
     w.pendingSlots = this.pendingSlots.clone()
     w.pendingMemories = this.pendingMemories.clone()
