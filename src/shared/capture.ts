@@ -280,8 +280,8 @@ export const RECORD_KINDS = [
   'access',
   'submit',
   'free',
-  // 1.1 (Vulkan): kept whole, as their JSON, for the Vulkan model and the checks (write and flush as operands
-  // when they hold only numbers)
+  // 1.1 (Vulkan): kept whole, as their JSON, for the Vulkan model and the checks (as operands when they hold only
+  // numbers)
   'bind',
   'map',
   'unmap',

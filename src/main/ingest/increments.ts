@@ -19,6 +19,7 @@ import {
   AttachedTable,
   BufferTable,
   RECORD_KIND,
+  rangeOperands,
   TextureTable,
   type CaptureStore,
   type StoreWarnings,
@@ -82,8 +83,7 @@ OPS_WIDTH[RECORD_KIND.barrier] = 2
 OPS_WIDTH[RECORD_KIND.access] = 2
 OPS_WIDTH[RECORD_KIND.submit] = 0
 OPS_WIDTH[RECORD_KIND.free] = 1
-OPS_WIDTH[RECORD_KIND.write] = 5
-OPS_WIDTH[RECORD_KIND.flush] = 5
+for (let kind = 0; kind < OPS_WIDTH.length; kind++) if (rangeOperands(kind)) OPS_WIDTH[kind] = 5
 
 /** The byte after the coded ids of a `use` record: `count` ids from byte `first` (store.ts). */
 function codedEnd(bytes: Uint8Array, count: number, first: number): number {

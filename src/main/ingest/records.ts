@@ -8,6 +8,7 @@ import {
   BUFFER_USAGES,
   HEAP_KINDS,
   namesOf,
+  RECORD_KINDS,
   TEXTURE_DIMS,
   TEXTURE_FLAGS,
   UPLOAD_VIAS,
@@ -19,7 +20,7 @@ import {
   type HeapRecord,
   type TextureDesc,
 } from '../../shared/capture'
-import { BUFFER_ATTR, RECORD_KIND, recordRange, unpackUseIds, type CaptureStore } from './store'
+import { BUFFER_ATTR, RECORD_KIND, rangeOperands, recordRange, unpackUseIds, type CaptureStore } from './store'
 
 export function bufferDesc(store: CaptureStore, row: number): BufferDesc {
   const b = store.buffers
@@ -67,7 +68,7 @@ export function useIdsOf(store: CaptureStore, ref: number, out: number[] = []): 
 /** The record at `index` as an object, unknown keys included. */
 export function recordAt(store: CaptureStore, index: number): AnyCaptureRecord {
   const kind = store.records.kind[index]
-  if (kind === RECORD_KIND.write || kind === RECORD_KIND.flush) return rangeRecordAt(store, kind, store.records.ref[index])
+  if (rangeOperands(kind)) return rangeRecordAt(store, kind, store.records.ref[index])
   // extension records are kept whole, unknown keys included
   if (kind >= RECORD_KIND.bind) return JSON.parse(store.raw[store.records.ref[index]]) as ExtensionRecord
   const record = baseRecordAt(store, index)
@@ -76,17 +77,17 @@ export function recordAt(store: CaptureStore, index: number): AnyCaptureRecord {
 }
 
 /**
- * A `write` or `flush` from its operands [id, memory, offset, size, raw]: its JSON when it has one (raw ≥ 0),
- * else its members as that JSON would hold them, in the store's field order.
+ * A `bind`, `map`, `unmap`, `write` or `flush` from its operands [id, memory, offset, size, raw]: its JSON when it
+ * has one (raw ≥ 0), else its members as that JSON would hold them, in the store's field order.
  */
 function rangeRecordAt(store: CaptureStore, kind: number, ref: number): ExtensionRecord {
   const ops = store.ops
   const raw = ops[ref + 4]
   if (raw >= 0) return JSON.parse(store.raw[raw]) as ExtensionRecord
-  const record: Record<string, unknown> = { e: kind === RECORD_KIND.write ? 'write' : 'flush' }
+  const record: Record<string, unknown> = { e: RECORD_KINDS[kind] }
   if (!Number.isNaN(ops[ref])) record.id = ops[ref]
   if (!Number.isNaN(ops[ref + 3])) record.size = ops[ref + 3]
-  record.offset = ops[ref + 2]
+  if (!Number.isNaN(ops[ref + 2])) record.offset = ops[ref + 2]
   if (!Number.isNaN(ops[ref + 1])) record.memory = ops[ref + 1]
   return record as unknown as ExtensionRecord
 }

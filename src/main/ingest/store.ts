@@ -7,8 +7,8 @@
  *   gpu [n] · release [id] · commit [id, bytes] · lock [id, bytes] · upload [via, bytes, count] ·
  *   use [count, first] · budget [bytes] · graph [name] · endgraph [passes] · heap [id, size, type, name, memory] ·
  *   barrier [after, before|NaN] · access [id, op] · submit [] · free [id] ·
- *   write, flush [id|NaN, memory|NaN, offset, size|NaN, raw]: raw is the index in `raw` of the record's JSON when
- *   it holds anything but numbers in those fields (then the others are NaN), else -1
+ *   bind, map, unmap, write, flush [id|NaN, memory|NaN, offset|NaN, size|NaN, raw]: raw is the index in `raw` of
+ *   the record's JSON when it holds anything but numbers in those fields (then the others are NaN), else -1
  * Other extension records (1.1 and later) are kept whole, as their JSON: `ref` is their index in `raw`.
  * A frame can reference thousands of resources, often listed in runs of consecutive ids, so a `use` record's
  * ids are packed from byte `first` of `useIds` (read them with useIdsOf in records.ts) as varints (seven bits a
@@ -25,6 +25,11 @@ import type { RecordExtras } from './recordExtras'
 
 export const RECORD_KIND = Object.fromEntries(RECORD_KINDS.map((k, i) => [k, i])) as {
   [P in (typeof RECORD_KINDS)[number]]: number
+}
+
+/** Whether records of `kind` are kept as range operands (bind, map, unmap, write, flush: see above). */
+export function rangeOperands(kind: number): boolean {
+  return kind >= RECORD_KIND.bind && kind <= RECORD_KIND.flush
 }
 
 /** Buffer `attrs` bits: state mode (2 bits), readback heap, initial data. */

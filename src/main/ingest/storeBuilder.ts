@@ -25,6 +25,7 @@ import {
   BUFFER_ATTR,
   BufferTable,
   RECORD_KIND,
+  rangeOperands,
   TextureTable,
   unpackUseIds,
   type CaptureStore,
@@ -82,13 +83,12 @@ const SUBMIT = RECORD_KIND.submit
 const FREE = RECORD_KIND.free
 /**
  * Extension records (minor versions) are kept whole, as JSON, in `raw`, and read by their own models; but for a
- * Vulkan capture's `write` and `flush`, which come every frame: those that hold only numbers in the fields they
- * have (id, memory, offset, size) are operands (store.ts), the others JSON built from the fields they hold.
+ * Vulkan capture's `bind`, `map`, `unmap`, `write` and `flush`, which come by the thousand: those that hold only
+ * numbers in the fields they have (id, memory, offset, size) are operands (store.ts), the others JSON built from
+ * the fields they hold.
  */
 const FIRST_EXTENSION = RECORD_KIND.bind
-const WRITE = RECORD_KIND.write
-const FLUSH = RECORD_KIND.flush
-/** The fields a `write` or `flush` kept as operands may have; any other makes it JSON. */
+/** The fields an extension record kept as operands may have; any other makes it JSON. */
 const RANGE_FIELDS = new Set<number>([F.e, F.id, F.memory, F.offset, F.size])
 
 /** Required integer fields of each extension record. */
@@ -353,11 +353,13 @@ export class CaptureBuilder {
         return false
       }
     }
-    if ((kind === WRITE || kind === FLUSH) && r.extras === undefined && this.plainRange(r)) {
+    const operands = rangeOperands(kind)
+    if (operands && r.extras === undefined && this.plainRange(r)) {
       // + 0: a -0 reads back as JSON would give it, 0
       const id = r.has(F.id) ? r.num[F.id] + 0 : NaN
       const memory = r.has(F.memory) ? r.num[F.memory] + 0 : NaN
-      this.pushOps5(kind, id, memory, r.num[F.offset] + 0, r.has(F.size) ? r.num[F.size] + 0 : NaN, -1)
+      const offset = r.has(F.offset) ? r.num[F.offset] + 0 : NaN
+      this.pushOps5(kind, id, memory, offset, r.has(F.size) ? r.num[F.size] + 0 : NaN, -1)
       return true
     }
     let json = `{"e":${JSON.stringify(e)}`
@@ -387,7 +389,7 @@ export class CaptureBuilder {
       }
     }
     json += r.extras === undefined ? '}' : `,${r.extras}}`
-    if (kind === WRITE || kind === FLUSH) {
+    if (operands) {
       // operands that say where its JSON is
       this.pushOps5(kind, NaN, NaN, NaN, NaN, this.raw.length)
       this.raw.push(json)
@@ -401,7 +403,7 @@ export class CaptureBuilder {
     return true
   }
 
-  /** Whether a `write` or `flush` holds only finite numbers, in the fields an operand row has. */
+  /** Whether an extension record holds only finite numbers, in the fields an operand row has. */
   private plainRange(r: RecordScratch): boolean {
     for (let field = 0; field < FIELD.length; field++) {
       const type = r.type[field]

@@ -8,12 +8,15 @@
 import {
   UPLOAD_VIAS,
   type AnyCaptureRecord,
+  type BindRecord,
   type CaptureHeader,
   type FlushRecord,
   type FrameRecord,
   type GpuRecord,
   type LockRecord,
+  type MapRecord,
   type ReleaseRecord,
+  type UnmapRecord,
   type UploadRecord,
   type WriteRecord,
 } from '../../../shared/capture'
@@ -230,9 +233,12 @@ export class VulkanFeed {
   private readonly buffer: VulkanBufferRecord = { e: 'buffer', id: 0, size: 0 }
   private readonly texture: VulkanTextureRecord = { e: 'texture', id: 0 }
   /**
-   * A `write` and a `flush` kept as operands (store.ts) go through these, their absent members undefined, as the
-   * JSON of one would give none.
+   * A `bind`, `map`, `unmap`, `write` and `flush` kept as operands (store.ts) go through these, their absent members
+   * undefined, as the JSON of one would give none.
    */
+  private readonly bind: BindRecord = { e: 'bind', id: 0, memory: 0, offset: 0 }
+  private readonly map: MapRecord = { e: 'map', memory: 0 }
+  private readonly unmap: UnmapRecord = { e: 'unmap', memory: 0 }
   private readonly write: WriteRecord = { e: 'write', offset: 0, size: 0 }
   private readonly flush: FlushRecord = { e: 'flush', offset: 0 }
   /** The last record handed over as a whole object (heap, placed, bind, map, unmap, write, flush). */
@@ -324,11 +330,32 @@ export class VulkanFeed {
         else if (kind === RECORD_KIND.write) model.onWrite(this.range(this.write, ref))
         else model.onFlush(this.range(this.flush, ref))
         return
+      case RECORD_KIND.bind:
+        if (ops[ref + 4] >= 0) return this.applyWhole(model, index)
+        this.bind.id = ops[ref]
+        this.bind.memory = ops[ref + 1]
+        this.bind.offset = ops[ref + 2]
+        this.last = this.bind
+        model.onBind(this.bind)
+        return
+      case RECORD_KIND.map: {
+        if (ops[ref + 4] >= 0) return this.applyWhole(model, index)
+        const map = this.map
+        map.memory = ops[ref + 1]
+        map.offset = Number.isNaN(ops[ref + 2]) ? undefined : ops[ref + 2]
+        map.size = Number.isNaN(ops[ref + 3]) ? undefined : ops[ref + 3]
+        this.last = map
+        model.onMap(map)
+        return
+      }
+      case RECORD_KIND.unmap:
+        if (ops[ref + 4] >= 0) return this.applyWhole(model, index)
+        this.unmap.memory = ops[ref + 1]
+        this.last = this.unmap
+        model.onUnmap(this.unmap)
+        return
       case RECORD_KIND.heap:
       case RECORD_KIND.placed:
-      case RECORD_KIND.bind:
-      case RECORD_KIND.map:
-      case RECORD_KIND.unmap:
         this.applyWhole(model, index)
         return
     }

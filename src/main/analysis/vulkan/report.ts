@@ -124,8 +124,14 @@ export function vulkanFigures(store: CaptureStore): VulkanRunFigures {
         boundTo.delete(store.ops[ref[i]])
         break
       case RECORD_KIND.bind: {
-        const bind = JSON.parse(store.raw[ref[i]]) as { memory: number; offset: number }
-        bound(bind.memory, bind.offset)
+        // operands, unless the record has its JSON (store.ts)
+        const at = ref[i]
+        const raw = store.ops[at + 4]
+        if (raw < 0) bound(store.ops[at + 1], store.ops[at + 2])
+        else {
+          const bind = JSON.parse(store.raw[raw]) as { memory: number; offset: number }
+          bound(bind.memory, bind.offset)
+        }
         break
       }
       case RECORD_KIND.placed:

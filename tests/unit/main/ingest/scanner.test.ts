@@ -237,6 +237,35 @@ describe('records of the minor versions (1.1 Vulkan, 1.2 observed residency)', (
     }
   })
 
+  it('keeps a bind, map or unmap of numbers as operands too, read back as its JSON gives it', () => {
+    const text = [
+      HEADER,
+      '{"e":"bind","id":4,"memory":2,"offset":65536}',
+      '{"e":"map","memory":2}',
+      '{"e":"map","memory":2,"offset":256,"size":-0}',
+      '{"e":"unmap","memory":2}',
+      // not only numbers in the range's fields: JSON
+      '{"e":"bind","id":5,"memory":2,"offset":0,"why":"alias"}',
+      '{"e":"map","memory":2,"size":"whole"}',
+    ].join('\n')
+    for (const chunk of [1, 7, 1 << 20]) {
+      const { store, error } = scan(`${text}\n`, chunk)
+      expect(error).toBeUndefined()
+      expect([...recordsOf(store)].map((r) => JSON.stringify(r))).toEqual([
+        '{"e":"bind","id":4,"offset":65536,"memory":2}',
+        '{"e":"map","memory":2}',
+        '{"e":"map","size":0,"offset":256,"memory":2}',
+        '{"e":"unmap","memory":2}',
+        '{"e":"bind","id":5,"offset":0,"memory":2,"why":"alias"}',
+        '{"e":"map","size":"whole","memory":2}',
+      ])
+      // [id, memory, offset, size, raw], absent members NaN; the last two in `raw`
+      expect(Array.from(store.ops.subarray(0, 20))).toEqual([4, 2, 65536, NaN, -1, NaN, 2, NaN, NaN, -1, NaN, 2, 256, 0, -1, NaN, 2, NaN, NaN, -1])
+      expect(Array.from(store.ops.subarray(20, 30))).toEqual([NaN, NaN, NaN, NaN, 0, NaN, NaN, NaN, NaN, 1])
+      expect(store.raw.length).toBe(2)
+    }
+  })
+
   it('refuses one without its required fields, with a warning', () => {
     const { store } = scan(lines({ e: 'bind', id: 1, offset: 0 }, { e: 'resident' }, { e: 'write', offset: -4, size: 1 }))
     expect(store.records.length).toBe(0)
