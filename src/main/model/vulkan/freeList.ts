@@ -39,7 +39,11 @@ export class FreeListBlock {
   private freeCount = 0
   /** The last find(), so an allocate() right after a fitting test does not search again. */
   private foundFor = { size: -1, alignment: -1, linear: false, slot: NONE }
-  private segmentOf = new Map<number, number>()
+  /**
+   * The segment the last allocate() placed its request in. It stays that allocation's until it is released (only
+   * free segments merge), so a caller that keeps it releases by it (releaseSegment) without a search.
+   */
+  lastSegment = NONE
 
   constructor(size: Bytes, granularity: Bytes, capacity = 16) {
     this.size = size
@@ -114,17 +118,25 @@ export class FreeListBlock {
     this.len[s] = size
     this.owner[s] = handle
     this.lin[s] = linear ? 1 : 0
-    this.segmentOf.set(handle, s)
+    this.lastSegment = s
     this.used += size
     this.allocationCount++
     return start
   }
 
-  /** Give the bytes of `handle` back, merging with free neighbours. False for an unknown handle. */
+  /**
+   * Give the bytes of `handle` back, merging with free neighbours. False for an unknown handle. Its segment is
+   * found by a walk over the block: a caller that kept it from the allocation (lastSegment) gives it instead.
+   */
   release(handle: number): boolean {
-    let s = this.segmentOf.get(handle)
-    if (s === undefined) return false
-    this.segmentOf.delete(handle)
+    const s = this.segmentOf(handle)
+    return s !== NONE && this.releaseSegment(s)
+  }
+
+  /** Give back the allocation in segment `s` (lastSegment after its allocate()); false when it holds none. */
+  releaseSegment(segment: number): boolean {
+    let s = segment
+    if (!(s >= 0 && s < this.slots) || this.owner[s] === NONE) return false
     this.foundFor.size = -1
     this.used -= this.len[s]
     this.allocationCount--
@@ -147,8 +159,15 @@ export class FreeListBlock {
   }
 
   offsetOf(handle: number): Bytes {
-    const s = this.segmentOf.get(handle)
-    return s === undefined ? -1 : this.off[s]
+    const s = this.segmentOf(handle)
+    return s === NONE ? -1 : this.off[s]
+  }
+
+  /** The segment `handle` holds, by a walk in offset order; NONE when it holds none. */
+  private segmentOf(handle: number): number {
+    if (handle < 0) return NONE
+    for (let s = this.head; s !== NONE; s = this.next[s]) if (this.owner[s] === handle) return s
+    return NONE
   }
 
   /** Segments in offset order, free ones included: for views and tests, not for replay. */
@@ -188,7 +207,6 @@ export class FreeListBlock {
     c.recycled = this.recycled.slice()
     c.bySize = this.bySize.slice()
     c.foundFor = { size: -1, alignment: -1, linear: false, slot: NONE }
-    c.segmentOf = new Map(this.segmentOf)
     return c
   }
 

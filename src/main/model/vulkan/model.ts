@@ -139,6 +139,8 @@ class Placements {
   /** memoryTypeBits: the driver's, or every type when the capture gave none. */
   typeBits = new Uint32Array(64)
   memory = new Int32Array(64)
+  /** A free-list placement's segment in its block (FreeListBlock.lastSegment), which its release gives back. */
+  segment = new Int32Array(64)
   offset = new Float64Array(64)
   size = new Float64Array(64)
   requested = new Float64Array(64)
@@ -653,6 +655,7 @@ export class VulkanModel {
     s.memory[slot] = state.memory
     s.offset[slot] = offset
     s.size[slot] = size
+    if (placement === P_FREE_LIST) s.segment[slot] = (state.freeList as FreeListBlock).lastSegment
     this.addUsed(state, size)
     this.typeAllocationCount[state.type]++
   }
@@ -692,7 +695,7 @@ export class VulkanModel {
     if (p !== P_LINEAR) this.pendingFreeBytes -= s.size[slot]
     this.typeAllocationCount[state.type]--
     if (p === P_FREE_LIST) {
-      ;(state.freeList as FreeListBlock).release(slot)
+      ;(state.freeList as FreeListBlock).releaseSegment(s.segment[slot])
       this.blockRoomChanged(state)
       this.addUsed(state, -s.size[slot])
       this.dropIfEmpty(state)

@@ -30,7 +30,7 @@ describe('free-list block invariants', () => {
     fc.assert(
       fc.property(ops, fc.constantFrom(1, 256, 1024, 4096), (list: Op[], granularity) => {
         const block = new FreeListBlock(65536, granularity)
-        const live: { handle: number; size: number; align: number; linear: boolean }[] = []
+        const live: { handle: number; segment: number; size: number; align: number; linear: boolean }[] = []
         let next = 0
         for (const op of list) {
           if (op.kind === 'alloc') {
@@ -38,12 +38,17 @@ describe('free-list block invariants', () => {
             const offset = block.allocate(next, op.size, align, op.linear)
             if (offset >= 0) {
               expect(offset % align).toBe(0)
-              live.push({ handle: next, size: op.size, align, linear: op.linear })
+              expect(block.offsetOf(next)).toBe(offset)
+              live.push({ handle: next, segment: block.lastSegment, size: op.size, align, linear: op.linear })
             }
             next++
           } else if (live.length) {
+            // by the segment the allocation was placed in (as the model releases), or by its handle
             const [gone] = live.splice(op.pick % live.length, 1)
-            expect(block.release(gone.handle)).toBe(true)
+            if (op.pick % 2 === 0) expect(block.releaseSegment(gone.segment)).toBe(true)
+            else expect(block.release(gone.handle)).toBe(true)
+            expect(block.releaseSegment(gone.segment)).toBe(false)
+            expect(block.offsetOf(gone.handle)).toBe(-1)
           }
           const segments = block.segments()
           let at = 0
