@@ -107,11 +107,31 @@ export class IntervalTree<T extends IntervalNode> {
     this.size--
   }
 
+  /**
+   * A copy of the tree with each node replaced by `copyOf(node)`, linked as the original is: no node is inserted
+   * again, so a copy costs a visit of each node, not a descent and the rotations for each.
+   */
+  cloneWith(copyOf: (n: T) => T): IntervalTree<T> {
+    const c = new IntervalTree<T>()
+    c.root = copyTree(this.root, copyOf as unknown as (n: IntervalNode) => IntervalNode)
+    c.size = this.size
+    return c
+  }
+
   /** The nodes sharing at least one byte with [start, end), into `out`, by start. */
   overlapping(start: number, end: number, out: T[]): T[] {
     visit(this.root, start, end, out as IntervalNode[])
     return out
   }
+}
+
+function copyTree(n: IntervalNode | null, copyOf: (n: IntervalNode) => IntervalNode): IntervalNode | null {
+  if (n === null) return null
+  const m = copyOf(n)
+  m.left = copyTree(n.left, copyOf)
+  m.right = copyTree(n.right, copyOf)
+  m.maxEnd = n.maxEnd
+  return m
 }
 
 function visit(n: IntervalNode | null, start: number, end: number, out: IntervalNode[]): void {

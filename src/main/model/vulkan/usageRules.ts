@@ -77,7 +77,7 @@ interface BoundNode extends IntervalNode {
 export class BoundRanges {
   /** By slot, in bind order. */
   private readonly nodes = new Map<number, BoundNode>()
-  private readonly tree = new IntervalTree<BoundNode>()
+  private tree = new IntervalTree<BoundNode>()
   /**
    * Those of no bytes, kept out of the tree and looked at by every bind: the rule's page arithmetic gives such a
    * resource a last byte just before its offset.
@@ -102,9 +102,16 @@ export class BoundRanges {
     return [...this.nodes.keys()]
   }
 
+  /** A copy: its nodes copied in bind order, its tree linked as this one is. */
   clone(): BoundRanges {
     const c = new BoundRanges()
-    for (const n of this.nodes.values()) c.insert({ ...n, left: null, right: null, maxEnd: n.end })
+    for (const n of this.nodes.values()) {
+      const copy: BoundNode = { slot: n.slot, start: n.start, end: n.end, order: n.order, left: null, right: null, maxEnd: n.maxEnd }
+      c.nodes.set(n.slot, copy)
+      if (!(n.end > n.start)) c.empty.add(copy)
+    }
+    const nodes = c.nodes
+    c.tree = this.tree.cloneWith((n) => nodes.get(n.slot) as BoundNode)
     c.binds = this.binds
     return c
   }

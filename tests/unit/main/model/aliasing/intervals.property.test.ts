@@ -7,15 +7,15 @@ import { runs } from '../../../../properties'
 const node = (start: number, end: number, order: number): IntervalNode => ({ start, end, order, left: null, right: null, maxEnd: end })
 
 describe('interval tree (a heap’s placed resources by their bytes)', () => {
-  it('finds exactly the ranges a walk over every live one finds, after any adds and deletes', () => {
+  it('finds exactly the ranges a walk over every live one finds, after any adds and deletes, and in a copy', () => {
     const op = fc.oneof(
       fc.record({ add: fc.constant(true), start: fc.integer({ min: 0, max: 200 }), length: fc.integer({ min: 1, max: 60 }) }),
       fc.record({ add: fc.constant(false), pick: fc.nat() }),
     )
     fc.assert(
-      fc.property(fc.array(op, { maxLength: 200 }), fc.array(fc.tuple(fc.integer({ min: 0, max: 260 }), fc.integer({ min: 1, max: 80 })), { minLength: 1, maxLength: 10 }), (ops, queries) => {
-        const tree = new IntervalTree<IntervalNode>()
-        const live: IntervalNode[] = []
+      fc.property(fc.array(op, { maxLength: 200 }), fc.array(fc.tuple(fc.integer({ min: 0, max: 260 }), fc.integer({ min: 1, max: 80 })), { minLength: 1, maxLength: 10 }), fc.nat(), (ops, queries, cut) => {
+        let tree = new IntervalTree<IntervalNode>()
+        let live: IntervalNode[] = []
         let order = 0
         const check = () => {
           for (const [start, length] of queries) {
@@ -25,7 +25,21 @@ describe('interval tree (a heap’s placed resources by their bytes)', () => {
           }
           expect(tree.size).toBe(live.length)
         }
-        for (const o of ops) {
+        ops.forEach((o, i) => {
+          if (i === cut % ops.length) {
+            // from here on, a copy (as a checkpoint's model makes one): every node copied once, the original untouched
+            const copies = new Map<IntervalNode, IntervalNode>()
+            const copy = tree.cloneWith((n) => {
+              const c = { ...n, left: null, right: null }
+              copies.set(n, c)
+              return c
+            })
+            expect(copies.size).toBe(live.length)
+            tree.add(node(0, 1000, order++))
+            tree = copy
+            live = live.map((n) => copies.get(n) as IntervalNode)
+            check()
+          }
           if ('start' in o) {
             const n = node(o.start, o.start + o.length, order++)
             tree.add(n)
@@ -35,7 +49,7 @@ describe('interval tree (a heap’s placed resources by their bytes)', () => {
             tree.delete(n)
           }
           check()
-        }
+        })
       }),
       { numRuns: runs(150) },
     )
