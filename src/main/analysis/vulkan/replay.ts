@@ -268,6 +268,7 @@ export class VulkanFeed {
     const kind = store.records.kind[index]
     const ref = store.records.ref[index]
     const ops = store.ops
+    model.record = index
     switch (kind) {
       case RECORD_KIND.frame:
         this.frame.n = store.frames.n[ref]

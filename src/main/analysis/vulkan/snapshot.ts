@@ -191,8 +191,14 @@ export class VulkanSnapshots extends CachedSnapshots<VulkanSnapshotState> {
       pool: new Array<string | null>(n),
       kind: new Array<'buffer' | 'texture'>(n),
     }
+    const typeNames: string[] = []
+    const heapNames: string[] = []
+    // rows come by memory: its name is looked up once
+    let memory = -1
+    let pool: string | null = null
     for (let i = 0; i < n; i++) {
-      const record = created.get(id[i]) ?? -1
+      // the model's own where the feed told it, else the replay's map by id
+      const record = live.record[i] >= 0 ? live.record[i] : (created.get(id[i]) ?? -1)
       createRecord[i] = record
       let name = ''
       let tag = ''
@@ -215,9 +221,14 @@ export class VulkanSnapshots extends CachedSnapshots<VulkanSnapshotState> {
       text.name[i] = name
       text.tag[i] = tag
       text.kind[i] = kind
-      text.placement[i] = typeName(live.type[i])
-      text.heap[i] = heapName(live.heap[i])
-      text.pool[i] = poolNames.get(live.memory[i]) ?? null
+      // one string per memory type, heap and memory, not one per row
+      text.placement[i] = typeNames[live.type[i]] ??= typeName(live.type[i])
+      text.heap[i] = heapNames[live.heap[i]] ??= heapName(live.heap[i])
+      if (live.memory[i] !== memory) {
+        memory = live.memory[i]
+        pool = poolNames.get(memory) ?? null
+      }
+      text.pool[i] = pool
     }
     return new ResourceTable(frameNumber, {
       id,

@@ -125,6 +125,8 @@ export interface LiveColumns {
   /** 1: a buffer or a linear image. */
   linear: Uint8Array
   estimated: Uint8Array
+  /** The index of the record that created it, as the model was told (VulkanModel.record); -1 where it was not. */
+  record: Float64Array
 }
 
 /** Live and pending placements as columns, indexed by slot; a slot is the allocation handle inside blocks. */
@@ -141,6 +143,8 @@ class Placements {
   memory = new Int32Array(64)
   /** A free-list placement's segment in its block (FreeListBlock.lastSegment), which its release gives back. */
   segment = new Int32Array(64)
+  /** The index of the record that created the resource (VulkanModel.record when it was made). */
+  record = new Float64Array(64)
   offset = new Float64Array(64)
   size = new Float64Array(64)
   requested = new Float64Array(64)
@@ -256,6 +260,11 @@ export class VulkanModel {
 
   /** The frame records now belong to. */
   frame: Frame = 0
+  /**
+   * The index in its store of the record being applied, set by the caller that reads records from a store (-1
+   * where none does): a resource keeps its create record's, which a snapshot's table reads without a map by id.
+   */
+  record = -1
   /** Every frame up to this one is finished on the GPU. */
   completed: Frame = Number.NEGATIVE_INFINITY
   liveMemoryCount = 0
@@ -462,6 +471,7 @@ export class VulkanModel {
     s.memory[slot] = -1
     s.offset[slot] = 0
     s.size[slot] = 0
+    s.record[slot] = this.record
     if (explicit) {
       s.state[slot] = S_UNBOUND
       this.liveSlot.set(id, slot)
@@ -1091,10 +1101,23 @@ export class VulkanModel {
    */
   liveColumns(): LiveColumns {
     const s = this.slots
-    const order: number[] = []
-    for (let slot = 0; slot < s.length; slot++) if (s.state[slot] === S_LIVE) order.push(slot)
-    order.sort((a, b) => s.memory[a] - s.memory[b] || s.offset[a] - s.offset[b] || s.id[a] - s.id[b])
-    const n = order.length
+    const states = [...this.memories.values()].sort((a, b) => a.memory - b.memory)
+    const index = new Int32Array(this.nextMemory)
+    for (let k = 0; k < states.length; k++) index[states[k].memory] = k
+    // grouped by memory (a count, then each slot at its group's next row), then each group by offset and id: a
+    // sort of each memory's few hundred rows, not of every row by three keys
+    const first = new Int32Array(states.length + 1)
+    for (let slot = 0; slot < s.length; slot++) if (s.state[slot] === S_LIVE) first[index[s.memory[slot]] + 1]++
+    for (let k = 0; k < states.length; k++) first[k + 1] += first[k]
+    const n = first[states.length]
+    const order = new Int32Array(n)
+    const fill = first.slice(0, states.length)
+    for (let slot = 0; slot < s.length; slot++) if (s.state[slot] === S_LIVE) order[fill[index[s.memory[slot]]]++] = slot
+    const offset = s.offset
+    const id = s.id
+    for (let k = 0; k < states.length; k++) {
+      if (first[k + 1] - first[k] > 1) order.subarray(first[k], first[k + 1]).sort((a, b) => offset[a] - offset[b] || id[a] - id[b])
+    }
     const out: LiveColumns = {
       count: n,
       id: new Float64Array(n),
@@ -1106,19 +1129,23 @@ export class VulkanModel {
       heap: new Int32Array(n),
       linear: new Uint8Array(n),
       estimated: new Uint8Array(n),
+      record: new Float64Array(n),
     }
-    for (let i = 0; i < n; i++) {
-      const slot = order[i]
-      const state = this.memories.get(s.memory[slot]) as MemoryState
-      out.id[i] = s.id[slot]
-      out.offset[i] = s.offset[slot]
-      out.size[i] = s.size[slot]
-      out.requested[i] = s.requested[slot]
-      out.memory[i] = state.memory
-      out.type[i] = state.type
-      out.heap[i] = state.heap
-      out.linear[i] = s.linear[slot]
-      out.estimated[i] = s.estimated[slot]
+    for (let k = 0; k < states.length; k++) {
+      const state = states[k]
+      for (let i = first[k]; i < first[k + 1]; i++) {
+        const slot = order[i]
+        out.id[i] = id[slot]
+        out.offset[i] = offset[slot]
+        out.size[i] = s.size[slot]
+        out.requested[i] = s.requested[slot]
+        out.memory[i] = state.memory
+        out.type[i] = state.type
+        out.heap[i] = state.heap
+        out.linear[i] = s.linear[slot]
+        out.estimated[i] = s.estimated[slot]
+        out.record[i] = s.record[slot]
+      }
     }
     return out
   }

@@ -166,6 +166,11 @@ describe('the Vulkan replay of a hand-made capture', () => {
       expect(a.model.view()).toEqual(b.model.view())
       expect(a.model.liveAllocations()).toEqual(b.model.liveAllocations())
       expect([...a.created]).toEqual([...b.created])
+      // each live resource keeps its create record beside its slot, as the replay's map by id has it
+      const live = a.model.liveColumns()
+      expect(live.count).toBeGreaterThan(0)
+      expect(Array.from(live.record)).toEqual(Array.from(live.id, (id) => a.created.get(id)))
+      expect(Array.from(b.model.liveColumns().record)).toEqual(Array.from(live.record))
     }
     // At the end of frame 2 the released buffer is pending in its block; at the end of frame 4 it is gone.
     expect(whole.modelAt(1).model.liveAllocations().map((a) => [a.id, a.pendingFree])).toEqual([
