@@ -236,15 +236,18 @@ export class Checkpoints<Model> {
 }
 
 /** The live creates (id → create record) as the two columns a checkpoint keeps. */
-export function liveColumns(created: Map<number, number>): { liveIds: Float64Array; liveRecords: Float64Array } {
+export function liveColumns(created: {
+  size: number
+  forEach(visit: (record: number, id: number) => void): void
+}): { liveIds: Float64Array; liveRecords: Float64Array } {
   const liveIds = new Float64Array(created.size)
   const liveRecords = new Float64Array(created.size)
   let i = 0
-  for (const [id, record] of created) {
+  created.forEach((record, id) => {
     liveIds[i] = id
     liveRecords[i] = record
     i++
-  }
+  })
   return { liveIds, liveRecords }
 }
 

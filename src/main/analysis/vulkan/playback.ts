@@ -6,6 +6,7 @@
  */
 import type { PlaybackFrame, PlaybackRequest, ResourceRow } from '../../../shared/ipc'
 import { frameEnd, RECORD_KIND } from '../../ingest/store'
+import type { IdTable } from '../../model/idTable'
 import type { VulkanModel } from '../../model/vulkan/model'
 import { MAX_CREATED_ROWS, PlaybackClock } from '../playbackClock'
 import { frameOfRecord } from '../records'
@@ -14,7 +15,7 @@ import type { VulkanSnapshots } from './snapshot'
 
 export class VulkanPlayback extends PlaybackClock {
   private readonly model: VulkanModel
-  private readonly created: Map<number, number>
+  private readonly created: IdTable
 
   constructor(
     private readonly replay: VulkanReplay,

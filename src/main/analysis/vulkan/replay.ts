@@ -45,12 +45,13 @@ import {
   type VulkanPlacementInfo,
   type VulkanSink,
 } from '../../model/vulkan/events'
+import { IdTable } from '../../model/idTable'
 import { VulkanModel } from '../../model/vulkan/model'
 import { AliasingFeed, HazardLog } from '../hazards'
 import { Findings } from '../checks'
 import { DescScratch } from '../descScratch'
 import type { FrameGate, ReplayProgress } from '../backend'
-import { Checkpoints, liveColumns, liveMap, type Checkpoint, type CheckpointOptions } from '../checkpoints'
+import { Checkpoints, liveColumns, type Checkpoint, type CheckpointOptions } from '../checkpoints'
 import { SeriesTable } from '../seriesTable'
 import { TagTotals } from '../tags'
 import { retainedBytes } from '../../model/retainedBytes'
@@ -620,7 +621,7 @@ export class VulkanReplay {
     const live = new LivePlacements()
     let liveRequested = 0
     const tick = { linear: 0, staging: 0, overflow: 0 }
-    let created = new Map<number, number>()
+    let created = new IdTable()
     const raised: { rule: string; message: string; frame: number }[] = []
 
     const reportOnly = options.reportOnly === true
@@ -842,7 +843,7 @@ export class VulkanReplay {
       }
     }
     this.final = model
-    created = new Map()
+    created = new IdTable()
     options.onProgress?.({ framesDone: frames, frames })
     series.settle(store.frames.n)
     log.frameNumbers = store.frames.n
@@ -900,22 +901,22 @@ export class VulkanReplay {
    * The model after frame index `frame` (its records applied), and the live creates: id → index of the record
    * that created it.
    */
-  modelAt(frame: number): { model: VulkanModel; created: Map<number, number> } {
+  modelAt(frame: number): { model: VulkanModel; created: IdTable } {
     const store = this.store
     const target = Math.max(0, Math.min(store.frames.length - 1, Math.floor(frame)))
     const cp = this.checkpoints.before(target)
     // A capture without frames has no checkpoint: its state is the empty model's.
     if (!cp) {
-      return { model: new VulkanModel(this.device, this.config, {}, { gpuRecords: store.hasGpuRecords }), created: new Map() }
+      return { model: new VulkanModel(this.device, this.config, {}, { gpuRecords: store.hasGpuRecords }), created: new IdTable() }
     }
     const model = cp.model.clone()
-    const created = liveMap(cp)
+    const created = IdTable.from(cp.liveIds, cp.liveRecords)
     this.advance(model, created, cp.frame, target)
     return { model, created }
   }
 
   /** Apply the records of frame indices [from, to] to a model, keeping `created` up to date. */
-  advance(model: VulkanModel, created: Map<number, number>, from: number, to: number): void {
+  advance(model: VulkanModel, created: IdTable, from: number, to: number): void {
     const store = this.store
     const kinds = store.records.kind
     for (let f = from; f <= to; f++) {
@@ -937,7 +938,7 @@ export class VulkanReplay {
   }
 
   /** A copy of the model at the start of frame index `frame`, with the live creates; the device and config are shared. */
-  private checkpoint(frame: number, model: VulkanModel, created: Map<number, number>): Checkpoint<VulkanModel> {
+  private checkpoint(frame: number, model: VulkanModel, created: IdTable): Checkpoint<VulkanModel> {
     const copy = model.clone({}, true)
     const live = liveColumns(created)
     const bytes = retainedBytes(copy, new Set<unknown>([this.device, this.config])) + live.liveIds.byteLength + live.liveRecords.byteLength

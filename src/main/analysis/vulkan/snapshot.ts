@@ -20,6 +20,7 @@ import { MEMORY_PROPERTY_FLAGS } from '../../model/vulkan/captureTypes'
 import type { VulkanMemoryKind, VulkanPlacementInfo } from '../../model/vulkan/events'
 import { MemoryTypeSelector } from '../../model/vulkan/memoryType'
 import type { VulkanModel } from '../../model/vulkan/model'
+import type { IdTable } from '../../model/idTable'
 import type { MemoryLayout } from '../../model/vulkan/view'
 import { bufferNeeds, emptyNeeds, textureNeeds, type BufferLike } from '../../model/vulkan/requirements'
 import { CaptureNames } from '../names'
@@ -43,7 +44,7 @@ export interface VulkanSnapshotState {
   frame: number
   model: VulkanModel
   /** Live id → index of its create record. */
-  created: Map<number, number>
+  created: IdTable
   table: ResourceTable
   /** Model memory number → its name as pools and rows show it. */
   poolNames: Map<number, string>
@@ -171,7 +172,7 @@ export class VulkanSnapshots extends CachedSnapshots<VulkanSnapshotState> {
   /** The live resources (released ones waiting for the GPU are in the pool maps only) as columns. */
   private tableOf(
     model: VulkanModel,
-    created: Map<number, number>,
+    created: IdTable,
     poolNames: Map<number, string>,
     frameNumber: number,
     end: number,

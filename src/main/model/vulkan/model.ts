@@ -37,6 +37,7 @@ import {
 import { TEXTURE_ALLOCATOR_BUDDY, defaultVulkanConfig, type VulkanConfig } from './config'
 import { BuddyBlock } from './buddy'
 import { FirstFit } from '../firstFit'
+import { IdTable } from '../idTable'
 import { FreeListBlock } from './freeList'
 import { LinearArena } from './linear'
 import { MemoryTypeSelector } from './memoryType'
@@ -299,7 +300,7 @@ export class VulkanModel {
   private stagingMemory = -1
   private stagingType = -2
   private slots = new Placements()
-  private liveSlot = new Map<number, number>()
+  private liveSlot = new IdTable()
   private pendingSlots = new FrameQueue()
   private pendingMemories = new FrameQueue()
   private unflushed = new UnflushedWrites()
@@ -1349,7 +1350,7 @@ export class VulkanModel {
     w.linear = this.linear ? this.linear.clone() : null
     w.staging = this.staging ? this.staging.clone() : null
     w.slots = this.slots.clone(checkpoint)
-    w.liveSlot = new Map(this.liveSlot)
+    w.liveSlot = this.liveSlot.clone(checkpoint)
     w.pendingSlots = this.pendingSlots.clone()
     w.pendingMemories = this.pendingMemories.clone()
     w.unflushed = this.unflushed.clone()

@@ -8,6 +8,7 @@ import {
   vulkanConfigOf,
   vulkanSeriesName as vk,
 } from '../../../../../src/main/analysis/vulkan/replay'
+import type { IdTable } from '../../../../../src/main/model/idTable'
 import { SERIES } from '../../../../../src/shared/ipc'
 import { KiB, MiB } from '../../../../../src/shared/units'
 import { HAND_RECORDS, header, storeOf } from './helpers'
@@ -165,7 +166,13 @@ describe('the Vulkan replay of a hand-made capture', () => {
       const b = whole.modelAt(frame)
       expect(a.model.view()).toEqual(b.model.view())
       expect(a.model.liveAllocations()).toEqual(b.model.liveAllocations())
-      expect([...a.created]).toEqual([...b.created])
+      const pairs = (t: IdTable) => {
+        const out: [number, number][] = []
+        t.forEach((record, id) => out.push([id, record]))
+        return out
+      }
+      expect(pairs(a.created)).toEqual(pairs(b.created))
+      expect(pairs(a.created).length).toBe(a.created.size)
       // each live resource keeps its create record beside its slot, as the replay's map by id has it
       const live = a.model.liveColumns()
       expect(live.count).toBeGreaterThan(0)

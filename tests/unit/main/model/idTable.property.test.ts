@@ -1,0 +1,75 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { DIRECT_ID_LIMIT, IdTable } from '../../../../src/main/model/idTable'
+import { runs } from '../../../properties'
+
+/** The table's pairs, by id: what a Map holding the same would list. */
+function pairs(t: IdTable): [number, number][] {
+  const out: [number, number][] = []
+  t.forEach((slot, id) => out.push([id, slot]))
+  return out.sort((a, b) => a[0] - b[0])
+}
+
+const sorted = (m: Map<number, number>): [number, number][] => [...m].sort((a, b) => a[0] - b[0])
+
+describe('IdTable (a model’s live resources by capture id)', () => {
+  // ids a capture may hold: small integers most of all, and those the flat table leaves to its Map
+  const id = fc.oneof(
+    { weight: 6, arbitrary: fc.integer({ min: 0, max: 3000 }) },
+    { weight: 1, arbitrary: fc.integer({ min: DIRECT_ID_LIMIT - 2, max: DIRECT_ID_LIMIT + 2 }) },
+    { weight: 1, arbitrary: fc.integer({ min: -5, max: -1 }) },
+    { weight: 1, arbitrary: fc.constantFrom(0.5, 2 ** 40, -0, Number.MAX_SAFE_INTEGER) },
+  )
+  const op = fc.oneof(
+    fc.record({ set: id, slot: fc.integer({ min: 0, max: 2 ** 31 - 2 }) }),
+    fc.record({ del: id }),
+    fc.record({ copy: fc.constantFrom('plain', 'packed', 'packed twice') }),
+  )
+
+  it('answers as a Map does, through copies of every kind taken at any point', () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 200 }), fc.array(id, { minLength: 1, maxLength: 20 }), (ops, asked) => {
+        let table = new IdTable()
+        let map = new Map<number, number>()
+        for (const o of ops) {
+          if ('set' in o) {
+            table.set(o.set, o.slot)
+            map.set(o.set === 0 ? 0 : o.set, o.slot)
+          } else if ('del' in o) {
+            expect(table.delete(o.del)).toBe(map.delete(o.del))
+          } else {
+            // the copy goes on; the original must stay as it was
+            const before = pairs(table)
+            const copy = o.copy === 'plain' ? table.clone() : o.copy === 'packed' ? table.clone(true) : table.clone(true).clone()
+            table.set(1, 7)
+            table.delete(2)
+            expect(pairs(copy)).toEqual(before)
+            table = copy
+            map = new Map(map)
+          }
+          expect(table.size).toBe(map.size)
+        }
+        for (const a of asked) {
+          expect(table.get(a)).toBe(map.get(a))
+          expect(table.has(a)).toBe(map.has(a))
+        }
+        expect(pairs(table)).toEqual(sorted(map))
+      }),
+      { numRuns: runs(300) },
+    )
+  })
+
+  it('keeps a checkpoint’s copy as its live pairs until it is used', () => {
+    const table = new IdTable()
+    for (let i = 0; i < 5000; i++) table.set(100_000 + i, i)
+    for (let i = 0; i < 4900; i++) table.delete(100_000 + i)
+    const packed = table.clone(true) as unknown as Record<string, unknown>
+    // 100 pairs, no flat table of a hundred thousand ids
+    expect((packed.direct as Int32Array).length).toBe(0)
+    expect((packed.packedIds as Float64Array).length).toBe(100)
+    const copy = packed as unknown as IdTable
+    expect(copy.get(104_950)).toBe(4950)
+    expect(copy.get(100_000)).toBeUndefined()
+    expect(IdTable.from(new Float64Array([3, 2 ** 40]), new Float64Array([9, 4])).get(2 ** 40)).toBe(4)
+  })
+})
