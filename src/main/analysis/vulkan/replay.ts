@@ -464,9 +464,9 @@ const NO_FIELDS: VulkanResourceFields = {}
 /** How many distinct extra-key texts without a number (past the load's table) VulkanFeed keeps parsed. */
 export const FIELDS_KEPT = 1 << 16
 
-/** Live placements (not released) as columns, a row per id, rows recycled. */
+/** Live placements (not released) as columns, a row per id (found in an IdTable), rows recycled. */
 class LivePlacements {
-  private readonly rows = new Map<number, number>()
+  private readonly rows = new IdTable()
   private free: number[] = []
   private capacity = 256
   tag = new Int32Array(this.capacity)
@@ -512,7 +512,9 @@ class LivePlacements {
   /** Ids placed in a memory. */
   idsIn(memory: number): number[] {
     const out: number[] = []
-    for (const [id, row] of this.rows) if (this.memory[row] === memory) out.push(id)
+    this.rows.forEach((row, id) => {
+      if (this.memory[row] === memory) out.push(id)
+    })
     return out
   }
 

@@ -871,15 +871,15 @@ export class VulkanModel {
     const state = this.memories.get(memory) as MemoryState
     const size = s.requested[slot]
     const alignment = s.alignment[slot]
-    const where = `${this.label(slot)} bound at offset ${offset} of memory ${memoryId} at frame ${this.frame}`
     const warn = this.warnRule
     const alignmentKnown = s.alignmentKnown[slot] === 1
     const typeBits = s.typeBits[slot]
     const memoryType = state.type
+    const frame = this.frame
+    const where = () => `${this.label(slot)} bound at offset ${offset} of memory ${memoryId} at frame ${frame}`
     checkBind({ where, offset, size, alignment, alignmentKnown, typeBits, memoryType, memorySize: state.size }, warn)
-    const label = (other: number) => this.label(other)
     const granularity = this.device.bufferImageGranularity
-    checkGranularity(granularity, s, state.bound, slot, offset, size, memoryId, this.frame, label, warn)
+    checkGranularity(granularity, s, state.bound, slot, offset, size, memoryId, this.frame, (other) => this.label(other), warn)
     s.state[slot] = S_LIVE
     this.settle(slot, P_BOUND, state, offset, size)
     state.bound.add(slot, offset, size)

@@ -27,8 +27,8 @@ export function checkAllocationCount(
 
 /** A resource bound to application memory, as the bind rules read it. */
 export interface Bind {
-  /** Names the resource, the offset, the memory and the frame: the head of each message. */
-  where: string
+  /** Names the resource, the offset, the memory and the frame: the head of each message, made only for one. */
+  where: () => string
   offset: Bytes
   size: Bytes
   alignment: Bytes
@@ -42,18 +42,18 @@ export interface Bind {
 
 /** bind-misaligned (§6.1), bind-out-of-range (§3.3, §6.1) and bind-memory-type (§3.3), in that order. */
 export function checkBind(b: Bind, warn: RuleWarn): void {
-  const { where, offset, size, alignment } = b
+  const { offset, size, alignment } = b
   // An estimated alignment is a guess: only the driver's can make a bind wrong.
   if (b.alignmentKnown && offset % alignment !== 0) {
     const rest = offset % alignment
-    warn('bind-misaligned', `${where}: not a multiple of its alignment ${alignment} (${offset} % ${alignment} = ${rest})`)
+    warn('bind-misaligned', `${b.where()}: not a multiple of its alignment ${alignment} (${offset} % ${alignment} = ${rest})`)
   }
   if (offset < 0 || offset + size > b.memorySize) {
-    warn('bind-out-of-range', `${where}: [${offset}, ${offset + size}) ends past the memory's ${b.memorySize} bytes`)
+    warn('bind-out-of-range', `${b.where()}: [${offset}, ${offset + size}) ends past the memory's ${b.memorySize} bytes`)
   }
   // §3.3: 「只有这个位掩码中标记的Memory Type，才能跟这个资源绑定」.
   if (((b.typeBits >>> b.memoryType) & 1) === 0) {
-    warn('bind-memory-type', `${where}: memory type ${b.memoryType} is not in its memoryTypeBits 0x${b.typeBits.toString(16)}`)
+    warn('bind-memory-type', `${b.where()}: memory type ${b.memoryType} is not in its memoryTypeBits 0x${b.typeBits.toString(16)}`)
   }
 }
 
