@@ -143,7 +143,7 @@ export const typeName = (index: number) => `Type ${index}`
  * twice as much to replay (the memory type's choice, the free lists' best fit, the usage rules). On the scaling
  * bench's vulkan-12000 capture (36 000 alive), one VulkanSnapshots over 100 frames: p95 65 ms at 25 000 records,
  * 47 ms at 12 500, for 19 checkpoints of 2.2 MiB (43 MiB) instead of 10, and a replay 5 to 10 % longer
- * (bench/README.md, "Vulkan snapshots").
+ * (bench/README.md, "Vulkan: the replay's maps by id, and its snapshots").
  */
 export const VULKAN_CHECKPOINT_RECORDS = 12_500
 
