@@ -7,6 +7,7 @@
  * Segments live in typed-array columns indexed by slot; nothing is allocated per request once they have grown.
  */
 import { roundUp, type Bytes } from '../../../shared/units'
+import { grown } from '../grown'
 
 const NONE = -1
 
@@ -193,11 +194,7 @@ export class FreeListBlock {
     Object.assign(c, this)
     const n = this.slots
     const capacity = exact ? Math.max(1, n) : Math.max(16, n + (n >> 2))
-    const cut = <T extends Float64Array | Int32Array | Uint8Array>(a: T): T => {
-      const b = new (a.constructor as new (n: number) => T)(capacity)
-      b.set(a.subarray(0, n))
-      return b
-    }
+    const cut = <T extends Float64Array | Int32Array | Uint8Array>(a: T): T => grown(a.subarray(0, n) as T, capacity)
     c.off = cut(this.off)
     c.len = cut(this.len)
     c.owner = cut(this.owner)
@@ -296,17 +293,12 @@ export class FreeListBlock {
 
   private grow(): void {
     const cap = Math.max(16, this.off.length * 2)
-    const g = <T extends Float64Array | Int32Array | Uint8Array>(a: T): T => {
-      const b = new (a.constructor as new (n: number) => T)(cap)
-      b.set(a)
-      return b
-    }
-    this.off = g(this.off)
-    this.len = g(this.len)
-    this.owner = g(this.owner)
-    this.next = g(this.next)
-    this.prev = g(this.prev)
-    this.lin = g(this.lin)
+    this.off = grown(this.off, cap)
+    this.len = grown(this.len, cap)
+    this.owner = grown(this.owner, cap)
+    this.next = grown(this.next, cap)
+    this.prev = grown(this.prev, cap)
+    this.lin = grown(this.lin, cap)
   }
 
   private linkBefore(s: number, at: number): void {
