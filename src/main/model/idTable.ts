@@ -1,16 +1,25 @@
 /**
  * A model's live resources by their capture id: id → slot (a non-negative integer). A capture numbers its resources
  * from small integers up, so those ids index a flat table (slot + 1, 0 for none); any other id (negative,
- * fractional, or past DIRECT_ID_LIMIT) goes to a Map. A replay looks an id up at every create, release and bind:
- * a Map with the deletions a replay makes costs several times an array read there, and misses the cache more.
+ * fractional, past DIRECT_ID_LIMIT, or too far past what is live for the table to grow to it) goes to a Map. A
+ * replay looks an id up at every create, release and bind: a Map with the deletions a replay makes costs several
+ * times an array read there, and misses the cache more.
  *
- * A copy kept as a checkpoint holds only the live pairs, ascending by id (`clone(true)`: 12 bytes a live resource,
- * where the flat table holds 4 bytes for every id up to the largest); the table is made again from them at its
- * first use, and a copy of such a copy shares them until then.
+ * The table grows to an id only while it stays at most DENSITY slots of 4 bytes for each live id (or MIN_DIRECT in
+ * all): a capture whose ids start at ten million, or jump, is never copied as a table of tens of megabytes. When it
+ * grows, the Map's ids it now covers move into it, so an integer id below its length is only ever in the table.
+ *
+ * A copy kept as a checkpoint holds only the live pairs (`clone(true)`: 12 bytes a live resource, where the table
+ * holds 4 bytes for every id up to the largest); the table is made again from them at its first use, and a copy of
+ * such a copy shares them until then.
  */
 
-/** Ids below this index the flat table; the table grows to the largest such id in use (4 bytes an id). */
+/** Ids at or past this never index the flat table. */
 export const DIRECT_ID_LIMIT = 1 << 24
+/** The table may hold this many ids for each live one... */
+const DENSITY = 64
+/** ...or this many in all, however few are live. */
+const MIN_DIRECT = 1 << 16
 
 export class IdTable {
   /** A table of the pairs (ids[k], values[k]); a value is a non-negative integer below 2^31 - 1. */
@@ -33,7 +42,7 @@ export class IdTable {
       const v = this.direct[id]
       return v === 0 ? undefined : v - 1
     }
-    return id >= 0 && id < DIRECT_ID_LIMIT && Number.isInteger(id) ? undefined : this.far.get(id)
+    return this.far.size === 0 ? undefined : this.far.get(id)
   }
 
   has(id: number): boolean {
@@ -42,8 +51,7 @@ export class IdTable {
 
   set(id: number, slot: number): void {
     if (this.packedIds !== null) this.unpack()
-    if (id >= 0 && id < DIRECT_ID_LIMIT && Number.isInteger(id)) {
-      if (id >= this.direct.length) this.grow(id)
+    if (id >= 0 && Number.isInteger(id) && (id < this.direct.length || this.grow(id))) {
       if (this.direct[id] === 0) this.size++
       this.direct[id] = slot + 1
       return
@@ -54,8 +62,8 @@ export class IdTable {
 
   delete(id: number): boolean {
     if (this.packedIds !== null) this.unpack()
-    if (id >= 0 && id < DIRECT_ID_LIMIT && Number.isInteger(id)) {
-      if (id >= this.direct.length || this.direct[id] === 0) return false
+    if (id >= 0 && id < this.direct.length && Number.isInteger(id)) {
+      if (this.direct[id] === 0) return false
       this.direct[id] = 0
       this.size--
       return true
@@ -65,7 +73,7 @@ export class IdTable {
     return true
   }
 
-  /** Every (id, slot) pair: the table's ids ascending, then the others in the order they came. */
+  /** Every (id, slot) pair: the table's ids ascending, then the Map's in the order they came. */
   forEach(visit: (slot: number, id: number) => void): void {
     if (this.packedIds !== null) this.unpack()
     const direct = this.direct
@@ -103,13 +111,26 @@ export class IdTable {
     return c
   }
 
-  /** The table made room for `id`: twice as long at least, so growing costs a copy of each id once on average. */
-  private grow(id: number): void {
-    let n = Math.max(1024, this.direct.length * 2)
-    while (n <= id) n *= 2
-    const grown = new Int32Array(Math.min(n, DIRECT_ID_LIMIT))
+  /**
+   * The table made long enough for `id` (an integer at least its length), twice as long at least so that growing
+   * costs a copy of each id once on average, and the Map's ids it then covers moved into it; false, and nothing
+   * changed, where that would pass DIRECT_ID_LIMIT or the density the table keeps.
+   */
+  private grow(id: number): boolean {
+    const n = tableLength(this.direct.length, id)
+    if (n > maxLength(this.size + 1)) return false
+    const grown = new Int32Array(n)
     grown.set(this.direct)
     this.direct = grown
+    if (this.far.size > 0) {
+      for (const [farId, slot] of this.far) {
+        if (farId >= 0 && farId < n && Number.isInteger(farId)) {
+          grown[farId] = slot + 1
+          this.far.delete(farId)
+        }
+      }
+    }
+    return true
   }
 
   /** A checkpoint's pairs made into the table and the Map. */
@@ -118,13 +139,24 @@ export class IdTable {
     const slots = this.packedSlots as Int32Array
     this.packedIds = null
     this.packedSlots = null
+    this.size = 0
+    // the table as long as all the pairs allow, made at once
     let top = -1
-    for (let k = 0; k < ids.length; k++) if (ids[k] < DIRECT_ID_LIMIT && ids[k] >= 0 && Number.isInteger(ids[k])) top = Math.max(top, ids[k])
-    if (top >= 0) this.grow(top)
-    for (let k = 0; k < ids.length; k++) {
-      const id = ids[k]
-      if (id >= 0 && id < DIRECT_ID_LIMIT && Number.isInteger(id)) this.direct[id] = slots[k] + 1
-      else this.far.set(id, slots[k])
-    }
+    for (let k = 0; k < ids.length; k++) if (ids[k] >= 0 && ids[k] < DIRECT_ID_LIMIT && Number.isInteger(ids[k])) top = Math.max(top, ids[k])
+    const n = tableLength(this.direct.length, top)
+    if (top >= 0 && n <= maxLength(ids.length)) this.direct = new Int32Array(n)
+    for (let k = 0; k < ids.length; k++) this.set(ids[k], slots[k])
   }
+}
+
+/** The length a table of `length` grows to for `id`: twice as long at least, a power of two past the id. */
+function tableLength(length: number, id: number): number {
+  let n = Math.max(1024, length * 2)
+  while (n <= id) n *= 2
+  return n
+}
+
+/** The longest table `live` ids may keep (DENSITY, MIN_DIRECT), never past DIRECT_ID_LIMIT. */
+function maxLength(live: number): number {
+  return Math.min(DIRECT_ID_LIMIT, Math.max(MIN_DIRECT, DENSITY * live))
 }

@@ -16,6 +16,7 @@ describe('IdTable (a model’s live resources by capture id)', () => {
   // ids a capture may hold: small integers most of all, and those the flat table leaves to its Map
   const id = fc.oneof(
     { weight: 6, arbitrary: fc.integer({ min: 0, max: 3000 }) },
+    { weight: 1, arbitrary: fc.integer({ min: 60_000, max: 140_000 }) },
     { weight: 1, arbitrary: fc.integer({ min: DIRECT_ID_LIMIT - 2, max: DIRECT_ID_LIMIT + 2 }) },
     { weight: 1, arbitrary: fc.integer({ min: -5, max: -1 }) },
     { weight: 1, arbitrary: fc.constantFrom(0.5, 2 ** 40, -0, Number.MAX_SAFE_INTEGER) },
@@ -57,6 +58,33 @@ describe('IdTable (a model’s live resources by capture id)', () => {
       }),
       { numRuns: runs(300) },
     )
+  })
+
+  it('grows its flat table only while it stays dense, and takes in the far ids it comes to cover', () => {
+    type Inner = { direct: Int32Array; far: Map<number, number> }
+    // a capture numbering from ten million: a hundred live ids make no table of ten million
+    const sparse = new IdTable()
+    for (let i = 0; i < 100; i++) sparse.set(10_000_000 + 3 * i, i)
+    expect((sparse as unknown as Inner).direct.length).toBe(0)
+    expect(sparse.get(10_000_297)).toBe(99)
+    expect(sparse.size).toBe(100)
+    // ids from 0 fill the table; one far past them waits in the Map until enough are live for the table to reach it
+    const t = new IdTable()
+    for (let i = 0; i < 1500; i++) t.set(i, i)
+    t.set(100_000, 7)
+    expect((t as unknown as Inner).far.size).toBe(1)
+    for (let i = 1500; i < 2100; i++) t.set(i, i)
+    t.set(120_000, 8)
+    const inner = t as unknown as Inner
+    expect(inner.direct.length).toBe(131_072)
+    expect(inner.far.size).toBe(0)
+    expect([t.get(100_000), t.get(120_000), t.get(2099), t.size]).toEqual([7, 8, 2099, 2102])
+    expect(t.delete(100_000)).toBe(true)
+    expect(t.get(100_000)).toBeUndefined()
+    // a packed copy of the sparse table makes no table either, and answers the same
+    const copy = sparse.clone(true)
+    expect(copy.get(10_000_000)).toBe(0)
+    expect((copy as unknown as Inner).direct.length).toBe(0)
   })
 
   it('keeps a checkpoint’s copy as its live pairs until it is used', () => {
