@@ -1,7 +1,8 @@
 /**
  * A model's live resources by their capture id: id → slot (a non-negative integer). A capture numbers its resources
- * from small integers up, so those ids index a flat table (slot + 1, 0 for none); any other id (negative,
- * fractional, past DIRECT_ID_LIMIT, or too far past what is live for the table to grow to it) goes to a Map. A
+ * from small integers up (or from a larger first one: ID_BASE_FROM), so those ids index a flat table (slot + 1, 0
+ * for none); any other id (negative, fractional, before the table's base, DIRECT_ID_LIMIT past it, or too far past
+ * what is live for the table to grow to it) goes to a Map. A
  * replay looks an id up at every create, release and bind: a Map with the deletions a replay makes costs several
  * times an array read there, and misses the cache more.
  *
@@ -14,8 +15,13 @@
  * such a copy shares them until then.
  */
 
-/** Ids at or past this never index the flat table. */
+/** Ids this far or farther past the table's base never index it. */
 export const DIRECT_ID_LIMIT = 1 << 24
+/**
+ * A first id at or past this starts the flat table (its base): a capture numbering its resources from ten million
+ * keeps a table as long as its ids span. Below it, the table starts at id 0, as captures numbering from 0 or 1 have it.
+ */
+export const ID_BASE_FROM = 1 << 20
 /** The table may hold this many ids for each live one... */
 const DENSITY = 64
 /** ...or this many in all, however few are live. */
@@ -30,6 +36,8 @@ export class IdTable {
   }
 
   private direct = new Int32Array(0)
+  /** The id the table's first entry stands for (ID_BASE_FROM); -1 until an id is set, read as 0. */
+  private base = -1
   private far = new Map<number, number>()
   /** A checkpoint's pairs, not yet made into the table (see clone). */
   private packedIds: Float64Array | null = null
@@ -38,8 +46,9 @@ export class IdTable {
 
   get(id: number): number | undefined {
     if (this.packedIds !== null) this.unpack()
-    if (id >= 0 && id < this.direct.length && Number.isInteger(id)) {
-      const v = this.direct[id]
+    const i = id - (this.base < 0 ? 0 : this.base)
+    if (i >= 0 && i < this.direct.length && Number.isInteger(i)) {
+      const v = this.direct[i]
       return v === 0 ? undefined : v - 1
     }
     return this.far.size === 0 ? undefined : this.far.get(id)
@@ -51,9 +60,11 @@ export class IdTable {
 
   set(id: number, slot: number): void {
     if (this.packedIds !== null) this.unpack()
-    if (id >= 0 && Number.isInteger(id) && (id < this.direct.length || this.grow(id))) {
-      if (this.direct[id] === 0) this.size++
-      this.direct[id] = slot + 1
+    if (this.base < 0 && id >= 0 && Number.isSafeInteger(id)) this.base = id >= ID_BASE_FROM ? id : 0
+    const i = id - (this.base < 0 ? 0 : this.base)
+    if (i >= 0 && Number.isInteger(i) && (i < this.direct.length || this.grow(i))) {
+      if (this.direct[i] === 0) this.size++
+      this.direct[i] = slot + 1
       return
     }
     if (!this.far.has(id)) this.size++
@@ -62,9 +73,10 @@ export class IdTable {
 
   delete(id: number): boolean {
     if (this.packedIds !== null) this.unpack()
-    if (id >= 0 && id < this.direct.length && Number.isInteger(id)) {
-      if (this.direct[id] === 0) return false
-      this.direct[id] = 0
+    const i = id - (this.base < 0 ? 0 : this.base)
+    if (i >= 0 && i < this.direct.length && Number.isInteger(i)) {
+      if (this.direct[i] === 0) return false
+      this.direct[i] = 0
       this.size--
       return true
     }
@@ -77,7 +89,8 @@ export class IdTable {
   forEach(visit: (slot: number, id: number) => void): void {
     if (this.packedIds !== null) this.unpack()
     const direct = this.direct
-    for (let id = 0; id < direct.length; id++) if (direct[id] !== 0) visit(direct[id] - 1, id)
+    const base = this.base < 0 ? 0 : this.base
+    for (let i = 0; i < direct.length; i++) if (direct[i] !== 0) visit(direct[i] - 1, base + i)
     this.far.forEach(visit)
   }
 
@@ -95,6 +108,7 @@ export class IdTable {
       return c
     }
     if (!packed) {
+      c.base = this.base
       c.direct = this.direct.slice()
       c.far = new Map(this.far)
       return c
@@ -112,20 +126,22 @@ export class IdTable {
   }
 
   /**
-   * The table made long enough for `id` (an integer at least its length), twice as long at least so that growing
-   * costs a copy of each id once on average, and the Map's ids it then covers moved into it; false, and nothing
-   * changed, where that would pass DIRECT_ID_LIMIT or the density the table keeps.
+   * The table made long enough for index `i` (past the base; an integer at least its length), twice as long at
+   * least so that growing costs a copy of each id once on average, and the Map's ids it then covers moved into it;
+   * false, and nothing changed, where that would pass DIRECT_ID_LIMIT or the density the table keeps.
    */
-  private grow(id: number): boolean {
-    const n = tableLength(this.direct.length, id)
+  private grow(i: number): boolean {
+    const n = tableLength(this.direct.length, i)
     if (n > maxLength(this.size + 1)) return false
     const grown = new Int32Array(n)
     grown.set(this.direct)
     this.direct = grown
     if (this.far.size > 0) {
+      const base = this.base < 0 ? 0 : this.base
       for (const [farId, slot] of this.far) {
-        if (farId >= 0 && farId < n && Number.isInteger(farId)) {
-          grown[farId] = slot + 1
+        const at = farId - base
+        if (at >= 0 && at < n && Number.isInteger(at)) {
+          grown[at] = slot + 1
           this.far.delete(farId)
         }
       }
@@ -140,9 +156,15 @@ export class IdTable {
     this.packedIds = null
     this.packedSlots = null
     this.size = 0
-    // the table as long as all the pairs allow, made at once
+    // the base as the first pair sets it (the table's ids come first, ascending); the table as long as all the
+    // pairs allow, made at once
+    const first = ids.findIndex((id) => id >= 0 && Number.isSafeInteger(id))
+    if (first >= 0) this.base = ids[first] >= ID_BASE_FROM ? ids[first] : 0
     let top = -1
-    for (let k = 0; k < ids.length; k++) if (ids[k] >= 0 && ids[k] < DIRECT_ID_LIMIT && Number.isInteger(ids[k])) top = Math.max(top, ids[k])
+    for (let k = 0; k < ids.length; k++) {
+      const i = ids[k] - (this.base < 0 ? 0 : this.base)
+      if (i >= 0 && i < DIRECT_ID_LIMIT && Number.isInteger(i)) top = Math.max(top, i)
+    }
     const n = tableLength(this.direct.length, top)
     if (top >= 0 && n <= maxLength(ids.length)) this.direct = new Int32Array(n)
     for (let k = 0; k < ids.length; k++) this.set(ids[k], slots[k])

@@ -3,6 +3,7 @@
  * typed-array columns. Slots are recycled; ids map to the slot of their live allocation.
  */
 import type { Bytes } from '../../../shared/units'
+import { ID_BASE_FROM } from '../idTable'
 import { copyColumn, restoredCapacity, RowCopy, TableShadow, type Column, type RecycledColumns, type TableShape } from './rowCopy'
 
 /** What a slot is. */
@@ -250,7 +251,7 @@ export class Allocations {
   }
 }
 
-/** Ids below this are looked up in a flat table; larger, negative or fractional ids in a Map. */
+/** Ids below this (past the table's base) are looked up in a flat table; others, negative or fractional ids in a Map. */
 const DIRECT_LIMIT = 1 << 24
 
 /**
@@ -262,6 +263,12 @@ const ID_SHAPE: TableShape = { kinds: ['i32'], fill: [0] }
 
 export class IdMap {
   private direct = new Int32Array(1024)
+  /**
+   * The id the direct table's first entry stands for: the first id set where that is ID_BASE_FROM or more (a capture
+   * numbering from ten million keeps a table as long as its ids span, not one of ten million entries every snapshot
+   * restores and walks), else 0; -1 until an id is set, read as 0.
+   */
+  private base = -1
   private far = new Map<number, number>()
   /** A checkpoint's copy of the direct table (see packedClone, changedSince); it restores on first use, and so do its clones. */
   copy: RowCopy | null = null
@@ -269,8 +276,9 @@ export class IdMap {
 
   get(id: number): number | undefined {
     if (this.copy !== null) this.restore()
-    if (id >= 0 && id < DIRECT_LIMIT && Number.isInteger(id)) {
-      const v = id < this.direct.length ? this.direct[id] : 0
+    const i = id - (this.base < 0 ? 0 : this.base)
+    if (i >= 0 && i < DIRECT_LIMIT && Number.isInteger(i)) {
+      const v = i < this.direct.length ? this.direct[i] : 0
       return v === 0 ? undefined : v - 1
     }
     return this.far.get(id)
@@ -282,16 +290,18 @@ export class IdMap {
 
   set(id: number, slot: number): void {
     if (this.copy !== null) this.restore()
-    if (id >= 0 && id < DIRECT_LIMIT && Number.isInteger(id)) {
-      if (id >= this.direct.length) {
+    if (this.base < 0 && id >= 0 && Number.isSafeInteger(id)) this.base = id >= ID_BASE_FROM ? id : 0
+    const i = id - (this.base < 0 ? 0 : this.base)
+    if (i >= 0 && i < DIRECT_LIMIT && Number.isInteger(i)) {
+      if (i >= this.direct.length) {
         let n = Math.max(1024, this.direct.length)
-        while (n <= id) n *= 2
+        while (n <= i) n *= 2
         const grown = new Int32Array(n)
         grown.set(this.direct)
         this.direct = grown
       }
-      if (this.direct[id] === 0) this.size++
-      this.direct[id] = slot + 1
+      if (this.direct[i] === 0) this.size++
+      this.direct[i] = slot + 1
       return
     }
     if (!this.far.has(id)) this.size++
@@ -300,9 +310,10 @@ export class IdMap {
 
   delete(id: number): void {
     if (this.copy !== null) this.restore()
-    if (id >= 0 && id < DIRECT_LIMIT && Number.isInteger(id)) {
-      if (id < this.direct.length && this.direct[id] !== 0) {
-        this.direct[id] = 0
+    const i = id - (this.base < 0 ? 0 : this.base)
+    if (i >= 0 && i < DIRECT_LIMIT && Number.isInteger(i)) {
+      if (i < this.direct.length && this.direct[i] !== 0) {
+        this.direct[i] = 0
         this.size--
       }
       return
@@ -324,6 +335,7 @@ export class IdMap {
   /** A deep copy, its direct table taken from `pool` where one is given (RecycledColumns.column). */
   clone(pool?: RecycledColumns): IdMap {
     const c = new IdMap()
+    c.base = this.base
     if (this.copy !== null) {
       c.copy = this.copy
       c.far = this.far
@@ -364,6 +376,7 @@ export class IdMap {
 
   private kept(copy: RowCopy): IdMap {
     const c = new IdMap()
+    c.base = this.base
     c.direct = new Int32Array(0)
     c.far = new Map(this.far)
     c.size = this.size

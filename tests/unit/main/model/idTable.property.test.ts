@@ -17,6 +17,7 @@ describe('IdTable (a model’s live resources by capture id)', () => {
   const id = fc.oneof(
     { weight: 6, arbitrary: fc.integer({ min: 0, max: 3000 }) },
     { weight: 1, arbitrary: fc.integer({ min: 60_000, max: 140_000 }) },
+    { weight: 1, arbitrary: fc.integer({ min: 10_000_000, max: 10_003_000 }) },
     { weight: 1, arbitrary: fc.integer({ min: DIRECT_ID_LIMIT - 2, max: DIRECT_ID_LIMIT + 2 }) },
     { weight: 1, arbitrary: fc.integer({ min: -5, max: -1 }) },
     { weight: 1, arbitrary: fc.constantFrom(0.5, 2 ** 40, -0, Number.MAX_SAFE_INTEGER) },
@@ -62,12 +63,17 @@ describe('IdTable (a model’s live resources by capture id)', () => {
 
   it('grows its flat table only while it stays dense, and takes in the far ids it comes to cover', () => {
     type Inner = { direct: Int32Array; far: Map<number, number> }
-    // a capture numbering from ten million: a hundred live ids make no table of ten million
+    // a capture numbering from ten million: its table starts there, as long as its ids span
+    const offset = new IdTable()
+    for (let i = 0; i < 100; i++) offset.set(10_000_000 + 3 * i, i)
+    expect((offset as unknown as Inner).direct.length).toBe(1024)
+    expect([offset.get(10_000_297), offset.get(297), offset.size]).toEqual([99, undefined, 100])
+    // ids that jump ten million past a hundred live ones wait in the Map: no table of ten million
     const sparse = new IdTable()
-    for (let i = 0; i < 100; i++) sparse.set(10_000_000 + 3 * i, i)
-    expect((sparse as unknown as Inner).direct.length).toBe(0)
+    for (let i = 0; i < 100; i++) sparse.set(i === 0 ? 0 : 10_000_000 + 3 * i, i)
+    expect((sparse as unknown as Inner).direct.length).toBe(1024)
+    expect((sparse as unknown as Inner).far.size).toBe(99)
     expect(sparse.get(10_000_297)).toBe(99)
-    expect(sparse.size).toBe(100)
     // ids from 0 fill the table; one far past them waits in the Map until enough are live for the table to reach it
     const t = new IdTable()
     for (let i = 0; i < 1500; i++) t.set(i, i)
@@ -81,10 +87,13 @@ describe('IdTable (a model’s live resources by capture id)', () => {
     expect([t.get(100_000), t.get(120_000), t.get(2099), t.size]).toEqual([7, 8, 2099, 2102])
     expect(t.delete(100_000)).toBe(true)
     expect(t.get(100_000)).toBeUndefined()
-    // a packed copy of the sparse table makes no table either, and answers the same
-    const copy = sparse.clone(true)
-    expect(copy.get(10_000_000)).toBe(0)
-    expect((copy as unknown as Inner).direct.length).toBe(0)
+    // a packed copy makes the same: the offset table from its base, the sparse one's jumps in the Map
+    const copy = offset.clone(true)
+    expect([copy.get(10_000_000), copy.get(10_000_297)]).toEqual([0, 99])
+    expect((copy as unknown as Inner).direct.length).toBe(1024)
+    const sparseCopy = sparse.clone(true)
+    expect([sparseCopy.get(0), sparseCopy.get(10_000_297), sparseCopy.size]).toEqual([0, 99, 100])
+    expect((sparseCopy as unknown as Inner).far.size).toBe(99)
   })
 
   it('keeps a checkpoint’s copy as its live pairs until it is used', () => {

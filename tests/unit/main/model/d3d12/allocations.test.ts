@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { Allocations, IdMap, SlotState } from '../../../../../src/main/model/d3d12/allocations'
+import { ID_BASE_FROM } from '../../../../../src/main/model/idTable'
 import { runs } from '../../../../properties'
 import { BlockTable } from '../../../../../src/main/model/d3d12/memoryPool'
 
@@ -64,7 +65,14 @@ describe('packed copies (checkpoints)', () => {
 describe('an id map', () => {
   it('lists every live slot once, the direct ids in ascending order first, whatever was set and deleted', () => {
     // ids near 0 (the direct table), large, negative and fractional ones (the far map); slots as drawn
-    const id = fc.oneof(fc.nat(3000), fc.integer({ min: 2 ** 24, max: 2 ** 30 }), fc.integer({ min: -50, max: -1 }), fc.constantFrom(0.5, 7.25))
+    const id = fc.oneof(
+      fc.nat(3000),
+      fc.integer({ min: 2 ** 24, max: 2 ** 30 }),
+      fc.integer({ min: -50, max: -1 }),
+      fc.constantFrom(0.5, 7.25),
+      // a capture numbering from ten million: the table starts there, and ids below it are far
+      fc.integer({ min: 10_000_000, max: 10_003_000 }),
+    )
     const op = fc.record({ del: fc.boolean(), id, slot: fc.nat(100_000) })
     fc.assert(
       fc.property(fc.array(op, { maxLength: 200 }), fc.boolean(), (ops, packed) => {
@@ -80,8 +88,12 @@ describe('an id map', () => {
           }
         }
         if (packed) ids = ids.packedClone().clone()
-        const direct = [...plain.keys()].filter((k) => Number.isInteger(k) && k >= 0 && k < 2 ** 24).sort((x, y) => x - y)
+        // the direct table starts at the first id set, where that is 2^20 or more (a capture numbering from far up)
+        const first = ops.find((o) => !o.del && Number.isInteger(o.id) && o.id >= 0)?.id ?? 0
+        const base = first >= ID_BASE_FROM ? first : 0
+        const direct = [...plain.keys()].filter((k) => Number.isInteger(k) && k >= base && k < base + 2 ** 24).sort((x, y) => x - y)
         const far = [...plain.keys()].filter((k) => !direct.includes(k))
+        for (const o of ops) expect(ids.get(o.id)).toBe(plain.get(o.id))
         const slots = Array.from(ids.slots())
         expect(slots.length).toBe(plain.size)
         expect(slots.slice(0, direct.length)).toEqual(direct.map((k) => plain.get(k)))
