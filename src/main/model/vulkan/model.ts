@@ -37,6 +37,7 @@ import {
 import { TEXTURE_ALLOCATOR_BUDDY, defaultVulkanConfig, type VulkanConfig } from './config'
 import { BuddyBlock } from './buddy'
 import { FirstFit } from '../firstFit'
+import { grown } from '../grown'
 import { IdTable } from '../idTable'
 import { FreeListBlock } from './freeList'
 import { LinearArena } from './linear'
@@ -194,11 +195,8 @@ class Placements {
     const to = c as unknown as Record<string, unknown>
     for (const key of Object.keys(from)) {
       const a = from[key]
-      if (ArrayBuffer.isView(a)) {
-        const b = new (a.constructor as new (n: number) => Float64Array)(capacity)
-        b.set((a as Float64Array).subarray(0, n))
-        to[key] = b
-      } else to[key] = Array.isArray(a) ? a.slice() : a
+      if (ArrayBuffer.isView(a)) to[key] = grown((a as Float64Array).subarray(0, n), capacity)
+      else to[key] = Array.isArray(a) ? a.slice() : a
     }
     return c
   }
@@ -1102,9 +1100,7 @@ export class VulkanModel {
    */
   liveColumns(): LiveColumns {
     const s = this.slots
-    const states = [...this.memories.values()].sort((a, b) => a.memory - b.memory)
-    const index = new Int32Array(this.nextMemory)
-    for (let k = 0; k < states.length; k++) index[states[k].memory] = k
+    const { states, index } = this.memoryIndex()
     // grouped by memory (a count, then each slot at its group's next row), then each group by offset and id: a
     // sort of each memory's few hundred rows, not of every row by three keys
     const first = new Int32Array(states.length + 1)
@@ -1157,9 +1153,7 @@ export class VulkanModel {
    */
   memoryLayout(): MemoryLayout {
     const s = this.slots
-    const states = [...this.memories.values()].sort((a, b) => a.memory - b.memory)
-    const index = new Int32Array(this.nextMemory).fill(-1)
-    for (let k = 0; k < states.length; k++) index[states[k].memory] = k
+    const { states, index } = this.memoryIndex()
     // rows per memory: its placements, or a linear block's one bumped range, and the frame data
     const frameData = states.map((m) => this.frameDataOf(m))
     const count = new Int32Array(states.length + 1)
@@ -1217,6 +1211,14 @@ export class VulkanModel {
       id: pick(id, new Float64Array(n)),
       pending: pick(pending, new Uint8Array(n)),
     }
+  }
+
+  /** The live memories in creation order, and each one's place among them by its number (-1: not live). */
+  private memoryIndex(): { states: MemoryState[]; index: Int32Array } {
+    const states = [...this.memories.values()].sort((a, b) => a.memory - b.memory)
+    const index = new Int32Array(this.nextMemory).fill(-1)
+    for (let k = 0; k < states.length; k++) index[states[k].memory] = k
+    return { states, index }
   }
 
   /** What view() shows of a memory besides its placements, as offset, size pairs: per-frame data. */
