@@ -36,8 +36,8 @@ export class IdTable {
   }
 
   private direct = new Int32Array(0)
-  /** The id the table's first entry stands for (ID_BASE_FROM); -1 until an id is set, read as 0. */
-  private base = -1
+  /** The id the table's first entry stands for (ID_BASE_FROM), chosen by the id that makes the table. */
+  private base = 0
   private far = new Map<number, number>()
   /** A checkpoint's pairs, not yet made into the table (see clone). */
   private packedIds: Float64Array | null = null
@@ -46,7 +46,7 @@ export class IdTable {
 
   get(id: number): number | undefined {
     if (this.packedIds !== null) this.unpack()
-    const i = id - (this.base < 0 ? 0 : this.base)
+    const i = id - this.base
     if (i >= 0 && i < this.direct.length && Number.isInteger(i)) {
       const v = this.direct[i]
       return v === 0 ? undefined : v - 1
@@ -60,8 +60,8 @@ export class IdTable {
 
   set(id: number, slot: number): void {
     if (this.packedIds !== null) this.unpack()
-    if (this.base < 0 && id >= 0 && Number.isSafeInteger(id)) this.base = id >= ID_BASE_FROM ? id : 0
-    const i = id - (this.base < 0 ? 0 : this.base)
+    if (this.direct.length === 0 && id >= 0 && Number.isSafeInteger(id)) this.base = id >= ID_BASE_FROM ? id : 0
+    const i = id - this.base
     if (i >= 0 && Number.isInteger(i) && (i < this.direct.length || this.grow(i))) {
       if (this.direct[i] === 0) this.size++
       this.direct[i] = slot + 1
@@ -73,7 +73,7 @@ export class IdTable {
 
   delete(id: number): boolean {
     if (this.packedIds !== null) this.unpack()
-    const i = id - (this.base < 0 ? 0 : this.base)
+    const i = id - this.base
     if (i >= 0 && i < this.direct.length && Number.isInteger(i)) {
       if (this.direct[i] === 0) return false
       this.direct[i] = 0
@@ -89,7 +89,7 @@ export class IdTable {
   forEach(visit: (slot: number, id: number) => void): void {
     if (this.packedIds !== null) this.unpack()
     const direct = this.direct
-    const base = this.base < 0 ? 0 : this.base
+    const base = this.base
     for (let i = 0; i < direct.length; i++) if (direct[i] !== 0) visit(direct[i] - 1, base + i)
     this.far.forEach(visit)
   }
@@ -137,9 +137,8 @@ export class IdTable {
     grown.set(this.direct)
     this.direct = grown
     if (this.far.size > 0) {
-      const base = this.base < 0 ? 0 : this.base
       for (const [farId, slot] of this.far) {
-        const at = farId - base
+        const at = farId - this.base
         if (at >= 0 && at < n && Number.isInteger(at)) {
           grown[at] = slot + 1
           this.far.delete(farId)
@@ -162,7 +161,7 @@ export class IdTable {
     if (first >= 0) this.base = ids[first] >= ID_BASE_FROM ? ids[first] : 0
     let top = -1
     for (let k = 0; k < ids.length; k++) {
-      const i = ids[k] - (this.base < 0 ? 0 : this.base)
+      const i = ids[k] - this.base
       if (i >= 0 && i < DIRECT_ID_LIMIT && Number.isInteger(i)) top = Math.max(top, i)
     }
     const n = tableLength(this.direct.length, top)

@@ -175,11 +175,7 @@ class Placements {
     const columns = this as unknown as Record<string, unknown>
     for (const key of Object.keys(columns)) {
       const a = columns[key]
-      if (ArrayBuffer.isView(a)) {
-        const b = new (a.constructor as new (n: number) => Float64Array)(cap)
-        b.set(a as Float64Array)
-        columns[key] = b
-      }
+      if (ArrayBuffer.isView(a)) columns[key] = grown(a as Float64Array, cap)
     }
   }
 
