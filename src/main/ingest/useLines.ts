@@ -15,6 +15,17 @@ const PRIME = 0x01000193
  */
 export const KEPT_LINES = 4096
 
+/**
+ * Once every line is kept and fewer than one record in SPARSE_HITS found its line, only one record in SAMPLE is
+ * looked up; the others are answered -1 (read from the store) without their hash. A capture whose lists never
+ * repeat (the stress workload's: 270 000 `use` records of eight ids drawn from tens of thousands alive, none
+ * repeated) otherwise hashes and probes every record for nothing. The sampled records keep the rate current: lists
+ * that start to repeat bring the look-ups back. A line is a cache, so the answers do not change: a record answered
+ * -1 is read from the store as one past KEPT_LINES is.
+ */
+const SPARSE_HITS = 8
+const SAMPLE = 16
+
 export class UseLines {
   /**
    * Every line's ids, one line after another: line `l`'s `count(l)` ids start at `from(l)`. A new array when it
@@ -27,6 +38,9 @@ export class UseLines {
   /** Records asked for (lineOf), and those of them whose ids were new (kept as a line or not). */
   private asked = 0
   private news = 0
+  /** Few records find their line (SPARSE_HITS): only one in SAMPLE is looked up; `passed` counts those that are not. */
+  private sparse = false
+  private passed = 0
   private idsLength = 0
   /** Per line: where its ids start in `ids`, how many, the hash of its packed form, and its first record's place. */
   private fromOf: Int32Array = new Int32Array(256)
@@ -73,6 +87,7 @@ export class UseLines {
     const useIds = store.useIds
     const plain = useIds instanceof Float64Array
     if (plain !== this.plain) this.restart(plain)
+    if (this.sparse && ++this.passed % SAMPLE !== 0) return -1
     this.asked++
     // A frame's records mostly repeat an earlier frame's in order: first the line that came after the last one.
     const last = this.last
@@ -84,6 +99,7 @@ export class UseLines {
     const line = this.find(useIds, store, count, first)
     if (last >= 0 && line >= 0) this.nextOf[last] = line
     this.last = line
+    this.sparse = this.lines >= this.keep && SPARSE_HITS * (this.asked - this.news) < this.asked
     return line
   }
 
@@ -213,6 +229,8 @@ export class UseLines {
     this.lines = 0
     this.asked = 0
     this.news = 0
+    this.sparse = false
+    this.passed = 0
     this.idsLength = 0
     this.ids = new Float64Array(this.ids.length)
     this.table.fill(0)
