@@ -1,9 +1,15 @@
 /**
  * Load a capture and replay it with one checkpoint, as `report` does (a Vulkan capture through the backend
  * `report` picks), N times in one process (the first cold, the later ones warm), printing each load's and
- * replay's milliseconds and the minor page faults each took (fresh memory the process touched). PROF=DIR writes each replay's CPU profile as DIR/replay<i>.cpuprofile.
+ * replay's milliseconds and the minor page faults each took (fresh memory the process touched). PROF=DIR writes each
+ * replay's CPU profile as DIR/replay<i>.cpuprofile, and with PROF_LOAD=1 each load's as DIR/load<i>.cpuprofile.
+ * REPORT=1 replays as `report --json` does (no checkpoint, residency events counted, the report's series only,
+ * through the backend) and prints the nanoseconds per record of each eighth of the frames: a cost that grows with
+ * what is alive shows as eighths that get dearer (the replay tells its progress every 256 frames, so the eighths of
+ * a capture under some 4 000 frames are coarse).
  * Usage: bash bench/tools/run.sh replay FILE [N=2]
  */
+import { BACKENDS, backendFor } from '../../src/main/analysis/backends'
 import { ONLY_FIRST_CHECKPOINT } from '../../src/main/analysis/checkpoints'
 import { Replay } from '../../src/main/analysis/d3d12/replay'
 import { replayCapture } from '../../src/main/analysis/run'
@@ -17,15 +23,40 @@ const profiler = process.env.PROF ? new Profiler(process.env.PROF) : null
 const faults = () => process.resourceUsage().minorPageFault
 for (let i = 1; i <= runs; i++) {
   const f0 = faults()
+  if (process.env.PROF_LOAD) await profiler?.start()
   const t0 = performance.now()
   const result = await loadCaptureFile(file)
   const store = result.store
   const t1 = performance.now()
   const f1 = faults()
+  if (process.env.PROF_LOAD) await profiler?.stop(`load${i}`)
   await profiler?.start()
   const t2 = performance.now()
-  // A D3D12 capture replays as the bench's report does; any other through the backend `report` picks for it.
-  if (store.header.api === 'vulkan') await replayCapture(result, [], { checkpoints: false })
+  const eighths: string[] = []
+  if (process.env.REPORT) {
+    // as `report` runs it (analysis/run.ts replayCapture), timing each eighth of the frames
+    const frames = store.frames.length
+    let next = 1
+    let at = performance.now()
+    let from = 0
+    const mark = (done: number) => {
+      while (next <= 8 && done >= Math.ceil((next * frames) / 8)) {
+        const end = done >= frames ? store.records.length : store.frames.firstRecord[done]
+        const now = performance.now()
+        eighths.push(((1e6 * (now - at)) / Math.max(1, end - from)).toFixed(0))
+        at = now
+        from = end
+        next++
+      }
+    }
+    const started = backendFor(store.header, store, BACKENDS).replay(store, {
+      checkpoints: false,
+      residencyEvents: false,
+      series: 'report',
+      onProgress: (p) => mark(p.framesDone),
+    })
+    await started.done
+  } else if (store.header.api === 'vulkan') await replayCapture(result, [], { checkpoints: false })
   else {
     const config = resolveConfig(store.header.config as Record<string, number> | undefined, {})
     await Replay.run(store, { config, ...ONLY_FIRST_CHECKPOINT })
@@ -33,5 +64,6 @@ for (let i = 1; i <= runs; i++) {
   const t3 = performance.now()
   const f3 = faults()
   await profiler?.stop(`replay${i}`)
-  console.log(`load ${(t1 - t0).toFixed(0)} ms (${f1 - f0} page faults) replay ${(t3 - t2).toFixed(0)} ms (${f3 - f1} page faults)`)
+  const each = eighths.length > 0 ? `; ns per record by eighth ${eighths.join(' ')}` : ''
+  console.log(`load ${(t1 - t0).toFixed(0)} ms (${f1 - f0} page faults) replay ${(t3 - t2).toFixed(0)} ms (${f3 - f1} page faults)${each}`)
 }
