@@ -16,14 +16,19 @@ const PRIME = 0x01000193
 export const KEPT_LINES = 4096
 
 /**
- * Once every line is kept and fewer than one record in SPARSE_HITS found its line, only one record in SAMPLE is
- * looked up; the others are answered -1 (read from the store) without their hash. A capture whose lists never
- * repeat (the stress workload's: 270 000 `use` records of eight ids drawn from tens of thousands alive, none
- * repeated) otherwise hashes and probes every record for nothing. The sampled records keep the rate current: lists
- * that start to repeat bring the look-ups back. A line is a cache, so the answers do not change: a record answered
- * -1 is read from the store as one past KEPT_LINES is.
+ * Once SAMPLE_AFTER records were looked up and few of the last ones found their line (a rate below SPARSE_RATE,
+ * each look-up weighing 1 / RATE_SPAN of it), only one record in SAMPLE is looked up; the others are answered -1
+ * (read from the store) without their hash. A capture whose lists never repeat (the stress workload's: 270 000
+ * `use` records of eight ids drawn from tens of thousands alive, none repeated) otherwise hashes, keeps and resolves
+ * its first KEPT_LINES lists as lines, then hashes and probes every later record, for nothing; and a fresh process
+ * runs the model's plain path for the first time only thousands of records in, on code compiled without it. The
+ * sampled records keep the rate current: lists that start to repeat bring every look-up back after three of them
+ * found their line (some 50 records). A line is a cache, so the answers do not change: a record answered -1 is read
+ * from the store as one past KEPT_LINES is.
  */
-const SPARSE_HITS = 8
+const SAMPLE_AFTER = 256
+const SPARSE_RATE = 1 / 8
+const RATE_SPAN = 16
 const SAMPLE = 16
 
 export class UseLines {
@@ -38,7 +43,9 @@ export class UseLines {
   /** Records asked for (lineOf), and those of them whose ids were new (kept as a line or not). */
   private asked = 0
   private news = 0
-  /** Few records find their line (SPARSE_HITS): only one in SAMPLE is looked up; `passed` counts those that are not. */
+  /** How many of the last records looked up found their line (see SPARSE_RATE), from 1. */
+  private rate = 1
+  /** Few records find their line: only one in SAMPLE is looked up; `passed` counts the records asked since. */
   private sparse = false
   private passed = 0
   private idsLength = 0
@@ -79,7 +86,8 @@ export class UseLines {
 
   /**
    * The line of the `use` record whose operands start at `ref` in the store's `ops`; a new line if its ids are new,
-   * or -1 when they are new and no more lines are kept (see KEPT_LINES): read its ids from the store then.
+   * or -1 when they are new and no more lines are kept (see KEPT_LINES), or when the record is not looked up (see
+   * SPARSE_RATE): read its ids from the store then.
    */
   lineOf(store: CaptureStore, ref: number): number {
     const count = store.ops[ref]
@@ -89,17 +97,19 @@ export class UseLines {
     if (plain !== this.plain) this.restart(plain)
     if (this.sparse && ++this.passed % SAMPLE !== 0) return -1
     this.asked++
+    const news = this.news
     // A frame's records mostly repeat an earlier frame's in order: first the line that came after the last one.
     const last = this.last
     const guess = last < 0 ? -1 : this.nextOf[last]
-    if (guess >= 0 && this.countOf[guess] === count && this.same(useIds, this.firstOf[guess], first, this.lengthOf[guess])) {
-      this.last = guess
-      return guess
+    let line: number
+    if (guess >= 0 && this.countOf[guess] === count && this.same(useIds, this.firstOf[guess], first, this.lengthOf[guess])) line = guess
+    else {
+      line = this.find(useIds, store, count, first)
+      if (last >= 0 && line >= 0) this.nextOf[last] = line
     }
-    const line = this.find(useIds, store, count, first)
-    if (last >= 0 && line >= 0) this.nextOf[last] = line
     this.last = line
-    this.sparse = this.lines >= this.keep && SPARSE_HITS * (this.asked - this.news) < this.asked
+    this.rate += ((this.news === news ? 1 : 0) - this.rate) / RATE_SPAN
+    this.sparse = this.asked >= SAMPLE_AFTER && this.rate < SPARSE_RATE
     return line
   }
 
@@ -229,6 +239,7 @@ export class UseLines {
     this.lines = 0
     this.asked = 0
     this.news = 0
+    this.rate = 1
     this.sparse = false
     this.passed = 0
     this.idsLength = 0

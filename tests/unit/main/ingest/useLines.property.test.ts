@@ -111,8 +111,8 @@ describe('use lines past the bound', () => {
           const isNew = !seen.has(key)
           const line = lines.lineOf(store, refs[r])
           if (line < 0) {
-            // read from the store: only past the bound (a new list, or one not looked up while few records
-            // found their line)
+            // read from the store: only a new list past the bound (at most 240 records here: fewer than are looked up
+            // before any is passed over, see the next test)
             expect(lines.lines).toBeGreaterThanOrEqual(keep)
             return
           }
@@ -128,20 +128,22 @@ describe('use lines past the bound', () => {
   })
 
   it('look up one record in sixteen while few find their line, and all again once lists repeat', () => {
-    // 100 lists never seen again: past the bound of 4 lines, no record has found its line
-    const fresh = Array.from({ length: 100 }, (_, k) => [1000 + k, 5])
-    const repeats = Array.from({ length: 64 }, () => fresh[0])
+    // 400 lists never seen again: after 256 records, none of which found its line, only one in sixteen is looked up
+    const fresh = Array.from({ length: 400 }, (_, k) => [1000 + k, 5])
+    const repeats = Array.from({ length: 80 }, () => fresh[0])
     const store = storeOf([...fresh, ...repeats])
     const refs = refsOf(store)
-    const lines = new UseLines(4)
+    const lines = new UseLines()
     const answers = refs.map((ref) => lines.lineOf(store, ref))
-    expect(lines.lines).toBe(4)
-    expect(answers.slice(0, 4)).toEqual([0, 1, 2, 3])
-    expect(answers.slice(4, 100).every((line) => line === -1)).toBe(true)
+    expect(answers.slice(0, 256)).toEqual(Array.from({ length: 256 }, (_, k) => k))
+    // from then on, a new line only for the records looked up: 144 / 16 of them
+    const sampled = answers.slice(256, 400)
+    expect(sampled.filter((line) => line >= 0)).toEqual(Array.from({ length: 9 }, (_, k) => 256 + k))
+    expect(lines.lines).toBe(265)
     // the first list again: at first answered from the store but one in sixteen, then found every time
-    const again = answers.slice(100)
+    const again = answers.slice(400)
     expect(again.slice(0, 16).filter((line) => line === 0).length).toBeLessThanOrEqual(1)
     expect(again.slice(0, 16).filter((line) => line === -1).length).toBeGreaterThanOrEqual(15)
-    expect(again.slice(48).every((line) => line === 0)).toBe(true)
+    expect(again.slice(64).every((line) => line === 0)).toBe(true)
   })
 })
