@@ -12,7 +12,8 @@
  *
  * A copy kept as a checkpoint holds only the live pairs (`clone(true)`: 12 bytes a live resource, where the table
  * holds 4 bytes for every id up to the largest); the table is made again from them at its first use, and a copy of
- * such a copy shares them until then.
+ * such a copy shares them until then. The D3D12 model's IdMap (model/d3d12/allocations.ts) is this table kept
+ * another way: a checkpoint holds the rows of its table that changed since the checkpoint before.
  */
 
 /** Ids this far or farther past the table's base never index it. */
@@ -35,17 +36,19 @@ export class IdTable {
     return t
   }
 
-  private direct = new Int32Array(0)
+  protected direct = new Int32Array(0)
   /** The id the table's first entry stands for (ID_BASE_FROM), chosen by the id that makes the table. */
-  private base = 0
-  private far = new Map<number, number>()
+  protected base = 0
+  protected far = new Map<number, number>()
+  /** The table is still to be made from a copy a checkpoint keeps (`settle` makes it, at the first use). */
+  protected unsettled = false
   /** A checkpoint's pairs, not yet made into the table (see clone). */
   private packedIds: Float64Array | null = null
   private packedSlots: Int32Array | null = null
   size = 0
 
   get(id: number): number | undefined {
-    if (this.packedIds !== null) this.unpack()
+    if (this.unsettled) this.settle()
     const i = id - this.base
     if (i >= 0 && i < this.direct.length && Number.isInteger(i)) {
       const v = this.direct[i]
@@ -59,7 +62,7 @@ export class IdTable {
   }
 
   set(id: number, slot: number): void {
-    if (this.packedIds !== null) this.unpack()
+    if (this.unsettled) this.settle()
     if (this.direct.length === 0 && id >= 0 && Number.isSafeInteger(id)) this.base = id >= ID_BASE_FROM ? id : 0
     const i = id - this.base
     if (i >= 0 && Number.isInteger(i) && (i < this.direct.length || this.grow(i))) {
@@ -72,7 +75,7 @@ export class IdTable {
   }
 
   delete(id: number): boolean {
-    if (this.packedIds !== null) this.unpack()
+    if (this.unsettled) this.settle()
     const i = id - this.base
     if (i >= 0 && i < this.direct.length && Number.isInteger(i)) {
       if (this.direct[i] === 0) return false
@@ -87,11 +90,22 @@ export class IdTable {
 
   /** Every (id, slot) pair: the table's ids ascending, then the Map's in the order they came. */
   forEach(visit: (slot: number, id: number) => void): void {
-    if (this.packedIds !== null) this.unpack()
+    if (this.unsettled) this.settle()
     const direct = this.direct
     const base = this.base
     for (let i = 0; i < direct.length; i++) if (direct[i] !== 0) visit(direct[i] - 1, base + i)
     this.far.forEach(visit)
+  }
+
+  /** Every slot, in forEach's order: the table's ids ascending, then the Map's. */
+  slots(): Int32Array {
+    if (this.unsettled) this.settle()
+    const out = new Int32Array(this.size)
+    const direct = this.direct
+    let k = 0
+    for (let i = 0; i < direct.length; i++) if (direct[i] !== 0) out[k++] = direct[i] - 1
+    for (const slot of this.far.values()) out[k++] = slot
+    return out
   }
 
   /**
@@ -105,6 +119,7 @@ export class IdTable {
       // the pairs never change: the copy shares them
       c.packedIds = this.packedIds
       c.packedSlots = this.packedSlots
+      c.unsettled = true
       return c
     }
     if (!packed) {
@@ -122,6 +137,7 @@ export class IdTable {
     })
     c.packedIds = ids
     c.packedSlots = slots
+    c.unsettled = true
     return c
   }
 
@@ -148,8 +164,9 @@ export class IdTable {
     return true
   }
 
-  /** A checkpoint's pairs made into the table and the Map. */
-  private unpack(): void {
+  /** The table made from the copy a checkpoint keeps: here, its pairs made into the table and the Map. */
+  protected settle(): void {
+    this.unsettled = false
     const ids = this.packedIds as Float64Array
     const slots = this.packedSlots as Int32Array
     this.packedIds = null

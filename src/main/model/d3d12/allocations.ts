@@ -3,7 +3,7 @@
  * typed-array columns. Slots are recycled; ids map to the slot of their live allocation.
  */
 import type { Bytes } from '../../../shared/units'
-import { ID_BASE_FROM } from '../idTable'
+import { IdTable } from '../idTable'
 import { copyColumn, restoredCapacity, RowCopy, TableShadow, type Column, type RecycledColumns, type TableShape } from './rowCopy'
 
 /** What a slot is. */
@@ -251,101 +251,36 @@ export class Allocations {
   }
 }
 
-/** Ids below this (past the table's base) are looked up in a flat table; others, negative or fractional ids in a Map. */
-const DIRECT_LIMIT = 1 << 24
-
-/**
- * Resource id → slot of its live allocation. Captures number resources densely, so a flat Int32Array (slot + 1,
- * 0 for none) answers most look-ups; a Map with many deletions is several times slower on this hot path.
- */
 /** The id map's direct table as a checkpoint's copy keeps it: 0 (no slot) where no copy keeps an id. */
 const ID_SHAPE: TableShape = { kinds: ['i32'], fill: [0] }
 
-export class IdMap {
-  private direct = new Int32Array(1024)
-  /**
-   * The id the direct table's first entry stands for: the first id set where that is ID_BASE_FROM or more (a capture
-   * numbering from ten million keeps a table as long as its ids span, not one of ten million entries every snapshot
-   * restores and walks), else 0; -1 until an id is set, read as 0.
-   */
-  private base = -1
-  private far = new Map<number, number>()
+/**
+ * Resource id → slot of its live allocation: an IdTable (model/idTable.ts: a flat table for the ids a capture
+ * numbers densely, a Map for the others) whose checkpoint copies keep only the rows of its table that changed since
+ * the checkpoint before (RowCopy), as the model's other tables do.
+ */
+export class IdMap extends IdTable {
   /** A checkpoint's copy of the direct table (see packedClone, changedSince); it restores on first use, and so do its clones. */
   copy: RowCopy | null = null
-  size = 0
 
-  get(id: number): number | undefined {
-    if (this.copy !== null) this.restore()
-    const i = id - (this.base < 0 ? 0 : this.base)
-    if (i >= 0 && i < DIRECT_LIMIT && Number.isInteger(i)) {
-      const v = i < this.direct.length ? this.direct[i] : 0
-      return v === 0 ? undefined : v - 1
-    }
-    return this.far.get(id)
-  }
-
-  has(id: number): boolean {
-    return this.get(id) !== undefined
-  }
-
-  set(id: number, slot: number): void {
-    if (this.copy !== null) this.restore()
-    if (this.base < 0 && id >= 0 && Number.isSafeInteger(id)) this.base = id >= ID_BASE_FROM ? id : 0
-    const i = id - (this.base < 0 ? 0 : this.base)
-    if (i >= 0 && i < DIRECT_LIMIT && Number.isInteger(i)) {
-      if (i >= this.direct.length) {
-        let n = Math.max(1024, this.direct.length)
-        while (n <= i) n *= 2
-        const grown = new Int32Array(n)
-        grown.set(this.direct)
-        this.direct = grown
-      }
-      if (this.direct[i] === 0) this.size++
-      this.direct[i] = slot + 1
-      return
-    }
-    if (!this.far.has(id)) this.size++
-    this.far.set(id, slot)
-  }
-
-  delete(id: number): void {
-    if (this.copy !== null) this.restore()
-    const i = id - (this.base < 0 ? 0 : this.base)
-    if (i >= 0 && i < DIRECT_LIMIT && Number.isInteger(i)) {
-      if (i < this.direct.length && this.direct[i] !== 0) {
-        this.direct[i] = 0
-        this.size--
-      }
-      return
-    }
-    if (this.far.delete(id)) this.size--
-  }
-
-  /** Every live slot: those of the direct table's ids in ascending id order, then the others. */
-  slots(): Int32Array {
-    if (this.copy !== null) this.restore()
-    const out = new Int32Array(this.size)
-    const direct = this.direct
-    let k = 0
-    for (let id = 0; id < direct.length; id++) if (direct[id] !== 0) out[k++] = direct[id] - 1
-    for (const slot of this.far.values()) out[k++] = slot
-    return out
+  /** A copy that goes on as this one would; `packed`: as a checkpoint keeps it (packedClone). */
+  override clone(packed = false): IdMap {
+    return packed ? this.packedClone() : this.cloneWith()
   }
 
   /** A deep copy, its direct table taken from `pool` where one is given (RecycledColumns.column). */
-  clone(pool?: RecycledColumns): IdMap {
+  cloneWith(pool?: RecycledColumns): IdMap {
     const c = new IdMap()
     c.base = this.base
+    c.size = this.size
     if (this.copy !== null) {
       c.copy = this.copy
       c.far = this.far
-      c.size = this.size
       c.restore(pool)
       return c
     }
     c.direct = copyColumn(this.direct, this.direct.length, pool)
     c.far = new Map(this.far)
-    c.size = this.size
     return c
   }
 
@@ -354,7 +289,7 @@ export class IdMap {
    * (ids that only grow make the table as long as the capture's creates), and the others whole.
    */
   packedClone(): IdMap {
-    if (this.copy !== null) return this.clone()
+    if (this.copy !== null) return this.cloneWith()
     let used = 0
     const direct = this.direct
     for (let id = 0; id < direct.length; id++) if (direct[id] !== 0) used++
@@ -370,18 +305,8 @@ export class IdMap {
 
   /** The direct table as it is, for the next checkpoint's changedSince. */
   shadow(): TableShadow {
-    if (this.copy !== null) this.restore()
+    if (this.unsettled) this.settle()
     return TableShadow.of([this.direct], this.direct.length, [])
-  }
-
-  private kept(copy: RowCopy): IdMap {
-    const c = new IdMap()
-    c.base = this.base
-    c.direct = new Int32Array(0)
-    c.far = new Map(this.far)
-    c.size = this.size
-    c.copy = copy
-    return c
   }
 
   /** The direct table, for a RecycledColumns: this map is not read again, and is left empty. */
@@ -394,9 +319,24 @@ export class IdMap {
     return [direct]
   }
 
+  protected override settle(): void {
+    this.restore()
+  }
+
+  private kept(copy: RowCopy): IdMap {
+    const c = new IdMap()
+    c.base = this.base
+    c.far = new Map(this.far)
+    c.size = this.size
+    c.copy = copy
+    c.unsettled = true
+    return c
+  }
+
   private restore(pool?: RecycledColumns): void {
     const copy = this.copy!
     this.copy = null
+    this.unsettled = false
     this.direct = copy.restore(copy.count, pool).columns[0] as Int32Array<ArrayBuffer>
     this.far = new Map(this.far)
   }

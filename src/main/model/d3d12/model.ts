@@ -1054,7 +1054,7 @@ export class D3D12Model {
     } else {
       c.blocks = options.packed ? this.blocks.packedClone() : this.blocks.clone(options.pool)
       c.allocs = options.packed ? this.allocs.packedClone() : this.allocs.clone(options.pool)
-      c.live = options.packed ? this.live.packedClone() : this.live.clone(options.pool)
+      c.live = options.packed ? this.live.packedClone() : this.live.cloneWith(options.pool)
     }
     c.poolById = new PoolRegistry()
     c.poolObjects = this.poolObjects.clone()
