@@ -194,7 +194,10 @@ function tableLength(length: number, id: number): number {
   return n
 }
 
-/** The longest table `live` ids may keep (DENSITY, MIN_DIRECT), never past DIRECT_ID_LIMIT. */
-function maxLength(live: number): number {
+/**
+ * The longest table `live` ids may keep (DENSITY, MIN_DIRECT), never past DIRECT_ID_LIMIT; the D3D12 model's `use`
+ * stamps (d3d12/useCache.ts) keep to it as well.
+ */
+export function maxLength(live: number): number {
   return Math.min(DIRECT_ID_LIMIT, Math.max(MIN_DIRECT, DENSITY * live))
 }

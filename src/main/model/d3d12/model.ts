@@ -685,9 +685,11 @@ export class D3D12Model {
     const placeOf = lineObjects
     let n = 0
     let stamped = true
+    let top = -1
     for (let k = from; k < from + count; k++) {
       const id = ids[k]
       if (!(Number.isInteger(id) && id >= 0 && id < STAMPED_IDS)) stamped = false
+      else if (id > top) top = id
       const slot = this.live.get(id)
       if (slot === undefined) continue
       const object = this.residencyObjectOf(slot)
@@ -701,7 +703,7 @@ export class D3D12Model {
       } else counts[at - 1]++
     }
     for (let k = from; k < from + n; k++) placeOf[objects[k]] = 0
-    cache.keep(line, from, count, n, stamped)
+    cache.keep(line, from, count, n, stamped && cache.covers(top, this.live.size))
     return n
   }
 

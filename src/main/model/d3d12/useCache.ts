@@ -8,6 +8,7 @@
  * clock, and a line built before one of its ids' stamps is built again.
  */
 import { grown } from '../grown'
+import { maxLength } from '../idTable'
 
 /** Ids below this are stamped in a flat table; a line naming another id is never kept. */
 export const STAMPED_IDS = 1 << 24
@@ -29,22 +30,31 @@ export class UseCache {
   objects = new Int32Array(0)
   counts = new Int32Array(0)
 
-  /** Resource `id` changed where it lives (made, released, moved, renamed, committed). */
+  /**
+   * Resource `id` changed where it lives (made, released, moved, renamed, committed). An id past the stamps' table
+   * is named by no kept line (the table grows to a line's ids as it is kept, see covers), and a line kept later is
+   * built after the change: it needs no stamp.
+   */
   changed(id: number): void {
     // Before the first line nothing is kept: a line built later reads every earlier stamp as older than itself.
     if (this.source === null) return
     if (id >= 0 && id < this.changedAt.length) this.changedAt[id] = ++this.clock
-    else if (id >= 0 && id < STAMPED_IDS) this.changedFar(id)
   }
 
-  /** changed() for an id past the stamps' table: the table grows to it. */
-  private changedFar(id: number): void {
+  /**
+   * Whether a line whose ids are whole numbers up to `top` can be kept with `live` resources live: the stamps' table
+   * grows to cover them, but only as long as an id table for as many live ids may grow (idTable.ts maxLength); a
+   * capture whose ids are spread over millions keeps no table of millions of stamps, and builds such lines again.
+   */
+  covers(top: number, live: number): boolean {
     let n = this.changedAt.length
-    while (n <= id) n *= 2
+    if (top < n) return true
+    if (top >= maxLength(live) || top >= STAMPED_IDS) return false
+    while (n <= top) n *= 2
     const grown = new Float64Array(Math.min(n, STAMPED_IDS))
     grown.set(this.changedAt)
     this.changedAt = grown
-    this.changedAt[id] = ++this.clock
+    return true
   }
 
   /**

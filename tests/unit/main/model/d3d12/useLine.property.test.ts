@@ -25,7 +25,8 @@ type Op =
   | { k: 'gpu' }
 
 const LINES = 6
-const id = fc.integer({ min: 0, max: 19 })
+// Ids near 0, and a few past the use cache's first table of stamps (1 024), which it covers once a kept line names them.
+const id = fc.oneof({ weight: 5, arbitrary: fc.integer({ min: 0, max: 19 }) }, { weight: 1, arbitrary: fc.integer({ min: 3000, max: 3003 }) })
 const op: fc.Arbitrary<Op> = fc.oneof(
   // Pooled (small static), upload (dynamic) and committed (20 MiB) buffers.
   {
@@ -45,11 +46,16 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 2, arbitrary: fc.constant({ k: 'frame' as const }) },
   { weight: 2, arbitrary: fc.constant({ k: 'gpu' as const }) },
 )
-// Live, unknown (20 to 22) and repeated ids; now and then one no stamp covers (a fraction, a large id).
-const lineIds = fc.array(fc.oneof({ weight: 30, arbitrary: fc.integer({ min: 0, max: 22 }) }, { weight: 1, arbitrary: fc.constantFrom(2.5, 2 ** 30) }), {
-  minLength: 1,
-  maxLength: 14,
-})
+// Live, unknown (20 to 22) and repeated ids, some past the first table of stamps; now and then one no stamp covers (a
+// fraction, a large id, one past what a table for so few live resources may hold).
+const lineIds = fc.array(
+  fc.oneof(
+    { weight: 30, arbitrary: fc.integer({ min: 0, max: 22 }) },
+    { weight: 6, arbitrary: fc.integer({ min: 3000, max: 3003 }) },
+    { weight: 1, arbitrary: fc.constantFrom(2.5, 2 ** 30, 5_000_000) },
+  ),
+  { minLength: 1, maxLength: 14 },
+)
 
 /** The residency events and the moves a model sends, as text. */
 function logSink(log: string[]): ModelSink {
