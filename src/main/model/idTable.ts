@@ -15,6 +15,7 @@
  * such a copy shares them until then. The D3D12 model's IdMap (model/d3d12/allocations.ts) is this table kept
  * another way: a checkpoint holds the rows of its table that changed since the checkpoint before.
  */
+import { grown } from './grown'
 
 /** Ids this far or farther past the table's base never index it. */
 export const DIRECT_ID_LIMIT = 1 << 24
@@ -149,14 +150,13 @@ export class IdTable {
   private grow(i: number): boolean {
     const n = tableLength(this.direct.length, i)
     if (n > maxLength(this.size + 1)) return false
-    const grown = new Int32Array(n)
-    grown.set(this.direct)
-    this.direct = grown
+    const direct = grown(this.direct, n)
+    this.direct = direct
     if (this.far.size > 0) {
       for (const [farId, slot] of this.far) {
         const at = farId - this.base
         if (at >= 0 && at < n && Number.isInteger(at)) {
-          grown[at] = slot + 1
+          direct[at] = slot + 1
           this.far.delete(farId)
         }
       }

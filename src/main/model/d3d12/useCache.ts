@@ -51,9 +51,7 @@ export class UseCache {
     if (top < n) return true
     if (top >= maxLength(live) || top >= STAMPED_IDS) return false
     while (n <= top) n *= 2
-    const grown = new Float64Array(Math.min(n, STAMPED_IDS))
-    grown.set(this.changedAt)
-    this.changedAt = grown
+    this.changedAt = grown(this.changedAt, Math.min(n, STAMPED_IDS))
     return true
   }
 
