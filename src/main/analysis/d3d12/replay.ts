@@ -198,8 +198,11 @@ const NO_SINK: ModelSink = {}
 /** A chained checkpoint's live columns: it keeps its live creates as rows (Checkpoint.created). */
 const NO_IDS = new Float64Array(0)
 
-/** The D3D12 model a replay of the store runs (with transient placements for those that read them, as an export). */
-export function modelFor(store: CaptureStore, config: ModelConfig, sink: ModelSink, transientPlacements = false): D3D12Model {
+/**
+ * The D3D12 model a replay of the store runs; `placements` for those that read what its creates and graphs return
+ * (an export).
+ */
+export function modelFor(store: CaptureStore, config: ModelConfig, sink: ModelSink, placements = false): D3D12Model {
   return new D3D12Model(
     config,
     {
@@ -207,7 +210,7 @@ export function modelFor(store: CaptureStore, config: ModelConfig, sink: ModelSi
       budget: typeof store.header.budget === 'number' ? store.header.budget : undefined,
       explicitGpuFences: store.hasGpuRecords,
       hasUseRecords: store.hasUseRecords,
-      transientPlacements,
+      placements,
     },
     sink,
   )

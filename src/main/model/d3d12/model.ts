@@ -93,10 +93,11 @@ export interface D3D12ModelOptions {
   /** true: `use` records name what each frame uses; false: every live residency object is used every frame. */
   hasUseRecords?: boolean
   /**
-   * false: endGraph returns no placements and transients keep no route (a replay that only reads totals and
-   * layouts allocates nothing per transient for them). Default true.
+   * false: nothing reads what a create or endGraph returns (a replay that reads totals, layouts and the sink's
+   * events): a create returns NOT_FILLED rather than filling its placement, endGraph returns no placements and
+   * transients keep no route. Default true.
    */
-  transientPlacements?: boolean
+  placements?: boolean
 }
 
 /** What a create by form number reads of its desc, and only when it must: the name (a label) and the tag. */
@@ -161,6 +162,14 @@ export class ModelPlacement {
   }
 }
 
+/**
+ * What a create returns from a model made with `placements: false`, whose callers read nothing of it: one frozen
+ * placement of no resource (id NaN), so that a caller that reads it anyway gets no other resource's figures.
+ */
+export const NOT_FILLED = Object.freeze(
+  Object.assign(new ModelPlacement(new RouteTrace(1)), { id: NaN }),
+) as ModelPlacement
+
 interface PendingTransient {
   id: number
   size: Bytes
@@ -205,7 +214,7 @@ export class D3D12Model {
   private readonly tier: 1 | 2
   private readonly budgetStart: Bytes
   private readonly hasUseRecords: boolean
-  private readonly transientPlacements: boolean
+  private readonly placements: boolean
   private gpuMode: number
 
   private blocks: BlockTable
@@ -311,7 +320,7 @@ export class D3D12Model {
     this.tier = tier === 1 || tier === 2 ? tier : config.resourceHeapTier === 1 ? 1 : 2
     this.budgetStart = options.budget ?? Number.MAX_SAFE_INTEGER
     this.hasUseRecords = options.hasUseRecords ?? false
-    this.transientPlacements = options.transientPlacements ?? true
+    this.placements = options.placements ?? true
     const explicit = options.explicitGpuFences ?? false
     this.gpuMode = explicit === 'auto' ? GpuMode.Auto : explicit ? GpuMode.Explicit : GpuMode.Implicit
     this.totals = new Totals()
@@ -811,7 +820,7 @@ export class D3D12Model {
     const alignment = forms.alignment[form]
     const kind = buffer ? BUFFERS : (bits & FormBit.RenderTarget) !== 0 ? RENDER_TARGETS : TEXTURES
     this.transients.addRequest(id, kind, (bits & FormBit.Msaa) !== 0, size, alignment, first, last, forms.desc[form], name)
-    if (!this.transientPlacements) return
+    if (!this.placements) return
     const trace = new RouteTrace(4)
     trace.push(Step.Transient, 1)
     const estimated = (bits & FormBit.Estimated) !== 0
@@ -863,10 +872,10 @@ export class D3D12Model {
 
   /** The graph ends: its transients are placed, in the order they were added. */
   endGraph(passes: number): ModelPlacement[] {
-    const infos = this.transients.endGraph(passes, this.frame, this.transientPlacements)
+    const infos = this.transients.endGraph(passes, this.frame, this.placements)
     const pending = this.graphTransients
     this.graphOpen = false
-    if (!this.transientPlacements) return []
+    if (!this.placements) return []
     this.graphTransients = []
     const out: ModelPlacement[] = []
     for (let i = 0; i < infos.length; i++) {
@@ -1709,8 +1718,9 @@ export class D3D12Model {
   }
 
   private emitPlaced(slot: number): ModelPlacement {
+    const placed = this.sink.placed
+    if (!this.placements && placed === undefined) return NOT_FILLED
     const a = this.allocs
-    const r = this.result
     const id = a.id[slot]
     const placement = PLACEMENTS[a.placement[slot]]
     const heap = HEAP_TYPES[a.heap[slot]]
@@ -1718,26 +1728,10 @@ export class D3D12Model {
     const size = a.size[slot]
     const requested = a.requested[slot]
     const alignment = a.alignment[slot]
-    r.id = id
-    r.placement = placement
-    r.heap = heap
-    r.offset = offset
-    r.size = size
-    r.requested = requested
-    r.alignment = alignment
-    r.estimated = (a.flags[slot] & SlotFlag.Estimated) !== 0
-    r.explainer = this
     const loc = a.loc[slot]
-    let pool = -1
-    if (loc === Loc.Pool || loc === Loc.Buddy) {
-      const p = this.poolById.get(a.pool[slot])!
-      pool = p.id
-      r.poolName = p.name
-    } else {
-      r.poolName = null
-    }
-    r.pool = pool
-    if (this.sink.placed) {
+    const p = loc === Loc.Pool || loc === Loc.Buddy ? this.poolById.get(a.pool[slot])! : null
+    const pool = p !== null ? p.id : -1
+    if (placed !== undefined) {
       const info = this.info
       info.id = id
       info.placement = placement
@@ -1748,8 +1742,21 @@ export class D3D12Model {
       info.requested = requested
       info.alignment = alignment
       info.slot = slot
-      this.sink.placed(info, this.frame)
+      placed.call(this.sink, info, this.frame)
     }
+    if (!this.placements) return NOT_FILLED
+    const r = this.result
+    r.id = id
+    r.placement = placement
+    r.heap = heap
+    r.offset = offset
+    r.size = size
+    r.requested = requested
+    r.alignment = alignment
+    r.estimated = (a.flags[slot] & SlotFlag.Estimated) !== 0
+    r.explainer = this
+    r.poolName = p !== null ? p.name : null
+    r.pool = pool
     return r
   }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { KiB, MiB } from '../../../../../src/shared/units'
 import { bufferAlignment, Usage } from '../../../../../src/main/model/d3d12/ladder'
+import { NOT_FILLED, type D3D12Model, type ModelPlacement } from '../../../../../src/main/model/d3d12/model'
 import { buffer, checkInvariants, newModel, pool, recordingSink } from './helpers'
 
 describe('buffer alignment (§3.1)', () => {
@@ -251,5 +252,33 @@ describe('buffer ladders and pools', () => {
     buffer(m, 1, 2048)
     expect(rec.warnings).toEqual(['releaseOfUnknownId', 'duplicateId'])
     expect(m.liveAllocations().map((a) => a.requested)).toEqual([2048])
+  })
+
+  it('without placements, returns NOT_FILLED and still tells the sink where each create went', () => {
+    const line = (p: { id: number; placement: string; offset: number; size: number }) =>
+      `${p.id} ${p.placement} @${p.offset} ${p.size}`
+    const placed: string[] = []
+    const quiet = newModel({}, { placements: false }, { placed: (p) => placed.push(line(p)) })
+    const full = newModel()
+    const returned: string[] = []
+    const creates: [number, (m: D3D12Model, id: number) => ModelPlacement][] = [
+      [1, (m, id) => m.createBuffer(id, { size: 1024, usage: ['Static', 'VertexBuffer'] })],
+      [2, (m, id) => m.createBuffer(id, { size: 1024, usage: ['UnorderedAccess'] })],
+      [3, (m, id) => m.createTexture(id, { format: 'R8G8B8A8_UNORM', width: 256, height: 256 })],
+    ]
+    for (const [id, create] of creates) {
+      expect(create(quiet, id)).toBe(NOT_FILLED)
+      returned.push(line(create(full, id)))
+    }
+    // The shared pool's 1 KiB at 0 and the placed pool's 64 KiB at 0 (above), then the texture where a model
+    // that fills its placements puts it.
+    expect(placed.slice(0, 2)).toEqual(['1 SharedBufferPool @0 1024', `2 PlacedBufferPool @0 ${64 * KiB}`])
+    expect(placed).toEqual(returned)
+    expect(Number.isNaN(NOT_FILLED.id)).toBe(true)
+    expect(() => Object.assign(NOT_FILLED, { id: 1 })).toThrow()
+    // Without a sink either: the same allocations, nothing read.
+    const none = newModel({}, { placements: false })
+    for (const [id, create] of creates) expect(create(none, id)).toBe(NOT_FILLED)
+    expect(none.liveAllocations().map(line)).toEqual(returned)
   })
 })
