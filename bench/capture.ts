@@ -2,7 +2,7 @@
  * What the benchmarks share: the generated capture they measure on (written once under bench/data/ and reused),
  * and the JSON.parse baseline every reader is compared with.
  */
-import { createWriteStream, mkdirSync, renameSync } from 'node:fs'
+import { createWriteStream, existsSync, mkdirSync, renameSync, type WriteStream } from 'node:fs'
 import { join } from 'node:path'
 import { runGen } from '../src/main/cli/gen'
 
@@ -40,7 +40,7 @@ export async function generateBenchCapture(dataDir: string, scenario: string, re
         const done = lines > records
         const ok = out.write(done ? chunk.slice(0, end) : chunk)
         if (done) throw new Enough()
-        if (!ok) return new Promise<void>((resolve) => out.once('drain', () => resolve()))
+        if (!ok) return drained(out)
       })
     } catch (err) {
       if (!(err instanceof Enough)) throw err
@@ -51,4 +51,26 @@ export async function generateBenchCapture(dataDir: string, scenario: string, re
   }
   renameSync(partial, file)
   return file
+}
+
+/** The path of `heapscope gen SCENARIO --seed SEED` (its default frames, whole), in `dataDir`. */
+export function genCaptureFile(dataDir: string, scenario: string, seed: number): string {
+  return join(dataDir, `gen-${scenario}-seed${seed}.hscap`)
+}
+
+/** Write what `heapscope gen SCENARIO --seed SEED` writes, once: a file already there is reused. */
+export async function generateGenCapture(dataDir: string, scenario: string, seed: number): Promise<string> {
+  const file = genCaptureFile(dataDir, scenario, seed)
+  if (existsSync(file)) return file
+  mkdirSync(dataDir, { recursive: true })
+  const partial = `${file}.part`
+  const out = createWriteStream(partial)
+  await runGen(scenario, { seed }, (chunk) => (out.write(chunk) ? undefined : drained(out)))
+  await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())))
+  renameSync(partial, file)
+  return file
+}
+
+function drained(out: WriteStream): Promise<void> {
+  return new Promise<void>((resolve) => out.once('drain', () => resolve()))
 }

@@ -8,7 +8,8 @@
  *   2 000 000 (the replay's cost per record must not grow with what is alive);
  * - on each capture, the same one-shot, as a user runs it: the built CLI's `report --json` in a fresh process against
  *   the baseline in a fresh process, best of --runs each, with each process's minor page faults (left out when
- *   out/main/cli.js is missing: npm run build);
+ *   out/main/cli.js is missing: npm run build); then the same on the other leaking and over-budget workloads,
+ *   `heapscope gen SCENARIO --seed 7` whole (leak, streaming, budget-drop, raytracing, stress);
  * - on each 2-million-record capture, snapshot latency at 100 random frames, each from a fresh Snapshots (nothing
  *   from a cache), then from one Snapshots for them all as the app asks (each pass alone beside), p50 and p95, and
  *   series query latency over random frame ranges at resolution 2000, p50 and p95; each as each sample's best of
@@ -19,7 +20,8 @@
  *
  * Options: `-- --records N` (one capture size instead of the two), `--scenarios a,b` (deferred,stress), `--runs R`
  * (timed repetitions, 3), `--frames F` (snapshot frames, 100), `--passes P` (passes over those frames and the
- * series ranges, each sample's best kept, 3), `--no-latency`, `--no-memory`, `--no-spacing`, `--one-thread` or
+ * series ranges, each sample's best kept, 3), `--others a,b` (the gen scenarios measured one-shot) or `--no-others`,
+ * `--no-latency`, `--no-memory`, `--no-spacing`, `--one-thread` or
  * `--worker` (the `report` measured loads, then replays, on one thread; or loads in a worker thread, the replay
  * following it; without either, as the CLI chooses for the machine's cores).
  *
@@ -30,7 +32,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { benchCaptureFile, generateBenchCapture, jsonParseBaseline } from './capture'
+import { benchCaptureFile, generateBenchCapture, generateGenCapture, jsonParseBaseline } from './capture'
 import { CHECKPOINT_RECORDS, Replay } from '../src/main/analysis/d3d12/replay'
 import { buildRunReport } from '../src/main/analysis/d3d12/report'
 import { Snapshots } from '../src/main/analysis/d3d12/snapshot'
@@ -54,6 +56,13 @@ const PASSES = option('--passes', 3)
 /** The capture the memory and spacing figures are taken on: `deferred`, or the first scenario asked for without it. */
 const MEMORY_SCENARIO = SCENARIOS.includes('deferred') ? 'deferred' : SCENARIOS[0]
 const SPACINGS = [12_500, 25_000, 50_000, 100_000]
+/**
+ * The other leaking and over-budget workloads, one-shot only: `heapscope gen SCENARIO --seed 7` at the scenario's
+ * default frames (`--others a,b`, or none with `--no-others`).
+ */
+const OTHERS_ASKED = args.includes('--others') ? args[args.indexOf('--others') + 1] : 'leak,streaming,budget-drop,raytracing,stress'
+const OTHERS = args.includes('--no-others') ? [] : OTHERS_ASKED.split(',')
+const OTHERS_SEED = 7
 /**
  * Where the report's load runs: `--one-thread` the load, then the replay, on one thread; `--worker` in a worker
  * thread with the replay following it; neither: as the CLI chooses for this machine (analysis/run.ts).
@@ -429,9 +438,9 @@ interface OneShotFigures {
  * (bench/baseline.ts), one after the other, RUNS times. Wall time from the spawn to the exit, as a shell's `time`
  * gives it; CPU time of every thread of the child, taken at its exit (bench/exitCpu.ts). The process pays the engine's start and warm-up, which the
  * in-process figures above leave out after their first run. Throws when the CLI prints another report than
- * `json` (a build older than the sources: `npm run build`).
+ * `json` (a build older than the sources: `npm run build`); `json` null checks nothing.
  */
-function oneShot(path: string, json: string, cli: string, scripts: { baseline: string; exitCpu: string }): OneShotFigures {
+function oneShot(path: string, json: string | null, cli: string, scripts: { baseline: string; exitCpu: string }): OneShotFigures {
   const cpuFile = join(dataDir, 'exitCpu.txt')
   const run = (argv: string[]): Timing & { faults: number; out: string } => {
     rmSync(cpuFile, { force: true })
@@ -452,12 +461,20 @@ function oneShot(path: string, json: string, cli: string, scripts: { baseline: s
   for (let r = 0; r < RUNS; r++) {
     const b = run([scripts.baseline, path])
     const w = run([cli, 'report', path, '--json'])
-    if (w.out !== `${json}\n`) throw new Error(`${cli} printed another report than this tree's: run npm run build`)
+    if (json !== null && w.out !== `${json}\n`) throw new Error(`${cli} printed another report than this tree's: run npm run build`)
     console.log(`one-shot run ${r + 1}: baseline ${s(b)}, ${faulted(b)} · report ${s(w)}, ${faulted(w)}`)
     base = { ...best(base, b), faults: Math.min(base.faults, b.faults) }
     report = { ...best(report, w), faults: Math.min(report.faults, w.faults) }
   }
   return { base, report }
+}
+
+/** The records of a capture file: its lines after the header. */
+function recordsIn(path: string): number {
+  const bytes = readFileSync(path)
+  let lines = 0
+  for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) lines++
+  return lines - 1
 }
 
 async function parent(): Promise<void> {
@@ -545,6 +562,26 @@ async function parent(): Promise<void> {
         line += `   one-shot: wall ${pct(ratio(ca, 'wall'), ratio(cb, 'wall'))}   cpu ${pct(ratio(ca, 'cpu'), ratio(cb, 'cpu'))}`
       }
       console.log(line)
+    }
+  }
+  if (cold.size > 0 && OTHERS.length > 0) {
+    // The stale-build check above has run: these reports are not compared with an in-process one.
+    const others: [string, number, OneShotFigures][] = []
+    for (const scenario of OTHERS) {
+      const path = await generateGenCapture(dataDir, scenario, OTHERS_SEED)
+      console.log('')
+      console.log(`gen ${scenario} --seed ${OTHERS_SEED}:`)
+      others.push([scenario, recordsIn(path), oneShot(path, null, cli, scripts)])
+    }
+    console.log('')
+    const gen = `\`heapscope gen SCENARIO --seed ${OTHERS_SEED}\``
+    console.log(`other leaking and over-budget captures, one-shot (${gen}, its default frames):`)
+    console.log('  scenario      records   baseline (cpu)      report (cpu)        ratio wall  cpu')
+    for (const [scenario, records, c] of others) {
+      console.log(
+        `  ${scenario.padEnd(11)} ${String(records).padStart(9)}   ${t(c.base)}${t(c.report)}` +
+          `${(c.report.wall / c.base.wall).toFixed(2).padStart(6)} ${(c.report.cpu / c.base.cpu).toFixed(2).padStart(5)}`,
+      )
     }
   }
   if (!args.includes('--no-latency')) for (const scenario of SCENARIOS) child('--measure', files.get(`${scenario} ${largest}`)!)
