@@ -45,7 +45,7 @@ export async function generateBenchCapture(dataDir: string, scenario: string, re
     } catch (err) {
       if (!(err instanceof Enough)) throw err
     }
-    await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())))
+    await closed(out)
     if (lines > records) break
     frames *= 2
   }
@@ -66,11 +66,15 @@ export async function generateGenCapture(dataDir: string, scenario: string, seed
   const partial = `${file}.part`
   const out = createWriteStream(partial)
   await runGen(scenario, { seed }, (chunk) => (out.write(chunk) ? undefined : drained(out)))
-  await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())))
+  await closed(out)
   renameSync(partial, file)
   return file
 }
 
 function drained(out: WriteStream): Promise<void> {
   return new Promise<void>((resolve) => out.once('drain', () => resolve()))
+}
+
+function closed(out: WriteStream): Promise<void> {
+  return new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())))
 }

@@ -1721,43 +1721,35 @@ export class D3D12Model {
     const placed = this.sink.placed
     if (!this.placements && placed === undefined) return NOT_FILLED
     const a = this.allocs
-    const id = a.id[slot]
-    const placement = PLACEMENTS[a.placement[slot]]
-    const heap = HEAP_TYPES[a.heap[slot]]
-    const offset = a.offset[slot]
-    const size = a.size[slot]
-    const requested = a.requested[slot]
-    const alignment = a.alignment[slot]
     const loc = a.loc[slot]
     const p = loc === Loc.Pool || loc === Loc.Buddy ? this.poolById.get(a.pool[slot])! : null
     const pool = p !== null ? p.id : -1
     if (placed !== undefined) {
       const info = this.info
-      info.id = id
-      info.placement = placement
-      info.heap = heap
-      info.pool = pool
-      info.offset = offset
-      info.size = size
-      info.requested = requested
-      info.alignment = alignment
+      this.writePlaced(info, slot, pool)
       info.slot = slot
       placed.call(this.sink, info, this.frame)
     }
     if (!this.placements) return NOT_FILLED
     const r = this.result
-    r.id = id
-    r.placement = placement
-    r.heap = heap
-    r.offset = offset
-    r.size = size
-    r.requested = requested
-    r.alignment = alignment
+    this.writePlaced(r, slot, pool)
     r.estimated = (a.flags[slot] & SlotFlag.Estimated) !== 0
     r.explainer = this
     r.poolName = p !== null ? p.name : null
-    r.pool = pool
     return r
+  }
+
+  /** Where slot `slot` is, as the sink's info and a create's placement both tell it (`pool`: its pool's id, or -1). */
+  private writePlaced(to: Omit<PlacementInfo, 'slot'>, slot: number, pool: number): void {
+    const a = this.allocs
+    to.id = a.id[slot]
+    to.placement = PLACEMENTS[a.placement[slot]]
+    to.heap = HEAP_TYPES[a.heap[slot]]
+    to.pool = pool
+    to.offset = a.offset[slot]
+    to.size = a.size[slot]
+    to.requested = a.requested[slot]
+    to.alignment = a.alignment[slot]
   }
 
   /** A second create of a live id: the first is released (the capture's ingest warns about it too). */
