@@ -1,0 +1,56 @@
+/**
+ * How a D3D12 replay's time divides between its kinds of work: the model fed every record of a capture, then only
+ * some of them, each subset from a fresh model over the same loaded store, warm (the first round warms the engine;
+ * the rounds after it are the figures). Frame and `gpu` records are always fed, so frames end and the GPU completes:
+ *   all          every record
+ *   buffers      buffer creates, their releases, uploads and locks (no texture, `use`, graph or transient)
+ *   textures     texture creates and their releases (no buffer, upload, lock, `use`, graph or transient)
+ *   no-use       every record but `use` records
+ *   no-graphs    every record but render graphs and their transients
+ * The subsets weigh a split of the replay across threads: a part that runs alone on its own thread takes at least
+ * its subset's time. They interact (a texture's pool is evicted for a buffer's use), so they need not add up to
+ * `all`. The model's sink takes no events. Usage: bash bench/tools/run.sh parts FILE [ROUNDS=3]
+ */
+import { applyRecord, modelFor } from '../../src/main/analysis/d3d12/replay'
+import { DescScratch } from '../../src/main/analysis/descScratch'
+import { loadCaptureFile } from '../../src/main/ingest/read'
+import { RECORD_KIND } from '../../src/main/ingest/store'
+import { resolveConfig } from '../../src/shared/model'
+
+const file = process.argv[2]
+const rounds = Number(process.argv[3] ?? 3)
+const { store } = await loadCaptureFile(file)
+if (store.header.api === 'vulkan') throw new Error(`${file}: a Vulkan capture; this tool replays the D3D12 model`)
+const kinds = store.records.kind
+const refs = store.records.ref
+const textureIds = new Set<number>()
+for (let i = 0; i < kinds.length; i++) if (kinds[i] === RECORD_KIND.texture) textureIds.add(store.textures.id.data[refs[i]])
+
+const K = RECORD_KIND
+const isGraph = (k: number) => k === K.graph || k === K.transient || k === K.endgraph
+const isTexture = (k: number, i: number) => k === K.texture || (k === K.release && textureIds.has(store.ops[refs[i]]))
+const isBuffer = (k: number, i: number) =>
+  k === K.buffer || k === K.upload || k === K.lock || (k === K.release && !textureIds.has(store.ops[refs[i]]))
+const SUBSETS: Record<string, (k: number, i: number) => boolean> = {
+  all: () => true,
+  buffers: (k, i) => isBuffer(k, i),
+  textures: (k, i) => isTexture(k, i),
+  'no-use': (k) => k !== K.use,
+  'no-graphs': (k) => !isGraph(k),
+}
+
+const config = resolveConfig(store.header.config as Record<string, number> | undefined, {})
+for (let round = 1; round <= rounds; round++) {
+  const line: string[] = []
+  for (const [name, keep] of Object.entries(SUBSETS)) {
+    const model = modelFor(store, config, {})
+    const descs = new DescScratch(store)
+    const t0 = performance.now()
+    for (let i = 0; i < kinds.length; i++) {
+      const k = kinds[i]
+      if (k === K.frame || k === K.gpu || keep(k, i)) applyRecord(store, model, i, descs)
+    }
+    line.push(`${name} ${(performance.now() - t0).toFixed(0)} ms`)
+  }
+  console.log(`round ${round}: ${line.join(', ')}`)
+}
