@@ -47,8 +47,13 @@ const option = (name: string, fallback: number): number => {
   const at = args.indexOf(name)
   return at < 0 ? fallback : Number(args[at + 1])
 }
+/** A comma-separated option's names, `fallback`'s when the option is not given. */
+const list = (name: string, fallback: string): string[] => {
+  const at = args.indexOf(name)
+  return (at < 0 ? fallback : args[at + 1]).split(',')
+}
 const RECORDS = args.includes('--records') ? [option('--records', 0)] : [250_000, 2_000_000]
-const SCENARIOS = (args.includes('--scenarios') ? args[args.indexOf('--scenarios') + 1] : 'deferred,stress').split(',')
+const SCENARIOS = list('--scenarios', 'deferred,stress')
 const RUNS = option('--runs', 3)
 const FRAMES = option('--frames', 100)
 /** Passes over the same snapshot frames and series ranges: each one's best time counts (the machine is shared). */
@@ -60,8 +65,7 @@ const SPACINGS = [12_500, 25_000, 50_000, 100_000]
  * The other leaking and over-budget workloads, one-shot only: `heapscope gen SCENARIO --seed 7` at the scenario's
  * default frames (`--others a,b`, or none with `--no-others`).
  */
-const OTHERS_ASKED = args.includes('--others') ? args[args.indexOf('--others') + 1] : 'leak,streaming,budget-drop,raytracing,stress'
-const OTHERS = args.includes('--no-others') ? [] : OTHERS_ASKED.split(',')
+const OTHERS = args.includes('--no-others') ? [] : list('--others', 'leak,streaming,budget-drop,raytracing,stress')
 const OTHERS_SEED = 7
 /**
  * Where the report's load runs: `--one-thread` the load, then the replay, on one thread; `--worker` in a worker
@@ -425,11 +429,12 @@ interface RatioFigures {
 
 /**
  * The one-shot figures: the baseline and the built CLI's `report --json`, each a fresh process, best of RUNS; with
- * the fewest minor page faults of a run.
+ * the fewest minor page faults of a run, and what the report printed.
  */
 interface OneShotFigures {
   base: Timing & { faults: number }
   report: Timing & { faults: number }
+  printed: string
 }
 
 /**
@@ -457,6 +462,7 @@ function oneShot(path: string, json: string | null, cli: string, scripts: { base
   }
   let base = { ...NONE, faults: Infinity }
   let report = { ...NONE, faults: Infinity }
+  let printed = ''
   const faulted = (t: { faults: number }) => `${t.faults} page faults`
   for (let r = 0; r < RUNS; r++) {
     const b = run([scripts.baseline, path])
@@ -465,16 +471,9 @@ function oneShot(path: string, json: string | null, cli: string, scripts: { base
     console.log(`one-shot run ${r + 1}: baseline ${s(b)}, ${faulted(b)} · report ${s(w)}, ${faulted(w)}`)
     base = { ...best(base, b), faults: Math.min(base.faults, b.faults) }
     report = { ...best(report, w), faults: Math.min(report.faults, w.faults) }
+    printed = w.out
   }
-  return { base, report }
-}
-
-/** The records of a capture file: its lines after the header. */
-function recordsIn(path: string): number {
-  const bytes = readFileSync(path)
-  let lines = 0
-  for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) lines++
-  return lines - 1
+  return { base, report, printed }
 }
 
 async function parent(): Promise<void> {
@@ -571,7 +570,8 @@ async function parent(): Promise<void> {
       const path = await generateGenCapture(dataDir, scenario, OTHERS_SEED)
       console.log('')
       console.log(`gen ${scenario} --seed ${OTHERS_SEED}:`)
-      others.push([scenario, recordsIn(path), oneShot(path, null, cli, scripts)])
+      const figures = oneShot(path, null, cli, scripts)
+      others.push([scenario, (JSON.parse(figures.printed) as { records: number }).records, figures])
     }
     console.log('')
     const gen = `\`heapscope gen SCENARIO --seed ${OTHERS_SEED}\``

@@ -23,18 +23,26 @@ const { store } = await loadCaptureFile(file)
 if (store.header.api === 'vulkan') throw new Error(`${file}: a Vulkan capture; this tool replays the D3D12 model`)
 const kinds = store.records.kind
 const refs = store.records.ref
-const textureIds = new Set<number>()
-for (let i = 0; i < kinds.length; i++) if (kinds[i] === RECORD_KIND.texture) textureIds.add(store.textures.id.data[refs[i]])
-
 const K = RECORD_KIND
+
+/** Whether each release record frees a texture: the kind of the last create of its id before it. */
+const releasesTexture = new Uint8Array(kinds.length)
+const textureLive = new Map<number, boolean>()
+for (let i = 0; i < kinds.length; i++) {
+  const k = kinds[i]
+  if (k === K.texture) textureLive.set(store.textures.id.data[refs[i]], true)
+  else if (k === K.buffer) textureLive.set(store.buffers.id.data[refs[i]], false)
+  else if (k === K.release && textureLive.get(store.ops[refs[i]]) === true) releasesTexture[i] = 1
+}
+
 const isGraph = (k: number) => k === K.graph || k === K.transient || k === K.endgraph
-const isTexture = (k: number, i: number) => k === K.texture || (k === K.release && textureIds.has(store.ops[refs[i]]))
+const isTexture = (k: number, i: number) => k === K.texture || (k === K.release && releasesTexture[i] === 1)
 const isBuffer = (k: number, i: number) =>
-  k === K.buffer || k === K.upload || k === K.lock || (k === K.release && !textureIds.has(store.ops[refs[i]]))
+  k === K.buffer || k === K.upload || k === K.lock || (k === K.release && releasesTexture[i] === 0)
 const SUBSETS: Record<string, (k: number, i: number) => boolean> = {
   all: () => true,
-  buffers: (k, i) => isBuffer(k, i),
-  textures: (k, i) => isTexture(k, i),
+  buffers: isBuffer,
+  textures: isTexture,
   'no-use': (k) => k !== K.use,
   'no-graphs': (k) => !isGraph(k),
 }
