@@ -18,6 +18,7 @@ import type { Bytes } from '../../shared/units'
 import { BUFFER_ATTR, type CaptureStore } from '../ingest/store'
 import { DescIds } from '../../shared/descIds'
 import type { D3D12Model, ModelPlacement } from '../model/d3d12/model'
+import { doubleFields } from '../model/doubles'
 import { grown } from '../model/grown'
 
 /** A name and tag decoded only if the model reads them: a create sent by form number, and the descs below. */
@@ -47,6 +48,12 @@ class LazyBufferDesc extends LazyNamed implements BufferDesc {
   state: BufferDesc['state'] = 'default'
   heap: BufferDesc['heap'] = 'default'
   init = false
+
+  constructor(text: DescScratch) {
+    super(text)
+    // Read from the store's float columns: doubles from the start (model/doubles.ts).
+    doubleFields(this, ['size'])
+  }
 }
 
 /** The reused texture desc, its name and tag decoded when read (see LazyBufferDesc). */
@@ -73,40 +80,46 @@ export class DescScratch {
   /** What bufferAt and textureAt return unless given an object to fill. */
   private readonly buffer = new LazyBufferDesc(this)
   private readonly texture = new LazyTextureDesc(this)
-  private readonly transientBuffer: TransientRecord & { kind: 'buffer' } = {
-    e: 'transient',
-    id: 0,
-    kind: 'buffer',
-    first: 0,
-    last: 0,
-    size: 0,
-    usage: undefined,
-    stride: 0,
-    state: 'default',
-    heap: 'default',
-    init: false,
-    name: undefined,
-    tag: undefined,
-  }
-  private readonly transientTexture: TransientRecord & { kind: 'texture' } = {
-    e: 'transient',
-    id: 0,
-    kind: 'texture',
-    first: 0,
-    last: 0,
-    dim: '2d',
-    format: undefined,
-    width: 1,
-    height: 1,
-    depth: 1,
-    mips: 1,
-    samples: 1,
-    flags: undefined,
-    size: undefined,
-    align: undefined,
-    name: undefined,
-    tag: undefined,
-  }
+  private readonly transientBuffer = doubleFields<TransientRecord & { kind: 'buffer' }>(
+    {
+      e: 'transient',
+      id: 0,
+      kind: 'buffer',
+      first: 0,
+      last: 0,
+      size: 0,
+      usage: undefined,
+      stride: 0,
+      state: 'default',
+      heap: 'default',
+      init: false,
+      name: undefined,
+      tag: undefined,
+    },
+    ['id', 'first', 'last', 'size'],
+  )
+  private readonly transientTexture = doubleFields<TransientRecord & { kind: 'texture' }>(
+    {
+      e: 'transient',
+      id: 0,
+      kind: 'texture',
+      first: 0,
+      last: 0,
+      dim: '2d',
+      format: undefined,
+      width: 1,
+      height: 1,
+      depth: 1,
+      mips: 1,
+      samples: 1,
+      flags: undefined,
+      size: undefined,
+      align: undefined,
+      name: undefined,
+      tag: undefined,
+    },
+    ['id', 'first', 'last'],
+  )
 
   /** The model's form for each transient desc shape of the store (AttachedTable.shape; -1: not known yet). */
   private formOf = new Int32Array(0)

@@ -5,6 +5,7 @@
  * "lowest free block" is a word scan and cloning is one array copy.
  */
 import type { Bytes, Frame } from '../../../shared/units'
+import { doubleFields } from '../doubles'
 
 export class BuddyPool {
   readonly id: number
@@ -35,6 +36,7 @@ export class BuddyPool {
   stale = false
 
   constructor(id: number, minBlock: Bytes, maxOrder: number, frame: Frame, init = true) {
+    doubleFields(this, ['used', 'pending'])
     this.id = id
     this.minBlock = minBlock
     this.maxOrder = maxOrder

@@ -25,6 +25,7 @@ import { BudgetClass, DEFRAG_SIZE_FRACTION } from './families'
 import type { PoolFamily } from './families'
 import { BlockState } from './memoryPool'
 import type { BlockTable, MemoryPool } from './memoryPool'
+import { doubleFields } from '../doubles'
 
 const NONE = -1
 
@@ -69,7 +70,9 @@ class Ranked {
     readonly pool: MemoryPool,
     readonly family: FamilyDefrag,
     readonly priority: number,
-  ) {}
+  ) {
+    doubleFields(this, ['used', 'free', 'maxFree', 'smallest', 'seenUsed'])
+  }
 }
 
 /** (used, slot) of `a` ranks above (used, slot). */
@@ -218,6 +221,10 @@ export class FamilyDefrag {
 
   /** The largest free block of the pool the last fullestFit found, as ranked. */
   fitFree: Bytes = 0
+
+  constructor() {
+    doubleFields(this, ['fitFree'])
+  }
 
   /** The fullest pool ranked above `pool` with a free block of `size` bytes, or null. */
   fullestFit(pool: MemoryPool, size: Bytes): MemoryPool | null {

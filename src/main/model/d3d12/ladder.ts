@@ -12,6 +12,7 @@ import { grown } from '../grown'
 import { DescIds } from '../../../shared/descIds'
 import { Step } from './route'
 import type { RouteTrace } from './route'
+import { doubleFields } from '../doubles'
 
 const bit = (name: (typeof BUFFER_USAGES)[number]) => 1 << BUFFER_USAGES.indexOf(name)
 
@@ -126,7 +127,8 @@ export interface BufferDecision {
 }
 
 export function newBufferDecision(): BufferDecision {
-  return { target: 0, placement: 0, heap: 0, family: -1, width: 0, alignment: 16, highPriority: false, gated: false }
+  const d = { target: 0, placement: 0, heap: 0, family: -1, width: 0, alignment: 16, highPriority: false, gated: false }
+  return doubleFields(d, ['width', 'alignment'])
 }
 
 export interface BufferRequest {

@@ -10,6 +10,7 @@
 import { roundUp } from '../../../shared/units'
 import type { Bytes, Frame } from '../../../shared/units'
 import { copyColumn, restoredCapacity, RowCopy, TableShadow, type Column, type RecycledColumns, type TableShape } from './rowCopy'
+import { doubleFields } from '../doubles'
 
 export const NONE = -1
 export const BlockState = { Free: 0, Allocated: 1 } as const
@@ -246,6 +247,7 @@ export class MemoryPool {
     this.id = id
     this.slot = NONE
     this.name = ''
+    doubleFields(this, ['used', 'pending', 'allocatedOffset'])
     this.size = size
     this.alignment = alignment
     this.order = order

@@ -312,6 +312,10 @@ export class D3D12Model {
   constructor(config: ModelConfig, options: D3D12ModelOptions = {}, sink: ModelSink = {}) {
     this.config = config
     this.sink = sink
+    // Frames and byte offsets: doubles from the start (model/doubles.ts; private fields, so set here).
+    this.frame = this.completed = this.constantBase = this.constantOffset = 0.5
+    this.frame = this.constantBase = this.constantOffset = 0
+    this.completed = -1
     this.bufferDecisions = new BufferDecisions(config)
     this.smallUploadMax = config['upload.smallBlock.maxAllocation']
     this.bigUploadMax = config['upload.bigBlock.maxAllocation']
@@ -1556,30 +1560,32 @@ export class D3D12Model {
     const c = this.pending.cells
     // Read on every completion, not only where one is reported: a load first run late sends the compiled code back.
     const freed = this.sink.freed
-    const slot = c[o + Pend.Slot]
-    const meta = c[o + Pend.Meta]
+    // The queue's cells are floats; its integer fields are read back as integers (`| 0`), so a slot or block
+    // number never reaches a free list or a pool's links as a double (which would change their shapes mid-replay).
+    const slot = c[o + Pend.Slot] | 0
+    const meta = c[o + Pend.Meta] | 0
     const loc = meta & 255
     const row = (meta >> 8) & 255
     const heap = (meta >> 16) & 255
     const a = this.allocs
     if (loc === Loc.Pool) {
       const size = c[o + Pend.Size]
-      const pool = this.poolById.get(c[o + Pend.Pool]) as MemoryPool
+      const pool = this.poolById.get(c[o + Pend.Pool] | 0) as MemoryPool
       pool.pending -= size
       pool.pendingBlocks--
-      pool.deallocate(this.blocks, c[o + Pend.Block])
+      pool.deallocate(this.blocks, c[o + Pend.Block] | 0)
       this.defragSearch.touch(pool)
       this.totals.free(row, heap, size, true)
     } else if (loc === Loc.Buddy) {
       const size = c[o + Pend.Size]
-      const pool = this.poolById.get(c[o + Pend.Pool]) as BuddyPool
+      const pool = this.poolById.get(c[o + Pend.Pool] | 0) as BuddyPool
       pool.pending -= size
       pool.pendingBlocks--
-      pool.deallocate(c[o + Pend.Base], c[o + Pend.Block])
+      pool.deallocate(c[o + Pend.Base], c[o + Pend.Block] | 0)
       this.totals.free(row, heap, size, true)
     } else {
       const bytes = c[o + Pend.Size]
-      const object = c[o + Pend.Block]
+      const object = c[o + Pend.Block] | 0
       this.totals.free(row, heap, bytes, false)
       // A reserved resource's object exists while it has committed bytes.
       if (object !== NONE && (loc !== Loc.Reserved || bytes > 0)) this.residency.removeObject(object, this.frame)

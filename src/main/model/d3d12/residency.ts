@@ -194,8 +194,9 @@ export class ResidencyManager {
     // The byte totals pass 2^30 in a large capture, past what the engine keeps as a small integer. A fraction
     // stored once here makes them doubles from the start: their first large value would otherwise change this
     // object's shape mid-replay and throw away the optimised code that reads it.
-    this.liveBytes = this.residentTotal = this.evictedBytes = this.madeResidentBytes = 0.5
+    this.liveBytes = this.residentTotal = this.evictedBytes = this.madeResidentBytes = this.settledFrame = 0.5
     this.liveBytes = this.residentTotal = this.evictedBytes = this.madeResidentBytes = 0
+    this.settledFrame = -1
   }
 
   addObject(object: number, bytes: Bytes, priority: 'normal' | 'high', label: string, frame: number): void {

@@ -14,6 +14,7 @@ import { DescIds } from '../../../shared/descIds'
 import { Family, HEAP_INDEX, PLACEMENT_INDEX, Target, TILE } from './ladder'
 import { AlignSource, FourK, Step } from './route'
 import type { RouteTrace } from './route'
+import { doubleFields } from '../doubles'
 
 const bit = (name: (typeof TEXTURE_FLAGS)[number]) => 1 << TEXTURE_FLAGS.indexOf(name)
 
@@ -77,7 +78,7 @@ export interface TextureGeometry {
 }
 
 export function newGeometry(): TextureGeometry {
-  return {
+  const g: TextureGeometry = {
     dim: '2d',
     width: 1,
     height: 1,
@@ -95,6 +96,7 @@ export function newGeometry(): TextureGeometry {
     driverAlign: 0,
     unknownFormat: false,
   }
+  return doubleFields(g, ['driverSize', 'driverAlign'])
 }
 
 const PLANAR_420 = new Set(['NV12', 'P010', 'P016', '420_OPAQUE'])
@@ -335,7 +337,7 @@ export interface TextureDecision {
 }
 
 export function newTextureDecision(): TextureDecision {
-  return {
+  const d: TextureDecision = {
     target: 0,
     placement: 0,
     heap: 0,
@@ -346,6 +348,7 @@ export function newTextureDecision(): TextureDecision {
     estimated: false,
     committed: 0,
   }
+  return doubleFields(d, ['alignment', 'requested', 'size', 'committed'])
 }
 
 const verdict = newVerdict()

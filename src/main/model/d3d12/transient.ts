@@ -171,6 +171,9 @@ export class TransientAllocator {
     residency: ResidencyManager,
     allocateObjectId: () => number,
   ) {
+    // Frames: doubles from the start (model/doubles.ts; private fields, so set here).
+    this.graphFrame = this.lastFrame = 0.5
+    this.graphFrame = this.lastFrame = 0
     this.minimumHeapSize = options.minimumHeapSize
     this.gcLatency = options.gcLatency
     this.tier = options.resourceHeapTier

@@ -6,6 +6,7 @@
 import { MiB } from '../../../shared/units'
 import type { Bytes } from '../../../shared/units'
 import { PlacedResourceCache } from './placedResourceCache'
+import { doubleFields } from '../doubles'
 
 export type TransientHeapKind = 'all' | 'buffers' | 'textures' | 'renderTargets'
 
@@ -46,6 +47,7 @@ export class TransientHeap {
     readonly kindMask: number,
     readonly label: string,
   ) {
+    doubleFields(this, ['highWater', 'lastPad'])
     this.freeOffset[0] = 0
     this.freeSize[0] = size
     this.freeBytes = size
