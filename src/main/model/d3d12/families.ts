@@ -409,7 +409,8 @@ export class BuddyFamily implements BuddyWatcher {
   private readonly room = new FirstFit()
   /** The index matches `pools` (but for the pools in `stale`). */
   private indexed = false
-  private stale: BuddyPool[] = []
+  /** Packed objects from the start (see NO_POOLS): its first pool would otherwise change its kind in compiled code. */
+  private stale: BuddyPool[] = packedObjects<BuddyPool>()
   /** How many of `stale` are current (the array is reused). */
   private staleCount = 0
 
