@@ -266,13 +266,14 @@ export class PoolFamily implements PoolWatcher {
     return out
   }
 
-  clone(register: (p: MemoryPool) => MemoryPool): PoolFamily {
+  /** A copy whose pools `register` gives; `packed`: a checkpoint's, only read and cloned (PoolOrder.clone). */
+  clone(register: (p: MemoryPool) => MemoryPool, packed = false): PoolFamily {
     const c = new PoolFamily(this.spec)
     c.slots = this.slots.map((p) => (p ? register(p) : null))
     for (const p of c.slots) if (p) p.watcher = c
     c.spare = this.spare ? register(this.spare) : null
     c.lastDefragSlot = this.lastDefragSlot
-    c.order = this.order.clone()
+    c.order = this.order.clone(packed)
     c.staleFlag = this.staleFlag.slice()
     c.stale = this.stale.slice(0, this.staleCount)
     c.staleCount = this.staleCount

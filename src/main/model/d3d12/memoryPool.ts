@@ -399,10 +399,20 @@ export class MemoryPool {
     return max
   }
 
-  /** A copy that continues exactly as this pool would; both copy the free list before they first change it. */
-  clone(): MemoryPool {
-    this.shared = true
+  /**
+   * A copy that continues exactly as this pool would; both copy the free list before they first change it.
+   * `packed` (a checkpoint's copy, only read and cloned): its own arrays instead, cut to the entries in use, which
+   * this pool then need not copy before its next change.
+   */
+  clone(packed = false): MemoryPool {
+    if (!packed) this.shared = true
     const c = new MemoryPool(this.id, this.size, this.alignment, this.order, this.createdFrame, null, this)
+    if (packed) {
+      const n = this.freeCount
+      c.free = this.free.slice(0, n)
+      c.freeSize = this.freeSize.slice(0, n)
+      c.freeOffset = this.freeOffset.slice(0, n)
+    }
     c.slot = this.slot
     c.name = this.name
     c.head = this.head
@@ -548,7 +558,8 @@ export class MemoryPool {
   }
 
   private growFree(): void {
-    const n = this.free.length * 2
+    // A checkpoint's copy holds only the entries in use, none at all for a full pool.
+    const n = Math.max(8, this.free.length * 2)
     const free = new Int32Array(n)
     free.set(this.free)
     this.free = free

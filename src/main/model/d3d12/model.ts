@@ -1079,7 +1079,7 @@ export class D3D12Model {
     c.keptPools = before !== undefined ? new Set() : null
     const registerPool = (p: MemoryPool): MemoryPool => {
       const kept = before?.poolById.get(p.id)
-      const q = kept instanceof MemoryPool && samePool(p, kept) ? kept : p.clone()
+      const q = kept instanceof MemoryPool && samePool(p, kept) ? kept : p.clone(options.packed)
       if (q === kept) c.keptPools!.add(q)
       c.poolById.set(q.id, q)
       return q
@@ -1089,7 +1089,7 @@ export class D3D12Model {
       c.poolById.set(q.id, q)
       return q
     }
-    c.families = this.families.map((f) => f.clone(registerPool))
+    c.families = this.families.map((f) => f.clone(registerPool, options.packed))
     // A packed copy is only cloned, and its clones build their own index: it keeps an empty one.
     c.defragSearch = options.packed ? new DefragSearch(c.families) : DefragSearch.rebuild(c.families, c.blocks)
     c.defragMoves = c.newDefragMoves()
@@ -1792,22 +1792,24 @@ export class D3D12Model {
 }
 
 /**
- * Whether a pool is as its copy `kept` was made: every field the same (typed arrays element for element, whole,
- * or the very arrays a copy shares), but the family it tells (`watcher`) and whether it shares its free list
- * (`shared`). A field holding another object makes it not the same.
+ * Whether a pool is as its copy `kept` was made: every field the same (the free list's arrays element for element
+ * over the entries in use, the only ones a pool reads, or the very arrays a copy shares), but the family it tells
+ * (`watcher`) and whether it shares its free list (`shared`). A field holding another object makes it not the same.
  */
 function samePool(pool: MemoryPool, kept: MemoryPool): boolean {
   const a = pool as unknown as Record<string, unknown>
   const b = kept as unknown as Record<string, unknown>
+  const n = pool.freeCount
+  if (kept.freeCount !== n) return false
   for (const key of Object.keys(a)) {
     if (key === 'watcher' || key === 'shared') continue
     const x = a[key]
     const y = b[key]
     if (x === y && typeof x === 'object') continue
     if (x instanceof Int32Array) {
-      if (!(y instanceof Int32Array) || !sameInts(x, y)) return false
+      if (!(y instanceof Int32Array) || !sameInts(x, y, n)) return false
     } else if (x instanceof Float64Array) {
-      if (!(y instanceof Float64Array) || !sameFloats(x, y)) return false
+      if (!(y instanceof Float64Array) || !sameFloats(x, y, n)) return false
     } else if (ArrayBuffer.isView(x)) {
       return false
     } else if (typeof x === 'object' && x !== null) {
@@ -1819,16 +1821,20 @@ function samePool(pool: MemoryPool, kept: MemoryPool): boolean {
   return true
 }
 
-function sameInts(x: Int32Array, y: Int32Array): boolean {
-  if (x.length !== y.length) return false
-  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false
+/** Whether two int arrays hold the same first `n` numbers. */
+function sameInts(x: Int32Array, y: Int32Array, n: number): boolean {
+  if (x.length < n || y.length < n) return false
+  for (let i = 0; i < n; i++) if (x[i] !== y[i]) return false
   return true
 }
 
-/** Whether two float arrays hold the same numbers, as Object.is tells them (-0 apart from 0, NaN equal to NaN). */
-function sameFloats(x: Float64Array, y: Float64Array): boolean {
-  if (x.length !== y.length) return false
-  for (let i = 0; i < x.length; i++) {
+/**
+ * Whether two float arrays hold the same first `n` numbers, as Object.is tells them (-0 apart from 0, NaN equal to
+ * NaN).
+ */
+function sameFloats(x: Float64Array, y: Float64Array, n: number): boolean {
+  if (x.length < n || y.length < n) return false
+  for (let i = 0; i < n; i++) {
     const a = x[i]
     const b = y[i]
     if (a === b ? a === 0 && 1 / a !== 1 / b : a === a || b === b) return false

@@ -160,17 +160,20 @@ export class PoolOrder {
     return out
   }
 
-  clone(): PoolOrder {
+  /** A copy; `packed` (a checkpoint's, only read and cloned): its arrays cut after the last slot placed. */
+  clone(packed = false): PoolOrder {
+    let n = this.present.length
+    if (packed) while (n > 0 && this.present[n - 1] === 0) n--
     const c = new PoolOrder()
     c.root = this.root
-    c.left = this.left.slice()
-    c.right = this.right.slice()
-    c.parent = this.parent.slice()
-    c.priority = this.priority.slice()
-    c.key = this.key.slice()
-    c.room = this.room.slice()
-    c.most = this.most.slice()
-    c.present = this.present.slice()
+    c.left = this.left.slice(0, n)
+    c.right = this.right.slice(0, n)
+    c.parent = this.parent.slice(0, n)
+    c.priority = this.priority.slice(0, n)
+    c.key = this.key.slice(0, n)
+    c.room = this.room.slice(0, n)
+    c.most = this.most.slice(0, n)
+    c.present = this.present.slice(0, n)
     return c
   }
 

@@ -2,7 +2,8 @@
  * A pool's copies share its free list until one of them changes it (MemoryPool.clone). However the copies (and
  * copies of copies) and the original then take and free blocks, in any interleaving, each one keeps exactly the
  * free list, blocks and counts of a deep copy made at the same moment and given the same requests: the plain
- * reference, which shares nothing.
+ * reference, which shares nothing. A checkpoint's packed copy (its own arrays, cut to the entries in use) keeps
+ * what it held while the others change, and a copy of it goes on as the others do.
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
@@ -54,7 +55,16 @@ const step = fc.oneof(
   fc.record({ op: fc.constant('take' as const), who: fc.nat(), units: fc.integer({ min: 1, max: 24 }) }),
   fc.record({ op: fc.constant('free' as const), who: fc.nat(), pick: fc.nat() }),
   fc.record({ op: fc.constant('copy' as const), who: fc.nat() }),
+  // A checkpoint's copy (packed, MemoryPool.clone(true)), kept and never changed; a copy of it goes on.
+  fc.record({ op: fc.constant('pack' as const), who: fc.nat() }),
 )
+
+/** A checkpoint's packed copy and what it held when made. */
+interface Kept {
+  pool: MemoryPool
+  blocks: BlockTable
+  held: ReturnType<typeof state>
+}
 
 describe('pool copies sharing a free list', () => {
   it('each continue as a deep copy does, whichever of them changes first', () => {
@@ -77,9 +87,25 @@ describe('pool copies sharing a free list', () => {
           const pairs: Pair[] = [
             { pool, blocks, live, plain: deepCopy(pool), plainBlocks: blocks.clone(), plainLive: live.slice() },
           ]
+          const kept: Kept[] = []
           for (const s of steps) {
             const p = pairs[s.who % pairs.length]
-            if (s.op === 'copy') {
+            if (s.op === 'pack') {
+              const packed = p.pool.clone(true)
+              // Its own arrays, cut to the entries in use.
+              expect(packed.free.length).toBe(packed.freeCount)
+              expect(packed.free).not.toBe(p.pool.free)
+              const copyBlocks = p.blocks.clone()
+              kept.push({ pool: packed, blocks: copyBlocks, held: state(packed, copyBlocks) })
+              pairs.push({
+                pool: packed.clone(),
+                blocks: p.blocks.clone(),
+                live: p.live.slice(),
+                plain: deepCopy(p.plain),
+                plainBlocks: p.plainBlocks.clone(),
+                plainLive: p.plainLive.slice(),
+              })
+            } else if (s.op === 'copy') {
               // The copy takes the block table as the model's clone does: a deep copy of its own.
               pairs.push({
                 pool: p.pool.clone(),
@@ -104,6 +130,7 @@ describe('pool copies sharing a free list', () => {
             }
             // Every copy, not only the one changed: a write through a shared array would show in another.
             for (const q of pairs) expect(state(q.pool, q.blocks)).toEqual(state(q.plain, q.plainBlocks))
+            for (const k of kept) expect(state(k.pool, k.blocks)).toEqual(k.held)
           }
           // The blocks a copy holds are the ones it was given.
           for (const q of pairs) for (const b of q.live) expect(q.blocks.state[b]).toBe(BlockState.Allocated)

@@ -1,7 +1,7 @@
 /**
  * The allocation order's search tree against a plain array: slots kept sorted by (key, slot), each with a room;
  * the first slot in order with room for a request is the array's first, after any run of adds, moves and room
- * changes, and in a copy.
+ * changes, and in a copy (a checkpoint's packed one too).
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
@@ -40,14 +40,19 @@ function apply(tree: PoolOrder, keys: number[], rooms: number[], o: Op): void {
 describe('PoolOrder', () => {
   it('keeps the slots in (key, slot) order and finds the first with room as a walk over them does', () => {
     fc.assert(
-      fc.property(fc.array(op, { maxLength: 150, size: 'max' }), fc.nat(), (ops, cut) => {
+      fc.property(fc.array(op, { maxLength: 150, size: 'max' }), fc.nat(), fc.boolean(), (ops, cut, packed) => {
         let tree = new PoolOrder()
         const keys: number[] = []
         const rooms: number[] = []
         const sorted = () =>
           keys.map((_, s) => s).sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : a - b))
         ops.forEach((o, i) => {
-          if (i === cut % Math.max(1, ops.length)) tree = tree.clone()
+          if (i === cut % Math.max(1, ops.length)) {
+            // A checkpoint's copy (packed: its arrays cut after the last slot) is only cloned, and its clone goes on.
+            const copy = tree.clone(packed)
+            if (packed) expect((copy as unknown as { present: Uint8Array }).present.length).toBe(keys.length)
+            tree = packed ? copy.clone() : copy
+          }
           apply(tree, keys, rooms, o)
           const order = sorted()
           expect(tree.slots()).toEqual(order)
