@@ -1118,7 +1118,7 @@ export class D3D12Model {
     scratch.textureLayout = { size: 0, alignment: 0, resourceAlignment: 0 }
     scratch.request = { ...this.request }
     scratch.info = { ...this.info }
-    c.residency = this.residency.clone(sink)
+    c.residency = this.residency.clone(sink, options.packed)
     c.transients = this.transients.clone(c.transientSink(), c.residency, () => c.nextObjectId++)
     return c
   }

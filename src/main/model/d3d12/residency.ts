@@ -414,8 +414,11 @@ export class ResidencyManager {
     }
   }
 
-  /** A deep copy that sends its events to `sink` and continues exactly as this one would. */
-  clone(sink: ModelSink): ResidencyManager {
+  /**
+   * A deep copy that sends its events to `sink` and continues exactly as this one would. `packed` (a checkpoint's
+   * copy, only read and cloned): its tables cut to the slots made, which its own copies grow again when they need.
+   */
+  clone(sink: ModelSink, packed = false): ResidencyManager {
     const c = new ResidencyManager(
       {
         enabled: this.enabled,
@@ -425,23 +428,24 @@ export class ResidencyManager {
       },
       sink,
     )
-    c.capacity = this.capacity
+    const n = packed ? this.slotCount : this.capacity
+    c.capacity = n
     c.slotCount = this.slotCount
-    c.objectOf = this.objectOf.slice()
-    c.bytesOf = this.bytesOf.slice()
-    c.lastUsedOf = this.lastUsedOf.slice()
-    c.createdOf = this.createdOf.slice()
-    c.rankOf = this.rankOf.slice()
-    c.holdersOf = this.holdersOf.slice()
-    c.priorityOf = this.priorityOf.slice()
-    c.residentOf = this.residentOf.slice()
-    c.listOf = this.listOf.slice()
-    c.aliveOf = this.aliveOf.slice()
-    c.usedEpochOf = this.usedEpochOf.slice()
-    c.changedEpochOf = this.changedEpochOf.slice()
-    c.createdEpochOf = this.createdEpochOf.slice()
-    c.prevOf = this.prevOf.slice()
-    c.nextOf = this.nextOf.slice()
+    c.objectOf = this.objectOf.slice(0, n)
+    c.bytesOf = this.bytesOf.slice(0, n)
+    c.lastUsedOf = this.lastUsedOf.slice(0, n)
+    c.createdOf = this.createdOf.slice(0, n)
+    c.rankOf = this.rankOf.slice(0, n)
+    c.holdersOf = this.holdersOf.slice(0, n)
+    c.priorityOf = this.priorityOf.slice(0, n)
+    c.residentOf = this.residentOf.slice(0, n)
+    c.listOf = this.listOf.slice(0, n)
+    c.aliveOf = this.aliveOf.slice(0, n)
+    c.usedEpochOf = this.usedEpochOf.slice(0, n)
+    c.changedEpochOf = this.changedEpochOf.slice(0, n)
+    c.createdEpochOf = this.createdEpochOf.slice(0, n)
+    c.prevOf = this.prevOf.slice(0, n)
+    c.nextOf = this.nextOf.slice(0, n)
     c.labels = this.labels.slice()
     c.freeSlots = this.freeSlots.slice()
     c.releasedThisFrame = this.releasedThisFrame.slice()

@@ -244,16 +244,17 @@ describe('ResidencyManager properties', () => {
     )
   })
 
-  it('clone() continues identically', () => {
+  it('clone() continues identically, and so does a clone of a packed copy (a checkpoint)', () => {
     fc.assert(
-      fc.property(fc.array(opArb, { maxLength: 160, size: 'max' }), fc.nat(), fc.boolean(), fc.boolean(), (ops, cut, startResident, usedWhenHeld) => {
+      fc.property(fc.array(opArb, { maxLength: 160, size: 'max' }), fc.nat(), fc.boolean(), fc.boolean(), fc.boolean(), (ops, cut, startResident, usedWhenHeld, packed) => {
         const at = ops.length === 0 ? 0 : cut % (ops.length + 1)
         const a = recorder()
         const original = new ResidencyManager({ enabled: true, startResident, budget: 100, usedWhenHeld }, a.sink)
         let frame = 0
         for (const op of ops.slice(0, at)) frame = apply(original, op, frame)
         const b = recorder()
-        const copy = original.clone(b.sink)
+        // A packed copy holds its tables cut to the slots made; only its clones go on.
+        const copy = packed ? original.clone(recorder().sink, true).clone(b.sink) : original.clone(b.sink)
         const before = a.log.length
         let frameA = frame
         let frameB = frame
