@@ -4,7 +4,8 @@
  * app keeps one per run), each frame's best of 3 passes; prints p50, p95 and the slowest, and each pass's alone.
  * FROM=F keeps only frames ≥ F (the late, heavy ones of a leak); `--open` adds what
  * the inspector asks next (the first table page, the frame's transients); `--each` prints every frame's time;
- * PROF=DIR writes the second pass's CPU profile; each pass's minor page faults per snapshot are printed too;
+ * PROF=DIR writes the second pass's CPU profile, HEAP=N prints the N sites that allocated the most in it (per
+ * snapshot, what was collected since included); each pass's minor page faults per snapshot are printed too;
  * EVERY=N asks for a checkpoint every N records instead of CHECKPOINT_RECORDS, BUDGET_MIB=M lets them hold M MiB
  * instead of their budget (the budget may thin them: the first line says how many were kept, the most records a
  * snapshot replays and the checkpoints' bytes). A Vulkan capture goes through the Vulkan replay and its snapshots.
@@ -17,7 +18,7 @@ import { VulkanReplay, vulkanConfigOf } from '../../src/main/analysis/vulkan/rep
 import { VulkanSnapshots } from '../../src/main/analysis/vulkan/snapshot'
 import { loadCaptureFile } from '../../src/main/ingest/read'
 import { resolveConfig } from '../../src/shared/model'
-import { Profiler } from './profiler'
+import { HeapSampler, Profiler } from './profiler'
 
 const file = process.argv[2]
 const open = process.argv.includes('--open')
@@ -60,6 +61,7 @@ else for (const f of framesOf(99, 3)) one(f)
 const frames = framesOf(1, 100).filter((f) => f >= Number(process.env.FROM ?? 0))
 const best = frames.map(() => Infinity)
 const profiler = process.env.PROF ? new Profiler(process.env.PROF) : null
+const heap = process.env.HEAP ? new HeapSampler() : null
 const faults = () => process.resourceUsage().minorPageFault
 const passFaults: number[] = []
 const passTimes: number[][] = []
@@ -67,6 +69,7 @@ for (let pass = 0; pass < 3; pass++) {
   const times: number[] = []
   passTimes.push(times)
   if (pass === 1) await profiler?.start(100)
+  if (pass === 1) await heap?.start()
   const f0 = faults()
   frames.forEach((f, i) => {
     const t = performance.now()
@@ -76,6 +79,7 @@ for (let pass = 0; pass < 3; pass++) {
   })
   passFaults.push(faults() - f0)
   if (pass === 1) await profiler?.stop('snapshots')
+  if (pass === 1) await heap?.stop(Number(process.env.HEAP), frames.length, 'snapshot')
 }
 console.log(`page faults per snapshot, by pass: ${passFaults.map((n) => (n / frames.length).toFixed(0)).join(', ')}`)
 const quantile = (times: readonly number[], q: number) => {
