@@ -5,7 +5,8 @@
  * texts. Each member was decoded on its own and joined to the ones before (a string the engine flattens when it is
  * first hashed), and the replay hashed every record's text again to find its parsed fields; now a record's members
  * are joined as bytes and interned in a string table of their own, which decodes each distinct text once
- * (bench/README.md, "Unknown members interned by their bytes").
+ * (bench/README.md, "Unknown members interned by their bytes"). Members side by side, as a writer puts them, are
+ * interned where they stand, not copied, and hashed and compared a word at a time (StringTable.internWords).
  */
 import { StringTable } from './strings'
 
@@ -28,8 +29,12 @@ export class ExtrasText {
    * past the table's bounds. A replay keeps what it parses of a text by this number (RecordExtras).
    */
   lastId = 0
-  /** The members of a record joined by commas, as its text joins them. */
+  /**
+   * The members of a record joined by commas, as its text joins them, where they are not already side by side in
+   * the line; a word of room after them for internWords.
+   */
   private joined = new Uint8Array(256)
+  private joinedView = new DataView(this.joined.buffer)
 
   /** A member from its key's opening quote to the end of its value. */
   add(start: number, end: number): void {
@@ -44,26 +49,46 @@ export class ExtrasText {
     this.count++
   }
 
-  /** The members added since the last take, as one text (joined by commas), from `buf`; the adds start again. */
-  take(buf: Uint8Array): string {
+  /**
+   * The members added since the last take, as one text (joined by commas), from `buf` (`view` over it, with a word
+   * of room past the line); the adds start again. Members one comma apart, as a writer puts them, are the text as
+   * they stand in the line, interned from there.
+   */
+  take(buf: Uint8Array, view: DataView): string {
     const spans = this.spans
     const count = this.count
     this.count = 0
-    let length = count - 1
-    for (let k = 0; k < count; k++) length += spans[2 * k + 1] - spans[2 * k]
-    if (this.joined.length < length) this.joined = new Uint8Array(Math.max(length, this.joined.length * 2))
-    const joined = this.joined
-    let at = 0
-    for (let k = 0; k < count; k++) {
-      if (k > 0) joined[at++] = COMMA
-      for (let i = spans[2 * k]; i < spans[2 * k + 1]; i++) joined[at++] = buf[i]
+    let text = buf
+    let textView = view
+    let start = spans[0]
+    let end = spans[2 * count - 1]
+    let k = 1
+    while (k < count && spans[2 * k] === spans[2 * k - 1] + 1 && buf[spans[2 * k - 1]] === COMMA) k++
+    if (k < count) {
+      let length = count - 1
+      for (let m = 0; m < count; m++) length += spans[2 * m + 1] - spans[2 * m]
+      if (this.joined.length < length + 4) {
+        this.joined = new Uint8Array(Math.max(length + 4, this.joined.length * 2))
+        this.joinedView = new DataView(this.joined.buffer)
+      }
+      const joined = this.joined
+      let at = 0
+      for (let m = 0; m < count; m++) {
+        if (m > 0) joined[at++] = COMMA
+        for (let i = spans[2 * m]; i < spans[2 * m + 1]; i++) joined[at++] = buf[i]
+      }
+      text = joined
+      textView = this.joinedView
+      start = 0
+      end = length
     }
     if (this.texts.size > KEPT_TEXTS || this.keptBytes > KEPT_BYTES) {
       this.lastId = 0
-      return decoder.decode(joined.subarray(0, length))
+      return decoder.decode(text.subarray(start, end))
     }
+    const length = end - start
     const before = this.texts.size
-    const id = this.texts.internBytes(joined, 0, length)
+    const id = this.texts.internWords(text, textView, start, end)
     if (this.texts.size > before) {
       this.keptBytes += length
       this.decoded.push(decoder.decode(this.texts.bytes(id)))

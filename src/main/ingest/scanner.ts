@@ -662,7 +662,7 @@ export class NdjsonScanner {
     }
     const close = p
     if (this.extras.count !== 0) {
-      r.extras = this.extras.take(buf)
+      r.extras = this.extras.take(buf, view)
       r.extrasId = this.extras.lastId
     }
     if (c <= SPACE) while (c === SPACE || c === TAB || c === CR) c = buf[++p]

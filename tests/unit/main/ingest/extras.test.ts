@@ -7,17 +7,25 @@ import { describe, expect, it } from 'vitest'
 import { ExtrasText } from '../../../../src/main/ingest/extras'
 import { bytesOf, lines, scan } from './helpers'
 
-/** `members` written one after the other, each span recorded, and taken as one text. */
-function take(extras: ExtrasText, ...members: string[]): string {
-  const text = members.join(' ')
-  const buf = bytesOf(text)
+/**
+ * `members` written one after the other with `between` (a space: copied to be joined; a comma: taken where they
+ * stand), each span recorded, and taken as one text from a buffer with a word of room after them, as a scanner's.
+ */
+function takeWith(extras: ExtrasText, between: string, ...members: string[]): string {
+  const text = bytesOf(members.join(between))
+  const buf = new Uint8Array(text.length + 4)
+  buf.set(text)
+  // the room holds bytes that are not the text's: a compare or hash that read them would tell texts apart wrongly
+  buf.fill(0x5a, text.length)
   let at = 0
   for (const m of members) {
     extras.add(at, at + bytesOf(m).length)
-    at += bytesOf(m).length + 1
+    at += bytesOf(m).length + bytesOf(between).length
   }
-  return extras.take(buf)
+  return extras.take(buf, new DataView(buf.buffer))
 }
+
+const take = (extras: ExtrasText, ...members: string[]): string => takeWith(extras, ' ', ...members)
 
 describe('unknown members interned by their bytes', () => {
   it('join with commas, found again for the same bytes and told apart from others', () => {
@@ -32,6 +40,31 @@ describe('unknown members interned by their bytes', () => {
     expect(take(extras, '"tiling":"optimal"')).toBe('"tiling":"optimal"')
     expect(take(extras, '"x":"é"')).toBe('"x":"é"')
     expect(extras.count).toBe(0)
+  })
+
+  it('take members side by side where they stand, the same text and number as when they are joined', () => {
+    const extras = new ExtrasText()
+    const spaced = take(extras, '"memoryRequirements":{"size":1024,"alignment":256}', '"explicit":true')
+    const id = extras.lastId
+    const inPlace = takeWith(extras, ',', '"memoryRequirements":{"size":1024,"alignment":256}', '"explicit":true')
+    expect(inPlace).toBe(spaced)
+    expect(extras.lastId).toBe(id)
+    // texts of every length up to three words, equal but for their last byte, each its own: the last word's
+    // bytes are compared and hashed, not the room after them
+    const seen = new Map<string, number>()
+    for (let n = 1; n <= 12; n++) {
+      for (const last of ['1', '2']) {
+        const member = `"${'k'.repeat(n)}":${last}`
+        expect(takeWith(extras, ',', member)).toBe(member)
+        expect(seen.has(member)).toBe(false)
+        seen.set(member, extras.lastId)
+      }
+    }
+    expect(new Set(seen.values()).size).toBe(seen.size)
+    for (const [member, number] of seen) {
+      expect(take(extras, member)).toBe(member)
+      expect(extras.lastId).toBe(number)
+    }
   })
 
   it('read from a capture, each record with the text of its own members, equal texts as one string', () => {
