@@ -46,6 +46,14 @@ export interface CheckpointOptions {
   checkpointBytes?: number
 }
 
+/** Checkpoints.stats(): how many, the most records a snapshot replays, their bytes (and by part, where asked). */
+export interface CheckpointStats {
+  count: number
+  maxRecords: number
+  bytes: number
+  parts?: Record<string, number>
+}
+
 /** A copy of a model kept at the start of a frame, with the resources live then. */
 export interface Checkpoint<Model> {
   /** Frame index whose records come next. */
@@ -219,19 +227,24 @@ export class Checkpoints<Model> {
     return cp
   }
 
-  /** Checkpoints held, the most records a snapshot replays, and the bytes the checkpoints hold. */
-  stats(): { count: number; maxRecords: number; bytes: number } {
+  /**
+   * Checkpoints held, the most records a snapshot replays, and the bytes the checkpoints hold; with `partsOf`, what
+   * it measures of each checkpoint's model, summed by part.
+   */
+  stats(partsOf?: (model: Model) => Record<string, number>): CheckpointStats {
     let max = 0
     let bytes = 0
     const cps = this.kept
     const store = this.store
+    const parts: Record<string, number> = {}
     for (let c = 0; c < cps.length; c++) {
       const start = store.frames.firstRecord[cps[c].frame]
       const end = c + 1 < cps.length ? store.frames.firstRecord[cps[c + 1].frame] : store.records.length
       max = Math.max(max, end - start)
       bytes += cps[c].bytes
+      if (partsOf) for (const [part, n] of Object.entries(partsOf(cps[c].model))) parts[part] = (parts[part] ?? 0) + n
     }
-    return { count: cps.length, maxRecords: max, bytes }
+    return partsOf ? { count: cps.length, maxRecords: max, bytes, parts } : { count: cps.length, maxRecords: max, bytes }
   }
 }
 

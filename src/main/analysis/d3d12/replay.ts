@@ -22,7 +22,7 @@ import type { TransientLayout } from '../../model/d3d12/transient'
 import { FrameChecks, Findings } from '../checks'
 import { aliasingOf, HazardLog } from '../hazards'
 import type { FrameGate, ReplayProgress } from '../backend'
-import { Checkpoints, liveMap, type Checkpoint, type CheckpointOptions } from '../checkpoints'
+import { Checkpoints, liveMap, type Checkpoint, type CheckpointOptions, type CheckpointStats } from '../checkpoints'
 import { RESIDENCY_EVENT, ResidencyEvents } from '../residencyEvents'
 import { DescScratch } from '../descScratch'
 import { ObservedResidency } from '../residencyRecords'
@@ -1038,9 +1038,12 @@ export class Replay {
     }
   }
 
-  /** Checkpoints held, the most records a snapshot replays, and the bytes of the checkpoints' tables. */
-  checkpointStats(): { count: number; maxRecords: number; bytes: number } {
-    return this.checkpoints.stats()
+  /**
+   * Checkpoints held, the most records a snapshot replays, and the bytes of the checkpoints' tables; `parts`: also
+   * by the model's parts (D3D12Model.byteSizeByPart), summed over the checkpoints.
+   */
+  checkpointStats(parts = false): CheckpointStats {
+    return this.checkpoints.stats(parts ? (model) => model.byteSizeByPart() : undefined)
   }
 
   /** The model at the end of the capture; while a followed capture grows, after the last frame replayed. */

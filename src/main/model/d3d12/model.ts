@@ -990,6 +990,24 @@ export class D3D12Model {
    * estimate of its memory that leaves out small objects and what it shares with its copies.
    */
   byteSize(): number {
+    return retainedBytes(this, this.sharedWithCopies())
+  }
+
+  /**
+   * byteSize() by the model's fields, in their order (a part reached through two fields counts in the first):
+   * where a checkpoint's bytes go (bench/tools/checkpoints.ts).
+   */
+  byteSizeByPart(): Record<string, number> {
+    // the model itself seen, as byteSize's walk starts from it: a part that points back to it does not count it
+    const seen = this.sharedWithCopies().add(this)
+    const self = this as unknown as Record<string, unknown>
+    const parts: Record<string, number> = {}
+    for (const key of Object.keys(self)) parts[key] = retainedBytes(self[key], seen)
+    return parts
+  }
+
+  /** What byteSize leaves out: what every copy shares, and a chained checkpoint's parts that count in the one before. */
+  private sharedWithCopies(): Set<unknown> {
     const shared = new Set<unknown>([
       this.config,
       this.bufferDescs,
@@ -1004,7 +1022,7 @@ export class D3D12Model {
     for (const table of [this.allocs, this.blocks, this.live]) if (table.copy !== null) shared.add(table.copy.previous).add(table.copy.shape)
     for (const pool of this.keptPools ?? []) shared.add(pool)
     for (const family of this.families) for (const pool of family.slots) if (pool !== null && !this.families.includes(pool.watcher as PoolFamily)) shared.add(pool.watcher)
-    return retainedBytes(this, shared)
+    return shared
   }
 
   /**

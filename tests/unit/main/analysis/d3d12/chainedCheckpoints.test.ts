@@ -124,4 +124,27 @@ describe.each(CASES)('chained checkpoints of $name', ({ store: load }) => {
     // The last frame too: the longest chain.
     expectSameModel(dense.modelAt(frames - 1).model, reference.modelAt(frames - 1).model, 'last frame')
   }, 120_000)
+
+  it('measure a checkpoint by its parts as byteSize measures it whole, a whole copy and chained ones', () => {
+    const frames = store.frames.length
+    const sum = (parts: Record<string, number>) => Object.values(parts).reduce((a, b) => a + b, 0)
+    let shadow: ReturnType<D3D12Model['checkpoint']>['shadow'] | undefined
+    const copies: D3D12Model[] = []
+    let whole: D3D12Model | undefined
+    reference.walk(0, frames - 1, (frame, model) => {
+      if (frame % Math.max(1, Math.floor(frames / 6)) !== 0 && frame !== frames - 1) return
+      // At the last frame, a whole copy beside the chained one, which holds only the rows changed since.
+      if (frame === frames - 1) whole = model.checkpoint({}).copy
+      const made = model.checkpoint({}, shadow)
+      shadow = made.shadow
+      copies.push(made.copy)
+    })
+    expect(copies.length).toBeGreaterThan(3)
+    for (const copy of [...copies, whole!]) {
+      const parts = copy.byteSizeByPart()
+      expect(sum(parts)).toBe(copy.byteSize())
+      expect(parts.allocs).toBeGreaterThan(0)
+    }
+    expect(copies[copies.length - 1].byteSizeByPart().allocs).toBeLessThan(whole!.byteSizeByPart().allocs)
+  })
 })
