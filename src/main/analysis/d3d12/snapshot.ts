@@ -16,6 +16,7 @@ import type { BufferDesc, TextureDesc } from '../../../shared/capture'
 import { bufferDesc, textureDesc } from '../../ingest/records'
 import { frameEnd, RECORD_KIND, type CaptureStore } from '../../ingest/store'
 import type { D3D12Model } from '../../model/d3d12/model'
+import { livePoolName } from '../../model/d3d12/views'
 import { D3D12Model as Model } from '../../model/d3d12/model'
 import { HEAP_TYPES, PLACEMENTS } from '../../../shared/model'
 import type { ResidencyObjectInfo } from '../../model/d3d12/residency'
@@ -288,7 +289,7 @@ export class Snapshots extends CachedSnapshots<SnapshotState> {
         tag: new Array<string>(n),
         placement: new Array<string>(n),
         heap: new Array<string>(n),
-        pool: modelRows === n ? live.poolName : [...live.poolName, ...new Array<string | null>(n - modelRows)],
+        pool: Array.from({ length: n }, (_, i) => (i < modelRows ? livePoolName(live, i) : null)),
         kind: new Array<'buffer' | 'texture'>(n),
       }
       for (let i = 0; i < modelRows; i++) {
@@ -303,7 +304,7 @@ export class Snapshots extends CachedSnapshots<SnapshotState> {
     if (modelRows === n) {
       // The table and its closures hold these, and nothing else does.
       const held = [live.id, live.size, live.requested, live.offset, live.created, live.estimated, live.virtual]
-      owned.push(...([...held, live.texture, live.placement, live.heap, live.slot, createRecord] as Column[]))
+      owned.push(...([...held, live.texture, live.placement, live.heap, live.pool, live.slot, createRecord] as Column[]))
       return new ResourceTable(frameNumber, {
         id: live.id,
         occupied: live.size,
@@ -320,7 +321,7 @@ export class Snapshots extends CachedSnapshots<SnapshotState> {
           tag: tagOf(i),
           placement: PLACEMENTS[live.placement[i]],
           heap: HEAP_TYPES[live.heap[i]],
-          pool: live.poolName[i],
+          pool: livePoolName(live, i),
           kind: live.texture[i] === 1 ? 'texture' : 'buffer',
         }),
         facets: () => {

@@ -99,7 +99,10 @@ export interface LiveTable {
   placement: Uint8Array
   /** Index into HEAP_TYPES. */
   heap: Uint8Array
-  poolName: (string | null)[]
+  /** The id of the pool each row is in (a memory or buddy pool), -1 where none: livePoolName reads its name. */
+  pool: Float64Array
+  /** The names of the rows' pools, by pool id (a pool's name is read once, not once per row). */
+  poolNames: string[]
   offset: Float64Array
   /** Physical bytes held: a reserved resource's committed tiles, every other's occupied size. */
   size: Float64Array
@@ -190,7 +193,8 @@ export function liveTable(tables: ModelTables, pool?: RecycledColumns): LiveTabl
     texture: u8(),
     placement: u8(),
     heap: u8(),
-    poolName: new Array<string | null>(n),
+    pool: f64(),
+    poolNames: [],
     offset: f64(),
     size: f64(),
     requested: f64(),
@@ -211,7 +215,11 @@ export function liveTable(tables: ModelTables, pool?: RecycledColumns): LiveTabl
     t.texture[i] = a.kind[slot] === Kind.Texture ? 1 : 0
     t.placement[i] = a.placement[slot]
     t.heap[i] = a.heap[slot]
-    t.poolName[i] = loc === Loc.Pool || loc === Loc.Buddy ? pools.get(a.pool[slot])!.name : null
+    if (loc === Loc.Pool || loc === Loc.Buddy) {
+      const id = a.pool[slot]
+      t.pool[i] = id
+      if (t.poolNames[id] === undefined) t.poolNames[id] = pools.get(id)!.name
+    } else t.pool[i] = -1
     t.offset[i] = a.offset[slot]
     t.size[i] = a.bytes(slot)
     t.requested[i] = a.requestedBytes(slot)
@@ -220,6 +228,12 @@ export function liveTable(tables: ModelTables, pool?: RecycledColumns): LiveTabl
     t.estimated[i] = (a.flags[slot] & SlotFlag.Estimated) !== 0 ? 1 : 0
   }
   return t
+}
+
+/** The name of the pool row `i` of a LiveTable is in, null where it is in none. */
+export function livePoolName(t: LiveTable, i: number): string | null {
+  const id = t.pool[i]
+  return id < 0 ? null : t.poolNames[id]
 }
 
 /**

@@ -15,6 +15,7 @@ import type { Allocations } from '../../../../../src/main/model/d3d12/allocation
 import type { PoolFamily } from '../../../../../src/main/model/d3d12/families'
 import { BlockState, NONE } from '../../../../../src/main/model/d3d12/memoryPool'
 import type { BlockTable } from '../../../../../src/main/model/d3d12/memoryPool'
+import { livePoolName } from '../../../../../src/main/model/d3d12/views'
 import { newModel } from './helpers'
 import { runs } from '../../../../properties'
 
@@ -134,7 +135,8 @@ function check(m: D3D12Model): number {
   const plain = plainWalk(m)
   expect(memoryPools(m, plain.length)).toEqual(plain)
   // The live table names each resource's pool as the resource's own view does (a look-up of its pool by id).
-  expect(m.liveTable().poolName).toEqual(m.liveAllocations().map((r) => r.poolName))
+  const table = m.liveTable()
+  expect(Array.from({ length: table.length }, (_, i) => livePoolName(table, i))).toEqual(m.liveAllocations().map((r) => r.poolName))
   return releasedRows(m, plain)
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import type { ModelSink } from '../../../../../src/main/model/events'
 import type { D3D12Model } from '../../../../../src/main/model/d3d12/model'
+import { livePoolName } from '../../../../../src/main/model/d3d12/views'
 import { KiB, MiB } from '../../../../../src/shared/units'
 import { runs } from '../../../../properties'
 import { newModel } from './helpers'
@@ -50,7 +51,7 @@ function state(m: D3D12Model): unknown {
   return {
     byRow: Array.from(m.totals.byRow),
     byHeap: Array.from(m.totals.byHeap),
-    live: Array.from({ length: t.length }, (_, i) => [t.id[i], t.poolName[i], t.offset[i], t.size[i], t.slot[i]]),
+    live: Array.from({ length: t.length }, (_, i) => [t.id[i], livePoolName(t, i), t.offset[i], t.size[i], t.slot[i]]),
     pools: m.pools(),
   }
 }
