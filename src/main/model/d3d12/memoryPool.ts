@@ -551,9 +551,17 @@ export class MemoryPool {
 
   /** The free list's arrays made this pool's own, before it changes them (see shared). */
   private own(): void {
-    this.free = this.free.slice()
-    this.freeSize = this.freeSize.slice()
-    this.freeOffset = this.freeOffset.slice()
+    // A checkpoint's packed arrays hold no room past the entries in use: a copy of them takes room to grow.
+    const n = this.free.length > this.freeCount ? this.free.length : Math.max(8, 2 * this.freeCount)
+    const free = new Int32Array(n)
+    free.set(this.free)
+    this.free = free
+    const sizes = new Float64Array(n)
+    sizes.set(this.freeSize)
+    this.freeSize = sizes
+    const offsets = new Float64Array(n)
+    offsets.set(this.freeOffset)
+    this.freeOffset = offsets
     this.shared = false
   }
 
