@@ -552,22 +552,17 @@ export class MemoryPool {
   /** The free list's arrays made this pool's own, before it changes them (see shared). */
   private own(): void {
     // A checkpoint's packed arrays hold no room past the entries in use: a copy of them takes room to grow.
-    const n = this.free.length > this.freeCount ? this.free.length : Math.max(8, 2 * this.freeCount)
-    const free = new Int32Array(n)
-    free.set(this.free)
-    this.free = free
-    const sizes = new Float64Array(n)
-    sizes.set(this.freeSize)
-    this.freeSize = sizes
-    const offsets = new Float64Array(n)
-    offsets.set(this.freeOffset)
-    this.freeOffset = offsets
+    this.resizeFree(this.free.length > this.freeCount ? this.free.length : Math.max(8, 2 * this.freeCount))
     this.shared = false
   }
 
   private growFree(): void {
     // A checkpoint's copy holds only the entries in use, none at all for a full pool.
-    const n = Math.max(8, this.free.length * 2)
+    this.resizeFree(Math.max(8, this.free.length * 2))
+  }
+
+  /** The free list's three arrays copied into arrays of `n` entries. */
+  private resizeFree(n: number): void {
     const free = new Int32Array(n)
     free.set(this.free)
     this.free = free
