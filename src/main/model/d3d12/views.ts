@@ -374,73 +374,98 @@ function fillBlocks(t: ModelTables, columns: Pick<PoolBlocks, 'offset' | 'size' 
   }
 }
 
-/** An allocated buddy block as buddyBlocks lists it. */
-interface BuddyBlock {
-  base: Bytes
-  size: Bytes
-  state: number
-  id: number
+/**
+ * The allocated blocks of every buddy pool as columns, in order of pool, then base (the order of their listing, to
+ * break ties): those of slots, the FastConstantAllocator's current page and its pages waiting for the GPU (in the
+ * pending queue: they hold no slot). Columns rather than an object a block: thousands a snapshot.
+ */
+interface BuddyUsed {
+  pool: Float64Array
+  base: Float64Array
+  size: Float64Array
+  state: Uint8Array
+  id: Float64Array
+  /** The blocks' indices in (pool, base) order. */
+  order: Uint32Array
 }
 
-/**
- * The allocated blocks of every buddy pool, by pool id: those of slots, the FastConstantAllocator's current page
- * and its pages waiting for the GPU (in the pending queue: they hold no slot).
- */
-function allocatedBuddyBlocks(t: ModelTables): Map<number, BuddyBlock[]> {
+function allocatedBuddyBlocks(t: ModelTables): BuddyUsed {
   const a = t.allocs
-  const byPool = new Map<number, BuddyBlock[]>()
-  const add = (pool: number, block: BuddyBlock): void => {
-    const list = byPool.get(pool)
-    if (list) list.push(block)
-    else byPool.set(pool, [block])
-  }
-  for (let slot = 0; slot < a.count; slot++) {
-    if (a.state[slot] === SlotState.Free || a.loc[slot] !== Loc.Buddy) continue
-    const kind = a.kind[slot]
-    add(a.pool[slot], {
-      base: a.base[slot],
-      size: a.size[slot],
-      state: a.state[slot] === SlotState.Pending ? BlockCode.Pending : BlockCode.Used,
-      id: kind === Kind.Buffer || kind === Kind.Texture ? a.id[slot] : NaN,
-    })
-  }
   const q = t.pending
   const c = q.cells
+  const inSlot = (slot: number) => a.state[slot] !== SlotState.Free && a.loc[slot] === Loc.Buddy
+  const inQueue = (o: number) => c[o + Pend.Slot] === NONE && (c[o + Pend.Meta] & 255) === Loc.Buddy
+  let n = t.constantPool !== NONE ? 1 : 0
+  for (let slot = 0; slot < a.count; slot++) if (inSlot(slot)) n++
+  for (let o = q.head; o < q.tail; o += STRIDE) if (inQueue(o)) n++
+  const used: BuddyUsed = {
+    pool: new Float64Array(n),
+    base: new Float64Array(n),
+    size: new Float64Array(n),
+    state: new Uint8Array(n),
+    id: new Float64Array(n).fill(NaN),
+    order: new Uint32Array(n),
+  }
+  let k = 0
+  for (let slot = 0; slot < a.count; slot++) {
+    if (!inSlot(slot)) continue
+    const kind = a.kind[slot]
+    used.pool[k] = a.pool[slot]
+    used.base[k] = a.base[slot]
+    used.size[k] = a.size[slot]
+    used.state[k] = a.state[slot] === SlotState.Pending ? BlockCode.Pending : BlockCode.Used
+    if (kind === Kind.Buffer || kind === Kind.Texture) used.id[k] = a.id[slot]
+    k++
+  }
   for (let o = q.head; o < q.tail; o += STRIDE) {
-    if (c[o + Pend.Slot] !== NONE || (c[o + Pend.Meta] & 255) !== Loc.Buddy) continue
-    add(c[o + Pend.Pool], { base: c[o + Pend.Base], size: c[o + Pend.Size], state: BlockCode.Pending, id: NaN })
+    if (!inQueue(o)) continue
+    used.pool[k] = c[o + Pend.Pool]
+    used.base[k] = c[o + Pend.Base]
+    used.size[k] = c[o + Pend.Size]
+    used.state[k++] = BlockCode.Pending
   }
   if (t.constantPool !== NONE) {
     const page = t.pools.get(t.constantPool) as BuddyPool
-    add(t.constantPool, { base: t.constantBase, size: page.minBlock, state: BlockCode.Used, id: NaN })
+    used.pool[k] = t.constantPool
+    used.base[k] = t.constantBase
+    used.size[k] = page.minBlock
+    used.state[k] = BlockCode.Used
   }
-  return byPool
+  for (let i = 0; i < n; i++) used.order[i] = i
+  used.order.sort((x, y) => used.pool[x] - used.pool[y] || used.base[x] - used.base[y] || x - y)
+  return used
 }
 
 /** Each buddy pool's blocks, pushed onto `out`. */
 function buddyBlocks(t: ModelTables, out: PoolBlocks[]): void {
   // Buddy blocks: the free ones from the pool's bitsets, the allocated ones (allocatedBuddyBlocks), merged by offset.
-  const byPool = allocatedBuddyBlocks(t)
+  const used = allocatedBuddyBlocks(t)
+  const order = used.order
+  // Each pool's run in `order`: [first, end).
+  const runs = new Map<number, number>()
+  for (let r = order.length - 1; r >= 0; r--) runs.set(used.pool[order[r]], r)
   for (const fam of t.buddies) {
     const pools = fam.pools.slice()
     if (fam.spare) pools.push(fam.spare)
     for (const pool of pools) {
       const free = pool.freeBlockColumns()
-      const used = (byPool.get(pool.id) ?? []).sort((x, y) => x.base - y.base)
-      const columns = blockColumns(free.offset.length + used.length)
+      const first = runs.get(pool.id) ?? order.length
+      let end = first
+      while (end < order.length && used.pool[order[end]] === pool.id) end++
+      const columns = blockColumns(free.offset.length + end - first)
       let f = 0
-      let s = 0
+      let s = first
       for (let i = 0; i < columns.offset.length; i++) {
-        if (s === used.length || (f < free.offset.length && free.offset[f] < used[s].base)) {
+        if (s === end || (f < free.offset.length && free.offset[f] < used.base[order[s]])) {
           columns.offset[i] = free.offset[f]
           columns.size[i] = free.size[f]
           f++
         } else {
-          const block = used[s++]
-          columns.offset[i] = block.base
-          columns.size[i] = block.size
-          columns.state[i] = block.state
-          columns.id[i] = block.id
+          const u = order[s++]
+          columns.offset[i] = used.base[u]
+          columns.size[i] = used.size[u]
+          columns.state[i] = used.state[u]
+          columns.id[i] = used.id[u]
         }
       }
       out.push(poolBlocksOf(fam.spec.name, fam.spec.row, fam.spec.heap, pool, columns))
