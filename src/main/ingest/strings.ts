@@ -97,12 +97,23 @@ export class StringTable {
       if (this.count > 1) throw new Error('string table: internWords on a table of hashBytes strings')
       this.words = true
     }
+    return this.probe(buf, view, start, end, hashWords(view, start, end))
+  }
+
+  /** Intern bytes whose hashBytes() the caller already has. */
+  internHashed(buf: Uint8Array, start: number, end: number, hash: number): number {
+    return this.probe(buf, undefined, start, end, hash)
+  }
+
+  /**
+   * The string's id, added where it is new: the hash's slots probed in turn, a string of the same hash and length
+   * compared a byte at a time, or a word at a time through `view` where one is given (internWords).
+   */
+  private probe(buf: Uint8Array, view: DataView | undefined, start: number, end: number, hash: number): number {
     if (this.slots === undefined) this.rehash(1 << 12)
-    const hash = hashWords(view, start, end)
     const slots = this.slots!
     const hashes = this.hashes!
     const offsets = this.offsets
-    const arena = this.arenaView
     const mask = slots.length - 1
     const length = end - start
     let slot = hash & mask
@@ -112,13 +123,7 @@ export class StringTable {
       if (hashes[id] === hash) {
         const s = offsets[id]
         if (offsets[id + 1] - s === length) {
-          let i = 0
-          for (; i + 4 <= length; i += 4) if (arena.getInt32(s + i, true) !== view.getInt32(start + i, true)) break
-          if (i + 4 > length) {
-            if (i === length) return id
-            const mask = (1 << (8 * (length - i))) - 1
-            if (((arena.getInt32(s + i, true) ^ view.getInt32(start + i, true)) & mask) === 0) return id
-          }
+          if (view === undefined ? this.sameBytes(s, buf, start, length) : this.sameWords(s, view, start, length)) return id
         }
       }
       slot = (slot + 1) & mask
@@ -126,30 +131,22 @@ export class StringTable {
     return this.add(buf, start, end, hash, slot)
   }
 
-  /** Intern bytes whose hashBytes() the caller already has. */
-  internHashed(buf: Uint8Array, start: number, end: number, hash: number): number {
-    if (this.slots === undefined) this.rehash(1 << 12)
-    const slots = this.slots!
-    const hashes = this.hashes!
+  /** Whether the arena's `length` bytes at `s` are `buf`'s at `start`. */
+  private sameBytes(s: number, buf: Uint8Array, start: number, length: number): boolean {
     const arena = this.arena
-    const offsets = this.offsets
-    const mask = slots.length - 1
-    const length = end - start
-    let slot = hash & mask
-    for (;;) {
-      const id = slots[slot]
-      if (id === 0) break
-      if (hashes[id] === hash) {
-        const s = offsets[id]
-        if (offsets[id + 1] - s === length) {
-          let i = 0
-          while (i < length && arena[s + i] === buf[start + i]) i++
-          if (i === length) return id
-        }
-      }
-      slot = (slot + 1) & mask
-    }
-    return this.add(buf, start, end, hash, slot)
+    let i = 0
+    while (i < length && arena[s + i] === buf[start + i]) i++
+    return i === length
+  }
+
+  /** sameBytes a word at a time, `view` readable a word past the bytes (the arena keeps ARENA_SLACK after its last). */
+  private sameWords(s: number, view: DataView, start: number, length: number): boolean {
+    const arena = this.arenaView
+    let i = 0
+    for (; i + 4 <= length; i += 4) if (arena.getInt32(s + i, true) !== view.getInt32(start + i, true)) return false
+    if (i === length) return true
+    const mask = (1 << (8 * (length - i))) - 1
+    return ((arena.getInt32(s + i, true) ^ view.getInt32(start + i, true)) & mask) === 0
   }
 
   private add(buf: Uint8Array, start: number, end: number, hash: number, slot: number): number {
