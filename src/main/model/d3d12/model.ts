@@ -1930,6 +1930,11 @@ class PoolRegistry {
     return this.items[id]
   }
 
+  /** One past the largest id registered. */
+  get bound(): number {
+    return this.items.length
+  }
+
   set(id: number, pool: MemoryPool | BuddyPool): void {
     this.items[id] = pool
   }

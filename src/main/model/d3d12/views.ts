@@ -25,8 +25,8 @@ export interface ModelTables {
   readonly live: IdMap
   readonly families: readonly PoolFamily[]
   readonly buddies: readonly BuddyFamily[]
-  /** Pools in service by id. */
-  readonly pools: { get(id: number): MemoryPool | BuddyPool | undefined }
+  /** Pools in service by id; `bound`: one past the largest id. */
+  readonly pools: { get(id: number): MemoryPool | BuddyPool | undefined; readonly bound: number }
   readonly fast: FastAllocatorPages
   /** The last frame the GPU finished: a block moved after it is still locked. */
   readonly completed: Frame
@@ -194,7 +194,8 @@ export function liveTable(tables: ModelTables, pool?: RecycledColumns): LiveTabl
     placement: u8(),
     heap: u8(),
     pool: f64(),
-    poolNames: [],
+    // Sized to the pool ids: an empty array written at a large index would hold its elements in a dictionary.
+    poolNames: new Array<string>(pools.bound),
     offset: f64(),
     size: f64(),
     requested: f64(),
