@@ -80,11 +80,14 @@ const ignore = () => undefined
 
 /**
  * The cores a pipelined load needs to be worth its cost. Measured with the built CLI (bench/README.md, "The load
- * in a worker thread, by cores"): on two cores the engine's own background threads (the optimising compiler, the
- * collector) already keep the second core busy, and the worker made a report of 250 000 to 650 000 records 10 to
- * 25 % slower and one of 2 000 000 no faster; on sixteen it was faster on every capture.
+ * in a worker thread, by cores" and "The load in a worker thread on two cores, by size"): on one core the worker only
+ * takes turns with the replay. On two, the engine's own background threads (the optimising compiler, the collector)
+ * already keep the second core busy and the worker slows the replay beside it by about a third: a report of 250 000
+ * to 1 000 000 records (up to 109 MB) was 1 to 25 % slower, one of 163 MB 3 % faster and one of 218 MB 8 % faster
+ * (stress captures, whose replay outweighs their load); one of 398 MB whose replay is light, 2 % slower. On sixteen
+ * it was faster on every capture of 64 MiB or more.
  */
-export const PIPELINE_MIN_CORES = 3
+export const PIPELINE_MIN_CORES = 2
 
 /**
  * The capture bytes a pipelined load needs to be worth its cost: the worker's own start (a second engine, its
@@ -94,18 +97,22 @@ export const PIPELINE_MIN_CORES = 3
  */
 export const PIPELINE_MIN_BYTES = 64 * 1024 * 1024
 
+/** The same on two cores, where the worker's load and the replay share the core the engine's threads leave. */
+export const PIPELINE_MIN_BYTES_TWO_CORES = 128 * 1024 * 1024
+
 /**
  * Whether a load should run in a worker thread beside the replay: by the bytes of capture lines to read
  * (ingest/captureBytes.ts; -1 where unknown, a pipe say, which stays on one thread) and the cores the process may use.
  */
 export function pipelineWorthIt(bytes: number, cores = availableParallelism()): boolean {
-  return cores >= PIPELINE_MIN_CORES && bytes >= PIPELINE_MIN_BYTES
+  if (cores < PIPELINE_MIN_CORES) return false
+  return bytes >= (cores === 2 ? PIPELINE_MIN_BYTES_TWO_CORES : PIPELINE_MIN_BYTES)
 }
 
 /**
  * Load a capture file and replay it, the replay following the load: `report`, `diff`, `check`, `export` and
- * `history add` read their captures so. Capture lines (plain or gzip) of PIPELINE_MIN_BYTES or more are loaded in
- * a worker thread where the machine has the cores (pipelineWorthIt); a smaller capture, a file an importer reads,
+ * `history add` read their captures so. Capture lines (plain or gzip) large enough for the machine's cores
+ * (pipelineWorthIt) are loaded in a worker thread; a smaller capture, a file an importer reads,
  * or a machine where no worker starts, is loaded on this thread first, then replayed.
  *
  * The models ask the store once, as they start, whether the capture has `gpu` and `use` records. A replay starts

@@ -12,7 +12,14 @@ import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { gunzipSync, gzipSync } from 'node:zlib'
 import { afterAll, describe, expect, it } from 'vitest'
-import { loadAndReplay, PIPELINE_MIN_BYTES, pipelineWorthIt, type LoadAndReplayOptions, type ReplayedCapture } from '../../../../src/main/analysis/run'
+import {
+  loadAndReplay,
+  PIPELINE_MIN_BYTES,
+  PIPELINE_MIN_BYTES_TWO_CORES,
+  pipelineWorthIt,
+  type LoadAndReplayOptions,
+  type ReplayedCapture,
+} from '../../../../src/main/analysis/run'
 import { CaptureError, TruncatedGzipError } from '../../../../src/main/ingest/errors'
 import { PipedStore } from '../../../../src/main/ingest/increments'
 import type { LoadResult } from '../../../../src/main/ingest/read'
@@ -180,11 +187,15 @@ describe('a capture replayed as it is read, in a worker thread', () => {
 })
 
 describe('where a load runs in a worker', () => {
-  it('pipelines a capture of 64 MiB or more on three cores or more, and loads the rest on one thread', () => {
+  it('pipelines a capture of 64 MiB or more on three cores or more, of 128 MiB or more on two, the rest on one thread', () => {
     const big = PIPELINE_MIN_BYTES
     expect(PIPELINE_MIN_BYTES).toBe(64 * 1024 * 1024)
     expect(pipelineWorthIt(big, 1)).toBe(false)
     expect(pipelineWorthIt(big, 2)).toBe(false)
+    expect(PIPELINE_MIN_BYTES_TWO_CORES).toBe(128 * 1024 * 1024)
+    expect(pipelineWorthIt(PIPELINE_MIN_BYTES_TWO_CORES - 1, 2)).toBe(false)
+    expect(pipelineWorthIt(PIPELINE_MIN_BYTES_TWO_CORES, 2)).toBe(true)
+    expect(pipelineWorthIt(PIPELINE_MIN_BYTES_TWO_CORES, 1)).toBe(false)
     expect(pipelineWorthIt(big, 3)).toBe(true)
     expect(pipelineWorthIt(big, 16)).toBe(true)
     expect(pipelineWorthIt(big - 1, 16)).toBe(false)
