@@ -108,8 +108,10 @@ export async function runPipedLoad(
   const taker = new IncrementTaker()
   let progress: LoadProgress = { bytesRead: 0, totalBytes: 0, records: 0, warnings: 0 }
   let sent = performance.now()
-  const options: Partial<LoadOptions> & { chunkSize?: number } = {
+  const options: Partial<LoadOptions> & { chunkSize?: number; syncReads?: boolean } = {
     linesOnly: true,
+    // the worker does nothing else while a chunk is read (fileChunks.ts)
+    syncReads: true,
     onProgress: (p) => (progress = p),
     onScanned: (builder) => {
       const waiting = taker.pending(builder.recordCount)

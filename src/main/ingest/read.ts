@@ -81,7 +81,7 @@ export interface LoadResult {
 
 export async function loadCaptureFile(
   path: string,
-  options: Partial<LoadOptions> & { chunkSize?: number } = {},
+  options: Partial<LoadOptions> & { chunkSize?: number; syncReads?: boolean } = {},
 ): Promise<LoadResult> {
   // node:fs's callback, not node:fs/promises (fileChunks.ts says why)
   const totalBytes = await new Promise<number>((resolve, reject) =>
@@ -89,7 +89,7 @@ export async function loadCaptureFile(
       err ? reject(new CaptureError(options.file ?? basename(path), 0, 0, 'a readable file', err.message)) : resolve(s.size),
     ),
   )
-  const chunks = fileChunks(path, options.chunkSize ?? DEFAULT_CHUNK_SIZE)
+  const chunks = fileChunks(path, options.chunkSize ?? DEFAULT_CHUNK_SIZE, options.syncReads === true)
   try {
     return await loadCapture(chunks, { file: basename(path), totalBytes, ...options })
   } finally {

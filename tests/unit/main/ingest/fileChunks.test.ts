@@ -1,6 +1,6 @@
 /**
  * A file read in chunks into two buffers taken in turn: every byte in order, two buffers whatever the file's size,
- * the file closed when the reader stops early; loads through chunks smaller than the format sniff (the head kept
+ * the file closed when the reader stops early; read on the calling thread, the same through one buffer; loads through chunks smaller than the format sniff (the head kept
  * across reads, an importer's file gathered whole) give the store a whole-file read gives; a pipelined load that
  * is stopped closes its file.
  */
@@ -58,6 +58,38 @@ describe('a file read into two buffers', () => {
 
   it('refuses a file that cannot be opened', async () => {
     await expect(fileChunks(join(dir, 'missing.bin'), 64).next()).rejects.toThrow(/ENOENT/)
+    await expect(fileChunks(join(dir, 'missing.bin'), 64, true).next()).rejects.toThrow(/ENOENT/)
+  })
+
+  it('read on the calling thread: every byte in order through one buffer, the file closed when its reader stops', async () => {
+    const copies: Uint8Array[] = []
+    const buffers = new Set<ArrayBufferLike>()
+    for await (const chunk of fileChunks(path, 64, true)) {
+      copies.push(chunk.slice())
+      buffers.add(chunk.buffer)
+    }
+    expect(copies.map((c) => c.length)).toEqual([...Array<number>(15).fill(64), 40])
+    expect(Buffer.concat(copies).equals(Buffer.from(bytes))).toBe(true)
+    expect(buffers.size).toBe(1)
+
+    const before = openFiles()
+    let seen = 0
+    for await (const chunk of fileChunks(path, 100, true)) {
+      seen += chunk.length
+      if (seen >= 300) break
+    }
+    expect(seen).toBe(300)
+    expect(openFiles()).toBe(before)
+  })
+
+  it('give a capture the same store as reads through the pool do', async () => {
+    const capture = join(dir, 'leak-sync.hscap')
+    writeFileSync(capture, await generated('leak', 40))
+    const pooled = await loadCaptureFile(capture, { chunkSize: 997 })
+    const sync = await loadCaptureFile(capture, { chunkSize: 997, syncReads: true })
+    expect(sync.error).toBeUndefined()
+    expect(sync.store.records.length).toBeGreaterThan(1000)
+    expect(dumpStore(sync.store)).toEqual(dumpStore(pooled.store))
   })
 })
 
