@@ -16,12 +16,14 @@
  *   a few passes, with CPU time beside wall time, and the first pass alone;
  * - on the deferred capture of 2 000 000 records: memory per record (heap + array buffers after a full gc, and
  *   the peak RSS, in a process of its own), and checkpoint spacing against the checkpoints' memory and snapshot
- *   latency.
+ *   latency;
+ * - the D3D12 model alone, bench:model's workload (model.ts): placements per second with 4 000 and 200 000
+ *   resources alive.
  *
  * Options: `-- --records N` (one capture size instead of the two), `--scenarios a,b` (deferred,stress), `--runs R`
  * (timed repetitions, 3), `--frames F` (snapshot frames, 100), `--passes P` (passes over those frames and the
  * series ranges, each sample's best kept, 3), `--others a,b` (the gen scenarios measured one-shot) or `--no-others`,
- * `--no-latency`, `--no-memory`, `--no-spacing`, `--one-thread` or
+ * `--no-latency`, `--no-memory`, `--no-spacing`, `--no-placements`, `--one-thread` or
  * `--worker` (the `report` measured loads, then replays, on one thread; or loads in a worker thread, the replay
  * following it; without either, as the CLI chooses for the machine's cores).
  *
@@ -41,6 +43,8 @@ import { loadAndReplay, pipelineWorthIt } from '../src/main/analysis/run'
 import { captureBytes } from '../src/main/ingest/captureBytes'
 import { loadCaptureFile, type LoadResult } from '../src/main/ingest/read'
 import { resolveConfig, type ModelConfig } from '../src/shared/model'
+import { formatCount } from '../src/shared/units'
+import { placementRun } from './model'
 
 const args = process.argv.slice(2)
 const option = (name: string, fallback: number): number => {
@@ -71,6 +75,8 @@ const OTHERS_SEED = 7
  * Where the report's load runs: `--one-thread` the load, then the replay, on one thread; `--worker` in a worker
  * thread with the replay following it; neither: as the CLI chooses for this machine (analysis/run.ts).
  */
+/** The live set sizes of the model's placement rate (`--no-placements` leaves it out). */
+const PLACEMENT_LIVE = [4_000, 200_000]
 const ONE_THREAD: boolean | undefined = args.includes('--one-thread') ? true : args.includes('--worker') ? false : undefined
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -588,11 +594,37 @@ async function parent(): Promise<void> {
   const memoryFile = files.get(`${MEMORY_SCENARIO} ${largest}`)
   if (memoryFile && !args.includes('--no-memory')) child('--memory', memoryFile)
   if (memoryFile && !args.includes('--no-spacing')) child('--spacing', memoryFile)
+  if (!args.includes('--no-placements')) child('--placements', '')
   console.log('')
   console.log(`done ${new Date().toISOString()}`)
 }
 
+/**
+ * bench:model's workload (model.ts) in a process of its own: placements per second with 4 000 and with 200 000
+ * resources alive, a million requests each, best of two runs of each (after a first that warms the engine).
+ */
+function measurePlacements(): void {
+  const requests = 1_000_000
+  console.log('')
+  console.log(`D3D12 model alone (bench:model's workload, ${formatCount(requests)} requests, best of 2 after a warm-up run):`)
+  placementRun(4_000, requests / 4, false)
+  const rates = PLACEMENT_LIVE.map((live) => {
+    const a = placementRun(live, requests, false)
+    const b = placementRun(live, requests, false)
+    return { perSecond: Math.max(a.perSecond, b.perSecond), perCpuSecond: Math.max(a.perCpuSecond, b.perCpuSecond) }
+  })
+  PLACEMENT_LIVE.forEach((live, i) =>
+    console.log(
+      `  ${formatCount(live).padStart(9)} alive  ${formatCount(rates[i].perSecond).padStart(10)} placements/s ` +
+        `(${formatCount(rates[i].perCpuSecond)} per CPU second)`,
+    ),
+  )
+  const drop = rates[rates.length - 1].perCpuSecond / rates[0].perCpuSecond
+  console.log(`  with ${formatCount(PLACEMENT_LIVE[PLACEMENT_LIVE.length - 1])} alive: ${drop.toFixed(2)} of the rate with ${formatCount(PLACEMENT_LIVE[0])}`)
+}
+
 if (args.includes('--ratio')) await measureRatio()
+else if (args.includes('--placements')) measurePlacements()
 else if (args.includes('--measure')) await measureLatency()
 else if (args.includes('--memory')) await measureMemory()
 else if (args.includes('--spacing')) await measureSpacing()

@@ -2,7 +2,8 @@
  * The D3D12 model's throughput: placements per second over a generated workload of a few million requests
  * (deterministic for its seed), with the heap bytes the model ends up holding, once per size of the live set
  * (4 000, 40 000 and 200 000 resources alive: the cost of a placement must not grow with what is alive). Run
- * with `npm run bench:model` (`-- --requests N` to change the count, `--live a,b` the live set sizes).
+ * with `npm run bench:model` (`-- --requests N` to change the count, `--live a,b` the live set sizes); `npm run
+ * bench` runs the same workload (`placementRun`) at 4 000 and 200 000 alive beside its replay figures.
  */
 import type { BufferDesc, BufferUsage, TextureDesc, TextureFlag } from '../src/shared/capture'
 import { defaultConfig, HEAP_TYPES } from '../src/shared/model'
@@ -10,12 +11,7 @@ import { formatBytes, formatCount, KiB, MiB } from '../src/shared/units'
 import { D3D12Model } from '../src/main/model/d3d12/model'
 import { TOTAL_FIELD, TOTAL_ROWS } from '../src/main/model/d3d12/totals'
 
-const args = process.argv.slice(2)
-const at = args.indexOf('--requests')
-const REQUESTS = at >= 0 ? Number(args[at + 1]) : 3_000_000
 const PER_FRAME = 2_000
-const liveAt = args.indexOf('--live')
-const LIVE_TARGETS = (liveAt >= 0 ? args[liveAt + 1] : '4000,40000,200000').split(',').map(Number)
 
 /** xorshift32: the same workload on every run. */
 let state = 0
@@ -48,13 +44,17 @@ const RT_FLAGS: TextureFlag[][] = [
   ['ShaderResource'],
 ]
 
-function run(LIVE_TARGET: number): number {
+/**
+ * `requests` placements (and about as many releases) with the live set kept near `liveTarget`; returns placements
+ * per CPU second and per second. `detail`: the heaps and placements at the end printed too.
+ */
+export function placementRun(liveTarget: number, requests: number, detail = true): { perCpuSecond: number; perSecond: number } {
   state = 0x9e3779b9
   const model = new D3D12Model(defaultConfig(), { budget: 8 * 1024 * MiB }, {})
   // One scratch desc per kind, reused for every request as the capture store's reader does.
   const buffer: BufferDesc = { size: 0, usage: [], stride: 0 }
   const texture: TextureDesc = { dim: '2d', format: '', width: 1, height: 1, mips: 1, flags: [] }
-  const live = new Float64Array(LIVE_TARGET * 2)
+  const live = new Float64Array(liveTarget * 2)
   let liveCount = 0
   let nextId = 1
   let frame = 0
@@ -62,7 +62,7 @@ function run(LIVE_TARGET: number): number {
 
   const start = performance.now()
   const cpuStart = process.cpuUsage()
-  for (let i = 0; i < REQUESTS; i++) {
+  for (let i = 0; i < requests; i++) {
     if (i % PER_FRAME === 0) {
       model.beginFrame(++frame)
       model.upload('fastConstant', 512 * KiB, 2048)
@@ -72,7 +72,7 @@ function run(LIVE_TARGET: number): number {
       if (held > peak) peak = held
     }
     // Keep the live set near its target: release a random live resource about as often as one is made.
-    if (liveCount >= LIVE_TARGET || (liveCount > 0 && random() < 0.45)) {
+    if (liveCount >= liveTarget || (liveCount > 0 && random() < 0.45)) {
       const k = Math.floor(random() * liveCount)
       model.release(live[k])
       live[k] = live[--liveCount]
@@ -102,12 +102,14 @@ function run(LIVE_TARGET: number): number {
   const cpu = process.cpuUsage(cpuStart)
   const cpuSeconds = (cpu.user + cpu.system) / 1e6
 
+  const rates = { perCpuSecond: requests / cpuSeconds, perSecond: requests / seconds }
+  if (!detail) return rates
   console.log('')
   console.log(
-    `D3D12 model, ${formatCount(LIVE_TARGET)} alive: ${formatCount(REQUESTS)} requests over ${formatCount(frame)} ` +
+    `D3D12 model, ${formatCount(liveTarget)} alive: ${formatCount(requests)} requests over ${formatCount(frame)} ` +
       `frames in ${seconds.toFixed(2)} s`,
   )
-  console.log(`  ${formatCount(REQUESTS / seconds)} placements/s (${formatCount(REQUESTS / cpuSeconds)} per CPU second)`)
+  console.log(`  ${formatCount(requests / seconds)} placements/s (${formatCount(requests / cpuSeconds)} per CPU second)`)
   console.log(`  live at the end: ${formatCount(model.liveAllocations().length)} resources`)
   for (let h = 0; h < HEAP_TYPES.length; h++) {
     const held = model.totals.heap(h, TOTAL_FIELD.Heap)
@@ -123,10 +125,18 @@ function run(LIVE_TARGET: number): number {
     const held = model.totals.get(row, TOTAL_FIELD.Heap)
     if (held > 0) console.log(`    ${TOTAL_ROWS[row].padEnd(26)} ${formatBytes(held).padStart(10)}`)
   }
-  return REQUESTS / cpuSeconds
+  return rates
 }
 
-const rates = LIVE_TARGETS.map(run)
-console.log('')
-console.log('placements per CPU second by live set:')
-LIVE_TARGETS.forEach((target, i) => console.log(`  ${formatCount(target).padStart(9)} alive  ${formatCount(rates[i]).padStart(12)}/s`))
+// run as `npm run bench:model` (tsx bench/model.ts), not where npm run bench's bundle takes placementRun
+if (process.argv[1]?.endsWith('model.ts')) {
+  const args = process.argv.slice(2)
+  const at = args.indexOf('--requests')
+  const requests = at >= 0 ? Number(args[at + 1]) : 3_000_000
+  const liveAt = args.indexOf('--live')
+  const targets = (liveAt >= 0 ? args[liveAt + 1] : '4000,40000,200000').split(',').map(Number)
+  const rates = targets.map((target) => placementRun(target, requests).perCpuSecond)
+  console.log('')
+  console.log('placements per CPU second by live set:')
+  targets.forEach((target, i) => console.log(`  ${formatCount(target).padStart(9)} alive  ${formatCount(rates[i]).padStart(12)}/s`))
+}
