@@ -183,7 +183,8 @@ export interface CaptureStore {
  * resized to them and returned.
  */
 export function unpackUseIds(useIds: Uint8Array | Float64Array, count: number, first: number, out: number[]): number[] {
-  out.length = count
+  // setting an array's length is a call even when it does not change: most `use` records of a capture are as long
+  if (out.length !== count) out.length = count
   if (useIds instanceof Float64Array) {
     for (let i = 0; i < count; i++) out[i] = useIds[first + i]
     return out
