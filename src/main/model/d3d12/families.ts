@@ -147,9 +147,9 @@ export function familySpecs(config: ModelConfig): FamilySpec[] {
 
 /**
  * One pool allocator: its pools in slots (a destroyed pool leaves a hole its successor reuses) and their
- * allocation order (FRHIPoolAllocator's pool array, re-sorted at every clean-up). The order is a search tree
- * (PoolOrder) that finds the first pool with room for a request without walking the pools; the pools tell the
- * family of every change, and a re-sort moves only the pools whose key changed.
+ * allocation order (FRHIPoolAllocator's pool array, re-sorted at every clean-up). The order (PoolOrder: small
+ * blocks of pools under a max-tree) finds the first pool with room for a request without walking the pools; the
+ * pools tell the family of every change, and a re-sort moves only the pools whose key changed.
  */
 export class PoolFamily implements PoolWatcher {
   readonly spec: FamilySpec

@@ -1,67 +1,55 @@
 /**
- * A pool allocator's allocation order as a search tree (a treap over the slots, ordered by the key the order was
- * last sorted by, then the slot), each node holding the room of its pool (the largest free block) and the
- * largest room below it. So the first pool in allocation order with room for a request is found in O(log n),
- * and re-sorting moves only the pools whose key changed, each in O(log n): neither walks the pools.
+ * A pool allocator's allocation order as a list of small blocks: the slots in order, BLOCK at most to a block, each
+ * block's entries in a row with their pools' rooms (the largest free block) beside them, and a max-tree (FirstFit)
+ * over the blocks' positions whose leaves are each block's largest room. So the first pool in allocation order with
+ * room for a request is one descent of the tree and a scan of one block, a room that changes touches its block and
+ * the path above it, and re-sorting moves only the pools whose key changed, each a shift within a block: none of
+ * them walks the pools. The tree is built again only when a block splits or empties, which a block's BLOCK / 2 free
+ * entries make rare.
  *
- * Between two sorts a node keeps the key it was placed with (the order does not change while pools fill and
- * empty, as UE's array does not); a slot added between sorts goes to the end of the order.
+ * Between two sorts a slot keeps the key it was placed with (the order does not change while pools fill and empty,
+ * as UE's array does not); a slot added between sorts goes to the end of the order.
  */
-import { NO_ROOM } from '../firstFit'
+import { FirstFit, NO_ROOM } from '../firstFit'
 
 /** The key of a slot added between two sorts: after every other. */
 export const LAST = Number.POSITIVE_INFINITY
 
-export class PoolOrder {
-  private root = -1
-  private left = new Int32Array(0)
-  private right = new Int32Array(0)
-  private parent = new Int32Array(0)
-  private priority = new Uint32Array(0)
-  private key = new Float64Array(0)
-  private room = new Float64Array(0)
-  /** The largest room in the node's subtree. */
-  private most = new Float64Array(0)
-  /** Whether the slot is in the tree. */
-  private present = new Uint8Array(0)
+/** Entries a block holds at most: a full block that takes one more splits into two halves. */
+const BLOCK = 32
+const HALF = BLOCK / 2
 
-  /**
-   * Adds `slot` with `key` (its sort key, or LAST for the end of the order) and `room`: down from the root while
-   * the nodes outrank it, then the subtree there splits around it. The tree is the one its keys and priorities
-   * define (a treap is unique), however it was built.
-   */
+export class PoolOrder {
+  /** Per slot: its key, its block (-1 while it is not placed) and its index in the block. */
+  private key = new Float64Array(0)
+  private blockOf = new Int32Array(0)
+  private at = new Int32Array(0)
+  /** Per block: its slots in order at [b × BLOCK, b × BLOCK + size[b]), their rooms beside them. */
+  private entries = new Int32Array(0)
+  private rooms = new Float64Array(0)
+  private size = new Int32Array(0)
+  /** Per block: its largest room, and its position among the blocks in order. */
+  private best = new Float64Array(0)
+  private position = new Int32Array(0)
+  /** The blocks in order, `blocks` of them; blocks not in use, to be taken again. */
+  private order = new Int32Array(0)
+  private blocks = 0
+  private spare: number[] = []
+  /** The blocks' largest rooms by position. */
+  private index = new FirstFit()
+
+  /** Adds `slot` with `key` (its sort key, or LAST for the end of the order) and `room`. */
   insert(slot: number, key: number, room: number): void {
-    this.reserve(slot + 1)
-    if (this.present[slot] === 1) throw new Error(`pool order: slot ${slot} is already placed`)
-    this.present[slot] = 1
+    this.reserveSlots(slot + 1)
+    if (this.blockOf[slot] >= 0) throw new Error(`pool order: slot ${slot} is already placed`)
     this.key[slot] = key
-    this.room[slot] = room
-    const priority = mix(slot)
-    this.priority[slot] = priority
-    let above = -1
-    let onLeft = false
-    let t = this.root
-    while (t >= 0 && this.priority[t] > priority) {
-      above = t
-      onLeft = this.before(slot, t)
-      t = onLeft ? this.left[t] : this.right[t]
-    }
-    this.split(t, slot)
-    this.left[slot] = this.splitLeft
-    this.right[slot] = this.splitRight
-    this.pull(slot)
-    this.parent[slot] = above
-    if (above < 0) this.root = slot
-    else if (onLeft) this.left[above] = slot
-    else this.right[above] = slot
-    // The subtrees above gain the slot's room.
-    for (let u = above; u >= 0 && this.most[u] < room; u = this.parent[u]) this.most[u] = room
+    this.place(slot, room)
   }
 
   /** Moves `slot` to where `key` puts it. */
   move(slot: number, key: number): void {
-    if (this.key[slot] === key) return
     const old = this.key[slot]
+    if (old === key) return
     // Still before its next (a larger key) or after its previous (a smaller one): only the key changes (most
     // pools move a little or not at all). The neighbour on the other side stays on its side.
     this.key[slot] = key
@@ -72,125 +60,68 @@ export class PoolOrder {
       const before = this.previous(slot)
       if (before < 0 || this.before(before, slot)) return
     }
-    this.key[slot] = old
-    const room = this.room[slot]
+    const room = this.rooms[this.blockOf[slot] * BLOCK + this.at[slot]]
     this.remove(slot)
-    this.insert(slot, key, room)
+    this.place(slot, room)
   }
 
-  /** The slot before `t` in order, or -1. */
-  private previous(t: number): number {
-    let l = this.left[t]
-    if (l >= 0) {
-      while (this.right[l] >= 0) l = this.right[l]
-      return l
-    }
-    let p = this.parent[t]
-    while (p >= 0 && this.left[p] === t) {
-      t = p
-      p = this.parent[t]
-    }
-    return p
-  }
-
-  /** The slot after `t` in order, or -1. */
-  private next(t: number): number {
-    let r = this.right[t]
-    if (r >= 0) {
-      while (this.left[r] >= 0) r = this.left[r]
-      return r
-    }
-    let p = this.parent[t]
-    while (p >= 0 && this.right[p] === t) {
-      t = p
-      p = this.parent[t]
-    }
-    return p
-  }
-
-  /**
-   * The slot's room is now `room`: the largest room of its subtree and of those above it, up to the first whose
-   * largest room stays (none above it changes then). The links do not change, so none is written.
-   */
+  /** The slot's room is now `room`: its block's largest room, and the tree's path above it where that changed. */
   setRoom(slot: number, room: number): void {
-    const rooms = this.room
-    if (rooms[slot] === room) return
-    rooms[slot] = room
-    const most = this.most
-    const left = this.left
-    const right = this.right
-    for (let t = slot; t >= 0; t = this.parent[t]) {
-      let m = rooms[t]
-      const l = left[t]
-      const r = right[t]
-      if (l >= 0 && most[l] > m) m = most[l]
-      if (r >= 0 && most[r] > m) m = most[r]
-      if (most[t] === m) return
-      most[t] = m
-    }
+    const b = this.blockOf[slot]
+    const e = b * BLOCK + this.at[slot]
+    const rooms = this.rooms
+    const old = rooms[e]
+    if (old === room) return
+    rooms[e] = room
+    const best = this.best[b]
+    if (room > best) this.setBest(b, room)
+    else if (old === best) this.setBest(b, this.largest(b))
   }
 
   /** The first slot in order whose room is at least `need`, or -1. */
   first(need: number): number {
-    let t = this.root
-    if (t < 0 || !(this.most[t] >= need)) return -1
-    for (;;) {
-      const l = this.left[t]
-      if (l >= 0 && this.most[l] >= need) t = l
-      else if (this.room[t] >= need) return t
-      else t = this.right[t]
-      if (t < 0) throw new Error('pool order: a subtree promised room that none of its pools has')
-    }
+    const p = this.index.first(need)
+    if (p < 0) return -1
+    const b = this.order[p]
+    const rooms = this.rooms
+    const start = b * BLOCK
+    const end = start + this.size[b]
+    for (let e = start; e < end; e++) if (rooms[e] >= need) return this.entries[e]
+    throw new Error('pool order: a block promised room that none of its pools has')
   }
 
   /** The slots in order (for views and tests). */
   slots(): number[] {
     const out: number[] = []
-    const stack: number[] = []
-    let t = this.root
-    while (t >= 0 || stack.length > 0) {
-      while (t >= 0) {
-        stack.push(t)
-        t = this.left[t]
-      }
-      t = stack.pop()!
-      out.push(t)
-      t = this.right[t]
+    for (let p = 0; p < this.blocks; p++) {
+      const b = this.order[p]
+      for (let e = b * BLOCK, end = e + this.size[b]; e < end; e++) out.push(this.entries[e])
     }
     return out
   }
 
-  /** A copy; `packed` (a checkpoint's, only read and cloned): its arrays cut after the last slot placed. */
+  /**
+   * A copy; `packed` (a checkpoint's, only read and cloned): its per-slot arrays cut after the last slot placed, its
+   * per-block arrays after the blocks in use (a copy of it grows them again as it needs).
+   */
   clone(packed = false): PoolOrder {
-    let n = this.present.length
-    if (packed) while (n > 0 && this.present[n - 1] === 0) n--
+    let n = this.blockOf.length
+    if (packed) while (n > 0 && this.blockOf[n - 1] < 0) n--
+    const blocks = packed ? this.blocks + this.spare.length : this.size.length
     const c = new PoolOrder()
-    c.root = this.root
-    c.left = this.left.slice(0, n)
-    c.right = this.right.slice(0, n)
-    c.parent = this.parent.slice(0, n)
-    c.priority = this.priority.slice(0, n)
     c.key = this.key.slice(0, n)
-    c.room = this.room.slice(0, n)
-    c.most = this.most.slice(0, n)
-    c.present = this.present.slice(0, n)
+    c.blockOf = this.blockOf.slice(0, n)
+    c.at = this.at.slice(0, n)
+    c.entries = this.entries.slice(0, blocks * BLOCK)
+    c.rooms = this.rooms.slice(0, blocks * BLOCK)
+    c.size = this.size.slice(0, blocks)
+    c.best = this.best.slice(0, blocks)
+    c.position = this.position.slice(0, blocks)
+    c.order = this.order.slice(0, blocks)
+    c.blocks = this.blocks
+    c.spare = this.spare.slice()
+    c.reindex()
     return c
-  }
-
-  /** Takes `slot` out: its two subtrees merge in its place, and the subtrees above lose its room. */
-  private remove(slot: number): void {
-    const above = this.parent[slot]
-    const t = this.merge(this.left[slot], this.right[slot])
-    if (t >= 0) this.parent[t] = above
-    if (above < 0) this.root = t
-    else if (this.left[above] === slot) this.left[above] = t
-    else this.right[above] = t
-    for (let u = above; u >= 0; u = this.parent[u]) {
-      const before = this.most[u]
-      this.pull(u)
-      if (this.most[u] === before) break
-    }
-    this.present[slot] = 0
   }
 
   /** `a` before `b` in the order: key, then slot. */
@@ -200,82 +131,200 @@ export class PoolOrder {
     return ka < kb || (ka === kb && a < b)
   }
 
-  private splitLeft = -1
-  private splitRight = -1
+  /** The slot after `slot` in order, or -1. */
+  private next(slot: number): number {
+    const b = this.blockOf[slot]
+    const i = this.at[slot] + 1
+    if (i < this.size[b]) return this.entries[b * BLOCK + i]
+    const p = this.position[b] + 1
+    return p < this.blocks ? this.entries[this.order[p] * BLOCK] : -1
+  }
 
-  /** Splits `t` into the nodes before `slot` (splitLeft) and the others (splitRight). */
-  private split(t: number, slot: number): void {
-    if (t < 0) {
-      this.splitLeft = -1
-      this.splitRight = -1
-      return
+  /** The slot before `slot` in order, or -1. */
+  private previous(slot: number): number {
+    const b = this.blockOf[slot]
+    const i = this.at[slot]
+    if (i > 0) return this.entries[b * BLOCK + i - 1]
+    const p = this.position[b] - 1
+    if (p < 0) return -1
+    const a = this.order[p]
+    return this.entries[a * BLOCK + this.size[a] - 1]
+  }
+
+  /**
+   * Puts the unplaced `slot` where its key puts it: in the first block whose last slot does not come before it
+   * (the last block when every one does), after the block's slots that come before it.
+   */
+  private place(slot: number, room: number): void {
+    if (this.blocks === 0) {
+      const b = this.newBlock()
+      this.order[0] = b
+      this.position[b] = 0
+      this.blocks = 1
+      this.reindex()
     }
-    if (this.before(t, slot)) {
-      this.split(this.right[t], slot)
-      this.right[t] = this.splitLeft
-      this.pull(t)
-      this.splitLeft = t
-    } else {
-      this.split(this.left[t], slot)
-      this.left[t] = this.splitRight
-      this.pull(t)
-      this.splitRight = t
+    let lo = 0
+    let hi = this.blocks - 1
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      const m = this.order[mid]
+      if (this.before(this.entries[m * BLOCK + this.size[m] - 1], slot)) lo = mid + 1
+      else hi = mid
+    }
+    let b = this.order[lo]
+    let n = this.size[b]
+    const base = b * BLOCK
+    let i = 0
+    for (let top = n; i < top; ) {
+      const mid = (i + top) >>> 1
+      if (this.before(this.entries[base + mid], slot)) i = mid + 1
+      else top = mid
+    }
+    if (n === BLOCK) {
+      const c = this.split(b)
+      if (i > HALF) {
+        b = c
+        i -= HALF
+      }
+      n = this.size[b]
+    }
+    const entries = this.entries
+    const rooms = this.rooms
+    const start = b * BLOCK
+    for (let e = start + n; e > start + i; e--) {
+      const moved = entries[e - 1]
+      entries[e] = moved
+      rooms[e] = rooms[e - 1]
+      this.at[moved] = e - start
+    }
+    entries[start + i] = slot
+    rooms[start + i] = room
+    this.blockOf[slot] = b
+    this.at[slot] = i
+    this.size[b] = n + 1
+    if (room > this.best[b]) this.setBest(b, room)
+  }
+
+  /** Takes `slot` out of its block; a block left empty leaves the order (the last one stays). */
+  private remove(slot: number): void {
+    const b = this.blockOf[slot]
+    const start = b * BLOCK
+    const i = this.at[slot]
+    const n = this.size[b] - 1
+    const entries = this.entries
+    const rooms = this.rooms
+    const room = rooms[start + i]
+    for (let e = start + i; e < start + n; e++) {
+      const moved = entries[e + 1]
+      entries[e] = moved
+      rooms[e] = rooms[e + 1]
+      this.at[moved] = e - start
+    }
+    this.size[b] = n
+    this.blockOf[slot] = -1
+    if (n === 0 && this.blocks > 1) {
+      const p = this.position[b]
+      for (let q = p; q < this.blocks - 1; q++) {
+        const moved = this.order[q + 1]
+        this.order[q] = moved
+        this.position[moved] = q
+      }
+      this.blocks--
+      this.best[b] = NO_ROOM
+      this.spare.push(b)
+      this.reindex()
+    } else if (room === this.best[b]) {
+      this.setBest(b, this.largest(b))
     }
   }
 
-  /** Joins `a` and `b`, every node of `a` before every node of `b`. */
-  private merge(a: number, b: number): number {
-    if (a < 0) return b
-    if (b < 0) return a
-    if (this.priority[a] > this.priority[b]) {
-      this.right[a] = this.merge(this.right[a], b)
-      this.pull(a)
-      return a
+  /** Moves the upper half of the full block `b` into a new block placed after it; returns the new block. */
+  private split(b: number): number {
+    const c = this.newBlock()
+    const from = b * BLOCK + HALF
+    const to = c * BLOCK
+    for (let k = 0; k < BLOCK - HALF; k++) {
+      const moved = this.entries[from + k]
+      this.entries[to + k] = moved
+      this.rooms[to + k] = this.rooms[from + k]
+      this.blockOf[moved] = c
+      this.at[moved] = k
     }
-    this.left[b] = this.merge(a, this.left[b])
-    this.pull(b)
+    this.size[b] = HALF
+    this.size[c] = BLOCK - HALF
+    this.best[b] = this.largest(b)
+    this.best[c] = this.largest(c)
+    const p = this.position[b] + 1
+    for (let q = this.blocks; q > p; q--) {
+      const moved = this.order[q - 1]
+      this.order[q] = moved
+      this.position[moved] = q
+    }
+    this.order[p] = c
+    this.position[c] = p
+    this.blocks++
+    this.reindex()
+    return c
+  }
+
+  /** The largest room of block `b`'s slots. */
+  private largest(b: number): number {
+    let m = NO_ROOM
+    for (let e = b * BLOCK, end = e + this.size[b]; e < end; e++) if (this.rooms[e] > m) m = this.rooms[e]
+    return m
+  }
+
+  private setBest(b: number, room: number): void {
+    if (this.best[b] === room) return
+    this.best[b] = room
+    this.index.set(this.position[b], room)
+  }
+
+  /** The tree from the blocks in order (after a block came or went, and in a copy). */
+  private reindex(): void {
+    const index = this.index
+    index.reset(this.blocks)
+    for (let p = 0; p < this.blocks; p++) index.setLeaf(p, this.best[this.order[p]])
+    index.rebuild()
+  }
+
+  /** A block with no entries: a spare one, else the next one (the per-block arrays grown to hold it). */
+  private newBlock(): number {
+    let b: number
+    if (this.spare.length > 0) b = this.spare.pop()!
+    else {
+      // every block so far is in the order or spare: the next one is new
+      b = this.blocks
+      if (b >= this.size.length) this.growBlocks(b + 1)
+    }
+    this.size[b] = 0
+    this.best[b] = NO_ROOM
     return b
   }
 
-  /** A node's subtree figures from its children, and the children's parent. */
-  private pull(t: number): void {
-    let most = this.room[t]
-    const l = this.left[t]
-    const r = this.right[t]
-    if (l >= 0) {
-      this.parent[l] = t
-      if (this.most[l] > most) most = this.most[l]
-    }
-    if (r >= 0) {
-      this.parent[r] = t
-      if (this.most[r] > most) most = this.most[r]
-    }
-    this.most[t] = most
+  /** Room for `n` blocks and as many again. */
+  private growBlocks(n: number): void {
+    const blocks = Math.max(4, n * 2)
+    this.entries = growBy(this.entries, blocks * BLOCK, (k) => new Int32Array(k))
+    this.rooms = growBy(this.rooms, blocks * BLOCK, (k) => new Float64Array(k))
+    this.size = growBy(this.size, blocks, (k) => new Int32Array(k))
+    this.best = growBy(this.best, blocks, (k) => new Float64Array(k))
+    this.position = growBy(this.position, blocks, (k) => new Int32Array(k))
+    this.order = growBy(this.order, blocks, (k) => new Int32Array(k))
   }
 
-  private reserve(n: number): void {
-    if (n <= this.left.length) return
+  private reserveSlots(n: number): void {
+    if (n <= this.blockOf.length) return
     const size = Math.max(16, n * 2)
-    const grow = <T extends Int32Array | Uint32Array | Float64Array | Uint8Array>(a: T, make: (n: number) => T): T => {
-      const b = make(size)
-      b.set(a)
-      return b
-    }
-    this.left = grow(this.left, (k) => new Int32Array(k))
-    this.right = grow(this.right, (k) => new Int32Array(k))
-    this.parent = grow(this.parent, (k) => new Int32Array(k))
-    this.priority = grow(this.priority, (k) => new Uint32Array(k))
-    this.key = grow(this.key, (k) => new Float64Array(k))
-    this.room = grow(this.room, (k) => new Float64Array(k).fill(NO_ROOM))
-    this.most = grow(this.most, (k) => new Float64Array(k).fill(NO_ROOM))
-    this.present = grow(this.present, (k) => new Uint8Array(k))
+    this.key = growBy(this.key, size, (k) => new Float64Array(k))
+    this.blockOf = growBy(this.blockOf, size, (k) => new Int32Array(k).fill(-1))
+    this.at = growBy(this.at, size, (k) => new Int32Array(k))
   }
 }
 
-/** A slot's priority in the treap: a fixed scramble of its index (murmur3's finalizer), so copies agree. */
-function mix(slot: number): number {
-  let h = slot + 0x9e3779b9
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b)
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35)
-  return (h ^ (h >>> 16)) >>> 0
+/** `a` copied into a new array of `n` entries that `make` gives. */
+function growBy<T extends Int32Array | Float64Array>(a: T, n: number, make: (k: number) => T): T {
+  const g = make(n)
+  g.set(a)
+  return g
 }

@@ -1,7 +1,8 @@
 /**
- * The allocation order's search tree against a plain array: slots kept sorted by (key, slot), each with a room;
- * the first slot in order with room for a request is the array's first, after any run of adds, moves and room
- * changes, and in a copy (a checkpoint's packed one too).
+ * The allocation order's blocks against a plain array: slots kept sorted by (key, slot), each with a room; the first
+ * slot in order with room for a request is the array's first, after any run of adds, moves and room changes, and in
+ * a copy (a checkpoint's packed one too); every slot sits in one block at its index, each block knows its largest
+ * room, full blocks split and empty ones go. And FirstFit, the max-tree over the blocks, against a plain array.
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
@@ -50,7 +51,7 @@ describe('PoolOrder', () => {
           if (i === cut % Math.max(1, ops.length)) {
             // A checkpoint's copy (packed: its arrays cut after the last slot) is only cloned, and its clone goes on.
             const copy = tree.clone(packed)
-            if (packed) expect((copy as unknown as { present: Uint8Array }).present.length).toBe(keys.length)
+            if (packed) expect((copy as unknown as { blockOf: Int32Array }).blockOf.length).toBe(keys.length)
             tree = packed ? copy.clone() : copy
           }
           apply(tree, keys, rooms, o)
@@ -67,54 +68,108 @@ describe('PoolOrder', () => {
   })
 })
 
-/** The tree's own arrays, read to check its structure. */
-interface TreeArrays {
-  root: number
-  left: Int32Array
-  right: Int32Array
-  parent: Int32Array
-  priority: Uint32Array
-  room: Float64Array
-  most: Float64Array
+/** The order's own arrays, read to check its structure. */
+interface BlockArrays {
+  key: Float64Array
+  blockOf: Int32Array
+  at: Int32Array
+  entries: Int32Array
+  rooms: Float64Array
+  size: Int32Array
+  best: Float64Array
+  position: Int32Array
+  order: Int32Array
+  blocks: number
+  spare: number[]
+}
+
+/** Entries a block holds at most (poolOrder.ts). */
+const BLOCK = 32
+
+/** What is wrong with the order's blocks, against the slots' keys and rooms: nothing when it is right. */
+function structureOf(tree: PoolOrder, keys: number[], rooms: number[]): string[] {
+  const t = tree as unknown as BlockArrays
+  const wrong: string[] = []
+  const seen = new Set<number>()
+  for (let p = 0; p < t.blocks; p++) {
+    const b = t.order[p]
+    if (t.position[b] !== p) wrong.push(`position of block ${b}`)
+    if (t.spare.includes(b)) wrong.push(`block ${b} both in order and spare`)
+    const n = t.size[b]
+    // only a lone block may be empty; none holds more than BLOCK
+    if (n > BLOCK || (n === 0 && t.blocks > 1)) wrong.push(`size of block ${b}: ${n}`)
+    let best = NO_ROOM
+    for (let i = 0; i < n; i++) {
+      const slot = t.entries[b * BLOCK + i]
+      seen.add(slot)
+      if (t.blockOf[slot] !== b || t.at[slot] !== i) wrong.push(`place of slot ${slot}`)
+      if (t.rooms[b * BLOCK + i] !== rooms[slot]) wrong.push(`room of slot ${slot}`)
+      if (t.key[slot] !== keys[slot]) wrong.push(`key of slot ${slot}`)
+      best = Math.max(best, rooms[slot])
+    }
+    if (t.best[b] !== best) wrong.push(`best of block ${b}`)
+  }
+  if (seen.size !== keys.length) wrong.push(`${seen.size} slots placed of ${keys.length}`)
+  for (let s = keys.length; s < t.blockOf.length; s++) if (t.blockOf[s] !== -1) wrong.push(`slot ${s} placed`)
+  return wrong
 }
 
 describe('PoolOrder structure', () => {
-  it('stays the treap its keys and priorities define, parents and subtree rooms right, through moves', () => {
+  it('keeps every slot in one block at its index, each block its largest room, through adds, moves and copies', () => {
     fc.assert(
       fc.property(fc.array(op, { maxLength: 150, size: 'max' }), (ops) => {
+        let tree = new PoolOrder()
+        const keys: number[] = []
+        const rooms: number[] = []
+        ops.forEach((o, i) => {
+          apply(tree, keys, rooms, o)
+          if (i % 37 === 36) tree = tree.clone(i % 2 === 0).clone()
+          expect(structureOf(tree, keys, rooms)).toEqual([])
+        })
+      }),
+      { numRuns: runs(100) },
+    )
+  })
+
+  it('splits full blocks and lets empty ones go: hundreds of pools re-sorted many times over', () => {
+    // Many pools whose keys (fullest first: minus their used bytes) move far at each sort, as a leak's do.
+    fc.assert(
+      fc.property(fc.integer({ min: 40, max: 400 }), fc.array(fc.tuple(fc.nat(), fc.integer({ min: -50, max: 50 }), room), { minLength: 50, maxLength: 2000 }), (pools, steps) => {
         const tree = new PoolOrder()
         const keys: number[] = []
         const rooms: number[] = []
-        const check = () => {
-          const t = tree as unknown as TreeArrays
-          const wrong: string[] = []
-          // Each child points back to its parent and ranks below it; each node's `most` is its subtree's largest.
-          const walk = (n: number, up: number): number => {
-            if (n < 0) return NO_ROOM
-            if (t.parent[n] !== up) wrong.push(`parent of ${n}`)
-            if (up >= 0 && t.priority[n] >= t.priority[up]) wrong.push(`priority of ${n}`)
-            const most = Math.max(t.room[n], walk(t.left[n], n), walk(t.right[n], n))
-            if (t.most[n] !== most) wrong.push(`most of ${n}`)
-            return most
-          }
-          walk(t.root, -1)
-          // The same slots inserted afresh in key order make the same tree.
-          const fresh = new PoolOrder()
-          const order = tree.slots()
-          order.forEach((s) => fresh.insert(s, keys[s], rooms[s]))
-          const f = fresh as unknown as TreeArrays
-          if (t.root !== f.root) wrong.push('root')
-          for (const s of order) {
-            if (t.left[s] !== f.left[s] || t.right[s] !== f.right[s]) wrong.push(`children of ${s}`)
-          }
-          expect(wrong).toEqual([])
+        for (let s = 0; s < pools; s++) {
+          tree.insert(s, LAST, NO_ROOM)
+          keys.push(LAST)
+          rooms.push(NO_ROOM)
         }
-        for (const o of ops) {
-          apply(tree, keys, rooms, o)
-          check()
+        const sorted = () => keys.map((_, s) => s).sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : a - b))
+        steps.forEach(([pick, key, r], i) => {
+          const slot = pick % pools
+          tree.move(slot, key)
+          keys[slot] = key
+          tree.setRoom(slot, r)
+          rooms[slot] = r
+          if (i % 50 === 49) {
+            expect(structureOf(tree, keys, rooms)).toEqual([])
+            const order = sorted()
+            expect(tree.slots()).toEqual(order)
+            for (const need of [0, 1, 33, 64]) expect(tree.first(need)).toBe(order.find((s) => rooms[s] >= need) ?? -1)
+          }
+        })
+        // every pool to one end and back: blocks empty and fill again
+        for (let s = 0; s < pools; s++) {
+          tree.move(s, -1000 - s)
+          keys[s] = -1000 - s
         }
+        for (let s = pools - 1; s >= 0; s--) {
+          tree.move(s, 1000)
+          keys[s] = 1000
+        }
+        expect(structureOf(tree, keys, rooms)).toEqual([])
+        expect(tree.slots()).toEqual(sorted())
       }),
-      { numRuns: runs(100) },
+      { numRuns: runs(40) },
     )
   })
 })
