@@ -72,6 +72,25 @@ export class FirstFit {
     while (k < this.leaves) k = r[2 * k] >= need ? 2 * k : 2 * k + 1
     return k - this.leaves
   }
+
+  /** The rightmost position whose room is at least `need`, or -1. */
+  last(need: number): number {
+    const r = this.room
+    if (!(r[1] >= need)) return -1
+    let k = 1
+    while (k < this.leaves) k = r[2 * k + 1] >= need ? 2 * k + 1 : 2 * k
+    return k - this.leaves
+  }
+
+  /** The largest room from `position` on (NO_ROOM when none is): up from its leaf, each right sibling's subtree. */
+  maxFrom(position: number): number {
+    if (position >= this.leaves) return NO_ROOM
+    const r = this.room
+    let k = this.leaves + Math.max(0, position)
+    let m = r[k]
+    for (; k > 1; k >>= 1) if ((k & 1) === 0 && r[k + 1] > m) m = r[k + 1]
+    return m
+  }
 }
 
 /** A leaf's room when no request fits (no pool there, or no free block). */

@@ -5,14 +5,15 @@
  * `touch` when a pool's blocks change, `pending` when only its pending blocks do, `moved` after a defrag move):
  * - the candidates, by slot: pools used under 90 % (RHIPoolAllocator's DefragSizeFraction) with a live block to
  *   move, in a two-level bitset so the rotation finds the next one from any slot in a few word reads;
- * - the targets: every pool not full, ranked by (used bytes, slot) in a treap with parent links whose nodes know
- *   the largest free block under them, so "the fullest pool ranked above the source with a free block of this
- *   size" is one descent, and so is the room above a pool (no larger block of it can move);
+ * - the targets: every pool not full, ranked by (used bytes, slot) in the allocation order's structure (PoolOrder:
+ *   small blocks under a max-tree of their largest free blocks), so "the fullest pool ranked above the source with a
+ *   free block of this size" is one descent and a block's scan from its end, and so is the room above a pool (no
+ *   larger block of it can move);
  * - how many pools are used under 90 %, and how many are not full, for the early exits.
  * A change only marks its pool. A frame's defrag counts the marked pools (the counts and candidates); it ranks them
- * again in the treap only when the family has a pool to clear. A new rank that passes no neighbour keeps its node
- * in place. Each pool also keeps a bound on its smallest allocated block: what its last whole walk found, lowered by
- * each block it took since (a take is told by the growth of its used bytes, which the model reads at every change,
+ * again only when the family has a pool to clear. A new rank that passes no neighbour keeps its place. Each pool
+ * also keeps a bound on its smallest allocated block: what its last whole walk found, lowered by each block it took
+ * since (a take is told by the growth of its used bytes, which the model reads at every change,
  * so the bound needs no block size from the allocation path); a freed block leaves it a bound. While the room
  * above the pool is below it, a walk would move nothing and is skipped.
  * `defragFrame` is that rule, a frame's turn over the families, asking the model only whether a block may move and
@@ -25,6 +26,7 @@ import { BudgetClass, DEFRAG_SIZE_FRACTION } from './families'
 import type { PoolFamily } from './families'
 import { BlockState } from './memoryPool'
 import type { BlockTable, MemoryPool } from './memoryPool'
+import { PoolOrder } from './poolOrder'
 import { doubleFields } from '../doubles'
 
 const NONE = -1
@@ -35,25 +37,21 @@ const PENDING = 1
 const BLOCKS = 2
 
 /**
- * A pool of a defragmenting family as the index knows it. While the pool is not full it is a node among the
- * targets, ranked by (used, slot); `maxFree` is the largest free block in its subtree.
+ * A pool of a defragmenting family as the index knows it. While the pool is not full it is ranked among the
+ * targets by (used, slot), with `free`, its largest free block, as its room.
  */
 class Ranked {
-  left: Ranked | null = null
-  right: Ranked | null = null
-  parent: Ranked | null = null
   used: Bytes = 0
   slot = 0
   free: Bytes = 0
-  maxFree: Bytes = 0
-  /** Linked among the targets (the pool is not full). */
+  /** Among the targets (the pool is not full). */
   ranked = false
   /** Used under 90 %, and not full, as last counted. */
   low = false
   notFull = false
   /** Set among its family's candidates. */
   candidate = false
-  /** Its rank or free block may have changed since the treap took it in (it is in its family's stale list). */
+  /** Its rank or free block may have changed since the targets took it in (it is in its family's stale list). */
   stale = false
   /** CLEAN, PENDING or BLOCKS; not CLEAN while the pool is in its family's dirty list. */
   dirty: number = CLEAN
@@ -69,83 +67,14 @@ class Ranked {
   constructor(
     readonly pool: MemoryPool,
     readonly family: FamilyDefrag,
-    readonly priority: number,
   ) {
-    doubleFields(this, ['used', 'free', 'maxFree', 'smallest', 'seenUsed'])
+    doubleFields(this, ['used', 'free', 'smallest', 'seenUsed'])
   }
 }
 
 /** (used, slot) of `a` ranks above (used, slot). */
 function above(a: Ranked, used: Bytes, slot: number): boolean {
   return a.used > used || (a.used === used && a.slot > slot)
-}
-
-function refresh(t: Ranked): void {
-  let m = t.free
-  if (t.left !== null && t.left.maxFree > m) m = t.left.maxFree
-  if (t.right !== null && t.right.maxFree > m) m = t.right.maxFree
-  t.maxFree = m
-}
-
-/** The next node by rank (in order), or null. */
-function successor(n: Ranked): Ranked | null {
-  let t = n.right
-  if (t !== null) {
-    while (t.left !== null) t = t.left
-    return t
-  }
-  let c = n
-  t = n.parent
-  while (t !== null && t.right === c) {
-    c = t
-    t = t.parent
-  }
-  return t
-}
-
-/** The previous node by rank (in order), or null. */
-function predecessor(n: Ranked): Ranked | null {
-  let t = n.left
-  if (t !== null) {
-    while (t.right !== null) t = t.right
-    return t
-  }
-  let c = n
-  t = n.parent
-  while (t !== null && t.left === c) {
-    c = t
-    t = t.parent
-  }
-  return t
-}
-
-/**
- * The highest-ranked node above (used, slot) with a free block of `size` bytes, or null: one descent, the answer
- * always in the subtree at hand. Below a node not above (used, slot) only its right subtree can hold one; below a
- * node above it, its right subtree (all above it too) holds the answer when it has room, else the node, else its
- * left subtree.
- */
-function fullestFit(t: Ranked | null, used: Bytes, slot: number, size: Bytes): Ranked | null {
-  while (t !== null && t.maxFree >= size) {
-    if (!above(t, used, slot)) t = t.right
-    else if (t.right !== null && t.right.maxFree >= size) t = t.right
-    else if (t.free >= size) return t
-    else t = t.left
-  }
-  return null
-}
-
-/** The largest free block of the nodes ranked above (used, slot); 0 when none is. */
-function roomAbove(t: Ranked | null, used: Bytes, slot: number): Bytes {
-  let m = 0
-  while (t !== null) {
-    if (above(t, used, slot)) {
-      if (t.free > m) m = t.free
-      if (t.right !== null && t.right.maxFree > m) m = t.right.maxFree
-      t = t.left
-    } else t = t.right
-  }
-  return m
 }
 
 /** Slots as a bitset with a summary word per 32 words. */
@@ -209,7 +138,9 @@ function lowestBit(x: number): number {
 /** One family's index. */
 export class FamilyDefrag {
   readonly candidates = new SlotSet()
-  root: Ranked | null = null
+  /** The targets by (used, slot), each with its largest free block as its room; the ranked entry of each slot. */
+  private readonly targets = new PoolOrder()
+  private readonly bySlot: (Ranked | undefined)[] = []
   /** Pools used under 90 %. */
   low = 0
   /** Pools not full (the ranked ones, once settled). */
@@ -226,94 +157,61 @@ export class FamilyDefrag {
     doubleFields(this, ['fitFree'])
   }
 
-  /** The fullest pool ranked above `pool` with a free block of `size` bytes, or null. */
+  /**
+   * The fullest pool ranked above `pool` with a free block of `size` bytes, or null: the last one in rank with such
+   * a block, when it ranks above `pool` (when it does not, no pool above it has one).
+   */
   fullestFit(pool: MemoryPool, size: Bytes): MemoryPool | null {
-    const node = fullestFit(this.root, pool.used, pool.slot, size)
-    if (node === null) return null
+    const slot = this.targets.last(size)
+    if (slot < 0) return null
+    const node = this.bySlot[slot]!
+    if (!above(node, pool.used, pool.slot)) return null
     this.fitFree = node.free
     return node.pool
   }
 
   /** Whether any pool not full ranks above `pool`. */
   hasFuller(pool: MemoryPool): boolean {
-    let t = this.root
-    while (t !== null && t.right !== null) t = t.right
-    return t !== null && above(t, pool.used, pool.slot)
+    const slot = this.targets.lastSlot()
+    return slot >= 0 && above(this.bySlot[slot]!, pool.used, pool.slot)
   }
 
-  /** The largest free block of the pools ranked above `pool` (0 when none): no larger block of it can move. */
+  /** The largest free block of the pools ranked above `pool` (0 when none is): no larger block of it can move. */
   roomAbove(pool: MemoryPool): Bytes {
-    return roomAbove(this.root, pool.used, pool.slot)
+    const room = this.targets.roomAfter(pool.used, pool.slot)
+    return room > 0 ? room : 0
   }
 
-  /** Puts the unlinked node `n` in by its rank: down to a leaf, then up by its priority. */
+  /** The ranked pools, lowest rank first, with the used bytes and free block each is ranked by (tests). */
+  ranked(): { pool: MemoryPool; used: Bytes; slot: number; free: Bytes }[] {
+    return this.targets.slots().map((slot) => {
+      const n = this.bySlot[slot]!
+      return { pool: n.pool, used: n.used, slot: n.slot, free: n.free }
+    })
+  }
+
+  /** Puts the unranked `n` among the targets by its (used, slot), with its free block. */
   link(n: Ranked): void {
-    n.left = null
-    n.right = null
-    n.maxFree = n.free
-    let t = this.root
-    if (t === null) {
-      n.parent = null
-      this.root = n
-      return
-    }
-    for (;;) {
-      if (above(t, n.used, n.slot)) {
-        if (t.left === null) {
-          t.left = n
-          break
-        }
-        t = t.left
-      } else {
-        if (t.right === null) {
-          t.right = n
-          break
-        }
-        t = t.right
-      }
-    }
-    n.parent = t
-    while (n.parent !== null && n.priority > n.parent.priority) this.rotateUp(n)
-    // Above n, each subtree only gained n.
-    refreshUp(n.parent)
+    this.bySlot[n.slot] = n
+    this.targets.insert(n.slot, n.used, n.free)
   }
 
-  /** Takes `n` out: down by rotations until it has one child, which takes its place. */
+  /** Takes `n` out of the targets. */
   unlink(n: Ranked): void {
-    while (n.left !== null && n.right !== null) this.rotateUp(n.left.priority > n.right.priority ? n.left : n.right)
-    const child = n.left !== null ? n.left : n.right
-    const p = n.parent
-    if (child !== null) child.parent = p
-    if (p === null) this.root = child
-    else if (p.left === n) p.left = child
-    else p.right = child
-    n.left = null
-    n.right = null
-    n.parent = null
-    // Above n, each subtree only lost n (the rotations kept every maxFree exact with n still in).
-    refreshUp(p)
+    this.targets.remove(n.slot)
+    this.bySlot[n.slot] = undefined
   }
 
-  /** `n` takes its parent's place; the parent becomes its child. */
-  private rotateUp(n: Ranked): void {
-    const p = n.parent!
-    const g = p.parent
-    if (p.left === n) {
-      p.left = n.right
-      if (n.right !== null) n.right.parent = p
-      n.right = p
-    } else {
-      p.right = n.left
-      if (n.left !== null) n.left.parent = p
-      n.left = p
-    }
-    p.parent = n
-    n.parent = g
-    if (g === null) this.root = n
-    else if (g.left === p) g.left = n
-    else g.right = n
-    refresh(p)
-    refresh(n)
+  /** `n`'s used bytes are now `used`: it moves to its new rank (keeping its place where it passes no neighbour). */
+  rerank(n: Ranked, used: Bytes): void {
+    n.used = used
+    this.targets.move(n.slot, used)
+  }
+
+  /** `n`'s largest free block is now `free`. */
+  refree(n: Ranked, free: Bytes): void {
+    n.free = free
+    this.targets.setRoom(n.slot, free)
   }
 }
 
@@ -332,15 +230,6 @@ function took(e: Ranked): void {
   if (taken > 0 && taken < e.smallest) e.smallest = taken
 }
 
-/** Refreshes maxFree from `t` up to the root, stopping where it no longer changes (only one child's did). */
-function refreshUp(t: Ranked | null): void {
-  for (; t !== null; t = t.parent) {
-    const was = t.maxFree
-    refresh(t)
-    if (t.maxFree === was) return
-  }
-}
-
 /**
  * The indexes of every defragmenting family, and which pool belongs to which. A pool's change only marks it (the
  * allocation path pays an array read); the family's index takes the marked pools in when defrag reads it.
@@ -349,7 +238,6 @@ export class DefragSearch {
   private readonly families: (FamilyDefrag | null)[]
   /** By pool id (dense). */
   private entries: (Ranked | undefined)[] = []
-  private seed = 0x9e3779b9
 
   constructor(families: readonly PoolFamily[]) {
     this.families = families.map((f) => (f.spec.defrag ? new FamilyDefrag() : null))
@@ -367,7 +255,7 @@ export class DefragSearch {
   }
 
   /**
-   * Family `index`'s counts and candidates, up to date with every change so far (not its treap: see settle); null
+   * Family `index`'s counts and candidates, up to date with every change so far (not its targets: see settle); null
    * when the family does not defragment.
    */
   counts(index: number): FamilyDefrag | null {
@@ -392,7 +280,7 @@ export class DefragSearch {
     return f
   }
 
-  /** Family `index`'s index, its treap too, up to date with every change so far; null when it does not defragment. */
+  /** Family `index`'s index, its targets too, up to date with every change so far; null when it does not defragment. */
   settle(index: number, blocks: BlockTable): FamilyDefrag | null {
     const f = this.counts(index)
     if (f === null || f.stale.length === 0) return f
@@ -408,7 +296,7 @@ export class DefragSearch {
   add(index: number, pool: MemoryPool): void {
     const family = this.families[index]
     if (family === null) return
-    const e = new Ranked(pool, family, this.random())
+    const e = new Ranked(pool, family)
     e.seenUsed = pool.used
     this.entries[pool.id] = e
     this.mark(e, BLOCKS)
@@ -508,23 +396,9 @@ export class DefragSearch {
     }
     const free = pool.largestFree(blocks)
     if (e.ranked && e.slot === pool.slot) {
-      if (e.used !== pool.used) {
-        // A new rank keeps the node's place when it does not pass its neighbour on that side.
-        const up = pool.used > e.used
-        const next = up ? successor(e) : predecessor(e)
-        if (next !== null && up !== above(next, pool.used, pool.slot)) {
-          f.unlink(e)
-          e.used = pool.used
-          e.free = free
-          f.link(e)
-          return
-        }
-        e.used = pool.used
-      }
-      if (e.free !== free) {
-        e.free = free
-        refreshUp(e)
-      }
+      // A new rank keeps the pool's place when it does not pass its neighbour on that side.
+      if (e.used !== pool.used) f.rerank(e, pool.used)
+      if (e.free !== free) f.refree(e, free)
       return
     }
     this.unrank(e)
@@ -539,16 +413,6 @@ export class DefragSearch {
     if (!e.ranked) return
     e.family.unlink(e)
     e.ranked = false
-  }
-
-  /** xorshift32, to 31 bits (a small integer to the engine): a deterministic treap shape, no answer depends on it. */
-  private random(): number {
-    let x = this.seed
-    x ^= x << 13
-    x ^= x >>> 17
-    x ^= x << 5
-    this.seed = x >>> 0
-    return this.seed >>> 1
   }
 }
 
@@ -606,7 +470,7 @@ function defragFamily(
   let cleared = 0
   const slots = fam.slots
   const first = index.candidates.next(fam.lastDefragSlot)
-  // The treap is only read (and brought up to date) in a frame with a pool to clear.
+  // The targets are only read (and brought up to date) in a frame with a pool to clear.
   if (first !== NONE && first < slots.length) search.settle(fam.spec.index, moves.blocks())
   for (let s = first; s !== NONE && s < slots.length; s = index.candidates.next(s + 1)) {
     const pool = slots[s] as MemoryPool

@@ -61,8 +61,19 @@ export class PoolOrder {
       if (before < 0 || this.before(before, slot)) return
     }
     const room = this.rooms[this.blockOf[slot] * BLOCK + this.at[slot]]
-    this.remove(slot)
+    this.unplace(slot)
     this.place(slot, room)
+  }
+
+  /** Takes `slot` out of the order (the defrag index's pool that became full or left service). */
+  remove(slot: number): void {
+    if (slot >= this.blockOf.length || this.blockOf[slot] < 0) throw new Error(`pool order: slot ${slot} is not placed`)
+    this.unplace(slot)
+  }
+
+  /** Whether `slot` is in the order. */
+  has(slot: number): boolean {
+    return slot < this.blockOf.length && this.blockOf[slot] >= 0
   }
 
   /** The slot's room is now `room`: its block's largest room, and the tree's path above it where that changed. */
@@ -88,6 +99,51 @@ export class PoolOrder {
     const end = start + this.size[b]
     for (let e = start; e < end; e++) if (rooms[e] >= need) return this.entries[e]
     throw new Error('pool order: a block promised room that none of its pools has')
+  }
+
+  /** The last slot in order whose room is at least `need`, or -1. */
+  last(need: number): number {
+    const p = this.index.last(need)
+    if (p < 0) return -1
+    const b = this.order[p]
+    const rooms = this.rooms
+    const start = b * BLOCK
+    for (let e = start + this.size[b] - 1; e >= start; e--) if (rooms[e] >= need) return this.entries[e]
+    throw new Error('pool order: a block promised room that none of its pools has')
+  }
+
+  /** The last slot in order, or -1. */
+  lastSlot(): number {
+    if (this.blocks === 0) return -1
+    const b = this.order[this.blocks - 1]
+    return this.size[b] === 0 ? -1 : this.entries[b * BLOCK + this.size[b] - 1]
+  }
+
+  /** The largest room of the slots after (key, slot) in order; NO_ROOM when none is. */
+  roomAfter(key: number, slot: number): number {
+    const blocks = this.blocks
+    if (blocks === 0) return NO_ROOM
+    const after = (a: number) => this.key[a] > key || (this.key[a] === key && a > slot)
+    // the first block whose last slot comes after (key, slot)
+    let lo = 0
+    let hi = blocks
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      const m = this.order[mid]
+      const n = this.size[m]
+      if (n > 0 && after(this.entries[m * BLOCK + n - 1])) hi = mid
+      else lo = mid + 1
+    }
+    if (lo === blocks) return NO_ROOM
+    const b = this.order[lo]
+    const start = b * BLOCK
+    const end = start + this.size[b]
+    let e = start
+    while (!after(this.entries[e])) e++
+    let m = NO_ROOM
+    for (; e < end; e++) if (this.rooms[e] > m) m = this.rooms[e]
+    const rest = this.index.maxFrom(lo + 1)
+    return rest > m ? rest : m
   }
 
   /** The slots in order (for views and tests). */
@@ -206,7 +262,7 @@ export class PoolOrder {
   }
 
   /** Takes `slot` out of its block; a block left empty leaves the order (the last one stays). */
-  private remove(slot: number): void {
+  private unplace(slot: number): void {
     const b = this.blockOf[slot]
     const start = b * BLOCK
     const i = this.at[slot]

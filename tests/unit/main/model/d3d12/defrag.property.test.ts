@@ -2,10 +2,10 @@
  * The defrag index (src/main/model/d3d12/defrag.ts) against its answers recomputed from the pools by plain loops:
  * the candidate pools, the counts of pools used under 90 % and not full, the fullest pool above a pool with a free
  * block of a size, the room above a pool, the smallest allocated block a walk over a pool found (kept until its
- * blocks change), and the treap's own shape (rank order, priorities, parent links, each subtree's largest free
- * block), the bound on each pool's smallest allocated block (its last walk's smallest, lowered by each block taken
- * since, recomputed here from the steps). Pools take, free and pend blocks, move blocks, come and go, and the index is copied, in random order; a
- * family is read only once settled, as the model reads it.
+ * blocks change), the targets in rank order, each with the used bytes, slot and largest free block of its pool, the
+ * bound on each pool's smallest allocated block (its last walk's smallest, lowered by each block taken since,
+ * recomputed here from the steps). Pools take, free and pend blocks, move blocks, come and go, and the index is
+ * copied, in random order; a family is read only once settled, as the model reads it.
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
@@ -15,19 +15,6 @@ import { DEFRAG_SIZE_FRACTION, familySpecs, PoolFamily } from '../../../../../sr
 import { BlockState, BlockTable, FreeOrder, MemoryPool, NONE } from '../../../../../src/main/model/d3d12/memoryPool'
 import { config } from './helpers'
 import { runs } from '../../../../properties'
-
-/** A node of the index's treap, as far as the checks read it. */
-interface Node {
-  left: Node | null
-  right: Node | null
-  parent: Node | null
-  used: number
-  slot: number
-  free: number
-  maxFree: number
-  priority: number
-  pool: MemoryPool
-}
 
 const UNIT = 64
 
@@ -80,29 +67,17 @@ function smallestTaken(blocks: BlockTable, pool: MemoryPool): number {
   return min
 }
 
-/** The treap is ordered by rank, a max-heap by priority, linked both ways, and knows each subtree's room. */
-function checkTreap(f: FamilyDefrag, blocks: BlockTable, pools: MemoryPool[]): void {
-  const seen: Node[] = []
-  const room = new Map(pools.map((p) => [p, largestFree(blocks, p)]))
-  const walk = (n: Node | null, parent: Node | null): number => {
-    if (n === null) return 0
-    expect(n.parent).toBe(parent)
-    if (parent !== null) expect(n.priority).toBeLessThanOrEqual(parent.priority)
-    const left = walk(n.left, n)
-    seen.push(n)
-    const right = walk(n.right, n)
-    expect(n.maxFree).toBe(Math.max(n.free, left, right))
-    return n.maxFree
-  }
-  walk(f.root as Node | null, null)
+/** The targets are every pool not full, in rank order, each ranked by its pool's used bytes, slot and free block. */
+function checkTargets(f: FamilyDefrag, blocks: BlockTable, pools: MemoryPool[]): void {
   const notFull = pools.filter((p) => p.used < p.size).sort((a, b) => (ranksAbove(a, b) ? 1 : -1))
-  expect(seen.map((n) => n.pool)).toEqual(notFull)
-  for (const n of seen) {
-    expect([n.used, n.slot, n.free]).toEqual([n.pool.used, n.pool.slot, room.get(n.pool)])
+  const ranked = f.ranked()
+  expect(ranked.map((n) => n.pool)).toEqual(notFull)
+  for (const n of ranked) {
+    expect([n.used, n.slot, n.free]).toEqual([n.pool.used, n.pool.slot, largestFree(blocks, n.pool)])
   }
 }
 
-/** A counted family's counts and candidates (what defrag reads before the treap), against the pools. */
+/** A counted family's counts and candidates (what defrag reads before the targets), against the pools. */
 function checkCounts(f: FamilyDefrag, fam: PoolFamily): void {
   const pools = fam.slots.filter((p): p is MemoryPool => p !== null)
   const low = (p: MemoryPool) => p.used / p.size < DEFRAG_SIZE_FRACTION
@@ -135,7 +110,7 @@ function checkAnswers(
     if (search.smallest(p) >= 0) expect(search.smallest(p)).toBeLessThanOrEqual(smallestTaken(blocks, p))
   }
   checkCounts(f, fam)
-  checkTreap(f, blocks, pools)
+  checkTargets(f, blocks, pools)
   const room = new Map(pools.map((p) => [p, largestFree(blocks, p)]))
   for (const pool of pools) {
     const above = pools.filter((p) => p.used < p.size && ranksAbove(p, pool))

@@ -68,6 +68,62 @@ describe('PoolOrder', () => {
   })
 })
 
+describe('PoolOrder as the defrag targets', () => {
+  it('finds the last slot with room, the last slot, the room after a rank, through inserts, moves and removals', () => {
+    type Step =
+      | { k: 'in'; pick: number; key: number; room: number }
+      | { k: 'out'; pick: number }
+      | { k: 'move'; pick: number; key: number }
+      | { k: 'room'; pick: number; room: number }
+    const step: fc.Arbitrary<Step> = fc.oneof(
+      fc.record({ k: fc.constant('in' as const), pick: fc.nat(), key: fc.integer({ min: 0, max: 40 }), room }),
+      fc.record({ k: fc.constant('out' as const), pick: fc.nat() }),
+      fc.record({ k: fc.constant('move' as const), pick: fc.nat(), key: fc.integer({ min: 0, max: 40 }) }),
+      fc.record({ k: fc.constant('room' as const), pick: fc.nat(), room }),
+    )
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 120 }), fc.array(step, { maxLength: 400 }), (slots, steps) => {
+        const tree = new PoolOrder()
+        const keys = new Map<number, number>()
+        const rooms = new Map<number, number>()
+        const after = (a: number, key: number, slot: number) => keys.get(a)! > key || (keys.get(a) === key && a > slot)
+        for (const o of steps) {
+          const slot = o.pick % slots
+          const placed = keys.has(slot)
+          if (o.k === 'in' && !placed) {
+            tree.insert(slot, o.key, o.room)
+            keys.set(slot, o.key)
+            rooms.set(slot, o.room)
+          } else if (o.k === 'out' && placed) {
+            tree.remove(slot)
+            keys.delete(slot)
+            rooms.delete(slot)
+          } else if (o.k === 'move' && placed) {
+            tree.move(slot, o.key)
+            keys.set(slot, o.key)
+          } else if (o.k === 'room' && placed) {
+            tree.setRoom(slot, o.room)
+            rooms.set(slot, o.room)
+          }
+          expect(tree.has(slot)).toBe(keys.has(slot))
+          const order = [...keys.keys()].sort((a, b) => keys.get(a)! - keys.get(b)! || a - b)
+          expect(tree.slots()).toEqual(order)
+          expect(tree.lastSlot()).toBe(order.length > 0 ? order[order.length - 1] : -1)
+          for (const need of [0, 1, 33, 64, 65]) {
+            const last = [...order].reverse().find((s) => rooms.get(s)! >= need) ?? -1
+            expect(tree.last(need)).toBe(last)
+          }
+          for (const [key, at] of [[0, 0], [10, slot], [keys.get(slot) ?? 20, slot], [40, slots]]) {
+            const later = order.filter((s) => after(s, key, at)).map((s) => rooms.get(s)!)
+            expect(tree.roomAfter(key, at)).toBe(Math.max(NO_ROOM, ...later))
+          }
+        }
+      }),
+      { numRuns: runs(60) },
+    )
+  })
+})
+
 /** The order's own arrays, read to check its structure. */
 interface BlockArrays {
   key: Float64Array
@@ -134,41 +190,48 @@ describe('PoolOrder structure', () => {
   it('splits full blocks and lets empty ones go: hundreds of pools re-sorted many times over', () => {
     // Many pools whose keys (fullest first: minus their used bytes) move far at each sort, as a leak's do.
     fc.assert(
-      fc.property(fc.integer({ min: 40, max: 400 }), fc.array(fc.tuple(fc.nat(), fc.integer({ min: -50, max: 50 }), room), { minLength: 50, maxLength: 2000 }), (pools, steps) => {
-        const tree = new PoolOrder()
-        const keys: number[] = []
-        const rooms: number[] = []
-        for (let s = 0; s < pools; s++) {
-          tree.insert(s, LAST, NO_ROOM)
-          keys.push(LAST)
-          rooms.push(NO_ROOM)
-        }
-        const sorted = () => keys.map((_, s) => s).sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : a - b))
-        steps.forEach(([pick, key, r], i) => {
-          const slot = pick % pools
-          tree.move(slot, key)
-          keys[slot] = key
-          tree.setRoom(slot, r)
-          rooms[slot] = r
-          if (i % 50 === 49) {
-            expect(structureOf(tree, keys, rooms)).toEqual([])
-            const order = sorted()
-            expect(tree.slots()).toEqual(order)
-            for (const need of [0, 1, 33, 64]) expect(tree.first(need)).toBe(order.find((s) => rooms[s] >= need) ?? -1)
+      fc.property(
+        fc.integer({ min: 40, max: 400 }),
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: -50, max: 50 }), room), { minLength: 50, maxLength: 2000 }),
+        (pools, steps) => {
+          const tree = new PoolOrder()
+          const keys: number[] = []
+          const rooms: number[] = []
+          for (let s = 0; s < pools; s++) {
+            tree.insert(s, LAST, NO_ROOM)
+            keys.push(LAST)
+            rooms.push(NO_ROOM)
           }
-        })
-        // every pool to one end and back: blocks empty and fill again
-        for (let s = 0; s < pools; s++) {
-          tree.move(s, -1000 - s)
-          keys[s] = -1000 - s
-        }
-        for (let s = pools - 1; s >= 0; s--) {
-          tree.move(s, 1000)
-          keys[s] = 1000
-        }
-        expect(structureOf(tree, keys, rooms)).toEqual([])
-        expect(tree.slots()).toEqual(sorted())
-      }),
+          const sorted = () =>
+            keys.map((_, s) => s).sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : a - b))
+          steps.forEach(([pick, key, r], i) => {
+            const slot = pick % pools
+            tree.move(slot, key)
+            keys[slot] = key
+            tree.setRoom(slot, r)
+            rooms[slot] = r
+            if (i % 50 === 49) {
+              expect(structureOf(tree, keys, rooms)).toEqual([])
+              const order = sorted()
+              expect(tree.slots()).toEqual(order)
+              for (const need of [0, 1, 33, 64]) {
+                expect(tree.first(need)).toBe(order.find((s) => rooms[s] >= need) ?? -1)
+              }
+            }
+          })
+          // every pool to one end and back: blocks empty and fill again
+          for (let s = 0; s < pools; s++) {
+            tree.move(s, -1000 - s)
+            keys[s] = -1000 - s
+          }
+          for (let s = pools - 1; s >= 0; s--) {
+            tree.move(s, 1000)
+            keys[s] = 1000
+          }
+          expect(structureOf(tree, keys, rooms)).toEqual([])
+          expect(tree.slots()).toEqual(sorted())
+        },
+      ),
       { numRuns: runs(40) },
     )
   })
@@ -193,14 +256,22 @@ describe('FirstFit', () => {
                 const found = rooms.findIndex((r, i) => i >= start && r >= need)
                 expect(tree.firstFrom(start, need), `from ${start} for ${need}`).toBe(found)
               }
+              expect(tree.last(need)).toBe(rooms.findLastIndex((r) => r >= need))
+            }
+          }
+          const checkMax = () => {
+            for (const start of [0, 1, 3, 7, 20, 39, 64]) {
+              expect(tree.maxFrom(start)).toBe(Math.max(NO_ROOM, ...rooms.slice(start)))
             }
           }
           check()
+          checkMax()
           for (const [pick, r] of updates) {
             if (rooms.length === 0) break
             tree.set(pick % rooms.length, r)
             rooms[pick % rooms.length] = r
             check()
+            checkMax()
           }
         },
       ),
