@@ -1,10 +1,16 @@
 /**
  * A capture store sent in increments, from the thread that reads a capture to the thread that replays it (a
- * pipelined load, pipeline.ts). The builder only appends: every increment holds the rows each column gained since
- * the one before (copied slices, transferred), the strings interned since, the new extras, raw records and warning
- * samples, and the flags and warning counts as they are now. One exception: when a `use` id does not fit the byte
- * coding, the builder recodes the ids of every `use` record as plain numbers and rewrites their operands; the
- * next increment then holds all of `ops` and `useIds` again (`recoded`).
+ * pipelined load, pipeline.ts). The builder only appends. The reading side copies the rows each column gained into
+ * columns of its own in memory both threads share (SharedArrayBuffer), which it only appends to: every increment
+ * holds those columns as they are now and how long each is, so the replaying side takes them as its store's columns
+ * without a copy, and reads only rows no later increment writes again (a column that grows is copied into new
+ * shared memory, the old one left as it was). Beside them, the strings interned since, the new extras, raw records
+ * and warning samples, and the flags and warning counts as they are now. One exception: when a `use` id does not
+ * fit the byte coding, the builder recodes the ids of every `use` record as plain numbers and rewrites their
+ * operands; the next increment then holds new columns of `ops` and `useIds`, all of them written again (`recoded`).
+ *
+ * Copied by the reading side rather than the replaying one: a one-shot report of stress-2000000 spent 69 ms of its
+ * replay's thread appending copied slices (bench/README.md).
  *
  * The columns' lengths are read from outside the builder, from the store's layout (store.ts): the operands of a
  * record that has any follow those of the record before it, so each record's end in `ops` is its `ref` plus the
@@ -14,7 +20,7 @@
  * send a wrong store.
  */
 import type { CaptureHeader, WarningKind } from '../../shared/capture'
-import { Column, float64Column, uint32Column, uint8Column } from './columns'
+import { Column, float64Column, grownCapacity, uint32Column, uint8Column, type LoadShare } from './columns'
 import {
   AttachedTable,
   BufferTable,
@@ -31,19 +37,27 @@ import { RecordExtras } from './recordExtras'
 
 type TypedArray = Float64Array | Uint32Array | Uint16Array | Uint8Array
 
-/** What a store gained since the increment before. */
+/**
+ * A store as an increment sends it: its columns in shared memory, each as long as its length says (the arrays may
+ * hold more), and what else it gained since the increment before.
+ */
 export interface StoreIncrement {
   header: CaptureHeader
+  records: number
   kind: Uint8Array
   ref: Uint32Array
+  frames: number
   frameN: Float64Array
   frameT: Float64Array
   frameFirst: Uint32Array
-  /** The new rows of the buffer, texture, transient and placed tables, one array per column (columns() order). */
+  /** The buffer, texture, transient and placed tables: each one's rows, and an array per column (columns() order). */
+  tableRows: number[]
   tables: TypedArray[][]
+  opsLength: number
   ops: Float64Array
+  useLength: number
   useIds: Uint8Array | Float64Array
-  /** `ops` and `useIds` are all of them from the start: the use ids were recoded as plain numbers. */
+  /** `ops` and `useIds` are new arrays: the use ids were recoded as plain numbers. */
   recoded: boolean
   /** The new strings' UTF-8 bytes end to end, and where each ends. */
   strings: Uint8Array
@@ -137,8 +151,55 @@ export function builderView(builder: CaptureBuilder): StoreView {
   }
 }
 
-/** The reading side: what a store gained since the last increment taken. */
+/** A column of the reading side in shared memory: only appended to, copied into new shared memory as it grows. */
+class SharedColumn {
+  data: TypedArray
+  length = 0
+
+  constructor(
+    private readonly ctor: { new (buffer: SharedArrayBuffer): TypedArray; BYTES_PER_ELEMENT: number },
+    capacity = 1024,
+  ) {
+    this.data = new ctor(new SharedArrayBuffer(capacity * ctor.BYTES_PER_ELEMENT))
+  }
+
+  /** The array's kind, from a column of the store. */
+  static like(array: TypedArray, capacity?: number): SharedColumn {
+    return new SharedColumn(array.constructor as never, capacity)
+  }
+
+  /** Appends `values`; a column that grows takes its size as a store's column does (columns.ts). */
+  append(values: TypedArray, share: LoadShare): void {
+    const n = values.length
+    if (n === 0) return
+    const need = this.length + n
+    if (need > this.data.length) {
+      let capacity = grownCapacity(this.data.length, need, share, this.ctor.BYTES_PER_ELEMENT)
+      while (capacity < need) capacity = Math.ceil(capacity * 1.5)
+      const grown = new this.ctor(new SharedArrayBuffer(capacity * this.ctor.BYTES_PER_ELEMENT))
+      grown.set(this.data.subarray(0, this.length) as never)
+      this.data = grown
+    }
+    this.data.set(values as never, this.length)
+    this.length = need
+  }
+}
+
+/** The reading side's shared columns, made at the first increment from the store's own columns' kinds. */
+interface SentColumns {
+  kind: SharedColumn
+  ref: SharedColumn
+  frameN: SharedColumn
+  frameT: SharedColumn
+  frameFirst: SharedColumn
+  tables: SharedColumn[][]
+  ops: SharedColumn
+  useIds: SharedColumn
+}
+
+/** The reading side: what a store gained since the last increment taken, appended to its shared columns. */
 export class IncrementTaker {
+  private sent: SentColumns | undefined
   private records = 0
   private frames = 0
   private readonly rows = [0, 0, 0, 0]
@@ -180,17 +241,41 @@ export class IncrementTaker {
       )
     }
     const transfer: ArrayBuffer[] = []
-    const slice = <T extends TypedArray>(array: T, start: number, end: number): T => {
-      const part = array.slice(start, end) as T
-      transfer.push(part.buffer as ArrayBuffer)
-      return part
-    }
+    const share = { fraction }
     const frames = view.frames.length
+    const sent = (this.sent ??= {
+      kind: SharedColumn.like(view.records.kind, 1 << 16),
+      ref: SharedColumn.like(view.records.ref, 1 << 16),
+      frameN: SharedColumn.like(view.frames.n, 64),
+      frameT: SharedColumn.like(view.frames.t, 64),
+      frameFirst: SharedColumn.like(view.frames.firstRecord, 64),
+      tables: [view.buffers, view.textures, view.transients, view.placed].map((table) =>
+        table.columns().map((c) => SharedColumn.like(c.data as TypedArray)),
+      ),
+      ops: SharedColumn.like(view.ops, 1 << 12),
+      useIds: SharedColumn.like(view.useIds, 1 << 14),
+    })
+    if (recoded) {
+      // new arrays, so that the rows the replaying side reads are never written again
+      sent.ops = SharedColumn.like(view.ops, Math.max(1024, this.opsEnd))
+      sent.useIds = SharedColumn.like(view.useIds, Math.max(1024, this.useEnd))
+    }
+    sent.kind.append(view.records.kind.subarray(this.records, records), share)
+    sent.ref.append(view.records.ref.subarray(this.records, records), share)
+    sent.frameN.append(view.frames.n.subarray(this.frames, frames), share)
+    sent.frameT.append(view.frames.t.subarray(this.frames, frames), share)
+    sent.frameFirst.append(view.frames.firstRecord.subarray(this.frames, frames), share)
     const tables = [view.buffers, view.textures, view.transients, view.placed].map((table, t) => {
       const start = this.rows[t]
       this.rows[t] = table.length
-      return table.columns().map((c) => slice(c.data as TypedArray, start, table.length))
+      const columns = sent.tables[t]
+      return table.columns().map((c, i) => {
+        columns[i].append((c.data as TypedArray).subarray(start, table.length), share)
+        return columns[i].data
+      })
     })
+    sent.ops.append(view.ops.subarray(opsFrom, this.opsEnd), share)
+    sent.useIds.append(view.useIds.subarray(useFrom, this.useEnd), share)
 
     const strings = view.strings
     const count = strings.size
@@ -216,14 +301,19 @@ export class IncrementTaker {
 
     const increment: StoreIncrement = {
       header: view.header,
-      kind: slice(view.records.kind, this.records, records),
-      ref: slice(view.records.ref, this.records, records),
-      frameN: slice(view.frames.n, this.frames, frames),
-      frameT: slice(view.frames.t, this.frames, frames),
-      frameFirst: slice(view.frames.firstRecord, this.frames, frames),
+      records,
+      kind: sent.kind.data as Uint8Array,
+      ref: sent.ref.data as Uint32Array,
+      frames,
+      frameN: sent.frameN.data as Float64Array,
+      frameT: sent.frameT.data as Float64Array,
+      frameFirst: sent.frameFirst.data as Uint32Array,
+      tableRows: this.rows.slice(),
       tables,
-      ops: slice(view.ops, opsFrom, this.opsEnd),
-      useIds: slice(view.useIds, useFrom, this.useEnd),
+      opsLength: sent.ops.length,
+      ops: sent.ops.data as Float64Array,
+      useLength: sent.useIds.length,
+      useIds: sent.useIds.data as Uint8Array | Float64Array,
       recoded,
       strings: stringBytes,
       stringEnds,
@@ -298,51 +388,41 @@ export class PipedStore implements CaptureStore {
   constructor(readonly file: string) {}
 }
 
-/** Appends increments to a PipedStore, in columns of its own that grow as the builder's do. */
+/**
+ * Takes increments into a PipedStore: its columns are the increments' shared ones, each as long as the increment
+ * says, read only below that length.
+ */
 export class StoreAppender {
   readonly store: PipedStore
-  private readonly share: { fraction: number } = { fraction: 0 }
-  private readonly kind = uint8Column(1 << 16)
-  private readonly ref = uint32Column(1 << 16)
-  private readonly frameN = float64Column(64)
-  private readonly frameT = float64Column(64)
-  private readonly frameFirst = uint32Column(64)
-  private readonly ops = float64Column(1 << 12)
-  private useIds: Column<Uint8Array> | Column<Float64Array> = uint8Column(1 << 14)
+  private readonly kind = uint8Column(0)
+  private readonly ref = uint32Column(0)
+  private readonly frameN = float64Column(0)
+  private readonly frameT = float64Column(0)
+  private readonly frameFirst = uint32Column(0)
+  private readonly ops = float64Column(0)
+  private useIds: Column<Uint8Array> | Column<Float64Array> = uint8Column(0)
 
   constructor(file: string) {
     this.store = new PipedStore(file)
-    for (const c of [this.kind, this.ref, this.ops, this.useIds]) c.share = this.share
   }
 
-  /** Append an increment; returns the number of complete frames the store now shows. */
+  /** Take an increment; returns the number of complete frames the store now shows. */
   append(inc: StoreIncrement): number {
     const store = this.store
-    this.share.fraction = inc.fraction
     store.header = inc.header
-    add(this.kind, inc.kind)
-    add(this.ref, inc.ref)
-    add(this.frameN, inc.frameN)
-    add(this.frameT, inc.frameT)
-    add(this.frameFirst, inc.frameFirst)
+    adopt(this.kind, inc.kind, inc.records)
+    adopt(this.ref, inc.ref, inc.records)
+    adopt(this.frameN, inc.frameN, inc.frames)
+    adopt(this.frameT, inc.frameT, inc.frames)
+    adopt(this.frameFirst, inc.frameFirst, inc.frames)
     ;[store.buffers, store.textures, store.transients, store.placed].forEach((table, t) => {
-      const columns = table.columns()
-      const parts = inc.tables[t]
-      const rows = parts[0]?.length ?? 0
-      columns.forEach((c, i) => {
-        c.share = this.share
-        c.length = table.length
-        add(c as Column<TypedArray>, parts[i])
-      })
-      table.length += rows
+      const rows = inc.tableRows[t]
+      table.columns().forEach((c, i) => adopt(c as Column<TypedArray>, inc.tables[t][i], rows))
+      table.length = rows
     })
-    if (inc.recoded) {
-      this.ops.length = 0
-      this.useIds = float64Column(Math.max(1024, inc.useIds.length))
-      this.useIds.share = this.share
-    }
-    add(this.ops, inc.ops)
-    add(this.useIds as Column<TypedArray>, inc.useIds)
+    adopt(this.ops, inc.ops, inc.opsLength)
+    if (inc.useIds instanceof Float64Array && !(this.useIds.data instanceof Float64Array)) this.useIds = float64Column(0)
+    adopt(this.useIds as Column<TypedArray>, inc.useIds, inc.useLength)
     const strings = store.strings
     for (let i = 0, start = 0; i < inc.stringEnds.length; i++) {
       const end = inc.stringEnds[i]
@@ -398,10 +478,8 @@ export class StoreAppender {
   }
 }
 
-/** Append values to a column. */
-function add<T extends TypedArray>(column: Column<T>, values: T): void {
-  if (values.length === 0) return
-  column.reserve(values.length)
-  column.data.set(values as never, column.length)
-  column.length += values.length
+/** A column is now `data` (the increment's shared array), `length` long. */
+function adopt<T extends TypedArray>(column: Column<T>, data: T, length: number): void {
+  column.data = data
+  column.length = length
 }
