@@ -80,7 +80,7 @@ const ignore = () => undefined
 
 /**
  * The cores a pipelined load needs to be worth its cost. Measured with the built CLI (bench/README.md, "The load
- * in a worker thread, by cores" and "The load in a worker thread on two cores, by size"): on one core the worker only
+ * in a worker thread, by cores" and "Two cores pipeline large captures"): on one core the worker only
  * takes turns with the replay. On two, the engine's own background threads (the optimising compiler, the collector)
  * already keep the second core busy and the worker slows the replay beside it by about a third: a report of 250 000
  * to 1 000 000 records (up to 109 MB) was 1 to 25 % slower, one of 163 MB 3 % faster and one of 218 MB 8 % faster

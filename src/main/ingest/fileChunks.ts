@@ -13,8 +13,8 @@
  * `sync`: each chunk read on the calling thread, for a thread that has nothing else to do meanwhile (a pipelined
  * load's worker). A read through libuv's pool waits for one of the pool's threads to get a core, and on a machine
  * whose cores the replay and the engine's own threads keep busy that wait outlasts the copy: the worker of a
- * one-shot report of 398 MB spent 138 ms in its reads' waits per 218 MB, and the report took 1.17 s against
- * 1.04 s with reads on the worker's thread (bench/README.md, "The load in a worker thread on two cores, by size").
+ * one-shot stress-2000000 report spent 138 ms in its reads, and a report of deferred-2000000 took 1.18 s against
+ * 1.08 s with the reads on the worker's own thread (bench/README.md, "Two cores pipeline large captures").
  */
 import { close, open, read, readSync } from 'node:fs'
 
