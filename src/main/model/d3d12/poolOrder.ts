@@ -9,6 +9,10 @@
  *
  * Between two sorts a slot keeps the key it was placed with (the order does not change while pools fill and empty,
  * as UE's array does not); a slot added between sorts goes to the end of the order.
+ *
+ * The defrag index (defrag.ts) keeps its targets in one too, keyed by used bytes with each pool's largest free block
+ * as its room, moved at every change: it reads the last slot with room (`last`) and the largest room after a rank
+ * (`roomAfter`).
  */
 import { FirstFit, NO_ROOM } from '../firstFit'
 
