@@ -125,28 +125,15 @@ export class PoolOrder {
 
   /** The largest room of the slots after (key, slot) in order; NO_ROOM when none is. */
   roomAfter(key: number, slot: number): number {
-    const blocks = this.blocks
-    if (blocks === 0) return NO_ROOM
-    const after = (a: number) => this.key[a] > key || (this.key[a] === key && a > slot)
-    // the first block whose last slot comes after (key, slot)
-    let lo = 0
-    let hi = blocks
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      const m = this.order[mid]
-      const n = this.size[m]
-      if (n > 0 && after(this.entries[m * BLOCK + n - 1])) hi = mid
-      else lo = mid + 1
-    }
-    if (lo === blocks) return NO_ROOM
-    const b = this.order[lo]
+    // slots are integers: those after (key, slot) are those from (key, slot + 1) on
+    const p = this.blockFrom(key, slot + 1)
+    if (p === this.blocks) return NO_ROOM
+    const b = this.order[p]
     const start = b * BLOCK
     const end = start + this.size[b]
-    let e = start
-    while (!after(this.entries[e])) e++
     let m = NO_ROOM
-    for (; e < end; e++) if (this.rooms[e] > m) m = this.rooms[e]
-    const rest = this.index.maxFrom(lo + 1)
+    for (let e = start + this.indexFrom(b, key, slot + 1); e < end; e++) if (this.rooms[e] > m) m = this.rooms[e]
+    const rest = this.index.maxFrom(p + 1)
     return rest > m ? rest : m
   }
 
@@ -186,9 +173,39 @@ export class PoolOrder {
 
   /** `a` before `b` in the order: key, then slot. */
   private before(a: number, b: number): boolean {
+    return this.beforeKey(a, this.key[b], b)
+  }
+
+  /** Slot `a` before (key, slot) in the order. */
+  private beforeKey(a: number, key: number, slot: number): boolean {
     const ka = this.key[a]
-    const kb = this.key[b]
-    return ka < kb || (ka === kb && a < b)
+    return ka < key || (ka === key && a < slot)
+  }
+
+  /** The position of the first block whose last slot does not come before (key, slot); `blocks` when every one does. */
+  private blockFrom(key: number, slot: number): number {
+    let lo = 0
+    let hi = this.blocks
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      const m = this.order[mid]
+      const n = this.size[m]
+      if (n === 0 || this.beforeKey(this.entries[m * BLOCK + n - 1], key, slot)) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+
+  /** The index in block `b` of its first slot that does not come before (key, slot); its size when none. */
+  private indexFrom(b: number, key: number, slot: number): number {
+    const base = b * BLOCK
+    let i = 0
+    for (let top = this.size[b]; i < top; ) {
+      const mid = (i + top) >>> 1
+      if (this.beforeKey(this.entries[base + mid], key, slot)) i = mid + 1
+      else top = mid
+    }
+    return i
   }
 
   /** The slot after `slot` in order, or -1. */
@@ -223,23 +240,10 @@ export class PoolOrder {
       this.blocks = 1
       this.reindex()
     }
-    let lo = 0
-    let hi = this.blocks - 1
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      const m = this.order[mid]
-      if (this.before(this.entries[m * BLOCK + this.size[m] - 1], slot)) lo = mid + 1
-      else hi = mid
-    }
-    let b = this.order[lo]
+    const key = this.key[slot]
+    let b = this.order[Math.min(this.blockFrom(key, slot), this.blocks - 1)]
+    let i = this.indexFrom(b, key, slot)
     let n = this.size[b]
-    const base = b * BLOCK
-    let i = 0
-    for (let top = n; i < top; ) {
-      const mid = (i + top) >>> 1
-      if (this.before(this.entries[base + mid], slot)) i = mid + 1
-      else top = mid
-    }
     if (n === BLOCK) {
       const c = this.split(b)
       if (i > HALF) {
