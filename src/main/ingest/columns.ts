@@ -63,6 +63,13 @@ export function grownCapacity(capacity: number, length: number, share: LoadShare
   return Math.max(1024, Math.ceil(capacity * 1.125), projected)
 }
 
+/** The capacity to grow to so that `need` values fit: grownCapacity, then half again until they do. */
+export function capacityFor(capacity: number, need: number, share: LoadShare | undefined, bytes: number): number {
+  let grown = grownCapacity(capacity, need, share, bytes)
+  while (grown < need) grown = Math.ceil(grown * 1.5)
+  return grown
+}
+
 export class Column<T extends TypedArray> {
   data: T
   length = 0
@@ -96,9 +103,7 @@ export class Column<T extends TypedArray> {
   private grow(min: number): void {
     // Projected from the length the column is about to have: a run of values appended at once (a pipelined load's
     // increment) counts in the share it came with.
-    let capacity = grownCapacity(this.data.length, min, this.share, this.ctor.BYTES_PER_ELEMENT)
-    while (capacity < min) capacity = Math.ceil(capacity * 1.5)
-    this.resize(capacity)
+    this.resize(capacityFor(this.data.length, min, this.share, this.ctor.BYTES_PER_ELEMENT))
   }
 
   /** Reallocate to `capacity` values, keeping the first `length`. */

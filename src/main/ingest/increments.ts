@@ -20,7 +20,7 @@
  * send a wrong store.
  */
 import type { CaptureHeader, WarningKind } from '../../shared/capture'
-import { Column, float64Column, grownCapacity, uint32Column, uint8Column, type LoadShare } from './columns'
+import { capacityFor, Column, float64Column, uint32Column, uint8Column, type LoadShare } from './columns'
 import {
   AttachedTable,
   BufferTable,
@@ -174,8 +174,7 @@ class SharedColumn {
     if (n === 0) return
     const need = this.length + n
     if (need > this.data.length) {
-      let capacity = grownCapacity(this.data.length, need, share, this.ctor.BYTES_PER_ELEMENT)
-      while (capacity < need) capacity = Math.ceil(capacity * 1.5)
+      const capacity = capacityFor(this.data.length, need, share, this.ctor.BYTES_PER_ELEMENT)
       const grown = new this.ctor(new SharedArrayBuffer(capacity * this.ctor.BYTES_PER_ELEMENT))
       grown.set(this.data.subarray(0, this.length) as never)
       this.data = grown
