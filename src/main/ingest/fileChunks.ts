@@ -35,20 +35,22 @@ function closeFile(fd: number): Promise<void> {
 export async function* fileChunks(path: string, chunkSize: number, sync = false): AsyncGenerator<Uint8Array> {
   const fd = await openToRead(path)
   // plain arrays, not Buffers: a reader's slice() of a chunk is then a copy
-  const buffers = [new Uint8Array(chunkSize), new Uint8Array(chunkSize)]
   if (sync) {
+    // one buffer: nothing is read ahead
+    const buffer = new Uint8Array(chunkSize)
     try {
       for (;;) {
         // a turn of the event loop between chunks, as an awaited read gives: a message asking to stop is heard
         await new Promise(setImmediate)
-        const bytesRead = readSync(fd, buffers[0], 0, chunkSize, null)
+        const bytesRead = readSync(fd, buffer, 0, chunkSize, null)
         if (bytesRead === 0) return
-        yield buffers[0].subarray(0, bytesRead)
+        yield buffer.subarray(0, bytesRead)
       }
     } finally {
       await closeFile(fd)
     }
   }
+  const buffers = [new Uint8Array(chunkSize), new Uint8Array(chunkSize)]
   let turn = 0
   let pending: Promise<number> | undefined = readInto(fd, buffers[0])
   try {
