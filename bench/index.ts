@@ -75,9 +75,9 @@ const OTHERS_SEED = 7
  * Where the report's load runs: `--one-thread` the load, then the replay, on one thread; `--worker` in a worker
  * thread with the replay following it; neither: as the CLI chooses for this machine (analysis/run.ts).
  */
+const ONE_THREAD: boolean | undefined = args.includes('--one-thread') ? true : args.includes('--worker') ? false : undefined
 /** The live set sizes of the model's placement rate (`--no-placements` leaves it out). */
 const PLACEMENT_LIVE = [4_000, 200_000]
-const ONE_THREAD: boolean | undefined = args.includes('--one-thread') ? true : args.includes('--worker') ? false : undefined
 
 const here = dirname(fileURLToPath(import.meta.url))
 // The bundle runs from bench/data/: the capture sits beside it.

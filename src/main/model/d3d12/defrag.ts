@@ -13,8 +13,8 @@
  * A change only marks its pool. A frame's defrag counts the marked pools (the counts and candidates); it ranks them
  * again only when the family has a pool to clear. A new rank that passes no neighbour keeps its place. Each pool
  * also keeps a bound on its smallest allocated block: what its last whole walk found, lowered by each block it took
- * since (a take is told by the growth of its used bytes, which the model reads at every change,
- * so the bound needs no block size from the allocation path); a freed block leaves it a bound. While the room
+ * since (a take is told by the growth of its used bytes, which the model reads at every change, so the bound needs
+ * no block size from the allocation path); a freed block leaves it a bound. While the room
  * above the pool is below it, a walk would move nothing and is skipped.
  * `defragFrame` is that rule, a frame's turn over the families, asking the model only whether a block may move and
  * to move it. The rule these answer is docs/model.md's (Defrag); tests/unit/main/model/d3d12 keeps the same rule
