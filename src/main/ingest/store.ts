@@ -208,6 +208,8 @@ export function unpackUseIds(useIds: Uint8Array | Float64Array, count: number, f
         b = useIds[at++]
         run += (b & 0x7f) * scale
       }
+      // a run past the record's count is a coding fault: stop, rather than grow `out` without end
+      if (run > count - i) throw new Error(`use ids from byte ${first}: a run of ${run} past the record's ${count} ids`)
       for (; run > 0; run--) out[i++] = ++id
     }
   }

@@ -788,7 +788,9 @@ export class CaptureBuilder {
       const id = ids[i]
       if (id >>> 0 !== id && !(id >= 0 && id < USE_ID_LIMIT && Math.floor(id) === id)) return false
       let run = 0
-      while (i + 1 < count && ids[i + 1] === ids[i] + 1) {
+      // A run ends below USE_ID_LIMIT: the id past it is checked as the next run's first. Past the limit, the
+      // next difference times four would pass 2^53 and lose the bit that says whether a run follows.
+      while (i + 1 < count && ids[i + 1] === ids[i] + 1 && ids[i + 1] < USE_ID_LIMIT) {
         run++
         i++
       }
