@@ -249,6 +249,13 @@ export class CaptureBuilder {
         const bytes = this.size(r, F.bytes, 'upload', 'bytes', true)
         const count = r.has(F.count) ? this.int(r, F.count, 'upload', 'count') : 1
         if (via === undefined || bytes === undefined || count === undefined) return false
+        // The models place an upload's allocations a page or a copy at a time: bounds keep one record's work finite.
+        if (bytes > UPLOAD_BYTES_MAX || count < 0 || count > UPLOAD_COUNT_MAX) {
+          const what =
+            bytes > UPLOAD_BYTES_MAX ? `"bytes" ${bytes} is over ${UPLOAD_BYTES_MAX}` : `"count" ${count} is outside 0…${UPLOAD_COUNT_MAX}`
+          this.warn('badField', `upload: ${what}`)
+          return false
+        }
         return this.pushOps3(kind, r, via, bytes, count)
       }
       case USE:
@@ -993,6 +1000,16 @@ export class CaptureBuilder {
 
 /** Use ids past this are kept as plain floats: their coded differences would not all be exact. */
 const USE_ID_LIMIT = 2 ** 51
+
+/**
+ * An `upload` record's bounds (docs/capture-format.md): at most 64 GiB in at most 65 536 allocations, four times
+ * the most `heapscope gen` writes in one. The models work out a staging copy, or an allocation larger than a page,
+ * one at a time, and FastAllocator pages one page at a time: one record of 2^53 bytes or 2^53 allocations would
+ * replay for hours, and one of 2^20 staging copies took 4 s and 400 MB. A frame with more traffic than one record
+ * holds is written as several.
+ */
+export const UPLOAD_BYTES_MAX = 2 ** 36
+export const UPLOAD_COUNT_MAX = 2 ** 16
 
 /** Write a non-negative integer under 2^53 as a varint; returns the position after it. */
 /**

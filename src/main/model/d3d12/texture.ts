@@ -301,22 +301,24 @@ export function estimateTextureSize(g: TextureGeometry, alignment: Bytes): Bytes
   return roundUp(size, alignment)
 }
 
-/** GetCopyableFootprints: rows pitched to 256 B, subresources placed at 512 B, total of all subresources. */
+/**
+ * GetCopyableFootprints: rows pitched to 256 B, subresources placed at 512 B, total of all subresources. Every
+ * slice starts at a 512 B boundary with the same mips, so it spans what the first does: the slices are worked out
+ * from one, however many a desc names.
+ */
 export function copyableFootprint(g: TextureGeometry): Bytes {
   const bytesPerElement = g.bits / 8
-  let end = 0
-  for (let s = 0; s < g.slices; s++) {
-    for (let m = 0; m < g.mips; m++) {
-      const w = Math.max(1, Math.floor(g.width / 2 ** m))
-      const h = Math.max(1, Math.floor(g.height / 2 ** m))
-      const d = Math.max(1, Math.floor(g.depth / 2 ** m))
-      const rowBytes = Math.ceil(w / g.block) * bytesPerElement
-      const rows = Math.ceil(h / g.block)
-      const offset = roundUp(end, PLACEMENT_ALIGNMENT)
-      end = offset + roundUp(rowBytes, PITCH_ALIGNMENT) * (rows * d - 1) + rowBytes
-    }
+  let span = 0
+  for (let m = 0; m < g.mips; m++) {
+    const w = Math.max(1, Math.floor(g.width / 2 ** m))
+    const h = Math.max(1, Math.floor(g.height / 2 ** m))
+    const d = Math.max(1, Math.floor(g.depth / 2 ** m))
+    const rowBytes = Math.ceil(w / g.block) * bytesPerElement
+    const rows = Math.ceil(h / g.block)
+    const offset = roundUp(span, PLACEMENT_ALIGNMENT)
+    span = offset + roundUp(rowBytes, PITCH_ALIGNMENT) * (rows * d - 1) + rowBytes
   }
-  return end
+  return g.slices > 0 ? (g.slices - 1) * roundUp(span, PLACEMENT_ALIGNMENT) + span : 0
 }
 
 /** A texture decision, filled in place. */

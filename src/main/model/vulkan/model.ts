@@ -802,7 +802,7 @@ export class VulkanModel {
   onHeap(record: VulkanHeapRecord): void {
     if (this.appMemory.has(record.id)) this.freeApp(record.id)
     let type = record.memoryType ?? -1
-    if (!(type >= 0 && type < this.device.memoryTypes.length)) {
+    if (!(Number.isInteger(type) && type >= 0 && type < this.device.memoryTypes.length)) {
       const all = this.selector.allTypeBits
       type =
         record.type === 'upload'

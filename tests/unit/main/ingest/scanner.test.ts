@@ -171,6 +171,23 @@ describe('NDJSON scanner', () => {
     expect(truncated.line).toBe(11)
     expect(store.records.length).toBe(2)
   })
+
+  it('keeps an upload within 64 GiB and 65 536 allocations, and skips one past either with a warning', () => {
+    const { store } = scan(
+      lines(
+        { e: 'upload', via: 'staging', bytes: 2 ** 36, count: 65536 },
+        { e: 'upload', via: 'fast', bytes: 2 ** 36 + 1, count: 1 },
+        { e: 'upload', via: 'staging', bytes: 268435456, count: 65537 },
+        { e: 'upload', via: 'fastConstant', bytes: 4096, count: -1 },
+        { e: 'upload', via: 'fast', bytes: 65536 },
+      ),
+    )
+    expect(store.records.length).toBe(2)
+    expect(recordAt(store, 0)).toEqual({ e: 'upload', via: 'staging', bytes: 2 ** 36, count: 65536 })
+    expect(recordAt(store, 1)).toEqual({ e: 'upload', via: 'fast', bytes: 65536, count: 1 })
+    expect(store.warnings.counts).toEqual({ badField: 3 })
+    expect(store.warnings.samples.map((w) => w.line)).toEqual([3, 4, 5])
+  })
 })
 
 describe('names the format does not define', () => {

@@ -101,6 +101,21 @@ describe('size estimates', () => {
     // Mip 1 (50²) starts at roundUp(51088, 512) = 51200: 256 × 49 + 200 = 12744 more: 63944.
     expect(copyableFootprint(geometry({ format: 'R8G8B8A8_UNORM', width: 100, height: 100, mips: 2 }))).toBe(63944)
   })
+
+  it('places the slices of an array one after another, each from a 512 B boundary', () => {
+    // One slice of 100×100 RGBA8 with 2 mips spans 63944 B; the next starts at roundUp(63944, 512) = 64000.
+    const array = geometry({ dim: '2darray', format: 'R8G8B8A8_UNORM', width: 100, height: 100, depth: 3, mips: 2 })
+    expect(copyableFootprint(array)).toBe(2 * 64000 + 63944)
+    // A cube's six faces are slices too: 6 × 51200 − 112 (the last face's 51088 B, not rounded).
+    const cube = geometry({ dim: 'cube', format: 'R8G8B8A8_UNORM', width: 100, height: 100 })
+    expect(copyableFootprint(cube)).toBe(5 * 51200 + 51088)
+  })
+
+  it('works out an array of 2^31 slices from one (a hostile desc), as fast as a single slice', () => {
+    const huge = geometry({ dim: '2darray', format: 'R32_UINT', width: 58, height: 24, depth: 2 ** 31, mips: 6 })
+    const one = copyableFootprint(geometry({ format: 'R32_UINT', width: 58, height: 24, mips: 6 }))
+    expect(copyableFootprint(huge)).toBe((2 ** 31 - 1) * Math.ceil(one / 512) * 512 + one)
+  })
 })
 
 describe('texture ladder', () => {
