@@ -52,8 +52,13 @@ interface Family {
   /** What it stresses, for the printout. */
   what: string
   header?: object
+  /** false: one `frame` record before the first step only, so that every step's records fall in one frame. */
+  frameRecords?: boolean
+  /** One step: a frame's records (or, without frame records, a stretch of the one frame). */
   frame(w: Writer, f: number): void
 }
+
+const TRANSIENT_FORMATS = ['R16G16B16A16_FLOAT', 'R8G8B8A8_UNORM', 'R32_FLOAT', 'R11G11B10_FLOAT', 'D32_FLOAT_S8X24_UINT']
 
 const FAMILIES: Family[] = [
   {
@@ -208,6 +213,59 @@ const FAMILIES: Family[] = [
       w.use(8)
     },
   },
+  {
+    name: 'long-run',
+    what: 'a level of 5 000 resources, then frames of two creates, one release and a use of four: what a frame costs',
+    frame: (w, f) => {
+      const buffer = () => w.emit({ e: 'buffer', id: w.create(), size: 4096 << w.int(10), usage: ['Static', 'ShaderResource'], name: 'B' })
+      const texture = () => w.emit({ e: 'texture', id: w.create(), dim: '2d', format: 'BC7_UNORM', width: 256 << w.int(4), height: 256 << w.int(4), mips: 1, flags: ['ShaderResource'], name: 'T' })
+      if (f === 1) for (let i = 0; i < 5000; i++) (i % 4 === 3 ? texture : buffer)()
+      buffer()
+      texture()
+      w.emit({ e: 'release', id: w.take() })
+      w.use(4)
+    },
+  },
+  {
+    name: 'budget-swing',
+    what: 'the budget 1 GiB and 12 GiB on alternate frames over a growing live set: evictions and makes resident every frame',
+    frame: (w, f) => {
+      w.emit({ e: 'budget', bytes: f % 2 === 0 ? 12 * GiB : GiB })
+      for (let i = 0; i < 3; i++) w.emit({ e: 'buffer', id: w.create(), size: MiB << w.int(5), usage: ['Static', 'ShaderResource'], name: 'B' })
+      w.emit({ e: 'texture', id: w.create(), dim: '2d', format: 'R8G8B8A8_UNORM', width: 2048, height: 1024, mips: 1, flags: ['ShaderResource'], name: 'T' })
+      for (let i = 0; i < 2; i++) w.emit({ e: 'release', id: w.take() })
+      w.use(32)
+    },
+  },
+  {
+    name: 'new-graphs',
+    what: 'a render graph of 60 transients in every frame, never the same twice, beside a slow leak',
+    frame: (w) => {
+      w.emit({ e: 'graph', name: 'SceneRenderer' })
+      const passes = 200
+      for (let t = 0; t < 60; t++) {
+        const first = w.int(passes)
+        const last = Math.min(passes - 1, first + w.int(40))
+        const id = 1e9 + t
+        if (t % 2 === 0) {
+          w.emit({ e: 'transient', id, kind: 'texture', format: TRANSIENT_FORMATS[w.int(TRANSIENT_FORMATS.length)], width: 64 * (1 + w.int(32)), height: 64 * (1 + w.int(17)), flags: ['RenderTargetable', 'ShaderResource'], first, last, name: 'RT' })
+        } else w.emit({ e: 'transient', id, kind: 'buffer', size: 4096 * (1 + w.int(256)), usage: ['UnorderedAccess', 'StructuredBuffer'], stride: 16, first, last, name: 'Buf' })
+      }
+      w.emit({ e: 'endgraph', passes })
+      for (let i = 0; i < 2; i++) w.emit({ e: 'buffer', id: w.create(), size: 65536 * (1 + w.int(4)), usage: ['Static'], name: 'B' })
+      w.emit({ e: 'release', id: w.take() })
+    },
+  },
+  {
+    name: 'one-frame',
+    what: 'every record in one frame: creates, releases that wait for its end, and use records',
+    frameRecords: false,
+    frame: (w) => {
+      for (let i = 0; i < 8; i++) w.emit({ e: 'buffer', id: w.create(), size: 4096 << w.int(9), usage: ['Static', 'ShaderResource'], name: 'B' })
+      for (let i = 0; i < 7; i++) w.emit({ e: 'release', id: w.take() })
+      w.use(16)
+    },
+  },
 ]
 
 /** Write a family's capture of `frames` frames (deterministic); the live ids at its end. */
@@ -264,7 +322,7 @@ async function write(family: Family, frames: number, file: string): Promise<numb
   const adapter = { name: 'Bench GPU', vram: 8 * GiB, resourceHeapTier: 2, uma: false }
   w.emit({ format: 'heapscope-capture', version: 1, app: `scaling-${family.name}`, budget: 2 * GiB, adapter, ...family.header })
   for (let f = 1; f <= frames; f++) {
-    w.emit({ e: 'frame', n: f })
+    if (family.frameRecords !== false || f === 1) w.emit({ e: 'frame', n: f })
     family.frame(w, f)
     if (lines.length >= 4096) {
       if (!out.write(`${lines.join('\n')}\n`)) await once(out, 'drain')
@@ -283,11 +341,17 @@ mkdirSync(DIR, { recursive: true })
 mkdirSync('bench/data/tools', { recursive: true })
 execFileSync('npx', ['esbuild', 'bench/tools/replay.ts', '--bundle', '--platform=node', '--format=esm', '--packages=external', '--outfile=bench/data/tools/replay.mjs', '--log-level=warning'], { stdio: 'inherit' })
 
-console.log(`replay per record, best of three warm runs in one process (bench/tools/replay.ts), ${FRAMES} against ${FRAMES * LONGER} frames:`)
-console.log(`  ${'family'.padEnd(11)} ${'records'.padStart(9)} ${'alive'.padStart(7)} ${'µs'.padStart(6)}   ${'records'.padStart(9)} ${'alive'.padStart(7)} ${'µs'.padStart(6)}   growth`)
+console.log(`load and replay per record, best of three warm runs each in one process (bench/tools/replay.ts), ${FRAMES} against ${FRAMES * LONGER} steps (frames):`)
+const head = `${'records'.padStart(9)} ${'alive'.padStart(7)} ${'load'.padStart(6)} ${'replay'.padStart(6)}`
+console.log(`  ${'family'.padEnd(12)} ${head}   ${head}   growth: load  replay (µs a record)`)
+const percent = (a: number, b: number): string => {
+  const growth = Math.round((b / a - 1) * 100)
+  return `${growth > 0 ? '+' : ''}${growth} %`
+}
 for (const family of families) {
   const row: string[] = []
-  const cost: number[] = []
+  const load: number[] = []
+  const replay: number[] = []
   for (const frames of [FRAMES, FRAMES * LONGER]) {
     const file = `${DIR}/${family.name}-${frames}.hscap`
     const aliveFile = `${file}.alive`
@@ -299,12 +363,11 @@ for (const family of families) {
     }
     const lines = execFileSync('node', ['--expose-gc', 'bench/data/tools/replay.mjs', file, '4'], { encoding: 'utf8' }).trim().split('\n')
     const records = Number(execFileSync('wc', ['-l', file], { encoding: 'utf8' }).trim().split(/\s+/)[0]) - 1
-    const best = Math.min(...lines.slice(1).map((line) => Number(/replay (\d+) ms/.exec(line)![1])))
-    const us = (best * 1000) / records
-    cost.push(us)
-    row.push(`${String(records).padStart(9)} ${String(alive).padStart(7)} ${us.toFixed(2).padStart(6)}`)
+    const best = (what: RegExp) => Math.min(...lines.slice(1).map((line) => Number(what.exec(line)![1])))
+    load.push((best(/load (\d+) ms/) * 1000) / records)
+    replay.push((best(/replay (\d+) ms/) * 1000) / records)
+    row.push(`${String(records).padStart(9)} ${String(alive).padStart(7)} ${load.at(-1)!.toFixed(2).padStart(6)} ${replay.at(-1)!.toFixed(2).padStart(6)}`)
   }
-  const growth = Math.round((cost[1] / cost[0] - 1) * 100)
-  console.log(`  ${family.name.padEnd(11)} ${row.join('   ')}   ${`${growth > 0 ? '+' : ''}${growth} %`.padStart(6)}   ${family.what}`)
+  console.log(`  ${family.name.padEnd(12)} ${row.join('   ')}   ${percent(load[0], load[1]).padStart(12)} ${percent(replay[0], replay[1]).padStart(7)}   ${family.what}`)
 }
 console.log(`done ${new Date().toISOString()}`)
