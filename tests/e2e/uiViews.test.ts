@@ -258,6 +258,34 @@ describe('the profiler UI in Chromium', () => {
     await page.getByTestId('theme-toggle').click()
   })
 
+  it('keeps every control of the toolbar in reach on a laptop’s 1280 by 800 window, in one row', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 })
+    try {
+      await page.getByTestId('view-timeline').click()
+      const ids = ['open-capture', 'compare-with', 'capture-open', 'capture-list', 'view-history', 'view-timeline', 'view-aliasing', 'view-compare', 'view-whatif', 'language', 'theme-toggle']
+      for (const id of ids) {
+        // whole within the window, and what a click at its middle reaches: no neighbour over it, no parent clipping it
+        const reach = await page.getByTestId(id).evaluate((el) => {
+          const r = el.getBoundingClientRect()
+          const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)
+          return { inside: r.left >= 0 && r.right <= window.innerWidth && r.width > 0, hit: hit !== null && el.contains(hit) }
+        })
+        expect(reach, id).toEqual({ inside: true, hit: true })
+      }
+      // the tabs show their whole labels: none is cut by the toolbar's width
+      for (const tab of await page.locator('nav.views button').all()) {
+        expect(await tab.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true)
+      }
+      // one row: the toolbar is as tall as its tallest control and its padding
+      const bar = (await page.locator('header.toolbar').boundingBox())!
+      const tab = (await page.getByTestId('view-timeline').boundingBox())!
+      expect(bar.height).toBeLessThan(tab.height * 2)
+      await page.screenshot({ path: join(RESULTS, 'ui-1280.png') })
+    } finally {
+      await page.setViewportSize({ width: 1600, height: 1000 })
+    }
+  })
+
   it('goes back to the start view, which offers the demo and the formats', async () => {
     await page.getByTestId('close-run').click()
     await page.getByTestId('start-view').waitFor()
