@@ -259,6 +259,7 @@ describe('the profiler UI in Chromium', () => {
   })
 
   it('keeps every control of the toolbar in reach on a laptop’s 1280 by 800 window, in one row', async () => {
+    const size = page.viewportSize()!
     await page.setViewportSize({ width: 1280, height: 800 })
     try {
       await page.getByTestId('view-timeline').click()
@@ -282,7 +283,7 @@ describe('the profiler UI in Chromium', () => {
       expect(bar.height).toBeLessThan(tab.height * 2)
       await page.screenshot({ path: join(RESULTS, 'ui-1280.png') })
     } finally {
-      await page.setViewportSize({ width: 1600, height: 1000 })
+      await page.setViewportSize(size)
     }
   })
 
