@@ -257,6 +257,24 @@ const FAMILIES: Family[] = [
     },
   },
   {
+    name: 'unique-names',
+    what: 'every buffer and texture named by its own asset path, a quarter of them a path named before: a growing string table',
+    frame: (w, f) => {
+      const AREAS = ['Environment/Rocks', 'Environment/Foliage', 'Characters/Hero', 'Props/Industrial', 'FX/Smoke']
+      const path = (n: number) => `/Game/${AREAS[n % AREAS.length]}/Asset_${n}/`
+      for (let i = 0; i < 12; i++) {
+        const id = w.create()
+        // a streamed asset comes back under the name it had
+        const n = w.int(4) === 0 && id > 16 ? 1 + w.int(id - 1) : id
+        if (i % 3 === 0) {
+          w.emit({ e: 'texture', id, dim: '2d', format: 'BC7_UNORM', width: 256 << w.int(3), height: 256 << w.int(3), mips: 1, flags: ['ShaderResource'], name: `${path(n)}T_Albedo_${n}` })
+        } else w.emit({ e: 'buffer', id, size: 4096 << w.int(7), usage: ['Static', 'VertexBuffer'], name: `${path(n)}SM_Mesh_${n}.VertexBuffer` })
+      }
+      for (let i = 0; i < 10; i++) w.emit({ e: 'release', id: w.take() })
+      if (f % 4 === 0) w.use(8)
+    },
+  },
+  {
     name: 'one-frame',
     what: 'every record in one frame: creates, releases that wait for its end, and use records',
     frameRecords: false,

@@ -3,7 +3,8 @@
  * `Snapshots.snapshot()` at 100 random frames (seed 1), a fresh Snapshots for each (`--app`: one for them all, as the
  * app keeps one per run), each frame's best of 3 passes; prints p50, p95 and the slowest, and each pass's alone.
  * FROM=F keeps only frames ≥ F (the late, heavy ones of a leak); `--open` adds what
- * the inspector asks next (the first table page, the frame's transients); `--each` prints every frame's time;
+ * the inspector asks next (the first table page, the frame's transients); `--each` prints every frame's best time, then
+ * its time in each pass (a frame slow in one pass only was slowed by something else: a collection, the machine);
  * PROF=DIR writes the second pass's CPU profile, HEAP=N prints the N sites that allocated the most in it (per
  * snapshot, what was collected since included); each pass's minor page faults per snapshot are printed too;
  * EVERY=N asks for a checkpoint every N records instead of CHECKPOINT_RECORDS, BUDGET_MIB=M lets them hold M MiB
@@ -18,6 +19,7 @@ import { VulkanReplay, vulkanConfigOf } from '../../src/main/analysis/vulkan/rep
 import { VulkanSnapshots } from '../../src/main/analysis/vulkan/snapshot'
 import { loadCaptureFile } from '../../src/main/ingest/read'
 import { resolveConfig } from '../../src/shared/model'
+import { PerformanceObserver } from 'node:perf_hooks'
 import { HeapSampler, Profiler } from './profiler'
 
 const file = process.argv[2]
@@ -65,15 +67,25 @@ const heap = process.env.HEAP ? new HeapSampler() : null
 const faults = () => process.resourceUsage().minorPageFault
 const passFaults: number[] = []
 const passTimes: number[][] = []
+const passStarts: number[][] = []
+// the collector's pauses, to tell a snapshot slowed by one from a slow snapshot
+const pauses: { start: number; duration: number }[] = []
+const observer = new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) pauses.push({ start: e.startTime, duration: e.duration })
+})
+observer.observe({ entryTypes: ['gc'] })
 for (let pass = 0; pass < 3; pass++) {
   const times: number[] = []
+  const starts: number[] = []
   passTimes.push(times)
+  passStarts.push(starts)
   if (pass === 1) await profiler?.start(100)
   if (pass === 1) await heap?.start()
   const f0 = faults()
   frames.forEach((f, i) => {
     const t = performance.now()
     one(f)
+    starts.push(t)
     times.push(performance.now() - t)
     best[i] = Math.min(best[i], times[i])
   })
@@ -87,7 +99,27 @@ const quantile = (times: readonly number[], q: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))].toFixed(1)
 }
 console.log(`each pass alone: ${passTimes.map((t) => `p50 ${quantile(t, 0.5)} p95 ${quantile(t, 0.95)} ms`).join(', ')}`)
+// the observer is told of pauses after they happen, on a later turn of the event loop (a timer's, not setImmediate's)
+await new Promise((resolve) => setTimeout(resolve, 20))
+observer.disconnect()
+/** Milliseconds of collector pauses that began within each snapshot of a pass. */
+const paused = passTimes.map((times, p) =>
+  times.map((dt, i) => {
+    const from = passStarts[p][i]
+    let ms = 0
+    for (const g of pauses) if (g.start >= from && g.start < from + dt) ms += g.duration
+    return ms
+  }),
+)
+const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0)
+console.log(
+  `collector pauses within the snapshots, by pass: ${paused.map((g) => `${g.filter((ms) => ms > 0).length} snapshots, ${sum(g).toFixed(0)} ms`).join('; ')}`,
+)
+console.log(
+  `each pass without them: ${passTimes.map((t, p) => t.map((ms, i) => ms - paused[p][i])).map((t) => `p50 ${quantile(t, 0.5)} p95 ${quantile(t, 0.95)} ms`).join(', ')}`,
+)
 const sorted = [...best].sort((a, b) => a - b)
 const at = (q: number) => quantile(best, q)
 console.log(`${JSON.stringify(replay.checkpointStats())} p50 ${at(0.5)} ms p95 ${at(0.95)} ms max ${sorted[sorted.length - 1].toFixed(1)} ms`)
-if (process.argv.includes('--each')) frames.forEach((f, i) => console.log(f, best[i].toFixed(1)))
+const passText = (i: number) => passTimes.map((t, p) => `${t[i].toFixed(1)}${paused[p][i] > 0 ? ` (${paused[p][i].toFixed(1)} paused)` : ''}`)
+if (process.argv.includes('--each')) frames.forEach((f, i) => console.log(f, best[i].toFixed(1), ...passText(i)))

@@ -517,6 +517,11 @@ export class NdjsonScanner {
     let repeated = 0
     /** Whether the record's second member was a `use` record's array (useArray). */
     let use = false
+    /**
+     * Whether a string of the record was new to the capture (a name met for the first time): its tail cannot repeat
+     * one kept, and is worth keeping only once the string comes again.
+     */
+    let fresh = false
     if (c <= SPACE) while (c === SPACE || c === TAB || c === CR) c = buf[++p]
     if (c === RBRACE) {
       c = buf[++p]
@@ -588,7 +593,9 @@ export class NdjsonScanner {
                   q++
                 }
                 if (c === QUOTE) {
+                  const known = strings.size
                   id = strings.internHashed(buf, p + 1, q, h >>> 0)
+                  if (strings.size !== known) fresh = true
                   p = q + 1
                   this.textByHead[slot] = id
                 } else p = this.value(field, p)
@@ -690,7 +697,7 @@ export class NdjsonScanner {
       if (builder.add(r)) this.keepUse(keys, first)
       return p
     }
-    const kept = tail >= 0 ? this.keepTail(tail, close, tailKind, tailValue, keys) : 0
+    const kept = tail >= 0 && !fresh ? this.keepTail(tail, close, tailKind, tailValue, keys) : 0
     if (kept > 0) this.addWithTail(kept, tailKind)
     else builder.add(r)
     return p

@@ -174,6 +174,7 @@ export class CaptureBuilder {
     for (const table of [this.records, this.buffers, this.textures, this.transients, this.placed]) table.share = this.share
     this.ops.share = this.share
     this.useBytes.share = this.share
+    this.strings.share = this.share
     const s = this.strings
     this.kindOf = new NameCodes(s, RECORD_KINDS)
     this.usageBit = new NameCodes(s, BUFFER_USAGES)

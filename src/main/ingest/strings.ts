@@ -6,6 +6,8 @@
  * The hash table exists only while strings are interned: a loaded capture's names are unique per resource in
  * real captures, so the table would cost as much as the names; `trim` drops it and the next `intern` rebuilds it.
  */
+import { capacityFor, type LoadShare } from './columns'
+
 const decoder = new TextDecoder('utf-8')
 const encoder = new TextEncoder()
 
@@ -61,12 +63,21 @@ export class StringTable {
   private count = 1
   /** Whether the strings are hashed with hashWords (internWords) rather than hashBytes. */
   private words = false
-  /** hashBytes() of each string, by id, and the open-addressed slots; absent once trimmed. */
-  private hashes: Uint32Array | undefined = new Uint32Array(1 << 6)
-  private slots: Int32Array | undefined = new Int32Array(1 << 7)
+  /**
+   * The open-addressed slots, each a pair: a string's id and its hash (as an int32), so that a probe past other
+   * strings reads no more than the slots' own cache lines; absent once trimmed.
+   */
+  private slots: Int32Array | undefined = new Int32Array(2 << 7)
   /** Decoded strings, only those asked for. */
   private readonly decoded = new Map<number, string>()
   private scratch = new Uint8Array(256)
+  /**
+   * How far the load that interns the strings is (the builder's): the arrays then grow to the size projected from
+   * it, as the store's columns do (columns.ts), instead of by half again. A capture whose names are unique per
+   * resource fills megabytes of arena, and every growth copies the arena into fresh memory, whose pages fault in
+   * one by one: by half again, the copies wrote about twice the final arena (ingest/README.md, "Unique names").
+   */
+  share: LoadShare | undefined
 
   constructor() {
     // The arrays are replaced as they grow. Each is stored twice here so that the engine takes it for a field
@@ -75,7 +86,6 @@ export class StringTable {
     this.arena = new Uint8Array(this.arena.length)
     this.arenaView = new DataView(this.arena.buffer)
     this.offsets = new Uint32Array(this.offsets.length)
-    this.hashes = new Uint32Array(this.hashes!.length)
     this.slots = new Int32Array(this.slots!.length)
   }
 
@@ -112,15 +122,15 @@ export class StringTable {
   private probe(buf: Uint8Array, view: DataView | undefined, start: number, end: number, hash: number): number {
     if (this.slots === undefined) this.rehash(1 << 12)
     const slots = this.slots!
-    const hashes = this.hashes!
     const offsets = this.offsets
-    const mask = slots.length - 1
+    const mask = (slots.length >> 1) - 1
     const length = end - start
-    let slot = hash & mask
+    const h = hash | 0
+    let slot = h & mask
     for (;;) {
-      const id = slots[slot]
+      const id = slots[slot << 1]
       if (id === 0) break
-      if (hashes[id] === hash) {
+      if (slots[(slot << 1) + 1] === h) {
         const s = offsets[id]
         if (offsets[id + 1] - s === length) {
           if (view === undefined ? this.sameBytes(s, buf, start, length) : this.sameWords(s, view, start, length)) return id
@@ -128,7 +138,7 @@ export class StringTable {
       }
       slot = (slot + 1) & mask
     }
-    return this.add(buf, start, end, hash, slot)
+    return this.add(buf, start, end, h, slot)
   }
 
   /** Whether the arena's `length` bytes at `s` are `buf`'s at `start`. */
@@ -153,9 +163,9 @@ export class StringTable {
     const length = end - start
     // ARENA_SLACK bytes stay free after the last string, so matchesQuoted reads four bytes at a time to its end
     if (this.arenaLength + length + ARENA_SLACK > this.arena.length) {
-      // by half again: the arena of a capture with millions of unique names is its largest array
-      let capacity = Math.ceil(this.arena.length * 1.5)
-      while (capacity < this.arenaLength + length + ARENA_SLACK) capacity = Math.ceil(capacity * 1.5)
+      // to the projected size (by half again where the load's share is unknown); the pages of the slack are written
+      // only as strings come
+      const capacity = capacityFor(this.arena.length, this.arenaLength + length + ARENA_SLACK, this.share, 1)
       const next = new Uint8Array(capacity)
       next.set(this.arena.subarray(0, this.arenaLength))
       this.arena = next
@@ -171,18 +181,19 @@ export class StringTable {
     this.arenaLength = at
     const id = this.count++
     if (id + 1 >= this.offsets.length) {
-      const capacity = Math.ceil(this.offsets.length * 1.5)
+      const capacity = capacityFor(this.offsets.length, id + 2, this.share, 4)
       const offsets = new Uint32Array(capacity)
       offsets.set(this.offsets)
       this.offsets = offsets
-      const hashes = new Uint32Array(capacity)
-      hashes.set(this.hashes!)
-      this.hashes = hashes
     }
     this.offsets[id + 1] = at
-    this.hashes![id] = hash
-    this.slots![slot] = id
-    if (this.count * 2 > this.slots!.length) this.rehash(this.slots!.length * 2)
+    const slots = this.slots!
+    slots[slot << 1] = id
+    slots[(slot << 1) + 1] = hash
+    if (this.count * 4 > slots.length) {
+      // at least twice the strings projected (a rehash inserts every string again, into fresh memory)
+      this.rehash(Math.max(slots.length, 2 * capacityFor(this.count, this.count + 1, this.share, 4)))
+    }
     return id
   }
 
@@ -239,43 +250,53 @@ export class StringTable {
     return this.arena.subarray(this.offsets[id], this.offsets[id + 1])
   }
 
+  /**
+   * Slots for at least `size` strings, at most half full: every string inserted again, with the hash its old slot
+   * kept, or, after a trim dropped the slots, hashed again from the arena.
+   */
   private rehash(size: number): void {
-    if (this.hashes === undefined) {
-      this.hashes = new Uint32Array(this.offsets.length)
+    // a power of two, for the mask
+    size = 2 ** Math.ceil(Math.log2(Math.max(size, this.count * 2, 2)))
+    const slots = new Int32Array(2 * size)
+    const mask = size - 1
+    const insert = (id: number, hash: number) => {
+      let slot = hash & mask
+      while (slots[slot << 1] !== 0) slot = (slot + 1) & mask
+      slots[slot << 1] = id
+      slots[(slot << 1) + 1] = hash
+    }
+    const old = this.slots
+    if (old !== undefined) {
+      for (let at = 0; at < old.length; at += 2) if (old[at] !== 0) insert(old[at], old[at + 1])
+    } else {
       for (let id = 1; id < this.count; id++) {
         const start = this.offsets[id]
         const end = this.offsets[id + 1]
-        this.hashes[id] = this.words ? hashWords(this.arenaView, start, end) : hashBytes(this.arena, start, end)
+        insert(id, (this.words ? hashWords(this.arenaView, start, end) : hashBytes(this.arena, start, end)) | 0)
       }
-    }
-    while (size < this.count * 2) size *= 2
-    const slots = new Int32Array(size)
-    const mask = size - 1
-    const hashes = this.hashes
-    for (let id = 1; id < this.count; id++) {
-      let slot = hashes[id] & mask
-      while (slots[slot] !== 0) slot = (slot + 1) & mask
-      slots[slot] = id
     }
     this.slots = slots
   }
 
-  /** Drop growth slack and the hash table once a load is done. */
+  /**
+   * Drop growth slack and the hash table once a load is done. Slack no longer than what is held stays behind an
+   * exact-length view, as a column's does (Column.trim): its pages were never written, and a copy would write the
+   * whole arena into fresh memory again.
+   */
   trim(): void {
-    this.arena = this.arena.slice(0, this.arenaLength + ARENA_SLACK)
-    this.arenaView = new DataView(this.arena.buffer)
-    this.offsets = this.offsets.slice(0, this.count + 1)
-    this.hashes = undefined
+    const used = this.arenaLength + ARENA_SLACK
+    if (this.arena.length - used > used) {
+      this.arena = this.arena.slice(0, used)
+      this.arenaView = new DataView(this.arena.buffer)
+    } else if (this.arena.length > used) this.arena = this.arena.subarray(0, used)
+    const ids = this.count + 1
+    if (this.offsets.length - ids > ids) this.offsets = this.offsets.slice(0, ids)
+    else if (this.offsets.length > ids) this.offsets = this.offsets.subarray(0, ids)
     this.slots = undefined
   }
 
-  /** Bytes held: arena, offsets, hashes and slots (decoded strings are on the JS heap, counted there). */
+  /** Bytes held: arena, offsets and slots (decoded strings are on the JS heap, counted there). */
   byteSize(): number {
-    return (
-      this.arena.byteLength +
-      this.offsets.byteLength +
-      (this.hashes?.byteLength ?? 0) +
-      (this.slots?.byteLength ?? 0)
-    )
+    return this.arena.byteLength + this.offsets.byteLength + (this.slots?.byteLength ?? 0)
   }
 }
