@@ -8,6 +8,7 @@
  * (bench/README.md, "Unknown members interned by their bytes"). Members side by side, as a writer puts them, are
  * interned where they stand, not copied, and hashed and compared a word at a time (StringTable.internWords).
  */
+import type { LoadShare } from './columns'
 import { StringTable } from './strings'
 
 const decoder = new TextDecoder('utf-8')
@@ -35,6 +36,11 @@ export class ExtrasText {
    */
   private joined = new Uint8Array(256)
   private joinedView = new DataView(this.joined.buffer)
+
+  /** The load's share, for the table's growth (StringTable.share). */
+  set share(share: LoadShare | undefined) {
+    this.texts.share = share
+  }
 
   /** A member from its key's opening quote to the end of its value. */
   add(start: number, end: number): void {

@@ -62,7 +62,10 @@ export interface StoreIncrement {
   /** The new strings' UTF-8 bytes end to end, and where each ends. */
   strings: Uint8Array
   stringEnds: Uint32Array
-  /** The new records' extra keys: record index, text, the text's number (RecordExtras). */
+  /**
+   * The new records' extra keys: record index, text, the text's number (RecordExtras); a numbered text sent before
+   * comes as ''.
+   */
   extras: [number, string, number][]
   raw: string[]
   warningCounts: Partial<Record<WarningKind, number>>
@@ -208,6 +211,8 @@ export class IncrementTaker {
   private recoded = false
   private strings = 1
   private extras = 0
+  /** The highest number of an extras text sent (RecordExtras: the texts are numbered in the order they first come). */
+  private extrasSent = 0
   private raw = 0
   private samples = 0
 
@@ -290,9 +295,14 @@ export class IncrementTaker {
     transfer.push(stringBytes.buffer, stringEnds.buffer)
     this.strings = count
 
-    // extras are added in record order and never removed
+    // extras are added in record order and never removed; a numbered text is sent with the first record that has it
     const extras: [number, string, number][] = []
-    for (const e = view.extras; this.extras < e.size; this.extras++) extras.push([e.recordAt(this.extras), e.textAt(this.extras), e.idAt(this.extras)])
+    for (const e = view.extras; this.extras < e.size; this.extras++) {
+      const id = e.idAt(this.extras)
+      const sent = id > 0 && id <= this.extrasSent
+      if (id > this.extrasSent) this.extrasSent = id
+      extras.push([e.recordAt(this.extras), sent ? '' : e.textAt(this.extras), id])
+    }
     const raw = view.raw.slice(this.raw)
     this.raw = view.raw.length
     const warningSamples = view.warnings.samples.slice(this.samples)
@@ -423,6 +433,8 @@ export class StoreAppender {
     if (inc.useIds instanceof Float64Array && !(this.useIds.data instanceof Float64Array)) this.useIds = float64Column(0)
     adopt(this.useIds as Column<TypedArray>, inc.useIds, inc.useLength)
     const strings = store.strings
+    // the table grows to the size projected from how far the load is, as the builder's does
+    strings.share = { fraction: inc.fraction }
     for (let i = 0, start = 0; i < inc.stringEnds.length; i++) {
       const end = inc.stringEnds[i]
       const id = strings.internBytes(inc.strings, start, end)

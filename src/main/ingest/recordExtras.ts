@@ -5,13 +5,17 @@
  * `set` and `get` hashed every such record into a table of tens of thousands of entries and missed the processor's
  * caches each time (a tenth of that capture's load, 0.3 µs a resource in its replay). Records come in order, so
  * they are now columns a load appends to (record index, text, the text's number), which a replay walks with a
- * cursor (bench/README.md, "Vulkan captures: the extra keys in record order").
+ * cursor (bench/README.md, "Vulkan captures: the extra keys in record order"). A text the load's table numbered is
+ * kept once, by its number, not once per record: the records' column of numbers finds it.
  */
 import { uint32Column } from './columns'
 
 export class RecordExtras {
   private readonly records = uint32Column(64)
-  private readonly texts: string[] = []
+  /** The texts by their number (byId[0] unused), each as it first came. */
+  private readonly byId: string[] = ['']
+  /** The texts of records whose text has no number (or a number that came out of turn), by their position. */
+  private readonly unnumbered = new Map<number, string>()
   /**
    * Each text's number from the load's table of texts (ExtrasText): the same text, the same number, 1 and up; 0
    * where the table gave none (past its bounds, or a record an importer made). A replay that parses texts keeps
@@ -21,7 +25,7 @@ export class RecordExtras {
 
   /** How many records have extra keys. */
   get size(): number {
-    return this.texts.length
+    return this.records.length
   }
 
   /** Record `index`'s extra keys, and their number (0: none); `index` comes after every record given before. */
@@ -30,15 +34,23 @@ export class RecordExtras {
     if (size > 0 && index <= this.records.data[size - 1]) {
       throw new Error(`extra keys of record ${index} after those of record ${this.records.data[size - 1]}`)
     }
-    this.records.push(index)
-    this.ids.push(id)
-    this.texts.push(text)
+    const at = this.records.push(index)
+    const byId = this.byId
+    // the load's table numbers its texts in the order they first come: a new number is the next one
+    if (id > 0 && id < byId.length) this.ids.push(id)
+    else if (id > 0 && id === byId.length) {
+      byId.push(text)
+      this.ids.push(id)
+    } else {
+      this.ids.push(0)
+      this.unnumbered.set(at, text)
+    }
   }
 
   /** Record `index`'s extra keys, or undefined. */
   get(index: number): string | undefined {
     const at = this.search(0, this.size, index)
-    return at < this.size && this.records.data[at] === index ? this.texts[at] : undefined
+    return at < this.size && this.records.data[at] === index ? this.textAt(at) : undefined
   }
 
   /** The `i`-th record with extra keys, in record order, and its text. */
@@ -47,7 +59,8 @@ export class RecordExtras {
   }
 
   textAt(i: number): string {
-    return this.texts[i]
+    const id = this.ids.data[i]
+    return id > 0 ? this.byId[id] : (this.unnumbered.get(i) as string)
   }
 
   idAt(i: number): number {
@@ -56,7 +69,7 @@ export class RecordExtras {
 
   /** [record index, text] in record order. */
   *[Symbol.iterator](): Generator<[number, string]> {
-    for (let i = 0; i < this.size; i++) yield [this.records.data[i], this.texts[i]]
+    for (let i = 0; i < this.size; i++) yield [this.records.data[i], this.textAt(i)]
   }
 
   /** A reader for one replay, which asks for ascending records and now and then jumps to a checkpoint. */

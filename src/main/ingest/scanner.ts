@@ -346,6 +346,7 @@ export class NdjsonScanner {
     this.numberValue = this.strHash = 0.5
     this.numberValue = this.strHash = 0
     this.builder = builder
+    this.extras.share = builder.share
     this.file = options.file
     this.headerOptional = options.headerOptional ?? false
     const strings = builder.strings
