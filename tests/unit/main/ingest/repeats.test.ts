@@ -6,10 +6,11 @@
  * strings, warnings, lines and byte offsets.
  */
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { RecordScratch } from '../../../../src/main/ingest/fields'
 import type { AttachedTable, CaptureStore } from '../../../../src/main/ingest/store'
 import { CaptureBuilder } from '../../../../src/main/ingest/storeBuilder'
+import { NdjsonScanner } from '../../../../src/main/ingest/scanner'
 import { checkHeader } from '../../../../src/main/ingest/versions'
 import { BUFFER_USAGES } from '../../../../src/shared/capture'
 import { HEADER, bytesOf, dumpStore, scan } from './helpers'
@@ -249,6 +250,49 @@ describe('repeated members', () => {
   })
 })
 
+describe('transients of graphs that never repeat', () => {
+  const transient = (id: number, size: number) =>
+    `{"e":"transient","id":${id},"kind":"buffer","size":${size},"usage":["UnorderedAccess"],"first":0,"last":2,"name":"Scratch"}`
+  /** A graph of `sizes.length` transient buffers, ids from 1. */
+  const graph = (sizes: number[]) => ['{"e":"graph","name":"Frame"}', ...sizes.map((size, k) => transient(k + 1, size)), '{"e":"endgraph","passes":3}']
+
+  it('stop being kept after thousands in a row, and are kept again within frames of a graph that repeats', () => {
+    const repeat = vi.spyOn(CaptureBuilder.prototype, 'repeatTransient')
+    try {
+      // 80 graphs of 100 transients whose sizes never repeat (8 000 tails, none found again), then one graph of 300
+      // ten times over; the scanner given one graph at a time, the copies counted after each
+      const graphs: string[][] = []
+      for (let g = 0; g < 80; g++) graphs.push(graph(Array.from({ length: 100 }, (_, k) => 16 * (1 + g * 100 + k))))
+      const same = Array.from({ length: 300 }, (_, k) => 64 * (k + 1))
+      for (let f = 0; f < 10; f++) graphs.push(graph(same))
+      const builder = new CaptureBuilder()
+      const scanner = new NdjsonScanner(builder, { file: 'test.hscap' })
+      scanner.push(bytesOf(`${HEADER}\n`))
+      const copies = graphs.map((lines) => {
+        const before = repeat.mock.calls.length
+        scanner.push(bytesOf(`${lines.join('\n')}\n`))
+        return repeat.mock.calls.length - before
+      })
+      scanner.finish()
+      // the graphs that never repeat copy nothing
+      expect(copies.slice(0, 80).every((n) => n === 0)).toBe(true)
+      // Cold by then: of the repeated graph's first sight only a sixteenth of its tails (those of hashes whose top
+      // bits are zero) is kept, and nothing is copied; the next sights find those again, each lowering the score by
+      // 128, a few copied where one sampled tail predicts the next; the scanner warms during the fourth (from a score
+      // of 8 192 to under 4 096) and keeps every tail from there: all 300 are copies from the fifth sight on. Kept from
+      // the first sight, as before the cold stretch, they would all be copies from the second.
+      expect(copies[80]).toBe(0)
+      expect(copies[81]).toBeLessThan(50)
+      expect(copies[83]).toBeGreaterThan(0)
+      expect(copies.slice(84)).toEqual([300, 300, 300, 300, 300, 300])
+      const text = [HEADER, ...graphs.flat()].join('\n') + '\n'
+      expect(dumpStore(builder.finish('test.hscap', 0, scanner.lines, false))).toEqual(dumpStore(viaObjects(text)))
+    } finally {
+      repeat.mockRestore()
+    }
+  })
+})
+
 describe('arrays of words taken whole', () => {
   it('only when every byte is the same, for arrays that differ anywhere', () => {
     // every ordered pair and triple of usage names, in turn, each twice: many share their length and their end
@@ -275,12 +319,20 @@ describe('arrays of words taken whole', () => {
 describe('a kept tail\'s rows when its place in the ring is taken', () => {
   // the first record whose tail takes the place of an old one is skipped (its id is live): no row of it may be
   // copied later, and nothing of the old one's either
+  /**
+   * Textures named by each name first, so that no record below brings a string new to the capture (whose tail the
+   * scanner does not keep): textures keep no tails, and their ids are apart from the ones below.
+   */
+  const named = (names: string[]) =>
+    names.map((name, k) => `{"e":"texture","id":${100_000 + k},"width":8,"height":8,"flags":["ShaderResource"],"name":"${name}"}`)
+
   it('for transients', () => {
     const transient = (id: number, k: number) =>
       `{"e":"transient","id":${id},"kind":"buffer","size":${16 * (k + 1)},"first":0,"last":1,"name":"N${k}"}`
     // 2047 transients take every place; the 2048th takes the first one's, with the id of the one before it
     const first = Array.from({ length: 2047 }, (_, k) => transient(k, k))
-    const text = [HEADER, '{"e":"graph"}', ...first, transient(2046, 2047), '{"e":"graph"}', transient(5000, 2046), transient(5001, 2047)]
+    const naming = named(Array.from({ length: 2048 }, (_, k) => `N${k}`))
+    const text = [HEADER, ...naming, '{"e":"graph"}', ...first, transient(2046, 2047), '{"e":"graph"}', transient(5000, 2046), transient(5001, 2047)]
     const { store } = scan(text.join('\n') + '\n')
     expect(store.warnings.counts).toEqual({ duplicateId: 1 })
     const names = Array.from(store.buffers.name.view()).slice(-2).map((id) => store.strings.get(id))
@@ -293,7 +345,8 @@ describe('a kept tail\'s rows when its place in the ring is taken', () => {
     // 512 buffers, each twice (a buffer's tail is kept the second time), take every place; the 513th takes the
     // first one's, the second time with a live id; then it comes again
     const first = Array.from({ length: 512 }, (_, k) => [buffer(2 * k, k), buffer(2 * k + 1, k)]).flat()
-    const text = [HEADER, ...first, buffer(2000, 512), buffer(3, 512), buffer(2001, 512)]
+    const names = named(Array.from({ length: 513 }, (_, k) => `B${k}`))
+    const text = [HEADER, ...names, ...first, buffer(2000, 512), buffer(3, 512), buffer(2001, 512)]
     const { store } = scan(text.join('\n') + '\n')
     expect(store.warnings.counts).toEqual({ duplicateId: 1 })
     expect(store.strings.get(store.buffers.name.data[store.buffers.length - 1])).toBe('B512')
