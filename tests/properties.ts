@@ -7,3 +7,11 @@ import { inject } from 'vitest'
 export function runs(n: number): number {
   return n * inject('fastCheck').runs
 }
+
+/**
+ * A test's time limit in ms, scaled as its runs are: a property given its own limit (beyond vitest's) would
+ * otherwise run out of time under `npm run fuzz` with many times its cases.
+ */
+export function scaled(ms: number): number {
+  return ms * inject('fastCheck').runs
+}

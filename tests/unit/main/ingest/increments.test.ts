@@ -14,7 +14,7 @@ import { bytesOf, chunksOf, dumpStore, generated } from './helpers'
 
 /** Stores compared with the numbers of their extra-keys texts, which a pipelined load carries too. */
 const NUMBERS = { numbers: true }
-import { runs } from '../../../properties'
+import { runs, scaled } from '../../../properties'
 
 /** Lines spliced into a capture, after its header. */
 const EXTRA_LINES = [
@@ -92,7 +92,7 @@ describe('a store sent in increments', () => {
       ),
       { numRuns: runs(20), seed: 1401, endOnFailure: true },
     )
-  }, 120_000)
+  }, scaled(120_000))
 
   it('recodes use ids sent before: a use id past the byte coding after some were sent', async () => {
     const bytes = await captureOf('streaming', 12, 2, [{ at: 4000, line: EXTRA_LINES[4] }])

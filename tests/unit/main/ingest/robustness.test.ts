@@ -11,7 +11,7 @@ import { CaptureError } from '../../../../src/main/ingest/errors'
 import { loadCapture } from '../../../../src/main/ingest/read'
 import { bytesOf, chunksOf, dumpStore, generated, lineSpans } from './helpers'
 import type { FaultInfo, LoadCase, LoadOutcome } from './loadWorker'
-import { runs } from '../../../properties'
+import { runs, scaled } from '../../../properties'
 
 /** A load of a few tens of KiB takes milliseconds; this much means it would never end. */
 const CASE_MS = 10_000
@@ -153,7 +153,7 @@ describe('reading broken captures', () => {
     loader = new Loader()
     for (const scenario of SCENARIOS) bases.push((await generated(scenario, 2, 7)).split('\n').filter((l) => l !== ''))
     await loader.ready
-  }, 120_000)
+  }, scaled(120_000))
 
   afterAll(async () => {
     await loader?.stop()
@@ -184,7 +184,7 @@ describe('reading broken captures', () => {
       }),
       { numRuns: runs(400) },
     )
-  }, 300_000)
+  }, scaled(300_000))
 
   it('gives the same store and the same fault for any chunk sizes', async () => {
     const load = async (bytes: Uint8Array, sizes: number[]) => {
@@ -209,7 +209,7 @@ describe('reading broken captures', () => {
       ),
       { numRuns: runs(60) },
     )
-  }, 300_000)
+  }, scaled(300_000))
 
   it('gives the same store for every chunk size from one byte to a hundred', async () => {
     const bytes = prefix(1, 40)
@@ -220,5 +220,5 @@ describe('reading broken captures', () => {
       expect(error).toBeUndefined()
       expect(dumpStore(store)).toEqual(whole)
     }
-  }, 120_000)
+  }, scaled(120_000))
 })

@@ -11,7 +11,7 @@ import { recordsOf } from '../../../../src/main/ingest/records'
 import type { CaptureStore } from '../../../../src/main/ingest/store'
 import { captureBytes, exportOf, writeCaptureFile } from '../../../../src/main/ingest/writer'
 import { bytesOf, chunksOf, generated, HEADER } from './helpers'
-import { runs } from '../../../properties'
+import { runs, scaled } from '../../../properties'
 
 async function load(bytes: Uint8Array) {
   return loadCapture(chunksOf(bytes, 4096), { file: 'written.hscap' })
@@ -44,7 +44,7 @@ describe('capture writer', () => {
         expect(Array.from(back.frames.n)).toEqual(Array.from(store.frames.n))
       }
     }
-  }, 60_000)
+  }, scaled(60_000))
 
   it('writes a file that reads back the same, gzip by its magic', async () => {
     const { store } = await load(bytesOf(await generated('demo', 2, 5)))
@@ -131,7 +131,7 @@ describe('capture writer', () => {
       }),
       { numRuns: runs(150) },
     )
-  }, 120_000)
+  }, scaled(120_000))
 })
 
 describe('frame range export', () => {

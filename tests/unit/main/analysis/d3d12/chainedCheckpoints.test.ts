@@ -11,7 +11,7 @@ import { loadCaptureFile } from '../../../../../src/main/ingest/read'
 import type { CaptureStore } from '../../../../../src/main/ingest/store'
 import type { D3D12Model } from '../../../../../src/main/model/d3d12/model'
 import { resolveConfig, type ModelConfig } from '../../../../../src/shared/model'
-import { runs } from '../../../../properties'
+import { runs, scaled } from '../../../../properties'
 import { generated, scan } from '../../ingest/helpers'
 
 const GOLDEN = join(__dirname, '..', '__golden__')
@@ -89,7 +89,7 @@ describe.each(CASES)('chained checkpoints of $name', ({ store: load }) => {
     config = configOf(store)
     // One checkpoint, at the first frame: every state is replayed from the start.
     reference = await Replay.run(store, { config, checkpointRecords: Number.POSITIVE_INFINITY })
-  }, 60_000)
+  }, scaled(60_000))
 
   it('restore the model and the live creates a replay from the start reaches, at any frame', async () => {
     const records = store.records.length
@@ -123,7 +123,7 @@ describe.each(CASES)('chained checkpoints of $name', ({ store: load }) => {
     )
     // The last frame too: the longest chain.
     expectSameModel(dense.modelAt(frames - 1).model, reference.modelAt(frames - 1).model, 'last frame')
-  }, 120_000)
+  }, scaled(120_000))
 
   it('measure a checkpoint by its parts as byteSize measures it whole, a whole copy and chained ones', () => {
     const frames = store.frames.length
