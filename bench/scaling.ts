@@ -275,6 +275,21 @@ const FAMILIES: Family[] = [
     },
   },
   {
+    name: 'callstacks',
+    what: 'every buffer and texture with members the format does not define, one of them a callstack id of its own: texts that never repeat',
+    frame: (w) => {
+      const MODULES = ['Engine', 'Renderer', 'Niagara', 'Game']
+      for (let i = 0; i < 12; i++) {
+        const id = w.create()
+        const extra = { callstack: 0x7ff600000000 + id * 977, module: MODULES[w.int(MODULES.length)] }
+        if (i % 3 === 0) {
+          w.emit({ e: 'texture', id, dim: '2d', format: 'BC7_UNORM', width: 256 << w.int(3), height: 256 << w.int(3), mips: 1, flags: ['ShaderResource'], name: 'T', ...extra })
+        } else w.emit({ e: 'buffer', id, size: 4096 << w.int(7), usage: ['Static', 'VertexBuffer'], name: 'VB', ...extra })
+      }
+      for (let i = 0; i < 10; i++) w.emit({ e: 'release', id: w.take() })
+    },
+  },
+  {
     name: 'one-frame',
     what: 'every record in one frame: creates, releases that wait for its end, and use records',
     frameRecords: false,

@@ -16,6 +16,15 @@ const COMMA = 0x2c
 /** Texts kept; past either bound a text is decoded and not kept. */
 const KEPT_TEXTS = 1 << 16
 const KEPT_BYTES = 1 << 24
+/**
+ * Texts that never repeat (a callstack id on every resource): each was hashed, probed and copied into the table
+ * for nothing. A score counts the texts new to the table against those found in it (new +1, found -8, within
+ * [0, 2 COLD]); past COLD only one text in SAMPLE is interned, each counting for SAMPLE, the others decoded and
+ * not kept, so texts that start to repeat are found again among the sampled ones and warm the table (the scanner's
+ * transient tails go cold the same way, scanner.ts TRANSIENT_COLD).
+ */
+const COLD = 4096
+const SAMPLE = 16
 
 export class ExtrasText {
   /** The members added since the last `take`: start and end of each in the scanner's buffer. */
@@ -25,6 +34,10 @@ export class ExtrasText {
   /** The texts by their id in `texts`, each decoded once, as it is first kept (here, not in the table's map). */
   private readonly decoded: string[] = ['']
   private keptBytes = 0
+  /** Texts new to the table against those found in it (COLD). */
+  private score = 0
+  /** Texts taken while cold, for the one in SAMPLE interned. */
+  private coldTakes = 0
   /**
    * The number of the text the last take gave: its id in this table (1 and up, the same for the same text), or 0
    * past the table's bounds. A replay keeps what it parses of a text by this number (RecordExtras).
@@ -88,7 +101,8 @@ export class ExtrasText {
       start = 0
       end = length
     }
-    if (this.texts.size > KEPT_TEXTS || this.keptBytes > KEPT_BYTES) {
+    const cold = this.score > COLD
+    if (this.texts.size > KEPT_TEXTS || this.keptBytes > KEPT_BYTES || (cold && ++this.coldTakes % SAMPLE !== 0)) {
       this.lastId = 0
       return decoder.decode(text.subarray(start, end))
     }
@@ -98,6 +112,11 @@ export class ExtrasText {
     if (this.texts.size > before) {
       this.keptBytes += length
       this.decoded.push(decoder.decode(this.texts.bytes(id)))
+      const score = this.score + (cold ? SAMPLE : 1)
+      this.score = score < 2 * COLD ? score : 2 * COLD
+    } else {
+      const score = this.score - (cold ? 8 * SAMPLE : 8)
+      this.score = score > 0 ? score : 0
     }
     this.lastId = id
     return this.decoded[id]

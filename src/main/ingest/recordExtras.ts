@@ -10,16 +10,20 @@
  */
 import { uint32Column } from './columns'
 
+/** In `ids`, a text without a number: this flag and its place among `loose`. */
+const LOOSE = 2 ** 31
+
 export class RecordExtras {
   private readonly records = uint32Column(64)
   /** The texts by their number (byId[0] unused), each as it first came. */
   private readonly byId: string[] = ['']
-  /** The texts of records whose text has no number (or a number that came out of turn), by their position. */
-  private readonly unnumbered = new Map<number, string>()
+  /** The texts without a number (or with a number that came out of turn), in record order. */
+  private readonly loose: string[] = []
   /**
-   * Each text's number from the load's table of texts (ExtrasText): the same text, the same number, 1 and up; 0
-   * where the table gave none (past its bounds, or a record an importer made). A replay that parses texts keeps
-   * the results by number in an array, not by text in a map.
+   * Each text's number from the load's table of texts (ExtrasText): the same text, the same number, 1 and up; where
+   * the table gave none (past its bounds, a text it did not keep, a record an importer made), LOOSE and the text's
+   * place among `loose`, which idAt gives as 0. A replay that parses texts keeps the results by number in an array,
+   * not by text in a map.
    */
   private readonly ids = uint32Column(64)
 
@@ -34,7 +38,7 @@ export class RecordExtras {
     if (size > 0 && index <= this.records.data[size - 1]) {
       throw new Error(`extra keys of record ${index} after those of record ${this.records.data[size - 1]}`)
     }
-    const at = this.records.push(index)
+    this.records.push(index)
     const byId = this.byId
     // the load's table numbers its texts in the order they first come: a new number is the next one
     if (id > 0 && id < byId.length) this.ids.push(id)
@@ -42,8 +46,8 @@ export class RecordExtras {
       byId.push(text)
       this.ids.push(id)
     } else {
-      this.ids.push(0)
-      this.unnumbered.set(at, text)
+      this.ids.push(LOOSE + this.loose.length)
+      this.loose.push(text)
     }
   }
 
@@ -60,11 +64,13 @@ export class RecordExtras {
 
   textAt(i: number): string {
     const id = this.ids.data[i]
-    return id > 0 ? this.byId[id] : (this.unnumbered.get(i) as string)
+    return id < LOOSE ? this.byId[id] : this.loose[id - LOOSE]
   }
 
+  /** The `i`-th record's text's number, 0 where it has none. */
   idAt(i: number): number {
-    return this.ids.data[i]
+    const id = this.ids.data[i]
+    return id < LOOSE ? id : 0
   }
 
   /** [record index, text] in record order. */

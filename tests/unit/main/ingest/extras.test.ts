@@ -96,11 +96,42 @@ describe('unknown members interned by their bytes', () => {
     const second = extras.lastId
     take(extras, '"a":1')
     expect([first, second, extras.lastId]).toEqual([1, 2, 1])
-    for (let i = 0; i < 70_000; i++) take(extras, `"k":${i}`)
+    // 70 000 new texts, each followed by one that comes back, so that the table stays warm and keeps them all, past
+    // its bound of 65 536 texts
+    for (let i = 0; i < 70_000; i++) {
+      take(extras, `"k":${i}`)
+      take(extras, '"a":1')
+    }
     expect(take(extras, '"late":true')).toBe('"late":true')
     expect(extras.lastId).toBe(0)
     // past them, no text is looked up: one kept before comes decoded again, without its number
     expect(take(extras, '"b":2')).toBe('"b":2')
     expect(extras.lastId).toBe(0)
+  })
+
+  it('stop numbering texts that never come back but one in sixteen, and number them again once they do', () => {
+    const extras = new ExtrasText()
+    for (let i = 0; i < 10_000; i++) take(extras, `"callstack":${i}`)
+    // cold since the 4 097th: of the next 160 new texts, ten are interned and numbered, the others only decoded
+    const sampled: string[] = []
+    for (let i = 10_000; i < 10_160; i++) {
+      const text = take(extras, `"callstack":${i}`)
+      expect(text).toBe(`"callstack":${i}`)
+      if (extras.lastId > 0) sampled.push(text)
+    }
+    expect(sampled).toHaveLength(10)
+    // a text numbered before the table went cold is found only when its turn is a sampled one
+    const early = Array.from({ length: 16 }, () => (take(extras, '"callstack":7'), extras.lastId))
+    expect(early.filter((id) => id === 8)).toHaveLength(1)
+    expect(early.filter((id) => id === 0)).toHaveLength(15)
+    // texts that come back: the sampled ones, each found lowers the score by 128, from 8 192 to under 4 096 within 32
+    // finds (512 takes); then every new text is numbered again
+    for (let k = 0; k < 60; k++) for (const text of sampled) take(extras, text)
+    take(extras, '"callstack":-1')
+    const warm = extras.lastId
+    take(extras, '"callstack":-2')
+    // 4 097 numbered while warm (the score passed 4 096 with the last of them), 368 + 10 sampled while cold: the next
+    // two numbers
+    expect([warm, extras.lastId]).toEqual([4096 + 379 + 1, 4096 + 379 + 2])
   })
 })
