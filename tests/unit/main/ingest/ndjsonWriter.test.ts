@@ -10,7 +10,7 @@ import {
   type CaptureRecord,
 } from '../../../../src/shared/capture'
 import { fragment, jsonString, LineBuilder, NdjsonSink, recordLine } from '../../../../src/main/ingest/ndjsonWriter'
-import { runs, scaled } from '../../../properties'
+import { runs } from '../../../properties'
 
 // Names with anything in them: quotes, backslashes, control characters, any code point, lone surrogates.
 const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c))
@@ -239,7 +239,7 @@ describe('NdjsonSink', () => {
     const chunks: string[] = []
     const sink = new NdjsonSink((c) => {
       chunks.push(c)
-    }, scaled(100))
+    }, 100)
     const lines = Array.from({ length: 50 }, (_, i) => `{"e":"release","id":${i}}`)
     for (const line of lines) expect(sink.line(line)).toBeUndefined()
     await sink.flush()
@@ -337,7 +337,7 @@ describe('LineBuilder', () => {
     const text = await build((b) => {
       b.string(long)
       b.end()
-    }, scaled(1024))
+    }, 1024)
     expect(text).toBe(`"${long}"\n`)
   })
 })
