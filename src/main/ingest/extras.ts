@@ -9,6 +9,7 @@
  * interned where they stand, not copied, and hashed and compared a word at a time (StringTable.internWords).
  */
 import type { LoadShare } from './columns'
+import { RepeatScore, SAMPLE } from './repeatScore'
 import { StringTable } from './strings'
 
 const decoder = new TextDecoder('utf-8')
@@ -16,15 +17,6 @@ const COMMA = 0x2c
 /** Texts kept; past either bound a text is decoded and not kept. */
 const KEPT_TEXTS = 1 << 16
 const KEPT_BYTES = 1 << 24
-/**
- * Texts that never repeat (a callstack id on every resource): each was hashed, probed and copied into the table
- * for nothing. A score counts the texts new to the table against those found in it (new +1, found -8, within
- * [0, 2 COLD]); past COLD only one text in SAMPLE is interned, each counting for SAMPLE, the others decoded and
- * not kept, so texts that start to repeat are found again among the sampled ones and warm the table (the scanner's
- * transient tails go cold the same way, scanner.ts TRANSIENT_COLD).
- */
-const COLD = 4096
-const SAMPLE = 16
 
 export class ExtrasText {
   /** The members added since the last `take`: start and end of each in the scanner's buffer. */
@@ -34,8 +26,11 @@ export class ExtrasText {
   /** The texts by their id in `texts`, each decoded once, as it is first kept (here, not in the table's map). */
   private readonly decoded: string[] = ['']
   private keptBytes = 0
-  /** Texts new to the table against those found in it (COLD). */
-  private score = 0
+  /**
+   * Whether texts are found again (repeatScore.ts): cold (texts that never repeat, a callstack id on every
+   * resource), one text in SAMPLE is interned and the others decoded and not kept.
+   */
+  private readonly score = new RepeatScore()
   /** Texts taken while cold, for the one in SAMPLE interned. */
   private coldTakes = 0
   /**
@@ -101,8 +96,7 @@ export class ExtrasText {
       start = 0
       end = length
     }
-    const cold = this.score > COLD
-    if (this.texts.size > KEPT_TEXTS || this.keptBytes > KEPT_BYTES || (cold && ++this.coldTakes % SAMPLE !== 0)) {
+    if (this.texts.size > KEPT_TEXTS || this.keptBytes > KEPT_BYTES || (this.score.cold && ++this.coldTakes % SAMPLE !== 0)) {
       this.lastId = 0
       return decoder.decode(text.subarray(start, end))
     }
@@ -112,12 +106,8 @@ export class ExtrasText {
     if (this.texts.size > before) {
       this.keptBytes += length
       this.decoded.push(decoder.decode(this.texts.bytes(id)))
-      const score = this.score + (cold ? SAMPLE : 1)
-      this.score = score < 2 * COLD ? score : 2 * COLD
-    } else {
-      const score = this.score - (cold ? 8 * SAMPLE : 8)
-      this.score = score > 0 ? score : 0
-    }
+      this.score.missed()
+    } else this.score.found()
     this.lastId = id
     return this.decoded[id]
   }

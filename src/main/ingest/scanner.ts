@@ -15,6 +15,7 @@ import { CaptureError } from './errors'
 import { ExtrasText } from './extras'
 import { F, FIELD, FIELD_COUNT, RecordScratch, FieldValue, TYPE_WORDS } from './fields'
 import type { CaptureBuilder } from './storeBuilder'
+import { RepeatScore, SAMPLE_BITS } from './repeatScore'
 import { asDoubles, Slab } from './slab'
 import { HASH_PRIME, HASH_SEED } from './strings'
 import { checkHeader } from './versions'
@@ -161,16 +162,6 @@ const TAIL_WORDS = 64
 const TAIL_FIELDS = 16
 const TAIL_IDS = 16
 const TAIL_HASH_BITS = 12
-/**
- * A renderer whose graphs never repeat: every transient's tail is new, and keeping each (its members listed, its
- * bytes hashed, looked up and packed) was about a third of such a capture's load, for nothing. A score counts the
- * transient tails found again against those that were not (a miss +1, a find -8, within [0, 2 TRANSIENT_COLD]);
- * past TRANSIENT_COLD the scanner is cold: only a tail whose hash's top TRANSIENT_SAMPLE_BITS are zero (one in
- * sixteen, the same tail in every frame) is looked up and kept, each counting for sixteen (a miss +16, a find -128),
- * so a graph that starts to repeat finds its sampled tails from its next frame and warms the scanner within a few.
- */
-const TRANSIENT_COLD = 4096
-const TRANSIENT_SAMPLE_BITS = 4
 /** Buffer tails kept per headSlot() of their first sixteen bytes, the latest first. */
 const BUFFER_WAYS = 8
 /** What a kept tail follows: a transient's id, or a buffer's size (the seed of its hash, tailHash). */
@@ -313,8 +304,13 @@ export class NdjsonScanner {
    */
   private readonly bufferSeen = this.tables.int32(1 << TAIL_HASH_BITS)
   private lastTail = 0
-  /** Transient tails not found again against those found (TRANSIENT_COLD). */
-  private transientScore = 0
+  /**
+   * Whether transient tails are found again (repeatScore.ts). A renderer whose graphs never repeat gives every
+   * transient a new tail, and keeping each (its members listed, its bytes hashed, looked up and packed) was about a
+   * third of such a capture's load; cold, only a tail whose hash's top SAMPLE_BITS are zero (the same tail in every
+   * frame) is looked up and kept, so a graph that starts to repeat finds its sampled tails from its next frame.
+   */
+  private readonly transients = new RepeatScore()
   private nextTransient = 1
   private nextBuffer = TRANSIENT_TAILS
   /** The string ids of the record kinds `transient` and `buffer`. */
@@ -862,7 +858,7 @@ export class NdjsonScanner {
     const tail = this.tailAfter[this.lastTail]
     if (tail === 0 || !this.repeats(tail, start)) return 0
     this.lastTail = tail
-    this.foundTransient()
+    this.transients.found()
     return tail
   }
 
@@ -936,9 +932,8 @@ export class NdjsonScanner {
     const bytes = close - start
     if (bytes > TAIL_WORDS * 4 || r.extras !== undefined) return 0
     const transient = kind === TRANSIENT_TAIL
-    const cold = transient && this.transientScore > TRANSIENT_COLD
     // cold, a transient's tail is looked at only when sampled by its hash
-    if (cold && this.tailHash(start, bytes, kind) >>> (32 - TRANSIENT_SAMPLE_BITS) !== 0) return 0
+    if (transient && this.transients.cold && this.tailHash(start, bytes, kind) >>> (32 - SAMPLE_BITS) !== 0) return 0
     // the members before the tail: `e` and `id`, and a buffer's `size`
     const head = transient ? F.id : F.size
     const e = transient ? this.transientKind : this.bufferKind
@@ -964,11 +959,10 @@ export class NdjsonScanner {
       if (same > 0 && this.tailBytes[same] === bytes && this.repeats(same, start)) {
         this.tailAfter[this.lastTail] = same
         this.lastTail = same
-        this.foundTransient()
+        this.transients.found()
         return same
       }
-      const score = this.transientScore + (cold ? 1 << TRANSIENT_SAMPLE_BITS : 1)
-      this.transientScore = score < 2 * TRANSIENT_COLD ? score : 2 * TRANSIENT_COLD
+      this.transients.missed()
     } else {
       const seen = hash & ((1 << TAIL_HASH_BITS) - 1)
       if (this.bufferSeen[seen] !== hash) {
@@ -1020,12 +1014,6 @@ export class NdjsonScanner {
       this.nextBuffer = tail === TAIL_COUNT - 1 ? TRANSIENT_TAILS : tail + 1
     }
     return tail
-  }
-
-  /** A transient's tail found again (predicted, or by its hash): the score falls (TRANSIENT_COLD). */
-  private foundTransient(): void {
-    const score = this.transientScore - (this.transientScore > TRANSIENT_COLD ? 8 << TRANSIENT_SAMPLE_BITS : 8)
-    this.transientScore = score > 0 ? score : 0
   }
 
   /** A key the format does not define: its member is validated and kept as raw JSON. */

@@ -190,9 +190,10 @@ export class StringTable {
     const slots = this.slots!
     slots[slot << 1] = id
     slots[(slot << 1) + 1] = hash
-    if (this.count * 4 > slots.length) {
-      // at least twice the strings projected (a rehash inserts every string again, into fresh memory)
-      this.rehash(Math.max(slots.length, 2 * capacityFor(this.count, this.count + 1, this.share, 4)))
+    const pairs = slots.length >> 1
+    if (this.count * 2 > pairs) {
+      // twice the slots, or twice the strings projected (a rehash inserts every string again, into fresh memory)
+      this.rehash(Math.max(2 * pairs, 2 * capacityFor(this.count, this.count + 1, this.share, 4)))
     }
     return id
   }
