@@ -34,10 +34,12 @@ export class ExtrasText {
   /** Texts taken while cold, for the one in SAMPLE interned. */
   private coldTakes = 0
   /**
-   * The number of the text the last take gave: its id in this table (1 and up, the same for the same text), or 0
-   * past the table's bounds. A replay keeps what it parses of a text by this number (RecordExtras).
+   * Where take returned 0, the text's bytes, `looseBytes[looseStart, looseEnd)`: the scanner's buffer or this table's
+   * own, valid until the next take.
    */
-  lastId = 0
+  looseBytes: Uint8Array = new Uint8Array(0)
+  looseStart = 0
+  looseEnd = 0
   /**
    * The members of a record joined by commas, as its text joins them, where they are not already side by side in
    * the line; a word of room after them for internWords.
@@ -66,9 +68,11 @@ export class ExtrasText {
   /**
    * The members added since the last take, as one text (joined by commas), from `buf` (`view` over it, with a word
    * of room past the line); the adds start again. Members one comma apart, as a writer puts them, are the text as
-   * they stand in the line, interned from there.
+   * they stand in the line, interned from there. Returns the text's number in this table (1 and up, the same for
+   * the same text; `text` gives it), by which a replay keeps what it parses of it (RecordExtras); or 0 where the
+   * table did not keep it (past its bounds, or cold), its bytes then in `looseBytes`.
    */
-  take(buf: Uint8Array, view: DataView): string {
+  take(buf: Uint8Array, view: DataView): number {
     const spans = this.spans
     const count = this.count
     this.count = 0
@@ -97,8 +101,10 @@ export class ExtrasText {
       end = length
     }
     if (this.texts.size > KEPT_TEXTS || this.keptBytes > KEPT_BYTES || (this.score.cold && ++this.coldTakes % SAMPLE !== 0)) {
-      this.lastId = 0
-      return decoder.decode(text.subarray(start, end))
+      this.looseBytes = text
+      this.looseStart = start
+      this.looseEnd = end
+      return 0
     }
     const length = end - start
     const before = this.texts.size
@@ -108,7 +114,11 @@ export class ExtrasText {
       this.decoded.push(decoder.decode(this.texts.bytes(id)))
       this.score.missed()
     } else this.score.found()
-    this.lastId = id
+    return id
+  }
+
+  /** The text of number `id` (take). */
+  text(id: number): string {
     return this.decoded[id]
   }
 }

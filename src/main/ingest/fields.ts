@@ -65,6 +65,8 @@ export const FieldValue = {
 } as const
 export type FieldValue = (typeof FieldValue)[keyof typeof FieldValue]
 
+const utf8 = new TextDecoder('utf-8')
+
 /** `type` is cleared for every record as five 8-byte words, so its length is rounded up to 40. */
 const TYPE_BYTES = 40
 if (FIELD_COUNT > TYPE_BYTES) throw new Error('RecordScratch.type is too short for the fields')
@@ -92,6 +94,13 @@ export class RecordScratch {
   extras: string | undefined = undefined
   /** The number the scanner's table of such texts gave `extras` (RecordExtras); 0 when none did. */
   extrasId = 0
+  /**
+   * Or, where the scanner's table did not keep the text, its UTF-8 bytes: `extrasBytes[extrasStart, extrasEnd)`,
+   * valid while the record is read (RecordExtras keeps such texts as bytes).
+   */
+  extrasBytes: Uint8Array | null = null
+  extrasStart = 0
+  extrasEnd = 0
 
   set(field: number, type: FieldValue): void {
     this.type[field] = type
@@ -118,6 +127,24 @@ export class RecordScratch {
     this.nums.length = 0
     this.extras = undefined
     this.extrasId = 0
+    this.extrasBytes = null
+  }
+
+  /** The record's extra keys as bytes (extrasBytes). */
+  setExtrasBytes(bytes: Uint8Array, start: number, end: number): void {
+    this.extrasBytes = bytes
+    this.extrasStart = start
+    this.extrasEnd = end
+  }
+
+  /** Whether the record has keys the format does not define. */
+  hasExtras(): boolean {
+    return this.extras !== undefined || this.extrasBytes !== null
+  }
+
+  /** The record's extra keys as text, wherever they are kept; undefined when it has none. */
+  extrasJson(): string | undefined {
+    return this.extrasBytes === null ? this.extras : utf8.decode(this.extrasBytes.subarray(this.extrasStart, this.extrasEnd))
   }
 
   /** Write every field's type into `words` from `at` (TYPE_WORDS of them). */

@@ -64,9 +64,12 @@ export interface StoreIncrement {
   stringEnds: Uint32Array
   /**
    * The new records' extra keys: record index, text, the text's number (RecordExtras); a numbered text sent before
-   * comes as ''.
+   * comes as '', and one without a number (0) as '' too, its bytes in `looseBytes`.
    */
   extras: [number, string, number][]
+  /** The new texts without a number, in record order: their UTF-8 bytes end to end, and where each ends. */
+  looseBytes: Uint8Array
+  looseEnds: Uint32Array
   raw: string[]
   warningCounts: Partial<Record<WarningKind, number>>
   warningSamples: WarningSample[]
@@ -213,6 +216,8 @@ export class IncrementTaker {
   private extras = 0
   /** The highest number of an extras text sent (RecordExtras: the texts are numbered in the order they first come). */
   private extrasSent = 0
+  /** The texts without a number sent. */
+  private loose = 0
   private raw = 0
   private samples = 0
 
@@ -297,12 +302,20 @@ export class IncrementTaker {
 
     // extras are added in record order and never removed; a numbered text is sent with the first record that has it
     const extras: [number, string, number][] = []
-    for (const e = view.extras; this.extras < e.size; this.extras++) {
+    const e = view.extras
+    for (; this.extras < e.size; this.extras++) {
       const id = e.idAt(this.extras)
-      const sent = id > 0 && id <= this.extrasSent
+      const sent = id === 0 || id <= this.extrasSent
       if (id > this.extrasSent) this.extrasSent = id
       extras.push([e.recordAt(this.extras), sent ? '' : e.textAt(this.extras), id])
     }
+    // the texts without a number, end to end as the view keeps them
+    const looseEnds = new Uint32Array(e.looseCount - this.loose)
+    const base = e.looseEnd(this.loose - 1)
+    for (let k = this.loose; k < e.looseCount; k++) looseEnds[k - this.loose] = e.looseEnd(k) - base
+    const looseBytes = e.looseSpan(this.loose, e.looseCount).slice()
+    this.loose = e.looseCount
+    transfer.push(looseBytes.buffer, looseEnds.buffer)
     const raw = view.raw.slice(this.raw)
     this.raw = view.raw.length
     const warningSamples = view.warnings.samples.slice(this.samples)
@@ -327,6 +340,8 @@ export class IncrementTaker {
       strings: stringBytes,
       stringEnds,
       extras,
+      looseBytes,
+      looseEnds,
       raw,
       warningCounts: { ...view.warnings.counts },
       warningSamples,
@@ -442,7 +457,16 @@ export class StoreAppender {
       if (id !== strings.size - 1) throw new StoreLayoutError(`string ${id} came twice`)
       start = end
     }
-    for (const [record, json, id] of inc.extras) store.extras.set(record, json, id)
+    let loose = 0
+    let looseStart = 0
+    for (const [record, json, id] of inc.extras) {
+      if (id > 0) store.extras.set(record, json, id)
+      else {
+        const end = inc.looseEnds[loose++]
+        store.extras.setBytes(record, inc.looseBytes, looseStart, end)
+        looseStart = end
+      }
+    }
     for (const json of inc.raw) store.raw.push(json)
     store.warnings.counts = inc.warningCounts
     for (const sample of inc.warningSamples) store.warnings.samples.push(sample)

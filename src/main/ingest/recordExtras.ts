@@ -7,22 +7,36 @@
  * they are now columns a load appends to (record index, text, the text's number), which a replay walks with a
  * cursor (bench/README.md, "Vulkan captures: the extra keys in record order"). A text the load's table numbered is
  * kept once, by its number, not once per record: the records' column of numbers finds it.
+ *
+ * A text without a number (one the load's table did not keep: a callstack id on every resource, texts that never
+ * repeat) is kept as its UTF-8 bytes, end to end with the others, and decoded when read: as strings, a capture of
+ * 144 000 such resources handed the collector 144 000 strings to move, and its load took two fifths longer
+ * (bench/README.md, "Unknown members that never repeat, kept as bytes"). Nothing on a report's path reads them.
  */
-import { uint32Column } from './columns'
+import { capacityFor, type LoadShare, uint32Column } from './columns'
 
-/** In `ids`, a text without a number: this flag and its place among `loose`. */
+/** In `ids`, a text without a number: this flag and its place among the loose texts. */
 const LOOSE = 2 ** 31
+
+const decoder = new TextDecoder('utf-8')
+const encoder = new TextEncoder()
 
 export class RecordExtras {
   private readonly records = uint32Column(64)
   /** The texts by their number (byId[0] unused), each as it first came. */
   private readonly byId: string[] = ['']
-  /** The texts without a number (or with a number that came out of turn), in record order. */
-  private readonly loose: string[] = []
+  /**
+   * The texts without a number (or with a number that came out of turn), in record order: their bytes end to end
+   * in `looseBytes[0, looseLength)`, and where each ends.
+   */
+  private looseBytes = new Uint8Array(1024)
+  private looseLength = 0
+  private readonly looseEnds = uint32Column(64)
+  private shareOf: LoadShare | undefined
   /**
    * Each text's number from the load's table of texts (ExtrasText): the same text, the same number, 1 and up; where
    * the table gave none (past its bounds, a text it did not keep, a record an importer made), LOOSE and the text's
-   * place among `loose`, which idAt gives as 0. A replay that parses texts keeps the results by number in an array,
+   * place among the loose texts, which idAt gives as 0. A replay that parses texts keeps the results by number in an array,
    * not by text in a map.
    */
   private readonly ids = uint32Column(64)
@@ -32,13 +46,36 @@ export class RecordExtras {
     return this.records.length
   }
 
+  /** The load's share, for the columns' growth (Column.share). */
+  set share(share: LoadShare | undefined) {
+    this.shareOf = share
+    this.records.share = share
+    this.ids.share = share
+    this.looseEnds.share = share
+  }
+
+  /** How many texts have no number; the k-th one's bytes (valid until the next text is added). */
+  get looseCount(): number {
+    return this.looseEnds.length
+  }
+
+  looseAt(k: number): Uint8Array {
+    return this.looseSpan(k, k + 1)
+  }
+
+  /** The bytes of the loose texts `from` to `to` (exclusive), end to end. */
+  looseSpan(from: number, to: number): Uint8Array {
+    return this.looseBytes.subarray(this.looseEnd(from - 1), this.looseEnd(to - 1))
+  }
+
+  /** Where the k-th loose text's bytes end; 0 for k = -1. */
+  looseEnd(k: number): number {
+    return k < 0 ? 0 : this.looseEnds.data[k]
+  }
+
   /** Record `index`'s extra keys, and their number (0: none); `index` comes after every record given before. */
   set(index: number, text: string, id = 0): void {
-    const size = this.size
-    if (size > 0 && index <= this.records.data[size - 1]) {
-      throw new Error(`extra keys of record ${index} after those of record ${this.records.data[size - 1]}`)
-    }
-    this.records.push(index)
+    this.pushRecord(index)
     const byId = this.byId
     // the load's table numbers its texts in the order they first come: a new number is the next one
     if (id > 0 && id < byId.length) this.ids.push(id)
@@ -46,9 +83,43 @@ export class RecordExtras {
       byId.push(text)
       this.ids.push(id)
     } else {
-      this.ids.push(LOOSE + this.loose.length)
-      this.loose.push(text)
+      // at most three bytes a UTF-16 unit
+      const at = this.reserveLoose(text.length * 3)
+      this.endLoose(at + encoder.encodeInto(text, this.looseBytes.subarray(at)).written)
     }
+  }
+
+  /** Record `index`'s extra keys as UTF-8 bytes, `bytes[start, end)`, without a number. */
+  setBytes(index: number, bytes: Uint8Array, start: number, end: number): void {
+    this.pushRecord(index)
+    const at = this.reserveLoose(end - start)
+    this.looseBytes.set(bytes.subarray(start, end), at)
+    this.endLoose(at + end - start)
+  }
+
+  private pushRecord(index: number): void {
+    const size = this.size
+    if (size > 0 && index <= this.records.data[size - 1]) {
+      throw new Error(`extra keys of record ${index} after those of record ${this.records.data[size - 1]}`)
+    }
+    this.records.push(index)
+  }
+
+  /** Room for `bytes` more loose bytes; returns where they go. */
+  private reserveLoose(bytes: number): number {
+    const at = this.looseLength
+    if (at + bytes > this.looseBytes.length) {
+      const grown = new Uint8Array(capacityFor(this.looseBytes.length, at + bytes, this.shareOf, 1))
+      grown.set(this.looseBytes.subarray(0, at))
+      this.looseBytes = grown
+    }
+    return at
+  }
+
+  private endLoose(end: number): void {
+    this.ids.push(LOOSE + this.looseEnds.length)
+    this.looseEnds.push(end)
+    this.looseLength = end
   }
 
   /** Record `index`'s extra keys, or undefined. */
@@ -64,7 +135,13 @@ export class RecordExtras {
 
   textAt(i: number): string {
     const id = this.ids.data[i]
-    return id < LOOSE ? this.byId[id] : this.loose[id - LOOSE]
+    return id < LOOSE ? this.byId[id] : decoder.decode(this.looseAt(id - LOOSE))
+  }
+
+  /** The place among the loose texts (looseAt) of the `i`-th record's text, -1 where it has a number. */
+  looseOf(i: number): number {
+    const id = this.ids.data[i]
+    return id < LOOSE ? -1 : id - LOOSE
   }
 
   /** The `i`-th record's text's number, 0 where it has none. */

@@ -678,8 +678,12 @@ export class NdjsonScanner {
     }
     const close = p
     if (this.extras.count !== 0) {
-      r.extras = this.extras.take(buf, view)
-      r.extrasId = this.extras.lastId
+      const extras = this.extras
+      const id = extras.take(buf, view)
+      if (id > 0) {
+        r.extras = extras.text(id)
+        r.extrasId = id
+      } else r.setExtrasBytes(extras.looseBytes, extras.looseStart, extras.looseEnd)
     }
     if (c <= SPACE) while (c === SPACE || c === TAB || c === CR) c = buf[++p]
     if (c !== NEWLINE) throw new SyntaxFault(p, 'the end of the line after the record')
@@ -930,7 +934,7 @@ export class NdjsonScanner {
     const r = this.r
     const type = r.type
     const bytes = close - start
-    if (bytes > TAIL_WORDS * 4 || r.extras !== undefined) return 0
+    if (bytes > TAIL_WORDS * 4 || r.hasExtras()) return 0
     const transient = kind === TRANSIENT_TAIL
     // cold, a transient's tail is looked at only when sampled by its hash
     if (transient && this.transients.cold && this.tailHash(start, bytes, kind) >>> (32 - SAMPLE_BITS) !== 0) return 0

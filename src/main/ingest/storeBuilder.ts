@@ -175,6 +175,7 @@ export class CaptureBuilder {
     this.ops.share = this.share
     this.useBytes.share = this.share
     this.strings.share = this.share
+    this.extras.share = this.share
     const s = this.strings
     this.kindOf = new NameCodes(s, RECORD_KINDS)
     this.usageBit = new NameCodes(s, BUFFER_USAGES)
@@ -362,7 +363,7 @@ export class CaptureBuilder {
       }
     }
     const operands = rangeOperands(kind)
-    if (operands && r.extras === undefined && this.plainRange(r)) {
+    if (operands && !r.hasExtras() && this.plainRange(r)) {
       // + 0: a -0 reads back as JSON would give it, 0
       const id = r.has(F.id) ? r.num[F.id] + 0 : NaN
       const memory = r.has(F.memory) ? r.num[F.memory] + 0 : NaN
@@ -396,7 +397,8 @@ export class CaptureBuilder {
         }
       }
     }
-    json += r.extras === undefined ? '}' : `,${r.extras}}`
+    const extras = r.extrasJson()
+    json += extras === undefined ? '}' : `,${extras}}`
     if (operands) {
       // operands that say where its JSON is
       this.pushOps5(kind, NaN, NaN, NaN, NaN, this.raw.length)
@@ -443,6 +445,7 @@ export class CaptureBuilder {
   private pushRecord(kind: number, ref: number, r: RecordScratch): void {
     const index = this.pushPlain(kind, ref)
     if (r.extras !== undefined) this.extras.set(index, r.extras, r.extrasId)
+    else if (r.extrasBytes !== null) this.extras.setBytes(index, r.extrasBytes, r.extrasStart, r.extrasEnd)
   }
 
   /** A record row for a record without unknown keys; returns its index. */

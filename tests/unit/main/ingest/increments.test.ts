@@ -115,6 +115,39 @@ describe('a store sent in increments', () => {
     expect(dumpStore(appender.store, NUMBERS)).toEqual(dumpStore(piped.store, NUMBERS))
   })
 
+  it('sends texts the load did not number as their bytes, each with its record', async () => {
+    // 6 000 buffers with a callstack of their own: past 4 096 texts that never repeat the load's table goes cold and
+    // keeps one in sixteen; the others are loose, bytes end to end, spread over the increments
+    const lines = ['{"format":"heapscope-capture","version":1}', '{"e":"frame","n":1}']
+    for (let i = 1; i <= 6000; i++) {
+      const module = i % 5 === 0 ? 'Rendu€' : 'Engine'
+      lines.push(`{"e":"buffer","id":${i},"size":4096,"usage":["Static"],"callstack":${0x7ff600000000 + i * 977},"module":"${module}"}`)
+      if (i % 1000 === 0) lines.push(`{"e":"frame","n":${i / 1000 + 1}}`)
+    }
+    const bytes = bytesOf(`${lines.join('\n')}\n`)
+    const whole = await loadCapture(chunksOf(bytes, 1 << 20), { file: 'c.hscap' })
+    const ids = [...whole.store.extras].map((_, i) => whole.store.extras.idAt(i))
+    expect(ids).toHaveLength(6000)
+    const loose = ids.filter((id) => id === 0).length
+    expect(loose).toBeGreaterThan(1500)
+    expect(loose).toBeLessThan(1904 - 1904 / 16 + 2)
+    const taker = new IncrementTaker()
+    const appender = new StoreAppender('c.hscap')
+    let increments = 0
+    const piped = await loadCapture(chunksOf(bytes, 40_000), {
+      file: 'c.hscap',
+      onScanned: (builder) => {
+        appender.append(taker.take(builderView(builder), builder.share.fraction).increment)
+        increments++
+      },
+    })
+    appender.finish(taker.take(piped.store, 1, true).increment, piped.store.sourceBytes, piped.store.lines, false)
+    expect(increments).toBeGreaterThan(10)
+    expect(dumpStore(appender.store, NUMBERS)).toEqual(dumpStore(whole.store, NUMBERS))
+    // buffer 5005, the fifth after frame 6 begins
+    expect(appender.store.extras.get(whole.store.frames.firstRecord[5] + 5)).toBe(`"callstack":${0x7ff600000000 + 5005 * 977},"module":"Rendu€"`)
+  })
+
   it('refuses a store whose operands do not follow the layout', async () => {
     const bytes = await captureOf('deferred', 6, 1, [])
     const piped = await loadCapture(chunksOf(bytes, 1 << 20), { file: 'c.hscap' })
