@@ -426,7 +426,8 @@ export class VulkanFeed {
       const id = this.store.extras.idAt(at)
       if (id > 0) x = this.fieldsById[id] ?? (this.fieldsById[id] = parseFields(this.store.extras.textAt(at)))
       else {
-        const text = this.store.extras.textAt(at)
+        // a text the load did not number, as one that holds a callstack id of its own: kept by the members read
+        const text = vulkanMembers(this.store.extras.textAt(at))
         x = this.fieldsByExtras.get(text) ?? this.keep(text, parseFields(text))
       }
     }
@@ -457,6 +458,44 @@ function parseFields(extras: string): VulkanResourceFields {
     dedicated: x.dedicated,
     explicit: x.explicit,
   }
+}
+
+/** The keys of the 1.1 fields (VulkanResourceFields), each with its quotes. */
+const FIELD_KEYS = ['"memoryRequirements"', '"required"', '"preferred"', '"tiling"', '"dedicated"', '"explicit"']
+const QUOTE = 0x22
+const BACKSLASH = 0x5c
+const COMMA = 0x2c
+
+/**
+ * The members of an extra-keys text (`"k":v,…`) whose keys are the 1.1 fields', in their order, joined by commas:
+ * what parseFields reads of the text, so texts that differ only in other members (a callstack id, a debug name)
+ * give the same string. A key written with an escape is kept, as JSON.parse might read it as a field's.
+ */
+export function vulkanMembers(text: string): string {
+  let kept = ''
+  let depth = 0
+  let start = 0
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : COMMA
+    if (c === QUOTE) {
+      for (i++; i < text.length && text.charCodeAt(i) !== QUOTE; i++) if (text.charCodeAt(i) === BACKSLASH) i++
+    } else if (c === 0x7b || c === 0x5b) depth++
+    else if (c === 0x7d || c === 0x5d) depth--
+    else if (c === COMMA && depth === 0) {
+      let from = start
+      while (from < i && text.charCodeAt(from) <= 0x20) from++
+      if (readMember(text, from)) kept = kept === '' ? text.slice(from, i) : `${kept},${text.slice(from, i)}`
+      start = i + 1
+    }
+  }
+  return kept
+}
+
+/** Whether the member at `from` is one parseFields reads: a 1.1 field's key, or a key with an escape. */
+function readMember(text: string, from: number): boolean {
+  for (const key of FIELD_KEYS) if (text.startsWith(key, from)) return true
+  const end = text.indexOf('"', from + 1)
+  return text.lastIndexOf('\\', end) > from
 }
 
 /** A resource record without extra keys: no Vulkan field. */
