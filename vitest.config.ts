@@ -19,6 +19,7 @@ const properties = {
 
 export default defineConfig({
   test: {
+    globalSetup: ['tests/setup/tempRoot.ts'],
     projects: [
       {
         test: {
