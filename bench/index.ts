@@ -567,6 +567,13 @@ async function parent(): Promise<void> {
         line += `   one-shot: wall ${pct(ratio(ca, 'wall'), ratio(cb, 'wall'))}   cpu ${pct(ratio(ca, 'cpu'), ratio(cb, 'cpu'))}`
       }
       console.log(line)
+      // a ratio's growth is the report's cost a record over the baseline's: each apart, in one process
+      const us = (f: RatioFigures, k: 'whole' | 'base') => (1e6 * f[k].wall) / f.records
+      console.log(
+        `  ${''.padEnd(10)} a record, in one process: report ${us(a, 'whole').toFixed(2)} → ${us(b, 'whole').toFixed(2)} µs` +
+          ` (${pct(us(a, 'whole'), us(b, 'whole')).trim()}), baseline ${us(a, 'base').toFixed(2)} → ${us(b, 'base').toFixed(2)} µs` +
+          ` (${pct(us(a, 'base'), us(b, 'base')).trim()})`,
+      )
     }
   }
   if (cold.size > 0 && OTHERS.length > 0) {
