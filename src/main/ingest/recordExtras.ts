@@ -36,8 +36,8 @@ export class RecordExtras {
   /**
    * Each text's number from the load's table of texts (ExtrasText): the same text, the same number, 1 and up; where
    * the table gave none (past its bounds, a text it did not keep, a record an importer made), LOOSE and the text's
-   * place among the loose texts, which idAt gives as 0. A replay that parses texts keeps the results by number in an array,
-   * not by text in a map.
+   * place among the loose texts, which idAt gives as 0. A replay that parses texts keeps the results by number in an
+   * array, not by text in a map.
    */
   private readonly ids = uint32Column(64)
 
@@ -54,11 +54,12 @@ export class RecordExtras {
     this.looseEnds.share = share
   }
 
-  /** How many texts have no number; the k-th one's bytes (valid until the next text is added). */
+  /** How many texts have no number. */
   get looseCount(): number {
     return this.looseEnds.length
   }
 
+  /** The k-th text without a number, as bytes: a view, valid until the next text is added. */
   looseAt(k: number): Uint8Array {
     return this.looseSpan(k, k + 1)
   }
@@ -136,12 +137,6 @@ export class RecordExtras {
   textAt(i: number): string {
     const id = this.ids.data[i]
     return id < LOOSE ? this.byId[id] : decoder.decode(this.looseAt(id - LOOSE))
-  }
-
-  /** The place among the loose texts (looseAt) of the `i`-th record's text, -1 where it has a number. */
-  looseOf(i: number): number {
-    const id = this.ids.data[i]
-    return id < LOOSE ? -1 : id - LOOSE
   }
 
   /** The `i`-th record's text's number, 0 where it has none. */
