@@ -19,7 +19,7 @@ const properties = {
 
 export default defineConfig({
   test: {
-    globalSetup: ['tests/setup/tempRoot.ts'],
+    globalSetup: ['tests/globalSetup/tempRoot.ts'],
     projects: [
       {
         test: {
