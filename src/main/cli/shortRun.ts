@@ -3,11 +3,13 @@
  * runs for about a second, and most of that second warms the engine up: V8's optimising compiler makes some 250
  * compilations of the load's and the replay's hot functions, about 1.5 s of its threads' CPU, which on a machine
  * of two cores takes the core the replay runs on. Its inlining budget is made for pages that run for minutes: with
- * half of it (`--max-inlined-bytecode-size-cumulative`, 920 by default), each compilation is smaller and its code
- * comes sooner. Measured on one-shot reports of 10 to 55 MB captures, 5 to 10 % less wall time and 8 to 12 % less
- * CPU; on a 109 MB capture the two were the same, and on a 218 MB one the default made the faster code (bench/
- * README.md, "A short run: one thread, and half the inlining budget"). Where the compiler has cores of its own
- * (sixteen), the budget changed nothing one could measure.
+ * a quarter of it (`--max-inlined-bytecode-size-cumulative`, 920 by default), each compilation is smaller and its
+ * code comes sooner. Half of it, measured on one-shot reports of 10 to 55 MB captures, took 5 to 10 % less wall time
+ * and 8 to 12 % less CPU than the default; on a 109 MB capture the two were the same, and on a 218 MB one the
+ * default made the faster code (bench/README.md, "A short run: one thread, and half the inlining budget"). A
+ * quarter took 2 % less wall time than half on average over twelve captures of 8 to 52 MB (from 10 % less to 5 %
+ * more, within this machine's noise) and 1 to 12 % less CPU on ten (bench/README.md, "… a quarter of the inlining
+ * budget"). Where the compiler has cores of its own (sixteen), the budget changed nothing one could measure.
  *
  * On a machine of two cores or fewer, a capture of under 2 MiB (a few thousand to some 30 000 records) is read and
  * replayed before most of those compilations would be done: the process waits for the ones under way when it
@@ -34,7 +36,7 @@ import { captureBytes } from '../ingest/captureBytes'
 export const SHORT_RUN_BYTES = PIPELINE_MIN_BYTES
 
 /** The flags of a short run. */
-export const SHORT_RUN_FLAGS = ['--max-inlined-bytecode-size-cumulative=460'] as const
+export const SHORT_RUN_FLAGS = ['--max-inlined-bytecode-size-cumulative=230'] as const
 
 /** Captures smaller than this run without the optimising compiler, on TINY_RUN_MAX_CORES cores or fewer. */
 export const TINY_RUN_BYTES = 2 * 1024 * 1024

@@ -32,9 +32,9 @@ describe('the compiler budget of a short run', () => {
     return path
   }
 
-  it('turns the compiler off under 2 MiB on two cores, halves its inlining budget under 64 MiB, and leaves V8 alone from there on', () => {
-    expect(SHORT_RUN_FLAGS).toEqual(['--max-inlined-bytecode-size-cumulative=460'])
-    expect(TINY_RUN_FLAGS).toEqual(['--max-inlined-bytecode-size-cumulative=460', '--no-turbofan'])
+  it('turns the compiler off under 2 MiB on two cores, quarters its inlining budget under 64 MiB, and leaves V8 alone from there on', () => {
+    expect(SHORT_RUN_FLAGS).toEqual(['--max-inlined-bytecode-size-cumulative=230'])
+    expect(TINY_RUN_FLAGS).toEqual(['--max-inlined-bytecode-size-cumulative=230', '--no-turbofan'])
     expect(TINY_RUN_BYTES).toBe(2_097_152)
     expect(TINY_RUN_MAX_CORES).toBe(2)
     expect(shortRunFlags(0, 2)).toEqual(TINY_RUN_FLAGS)
