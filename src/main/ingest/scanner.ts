@@ -936,12 +936,10 @@ export class NdjsonScanner {
     const bytes = close - start
     if (bytes > TAIL_WORDS * 4 || r.hasExtras()) return 0
     const transient = kind === TRANSIENT_TAIL
-    // cold, a transient's tail is looked at only when sampled by its hash (-1: not hashed yet)
-    let hash = -1
-    if (transient && this.transients.cold) {
-      hash = this.tailHash(start, bytes, kind)
-      if (hash >>> (32 - SAMPLE_BITS) !== 0) return 0
-    }
+    // cold, a transient's tail is looked at only when sampled by its hash
+    const sampled = transient && this.transients.cold
+    let hash = sampled ? this.tailHash(start, bytes, kind) : 0
+    if (sampled && hash >>> (32 - SAMPLE_BITS) !== 0) return 0
     // the members before the tail: `e` and `id`, and a buffer's `size`
     const head = transient ? F.id : F.size
     const e = transient ? this.transientKind : this.bufferKind
@@ -960,7 +958,7 @@ export class NdjsonScanner {
     const view = this.view
     // A transient's tail kept before is predicted from here on (its successor was learned with it). A buffer's
     // was looked for where it starts (foundTail), before its members were read.
-    if (hash === -1) hash = this.tailHash(start, bytes, kind)
+    if (!sampled) hash = this.tailHash(start, bytes, kind)
     const hashSlot = transient ? hash >>> (32 - TAIL_HASH_BITS) : headSlot(view, start) * BUFFER_WAYS
     if (transient) {
       const same = this.transientByHash[hashSlot]
