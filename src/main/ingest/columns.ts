@@ -70,6 +70,17 @@ export function capacityFor(capacity: number, need: number, share: LoadShare | u
   return grown
 }
 
+/**
+ * `data` cut to its first `length` elements: behind a view where the slack is no longer than what is held (its
+ * pages were never written, and a copy would write the whole array into fresh memory again), else copied, so the
+ * slack's reservation is let go.
+ */
+export function trimmed<T extends TypedArray>(data: T, length: number): T {
+  const slack = data.length - length
+  if (slack <= 0) return data
+  return (slack <= length ? data.subarray(0, length) : data.slice(0, length)) as T
+}
+
 export class Column<T extends TypedArray> {
   data: T
   length = 0
@@ -120,10 +131,7 @@ export class Column<T extends TypedArray> {
    * projected far past what it came to hold is copied to its length.
    */
   trim(): T {
-    const slack = this.data.length - this.length
-    if (slack > 0) {
-      this.data = (slack <= this.length ? this.data.subarray(0, this.length) : this.data.slice(0, this.length)) as T
-    }
+    this.data = trimmed(this.data, this.length)
     return this.data
   }
 

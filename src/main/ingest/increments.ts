@@ -448,8 +448,10 @@ export class StoreAppender {
     if (inc.useIds instanceof Float64Array && !(this.useIds.data instanceof Float64Array)) this.useIds = float64Column(0)
     adopt(this.useIds as Column<TypedArray>, inc.useIds, inc.useLength)
     const strings = store.strings
-    // the table grows to the size projected from how far the load is, as the builder's does
-    strings.share = { fraction: inc.fraction }
+    // the table and the extras grow to the size projected from how far the load is, as the builder's do
+    const share = { fraction: inc.fraction }
+    strings.share = share
+    store.extras.share = share
     for (let i = 0, start = 0; i < inc.stringEnds.length; i++) {
       const end = inc.stringEnds[i]
       const id = strings.internBytes(inc.strings, start, end)
@@ -502,6 +504,7 @@ export class StoreAppender {
     const store = this.store
     for (const table of [store.buffers, store.textures, store.transients, store.placed]) table.trim()
     store.strings.trim()
+    store.extras.trim()
     store.records = { kind: this.kind.trim(), ref: this.ref.trim(), length: this.kind.length }
     store.frames = { n: this.frameN.trim(), t: this.frameT.trim(), firstRecord: this.frameFirst.trim(), length: this.frameN.length }
     store.ops = this.ops.trim()

@@ -13,7 +13,7 @@
  * 144 000 such resources handed the collector 144 000 strings to move, and its load took two fifths longer
  * (bench/README.md, "Unknown members that never repeat, kept as bytes"). Nothing on a report's path reads them.
  */
-import { capacityFor, type LoadShare, uint32Column } from './columns'
+import { capacityFor, type LoadShare, trimmed, uint32Column } from './columns'
 
 /** In `ids`, a text without a number: this flag and its place among the loose texts. */
 const LOOSE = 2 ** 31
@@ -121,6 +121,17 @@ export class RecordExtras {
     this.ids.push(LOOSE + this.looseEnds.length)
     this.looseEnds.push(end)
     this.looseLength = end
+  }
+
+  /**
+   * Drop growth slack once a load is done, as the store's columns do: the columns and the loose texts' bytes grow to
+   * the load's projection, which may reserve far more than a capture's first records need.
+   */
+  trim(): void {
+    this.records.trim()
+    this.ids.trim()
+    this.looseEnds.trim()
+    this.looseBytes = trimmed(this.looseBytes, this.looseLength)
   }
 
   /** Record `index`'s extra keys, or undefined. */

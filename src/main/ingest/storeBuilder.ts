@@ -973,6 +973,7 @@ export class CaptureBuilder {
     }
     for (const table of [this.records, this.buffers, this.textures, this.transients, this.placed]) table.trim()
     this.strings.trim()
+    this.extras.trim()
     return {
       file,
       header: this.header,

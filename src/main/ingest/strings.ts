@@ -6,7 +6,7 @@
  * The hash table exists only while strings are interned: a loaded capture's names are unique per resource in
  * real captures, so the table would cost as much as the names; `trim` drops it and the next `intern` rebuilds it.
  */
-import { capacityFor, type LoadShare } from './columns'
+import { capacityFor, type LoadShare, trimmed } from './columns'
 
 const decoder = new TextDecoder('utf-8')
 const encoder = new TextEncoder()
@@ -285,14 +285,11 @@ export class StringTable {
    * whole arena into fresh memory again.
    */
   trim(): void {
-    const used = this.arenaLength + ARENA_SLACK
-    if (this.arena.length - used > used) {
-      this.arena = this.arena.slice(0, used)
-      this.arenaView = new DataView(this.arena.buffer)
-    } else if (this.arena.length > used) this.arena = this.arena.subarray(0, used)
-    const ids = this.count + 1
-    if (this.offsets.length - ids > ids) this.offsets = this.offsets.slice(0, ids)
-    else if (this.offsets.length > ids) this.offsets = this.offsets.subarray(0, ids)
+    const arena = trimmed(this.arena, this.arenaLength + ARENA_SLACK)
+    // a view keeps the buffer, and the DataView over it, as they were
+    if (arena.buffer !== this.arena.buffer) this.arenaView = new DataView(arena.buffer)
+    this.arena = arena
+    this.offsets = trimmed(this.offsets, this.count + 1)
     this.slots = undefined
   }
 

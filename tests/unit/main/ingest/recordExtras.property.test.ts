@@ -98,6 +98,12 @@ describe('RecordExtras', () => {
     expect(decoder.decode(extras.looseSpan(5, 7))).toBe(loose[5] + loose[6])
     expect(decoder.decode(extras.looseAt(2999))).toBe(loose[2999])
     expect(extras.get(3 * 2999)).toBe(loose[2999])
+    // trimmed once the load is done, the same texts; one added after (a capture followed on) grows it again
+    extras.trim()
+    expect([...extras]).toEqual(texts.map(([record, text]) => [record, text]))
+    extras.set(9000, '"late":"é"')
+    expect(extras.get(9000)).toBe('"late":"é"')
+    expect(decoder.decode(extras.looseAt(2999))).toBe(loose[2999])
   })
 
   it('walks a store of consecutive records without a miss', () => {
