@@ -16,6 +16,7 @@ import { frameEnd, RECORD_KIND, type CaptureStore } from '../../ingest/store'
 import type { ModelSink } from '../../model/events'
 import { D3D12Model, type CheckpointShadow } from '../../model/d3d12/model'
 import { grown } from '../../model/grown'
+import { IdTable } from '../../model/idTable'
 import { RecycledColumns, RowCopy, TableShadow, type TableShape } from '../../model/d3d12/rowCopy'
 import { TOTAL_FIELDS, TOTAL_ROWS } from '../../model/d3d12/totals'
 import type { TransientLayout } from '../../model/d3d12/transient'
@@ -227,6 +228,49 @@ const WARM_LIVE = 8192
 const warmth = new Float64Array(1)
 
 const UPLOAD_VIAS = ['fast', 'fastConstant', 'staging'] as const
+
+/**
+ * The live resources placed in application heaps (`placed` records) by id: each one's heap type and bytes, in
+ * columns by row found through an IdTable. Not a Map of objects: a sub-allocator places and releases tens of
+ * thousands, every release asks here first, and a Map's churn costs several times as much (bench/README.md, "The
+ * aliasing checks' live resources without a Map").
+ */
+class ManualPlaced {
+  private readonly ids = new IdTable()
+  private type = new Uint8Array(64)
+  private bytes = new Float64Array(64)
+  private readonly freeRows: number[] = []
+  private rows = 0
+
+  get count(): number {
+    return this.ids.size
+  }
+
+  /** `id` placed in a heap of `type` (an index of HEAP_TYPES): a live id's type and bytes are replaced. */
+  place(id: number, type: number, bytes: Bytes): void {
+    let row = this.ids.get(id)
+    if (row === undefined) {
+      row = this.freeRows.length > 0 ? this.freeRows.pop()! : this.rows++
+      if (row === this.type.length) {
+        this.type = grown(this.type, 2 * row)
+        this.bytes = grown(this.bytes, 2 * row)
+      }
+      this.ids.set(id, row)
+    }
+    this.type[row] = type
+    this.bytes[row] = bytes
+  }
+
+  /** Releases `id` where it is placed, its bytes taken from `byType`'s entry for its type; false where it is not. */
+  release(id: number, byType: number[]): boolean {
+    const row = this.ids.get(id)
+    if (row === undefined) return false
+    this.ids.delete(id)
+    this.freeRows.push(row)
+    byType[this.type[row]] -= this.bytes[row]
+    return true
+  }
+}
 /** The lines of each store's `use` records (its replays, snapshots and walks share them: a line is the store's). */
 const storeLines = new WeakMap<CaptureStore, UseLines>()
 
@@ -672,7 +716,7 @@ export class Replay {
     const totalsBlock = new FrameBlock([...heapColumns.flat(), ...rowColumns.flat()])
     const checks = new FrameChecks(store, new Findings(series, this.checks))
     const manualHeaps = new Map<number, { type: number; size: Bytes }>()
-    const manualLive = new Map<number, { type: number; size: Bytes }>()
+    const manualLive = new ManualPlaced()
     const manualBytes = [0, 0, 0]
     const manualPlacedBytes = [0, 0, 0]
     // residency of application heaps as a driver-level trace observed it (`resident`, `evict` records)
@@ -776,11 +820,7 @@ export class Replay {
           if (i >= warmedTo) warmedTo = warmReleases(i, end)
           const id = ops[refs[i]]
           // Only a capture with placed resources has any: the others' releases skip the look-up.
-          const placed = manualLive.size > 0 ? manualLive.get(id) : undefined
-          if (placed) {
-            manualLive.delete(id)
-            manualPlacedBytes[placed.type] -= placed.size
-          } else model.release(id)
+          if (manualLive.count === 0 || !manualLive.release(id, manualPlacedBytes)) model.release(id)
           continue
         }
         if (k === RECORD_KIND.upload) {
@@ -819,10 +859,10 @@ export class Replay {
           const isBuffer = store.placed.kind.data[r] === 0
           const id = isBuffer ? store.buffers.id.data[desc] : store.textures.id.data[desc]
           const size = isBuffer ? store.buffers.size.data[desc] : store.textures.size.data[desc]
-          const h = manualHeaps.get(store.placed.a.data[r])
-          const entry = { type: h?.type ?? 0, size: Number.isNaN(size) ? 0 : size }
-          manualLive.set(id, entry)
-          manualPlacedBytes[entry.type] += entry.size
+          const type = manualHeaps.get(store.placed.a.data[r])?.type ?? 0
+          const bytes = Number.isNaN(size) ? 0 : size
+          manualLive.place(id, type, bytes)
+          manualPlacedBytes[type] += bytes
           continue
         } else if (k === RECORD_KIND.resident || k === RECORD_KIND.evict) {
           observed.apply(store, i, frame, manualHeaps)
@@ -873,7 +913,7 @@ export class Replay {
       total.requested[frame] = reqSum
       const liveReq = tags.sample(frame)
       liveRequested[frame] = liveReq + manualPlacedBytes[0] + manualPlacedBytes[1] + manualPlacedBytes[2]
-      liveCount[frame] = liveTag.count + manualLive.size
+      liveCount[frame] = liveTag.count + manualLive.count
       res.resident[frame] = residency.residentBytes()
       res.budget[frame] = Math.min(residency.budget(), Number.MAX_SAFE_INTEGER)
       res.evictedBytes[frame] = tick.evicted

@@ -10,7 +10,10 @@
  *   barrier between them (one naming either resource) are `barrier-missing`; the first access to a render target
  *   or depth-stencil after it was placed, or after another resource accessed its bytes, must initialize it.
  * Overlaps are linked when a resource is placed, so an access visits only the resources sharing its bytes; each heap
- * finds them through an interval tree (intervals.ts), not by a walk over what it holds.
+ * finds them through an interval tree (intervals.ts), not by a walk over what it holds. The live resources are found
+ * by id through an IdTable and listed by heap in links of their own: a sub-allocator places and releases tens of
+ * thousands, and a Map's or a Set's churn costs several times as much (bench/README.md, "The aliasing checks' live
+ * resources without a Map").
  */
 import {
   TEXTURE_FLAGS,
@@ -35,7 +38,8 @@ import { FourK } from '../d3d12/route'
 import type { AliasingModel, VulkanCaptureRecord } from '../vulkan/captureTypes'
 import { estimateTextureBytes } from '../vulkan/requirements'
 import { accessVerb, isInitialization, type Hazard, type HazardRule } from './hazards'
-import { IntervalTree, type IntervalNode } from './intervals'
+import { IdTable } from '../idTable'
+import { IntervalTree } from './intervals'
 
 const RENDER_TARGET = 1 << TEXTURE_FLAGS.indexOf('RenderTargetable')
 const DEPTH_STENCIL = 1 << TEXTURE_FLAGS.indexOf('DepthStencilTargetable')
@@ -59,13 +63,17 @@ export interface PlacedState {
 /** The overlaps of a resource that shares no byte (most of a sub-allocator's): one set for all, never added to. */
 const NO_OVERLAPS: ReadonlySet<Resident> = new Set<Resident>()
 
-class Resident implements PlacedState, IntervalNode {
+class Resident implements PlacedState {
   /** The resources sharing its bytes, made at the first. */
-  private linked: Set<Resident> | null = null
-  /** Its node in its heap's interval tree. */
-  left: IntervalNode | null = null
-  right: IntervalNode | null = null
-  maxEnd: Bytes
+  linked: Set<Resident> | null = null
+  /** Its row in the checker's table by id. */
+  row = -1
+  /** Its heap's list, in placement order: the one before and after it, and whether it is in the list. */
+  prev: Resident | null = null
+  next: Resident | null = null
+  listed = false
+  /** Its node in its heap's interval tree (IntervalTree.add's answer). */
+  node = -1
   active = false
   /** The resource whose activation made this one inactive, -1 when none has (never activated yet). */
   deactivatedBy = -1
@@ -96,7 +104,6 @@ class Resident implements PlacedState, IntervalNode {
   ) {
     this.needsInit = target !== 0
     this.initFrame = placedFrame
-    this.maxEnd = end
   }
 
   get overlaps(): ReadonlySet<Resident> {
@@ -115,7 +122,7 @@ class Resident implements PlacedState, IntervalNode {
     return `${this.kind} ${this.id}`
   }
 
-  /** A copy of the state, its overlaps left for the caller to link. */
+  /** A copy of the state, its row and its tree node; its overlaps and its heap's list left for the caller to link. */
   copy(): Resident {
     const c = new Resident(this.id, this.heap, this.start, this.end, this.kind, this.target, this.placedFrame, this.order)
     c.active = this.active
@@ -130,6 +137,8 @@ class Resident implements PlacedState, IntervalNode {
     c.lastAccessSubmit = this.lastAccessSubmit
     c.lastAccessOp = this.lastAccessOp
     c.lastBarrierSeq = this.lastBarrierSeq
+    c.row = this.row
+    c.node = this.node
     return c
   }
 
@@ -160,7 +169,10 @@ export class AliasingChecker {
   private readonly onHazard: (hazard: Hazard) => void
   private heapSize = new Map<number, Bytes>()
   private heapResidents = new Map<number, HeapResidents>()
-  private residents = new Map<number, Resident>()
+  /** The live resources: id → row of `byRow`; rows freed by a removal are taken again first. */
+  private ids = new IdTable()
+  private byRow: (Resident | null)[] = []
+  private freeRows: number[] = []
   /** Placements so far (Resident.order). */
   private placed = 0
   private seq = 0
@@ -185,29 +197,29 @@ export class AliasingChecker {
     c.globalBarrierSeq = this.globalBarrierSeq
     c.placed = this.placed
     c.heapSize = new Map(this.heapSize)
-    const copies = new Map<Resident, Resident>()
-    for (const r of this.residents.values()) {
-      const copy = r.copy()
-      copies.set(r, copy)
-      c.residents.set(copy.id, copy)
-    }
-    for (const [r, copy] of copies) for (const o of r.overlaps) copy.link(copies.get(o)!)
-    for (const [heap, list] of this.heapResidents) {
-      const held = new HeapResidents()
-      for (const r of list.inOrder) held.add(copies.get(r)!)
-      c.heapResidents.set(heap, held)
-    }
+    // the same rows and ids: the copy's table is the original's
+    c.ids = this.ids.clone()
+    c.freeRows = this.freeRows.slice()
+    c.byRow = this.byRow.map((r) => (r === null ? null : r.copy()))
+    const copyOf = (r: Resident): Resident => c.byRow[r.row]!
+    for (const r of this.byRow) if (r !== null) for (const o of r.overlaps) copyOf(r).link(copyOf(o))
+    for (const [heap, list] of this.heapResidents) c.heapResidents.set(heap, list.cloneWith(copyOf))
     return c
   }
 
   /** A live placed resource's bytes and state, or undefined when `id` is none. */
   placedState(id: number): PlacedState | undefined {
-    return this.residents.get(id)
+    return this.resident(id)
+  }
+
+  private resident(id: number): Resident | undefined {
+    const row = this.ids.get(id)
+    return row === undefined ? undefined : this.byRow[row]!
   }
 
   /** The heaps the checks know (created by a `heap` record, or named by a `placed` one), each with its live resources in placement order. */
   *heaps(): IterableIterator<[number, Iterable<PlacedState>]> {
-    for (const [heap, held] of this.heapResidents) yield [heap, held.inOrder]
+    for (const [heap, held] of this.heapResidents) yield [heap, held]
   }
 
   /** A heap's size from its `heap` record, or undefined when it had none. */
@@ -259,7 +271,7 @@ export class AliasingChecker {
   }
 
   onPlaced(id: number, heap: number, offset: Bytes, size: Bytes, kind: 'buffer' | 'texture', target: 0 | 1 | 2): void {
-    if (this.residents.has(id)) this.remove(id)
+    if (this.ids.get(id) !== undefined) this.remove(id)
     const r = new Resident(id, heap, offset, offset + Math.max(size, 1), kind, target, this.frame, this.placed++)
     let held = this.heapResidents.get(heap)
     if (!held) {
@@ -275,16 +287,18 @@ export class AliasingChecker {
     }
     shared.length = 0
     held.add(r)
-    this.residents.set(id, r)
+    r.row = this.freeRows.length > 0 ? this.freeRows.pop()! : this.byRow.length
+    this.byRow[r.row] = r
+    this.ids.set(id, r.row)
   }
 
   /** `after` absent: a barrier naming no resource, which separates every access before it from every one after. */
   onBarrier(after: number | undefined, before: number | undefined): void {
     const seq = this.seq++
     if (after === undefined && before === undefined) this.globalBarrierSeq = seq
-    const b = before === undefined ? undefined : this.residents.get(before)
+    const b = before === undefined ? undefined : this.resident(before)
     if (b) b.lastBarrierSeq = seq
-    const x = after === undefined ? undefined : this.residents.get(after)
+    const x = after === undefined ? undefined : this.resident(after)
     if (!x) return
     x.lastBarrierSeq = seq
     x.active = true
@@ -303,7 +317,7 @@ export class AliasingChecker {
   }
 
   onAccess(id: number, op: AccessOp): void {
-    const r = this.residents.get(id)
+    const r = this.resident(id)
     if (!r) return
     const seq = this.seq++
     if (this.model === 'simple') {
@@ -343,16 +357,18 @@ export class AliasingChecker {
       this.remove(id)
       return
     }
-    for (const r of [...list.inOrder]) this.remove(r.id)
+    for (const r of [...list]) this.remove(r.id)
     this.heapResidents.delete(id)
     this.heapSize.delete(id)
   }
 
   private remove(id: number): void {
-    const r = this.residents.get(id)
+    const r = this.resident(id)
     if (!r) return
-    this.residents.delete(id)
-    for (const o of r.overlaps) o.unlink(r)
+    this.ids.delete(id)
+    this.byRow[r.row] = null
+    this.freeRows.push(r.row)
+    if (r.linked) for (const o of r.linked) o.unlink(r)
     this.heapResidents.get(r.heap)?.delete(r)
   }
 
@@ -375,7 +391,7 @@ export class AliasingChecker {
     }
     const message = `${what}: ${r.deactivatedBy} was activated on the same bytes at frame ${r.deactivatedFrame}`
     // The activating resource may be gone since; then its bytes are unknown and the whole range is named.
-    const by = this.residents.get(r.deactivatedBy)
+    const by = this.resident(r.deactivatedBy)
     const start = by ? Math.max(r.start, by.start) : r.start
     const end = by ? Math.min(r.end, by.end) : r.end
     this.report('access-inactive', [r.id, r.deactivatedBy], r.heap, start, end, message)
@@ -402,19 +418,47 @@ export function placedTarget(flags: number): 0 | 1 | 2 {
   return flags & DEPTH_STENCIL ? 2 : flags & RENDER_TARGET ? 1 : 0
 }
 
-/** A heap's live placed resources: in placement order, and by their bytes. */
-class HeapResidents {
-  readonly inOrder = new Set<Resident>()
-  readonly tree = new IntervalTree<Resident>()
+/** A heap's live placed resources: in placement order (a list linked through them), and by their bytes. */
+class HeapResidents implements Iterable<Resident> {
+  tree = new IntervalTree<Resident>()
+  private first: Resident | null = null
+  private last: Resident | null = null
 
   add(r: Resident): void {
-    this.inOrder.add(r)
-    this.tree.add(r)
+    this.append(r)
+    r.node = this.tree.add(r, r.start, r.end, r.order)
+  }
+
+  /** A copy of the list holding `copyOf` each resident (which keeps its node), the tree's rows copied. */
+  cloneWith(copyOf: (r: Resident) => Resident): HeapResidents {
+    const c = new HeapResidents()
+    for (const r of this) c.append(copyOf(r))
+    c.tree = this.tree.cloneWith(copyOf)
+    return c
   }
 
   delete(r: Resident): void {
-    if (!this.inOrder.delete(r)) return
-    this.tree.delete(r)
+    if (!r.listed) return
+    if (r.prev !== null) r.prev.next = r.next
+    else this.first = r.next
+    if (r.next !== null) r.next.prev = r.prev
+    else this.last = r.prev
+    r.prev = r.next = null
+    r.listed = false
+    this.tree.delete(r.node)
+  }
+
+  *[Symbol.iterator](): IterableIterator<Resident> {
+    for (let r = this.first; r !== null; r = r.next) yield r
+  }
+
+  private append(r: Resident): void {
+    r.prev = this.last
+    r.next = null
+    if (this.last !== null) this.last.next = r
+    else this.first = r
+    this.last = r
+    r.listed = true
   }
 }
 

@@ -4,7 +4,7 @@
  * record and keeps no rule logic of its own; its own placements never break them.
  */
 import type { Bytes, Frame } from '../../../shared/units'
-import { IntervalTree, type IntervalNode } from '../aliasing/intervals'
+import { IntervalTree } from '../aliasing/intervals'
 
 /** Reports one broken rule: its kind and a message naming the resource, the memory and the frame. */
 export type RuleWarn = (kind: string, message: string) => void
@@ -65,8 +65,15 @@ export interface BoundColumns {
   readonly linear: Uint8Array
 }
 
-interface BoundNode extends IntervalNode {
+interface BoundNode {
   readonly slot: number
+  /** Bytes [start, end). */
+  readonly start: number
+  readonly end: number
+  /** Bind order. */
+  readonly order: number
+  /** Its node in the tree (IntervalTree.add's answer). */
+  node: number
 }
 
 /**
@@ -86,14 +93,14 @@ export class BoundRanges {
   private binds = 0
 
   add(slot: number, offset: Bytes, size: Bytes): void {
-    this.insert({ slot, start: offset, end: offset + size, order: this.binds++, left: null, right: null, maxEnd: offset + size })
+    this.insert({ slot, start: offset, end: offset + size, order: this.binds++, node: -1 })
   }
 
   delete(slot: number): void {
     const n = this.nodes.get(slot)
     if (!n) return
     this.nodes.delete(slot)
-    if (n.end > n.start) this.tree.delete(n)
+    if (n.end > n.start) this.tree.delete(n.node)
     else this.empty.delete(n)
   }
 
@@ -106,7 +113,7 @@ export class BoundRanges {
   clone(): BoundRanges {
     const c = new BoundRanges()
     for (const n of this.nodes.values()) {
-      const copy: BoundNode = { slot: n.slot, start: n.start, end: n.end, order: n.order, left: null, right: null, maxEnd: n.maxEnd }
+      const copy: BoundNode = { slot: n.slot, start: n.start, end: n.end, order: n.order, node: n.node }
       c.nodes.set(n.slot, copy)
       if (!(n.end > n.start)) c.empty.add(copy)
     }
@@ -134,7 +141,7 @@ export class BoundRanges {
 
   private insert(n: BoundNode): void {
     this.nodes.set(n.slot, n)
-    if (n.end > n.start) this.tree.add(n)
+    if (n.end > n.start) n.node = this.tree.add(n, n.start, n.end, n.order)
     else this.empty.add(n)
   }
 }
