@@ -190,7 +190,9 @@ export interface ReplayOptions extends CheckpointOptions {
   keepSeries?: (name: string) => boolean
   /**
    * A replay read only for its report, with no checkpoint past the first: it keeps no row per live resource (its
-   * tag, bytes and create record), so the tags' series, the live count and the live requested bytes stay zero.
+   * tag, bytes and create record), so the tags' series, the live count and the live requested bytes stay zero, and
+   * runs no aliasing checks (`heapscope check` and the app's hazards list read them, a report does not), as the
+   * Vulkan replay's does not.
    */
   reportOnly?: boolean
 }
@@ -714,7 +716,7 @@ export class Replay {
     )
     // The totals per heap and per placement row, as the model keeps them (byHeap, then byRow), a block of frames at a time.
     const totalsBlock = new FrameBlock([...heapColumns.flat(), ...rowColumns.flat()])
-    const checks = new FrameChecks(store, new Findings(series, this.checks))
+    const checks = options.reportOnly === true ? null : new FrameChecks(store, new Findings(series, this.checks))
     const manualHeaps = new Map<number, { type: number; size: Bytes }>()
     const manualLive = new ManualPlaced()
     const manualBytes = [0, 0, 0]
@@ -892,7 +894,7 @@ export class Replay {
       playRecords(start, end)
       tick.evicted = tick.evictions = tick.madeBytes = tick.made = tick.overBudget = 0
       model.finishFrame()
-      checks.advance(frame + 1)
+      checks?.advance(frame + 1)
 
       // Sample the frame.
       const at = totalsBlock.at(frame)
