@@ -63,6 +63,9 @@ import {
   type VulkanMemoryView,
 } from './view'
 
+/** The segments a new free-list block has room for before its columns grow (33 bytes each). */
+const BLOCK_SEGMENTS = 256
+
 const P_DEDICATED = VULKAN_PLACEMENTS.indexOf('Dedicated')
 const P_FREE_LIST = VULKAN_PLACEMENTS.indexOf('FreeList')
 const P_BUDDY = VULKAN_PLACEMENTS.indexOf('Buddy')
@@ -533,7 +536,10 @@ export class VulkanModel {
       }
     }
     if (!best) {
-      const block = new FreeListBlock(this.blockSizeFor(type), this.device.bufferImageGranularity)
+      // Room for the segments of a few hundred resources from the start: a block grown from a handful, as tens of
+      // thousands of resources fill a few hundred blocks, made five copies of its columns (bench/README.md, "The
+      // aliasing checks' live resources without a Map").
+      const block = new FreeListBlock(this.blockSizeFor(type), this.device.bufferImageGranularity, BLOCK_SEGMENTS)
       if (block.bestFit(n.size, n.alignment, n.linear) < 0) return false
       best = this.createMemory('block', type, block.size, -1)
       best.freeList = block
