@@ -12,6 +12,8 @@
  * live resources without a Map").
  */
 
+import { grown } from '../grown'
+
 /** No node: an empty child, no parent, an empty tree. */
 const NONE = -1
 
@@ -249,25 +251,14 @@ export class IntervalTree<T> {
   }
 
   private grow(capacity: number): void {
-    const f64 = (a: Float64Array): Float64Array => {
-      const b = new Float64Array(capacity)
-      b.set(a)
-      return b
-    }
-    const i32 = (a: Int32Array): Int32Array => {
-      const b = new Int32Array(capacity)
-      b.set(a)
-      return b
-    }
-    this.start = f64(this.start)
-    this.end = f64(this.end)
-    this.maxEnd = f64(this.maxEnd)
-    this.order = f64(this.order)
-    this.left = i32(this.left)
-    this.right = i32(this.right)
-    this.parent = i32(this.parent)
-    const priority = new Uint32Array(capacity)
-    priority.set(this.priority)
-    this.priority = priority
+    this.start = grown(this.start, capacity)
+    this.end = grown(this.end, capacity)
+    this.maxEnd = grown(this.maxEnd, capacity)
+    this.order = grown(this.order, capacity)
+    this.left = grown(this.left, capacity)
+    this.right = grown(this.right, capacity)
+    this.parent = grown(this.parent, capacity)
+    this.priority = grown(this.priority, capacity)
   }
+
 }
