@@ -231,16 +231,27 @@ const warmth = new Float64Array(1)
 
 const UPLOAD_VIAS = ['fast', 'fastConstant', 'staging'] as const
 
+/** No row: the end of a heap's list. */
+const NONE = -1
+
 /**
  * The live resources placed in application heaps (`placed` records) by id: each one's heap type and bytes, in
- * columns by row found through an IdTable. Not a Map of objects: a sub-allocator places and releases tens of
+ * columns by row found through an IdTable, and each heap's listed through its rows. A `release` or a `free` of the
+ * resource takes it out, and so does a `free` of its heap, which takes along what is placed in it (docs/aliasing.md),
+ * as the aliasing checks and the load do. Not a Map of objects: a sub-allocator places and releases tens of
  * thousands, every release asks here first, and a Map's churn costs several times as much (bench/README.md, "The
  * aliasing checks' live resources without a Map").
  */
 class ManualPlaced {
   private readonly ids = new IdTable()
+  private id = new Float64Array(64)
   private type = new Uint8Array(64)
   private bytes = new Float64Array(64)
+  /** Each row's heap list: the rows before and after it (NONE at the ends), and each heap's first row. */
+  private prev = new Int32Array(64)
+  private next = new Int32Array(64)
+  private readonly first = new Map<number, number>()
+  private heapOf = new Float64Array(64)
   private readonly freeRows: number[] = []
   private rows = 0
 
@@ -248,29 +259,52 @@ class ManualPlaced {
     return this.ids.size
   }
 
-  /** `id` placed in a heap of `type` (an index of HEAP_TYPES): a live id's type and bytes are replaced. */
-  place(id: number, type: number, bytes: Bytes): void {
-    let row = this.ids.get(id)
-    if (row === undefined) {
-      row = this.freeRows.length > 0 ? this.freeRows.pop()! : this.rows++
-      if (row === this.type.length) {
-        this.type = grown(this.type, 2 * row)
-        this.bytes = grown(this.bytes, 2 * row)
-      }
-      this.ids.set(id, row)
+  /** `id` placed in `heap`, of `type` (an index of HEAP_TYPES): a live id is taken out first. */
+  place(id: number, heap: number, type: number, bytes: Bytes, byType: number[]): void {
+    this.release(id, byType)
+    const row = this.freeRows.length > 0 ? this.freeRows.pop()! : this.rows++
+    if (row === this.type.length) {
+      const n = 2 * row
+      this.id = grown(this.id, n)
+      this.type = grown(this.type, n)
+      this.bytes = grown(this.bytes, n)
+      this.prev = grown(this.prev, n)
+      this.next = grown(this.next, n)
+      this.heapOf = grown(this.heapOf, n)
     }
+    this.ids.set(id, row)
+    this.id[row] = id
     this.type[row] = type
     this.bytes[row] = bytes
+    byType[type] += bytes
+    // first in its heap's list
+    const head = this.first.get(heap) ?? NONE
+    this.heapOf[row] = heap
+    this.prev[row] = NONE
+    this.next[row] = head
+    if (head !== NONE) this.prev[head] = row
+    this.first.set(heap, row)
   }
 
-  /** Releases `id` where it is placed, its bytes taken from `byType`'s entry for its type; false where it is not. */
+  /** Takes out `id` where it is placed, its bytes from `byType`'s entry for its type; false where it is not. */
   release(id: number, byType: number[]): boolean {
     const row = this.ids.get(id)
     if (row === undefined) return false
     this.ids.delete(id)
-    this.freeRows.push(row)
     byType[this.type[row]] -= this.bytes[row]
+    const p = this.prev[row]
+    const n = this.next[row]
+    if (n !== NONE) this.prev[n] = p
+    if (p !== NONE) this.next[p] = n
+    else if (n !== NONE) this.first.set(this.heapOf[row], n)
+    else this.first.delete(this.heapOf[row])
+    this.freeRows.push(row)
     return true
+  }
+
+  /** Takes out every resource placed in `heap`, freed. */
+  freeHeap(heap: number, byType: number[]): void {
+    for (let row = this.first.get(heap) ?? NONE; row !== NONE; row = this.first.get(heap) ?? NONE) this.release(this.id[row], byType)
   }
 }
 /** The lines of each store's `use` records (its replays, snapshots and walks share them: a line is the store's). */
@@ -848,12 +882,15 @@ export class Replay {
           manualBytes[entry.type] += entry.size
           continue
         } else if (k === RECORD_KIND.free) {
-          const h = manualHeaps.get(ops[refs[i]])
+          // a heap, and what is placed in it; else a placed resource
+          const id = ops[refs[i]]
+          const h = manualHeaps.get(id)
           if (h) {
-            manualHeaps.delete(ops[refs[i]])
+            manualHeaps.delete(id)
             manualBytes[h.type] -= h.size
-            observed.free(ops[refs[i]])
-          }
+            observed.free(id)
+            manualLive.freeHeap(id, manualPlacedBytes)
+          } else manualLive.release(id, manualPlacedBytes)
           continue
         } else if (k === RECORD_KIND.placed) {
           const r = refs[i]
@@ -861,10 +898,8 @@ export class Replay {
           const isBuffer = store.placed.kind.data[r] === 0
           const id = isBuffer ? store.buffers.id.data[desc] : store.textures.id.data[desc]
           const size = isBuffer ? store.buffers.size.data[desc] : store.textures.size.data[desc]
-          const type = manualHeaps.get(store.placed.a.data[r])?.type ?? 0
-          const bytes = Number.isNaN(size) ? 0 : size
-          manualLive.place(id, type, bytes)
-          manualPlacedBytes[type] += bytes
+          const heap = store.placed.a.data[r]
+          manualLive.place(id, heap, manualHeaps.get(heap)?.type ?? 0, Number.isNaN(size) ? 0 : size, manualPlacedBytes)
           continue
         } else if (k === RECORD_KIND.resident || k === RECORD_KIND.evict) {
           observed.apply(store, i, frame, manualHeaps)
