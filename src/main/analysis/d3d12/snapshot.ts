@@ -125,11 +125,10 @@ class ApplicationHeapIndex {
         const indexed: IndexedHeap = { heap, ended: Infinity, position: before ? before.position : this.positions++, placed: [], placedEnded: [], byId: new Map() }
         this.heaps.push(indexed)
         this.current.set(id, indexed)
-      } else if (k === RECORD_KIND.free) {
+      } else if (k === RECORD_KIND.free && this.current.has(ops[ref[i]])) {
+        // a heap, and what is placed in it with it (a free of a placed resource ends it as a release does, below)
         const id = ops[ref[i]]
-        const heap = this.current.get(id)
-        if (!heap) continue
-        heap.ended = i
+        this.current.get(id)!.ended = i
         this.current.delete(id)
       } else if (k === RECORD_KIND.placed) {
         const heap = this.current.get(store.placed.a.data[ref[i]])
@@ -141,7 +140,7 @@ class ApplicationHeapIndex {
         if (places) places.push(at)
         else heap.byId.set(id, [at])
         this.placedIn.set(id, heap)
-      } else if (k === RECORD_KIND.release) {
+      } else if (k === RECORD_KIND.release || k === RECORD_KIND.free) {
         const id = ops[ref[i]]
         const heap = this.placedIn.get(id)
         if (!heap) continue

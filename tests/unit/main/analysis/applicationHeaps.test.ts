@@ -47,7 +47,7 @@ describe('snapshots of application heaps and what is placed in them', () => {
 })
 
 describe('the application heaps alive at a record, from the index made once', () => {
-  /** The plain reference: a scan of every record before `end`, a release filtering its heap's list. */
+  /** The plain reference: a scan of every record before `end`, a release (or a free of the resource) filtering its heap's list. */
   function scanned(store: CaptureStore, end: number) {
     const heaps = new Map<number, { id: number; record: number; placed: number[] }>()
     const placedIn = new Map<number, { placed: number[] }>()
@@ -55,13 +55,13 @@ describe('the application heaps alive at a record, from the index made once', ()
       const k = store.records.kind[i]
       const r = store.records.ref[i]
       if (k === RECORD_KIND.heap) heaps.set(store.ops[r], { id: store.ops[r], record: i, placed: [] })
-      else if (k === RECORD_KIND.free) heaps.delete(store.ops[r])
+      else if (k === RECORD_KIND.free && heaps.has(store.ops[r])) heaps.delete(store.ops[r])
       else if (k === RECORD_KIND.placed) {
         const heap = heaps.get(store.placed.a.data[r])
         if (!heap) continue
         heap.placed.push(i)
         placedIn.set(createdIdOf(store, i), heap)
-      } else if (k === RECORD_KIND.release) {
+      } else if (k === RECORD_KIND.release || k === RECORD_KIND.free) {
         const id = store.ops[r]
         const heap = placedIn.get(id)
         if (!heap) continue
@@ -72,10 +72,10 @@ describe('the application heaps alive at a record, from the index made once', ()
     return [...heaps.values()].map((h) => [h.id, h.record, h.placed])
   }
 
-  it('are what a scan of every record before it finds, at every record (heaps made again under their id, ids placed twice)', async () => {
+  it('are what a scan of every record before it finds, at every record (heaps made again under their id, ids placed twice, resources freed)', async () => {
     const op = fc.oneof(
       fc.record({ e: fc.constant('heap' as const), id: fc.integer({ min: 50, max: 52 }) }),
-      fc.record({ e: fc.constant('free' as const), id: fc.integer({ min: 50, max: 52 }) }),
+      fc.record({ e: fc.constant('free' as const), id: fc.oneof(fc.integer({ min: 50, max: 52 }), fc.integer({ min: 1, max: 6 })) }),
       fc.record({ e: fc.constant('placed' as const), id: fc.integer({ min: 1, max: 6 }), heap: fc.integer({ min: 50, max: 52 }) }),
       fc.record({ e: fc.constant('release' as const), id: fc.integer({ min: 1, max: 6 }) }),
     )
