@@ -5,8 +5,58 @@
 import { RECORD_KIND, type CaptureStore } from '../ingest/store'
 
 /**
+ * What ends the lives of placed resources besides their `release`, read in record order: a `free` of the resource
+ * itself, or of its heap, which takes along what is placed in it (docs/aliasing.md), as the load counts them.
+ */
+export class PlacedFrees {
+  /** The live heaps, each with the ids placed in it and still live. */
+  private readonly heaps = new Map<number, Set<number>>()
+  /** Each live placed resource's heap. */
+  private readonly heapOf = new Map<number, number>()
+
+  /** A `heap`, `placed` or `release` record read; the ids a `free` record ends (none for other records). */
+  read(store: CaptureStore, record: number): readonly number[] {
+    const k = store.records.kind[record]
+    const r = store.records.ref[record]
+    if (k === RECORD_KIND.heap) this.heaps.set(store.ops[r], new Set())
+    else if (k === RECORD_KIND.placed) {
+      const id = createdIdOf(store, record)
+      const heap = store.placed.a.data[r]
+      this.forget(id)
+      this.heapOf.set(id, heap)
+      this.heaps.get(heap)?.add(id)
+    } else if (k === RECORD_KIND.release) this.forget(store.ops[r])
+    else if (k === RECORD_KIND.free) {
+      const id = store.ops[r]
+      const held = this.heaps.get(id)
+      if (held !== undefined) {
+        this.heaps.delete(id)
+        const ended = [...held]
+        for (const p of ended) this.heapOf.delete(p)
+        return ended
+      }
+      if (this.heapOf.has(id)) {
+        this.forget(id)
+        return [id]
+      }
+    }
+    return NOTHING
+  }
+
+  private forget(id: number): void {
+    const heap = this.heapOf.get(id)
+    if (heap === undefined) return
+    this.heapOf.delete(id)
+    this.heaps.get(heap)?.delete(id)
+  }
+}
+
+const NOTHING: readonly number[] = []
+
+/**
  * When each resource's life ends: the record index of every create (buffer, texture, placed) and of the release
- * that ends it, built in one pass when first asked, so a resource's details need no scan of the records after it.
+ * (or the `free`: PlacedFrees) that ends it, built in one pass when first asked, so a resource's details need no scan
+ * of the records after it.
  */
 export class Lifetimes {
   private readonly create: Uint32Array
@@ -17,19 +67,22 @@ export class Lifetimes {
     const creates: number[] = []
     const releases: number[] = []
     const live = new Map<number, number>()
+    const frees = new PlacedFrees()
+    const end = (id: number, record: number) => {
+      const at = live.get(id)
+      if (at === undefined) return
+      releases[at] = record
+      live.delete(id)
+    }
     for (let i = 0; i < store.records.length; i++) {
       const k = kind[i]
       if (k === RECORD_KIND.buffer || k === RECORD_KIND.texture || k === RECORD_KIND.placed) {
         live.set(createdIdOf(store, i), creates.length)
         creates.push(i)
         releases.push(-1)
-      } else if (k === RECORD_KIND.release) {
-        const id = store.ops[ref[i]]
-        const at = live.get(id)
-        if (at !== undefined) {
-          releases[at] = i
-          live.delete(id)
-        }
+      } else if (k === RECORD_KIND.release) end(store.ops[ref[i]], i)
+      if (k === RECORD_KIND.heap || k === RECORD_KIND.placed || k === RECORD_KIND.release || k === RECORD_KIND.free) {
+        for (const id of frees.read(store, i)) end(id, i)
       }
     }
     this.create = Uint32Array.from(creates)

@@ -1,12 +1,14 @@
 /**
  * Application heaps (`heap`, `free`) and the resources placed in them (`placed`, then `release` or the heap's
  * `free`), as the D3D12 replay counts them frame by frame: each heap type's heap bytes and placed bytes, and the live
- * count (the model's resources and the placed ones), and the resource rows the history exports. Worked out by hand
- * from the records below.
+ * count (the model's resources and the placed ones), the resource rows the history exports, when a resource's
+ * details say it ended and what a search finds. Worked out by hand from the records below.
  */
 import { describe, expect, it } from 'vitest'
 import { replayCapture } from '../../../../src/main/analysis/run'
 import { d3d12ResourceRows } from '../../../../src/main/analysis/d3d12/resourceRows'
+import { Lifetimes } from '../../../../src/main/analysis/records'
+import { ResourceIndex } from '../../../../src/main/analysis/search'
 import { resolveConfig } from '../../../../src/shared/model'
 import { LIVE_SERIES, SERIES_NAME } from '../../../../src/shared/series'
 import { scan } from '../ingest/helpers'
@@ -68,6 +70,27 @@ describe('application heaps and their placed resources in the D3D12 replay', () 
       [70, 'SharedBufferPool', 2, 4],
       [53, 'Placed', 4, null],
       [54, 'Placed', 4, 4],
+    ])
+  })
+
+  it('ends each placed resource\'s life for its details and for the search where it is released or freed', () => {
+    const { store } = scan(RECORDS.map((r) => JSON.stringify(r)).join('\n') + '\n')
+    const index = new ResourceIndex(store)
+    const lifetimes = new Lifetimes(store)
+    const ends = Array.from({ length: index.length }, (_, row) => [
+      index.id[row],
+      index.released[row] < 0 ? null : store.frames.n[index.released[row]],
+      lifetimes.releasedFrame(index.record[row]),
+    ])
+    // [id, the search's end, the details' end] in creation order, frame numbers
+    expect(ends).toEqual([
+      [51, 2, 2],
+      [52, 3, 3],
+      [61, 3, 3],
+      [53, 4, 4],
+      [70, 4, 4],
+      [53, null, null],
+      [54, 4, 4],
     ])
   })
 })
