@@ -4,11 +4,16 @@
 // CommonJS (bin/package.json): node starts a CommonJS entry without its ES module loader, about 10 to 25 ms sooner.
 'use strict'
 const { loadCliBundle } = require('./cliBundle.cjs')
+const { runWithHugePages } = require('./hugePages.cjs')
 
-const bundle = loadCliBundle()
-if (bundle) bundle.exports.start(process.argv.slice(2))
-else
-  import('../out/main/cli.js').catch((err) => {
-    console.error(`heapscope: cannot start (${err.message}); run npm run build first`)
-    process.exitCode = 1
-  })
+const args = process.argv.slice(2)
+// a large capture's command runs again with huge pages (bin/hugePages.cjs); else here
+if (!runWithHugePages(__filename, args)) {
+  const bundle = loadCliBundle()
+  if (bundle) bundle.exports.start(args)
+  else
+    import('../out/main/cli.js').catch((err) => {
+      console.error(`heapscope: cannot start (${err.message}); run npm run build first`)
+      process.exitCode = 1
+    })
+}

@@ -85,7 +85,7 @@ describe('the command line bundle and its code cache', () => {
     const tree = join(work, 'tree')
     mkdirSync(join(tree, 'bin'), { recursive: true })
     mkdirSync(join(tree, 'out/main'), { recursive: true })
-    for (const f of ['bin/heapscope.js', 'bin/cliBundle.cjs', 'bin/package.json', 'out/main/cli.cjs', 'out/main/cli.cjs.cache', 'package.json']) {
+    for (const f of ['bin/heapscope.js', 'bin/cliBundle.cjs', 'bin/hugePages.cjs', 'bin/package.json', 'out/main/cli.cjs', 'out/main/cli.cjs.cache', 'package.json']) {
       copyFileSync(join(ROOT, f), join(tree, f))
     }
     const cache = join(tree, 'out/main/cli.cjs.cache')
@@ -115,7 +115,7 @@ describe('the command line bundle and its code cache', () => {
   it('runs the ES module build where only electron-vite built the command line', async () => {
     const tree = join(work, 'modules')
     mkdirSync(join(tree, 'bin'), { recursive: true })
-    for (const f of ['bin/heapscope.js', 'bin/cliBundle.cjs', 'bin/package.json', 'package.json']) copyFileSync(join(ROOT, f), join(tree, f))
+    for (const f of ['bin/heapscope.js', 'bin/cliBundle.cjs', 'bin/hugePages.cjs', 'bin/package.json', 'package.json']) copyFileSync(join(ROOT, f), join(tree, f))
     cpSync(join(ROOT, 'out/main'), join(tree, 'out/main'), { recursive: true, filter: (f) => !/cli\.cjs/.test(f) })
     expect(await cacheOutcome(tree)).toBe('no bundle')
     expect(await report(join(tree, 'bin/heapscope.js'), DEMO, tree)).toBe(await report(CLI, DEMO))
