@@ -7,8 +7,7 @@ const { loadCliBundle } = require('./cliBundle.cjs')
 const { runWithHugePages } = require('./hugePages.cjs')
 
 const args = process.argv.slice(2)
-// a large capture's command runs again with huge pages (bin/hugePages.cjs); else here
-if (!runWithHugePages(__filename, args)) {
+function run() {
   const bundle = loadCliBundle()
   if (bundle) bundle.exports.start(args)
   else
@@ -17,3 +16,5 @@ if (!runWithHugePages(__filename, args)) {
       process.exitCode = 1
     })
 }
+// a large capture's command runs again with huge pages (bin/hugePages.cjs), or here
+if (!runWithHugePages(__filename, args, run)) run()

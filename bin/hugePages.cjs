@@ -50,22 +50,37 @@ function fileBytes(path) {
   }
 }
 
+/** Signals this process passes on to the child: a job's timeout or a terminal's close ends both. */
+const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP']
+
 /**
- * Runs this command again with huge pages where wantsHugePages says so, and returns true once the child has ended
- * (its exit status set as this process's); false where this process should run the command itself.
+ * Runs this command again with huge pages where wantsHugePages says so, and returns true: the child's exit status
+ * becomes this process's when it ends, and the signals that would end this process are passed on to it. Should the
+ * child not start, `fallback` runs the command here. False where this process should run the command itself.
  */
-function runWithHugePages(script, args) {
+function runWithHugePages(script, args, fallback) {
   const glibc = () => process.platform === 'linux' && Boolean(process.report?.getReport?.().header?.glibcVersionRuntime)
   if (!wantsHugePages(args, { env: process.env, glibc, mode: () => hugePageMode(), bytesOf: fileBytes })) return false
   const tunables = process.env.GLIBC_TUNABLES ? `${process.env.GLIBC_TUNABLES}:${HUGETLB}` : HUGETLB
   // loaded here only: a command's start loads no module it does not use (tests/e2e/cliBundle.test.ts)
-  const { spawnSync } = require('node:child_process')
-  const child = spawnSync(process.execPath, [...process.execArgv, script, ...args], {
+  const { spawn } = require('node:child_process')
+  const child = spawn(process.execPath, [...process.execArgv, script, ...args], {
     stdio: 'inherit',
     env: { ...process.env, GLIBC_TUNABLES: tunables },
   })
-  if (child.error) return false
-  process.exitCode = child.status ?? 128 + (constants.signals[child.signal] ?? 0)
+  const forward = (signal) => child.kill(signal)
+  for (const signal of FORWARDED) process.on(signal, forward)
+  const done = () => {
+    for (const signal of FORWARDED) process.off(signal, forward)
+  }
+  child.on('error', () => {
+    done()
+    fallback()
+  })
+  child.on('exit', (code, signal) => {
+    done()
+    process.exitCode = code ?? 128 + (constants.signals[signal] ?? 0)
+  })
   return true
 }
 
