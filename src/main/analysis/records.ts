@@ -5,19 +5,28 @@
 import { RECORD_KIND, type CaptureStore } from '../ingest/store'
 
 /**
- * What ends the lives of placed resources besides their `release`, read in record order: a `free` of the resource
- * itself, or of its heap, which takes along what is placed in it (docs/aliasing.md), as the load counts them.
+ * The resources each record ends, read in record order: a `release` its id; a `free` of a placed resource that
+ * resource, and a `free` of a heap what is placed in it, which it takes along (docs/aliasing.md), as the load counts
+ * them. Every reader that ends a resource's life (a resource's details, the search, the exported rows) asks here.
  */
-export class PlacedFrees {
+export class LifeEnds {
   /** The live heaps, each with the ids placed in it and still live. */
   private readonly heaps = new Map<number, Set<number>>()
   /** Each live placed resource's heap. */
   private readonly heapOf = new Map<number, number>()
+  /** A release's answer, one id, reused. */
+  private readonly one = [0]
 
-  /** A `heap`, `placed` or `release` record read; the ids a `free` record ends (none for other records). */
+  /** The ids record `record` ends (none for most records); the answer is read before the next call. */
   read(store: CaptureStore, record: number): readonly number[] {
     const k = store.records.kind[record]
     const r = store.records.ref[record]
+    if (k === RECORD_KIND.release) {
+      const id = store.ops[r]
+      this.forget(id)
+      this.one[0] = id
+      return this.one
+    }
     if (k === RECORD_KIND.heap) this.heaps.set(store.ops[r], new Set())
     else if (k === RECORD_KIND.placed) {
       const id = createdIdOf(store, record)
@@ -25,8 +34,7 @@ export class PlacedFrees {
       this.forget(id)
       this.heapOf.set(id, heap)
       this.heaps.get(heap)?.add(id)
-    } else if (k === RECORD_KIND.release) this.forget(store.ops[r])
-    else if (k === RECORD_KIND.free) {
+    } else if (k === RECORD_KIND.free) {
       const id = store.ops[r]
       const held = this.heaps.get(id)
       if (held !== undefined) {
@@ -37,7 +45,8 @@ export class PlacedFrees {
       }
       if (this.heapOf.has(id)) {
         this.forget(id)
-        return [id]
+        this.one[0] = id
+        return this.one
       }
     }
     return NOTHING
@@ -55,7 +64,7 @@ const NOTHING: readonly number[] = []
 
 /**
  * When each resource's life ends: the record index of every create (buffer, texture, placed) and of the release
- * (or the `free`: PlacedFrees) that ends it, built in one pass when first asked, so a resource's details need no scan
+ * or the `free` that ends it (LifeEnds), built in one pass when first asked, so a resource's details need no scan
  * of the records after it.
  */
 export class Lifetimes {
@@ -63,26 +72,23 @@ export class Lifetimes {
   private readonly release: Int32Array
 
   constructor(private readonly store: CaptureStore) {
-    const { kind, ref } = store.records
+    const { kind } = store.records
     const creates: number[] = []
     const releases: number[] = []
     const live = new Map<number, number>()
-    const frees = new PlacedFrees()
-    const end = (id: number, record: number) => {
-      const at = live.get(id)
-      if (at === undefined) return
-      releases[at] = record
-      live.delete(id)
-    }
+    const ends = new LifeEnds()
     for (let i = 0; i < store.records.length; i++) {
       const k = kind[i]
       if (k === RECORD_KIND.buffer || k === RECORD_KIND.texture || k === RECORD_KIND.placed) {
         live.set(createdIdOf(store, i), creates.length)
         creates.push(i)
         releases.push(-1)
-      } else if (k === RECORD_KIND.release) end(store.ops[ref[i]], i)
-      if (k === RECORD_KIND.heap || k === RECORD_KIND.placed || k === RECORD_KIND.release || k === RECORD_KIND.free) {
-        for (const id of frees.read(store, i)) end(id, i)
+      }
+      for (const id of ends.read(store, i)) {
+        const at = live.get(id)
+        if (at === undefined) continue
+        releases[at] = i
+        live.delete(id)
       }
     }
     this.create = Uint32Array.from(creates)

@@ -6,7 +6,7 @@
 import { SEARCH_HISTORY_FIELDS, type SearchAnswer, type SearchHistoryEntry, type SearchHistoryField, type SearchQuery, type SearchRow } from '../../shared/ipc'
 import { RECORD_KIND, type CaptureStore } from '../ingest/store'
 import type { D3D12Model } from '../model/d3d12/model'
-import { createdIdOf, PlacedFrees } from './records'
+import { createdIdOf, LifeEnds } from './records'
 import type { ResourceTable } from './resourceTable'
 
 const KINDS = ['buffer', 'texture', 'transient'] as const
@@ -34,7 +34,7 @@ export class ResourceIndex {
     const firstRecord = store.frames.firstRecord
     const rows = { kind: [] as number[], id: [] as number[], name: [] as number[], tag: [] as number[], created: [] as number[], released: [] as number[], requested: [] as number[], record: [] as number[] }
     const live = new Map<number, number>()
-    const frees = new PlacedFrees()
+    const ends = new LifeEnds()
     let frame = 0
     for (let i = 0; i < store.records.length; i++) {
       while (frame + 1 < store.frames.length && firstRecord[frame + 1] <= i) frame++
@@ -63,21 +63,12 @@ export class ResourceIndex {
         // a transient lives within its graph execution, in its frame
         rows.released.push(k === RECORD_KIND.transient ? frame : -1)
         if (k !== RECORD_KIND.transient) live.set(createdIdOf(store, i), row)
-      } else if (k === RECORD_KIND.release) {
-        const row = live.get(store.ops[r])
-        if (row !== undefined) {
-          rows.released[row] = frame
-          live.delete(store.ops[r])
-        }
       }
-      if (k === RECORD_KIND.heap || k === RECORD_KIND.placed || k === RECORD_KIND.release || k === RECORD_KIND.free) {
-        // a free of a placed resource or of its heap ends it too
-        for (const id of frees.read(store, i)) {
-          const row = live.get(id)
-          if (row === undefined) continue
-          rows.released[row] = frame
-          live.delete(id)
-        }
+      for (const id of ends.read(store, i)) {
+        const row = live.get(id)
+        if (row === undefined) continue
+        rows.released[row] = frame
+        live.delete(id)
       }
     }
     this.length = rows.kind.length

@@ -7,6 +7,7 @@
 import { HEAP_TYPES, type ModelConfig } from '../../../shared/model'
 import { frameEnd, RECORD_KIND, type CaptureStore } from '../../ingest/store'
 import type { ModelPlacement } from '../../model/d3d12/model'
+import { LifeEnds } from '../records'
 import { emptyRows, type ResourceKind, type ResourceRows } from '../resourceRows'
 import { DescScratch } from '../descScratch'
 import { applyRecord, modelFor } from './replay'
@@ -19,15 +20,8 @@ export function d3d12ResourceRows(store: CaptureStore, config: ModelConfig): Res
   // live rows by resource id (ids are unique among live resources, reused after release)
   const live = new Map<number, number>()
   const manualHeaps = new Map<number, number>()
-  // the live placed resources' heaps: a heap's `free` takes what is placed in it along (docs/aliasing.md)
-  const placedHeap = new Map<number, number>()
-  const released = (id: number, frameNumber: number) => {
-    const row = live.get(id)
-    if (row === undefined) return
-    rows.releasedFrame[row] = frameNumber
-    live.delete(id)
-    placedHeap.delete(id)
-  }
+  // what each record ends: a release, a free of a placed resource or of its heap
+  const ends = new LifeEnds()
   // transient rows of the open graph, filled in when it ends
   let waiting: number[] = []
 
@@ -96,17 +90,13 @@ export function d3d12ResourceRows(store: CaptureStore, config: ModelConfig): Res
         rows.heap[row] = HEAP_TYPES[manualHeaps.get(store.placed.a.data[r]) ?? 0] ?? null
         rows.offset[row] = store.placed.b.data[r]
         rows.occupied[row] = rows.requested[row]
-        placedHeap.set(rows.id[row], store.placed.a.data[r])
-      } else if (k === RECORD_KIND.release) {
-        released(store.ops[r], frameNumber)
-        applyRecord(store, model, i, descs)
-      } else if (k === RECORD_KIND.free) {
-        // a heap, and what is placed in it; else a placed resource
-        const id = store.ops[r]
-        if (manualHeaps.delete(id)) {
-          for (const [placed, heap] of placedHeap) if (heap === id) released(placed, frameNumber)
-        } else if (placedHeap.has(id)) released(id, frameNumber)
       } else applyRecord(store, model, i, descs)
+      for (const id of ends.read(store, i)) {
+        const row = live.get(id)
+        if (row === undefined) continue
+        rows.releasedFrame[row] = frameNumber
+        live.delete(id)
+      }
     }
   }
   model.endCapture()
