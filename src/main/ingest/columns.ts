@@ -6,7 +6,11 @@
  * one capacity check per row, not one per cell.
  */
 type TypedArray = Float64Array | Uint32Array | Int32Array | Uint16Array | Uint8Array
-type TypedArrayCtor<T extends TypedArray> = { new (length: number): T; BYTES_PER_ELEMENT: number }
+type TypedArrayCtor<T extends TypedArray> = {
+  new (length: number): T
+  new (buffer: SharedArrayBuffer): T
+  BYTES_PER_ELEMENT: number
+}
 
 /**
  * How far through its input a load is, from 0 (unknown) to 1. A column or table that grows projects its final
@@ -85,6 +89,12 @@ export class Column<T extends TypedArray> {
   data: T
   length = 0
   share: LoadShare | undefined
+  /**
+   * In memory another thread may read (SharedArrayBuffer): a pipelined load's builder (ingest/increments.ts). Its
+   * arrays are only ever replaced, never cut down in place: a growth copies into new shared memory, and `trim` keeps
+   * a view.
+   */
+  private shared = false
   private readonly ctor: TypedArrayCtor<T>
 
   constructor(ctor: TypedArrayCtor<T>, capacity = 1024) {
@@ -119,19 +129,27 @@ export class Column<T extends TypedArray> {
 
   /** Reallocate to `capacity` values, keeping the first `length`. */
   resize(capacity: number): void {
-    const next = new this.ctor(capacity)
+    const next = this.shared ? new this.ctor(new SharedArrayBuffer(capacity * this.ctor.BYTES_PER_ELEMENT)) : new this.ctor(capacity)
     next.set(this.data.subarray(0, Math.min(this.length, capacity)) as never)
     this.data = next
+  }
+
+  /** From now on in shared memory (see `shared`): what it holds is copied there now, and each growth stays there. */
+  toShared(): void {
+    if (this.shared) return
+    this.shared = true
+    this.resize(this.data.length)
   }
 
   /**
    * Drop unused capacity; returns the exact-length array. Slack no longer than the length is kept behind an
    * exact-length view rather than copied away: a copy would briefly hold the column twice, and touch as much fresh
    * memory again, where the slack's pages were never written (a projection is a fifth over by design). A column
-   * projected far past what it came to hold is copied to its length.
+   * projected far past what it came to hold is copied to its length; one in shared memory never is (the thread
+   * that reads it trims the store it keeps).
    */
   trim(): T {
-    this.data = trimmed(this.data, this.length)
+    this.data = this.shared ? (this.data.subarray(0, this.length) as T) : trimmed(this.data, this.length)
     return this.data
   }
 
@@ -169,6 +187,14 @@ export abstract class Table {
     for (const c of this.columns()) {
       c.length = this.length
       c.resize(this.capacity)
+    }
+  }
+
+  /** Every column in shared memory from now on (Column.toShared). */
+  toShared(): void {
+    for (const c of this.columns()) {
+      c.length = this.length
+      c.toShared()
     }
   }
 

@@ -1,16 +1,16 @@
 /**
  * A capture store sent in increments, from the thread that reads a capture to the thread that replays it (a
- * pipelined load, pipeline.ts). The builder only appends. The reading side copies the rows each column gained into
- * columns of its own in memory both threads share (SharedArrayBuffer), which it only appends to: every increment
- * holds those columns as they are now and how long each is, so the replaying side takes them as its store's columns
- * without a copy, and reads only rows no later increment writes again (a column that grows is copied into new
- * shared memory, the old one left as it was). Beside them, the strings interned since, the new extras, raw records
- * and warning samples, and the flags and warning counts as they are now. One exception: when a `use` id does not
- * fit the byte coding, the builder recodes the ids of every `use` record as plain numbers and rewrites their
- * operands; the next increment then holds new columns of `ops` and `useIds`, all of them written again (`recoded`).
+ * pipelined load, pipeline.ts). The builder keeps its columns in memory both threads share (SharedArrayBuffer,
+ * CaptureBuilder.toShared) and only appends to them: every increment holds those columns as they are now and how
+ * long each is, so the replaying side takes them as its store's columns without a copy, and reads only values no
+ * later increment writes again (a column that grows is copied into new shared memory, the old one left as it was).
+ * Beside them, the strings interned since, the new extras, raw records and warning samples, and the flags and
+ * warning counts as they are now. One exception: when a `use` id does not fit the byte coding, the builder recodes
+ * the ids of every `use` record as plain numbers and rewrites their operands, in new arrays; the next increment
+ * holds them (`recoded`).
  *
- * Copied by the reading side rather than the replaying one: a one-shot report of stress-2000000 spent 69 ms of its
- * replay's thread appending copied slices (bench/README.md).
+ * Before, the reading side copied the rows each column gained into shared columns of its own: on deferred-2000000
+ * that copy took 593 ms of the reading thread's 2.2 s, most of it the first writes to fresh memory (bench/README.md).
  *
  * The columns' lengths are read from outside the builder, from the store's layout (store.ts): the operands of a
  * record that has any follow those of the record before it, so each record's end in `ops` is its `ref` plus the
@@ -20,7 +20,7 @@
  * send a wrong store.
  */
 import type { CaptureHeader, WarningKind } from '../../shared/capture'
-import { capacityFor, Column, float64Column, uint32Column, uint8Column, type LoadShare } from './columns'
+import { Column, float64Column, uint32Column, uint8Column } from './columns'
 import {
   AttachedTable,
   BufferTable,
@@ -157,56 +157,18 @@ export function builderView(builder: CaptureBuilder): StoreView {
   }
 }
 
-/** A column of the reading side in shared memory: only appended to, copied into new shared memory as it grows. */
-class SharedColumn {
-  data: TypedArray
-  length = 0
-
-  constructor(
-    private readonly ctor: { new (buffer: SharedArrayBuffer): TypedArray; BYTES_PER_ELEMENT: number },
-    capacity = 1024,
-  ) {
-    this.data = new ctor(new SharedArrayBuffer(capacity * ctor.BYTES_PER_ELEMENT))
-  }
-
-  /** The array's kind, from a column of the store. */
-  static like(array: TypedArray, capacity?: number): SharedColumn {
-    return new SharedColumn(array.constructor as never, capacity)
-  }
-
-  /** Appends `values`; a column that grows takes its size as a store's column does (columns.ts). */
-  append(values: TypedArray, share: LoadShare): void {
-    const n = values.length
-    if (n === 0) return
-    const need = this.length + n
-    if (need > this.data.length) {
-      const capacity = capacityFor(this.data.length, need, share, this.ctor.BYTES_PER_ELEMENT)
-      const grown = new this.ctor(new SharedArrayBuffer(capacity * this.ctor.BYTES_PER_ELEMENT))
-      grown.set(this.data.subarray(0, this.length) as never)
-      this.data = grown
-    }
-    this.data.set(values as never, this.length)
-    this.length = need
-  }
+/** An array in memory the replaying thread shares, or a StoreLayoutError: the builder was not made to share. */
+function sharedArray<T extends TypedArray>(array: T, what: string): T {
+  if (!(array.buffer instanceof SharedArrayBuffer)) throw new StoreLayoutError(`${what} is not in shared memory`)
+  return array
 }
 
-/** The reading side's shared columns, made at the first increment from the store's own columns' kinds. */
-interface SentColumns {
-  kind: SharedColumn
-  ref: SharedColumn
-  frameN: SharedColumn
-  frameT: SharedColumn
-  frameFirst: SharedColumn
-  tables: SharedColumn[][]
-  ops: SharedColumn
-  useIds: SharedColumn
-}
-
-/** The reading side: what a store gained since the last increment taken, appended to its shared columns. */
+/**
+ * The reading side: what a store gained since the last increment taken. The builder's columns are in shared memory
+ * (CaptureBuilder.toShared), so an increment holds them as they are, with how many values of each are final.
+ */
 export class IncrementTaker {
-  private sent: SentColumns | undefined
   private records = 0
-  private frames = 0
   private readonly rows = [0, 0, 0, 0]
   /** The end of the operands and of the use ids of the records sent. */
   private opsEnd = 0
@@ -235,14 +197,12 @@ export class IncrementTaker {
     const recoded = view.useIds instanceof Float64Array && !this.recoded
     let from = this.records
     if (recoded) {
-      // every use record's operands were rewritten: send ops and use ids again from the start
+      // every use record's operands were rewritten, in new arrays: measure them again from the start
       this.recoded = true
       this.opsEnd = 0
       this.useEnd = 0
       from = 0
     }
-    const opsFrom = this.opsEnd
-    const useFrom = this.useEnd
     this.measure(view, from, records)
     if (final && (this.opsEnd !== view.ops.length || this.useEnd !== view.useIds.length)) {
       throw new StoreLayoutError(
@@ -250,41 +210,11 @@ export class IncrementTaker {
       )
     }
     const transfer: ArrayBuffer[] = []
-    const share = { fraction }
     const frames = view.frames.length
-    const sent = (this.sent ??= {
-      kind: SharedColumn.like(view.records.kind, 1 << 16),
-      ref: SharedColumn.like(view.records.ref, 1 << 16),
-      frameN: SharedColumn.like(view.frames.n, 64),
-      frameT: SharedColumn.like(view.frames.t, 64),
-      frameFirst: SharedColumn.like(view.frames.firstRecord, 64),
-      tables: [view.buffers, view.textures, view.transients, view.placed].map((table) =>
-        table.columns().map((c) => SharedColumn.like(c.data as TypedArray)),
-      ),
-      ops: SharedColumn.like(view.ops, 1 << 12),
-      useIds: SharedColumn.like(view.useIds, 1 << 14),
-    })
-    if (recoded) {
-      // new arrays, so that the rows the replaying side reads are never written again
-      sent.ops = SharedColumn.like(view.ops, Math.max(1024, this.opsEnd))
-      sent.useIds = SharedColumn.like(view.useIds, Math.max(1024, this.useEnd))
-    }
-    sent.kind.append(view.records.kind.subarray(this.records, records), share)
-    sent.ref.append(view.records.ref.subarray(this.records, records), share)
-    sent.frameN.append(view.frames.n.subarray(this.frames, frames), share)
-    sent.frameT.append(view.frames.t.subarray(this.frames, frames), share)
-    sent.frameFirst.append(view.frames.firstRecord.subarray(this.frames, frames), share)
     const tables = [view.buffers, view.textures, view.transients, view.placed].map((table, t) => {
-      const start = this.rows[t]
       this.rows[t] = table.length
-      const columns = sent.tables[t]
-      return table.columns().map((c, i) => {
-        columns[i].append((c.data as TypedArray).subarray(start, table.length), share)
-        return columns[i].data
-      })
+      return table.columns().map((c) => sharedArray(c.data as TypedArray, 'a table column'))
     })
-    sent.ops.append(view.ops.subarray(opsFrom, this.opsEnd), share)
-    sent.useIds.append(view.useIds.subarray(useFrom, this.useEnd), share)
 
     const strings = view.strings
     const count = strings.size
@@ -324,18 +254,18 @@ export class IncrementTaker {
     const increment: StoreIncrement = {
       header: view.header,
       records,
-      kind: sent.kind.data as Uint8Array,
-      ref: sent.ref.data as Uint32Array,
+      kind: sharedArray(view.records.kind, 'the records'),
+      ref: sharedArray(view.records.ref, 'the records'),
       frames,
-      frameN: sent.frameN.data as Float64Array,
-      frameT: sent.frameT.data as Float64Array,
-      frameFirst: sent.frameFirst.data as Uint32Array,
+      frameN: sharedArray(view.frames.n, 'the frames'),
+      frameT: sharedArray(view.frames.t, 'the frames'),
+      frameFirst: sharedArray(view.frames.firstRecord, 'the frames'),
       tableRows: this.rows.slice(),
       tables,
-      opsLength: sent.ops.length,
-      ops: sent.ops.data as Float64Array,
-      useLength: sent.useIds.length,
-      useIds: sent.useIds.data as Uint8Array | Float64Array,
+      opsLength: this.opsEnd,
+      ops: sharedArray(view.ops, 'the operands'),
+      useLength: this.useEnd,
+      useIds: sharedArray(view.useIds, 'the use ids'),
       recoded,
       strings: stringBytes,
       stringEnds,
@@ -350,7 +280,6 @@ export class IncrementTaker {
       fraction,
     }
     this.records = records
-    this.frames = frames
     return { increment, transfer }
   }
 

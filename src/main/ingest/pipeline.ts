@@ -110,6 +110,8 @@ export async function runPipedLoad(
   let sent = performance.now()
   const options: Partial<LoadOptions> & { chunkSize?: number; syncReads?: boolean } = {
     linesOnly: true,
+    // sent as they are, without a copy (increments.ts)
+    sharedColumns: true,
     // the worker does nothing else while a chunk is read (fileChunks.ts)
     syncReads: true,
     onProgress: (p) => (progress = p),

@@ -49,6 +49,8 @@ export interface LoadOptions {
    * (pipeline.ts) sends on what the store gained.
    */
   onScanned?: (builder: CaptureBuilder) => void
+  /** The builder keeps its columns in memory another thread reads (CaptureBuilder.toShared): a pipelined load. */
+  sharedColumns?: boolean
   /** Read capture lines only: a foreign format or a JSON document throws NotCaptureLinesError, unread. */
   linesOnly?: boolean
   /**
@@ -104,6 +106,7 @@ export async function loadCaptureFile(
 export async function loadCapture(source: AsyncIterable<Uint8Array>, options: LoadOptions): Promise<LoadResult> {
   const progress: LoadProgress = { bytesRead: 0, totalBytes: options.totalBytes ?? 0, records: 0, warnings: 0 }
   const builder = new CaptureBuilder()
+  if (options.sharedColumns) builder.toShared()
   const interval = options.progressIntervalMs ?? 50
   let lastReport = 0
   const report = (force: boolean) => {

@@ -133,6 +133,8 @@ export class CaptureBuilder {
   private useBytes = uint8Column(1 << 8)
   /** Plain use ids, once one does not fit the byte coding. */
   private useWide: Column<Float64Array> | undefined
+  /** The columns are in shared memory (toShared). */
+  private shared = false
   readonly extras = new RecordExtras()
   readonly raw: string[] = []
   readonly warnings: StoreWarnings = { counts: {}, samples: [] }
@@ -815,10 +817,25 @@ export class CaptureBuilder {
     return true
   }
 
+  /**
+   * Keep the columns of records, frames, tables, operands and use ids in memory another thread reads as they grow
+   * (SharedArrayBuffer): a pipelined load sends them without a copy (increments.ts). From then on no value written
+   * is written again in place: recoding the use ids writes new arrays.
+   */
+  toShared(): void {
+    for (const table of [this.records, this.buffers, this.textures, this.transients, this.placed]) table.toShared()
+    for (const column of [this.frameN, this.frameT, this.frameFirst, this.ops, this.useBytes]) column.toShared()
+    this.useWide?.toShared()
+    this.shared = true
+  }
+
   /** From here on use ids are plain floats: the ones packed so far are unpacked into them. */
   private widenUseIds(): void {
     const wide = float64Column(Math.max(1024, this.useBytes.length))
     wide.share = this.share
+    // the operands of the use records are rewritten below: in shared memory, in a copy, as the reader may be at them
+    if (this.shared) this.ops.resize(this.ops.data.length)
+    if (this.shared) wide.toShared()
     const { kind, ref } = this.records
     const ops = this.ops.data
     const scratch: number[] = []

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { builderView, IncrementTaker, StoreAppender, StoreLayoutError } from '../../../../src/main/ingest/increments'
+import { builderView, IncrementTaker, StoreAppender, StoreLayoutError, type StoreIncrement } from '../../../../src/main/ingest/increments'
 import { loadCapture } from '../../../../src/main/ingest/read'
 import { recordsOf } from '../../../../src/main/ingest/records'
 import { RECORD_KIND } from '../../../../src/main/ingest/store'
@@ -44,6 +44,42 @@ async function captureOf(scenario: string, frames: number, seed: number, spliced
   return bytesOf(`${lines.join('\n')}\n`)
 }
 
+type Sent = StoreIncrement['tables'][number][number]
+
+/** Each array an increment shares, with the length of it that is final. */
+function finalParts(inc: StoreIncrement): [Sent, number][] {
+  return [
+    [inc.kind, inc.records],
+    [inc.ref, inc.records],
+    [inc.frameN, inc.frames],
+    [inc.frameT, inc.frames],
+    [inc.frameFirst, inc.frames],
+    ...inc.tables.flatMap((columns, t) => columns.map((c): [Sent, number] => [c, inc.tableRows[t]])),
+    [inc.ops, inc.opsLength],
+    [inc.useIds, inc.useLength],
+  ]
+}
+
+/**
+ * Copies of what each increment said was final, to check at the end against the shared arrays themselves: the
+ * builder writes into the memory the replaying side reads, and must never write those values again.
+ */
+class SentCopies {
+  private readonly copies: { array: Sent; copy: Sent }[] = []
+  keep(inc: StoreIncrement): void {
+    for (const [array, length] of finalParts(inc)) {
+      expect(array.buffer).toBeInstanceOf(SharedArrayBuffer)
+      this.copies.push({ array, copy: array.slice(0, length) })
+    }
+  }
+  /** How many of the kept values differ now. */
+  changed(): number {
+    let n = 0
+    for (const { array, copy } of this.copies) for (let i = 0; i < copy.length; i++) if (!Object.is(array[i], copy[i])) n++
+    return n
+  }
+}
+
 /** The records a store shows, as objects (their use ids decoded from the store's own coding). */
 const recordList = (store: Parameters<typeof recordsOf>[0]) => [...recordsOf(store)].map((r) => JSON.stringify(r))
 
@@ -62,12 +98,15 @@ describe('a store sent in increments', () => {
           const taker = new IncrementTaker()
           const appender = new StoreAppender('c.hscap')
           const shown: { records: string[]; frames: number[] }[] = []
+          const sent = new SentCopies()
           let chunk = 0
           const piped = await loadCapture(chunksOf(bytes, sizes), {
             file: 'c.hscap',
+            sharedColumns: true,
             onScanned: (builder) => {
               if (!takes[chunk++ % takes.length]) return
               const { increment } = taker.take(builderView(builder), builder.share.fraction)
+              sent.keep(increment)
               const complete = appender.append(increment)
               const store = appender.store
               expect(store.frames.length).toBe(complete)
@@ -76,7 +115,9 @@ describe('a store sent in increments', () => {
           })
           expect(dumpStore(piped.store, NUMBERS)).toEqual(dumpStore(whole.store, NUMBERS))
           const { increment } = taker.take(piped.store, 1, true)
+          sent.keep(increment)
           appender.finish(increment, piped.store.sourceBytes, piped.store.lines, piped.store.partial)
+          expect(sent.changed()).toBe(0)
           const store = appender.store
           expect(dumpStore(store, NUMBERS)).toEqual(dumpStore(whole.store, NUMBERS))
           expect(store.useIds.constructor).toBe(whole.store.useIds.constructor)
@@ -99,15 +140,20 @@ describe('a store sent in increments', () => {
     const taker = new IncrementTaker()
     const appender = new StoreAppender('c.hscap')
     const recoded: boolean[] = []
+    const sent = new SentCopies()
     const piped = await loadCapture(chunksOf(bytes, 2048), {
       file: 'c.hscap',
+      sharedColumns: true,
       onScanned: (builder) => {
         const { increment } = taker.take(builderView(builder), 0)
         recoded.push(increment.recoded)
+        sent.keep(increment)
         appender.append(increment)
       },
     })
     appender.finish(taker.take(piped.store, 1, true).increment, piped.store.sourceBytes, piped.store.lines, false)
+    // the operands recoded are new arrays: those sent before hold the byte coding's offsets still
+    expect(sent.changed()).toBe(0)
     // once, after byte-coded ids were sent
     expect(recoded.filter(Boolean)).toHaveLength(1)
     expect(recoded.indexOf(true)).toBeGreaterThan(0)
@@ -136,6 +182,7 @@ describe('a store sent in increments', () => {
     let increments = 0
     const piped = await loadCapture(chunksOf(bytes, 40_000), {
       file: 'c.hscap',
+      sharedColumns: true,
       onScanned: (builder) => {
         appender.append(taker.take(builderView(builder), builder.share.fraction).increment)
         increments++
@@ -150,13 +197,24 @@ describe('a store sent in increments', () => {
 
   it('refuses a store whose operands do not follow the layout', async () => {
     const bytes = await captureOf('deferred', 6, 1, [])
-    const piped = await loadCapture(chunksOf(bytes, 1 << 20), { file: 'c.hscap' })
+    const piped = await loadCapture(chunksOf(bytes, 1 << 20), { file: 'c.hscap', sharedColumns: true })
     const store = piped.store
+    expect(() => new IncrementTaker().take(store, 1, true)).not.toThrow()
     const first = Array.from(store.records.kind).findIndex((k) => k === RECORD_KIND.release)
     expect(first).toBeGreaterThan(0)
     // a release whose operand sits one further on than the record before it ended
-    const ref = store.records.ref.slice()
+    const ref = new Uint32Array(new SharedArrayBuffer(store.records.ref.byteLength))
+    ref.set(store.records.ref)
     ref[first] += 1
-    expect(() => new IncrementTaker().take({ ...store, records: { ...store.records, ref } }, 1, true)).toThrow(StoreLayoutError)
+    expect(() => new IncrementTaker().take({ ...store, records: { ...store.records, ref } }, 1, true)).toThrow(
+      /record \d+'s operands start at/,
+    )
+  })
+
+  it('refuses a store whose columns are not in shared memory', async () => {
+    const bytes = await captureOf('deferred', 6, 1, [])
+    const { store } = await loadCapture(chunksOf(bytes, 1 << 20), { file: 'c.hscap' })
+    expect(() => new IncrementTaker().take(store, 1, true)).toThrow(StoreLayoutError)
+    expect(() => new IncrementTaker().take(store, 1, true)).toThrow(/not in shared memory/)
   })
 })
