@@ -263,16 +263,8 @@ export class DescScratch {
       const form = this.formOf[known]
       if (form >= 0) {
         const desc = t.desc.data[row]
-        let id: number
-        let name: number
-        if (t.kind.data[row] === 0) {
-          id = this.store.buffers.id.data[desc]
-          name = this.store.buffers.name.data[desc]
-        } else {
-          id = this.store.textures.id.data[desc]
-          name = this.store.textures.name.data[desc]
-        }
-        model.transientForm(form, id, t.a.data[row], t.b.data[row], this.string(name))
+        const name = t.kind.data[row] === 0 ? this.store.buffers.name.data[desc] : this.store.textures.name.data[desc]
+        model.transientForm(form, t.id.data[row], t.a.data[row], t.b.data[row], this.string(name))
         return
       }
     }
@@ -358,14 +350,14 @@ export class DescScratch {
     if (t.kind.data[row] === 0) {
       const out = this.transientBuffer
       this.bufferAt(desc, out)
-      out.id = this.store.buffers.id.data[desc]
+      out.id = t.id.data[row]
       out.first = t.a.data[row]
       out.last = t.b.data[row]
       return out
     }
     const out = this.transientTexture
     this.textureAt(desc, out)
-    out.id = this.store.textures.id.data[desc]
+    out.id = t.id.data[row]
     out.first = t.a.data[row]
     out.last = t.b.data[row]
     return out

@@ -43,17 +43,20 @@ export class ResourceIndex {
       if (k === RECORD_KIND.buffer || k === RECORD_KIND.texture || k === RECORD_KIND.placed || k === RECORD_KIND.transient) {
         let buffer: boolean
         let desc: number
+        let id: number
         if (k === RECORD_KIND.buffer || k === RECORD_KIND.texture) {
           buffer = k === RECORD_KIND.buffer
           desc = r
+          id = buffer ? store.buffers.id.data[desc] : store.textures.id.data[desc]
         } else {
           const table = k === RECORD_KIND.transient ? store.transients : store.placed
           buffer = table.kind.data[r] === 0
           desc = table.desc.data[r]
+          id = table.id.data[r]
         }
         const row = rows.kind.length
         rows.kind.push(k === RECORD_KIND.transient ? 2 : buffer ? 0 : 1)
-        rows.id.push(buffer ? store.buffers.id.data[desc] : store.textures.id.data[desc])
+        rows.id.push(id)
         rows.name.push(buffer ? store.buffers.name.data[desc] : store.textures.name.data[desc])
         rows.tag.push(buffer ? store.buffers.tag.data[desc] : store.textures.tag.data[desc])
         rows.created.push(frame)

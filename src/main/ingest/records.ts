@@ -130,8 +130,8 @@ function baseRecordAt(store: CaptureStore, index: number): CaptureRecord {
       const desc = t.desc.data[ref]
       const common = { e: 'transient' as const, first: t.a.data[ref], last: t.b.data[ref] }
       return t.kind.data[ref] === 0
-        ? { ...common, id: store.buffers.id.data[desc], kind: 'buffer', ...bufferDesc(store, desc) }
-        : { ...common, id: store.textures.id.data[desc], kind: 'texture', ...textureDesc(store, desc) }
+        ? { ...common, id: t.id.data[ref], kind: 'buffer', ...bufferDesc(store, desc) }
+        : { ...common, id: t.id.data[ref], kind: 'texture', ...textureDesc(store, desc) }
     }
     case RECORD_KIND.endgraph:
       return { e: 'endgraph', passes: ops[ref] }
@@ -148,11 +148,11 @@ function baseRecordAt(store: CaptureStore, index: number): CaptureRecord {
       const desc = p.desc.data[ref]
       const common = { e: 'placed' as const, heap: p.a.data[ref], offset: p.b.data[ref] }
       if (p.kind.data[ref] === 1) {
-        return { ...common, id: store.textures.id.data[desc], kind: 'texture', ...textureDesc(store, desc) }
+        return { ...common, id: p.id.data[ref], kind: 'texture', ...textureDesc(store, desc) }
       }
       // a placed buffer's `heap` is the heap record's id, never the desc's heap kind
       const { heap: _kind, ...buffer } = bufferDesc(store, desc)
-      return { ...common, id: store.buffers.id.data[desc], kind: 'buffer', ...buffer }
+      return { ...common, id: p.id.data[ref], kind: 'buffer', ...buffer }
     }
     case RECORD_KIND.barrier: {
       // NaN: the capture left the resource out (NULL)

@@ -3,7 +3,8 @@
  *
  *
  * Every record is one row of `records` (its kind and a `ref`). Creates point at a row of their desc table
- * (buffers, textures, transients, placed); every other kind points at its operands in `ops`:
+ * (buffers, textures, transients, placed: the last two hold the resource's id, and point at a buffer or texture
+ * row, which transients of one desc share); every other kind points at its operands in `ops`:
  *   gpu [n] · release [id] · commit [id, bytes] · lock [id, bytes] · upload [via, bytes, count] ·
  *   use [count, first] · budget [bytes] · graph [name] · endgraph [passes] · heap [id, size, type, name, memory] ·
  *   barrier [after, before|NaN] · access [id, op] · submit [] · free [id] ·
@@ -110,29 +111,16 @@ export class TextureTable extends Table {
       this.tag,
     ] as Column<never>[]
   }
-
-  /** A new row holding row `from`'s desc under another id; returns its index. */
-  repeat(from: number, id: number): number {
-    const row = this.row()
-    this.id.data[row] = id
-    this.size.data[row] = this.size.data[from]
-    this.align.data[row] = this.align.data[from]
-    this.dim.data[row] = this.dim.data[from]
-    this.format.data[row] = this.format.data[from]
-    this.width.data[row] = this.width.data[from]
-    this.height.data[row] = this.height.data[from]
-    this.depth.data[row] = this.depth.data[from]
-    this.mips.data[row] = this.mips.data[from]
-    this.samples.data[row] = this.samples.data[from]
-    this.flags.data[row] = this.flags.data[from]
-    this.name.data[row] = this.name.data[from]
-    this.tag.data[row] = this.tag.data[from]
-    return row
-  }
 }
 
-/** Transients and placed resources: their desc is a row of the buffer or texture table. */
+/**
+ * Transients and placed resources: their desc is a row of the buffer or texture table. Transients of one desc share
+ * its row (a render graph declares the same transients frame after frame): the row's own `id` is the first one's,
+ * and each transient's is in `id` here.
+ */
 export class AttachedTable extends Table {
+  /** The resource's id. */
+  readonly id = float64Column(0)
   /** 0 buffer, 1 texture. */
   readonly kind = uint8Column(0)
   readonly desc = uint32Column(0)
@@ -147,7 +135,7 @@ export class AttachedTable extends Table {
    */
   readonly shape = uint32Column(0)
   columns(): Column<never>[] {
-    return [this.kind, this.desc, this.a, this.b, this.shape] as Column<never>[]
+    return [this.id, this.kind, this.desc, this.a, this.b, this.shape] as Column<never>[]
   }
 }
 

@@ -153,6 +153,12 @@ export class CaptureBuilder {
   /** The distinct descs of transients and of placed resources (AttachedTable.shape), numbered as first seen. */
   private readonly transientShapes = newShapes()
   private readonly placedShapes = newShapes()
+  /**
+   * Transients of one desc share its row (store.ts): the distinct descs of transients, by their shape, name and tag
+   * numbered as first seen, and the row of each.
+   */
+  private readonly transientDescs = new DescIds(3)
+  private readonly transientDescRow = uint32Column(64)
   private inGraph = false
   private hasUse = false
   private hasGpu = false
@@ -610,17 +616,41 @@ export class CaptureBuilder {
     const last = this.int(r, F.last, 'transient', 'last')
     if (id === undefined) return false
     if (kind === undefined || first === undefined || last === undefined) return this.unclaim(this.liveTransients, id)
-    const desc = kind === 0 ? this.addBufferDesc(r, 'transient', id) : this.addTextureDesc(r, 'transient', id)
-    if (desc < 0) return this.unclaim(this.liveTransients, id)
+    const added = kind === 0 ? this.addBufferDesc(r, 'transient', id) : this.addTextureDesc(r, 'transient', id)
+    if (added < 0) return this.unclaim(this.liveTransients, id)
+    const shape = this.shapeOf(this.transientShapes, kind, added)
+    const desc = this.transientDesc(kind, added, shape)
     const t = this.transients
     const row = t.row()
+    t.id.data[row] = id
     t.kind.data[row] = kind
     t.desc.data[row] = desc
     t.a.data[row] = first
     t.b.data[row] = last
-    t.shape.data[row] = this.shapeOf(this.transientShapes, kind, desc)
+    t.shape.data[row] = shape
     this.pushRecord(TRANSIENT, row, r)
     return true
+  }
+
+  /**
+   * The desc row of a transient whose desc was just added as row `added` of its table: an earlier transient's row of
+   * the same desc (the same shape, name and tag), the one just added then dropped again; else `added`.
+   */
+  private transientDesc(kind: number, added: number, shape: number): number {
+    const table = kind === 0 ? this.buffers : this.textures
+    const key = this.transientDescs.fields
+    key[0] = shape
+    key[1] = table.name.data[added]
+    key[2] = table.tag.data[added]
+    const known = this.transientDescs.id()
+    const rows = this.transientDescRow
+    if (known < rows.length) {
+      // the last row of its table, never sent to another thread (increments are taken between records)
+      table.length--
+      return rows.data[known]
+    }
+    rows.push(added)
+    return added
   }
 
   /** The number of the desc of kind `kind` (0 buffer, 1 texture) at row `desc` among those of `shapes`. */
@@ -652,18 +682,17 @@ export class CaptureBuilder {
 
   /**
    * A transient whose members but its id (an integer the scanner read, under 2^53) are those of transient row
-   * `like`, which was added without a warning: the same checks would pass again, so its rows are copies of that
-   * one's. False, with nothing done, when the record needs the full path: outside a graph, or its id already
-   * live in it.
+   * `like`, which was added without a warning: the same checks would pass again, so its row is a copy of that
+   * one's but for the id, and shares its desc. False, with nothing done, when the record needs the full path:
+   * outside a graph, or its id already live in it.
    */
   repeatTransient(id: number, like: number): boolean {
     if (!this.inGraph || !this.liveTransients.add(id)) return false
     const t = this.transients
-    const kind = t.kind.data[like]
-    const desc = kind === 0 ? this.buffers.repeat(t.desc.data[like], id) : this.textures.repeat(t.desc.data[like], id)
     const row = t.row()
-    t.kind.data[row] = kind
-    t.desc.data[row] = desc
+    t.id.data[row] = id
+    t.kind.data[row] = t.kind.data[like]
+    t.desc.data[row] = t.desc.data[like]
     t.a.data[row] = t.a.data[like]
     t.b.data[row] = t.b.data[like]
     t.shape.data[row] = t.shape.data[like]
@@ -695,6 +724,7 @@ export class CaptureBuilder {
     if (desc < 0) return this.unclaim(this.live, id)
     const p = this.placed
     const row = p.row()
+    p.id.data[row] = id
     p.kind.data[row] = kind
     p.desc.data[row] = desc
     p.a.data[row] = heap

@@ -42,14 +42,10 @@ function idOf(store: CaptureStore, index: number): number {
       return store.buffers.id.data[ref]
     case RECORD_KIND.texture:
       return store.textures.id.data[ref]
-    case RECORD_KIND.placed: {
-      const desc = store.placed.desc.data[ref]
-      return store.placed.kind.data[ref] === 0 ? store.buffers.id.data[desc] : store.textures.id.data[desc]
-    }
-    case RECORD_KIND.transient: {
-      const desc = store.transients.desc.data[ref]
-      return store.transients.kind.data[ref] === 0 ? store.buffers.id.data[desc] : store.textures.id.data[desc]
-    }
+    case RECORD_KIND.placed:
+      return store.placed.id.data[ref]
+    case RECORD_KIND.transient:
+      return store.transients.id.data[ref]
     default:
       return store.ops[ref]
   }

@@ -25,10 +25,9 @@ export function d3d12ResourceRows(store: CaptureStore, config: ModelConfig): Res
   // transient rows of the open graph, filled in when it ends
   let waiting: number[] = []
 
-  const add = (kind: ResourceKind, desc: number, texture: boolean, frameNumber: number): number => {
+  const add = (kind: ResourceKind, id: number, desc: number, texture: boolean, frameNumber: number): number => {
     const table = texture ? store.textures : store.buffers
     const row = rows.length++
-    const id = table.id.data[desc]
     rows.id.push(id)
     rows.kind.push(kind)
     rows.name.push(text(table.name.data[desc]))
@@ -67,10 +66,11 @@ export function d3d12ResourceRows(store: CaptureStore, config: ModelConfig): Res
       const r = refs[i]
       if (k === RECORD_KIND.buffer || k === RECORD_KIND.texture) {
         const texture = k === RECORD_KIND.texture
-        const row = add(texture ? 'texture' : 'buffer', r, texture, frameNumber)
+        const row = add(texture ? 'texture' : 'buffer', (texture ? store.textures : store.buffers).id.data[r], r, texture, frameNumber)
         place(row, texture ? descs.createTexture(model, r) : descs.createBuffer(model, r))
       } else if (k === RECORD_KIND.transient) {
-        const row = add('transient', store.transients.desc.data[r], store.transients.kind.data[r] !== 0, frameNumber)
+        const t = store.transients
+        const row = add('transient', t.id.data[r], t.desc.data[r], t.kind.data[r] !== 0, frameNumber)
         rows.placement[row] = 'Transient'
         waiting.push(row)
         descs.applyTransient(model, r)
@@ -85,7 +85,8 @@ export function d3d12ResourceRows(store: CaptureStore, config: ModelConfig): Res
       } else if (k === RECORD_KIND.heap) {
         manualHeaps.set(store.ops[r], store.ops[r + 2])
       } else if (k === RECORD_KIND.placed) {
-        const row = add('placed', store.placed.desc.data[r], store.placed.kind.data[r] !== 0, frameNumber)
+        const p = store.placed
+        const row = add('placed', p.id.data[r], p.desc.data[r], p.kind.data[r] !== 0, frameNumber)
         rows.placement[row] = 'Placed'
         rows.heap[row] = HEAP_TYPES[manualHeaps.get(store.placed.a.data[r]) ?? 0] ?? null
         rows.offset[row] = store.placed.b.data[r]

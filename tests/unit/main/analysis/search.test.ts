@@ -59,6 +59,28 @@ describe('capture-wide search', () => {
     expect(matcherOf('42').name!('Mesh_42')).toBe(true)
   })
 
+  it('finds each transient of a graph declared again under its own id, though they share one desc', async () => {
+    // frames 1..3 (indices 0..2), each a graph of two transients: the texture GBufferA, the same desc each frame under
+    // ids 100, 101, 102 (the load keeps one texture row for the three), and a buffer of another name
+    const frames = [0, 1, 2].flatMap((f) => [
+      { e: 'frame', n: f + 1 },
+      { e: 'graph', name: 'Frame' },
+      { e: 'transient', id: 100 + f, kind: 'texture', format: 'R8G8B8A8_UNORM', width: 256, height: 256, flags: ['RenderTarget'], first: 0, last: 1, name: 'GBufferA' },
+      { e: 'transient', id: 200 + f, kind: 'buffer', size: 4096, usage: ['UnorderedAccess'], first: 1, last: 2, name: 'Scratch' },
+      { e: 'endgraph', passes: 3 },
+    ])
+    const { engine, runId } = await runOf(frames)
+    const found = await engine.search({ runId, text: 'GBufferA', offset: 0, limit: 10, historyOf: -1 })
+    expect(found.total).toBe(3)
+    expect(found.rows.map((r) => [r.id, r.name, r.kind, r.created])).toEqual([
+      [100, 'GBufferA', 'transient', 0],
+      [101, 'GBufferA', 'transient', 1],
+      [102, 'GBufferA', 'transient', 2],
+    ])
+    const byId = await engine.search({ runId, text: '#201', offset: 0, limit: 10, historyOf: -1 })
+    expect(byId.rows.map((r) => [r.id, r.name, r.created])).toEqual([[201, 'Scratch', 1]])
+  })
+
   it('finds every resource ever made, released or alive, with its creation and release frames', async () => {
     // frames 10..14 (indices 0..4). id 1 "Mesh_1.VB" made in 10, released in 12; id 1 again "Mesh_2.VB" made in 13
     // (an id used again); id 2 "Rock" made in 11, alive at the end.

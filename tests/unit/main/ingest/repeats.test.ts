@@ -235,9 +235,12 @@ describe('repeated members', () => {
     const { store } = scan(text, 5)
     expect(Array.from(store.buffers.id.view())).toEqual([1, 2])
     expect(Array.from(store.buffers.size.view())).toEqual([100, 200])
-    expect(Array.from(store.textures.id.view())).toEqual([10, 11])
-    expect(Array.from(store.textures.width.view())).toEqual([64, 64])
+    // the two transients share one texture row, the first one's; each has its own id
+    expect(Array.from(store.textures.id.view())).toEqual([10])
+    expect(Array.from(store.textures.width.view())).toEqual([64])
     expect(store.transients.length).toBe(2)
+    expect(Array.from(store.transients.id.view())).toEqual([10, 11])
+    expect(Array.from(store.transients.desc.view())).toEqual([0, 0])
     expect(store.warnings.counts).toEqual({ duplicateId: 2, transientOutsideGraph: 1 })
     // lines 4, 10 and 12, at the byte where each starts
     const starts = [0]
