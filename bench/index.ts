@@ -447,7 +447,7 @@ interface OneShotFigures {
  * What a user and a CI job run: `node bin/heapscope.js report FILE --json` in a fresh process (the built CLI:
  * out/main/cli.cjs with its code cache, or out/main/cli.js), against the baseline in a fresh process of its own
  * (bench/baseline.ts), one after the other, RUNS times. Wall time from the spawn to the exit, as a shell's `time`
- * gives it; CPU time of every thread of the child, taken at its exit (bench/exitCpu.ts). The process pays the engine's start and warm-up, which the
+ * gives it; CPU time of every thread of the child and of a child of its own, taken at their exits (bench/exitCpu.ts). The process pays the engine's start and warm-up, which the
  * in-process figures above leave out after their first run. Throws when the CLI prints another report than
  * `json` (a build older than the sources: `npm run build`); `json` null checks nothing.
  */
@@ -463,7 +463,14 @@ function oneShot(path: string, json: string | null, cli: string, scripts: { base
     })
     const wall = (performance.now() - start) / 1000
     if (r.status !== 0) throw new Error(`${argv.join(' ')} exited ${r.status}: ${r.stderr}`)
-    const [cpu, faults] = readFileSync(cpuFile, 'utf8').split(' ').map(Number)
+    // a line for each process: the command's, and a child's that ran it again (bin/hugePages.cjs)
+    let cpu = 0
+    let faults = 0
+    for (const line of readFileSync(cpuFile, 'utf8').trim().split('\n')) {
+      const [c, f] = line.split(' ').map(Number)
+      cpu += c
+      faults += f
+    }
     return { wall, cpu, faults, out: r.stdout }
   }
   let base = { ...NONE, faults: Infinity }
