@@ -7,9 +7,11 @@
  * them.
  */
 import { appendFileSync } from 'node:fs'
+import { isMainThread } from 'node:worker_threads'
 
 const out = process.env.HEAPSCOPE_BENCH_CPU
-if (out) {
+// a worker thread loads this too, and its exit would count the whole process's time again
+if (out && isMainThread) {
   process.on('exit', () => {
     const cpu = process.cpuUsage()
     appendFileSync(out, `${(cpu.user + cpu.system) / 1e6} ${process.resourceUsage().minorPageFault}\n`)
