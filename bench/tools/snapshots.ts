@@ -2,7 +2,7 @@
  * Snapshot latency as the bench measures it (bench/index.ts): the replay with the app's checkpoints, then
  * `Snapshots.snapshot()` at 100 random frames (seed 1), a fresh Snapshots for each (`--app`: one for them all, as the
  * app keeps one per run), each frame's best of 3 passes; prints p50, p95 and the slowest, and each pass's alone.
- * FROM=F keeps only frames ≥ F (the late, heavy ones of a leak); `--open` adds what
+ * FROM=F keeps only frames ≥ F (the late, heavy ones of a leak); FRAMES=A,B,… measures those frame indices instead; `--open` adds what
  * the inspector asks next (the first table page, the frame's transients); `--each` prints every frame's best time, then
  * its time in each pass (a frame slow in one pass only was slowed by something else: a collection, the machine);
  * PROF=DIR writes the second pass's CPU profile, HEAP=N prints the N sites that allocated the most in it (per
@@ -60,7 +60,9 @@ const one = (frame: number): void => {
 // a few frames first, as the bench warms its measure; with --app, as the engine warms a run after its load
 if (kept && store.records.length >= WARM_RECORDS) for (let k = 0; k < WARM_SNAPSHOTS; k++) kept.warm(warmFrame(k, store.frames.length))
 else for (const f of framesOf(99, 3)) one(f)
-const frames = framesOf(1, 100).filter((f) => f >= Number(process.env.FROM ?? 0))
+const frames = process.env.FRAMES
+  ? process.env.FRAMES.split(',').map(Number)
+  : framesOf(1, 100).filter((f) => f >= Number(process.env.FROM ?? 0))
 const best = frames.map(() => Infinity)
 const profiler = process.env.PROF ? new Profiler(process.env.PROF) : null
 const heap = process.env.HEAP ? new HeapSampler() : null
