@@ -408,9 +408,7 @@ class PlacedNames {
 
   placedIdOf(record: number): number {
     const store = this.store
-    const r = store.records.ref[record]
-    const desc = store.placed.desc.data[r]
-    return store.placed.kind.data[r] === 0 ? store.buffers.id.data[desc] : store.textures.id.data[desc]
+    return store.placed.id.data[store.records.ref[record]]
   }
 
   nameOf(record: number): string {

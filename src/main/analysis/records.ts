@@ -116,8 +116,7 @@ export function createdIdOf(store: CaptureStore, record: number): number {
   const r = store.records.ref[record]
   if (kind === RECORD_KIND.buffer) return store.buffers.id.data[r]
   if (kind === RECORD_KIND.texture) return store.textures.id.data[r]
-  const desc = store.placed.desc.data[r]
-  return store.placed.kind.data[r] === 0 ? store.buffers.id.data[desc] : store.textures.id.data[desc]
+  return store.placed.id.data[r]
 }
 
 /** The frame index a record belongs to. */

@@ -6,7 +6,7 @@
 import { SEARCH_HISTORY_FIELDS, type SearchAnswer, type SearchHistoryEntry, type SearchHistoryField, type SearchQuery, type SearchRow } from '../../shared/ipc'
 import { RECORD_KIND, type CaptureStore } from '../ingest/store'
 import type { D3D12Model } from '../model/d3d12/model'
-import { createdIdOf, LifeEnds } from './records'
+import { LifeEnds } from './records'
 import type { ResourceTable } from './resourceTable'
 
 const KINDS = ['buffer', 'texture', 'transient'] as const
@@ -65,7 +65,7 @@ export class ResourceIndex {
         rows.record.push(i)
         // a transient lives within its graph execution, in its frame
         rows.released.push(k === RECORD_KIND.transient ? frame : -1)
-        if (k !== RECORD_KIND.transient) live.set(createdIdOf(store, i), row)
+        if (k !== RECORD_KIND.transient) live.set(id, row)
       }
       for (const id of ends.read(store, i)) {
         const row = live.get(id)

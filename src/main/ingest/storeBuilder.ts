@@ -863,9 +863,11 @@ export class CaptureBuilder {
   private widenUseIds(): void {
     const wide = float64Column(Math.max(1024, this.useBytes.length))
     wide.share = this.share
-    // the operands of the use records are rewritten below: in shared memory, in a copy, as the reader may be at them
-    if (this.shared) this.ops.resize(this.ops.data.length)
-    if (this.shared) wide.toShared()
+    if (this.shared) {
+      // the operands of the use records are rewritten below: in shared memory, in a copy, as the reader may be at them
+      this.ops.resize(this.ops.data.length)
+      wide.toShared()
+    }
     const { kind, ref } = this.records
     const ops = this.ops.data
     const scratch: number[] = []

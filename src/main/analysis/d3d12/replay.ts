@@ -896,7 +896,7 @@ export class Replay {
           const r = refs[i]
           const desc = store.placed.desc.data[r]
           const isBuffer = store.placed.kind.data[r] === 0
-          const id = isBuffer ? store.buffers.id.data[desc] : store.textures.id.data[desc]
+          const id = store.placed.id.data[r]
           const size = isBuffer ? store.buffers.size.data[desc] : store.textures.size.data[desc]
           const heap = store.placed.a.data[r]
           manualLive.place(id, heap, manualHeaps.get(heap)?.type ?? 0, Number.isNaN(size) ? 0 : size, manualPlacedBytes)

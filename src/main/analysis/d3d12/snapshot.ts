@@ -364,7 +364,7 @@ export class Snapshots extends CachedSnapshots<SnapshotState> {
         const isBuffer = store.placed.kind.data[r] === 0
         const names = isBuffer ? store.buffers : store.textures
         const size = isBuffer ? store.buffers.size.data[desc] : store.textures.size.data[desc]
-        id[row] = names.id.data[desc]
+        id[row] = store.placed.id.data[r]
         occupied[row] = Number.isNaN(size) ? 0 : size
         requested[row] = occupied[row]
         offset[row] = store.placed.b.data[r]

@@ -204,7 +204,7 @@ export class ObservedReplay {
           const p = store.placed
           const desc = p.desc.data[r]
           const buffer = p.kind.data[r] === 0
-          const id = buffer ? store.buffers.id.data[desc] : store.textures.id.data[desc]
+          const id = p.id.data[r]
           const size = buffer ? store.buffers.size.data[desc] : store.textures.size.data[desc]
           const entry: ObservedPlaced = { id, heap: p.a.data[r], offset: p.b.data[r], size: Number.isNaN(size) ? 0 : size, record: i }
           changes?.touch(id, placed.has(id))
@@ -390,8 +390,7 @@ export class ObservedReplay {
     const store = this.store
     const { kind: kinds, ref: refs } = store.records
     const r = refs[record]
-    const desc = store.placed.desc.data[r]
-    const id = store.placed.kind.data[r] === 0 ? store.buffers.id.data[desc] : store.textures.id.data[desc]
+    const id = store.placed.id.data[r]
     const heap = store.placed.a.data[r]
     for (let i = record + 1; i < store.records.length; i++) {
       const k = kinds[i]

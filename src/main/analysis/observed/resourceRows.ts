@@ -37,7 +37,7 @@ export function observedResourceRows(replay: ObservedReplay): ResourceRows {
         const desc = p.desc.data[r]
         const texture = p.kind.data[r] === 1
         const table = texture ? store.textures : store.buffers
-        const id = table.id.data[desc]
+        const id = p.id.data[r]
         const size = table.size.data[desc]
         const heap = heaps.get(p.a.data[r])
         end(id, frameNumber)

@@ -392,10 +392,7 @@ export class VulkanFeed {
     const ref = store.records.ref[index]
     if (kind === RECORD_KIND.buffer) return store.buffers.id.data[ref]
     if (kind === RECORD_KIND.texture) return store.textures.id.data[ref]
-    if (kind === RECORD_KIND.placed) {
-      const desc = store.placed.desc.data[ref]
-      return store.placed.kind.data[ref] === 0 ? store.buffers.id.data[desc] : store.textures.id.data[desc]
-    }
+    if (kind === RECORD_KIND.placed) return store.placed.id.data[ref]
     return NaN
   }
 
