@@ -97,6 +97,11 @@ export class SeriesTable {
     return column
   }
 
+  /** Whether a column column() gave is one some series keeps: false for the scratch column of those not kept. */
+  keeps(column: Float64Array): boolean {
+    return column !== this.scratch
+  }
+
   /**
    * A series that changes at few of its frames, kept as steps in `stepLog` (the writer writes there, by the number
    * this returns), created on first use; -1 for one this run does not keep. Reads see a column of every frame.

@@ -554,12 +554,24 @@ class FrameBlock {
   /** `width` values per frame, the block's frames one after another. */
   readonly values: Float64Array
   private readonly width: number
+  /**
+   * The columns a flush writes, by index: those `written` says someone reads. A replay for its report alone keeps
+   * 25 of the 108 columns of the model's totals; the others are the series table's scratch column, which no one
+   * reads.
+   */
+  private readonly kept: Int32Array
   private first = 0
   private frames = 0
 
-  constructor(private readonly columns: Float64Array[]) {
+  constructor(
+    private readonly columns: Float64Array[],
+    written: (column: Float64Array) => boolean = () => true,
+  ) {
     this.width = columns.length
     this.values = new Float64Array(BLOCK_FRAMES * this.width)
+    const kept: number[] = []
+    for (let c = 0; c < columns.length; c++) if (written(columns[c])) kept.push(c)
+    this.kept = Int32Array.from(kept)
   }
 
   /** Where frame index `frame`'s values go in `values`: the frame after the last one, or the block's first. */
@@ -575,7 +587,9 @@ class FrameBlock {
     // Reset before the copy: the copy's loop is compiled while it runs (on-stack replacement), and a statement after
     // it that had never run would send the compiled code back, on every flush.
     this.frames = 0
-    for (let c = 0; c < width; c++) {
+    const kept = this.kept
+    for (let k = 0; k < kept.length; k++) {
+      const c = kept[k]
       const column = this.columns[c]
       for (let f = 0; f < frames; f++) column[first + f] = values[f * width + c]
     }
@@ -749,7 +763,7 @@ export class Replay {
       series.column(info(seriesName.manual(heap, 'placedBytes'), `${heap} placed in application heaps`, 'bytes', 'heap')),
     )
     // The totals per heap and per placement row, as the model keeps them (byHeap, then byRow), a block of frames at a time.
-    const totalsBlock = new FrameBlock([...heapColumns.flat(), ...rowColumns.flat()])
+    const totalsBlock = new FrameBlock([...heapColumns.flat(), ...rowColumns.flat()], (column) => series.keeps(column))
     const checks = options.reportOnly === true ? null : new FrameChecks(store, new Findings(series, this.checks))
     const manualHeaps = new Map<number, { type: number; size: Bytes }>()
     const manualLive = new ManualPlaced()
