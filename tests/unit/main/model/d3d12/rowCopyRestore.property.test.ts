@@ -145,6 +145,28 @@ describe('a chain of row copies restored', () => {
     )
   })
 
+  it('makes new columns at the length asked until columns are given back, then as long as the longest made', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 5000 }), { minLength: 1, maxLength: 6 }), fc.constantFrom('f64', 'i32', 'u8'), (lengths, kind) => {
+        const pool = new RecycledColumns()
+        // Never given to: each column its own length, whatever was made before (their bytes all count as memory).
+        for (const n of lengths) {
+          const made = pool.column(kind, n)
+          expect(made.length).toBe(n)
+          expect(made.buffer.byteLength / made.BYTES_PER_ELEMENT).toBe(n)
+        }
+        // Once a column came back, a new one is made as long as the longest made or given, to fit later tables.
+        pool.give([junkColumn(kind, 1, false, 3)])
+        pool.take(kind, 1)
+        const after = pool.column(kind, 1)
+        expect(after.length).toBe(1)
+        expect(after[0]).toBe(0)
+        expect(after.buffer.byteLength / after.BYTES_PER_ELEMENT).toBe(Math.max(...lengths))
+      }),
+      { numRuns: runs(100) },
+    )
+  })
+
   it('reads each row from the newest copy that keeps it, else the fill, as a plain walk does', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 200 }), fc.array(link, { minLength: 1, maxLength: 6 }), fc.nat(300), (first, links, slack) => {
