@@ -17,7 +17,7 @@ import type { ModelSink } from '../../model/events'
 import { D3D12Model, type CheckpointShadow } from '../../model/d3d12/model'
 import { grown } from '../../model/grown'
 import { IdTable } from '../../model/idTable'
-import { RecycledColumns, RowCopy, TableShadow, type TableShape } from '../../model/d3d12/rowCopy'
+import { RecycledColumns, restoredCapacity, RowCopy, TableShadow, type TableShape } from '../../model/d3d12/rowCopy'
 import { TOTAL_FIELDS, TOTAL_ROWS } from '../../model/d3d12/totals'
 import type { TransientLayout } from '../../model/d3d12/transient'
 import { FrameChecks, Findings } from '../checks'
@@ -400,16 +400,21 @@ const LIVE_SHAPE: TableShape = { kinds: ['f64'], fill: [-1] }
  */
 function slotRecordsOf(copy: RowCopy): Float64Array {
   const n = copy.count
-  const bySlot = new Float64Array(n / LIVE_FIELDS).fill(-1)
-  const seen = new Uint8Array(bySlot.length)
+  const rows = n / LIVE_FIELDS
+  // Room past the rows for the slots the creates after the checkpoint take, as a restored table has
+  // (restoredCapacity): on stress-2000000 a late snapshot's creates outgrew a column of the rows alone, and its growth
+  // copied 80 000 rows into a column twice as long.
+  const bySlot = new Float64Array(restoredCapacity(rows)).fill(-1)
+  const seen = new Uint8Array(rows)
   for (let link: RowCopy | null = copy; link !== null; link = link.previous) {
     const cells = link.rows
     const values = link.values[0]
     for (let k = 0; k < cells.length; k++) {
       const cell = cells[k]
-      if (cell >= n || cell % LIVE_FIELDS !== LIVE_RECORD) continue
-      const row = (cell - LIVE_RECORD) / LIVE_FIELDS
-      if (seen[row] === 1) continue
+      // ascending: the first cell past the count ends them
+      if (cell >= n) break
+      const row = Math.floor(cell / LIVE_FIELDS)
+      if (cell - row * LIVE_FIELDS !== LIVE_RECORD || seen[row] === 1) continue
       seen[row] = 1
       bySlot[row] = values[k]
     }
