@@ -180,7 +180,10 @@ function column(kind: ColumnKind, n: number, fill: number, capacity = n, pool?: 
 export class RecycledColumns {
   private readonly kept: Record<ColumnKind, Column[]> = { f64: [], i32: [], u8: [] }
   private readonly most: Record<ColumnKind, number> = { f64: 0, i32: 0, u8: 0 }
-  /** The longest column of each kind given or made: a new one is made as long, so that it fits what comes next. */
+  /**
+   * The longest column of each kind given or made: once columns come back, a new one is made as long, so that it
+   * fits what comes next.
+   */
   private readonly longest: Record<ColumnKind, number> = { f64: 0, i32: 0, u8: 0 }
   /** Whether columns were ever given back: new ones are then made as long as the longest of their kind. */
   private given = false
@@ -225,10 +228,11 @@ export class RecycledColumns {
   }
 
   /**
-   * A column of `kind` and `length`: a kept one (its values whatever they were), else a new one of zeros, made as
-   * long as the longest of its kind so far and viewed at `length`: the states of a capture's late frames need longer
-   * tables than its early ones, and a column made only as long as one state needs fits few of the next. The pages
-   * past `length` of a new column are never written, so they cost no memory.
+   * A column of `kind` and `length`: a kept one (its values whatever they were), else a new one of zeros (fresh()).
+   * Once columns come back, a new one is made as long as the longest of its kind so far and viewed at `length`: the
+   * states of a capture's late frames need longer tables than its early ones, and a column made only as long as one
+   * state needs fits few of the next. The pages past `length` of a new column are never written, so they cost no
+   * memory, though they count as the engine's external memory.
    */
   column(kind: ColumnKind, length: number): Column {
     return (length === 0 ? undefined : this.take(kind, length)) ?? this.fresh(kind, length)
@@ -239,8 +243,8 @@ export class RecycledColumns {
    * long as nothing was given back, only `length`: a new column's bytes count towards the engine's external memory
    * whether its pages are written or not, and each 64 MB more of it starts a collection of the whole heap. The
    * bench's 303 snapshots of stress-2000000, each read once (their columns never given back), started 66 to 74 such
-   * collections with columns made at the longest length, 41 or 42 so (bench/README.md, "Snapshots: new columns at
-   * their length").
+   * collections with columns made at the longest length, 41 or 42 so (bench/README.md, "A frame's work out of the
+   * replay's async loop; snapshots' new columns at their length").
    */
   fresh(kind: ColumnKind, length: number): Column {
     const whole = this.given ? Math.max(length, this.longest[kind]) : length
