@@ -157,7 +157,7 @@ export function restoredCapacity(count: number): number {
 
 /** A column of `capacity` rows, the first `n` (all of them by default) holding `fill`, the others 0. */
 function column(kind: ColumnKind, n: number, fill: number, capacity = n, pool?: RecycledColumns): Column {
-  const reused = capacity === 0 ? undefined : pool?.take(kind, capacity)
+  const reused = pool?.take(kind, capacity)
   if (reused !== undefined) {
     reused.fill(fill, 0, n)
     reused.fill(0, n)
@@ -214,9 +214,11 @@ export class RecycledColumns {
 
   /**
    * A kept column of `kind` with room for `length` values, as a view of exactly `length` (its values whatever they
-   * were); undefined when none has the room. The smallest that fits, so the large ones stay for large tables.
+   * were); undefined when none has the room, and for no values (a kept column is not spent on an empty table). The
+   * smallest that fits, so the large ones stay for large tables.
    */
   take(kind: ColumnKind, length: number): Column | undefined {
+    if (length === 0) return undefined
     const list = this.kept[kind]
     let best = -1
     for (let i = 0; i < list.length; i++) {
@@ -235,7 +237,7 @@ export class RecycledColumns {
    * memory, though they count as the engine's external memory.
    */
   column(kind: ColumnKind, length: number): Column {
-    return (length === 0 ? undefined : this.take(kind, length)) ?? this.fresh(kind, length)
+    return this.take(kind, length) ?? this.fresh(kind, length)
   }
 
   /**
