@@ -151,13 +151,67 @@ export async function runPipedLoad(
   }
 }
 
-/** What the worker is told while it loads: stop, closing the file (a worker terminated at once would leave it open). */
-export interface PipeCommand {
-  type: 'stop'
-}
+/**
+ * What the worker is told: load a file, or stop the load under way, closing the file (a worker terminated at once
+ * would leave it open); a stopped worker ends.
+ */
+export type PipeCommand = { type: 'load'; job: PipeJob } | { type: 'stop' }
 
 /** How long a stopped worker has to end its load before it is terminated. */
 const STOP_GRACE_MS = 1000
+
+/**
+ * How long a worker whose load ended waits for the next load before it ends. A worker's engine starts cold: its
+ * modules compiled, its hot functions optimised anew as they run. A second load within this time (the captures of a
+ * `diff`, a run compared with another in the app, the bench's runs) goes to the worker already warm
+ * (bench/README.md, "The ingest worker kept warm between loads"). While it waits it keeps no load's data, holds
+ * no reference that keeps the process running, and is ended with the process.
+ */
+export const SPARE_WORKER_MS = 10_000
+let spareMs = SPARE_WORKER_MS
+
+/** The ingest worker waiting for a load, and what ends it: the time it may wait, or its own exit. */
+let spare: { worker: Worker; timer: ReturnType<typeof setTimeout>; exited: () => void } | undefined
+
+/** The waiting worker, no longer waiting; undefined where none waits. */
+function takeSpare(): Worker | undefined {
+  if (!spare) return undefined
+  const { worker, timer, exited } = spare
+  spare = undefined
+  clearTimeout(timer)
+  worker.off('exit', exited)
+  worker.ref()
+  return worker
+}
+
+/** The worker waiting for the next load, if any, and how long the next one kept waits (tests). */
+export function spareWorker(waitMs?: number): Worker | undefined {
+  if (waitMs !== undefined) spareMs = waitMs
+  return spare?.worker
+}
+
+/** Keep a worker whose load ended for the next load; a second one waiting ends (one is enough). */
+function keepSpare(worker: Worker): void {
+  if (spare) {
+    void worker.terminate()
+    return
+  }
+  const exited = () => {
+    if (spare?.worker !== worker) return
+    clearTimeout(spare.timer)
+    spare = undefined
+  }
+  const timer = setTimeout(() => {
+    if (spare?.worker !== worker) return
+    spare = undefined
+    worker.off('exit', exited)
+    void worker.terminate()
+  }, spareMs)
+  timer.unref()
+  worker.on('exit', exited)
+  worker.unref()
+  spare = { worker, timer, exited }
+}
 
 /** How a pipelined load ended: the capture loaded, an error the one-thread load would throw, or not pipelined. */
 export type PipedEnd = { result: LoadResult } | { thrown: Error } | { unpiped: string }
@@ -179,24 +233,28 @@ export interface PipedLoadOptions {
   headerOptional?: boolean
   onProgress?: (progress: LoadProgress) => void
   eager?: boolean
-  /** Make the worker (tests: one that fails); the built or source ingest worker by default. */
-  worker?: (job: PipeJob) => Worker | undefined
+  /**
+   * Make the worker (tests: one that fails), which is sent the job and ended with its load. By default a waiting
+   * worker takes the job (SPARE_WORKER_MS), or a new built or source ingest worker; it waits for the next once its
+   * load has ended.
+   */
+  worker?: () => Worker | undefined
 }
 
 /**
- * The ingest worker for a job: built, `ingestWorker.js` beside the bundle's entry (or one folder up from a shared
- * chunk); from the sources (tests, tsx), pipeWorker.ts through tsx. Undefined where there is none.
+ * A new ingest worker: built, `ingestWorker.js` beside the bundle's entry (or one folder up from a shared chunk);
+ * from the sources (tests, tsx), pipeWorker.ts through tsx. Undefined where there is none.
  */
-export function ingestWorker(job: PipeJob): Worker | undefined {
+export function ingestWorker(): Worker | undefined {
   const here = import.meta.url
   if (here.endsWith('.ts')) {
     const source = fileURLToPath(new URL('./pipeWorker.ts', here))
     const entry = `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(source)}, ${JSON.stringify(here)}))`
-    return new Worker(entry, { eval: true, workerData: job })
+    return new Worker(entry, { eval: true })
   }
   for (const place of ['./ingestWorker.js', '../ingestWorker.js']) {
     const url = new URL(place, here)
-    if (existsSync(url)) return new Worker(url, { workerData: job })
+    if (existsSync(url)) return new Worker(url)
   }
   return undefined
 }
@@ -209,8 +267,10 @@ export function startPipedLoad(path: string, options: PipedLoadOptions = {}): Pi
   if (options.headerOptional !== undefined) job.headerOptional = options.headerOptional
   if (options.eager) job.eager = true
   let worker: Worker | undefined
+  // only the default workers wait for the next load
+  const keep = options.worker === undefined
   try {
-    worker = (options.worker ?? ingestWorker)(job)
+    worker = options.worker ? options.worker() : (takeSpare() ?? ingestWorker())
   } catch {
     worker = undefined
   }
@@ -219,7 +279,10 @@ export function startPipedLoad(path: string, options: PipedLoadOptions = {}): Pi
   const appender = new StoreAppender(options.file ?? basename(path))
   let settle!: (end: PipedEnd) => void
   let over = false
+  /** Whether the worker's load ended and the worker went back (to wait for the next, or ended). */
+  let freed = false
   const halt = () => {
+    if (freed) return
     w.postMessage({ type: 'stop' } satisfies PipeCommand)
     setTimeout(() => void w.terminate(), STOP_GRACE_MS).unref()
   }
@@ -228,6 +291,15 @@ export function startPipedLoad(path: string, options: PipedLoadOptions = {}): Pi
     if (over) return
     over = true
     settle(outcome)
+  }
+  /** The worker's load ended as it should (its last message): it is free for the next. */
+  const free = () => {
+    freed = true
+    w.off('message', told)
+    w.off('error', failed)
+    w.off('exit', exited)
+    if (keep) keepSpare(w)
+    else void w.terminate()
   }
   const load: PipedLoad = {
     store: appender.store,
@@ -238,7 +310,7 @@ export function startPipedLoad(path: string, options: PipedLoadOptions = {}): Pi
       halt()
     },
   }
-  w.on('message', (message: PipeMessage) => {
+  const told = (message: PipeMessage) => {
     if (over) return
     try {
       switch (message.type) {
@@ -258,13 +330,16 @@ export function startPipedLoad(path: string, options: PipedLoadOptions = {}): Pi
             notes: [],
           }
           end({ result })
+          free()
           return
         }
         case 'thrown':
           end({ thrown: errorOf(message.error) })
+          free()
           return
         case 'unpiped':
           end({ unpiped: message.reason })
+          free()
           return
       }
     } catch (err) {
@@ -272,8 +347,12 @@ export function startPipedLoad(path: string, options: PipedLoadOptions = {}): Pi
       end({ unpiped: err instanceof Error ? err.message : String(err) })
       halt()
     }
-  })
-  w.on('error', (err) => end({ unpiped: `the ingest worker failed: ${err.message}` }))
-  w.on('exit', (code) => end({ unpiped: `the ingest worker stopped (exit code ${code})` }))
+  }
+  const failed = (err: Error) => end({ unpiped: `the ingest worker failed: ${err.message}` })
+  const exited = (code: number) => end({ unpiped: `the ingest worker stopped (exit code ${code})` })
+  w.on('message', told)
+  w.on('error', failed)
+  w.on('exit', exited)
+  w.postMessage({ type: 'load', job } satisfies PipeCommand)
   return load
 }

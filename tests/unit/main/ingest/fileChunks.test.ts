@@ -2,7 +2,7 @@
  * A file read in chunks into two buffers taken in turn: every byte in order, two buffers whatever the file's size,
  * the file closed when the reader stops early; read on the calling thread, the same through one buffer; loads through chunks smaller than the format sniff (the head kept
  * across reads, an importer's file gathered whole) give the store a whole-file read gives; a pipelined load that
- * is stopped closes its file.
+ * is stopped closes its file; a worker whose load ended takes the next, and ends when none comes.
  */
 import { once } from 'node:events'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import type { Worker } from 'node:worker_threads'
 import { afterAll, describe, expect, it } from 'vitest'
 import { fileChunks } from '../../../../src/main/ingest/fileChunks'
-import { ingestWorker, startPipedLoad } from '../../../../src/main/ingest/pipeline'
+import { ingestWorker, SPARE_WORKER_MS, spareWorker, startPipedLoad, type PipedEnd } from '../../../../src/main/ingest/pipeline'
 import { loadCaptureFile } from '../../../../src/main/ingest/read'
 import { dumpStore, generated } from './helpers'
 
@@ -119,7 +119,7 @@ describe('a pipelined load that is stopped', () => {
     writeFileSync(path, await generated('stress', 200))
     const before = openFiles()
     let worker: Worker | undefined
-    const load = startPipedLoad(path, { chunkSize: 4096, worker: (job) => (worker = ingestWorker(job)) })
+    const load = startPipedLoad(path, { chunkSize: 4096, worker: () => (worker = ingestWorker()) })
     expect(load).toBeDefined()
     const grown = new Promise<void>((resolve) => {
       load!.onGrow = () => resolve()
@@ -131,5 +131,54 @@ describe('a pipelined load that is stopped', () => {
     // exit code 0: the worker ended its load itself, closing the file (a terminated one exits with 1)
     expect(await exited).toEqual([0])
     expect(openFiles()).toBe(before)
+  })
+})
+
+describe("a pipelined load's worker", () => {
+  const storeOf = (end: PipedEnd) => {
+    if (!('result' in end)) throw new Error(`not piped: ${JSON.stringify(end)}`)
+    return dumpStore(end.result.store)
+  }
+
+  it('takes the next load once its own has ended, and gives it the store a one-thread load gives', async () => {
+    const first = join(dir, 'first.hscap')
+    const second = join(dir, 'second.hscap')
+    writeFileSync(first, await generated('stress', 120))
+    writeFileSync(second, await generated('leak', 60))
+    const a = startPipedLoad(first, { chunkSize: 4096, eager: true })!
+    expect(storeOf(await a.ended)).toEqual(dumpStore((await loadCaptureFile(first)).store))
+    const waiting = spareWorker()
+    expect(waiting).toBeDefined()
+    const b = startPipedLoad(second, { chunkSize: 4096, eager: true })!
+    // the waiting worker took it: none waits while it loads
+    expect(spareWorker()).toBeUndefined()
+    expect(storeOf(await b.ended)).toEqual(dumpStore((await loadCaptureFile(second)).store))
+    expect(spareWorker()).toBe(waiting)
+    // a stop once the load has ended tells the worker nothing: it waits on, and loads again
+    b.stop()
+    const c = startPipedLoad(first, { chunkSize: 4096 })!
+    expect(storeOf(await c.ended)).toEqual(dumpStore((await loadCaptureFile(first)).store))
+    expect(spareWorker()).toBe(waiting)
+  })
+
+  it('ends when no load comes in time, and a stopped one ends at once', async () => {
+    const path = join(dir, 'leak.hscap')
+    writeFileSync(path, await generated('leak', 40))
+    try {
+      spareWorker(50)
+      const a = startPipedLoad(path, { chunkSize: 4096 })!
+      expect('result' in (await a.ended)).toBe(true)
+      const waiting = spareWorker()!
+      expect(await once(waiting, 'exit')).toEqual([1])
+      expect(spareWorker()).toBeUndefined()
+      // stopped while it loads: it ends with its load and is not kept
+      const b = startPipedLoad(join(dir, 'first.hscap'), { chunkSize: 4096 })!
+      b.stop()
+      expect(await b.ended).toEqual({ unpiped: 'stopped' })
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      expect(spareWorker()).toBeUndefined()
+    } finally {
+      spareWorker(SPARE_WORKER_MS)
+    }
   })
 })
