@@ -532,6 +532,21 @@ export class LiveTags {
     return RowCopy.whole(LIVE_SHAPE, columns, count, kept, [])
   }
 
+  /** The live creates by id, in row order, as createdOf gives them from a copy of these rows. */
+  created(): Map<number, number> {
+    const c = this.cells
+    const created = new Map<number, number>()
+    for (let o = 0; o < this.used * LIVE_FIELDS; o += LIVE_FIELDS) if (c[o + LIVE_RECORD] >= 0) created.set(c[o + LIVE_ID], c[o + LIVE_RECORD])
+    return created
+  }
+
+  /** The create record of each row (-1 on a free one), as slotRecordsOf gives it from a copy of these rows. */
+  recordsBySlot(): Float64Array {
+    const bySlot = new Float64Array(this.used)
+    for (let row = 0; row < this.used; row++) bySlot[row] = this.cells[row * LIVE_FIELDS + LIVE_RECORD]
+    return bySlot
+  }
+
   /** The cells as they are, for the next checkpoint's copy. */
   shadow(): TableShadow {
     return TableShadow.of([this.cells], this.used * LIVE_FIELDS, [])
@@ -625,6 +640,8 @@ export class Replay {
   /** Reused desc objects for the model (snapshots and playback replay through them too). */
   descs: DescScratch
   private final: D3D12Model | undefined
+  /** The live rows at the end of the replay, where it kept them (not a report's): finalState's live creates. */
+  private finalRows: LiveTags | undefined
 
   private constructor(store: CaptureStore, options: ReplayOptions, growing: boolean) {
     this.store = store
@@ -1005,6 +1022,7 @@ export class Replay {
     totalsBlock.flush()
     model.endCapture()
     this.final = model
+    if (liveRows) this.finalRows = liveTag
     this.shadow = undefined
     options.onProgress?.({ framesDone: frames, frames })
     series.settle(store.frames.n)
@@ -1149,6 +1167,18 @@ export class Replay {
    */
   checkpointStats(parts = false): CheckpointStats {
     return this.checkpoints.stats(parts ? (model) => model.byteSizeByPart() : undefined)
+  }
+
+  /**
+   * The model after the last frame and its live creates, as stateAt(last frame) would rebuild them, read from the
+   * replay's own final model (only read: not a copy) once the replay has ended; undefined before, and for a replay
+   * that kept no live rows (a report's). It holds no transient layout: snapshots read it for the last frame's table
+   * alone (Snapshots.table), which a replay with no checkpoint past the first would otherwise replay whole again.
+   */
+  finalState(): { model: D3D12Model; live: LiveCreates } | undefined {
+    const rows = this.finalRows
+    if (this.final === undefined || rows === undefined) return undefined
+    return { model: this.final, live: new LiveCreates(() => rows.created(), () => rows.recordsBySlot()) }
   }
 
   /** The model at the end of the capture; while a followed capture grows, after the last frame replayed. */

@@ -1,11 +1,12 @@
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { checkpointBudget, CHECKPOINT_BYTES, Replay } from '../../../../src/main/analysis/d3d12/replay'
 import { VulkanReplay, vulkanConfigOf } from '../../../../src/main/analysis/vulkan/replay'
 import { VulkanSnapshots } from '../../../../src/main/analysis/vulkan/snapshot'
 import { generatedStore } from './vulkan/helpers'
 import { Snapshots } from '../../../../src/main/analysis/d3d12/snapshot'
 import { loadCaptureFile } from '../../../../src/main/ingest/read'
+import type { ResourceTable } from '../../../../src/main/analysis/resourceTable'
 import type { TransientExecution } from '../../../../src/shared/ipc'
 import { resolveConfig } from '../../../../src/shared/model'
 
@@ -162,5 +163,59 @@ describe('a snapshot table read before its text is built', () => {
         expect(fresh.rows.length).toBeGreaterThan(0)
       }
     }
+  })
+})
+
+describe("the last frame's table", () => {
+  /** A table's columns and text, as plain arrays. */
+  const rowsOf = (table: ResourceTable) => ({
+    frameNumber: table.frameNumber,
+    id: Array.from(table.id),
+    occupied: Array.from(table.occupied),
+    requested: Array.from(table.requested),
+    offset: Array.from(table.offset),
+    created: Array.from(table.created),
+    createRecord: Array.from(table.createRecord),
+    estimated: Array.from(table.estimated),
+    virtual: table.virtual && Array.from(table.virtual),
+    text: table.text,
+  })
+  const captures = ['deferred-60', 'streaming-150', 'raytracing-60', 'demo']
+
+  it.each(captures)('of %s comes from the model the replay ended with, as a state rebuilt from the first frame gives it', async (name) => {
+    const { store } = await loadCaptureFile(join(__dirname, '__golden__', `${name}.hscap.gz`))
+    const config = resolveConfig(store.header.config as Record<string, number> | undefined, {})
+    // no checkpoint past the first, as the command line replays
+    const replay = await Replay.run(store, { config, checkpointRecords: Number.POSITIVE_INFINITY, checkpointBytes: Number.POSITIVE_INFINITY })
+    const last = store.frames.length - 1
+    const snapshots = new Snapshots(replay)
+    const rebuilds = vi.spyOn(replay, 'stateAt')
+    const end = snapshots.table(last)
+    // read from the replay's final model: nothing replayed, and kept for the next ask (a frame past the end too)
+    expect(rebuilds).not.toHaveBeenCalled()
+    expect(snapshots.table(last + 10)).toBe(end)
+    rebuilds.mockRestore()
+    const rebuilt = new Snapshots(replay).state(last).table
+    expect(end.length).toBeGreaterThan(0)
+    expect(rowsOf(end)).toEqual(rowsOf(rebuilt))
+    const query = { runId: 'r', frame: last, sort: 'occupied' as const, descending: true, offset: 0, limit: 100_000 }
+    expect(end.page(query, last)).toEqual(rebuilt.page(query, last))
+    // a state of the last frame once kept answers for it
+    snapshots.state(last)
+    expect(snapshots.table(last)).not.toBe(end)
+    expect(rowsOf(snapshots.table(last))).toEqual(rowsOf(end))
+    // the live creates by id too, as a rebuilt state has them
+    expect(replay.finalState()!.live.map).toEqual(replay.modelAt(last).created)
+  })
+
+  it('of a replay that kept no live rows (a report) is rebuilt, to the same table', async () => {
+    const { store } = await loadCaptureFile(CAPTURE)
+    const config = resolveConfig(store.header.config as Record<string, number> | undefined, {})
+    const infinite = { checkpointRecords: Number.POSITIVE_INFINITY, checkpointBytes: Number.POSITIVE_INFINITY }
+    const report = await Replay.run(store, { config, ...infinite, reportOnly: true })
+    const whole = await Replay.run(store, { config, ...infinite })
+    expect(report.finalState()).toBeUndefined()
+    const last = store.frames.length - 1
+    expect(rowsOf(new Snapshots(report).table(last))).toEqual(rowsOf(new Snapshots(whole).table(last)))
   })
 })
