@@ -162,10 +162,10 @@ const STOP_GRACE_MS = 1000
 
 /**
  * How long a worker whose load ended waits for the next load before it ends. A worker's engine starts cold: its
- * modules compiled, its hot functions optimised anew as they run. A second load within this time (the captures of a
- * `diff`, a run compared with another in the app, the bench's runs) goes to the worker already warm
- * (bench/README.md, "The ingest worker kept warm between loads"). While it waits it keeps no load's data, holds
- * no reference that keeps the process running, and is ended with the process.
+ * modules compiled, its hot functions optimised anew as they run. A second load within this time (a `diff`'s second
+ * capture, the captures of a `history add`, the bench's runs) goes to the worker already warm (bench/README.md,
+ * "The ingest worker kept warm between loads"). While it waits it refers to no load's data, holds nothing that
+ * keeps the process running, and is ended with the process.
  */
 export const SPARE_WORKER_MS = 10_000
 let spareMs = SPARE_WORKER_MS
