@@ -281,13 +281,14 @@ export function buildProgram(): Command {
         const { buildDiff, formatDiff, runLabel } = await import('./diff')
         const pairsA = [...opts.config, ...opts.configA]
         const pairsB = [...opts.config, ...opts.configB]
-        const runA = await readReplayed(fileA, pairsA, { frames: opts })
+        // neither side's residency events are read as rows: counted only (the reports' figures)
+        const runA = await readReplayed(fileA, pairsA, { frames: opts, residencyEvents: false })
         const resultA = runA.result
         // one capture under two configs: read once, its second replay over the store the first one followed
         const runB =
           fileB === undefined || fileB === fileA
-            ? { result: resultA, replayed: () => replayRun(replayCapture(resultA, pairsB, { checkpoints: false })) }
-            : await readReplayed(fileB, pairsB, { frames: opts })
+            ? { result: resultA, replayed: () => replayRun(replayCapture(resultA, pairsB, { checkpoints: false, residencyEvents: false })) }
+            : await readReplayed(fileB, pairsB, { frames: opts, residencyEvents: false })
         const resultB = runB.result
         const a = await runA.replayed()
         const b = await runB.replayed()
@@ -349,7 +350,7 @@ export function buildProgram(): Command {
     .addOption(modelOption())
     .action(async (file: string, opts: { json?: boolean } & FrameFlags) => {
       const { checkCapture, checkExitCode, formatCheck } = await import('./check')
-      const { result, replayed } = await readReplayed(file, [], { frames: opts })
+      const { result, replayed } = await readReplayed(file, [], { frames: opts, residencyEvents: false })
       const check = await checkCapture(result, { replayed: await replayed() })
       process.stdout.write(formatCheck(check, opts.json ?? false))
       if (result.error) throw new ExitError(EXIT.input, result.error.message)
