@@ -100,104 +100,183 @@ function descKey(run: ComparedRun, record: number): string {
   return recordLine(rest as never)
 }
 
-interface Keyed {
-  index: number
-  name: string
-  key: string
+/** An entry's status, as TableMatch numbers it. */
+const STATUS = { onlyA: 0, changed: 1, onlyB: 2 } as const
+const STATUS_NAMES = ['onlyA', 'changed', 'onlyB'] as const
+const MATCH_NAMES = [null, 'name', 'desc'] as const
+/** What differs between matched rows, one bit each, in the order `changes` lists them. */
+const CHANGE_NAMES = ['placement', 'heap', 'size', 'requested'] as const
+
+/**
+ * Two tables' rows matched (resourceDiff): every entry of the diff in its order (A's rows that have no match or
+ * differ from theirs, in A's order, then B's rows with no match, in B's), without the row objects a page builds.
+ */
+interface TableMatch {
+  /** Each entry's status (STATUS), its row in A and in B (-1: none), how the two were matched (MATCH_NAMES) and
+   * what differs (CHANGE_NAMES bits). */
+  status: Uint8Array
+  a: Int32Array
+  b: Int32Array
+  how: Uint8Array
+  changes: Uint8Array
+  counts: ResourceDiffAnswer['counts']
 }
 
-function keyed(run: ComparedRun, table: ResourceTable): Keyed[] {
-  const out: Keyed[] = []
-  for (let i = 0; i < table.length; i++) {
-    out.push({ index: i, name: table.text.name[i], key: descKey(run, table.createRecord[i]) })
+/**
+ * The matches made so far, by table A, then table B. A snapshot table stays the same object while its state is
+ * cached, so the pages of one diff match the rows once; a table let go is never asked for again, and takes its
+ * matches with it.
+ */
+const matches = new WeakMap<ResourceTable, WeakMap<ResourceTable, TableMatch>>()
+
+/** A's live resources matched against B's: by name first (in creation order among equal names), then by desc. */
+function matchTables(a: ComparedRun, b: ComparedRun, tableA: ResourceTable, tableB: ResourceTable): TableMatch {
+  let byB = matches.get(tableA)
+  const known = byB?.get(tableB)
+  if (known) return known
+  const namesA = tableA.text.name
+  const namesB = tableB.text.name
+  const matchA = new Int32Array(tableA.length).fill(-1)
+  const matchedB = new Uint8Array(tableB.length)
+  const how = new Uint8Array(tableA.length)
+
+  const byName = new Map<string, number[]>()
+  for (let j = 0; j < tableB.length; j++) {
+    const name = namesB[j]
+    if (!name) continue
+    const list = byName.get(name)
+    if (list) list.push(j)
+    else byName.set(name, [j])
   }
-  return out
+  // each name's candidates in B's order, the next one taken from `next` on: no array is shifted
+  const next = new Map<string, number>()
+  for (let i = 0; i < tableA.length; i++) {
+    const name = namesA[i]
+    if (!name) continue
+    const candidates = byName.get(name)
+    if (candidates === undefined) continue
+    const k = next.get(name) ?? 0
+    if (k >= candidates.length) continue
+    next.set(name, k + 1)
+    matchA[i] = candidates[k]
+    matchedB[candidates[k]] = 1
+    how[i] = 1
+  }
+  // by desc: only the rows no name matched need their key
+  const byKey = new Map<string, number[]>()
+  for (let j = 0; j < tableB.length; j++) {
+    if (matchedB[j]) continue
+    const key = descKey(b, tableB.createRecord[j])
+    const list = byKey.get(key)
+    if (list) list.push(j)
+    else byKey.set(key, [j])
+  }
+  const nextByKey = new Map<string, number>()
+  for (let i = 0; i < tableA.length; i++) {
+    if (matchA[i] >= 0) continue
+    const key = descKey(a, tableA.createRecord[i])
+    const candidates = byKey.get(key)
+    if (candidates === undefined) continue
+    const k = nextByKey.get(key) ?? 0
+    if (k >= candidates.length) continue
+    nextByKey.set(key, k + 1)
+    matchA[i] = candidates[k]
+    matchedB[candidates[k]] = 1
+    how[i] = 2
+  }
+
+  const textA = tableA.text
+  const textB = tableB.text
+  const counts = { onlyA: 0, onlyB: 0, changed: 0, same: 0 }
+  const status: number[] = []
+  const rowA: number[] = []
+  const rowB: number[] = []
+  const matchHow: number[] = []
+  const changed: number[] = []
+  for (let i = 0; i < tableA.length; i++) {
+    const j = matchA[i]
+    if (j < 0) {
+      counts.onlyA++
+      status.push(STATUS.onlyA)
+      rowA.push(i)
+      rowB.push(-1)
+      matchHow.push(0)
+      changed.push(0)
+      continue
+    }
+    const bits =
+      (textA.placement[i] !== textB.placement[j] ? 1 : 0) |
+      (textA.heap[i] !== textB.heap[j] ? 2 : 0) |
+      (tableA.occupied[i] !== tableB.occupied[j] ? 4 : 0) |
+      (tableA.requested[i] !== tableB.requested[j] ? 8 : 0)
+    if (bits === 0) {
+      counts.same++
+      continue
+    }
+    counts.changed++
+    status.push(STATUS.changed)
+    rowA.push(i)
+    rowB.push(j)
+    matchHow.push(how[i])
+    changed.push(bits)
+  }
+  for (let j = 0; j < tableB.length; j++) {
+    if (matchedB[j]) continue
+    counts.onlyB++
+    status.push(STATUS.onlyB)
+    rowA.push(-1)
+    rowB.push(j)
+    matchHow.push(0)
+    changed.push(0)
+  }
+  const match: TableMatch = {
+    status: Uint8Array.from(status),
+    a: Int32Array.from(rowA),
+    b: Int32Array.from(rowB),
+    how: Uint8Array.from(matchHow),
+    changes: Uint8Array.from(changed),
+    counts,
+  }
+  if (!byB) matches.set(tableA, (byB = new WeakMap()))
+  byB.set(tableB, match)
+  return match
 }
 
-function changes(a: ResourceRow, b: ResourceRow): string[] {
-  const out: string[] = []
-  if (a.placement !== b.placement) out.push('placement')
-  if (a.heap !== b.heap) out.push('heap')
-  if (a.occupied !== b.occupied) out.push('size')
-  if (a.requested !== b.requested) out.push('requested')
-  return out
-}
-
-/** Match A's live resources against B's: by name first (in creation order among equal names), then by desc. */
+/**
+ * A page of the resources only in A, only in B, and in both with another placement, heap, size or requested size,
+ * at the frames asked (the last of each by default). The rows are matched once per pair of tables (matchTables);
+ * each page then builds only its own entries.
+ */
 export function resourceDiff(a: ComparedRun, b: ComparedRun, query: ResourceDiffQuery): ResourceDiffAnswer {
   const frameA = query.frameA ?? a.store.frames.length - 1
   const frameB = query.frameB ?? b.store.frames.length - 1
   const tableA = a.snapshots.table(frameA)
   const tableB = b.snapshots.table(frameB)
-  const listA = keyed(a, tableA)
-  const listB = keyed(b, tableB)
-  const matchedB = new Uint8Array(listB.length)
-  const matchA = new Int32Array(listA.length).fill(-1)
-  const how: ('name' | 'desc' | null)[] = new Array(listA.length).fill(null)
-
-  const byName = new Map<string, number[]>()
-  listB.forEach((e, i) => {
-    if (!e.name) return
-    const list = byName.get(e.name)
-    if (list) list.push(i)
-    else byName.set(e.name, [i])
-  })
-  listA.forEach((e, i) => {
-    if (!e.name) return
-    const candidates = byName.get(e.name)
-    const j = candidates?.shift()
-    if (j !== undefined) {
-      matchA[i] = j
-      matchedB[j] = 1
-      how[i] = 'name'
-    }
-  })
-  const byKey = new Map<string, number[]>()
-  listB.forEach((e, i) => {
-    if (matchedB[i]) return
-    const list = byKey.get(e.key)
-    if (list) list.push(i)
-    else byKey.set(e.key, [i])
-  })
-  listA.forEach((e, i) => {
-    if (matchA[i] >= 0) return
-    const j = byKey.get(e.key)?.shift()
-    if (j !== undefined) {
-      matchA[i] = j
-      matchedB[j] = 1
-      how[i] = 'desc'
-    }
-  })
-
-  const entries: ResourceDiffEntry[] = []
-  const counts = { onlyA: 0, onlyB: 0, changed: 0, same: 0 }
-  const wanted = new Set(query.status ?? ['onlyA', 'onlyB', 'changed'])
-  listA.forEach((e, i) => {
-    const rowA = tableA.row(e.index)
-    if (matchA[i] < 0) {
-      counts.onlyA++
-      if (wanted.has('onlyA')) entries.push({ status: 'onlyA', match: null, name: e.name, a: rowA, b: null, changes: [] })
-      return
-    }
-    const rowB = tableB.row(listB[matchA[i]].index)
-    const diff = changes(rowA, rowB)
-    if (diff.length === 0) {
-      counts.same++
-      return
-    }
-    counts.changed++
-    if (wanted.has('changed')) entries.push({ status: 'changed', match: how[i], name: e.name, a: rowA, b: rowB, changes: diff })
-  })
-  listB.forEach((e, j) => {
-    if (matchedB[j]) return
-    counts.onlyB++
-    if (wanted.has('onlyB')) {
-      entries.push({ status: 'onlyB', match: null, name: e.name, a: null, b: tableB.row(e.index), changes: [] })
-    }
-  })
+  const match = matchTables(a, b, tableA, tableB)
+  let wanted = 0
+  for (const s of query.status ?? STATUS_NAMES) wanted |= 1 << STATUS[s]
   const offset = Math.max(0, Math.floor(query.offset))
   const limit = Math.max(0, Math.min(5000, Math.floor(query.limit)))
-  return { total: entries.length, counts, entries: entries.slice(offset, offset + limit) }
+  const entries: ResourceDiffEntry[] = []
+  let total = 0
+  for (let k = 0; k < match.status.length; k++) {
+    if ((wanted & (1 << match.status[k])) === 0) continue
+    if (total >= offset && entries.length < limit) {
+      const i = match.a[k]
+      const j = match.b[k]
+      const bits = match.changes[k]
+      entries.push({
+        status: STATUS_NAMES[match.status[k]],
+        match: MATCH_NAMES[match.how[k]],
+        name: i >= 0 ? tableA.text.name[i] : tableB.text.name[j],
+        a: i >= 0 ? tableA.row(i) : null,
+        b: j >= 0 ? tableB.row(j) : null,
+        changes: CHANGE_NAMES.filter((_, bit) => (bits & (1 << bit)) !== 0),
+      })
+    }
+    total++
+  }
+  return { total, counts: { ...match.counts }, entries }
 }
 
 /** Resources created after frame index `from` and still alive at frame index `to`, biggest first. */
