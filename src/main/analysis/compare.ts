@@ -7,6 +7,7 @@ import type {
   CompareSeriesAnswer,
   CompareSeriesQuery,
   LeakAnswer,
+  LeakGroup,
   LeakQuery,
   ResourceDiffAnswer,
   ResourceDiffEntry,
@@ -279,6 +280,24 @@ export function resourceDiff(a: ComparedRun, b: ComparedRun, query: ResourceDiff
   return { total, counts: { ...match.counts }, entries }
 }
 
+/**
+ * The leak groups found so far, by the table at the range's end, then the table at its start (each a frame's: a
+ * snapshot's table stays one object while its state is cached). The pages of one range walk its records once.
+ */
+const leakGroupsFound = new WeakMap<ResourceTable, WeakMap<ResourceTable, LeakGroup[]>>()
+
+function groupsOf(run: ComparedRun, atA: ResourceTable, atB: ResourceTable, from: number, to: number): LeakGroup[] {
+  let byA = leakGroupsFound.get(atB)
+  let groups = byA?.get(atA)
+  if (!groups) {
+    groups = leakGroups(run.store, atA, atB, from, to)
+    if (!byA) leakGroupsFound.set(atB, (byA = new WeakMap()))
+    byA.set(atA, groups)
+  }
+  // each answer's own objects: the kept ones stay as they were found
+  return groups.map((g) => ({ ...g }))
+}
+
 /** Resources created after frame index `from` and still alive at frame index `to`, biggest first. */
 export function leaks(run: ComparedRun, query: LeakQuery, occupiedSeries: Float64Array | undefined): LeakAnswer {
   const frames = run.store.frames
@@ -300,6 +319,6 @@ export function leaks(run: ComparedRun, query: LeakQuery, occupiedSeries: Float6
     totalBytes += table.occupied[i]
   }
   const growth = occupiedSeries ? occupiedSeries[to] - occupiedSeries[from] : 0
-  const groups = query.groups === false ? [] : leakGroups(run.store, run.snapshots.table(from), table, from, to)
+  const groups = query.groups === false ? [] : groupsOf(run, run.snapshots.table(from), table, from, to)
   return { total, totalBytes, growthBytes: growth, rows, groups }
 }

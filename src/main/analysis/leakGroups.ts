@@ -62,6 +62,19 @@ export function leakGroups(store: CaptureStore, atA: ResourceTable, atB: Resourc
   const keysOf = new Map<number, [string, string]>()
   for (let i = 0; i < atA.length; i++) keysOf.set(atA.id[i], [namePattern(atA.text.name[i]), atA.text.tag[i]])
   const text = (id: number) => store.strings.get(id) ?? ''
+  // a name's pattern and a tag's text by their string id: each string decoded and folded once, however often it is made
+  const patterns = new Map<number, string>()
+  const tags = new Map<number, string>()
+  const patternOf = (id: number) => {
+    let p = patterns.get(id)
+    if (p === undefined) patterns.set(id, (p = namePattern(text(id))))
+    return p
+  }
+  const tagOf = (id: number) => {
+    let t = tags.get(id)
+    if (t === undefined) tags.set(id, (t = text(id)))
+    return t
+  }
   const { start, end } = recordRange(store, from + 1, to + 1)
   const { kind, ref } = store.records
   const created = (t: Tally, frame: number) => {
@@ -77,7 +90,7 @@ export function leakGroups(store: CaptureStore, atA: ResourceTable, atB: Resourc
     const k = kind[i]
     if (k === RECORD_KIND.buffer || k === RECORD_KIND.texture || k === RECORD_KIND.placed || k === RECORD_KIND.transient) {
       const [nameId, tagId] = labelsOf(store, i)
-      const keys: [string, string] = [namePattern(text(nameId)), text(tagId)]
+      const keys: [string, string] = [patternOf(nameId), tagOf(tagId)]
       const frame = store.frames.n[frameOfRecord(store.frames.firstRecord, i)]
       const name = get(byName, keys[0])
       const tag = get(byTag, keys[1])

@@ -62,6 +62,16 @@ describe('leak candidates in groups', () => {
     expect(byTag.reduce((s, g) => s + g.count, 0)).toBe(answer.total)
     // an export's pages skip the groups
     expect((await engine.leaks({ runId, from: 0, to: 9, offset: 2, limit: 2, groups: false })).groups).toEqual([])
+    // the next page's groups are the first's, found once: each answer its own objects, whatever was done to the last
+    const found = structuredClone(answer.groups)
+    answer.groups[0].count = -1
+    answer.groups.length = 0
+    const next = await engine.leaks({ runId, from: 0, to: 9, offset: 2, limit: 2 })
+    expect(next.groups).toEqual(found)
+    expect(next.rows.length).toBe(2)
+    // another range, its own groups
+    const later = await engine.leaks({ runId, from: 4, to: 9, offset: 0, limit: 2 })
+    expect(later.groups.find((g) => g.key === 'Dust_#')).toMatchObject({ count: 3, created: 3 })
     await engine.dispose()
   })
 })
