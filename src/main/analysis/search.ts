@@ -16,6 +16,9 @@ export const SEARCH_PAGE_LIMIT = 1000
 export const SEARCH_HISTORY_LIMIT = 100
 
 /** Every resource ever made, a row per create record, in record order. */
+/** The searches whose hits an index keeps (ResourceIndex.hitsOf). */
+const SEARCHES_KEPT = 4
+
 export class ResourceIndex {
   readonly length: number
   readonly kind: Uint8Array
@@ -28,6 +31,19 @@ export class ResourceIndex {
   readonly requested: Float64Array
   /** Index of the create record. */
   readonly record: Uint32Array
+
+  /** The hits of the last few searches by their text, most recent last: a search's next pages test no name again. */
+  private readonly found = new Map<string, Uint32Array>()
+
+  /** The hits of a search's text, from those kept or `find`; the last SEARCHES_KEPT kept. */
+  hitsOf(text: string, find: () => Uint32Array): Uint32Array {
+    let hits = this.found.get(text)
+    if (hits) this.found.delete(text)
+    else hits = find()
+    this.found.set(text, hits)
+    if (this.found.size > SEARCHES_KEPT) this.found.delete(this.found.keys().next().value!)
+    return hits
+  }
 
   constructor(readonly store: CaptureStore) {
     const { kind, ref } = store.records
@@ -257,7 +273,7 @@ export function search(index: ResourceIndex, query: SearchQuery, table: (frame: 
     return answer
   }
   if (query.text.trim() === '') return answer
-  const hits = matches(index, matcher)
+  const hits = index.hitsOf(query.text, () => matches(index, matcher))
   answer.total = hits.length
   const offset = Math.max(0, Math.floor(query.offset))
   const limit = Math.max(0, Math.min(SEARCH_PAGE_LIMIT, Math.floor(query.limit)))

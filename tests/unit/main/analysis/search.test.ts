@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { replayCapture } from '../../../../src/main/analysis/run'
-import { matcherOf, walkHistory } from '../../../../src/main/analysis/search'
+import { matcherOf, ResourceIndex, walkHistory } from '../../../../src/main/analysis/search'
 import { LocalEngine } from '../../../../src/main/engine/engine'
 import { loadCapture } from '../../../../src/main/ingest/read'
-import { chunksOf } from '../ingest/helpers'
+import { chunksOf, scan } from '../ingest/helpers'
 
 const HEADER = '{"format":"heapscope-capture","version":1}'
 const MiB = 1 << 20
@@ -113,7 +113,24 @@ describe('capture-wide search', () => {
     expect(page.total).toBe(2)
     expect(page.rows.map((r) => r.name)).toEqual(['Mesh_2.VB'])
     expect((await engine.search({ runId, text: '/(/', offset: 0, limit: 10 })).error).toMatch(/Invalid regular expression/)
+    // the next page of a search kept, and one made again after four others: the same answers
+    expect((await engine.search({ runId, text: 'e', offset: 0, limit: 1 })).rows.map((r) => r.name)).toEqual(['Mesh_1.VB'])
+    for (const text of ['Rock', 'VB', '#2', 'o']) await engine.search({ runId, text, offset: 0, limit: 10 })
+    expect(await engine.search({ runId, text: 'Mesh_*.VB', offset: 1, limit: 10 })).toMatchObject({ total: 2, rows: [{ name: 'Mesh_2.VB' }] })
     await engine.dispose()
+  })
+
+  it('keeps the hits of the last four searches: a next page tests no name again', () => {
+    const index = new ResourceIndex(scan([HEADER, '{"e":"frame","n":1}', '{"e":"buffer","id":1,"size":4096,"usage":["Static"],"name":"A"}'].join('\n') + '\n').store)
+    const found: string[] = []
+    const hitsOf = (text: string) => index.hitsOf(text, () => (found.push(text), Uint32Array.of(text.length)))
+    expect(Array.from(hitsOf('one'))).toEqual([3])
+    expect(Array.from(hitsOf('one'))).toEqual([3])
+    for (const text of ['two', 'three', 'four', 'five']) hitsOf(text)
+    // 'one' was the least recent of five: found again; 'five', the most recent, is kept
+    hitsOf('one')
+    hitsOf('five')
+    expect(found).toEqual(['one', 'two', 'three', 'four', 'five', 'one'])
   })
 
   it('gives every change of a resource over its life: a defrag move, a reserved resource’s commits', async () => {
