@@ -6,6 +6,7 @@
 import { SEARCH_HISTORY_FIELDS, type SearchAnswer, type SearchHistoryEntry, type SearchHistoryField, type SearchQuery, type SearchRow } from '../../shared/ipc'
 import { RECORD_KIND, type CaptureStore } from '../ingest/store'
 import type { D3D12Model } from '../model/d3d12/model'
+import { IdTable } from '../model/idTable'
 import { LifeEnds } from './records'
 import type { ResourceTable } from './resourceTable'
 
@@ -47,13 +48,32 @@ export class ResourceIndex {
 
   constructor(readonly store: CaptureStore) {
     const { kind, ref } = store.records
+    const records = store.records.length
     const firstRecord = store.frames.firstRecord
-    const rows = { kind: [] as number[], id: [] as number[], name: [] as number[], tag: [] as number[], created: [] as number[], released: [] as number[], requested: [] as number[], record: [] as number[] }
-    const live = new Map<number, number>()
+    const frames = store.frames.length
+    // the rows are the create records: counted first, so that each column is made once at its length
+    let n = 0
+    for (let i = 0; i < records; i++) {
+      const k = kind[i]
+      if (k === RECORD_KIND.buffer || k === RECORD_KIND.texture || k === RECORD_KIND.placed || k === RECORD_KIND.transient) n++
+    }
+    const kinds = new Uint8Array(n)
+    const ids = new Float64Array(n)
+    const names = new Uint32Array(n)
+    const tags = new Uint32Array(n)
+    const created = new Uint32Array(n)
+    const released = new Int32Array(n)
+    const requested = new Float64Array(n)
+    const record = new Uint32Array(n)
+    const buffers = store.buffers
+    const textures = store.textures
+    // id → row of its live resource: a flat table for the ids a capture numbers densely (model/idTable.ts)
+    const live = new IdTable()
     const ends = new LifeEnds()
     let frame = 0
-    for (let i = 0; i < store.records.length; i++) {
-      while (frame + 1 < store.frames.length && firstRecord[frame + 1] <= i) frame++
+    let row = 0
+    for (let i = 0; i < records; i++) {
+      while (frame + 1 < frames && firstRecord[frame + 1] <= i) frame++
       const k = kind[i]
       const r = ref[i]
       if (k === RECORD_KIND.buffer || k === RECORD_KIND.texture || k === RECORD_KIND.placed || k === RECORD_KIND.transient) {
@@ -63,42 +83,44 @@ export class ResourceIndex {
         if (k === RECORD_KIND.buffer || k === RECORD_KIND.texture) {
           buffer = k === RECORD_KIND.buffer
           desc = r
-          id = buffer ? store.buffers.id.data[desc] : store.textures.id.data[desc]
+          id = buffer ? buffers.id.data[desc] : textures.id.data[desc]
         } else {
           const table = k === RECORD_KIND.transient ? store.transients : store.placed
           buffer = table.kind.data[r] === 0
           desc = table.desc.data[r]
           id = table.id.data[r]
         }
-        const row = rows.kind.length
-        rows.kind.push(k === RECORD_KIND.transient ? 2 : buffer ? 0 : 1)
-        rows.id.push(id)
-        rows.name.push(buffer ? store.buffers.name.data[desc] : store.textures.name.data[desc])
-        rows.tag.push(buffer ? store.buffers.tag.data[desc] : store.textures.tag.data[desc])
-        rows.created.push(frame)
-        const size = buffer ? store.buffers.size.data[desc] : store.textures.size.data[desc]
-        rows.requested.push(Number.isNaN(size) ? 0 : size)
-        rows.record.push(i)
+        const descs = buffer ? buffers : textures
+        kinds[row] = k === RECORD_KIND.transient ? 2 : buffer ? 0 : 1
+        ids[row] = id
+        names[row] = descs.name.data[desc]
+        tags[row] = descs.tag.data[desc]
+        created[row] = frame
+        const size = descs.size.data[desc]
+        requested[row] = Number.isNaN(size) ? 0 : size
+        record[row] = i
         // a transient lives within its graph execution, in its frame
-        rows.released.push(k === RECORD_KIND.transient ? frame : -1)
+        released[row] = k === RECORD_KIND.transient ? frame : -1
         if (k !== RECORD_KIND.transient) live.set(id, row)
-      }
+        row++
+      } else if (k !== RECORD_KIND.release && k !== RECORD_KIND.heap && k !== RECORD_KIND.free) continue
+      // only a release, a heap's free, a placed resource (a create above) or a heap changes what is live
       for (const id of ends.read(store, i)) {
-        const row = live.get(id)
-        if (row === undefined) continue
-        rows.released[row] = frame
+        const at = live.get(id)
+        if (at === undefined) continue
+        released[at] = frame
         live.delete(id)
       }
     }
-    this.length = rows.kind.length
-    this.kind = Uint8Array.from(rows.kind)
-    this.id = Float64Array.from(rows.id)
-    this.name = Uint32Array.from(rows.name)
-    this.tag = Uint32Array.from(rows.tag)
-    this.created = Uint32Array.from(rows.created)
-    this.released = Int32Array.from(rows.released)
-    this.requested = Float64Array.from(rows.requested)
-    this.record = Uint32Array.from(rows.record)
+    this.length = n
+    this.kind = kinds
+    this.id = ids
+    this.name = names
+    this.tag = tags
+    this.created = created
+    this.released = released
+    this.requested = requested
+    this.record = record
   }
 
   private byId: Map<number, number[]> | undefined

@@ -1,8 +1,11 @@
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { replayCapture } from '../../../../src/main/analysis/run'
 import { matcherOf, ResourceIndex, walkHistory } from '../../../../src/main/analysis/search'
 import { LocalEngine } from '../../../../src/main/engine/engine'
-import { loadCapture } from '../../../../src/main/ingest/read'
+import { LifeEnds } from '../../../../src/main/analysis/records'
+import { loadCapture, loadCaptureFile } from '../../../../src/main/ingest/read'
+import { RECORD_KIND, type CaptureStore } from '../../../../src/main/ingest/store'
 import { chunksOf, scan } from '../ingest/helpers'
 
 const HEADER = '{"format":"heapscope-capture","version":1}'
@@ -176,5 +179,84 @@ describe('capture-wide search', () => {
     const rest = walkHistory(walk, 6, 6, 0, 6, first.next!, 2)
     expect(rest.entries.map((h) => [h.frame, h.occupied])).toEqual([[3, 46 * 65536]])
     expect(rest.next).toBeNull()
+  })
+})
+
+describe('the index of every resource a run made', () => {
+  /** The index as the rule says it: every create a row, its release frame from the record that ends its life. */
+  function reference(store: CaptureStore) {
+    const rows: number[][] = []
+    const live = new Map<number, number>()
+    const ends = new LifeEnds()
+    let frame = 0
+    for (let i = 0; i < store.records.length; i++) {
+      while (frame + 1 < store.frames.length && store.frames.firstRecord[frame + 1] <= i) frame++
+      const k = store.records.kind[i]
+      const r = store.records.ref[i]
+      if (k === RECORD_KIND.buffer || k === RECORD_KIND.texture || k === RECORD_KIND.placed || k === RECORD_KIND.transient) {
+        const made = k === RECORD_KIND.buffer || k === RECORD_KIND.texture
+        const table = k === RECORD_KIND.transient ? store.transients : store.placed
+        const buffer = made ? k === RECORD_KIND.buffer : table.kind.data[r] === 0
+        const desc = made ? r : table.desc.data[r]
+        const id = made ? (buffer ? store.buffers : store.textures).id.data[desc] : table.id.data[r]
+        const descs = buffer ? store.buffers : store.textures
+        const size = descs.size.data[desc]
+        const kind = k === RECORD_KIND.transient ? 2 : buffer ? 0 : 1
+        rows.push([kind, id, descs.name.data[desc], descs.tag.data[desc], frame, k === RECORD_KIND.transient ? frame : -1, Number.isNaN(size) ? 0 : size, i])
+        if (k !== RECORD_KIND.transient) live.set(id, rows.length - 1)
+      }
+      for (const id of ends.read(store, i)) {
+        const row = live.get(id)
+        if (row === undefined) continue
+        rows[row][5] = frame
+        live.delete(id)
+      }
+    }
+    return rows
+  }
+  const rowsOf = (index: ResourceIndex) =>
+    Array.from({ length: index.length }, (_, i) => [
+      index.kind[i],
+      index.id[i],
+      index.name[i],
+      index.tag[i],
+      index.created[i],
+      index.released[i],
+      index.requested[i],
+      index.record[i],
+    ])
+
+  it.each(['deferred-60', 'raytracing-60', 'streaming-150', 'demo', 'vulkan-hazards-120'])('of %s has the rows the reference gives', async (name) => {
+    const { store } = await loadCaptureFile(join(__dirname, '__golden__', `${name}.hscap.gz`))
+    const index = new ResourceIndex(store)
+    expect(index.length).toBeGreaterThan(100)
+    expect(rowsOf(index)).toEqual(reference(store))
+  })
+
+  it('has the rows the reference gives for ids far apart, heaps freed with what is placed in them, and an id made again', () => {
+    const lines = [
+      HEADER,
+      { e: 'frame', n: 1 },
+      { e: 'buffer', id: -5, size: 4096, usage: ['Static'], name: 'Negative' },
+      { e: 'buffer', id: 2 ** 40, size: 4096, usage: ['Static'], name: 'Far' },
+      { e: 'buffer', id: 7, size: 4096, usage: ['Static'], name: 'Small' },
+      { e: 'heap', id: 100, size: 1 << 20, type: 'default' },
+      { e: 'placed', id: 101, heap: 100, offset: 0, kind: 'buffer', size: 4096, name: 'InHeap' },
+      { e: 'placed', id: 102, heap: 100, offset: 4096, kind: 'buffer', size: 4096, name: 'InHeapToo' },
+      { e: 'frame', n: 2 },
+      { e: 'release', id: -5 },
+      { e: 'release', id: 2 ** 40 },
+      { e: 'free', id: 100 },
+      { e: 'release', id: 7 },
+      { e: 'buffer', id: 7, size: 8192, usage: ['Static'], name: 'SmallAgain' },
+      { e: 'frame', n: 3 },
+      { e: 'release', id: 7 },
+    ].map((l) => (typeof l === 'string' ? l : JSON.stringify(l)))
+    const { store } = scan(lines.join('\n') + '\n')
+    const index = new ResourceIndex(store)
+    expect(rowsOf(index)).toEqual(reference(store))
+    // Negative, Far, Small and both placed ones (with their heap) end in frame index 1; id 7's second life in 2
+    expect(Array.from(index.name, (n) => store.strings.get(n))).toEqual(['Negative', 'Far', 'Small', 'InHeap', 'InHeapToo', 'SmallAgain'])
+    expect(Array.from(index.released)).toEqual([1, 1, 1, 1, 1, 2])
   })
 })
