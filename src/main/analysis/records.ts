@@ -3,6 +3,7 @@
  * makes, and when each resource's life ends.
  */
 import { RECORD_KIND, type CaptureStore } from '../ingest/store'
+import { IdTable } from '../model/idTable'
 
 /**
  * The resources each record ends, read in record order: a `release` its id; a `free` of a placed resource that
@@ -73,17 +74,27 @@ export class Lifetimes {
 
   constructor(private readonly store: CaptureStore) {
     const { kind } = store.records
-    const creates: number[] = []
-    const releases: number[] = []
-    const live = new Map<number, number>()
+    const records = store.records.length
+    // the creates counted first, so that both columns are made once at their length
+    let n = 0
+    for (let i = 0; i < records; i++) {
+      const k = kind[i]
+      if (k === RECORD_KIND.buffer || k === RECORD_KIND.texture || k === RECORD_KIND.placed) n++
+    }
+    const creates = new Uint32Array(n)
+    const releases = new Int32Array(n).fill(-1)
+    // id → its live create's row: a flat table for the ids a capture numbers densely (model/idTable.ts)
+    const live = new IdTable()
     const ends = new LifeEnds()
-    for (let i = 0; i < store.records.length; i++) {
+    let row = 0
+    for (let i = 0; i < records; i++) {
       const k = kind[i]
       if (k === RECORD_KIND.buffer || k === RECORD_KIND.texture || k === RECORD_KIND.placed) {
-        live.set(createdIdOf(store, i), creates.length)
-        creates.push(i)
-        releases.push(-1)
-      }
+        live.set(createdIdOf(store, i), row)
+        creates[row++] = i
+        // a buffer or texture ends nothing; a placed resource may end its id's placement before
+        if (k !== RECORD_KIND.placed) continue
+      } else if (k !== RECORD_KIND.release && k !== RECORD_KIND.heap && k !== RECORD_KIND.free) continue
       for (const id of ends.read(store, i)) {
         const at = live.get(id)
         if (at === undefined) continue
@@ -91,8 +102,8 @@ export class Lifetimes {
         live.delete(id)
       }
     }
-    this.create = Uint32Array.from(creates)
-    this.release = Int32Array.from(releases)
+    this.create = creates
+    this.release = releases
   }
 
   /** The frame number of the release that ended what a create record made, or null when it lived to the end. */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { replayCapture } from '../../../../src/main/analysis/run'
 import { matcherOf, ResourceIndex, walkHistory } from '../../../../src/main/analysis/search'
 import { LocalEngine } from '../../../../src/main/engine/engine'
-import { LifeEnds } from '../../../../src/main/analysis/records'
+import { LifeEnds, Lifetimes } from '../../../../src/main/analysis/records'
 import { loadCapture, loadCaptureFile } from '../../../../src/main/ingest/read'
 import { RECORD_KIND, type CaptureStore } from '../../../../src/main/ingest/store'
 import { chunksOf, scan } from '../ingest/helpers'
@@ -182,7 +182,7 @@ describe('capture-wide search', () => {
   })
 })
 
-describe('the index of every resource a run made', () => {
+describe('the index of every resource a run made, and the lifetimes a resource\'s details read', () => {
   /** The index as the rule says it: every create a row, its release frame from the record that ends its life. */
   function reference(store: CaptureStore) {
     const rows: number[][] = []
@@ -214,6 +214,12 @@ describe('the index of every resource a run made', () => {
     }
     return rows
   }
+  /** A resource's details read its release (Lifetimes): the frame number of the reference's release, or null. */
+  const expectLifetimes = (store: CaptureStore) => {
+    const lifetimes = new Lifetimes(store)
+    const rows = reference(store).filter((r) => r[0] !== 2)
+    expect(rows.map((r) => lifetimes.releasedFrame(r[7]))).toEqual(rows.map((r) => (r[5] < 0 ? null : store.frames.n[r[5]])))
+  }
   const rowsOf = (index: ResourceIndex) =>
     Array.from({ length: index.length }, (_, i) => [
       index.kind[i],
@@ -231,6 +237,7 @@ describe('the index of every resource a run made', () => {
     const index = new ResourceIndex(store)
     expect(index.length).toBeGreaterThan(100)
     expect(rowsOf(index)).toEqual(reference(store))
+    expectLifetimes(store)
   })
 
   it('has the rows the reference gives for ids far apart, heaps freed with what is placed in them, and an id made again', () => {
@@ -255,6 +262,7 @@ describe('the index of every resource a run made', () => {
     const { store } = scan(lines.join('\n') + '\n')
     const index = new ResourceIndex(store)
     expect(rowsOf(index)).toEqual(reference(store))
+    expectLifetimes(store)
     // Negative, Far, Small and both placed ones (with their heap) end in frame index 1; id 7's second life in 2
     expect(Array.from(index.name, (n) => store.strings.get(n))).toEqual(['Negative', 'Far', 'Small', 'InHeap', 'InHeapToo', 'SmallAgain'])
     expect(Array.from(index.released)).toEqual([1, 1, 1, 1, 1, 2])
