@@ -6,7 +6,8 @@
  */
 import type { LeakGroup } from '../../shared/ipc'
 import { recordRange, RECORD_KIND, type CaptureStore } from '../ingest/store'
-import { createdIdOf, frameOfRecord } from './records'
+import { IdTable } from '../model/idTable'
+import { createdIdOf } from './records'
 import type { ResourceTable } from './resourceTable'
 
 /** Groups listed per kind, at most: a capture of a million names needs no million-row group table. */
@@ -58,25 +59,28 @@ export function leakGroups(store: CaptureStore, atA: ResourceTable, atB: Resourc
     if (!t) map.set(key, (t = tally()))
     return t
   }
-  // what each live id belongs to, for the releases in the range
-  const keysOf = new Map<number, [string, string]>()
-  for (let i = 0; i < atA.length; i++) keysOf.set(atA.id[i], [namePattern(atA.text.name[i]), atA.text.tag[i]])
   const text = (id: number) => store.strings.get(id) ?? ''
-  // a name's pattern and a tag's text by their string id: each string decoded and folded once, however often it is made
-  const patterns = new Map<number, string>()
-  const tags = new Map<number, string>()
-  const patternOf = (id: number) => {
-    let p = patterns.get(id)
-    if (p === undefined) patterns.set(id, (p = namePattern(text(id))))
-    return p
-  }
-  const tagOf = (id: number) => {
-    let t = tags.get(id)
-    if (t === undefined) tags.set(id, (t = text(id)))
+  // a name's and a tag's tallies by their string id: each string decoded, folded and looked up once, however often
+  // it is made
+  const nameTallies = new Map<number, Tally>()
+  const tagTallies = new Map<number, Tally>()
+  const nameTally = (id: number) => {
+    let t = nameTallies.get(id)
+    if (t === undefined) nameTallies.set(id, (t = get(byName, namePattern(text(id)))))
     return t
   }
+  const tagTally = (id: number) => {
+    let t = tagTallies.get(id)
+    if (t === undefined) tagTallies.set(id, (t = get(byTag, text(id))))
+    return t
+  }
+  // What each live id belongs to, for the releases in the range: 2k for row k of `atA` (its name and tag as the
+  // table reads them), 2r + 1 for create record r in the range. A flat table for densely numbered ids (IdTable).
+  const keysOf = new IdTable()
+  for (let i = 0; i < atA.length; i++) keysOf.set(atA.id[i], 2 * i)
   const { start, end } = recordRange(store, from + 1, to + 1)
   const { kind, ref } = store.records
+  const { firstRecord, n: frameNumbers } = store.frames
   const created = (t: Tally, frame: number) => {
     t.created++
     t.firstCreated = Math.min(t.firstCreated, frame)
@@ -86,26 +90,33 @@ export function leakGroups(store: CaptureStore, atA: ResourceTable, atB: Resourc
       t.lastFrame = frame
     }
   }
+  let f = from + 1
   for (let i = start; i < end; i++) {
     const k = kind[i]
     if (k === RECORD_KIND.buffer || k === RECORD_KIND.texture || k === RECORD_KIND.placed || k === RECORD_KIND.transient) {
+      while (f + 1 < firstRecord.length && firstRecord[f + 1] <= i) f++
+      const frame = frameNumbers[f]
       const [nameId, tagId] = labelsOf(store, i)
-      const keys: [string, string] = [patternOf(nameId), tagOf(tagId)]
-      const frame = store.frames.n[frameOfRecord(store.frames.firstRecord, i)]
-      const name = get(byName, keys[0])
-      const tag = get(byTag, keys[1])
+      const name = nameTally(nameId)
+      const tag = tagTally(tagId)
       created(name, frame)
       created(tag, frame)
       // a transient lives within its graph: created and gone in its frame
       if (k === RECORD_KIND.transient) {
         name.freed++
         tag.freed++
-      } else keysOf.set(createdIdOf(store, i), keys)
+      } else keysOf.set(createdIdOf(store, i), 2 * i + 1)
     } else if (k === RECORD_KIND.release) {
-      const keys = keysOf.get(store.ops[ref[i]])
-      if (!keys) continue
-      get(byName, keys[0]).freed++
-      get(byTag, keys[1]).freed++
+      const owner = keysOf.get(store.ops[ref[i]])
+      if (owner === undefined) continue
+      if ((owner & 1) === 0) {
+        get(byName, namePattern(atA.text.name[owner / 2])).freed++
+        get(byTag, atA.text.tag[owner / 2]).freed++
+      } else {
+        const [nameId, tagId] = labelsOf(store, (owner - 1) / 2)
+        nameTally(nameId).freed++
+        tagTally(tagId).freed++
+      }
     }
   }
   for (let i = 0; i < atB.length; i++) {

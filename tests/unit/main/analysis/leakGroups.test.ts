@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { namePattern } from '../../../../src/main/analysis/leakGroups'
+import { join } from 'node:path'
+import { leakGroups, namePattern } from '../../../../src/main/analysis/leakGroups'
+import { createdIdOf, frameOfRecord } from '../../../../src/main/analysis/records'
+import type { ResourceTable } from '../../../../src/main/analysis/resourceTable'
+import { replayCapture } from '../../../../src/main/analysis/run'
+import { loadCaptureFile } from '../../../../src/main/ingest/read'
+import { recordRange, RECORD_KIND, type CaptureStore } from '../../../../src/main/ingest/store'
+import type { LeakGroup } from '../../../../src/shared/ipc'
 import { LocalEngine } from '../../../../src/main/engine/engine'
 import { loadCapture } from '../../../../src/main/ingest/read'
 import { chunksOf } from '../ingest/helpers'
@@ -73,5 +80,138 @@ describe('leak candidates in groups', () => {
     const later = await engine.leaks({ runId, from: 4, to: 9, offset: 0, limit: 2 })
     expect(later.groups.find((g) => g.key === 'Dust_#')).toMatchObject({ count: 3, created: 3 })
     await engine.dispose()
+  })
+})
+
+describe('leak groups against a plain reference', () => {
+  interface Tally {
+    count: number
+    bytes: number
+    created: number
+    freed: number
+    firstCreated: number
+    lastCreated: number
+    frames: number
+    lastFrame: number
+  }
+  const tally = (): Tally => ({ count: 0, bytes: 0, created: 0, freed: 0, firstCreated: Infinity, lastCreated: -Infinity, frames: 0, lastFrame: -1 })
+  const labelsOf = (store: CaptureStore, record: number): [number, number] => {
+    const kind = store.records.kind[record]
+    const r = store.records.ref[record]
+    if (kind === RECORD_KIND.buffer) return [store.buffers.name.data[r], store.buffers.tag.data[r]]
+    if (kind === RECORD_KIND.texture) return [store.textures.name.data[r], store.textures.tag.data[r]]
+    const table = kind === RECORD_KIND.transient ? store.transients : store.placed
+    const desc = table.desc.data[r]
+    return table.kind.data[r] === 0
+      ? [store.buffers.name.data[desc], store.buffers.tag.data[desc]]
+      : [store.textures.name.data[desc], store.textures.tag.data[desc]]
+  }
+  const groupsOf = (by: LeakGroup['by'], map: Map<string, Tally>, span: number): LeakGroup[] =>
+    [...map]
+      .filter(([, t]) => t.count > 0)
+      .map(([key, t]) => ({
+        by,
+        key,
+        count: t.count,
+        bytes: t.bytes,
+        bytesPerFrame: t.bytes / span,
+        created: t.created,
+        freed: t.freed,
+        firstCreated: Number.isFinite(t.firstCreated) ? t.firstCreated : 0,
+        lastCreated: Number.isFinite(t.lastCreated) ? t.lastCreated : 0,
+        steady: t.freed === 0 && t.frames >= 3 && t.lastCreated - t.firstCreated >= span / 2,
+      }))
+      .sort((a, b) => Number(b.steady) - Number(a.steady) || b.bytes - a.bytes || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+
+  /** The groups as the rule says them: every record in the range read with its strings, a Map of live ids. */
+  function reference(store: CaptureStore, atA: ResourceTable, atB: ResourceTable, from: number, to: number): LeakGroup[] {
+    const after = store.frames.n[from]
+    const span = Math.max(1, store.frames.n[to] - after)
+    const byName = new Map<string, Tally>()
+    const byTag = new Map<string, Tally>()
+    const get = (map: Map<string, Tally>, key: string) => {
+      let t = map.get(key)
+      if (!t) map.set(key, (t = tally()))
+      return t
+    }
+    // what each live id belongs to, for the releases in the range
+    const keysOf = new Map<number, [string, string]>()
+    for (let i = 0; i < atA.length; i++) keysOf.set(atA.id[i], [namePattern(atA.text.name[i]), atA.text.tag[i]])
+    const text = (id: number) => store.strings.get(id) ?? ''
+    // a name's pattern and a tag's text by their string id: each string decoded and folded once, however often it is made
+    const patterns = new Map<number, string>()
+    const tags = new Map<number, string>()
+    const patternOf = (id: number) => {
+      let p = patterns.get(id)
+      if (p === undefined) patterns.set(id, (p = namePattern(text(id))))
+      return p
+    }
+    const tagOf = (id: number) => {
+      let t = tags.get(id)
+      if (t === undefined) tags.set(id, (t = text(id)))
+      return t
+    }
+    const { start, end } = recordRange(store, from + 1, to + 1)
+    const { kind, ref } = store.records
+    const created = (t: Tally, frame: number) => {
+      t.created++
+      t.firstCreated = Math.min(t.firstCreated, frame)
+      t.lastCreated = Math.max(t.lastCreated, frame)
+      if (t.lastFrame !== frame) {
+        t.frames++
+        t.lastFrame = frame
+      }
+    }
+    for (let i = start; i < end; i++) {
+      const k = kind[i]
+      if (k === RECORD_KIND.buffer || k === RECORD_KIND.texture || k === RECORD_KIND.placed || k === RECORD_KIND.transient) {
+        const [nameId, tagId] = labelsOf(store, i)
+        const keys: [string, string] = [patternOf(nameId), tagOf(tagId)]
+        const frame = store.frames.n[frameOfRecord(store.frames.firstRecord, i)]
+        const name = get(byName, keys[0])
+        const tag = get(byTag, keys[1])
+        created(name, frame)
+        created(tag, frame)
+        // a transient lives within its graph: created and gone in its frame
+        if (k === RECORD_KIND.transient) {
+          name.freed++
+          tag.freed++
+        } else keysOf.set(createdIdOf(store, i), keys)
+      } else if (k === RECORD_KIND.release) {
+        const keys = keysOf.get(store.ops[ref[i]])
+        if (!keys) continue
+        get(byName, keys[0]).freed++
+        get(byTag, keys[1]).freed++
+      }
+    }
+    for (let i = 0; i < atB.length; i++) {
+      if (atB.created[i] <= after) continue
+      const name = get(byName, namePattern(atB.text.name[i]))
+      const tag = get(byTag, atB.text.tag[i])
+      name.count++
+      name.bytes += atB.occupied[i]
+      tag.count++
+      tag.bytes += atB.occupied[i]
+    }
+    return [...groupsOf('name', byName, span), ...groupsOf('tag', byTag, span)]
+  }
+
+  it.each([
+    ['deferred-60', [[0, 59], [10, 40], [30, 31], [59, 59]]],
+    ['streaming-150', [[0, 149], [20, 120], [100, 149]]],
+    ['raytracing-60', [[0, 59], [5, 50]]],
+    ['vulkan-hazards-120', [[0, 119], [30, 90]]],
+  ] as const)('of %s give the reference\'s groups over every range', async (name, ranges) => {
+    const result = await loadCaptureFile(join(__dirname, '__golden__', `${name}.hscap.gz`))
+    const { replay } = await replayCapture(result, [], {})
+    let seen = 0
+    for (const [from, to] of ranges) {
+      const atA: ResourceTable = replay.snapshots.table(from)
+      const atB: ResourceTable = replay.snapshots.table(to)
+      const groups = leakGroups(replay.store, atA, atB, from, to)
+      expect(groups).toEqual(reference(replay.store, atA, atB, from, to))
+      seen += groups.length
+    }
+    expect(seen).toBeGreaterThan(0)
   })
 })
