@@ -141,50 +141,46 @@ function matchTables(a: ComparedRun, b: ComparedRun, tableA: ResourceTable, tabl
   const matchedB = new Uint8Array(tableB.length)
   const how = new Uint8Array(tableA.length)
 
-  const byName = new Map<string, number[]>()
-  for (let j = 0; j < tableB.length; j++) {
-    const name = namesB[j]
-    if (!name) continue
-    const list = byName.get(name)
-    if (list) list.push(j)
-    else byName.set(name, [j])
+  /**
+   * A's rows not matched yet against B's not matched yet, by a key each (undefined: none), in order among equal
+   * keys: each key's candidates in B's order, the next taken from a count on, no array shifted.
+   */
+  const matchBy = (keyA: (i: number) => string | undefined, keyB: (j: number) => string | undefined, code: number) => {
+    const byKey = new Map<string, number[]>()
+    for (let j = 0; j < tableB.length; j++) {
+      if (matchedB[j]) continue
+      const key = keyB(j)
+      if (key === undefined) continue
+      const list = byKey.get(key)
+      if (list) list.push(j)
+      else byKey.set(key, [j])
+    }
+    const taken = new Map<string, number>()
+    for (let i = 0; i < tableA.length; i++) {
+      if (matchA[i] >= 0) continue
+      const key = keyA(i)
+      if (key === undefined) continue
+      const candidates = byKey.get(key)
+      if (candidates === undefined) continue
+      const k = taken.get(key) ?? 0
+      if (k >= candidates.length) continue
+      taken.set(key, k + 1)
+      matchA[i] = candidates[k]
+      matchedB[candidates[k]] = 1
+      how[i] = code
+    }
   }
-  // each name's candidates in B's order, the next one taken from `next` on: no array is shifted
-  const next = new Map<string, number>()
-  for (let i = 0; i < tableA.length; i++) {
-    const name = namesA[i]
-    if (!name) continue
-    const candidates = byName.get(name)
-    if (candidates === undefined) continue
-    const k = next.get(name) ?? 0
-    if (k >= candidates.length) continue
-    next.set(name, k + 1)
-    matchA[i] = candidates[k]
-    matchedB[candidates[k]] = 1
-    how[i] = 1
-  }
-  // by desc: only the rows no name matched need their key
-  const byKey = new Map<string, number[]>()
-  for (let j = 0; j < tableB.length; j++) {
-    if (matchedB[j]) continue
-    const key = descKey(b, tableB.createRecord[j])
-    const list = byKey.get(key)
-    if (list) list.push(j)
-    else byKey.set(key, [j])
-  }
-  const nextByKey = new Map<string, number>()
-  for (let i = 0; i < tableA.length; i++) {
-    if (matchA[i] >= 0) continue
-    const key = descKey(a, tableA.createRecord[i])
-    const candidates = byKey.get(key)
-    if (candidates === undefined) continue
-    const k = nextByKey.get(key) ?? 0
-    if (k >= candidates.length) continue
-    nextByKey.set(key, k + 1)
-    matchA[i] = candidates[k]
-    matchedB[candidates[k]] = 1
-    how[i] = 2
-  }
+  // by name (an empty name matches nothing), then by desc: only the rows no name matched need their key
+  matchBy(
+    (i) => namesA[i] || undefined,
+    (j) => namesB[j] || undefined,
+    1,
+  )
+  matchBy(
+    (i) => descKey(a, tableA.createRecord[i]),
+    (j) => descKey(b, tableB.createRecord[j]),
+    2,
+  )
 
   const textA = tableA.text
   const textB = tableB.text

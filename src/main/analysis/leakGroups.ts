@@ -18,7 +18,8 @@ export function namePattern(name: string): string {
   return name.replace(/\d+/g, '#')
 }
 
-interface Tally {
+/** What a group counts while its range is read (exported for the tests' reference walk). */
+export interface Tally {
   count: number
   bytes: number
   created: number
@@ -30,10 +31,10 @@ interface Tally {
   lastFrame: number
 }
 
-const tally = (): Tally => ({ count: 0, bytes: 0, created: 0, freed: 0, firstCreated: Infinity, lastCreated: -Infinity, frames: 0, lastFrame: -1 })
+export const tally = (): Tally => ({ count: 0, bytes: 0, created: 0, freed: 0, firstCreated: Infinity, lastCreated: -Infinity, frames: 0, lastFrame: -1 })
 
 /** The name and tag string ids of what a create record makes (a buffer, texture, placed or transient resource). */
-function labelsOf(store: CaptureStore, record: number): [number, number] {
+export function labelsOf(store: CaptureStore, record: number): [number, number] {
   const kind = store.records.kind[record]
   const r = store.records.ref[record]
   if (kind === RECORD_KIND.buffer) return [store.buffers.name.data[r], store.buffers.tag.data[r]]
@@ -131,7 +132,8 @@ export function leakGroups(store: CaptureStore, atA: ResourceTable, atB: Resourc
   return [...groupsOf('name', byName, span), ...groupsOf('tag', byTag, span)]
 }
 
-function groupsOf(by: LeakGroup['by'], map: Map<string, Tally>, span: number): LeakGroup[] {
+/** The groups of a kind's tallies, steady ones first, then by bytes: at most LEAK_GROUPS_PER_KIND. */
+export function groupsOf(by: LeakGroup['by'], map: Map<string, Tally>, span: number): LeakGroup[] {
   const out: LeakGroup[] = []
   for (const [key, t] of map) {
     if (t.count === 0) continue

@@ -1,14 +1,13 @@
-import { describe, expect, it } from 'vitest'
 import { join } from 'node:path'
-import { leakGroups, namePattern } from '../../../../src/main/analysis/leakGroups'
+import { describe, expect, it } from 'vitest'
+import { groupsOf, labelsOf, leakGroups, namePattern, tally, type Tally } from '../../../../src/main/analysis/leakGroups'
 import { createdIdOf, frameOfRecord } from '../../../../src/main/analysis/records'
 import type { ResourceTable } from '../../../../src/main/analysis/resourceTable'
 import { replayCapture } from '../../../../src/main/analysis/run'
-import { loadCaptureFile } from '../../../../src/main/ingest/read'
 import { recordRange, RECORD_KIND, type CaptureStore } from '../../../../src/main/ingest/store'
 import type { LeakGroup } from '../../../../src/shared/ipc'
 import { LocalEngine } from '../../../../src/main/engine/engine'
-import { loadCapture } from '../../../../src/main/ingest/read'
+import { loadCapture, loadCaptureFile } from '../../../../src/main/ingest/read'
 import { chunksOf } from '../ingest/helpers'
 
 const HEADER = '{"format":"heapscope-capture","version":1}'
@@ -84,45 +83,7 @@ describe('leak candidates in groups', () => {
 })
 
 describe('leak groups against a plain reference', () => {
-  interface Tally {
-    count: number
-    bytes: number
-    created: number
-    freed: number
-    firstCreated: number
-    lastCreated: number
-    frames: number
-    lastFrame: number
-  }
-  const tally = (): Tally => ({ count: 0, bytes: 0, created: 0, freed: 0, firstCreated: Infinity, lastCreated: -Infinity, frames: 0, lastFrame: -1 })
-  const labelsOf = (store: CaptureStore, record: number): [number, number] => {
-    const kind = store.records.kind[record]
-    const r = store.records.ref[record]
-    if (kind === RECORD_KIND.buffer) return [store.buffers.name.data[r], store.buffers.tag.data[r]]
-    if (kind === RECORD_KIND.texture) return [store.textures.name.data[r], store.textures.tag.data[r]]
-    const table = kind === RECORD_KIND.transient ? store.transients : store.placed
-    const desc = table.desc.data[r]
-    return table.kind.data[r] === 0
-      ? [store.buffers.name.data[desc], store.buffers.tag.data[desc]]
-      : [store.textures.name.data[desc], store.textures.tag.data[desc]]
-  }
-  const groupsOf = (by: LeakGroup['by'], map: Map<string, Tally>, span: number): LeakGroup[] =>
-    [...map]
-      .filter(([, t]) => t.count > 0)
-      .map(([key, t]) => ({
-        by,
-        key,
-        count: t.count,
-        bytes: t.bytes,
-        bytesPerFrame: t.bytes / span,
-        created: t.created,
-        freed: t.freed,
-        firstCreated: Number.isFinite(t.firstCreated) ? t.firstCreated : 0,
-        lastCreated: Number.isFinite(t.lastCreated) ? t.lastCreated : 0,
-        steady: t.freed === 0 && t.frames >= 3 && t.lastCreated - t.firstCreated >= span / 2,
-      }))
-      .sort((a, b) => Number(b.steady) - Number(a.steady) || b.bytes - a.bytes || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-
+  // the reference walks the range as the rule says it; the tallies and their groups are the module's own
   /** The groups as the rule says them: every record in the range read with its strings, a Map of live ids. */
   function reference(store: CaptureStore, atA: ResourceTable, atB: ResourceTable, from: number, to: number): LeakGroup[] {
     const after = store.frames.n[from]
