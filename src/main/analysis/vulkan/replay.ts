@@ -584,6 +584,8 @@ export class VulkanReplay {
   readonly feed: VulkanFeed
   private readonly checkpoints: Checkpoints<VulkanModel>
   private final: VulkanModel | undefined
+  /** The live creates at the end of the replay, where it kept them (not a report's): finalState's. */
+  private finalCreated: IdTable | undefined
 
   private constructor(store: CaptureStore, options: VulkanReplayOptions, growing: boolean) {
     this.store = store
@@ -881,6 +883,7 @@ export class VulkanReplay {
       }
     }
     this.final = model
+    if (!reportOnly) this.finalCreated = created
     created = new IdTable()
     options.onProgress?.({ framesDone: frames, frames })
     series.settle(store.frames.n)
@@ -984,6 +987,16 @@ export class VulkanReplay {
   }
 
   /** The model at the end of the capture; while a followed capture grows, after the last frame replayed. */
+  /**
+   * The model after the last frame and its live creates, read from the replay's own final model (only read: not a
+   * copy) once the replay has ended; undefined before, and for a replay that kept no live creates (a report's).
+   * Snapshots read the last frame's table from it (VulkanSnapshots.table).
+   */
+  finalState(): { model: VulkanModel; created: IdTable } | undefined {
+    if (this.final === undefined || this.finalCreated === undefined) return undefined
+    return { model: this.final, created: this.finalCreated }
+  }
+
   finalModel(): VulkanModel {
     return this.final ?? this.modelAt(this.store.frames.length - 1).model
   }

@@ -208,6 +208,28 @@ describe("the last frame's table", () => {
     expect(replay.finalState()!.live.map).toEqual(replay.modelAt(last).created)
   })
 
+  it.each(['vulkan-120', 'vulkan-hazards-120'])('of %s (Vulkan) comes from the model the replay ended with, as a rebuilt state gives it', async (name) => {
+    const { store } = await loadCaptureFile(join(__dirname, '__golden__', `${name}.hscap.gz`))
+    const config = vulkanConfigOf(store.header)
+    const replay = await VulkanReplay.run(store, { config, checkpointRecords: Number.POSITIVE_INFINITY })
+    const last = store.frames.length - 1
+    const snapshots = new VulkanSnapshots(replay)
+    const rebuilds = vi.spyOn(replay, 'modelAt')
+    const end = snapshots.table(last)
+    expect(rebuilds).not.toHaveBeenCalled()
+    expect(snapshots.table(last + 3)).toBe(end)
+    rebuilds.mockRestore()
+    const rebuilt = new VulkanSnapshots(replay).state(last).table
+    expect(end.length).toBeGreaterThan(0)
+    expect(rowsOf(end)).toEqual(rowsOf(rebuilt))
+    const query = { runId: 'r', frame: last, sort: 'name' as const, descending: false, offset: 0, limit: 100_000 }
+    expect(end.page(query, last)).toEqual(rebuilt.page(query, last))
+    // a report's replay keeps no live creates: its last table is rebuilt
+    const report = await VulkanReplay.run(store, { config, checkpointRecords: Number.POSITIVE_INFINITY, reportOnly: true })
+    expect(report.finalState()).toBeUndefined()
+    expect(rowsOf(new VulkanSnapshots(report).table(last))).toEqual(rowsOf(end))
+  })
+
   it('of a replay that kept no live rows (a report) is rebuilt, to the same table', async () => {
     const { store } = await loadCaptureFile(CAPTURE)
     const config = resolveConfig(store.header.config as Record<string, number> | undefined, {})
