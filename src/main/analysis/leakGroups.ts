@@ -120,6 +120,21 @@ export function leakGroups(store: CaptureStore, atA: ResourceTable, atB: Resourc
       }
     }
   }
+  return candidateGroups(atB, after, span, byName, byTag, get)
+}
+
+/**
+ * The candidates of `atB` (created after frame number `after`) counted into their name's and tag's tallies, and the
+ * groups of both kinds (exported for the tests' reference walk).
+ */
+export function candidateGroups(
+  atB: ResourceTable,
+  after: number,
+  span: number,
+  byName: Map<string, Tally>,
+  byTag: Map<string, Tally>,
+  get: (map: Map<string, Tally>, key: string) => Tally,
+): LeakGroup[] {
   for (let i = 0; i < atB.length; i++) {
     if (atB.created[i] <= after) continue
     const name = get(byName, namePattern(atB.text.name[i]))
@@ -133,7 +148,7 @@ export function leakGroups(store: CaptureStore, atA: ResourceTable, atB: Resourc
 }
 
 /** The groups of a kind's tallies, steady ones first, then by bytes: at most LEAK_GROUPS_PER_KIND. */
-export function groupsOf(by: LeakGroup['by'], map: Map<string, Tally>, span: number): LeakGroup[] {
+function groupsOf(by: LeakGroup['by'], map: Map<string, Tally>, span: number): LeakGroup[] {
   const out: LeakGroup[] = []
   for (const [key, t] of map) {
     if (t.count === 0) continue

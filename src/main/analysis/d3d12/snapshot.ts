@@ -24,7 +24,7 @@ import type { LiveCreates, Replay } from './replay'
 import type { Column } from '../../model/d3d12/rowCopy'
 import { createdIdOf, frameOfRecord } from '../records'
 import { distinct, ResourceTable } from '../resourceTable'
-import { CachedSnapshots, snapshotFrame } from '../snapshotCache'
+import { CachedSnapshots } from '../snapshotCache'
 
 export interface SnapshotState {
   frame: number
@@ -216,31 +216,17 @@ export function liveTagIds(store: CaptureStore, createRecord: Float64Array, rows
 }
 
 export class Snapshots extends CachedSnapshots<SnapshotState> {
-  /** The last frame's table from the replay's final model (table), once built, and its frame index. */
-  private endTable: { frame: number; table: ResourceTable } | undefined
-
   constructor(private readonly replay: Replay) {
     super(replay.store)
   }
 
-  /**
-   * The live resources at the end of frame index `frame`. The last frame's, where no state of it is kept, comes
-   * from the model the replay ended with (Replay.finalState) and is kept: a replay with no checkpoint past the
-   * first (`heapscope diff`'s) would otherwise replay the whole capture again for it.
-   */
-  override table(frame: number): ResourceTable {
+  /** The last frame's table from the model the replay ended with and its live rows (Replay.finalState). */
+  protected override endTableOf(target: number): ResourceTable | undefined {
+    const end = this.replay.finalState()
+    if (!end) return undefined
     const store = this.replay.store
-    const target = snapshotFrame(store, frame)
-    if (target === store.frames.length - 1 && !this.cache.states.some((s) => s.frame === target)) {
-      if (this.endTable?.frame === target) return this.endTable.table
-      const end = this.replay.finalState()
-      if (end) {
-        const heaps = hasHeapRecords(store) ? applicationHeapsAt(this.replay, frameEnd(store, target)) : []
-        this.endTable = { frame: target, table: this.tableOf(end.model, end.live, store.frames.n[target], heaps, []) }
-        return this.endTable.table
-      }
-    }
-    return super.table(frame)
+    const heaps = hasHeapRecords(store) ? applicationHeapsAt(this.replay, frameEnd(store, target)) : []
+    return this.tableOf(end.model, end.live, store.frames.n[target], heaps, [])
   }
 
   /** Its model's tables and its table's columns go back to the replay, for the next state to be written into. */

@@ -25,7 +25,7 @@ import type { MemoryLayout } from '../../model/vulkan/view'
 import { bufferNeeds, emptyNeeds, textureNeeds, type BufferLike } from '../../model/vulkan/requirements'
 import { CaptureNames } from '../names'
 import { Symbolizer } from '../symbolize'
-import { CachedSnapshots, snapshotFrame } from '../snapshotCache'
+import { CachedSnapshots } from '../snapshotCache'
 import { frameOfRecord } from '../records'
 import { ResourceTable } from '../resourceTable'
 import { heapName, typeName, type VulkanReplay } from './replay'
@@ -105,31 +105,17 @@ export class VulkanSnapshots extends CachedSnapshots<VulkanSnapshotState> {
   /** Stack id → its record, found on first use. */
   private stacks: Map<number, number> | undefined
 
-  /** The last frame's table from the replay's final model (table), once built, and its frame index. */
-  private endTable: { frame: number; table: ResourceTable } | undefined
-
   constructor(private readonly replay: VulkanReplay) {
     super(replay.store)
   }
 
-  /**
-   * The live resources at the end of frame index `frame`. The last frame's, where no state of it is kept, comes
-   * from the model the replay ended with (VulkanReplay.finalState) and is kept, as the D3D12 snapshots do.
-   */
-  override table(frame: number): ResourceTable {
+  /** The last frame's table from the model the replay ended with and its live creates (VulkanReplay.finalState). */
+  protected override endTableOf(target: number): ResourceTable | undefined {
+    const end = this.replay.finalState()
+    if (!end) return undefined
     const store = this.replay.store
-    const target = snapshotFrame(store, frame)
-    if (target === store.frames.length - 1 && !this.cache.states.some((s) => s.frame === target)) {
-      if (this.endTable?.frame === target) return this.endTable.table
-      const end = this.replay.finalState()
-      if (end) {
-        const last = frameEnd(store, target)
-        const table = this.tableOf(end.model, end.created, this.poolNamesOf(end.model, last), store.frames.n[target], last)
-        this.endTable = { frame: target, table }
-        return table
-      }
-    }
-    return super.table(frame)
+    const last = frameEnd(store, target)
+    return this.tableOf(end.model, end.created, this.poolNamesOf(end.model, last), store.frames.n[target], last)
   }
 
   /**

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { groupsOf, labelsOf, leakGroups, namePattern, tally, type Tally } from '../../../../src/main/analysis/leakGroups'
+import { candidateGroups, labelsOf, leakGroups, namePattern, tally, type Tally } from '../../../../src/main/analysis/leakGroups'
 import { createdIdOf, frameOfRecord } from '../../../../src/main/analysis/records'
 import type { ResourceTable } from '../../../../src/main/analysis/resourceTable'
 import { replayCapture } from '../../../../src/main/analysis/run'
@@ -145,16 +145,7 @@ describe('leak groups against a plain reference', () => {
         get(byTag, keys[1]).freed++
       }
     }
-    for (let i = 0; i < atB.length; i++) {
-      if (atB.created[i] <= after) continue
-      const name = get(byName, namePattern(atB.text.name[i]))
-      const tag = get(byTag, atB.text.tag[i])
-      name.count++
-      name.bytes += atB.occupied[i]
-      tag.count++
-      tag.bytes += atB.occupied[i]
-    }
-    return [...groupsOf('name', byName, span), ...groupsOf('tag', byTag, span)]
+    return candidateGroups(atB, after, span, byName, byTag, get)
   }
 
   it.each([

@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi, type MockInstance } from 'vitest'
 import { checkpointBudget, CHECKPOINT_BYTES, Replay } from '../../../../src/main/analysis/d3d12/replay'
 import { VulkanReplay, vulkanConfigOf } from '../../../../src/main/analysis/vulkan/replay'
 import { VulkanSnapshots } from '../../../../src/main/analysis/vulkan/snapshot'
@@ -180,26 +180,31 @@ describe("the last frame's table", () => {
     virtual: table.virtual && Array.from(table.virtual),
     text: table.text,
   })
-  const captures = ['deferred-60', 'streaming-150', 'raytracing-60', 'demo']
+  /**
+   * `snapshots` reads the last frame's table without replaying anything (`rebuilds` never called), keeps it for the
+   * next ask (a frame past the end too), and gives the table and page of a state rebuilt by `fresh` snapshots.
+   */
+  function expectEndTable(snapshots: { table(frame: number): ResourceTable }, fresh: () => { state(frame: number): { table: ResourceTable } }, rebuilds: MockInstance, last: number, sort: 'occupied' | 'name') {
+    const end = snapshots.table(last)
+    expect(rebuilds).not.toHaveBeenCalled()
+    expect(snapshots.table(last + 10)).toBe(end)
+    rebuilds.mockRestore()
+    const rebuilt = fresh().state(last).table
+    expect(end.length).toBeGreaterThan(0)
+    expect(rowsOf(end)).toEqual(rowsOf(rebuilt))
+    const query = { runId: 'r', frame: last, sort, descending: sort === 'occupied', offset: 0, limit: 100_000 }
+    expect(end.page(query, last)).toEqual(rebuilt.page(query, last))
+    return end
+  }
 
-  it.each(captures)('of %s comes from the model the replay ended with, as a state rebuilt from the first frame gives it', async (name) => {
+  it.each(['deferred-60', 'streaming-150', 'raytracing-60', 'demo'])('of %s comes from the model the replay ended with, as a state rebuilt from the first frame gives it', async (name) => {
     const { store } = await loadCaptureFile(join(__dirname, '__golden__', `${name}.hscap.gz`))
     const config = resolveConfig(store.header.config as Record<string, number> | undefined, {})
     // no checkpoint past the first, as the command line replays
     const replay = await Replay.run(store, { config, checkpointRecords: Number.POSITIVE_INFINITY, checkpointBytes: Number.POSITIVE_INFINITY })
     const last = store.frames.length - 1
     const snapshots = new Snapshots(replay)
-    const rebuilds = vi.spyOn(replay, 'stateAt')
-    const end = snapshots.table(last)
-    // read from the replay's final model: nothing replayed, and kept for the next ask (a frame past the end too)
-    expect(rebuilds).not.toHaveBeenCalled()
-    expect(snapshots.table(last + 10)).toBe(end)
-    rebuilds.mockRestore()
-    const rebuilt = new Snapshots(replay).state(last).table
-    expect(end.length).toBeGreaterThan(0)
-    expect(rowsOf(end)).toEqual(rowsOf(rebuilt))
-    const query = { runId: 'r', frame: last, sort: 'occupied' as const, descending: true, offset: 0, limit: 100_000 }
-    expect(end.page(query, last)).toEqual(rebuilt.page(query, last))
+    const end = expectEndTable(snapshots, () => new Snapshots(replay), vi.spyOn(replay, 'stateAt'), last, 'occupied')
     // a state of the last frame once kept answers for it
     snapshots.state(last)
     expect(snapshots.table(last)).not.toBe(end)
@@ -213,17 +218,7 @@ describe("the last frame's table", () => {
     const config = vulkanConfigOf(store.header)
     const replay = await VulkanReplay.run(store, { config, checkpointRecords: Number.POSITIVE_INFINITY })
     const last = store.frames.length - 1
-    const snapshots = new VulkanSnapshots(replay)
-    const rebuilds = vi.spyOn(replay, 'modelAt')
-    const end = snapshots.table(last)
-    expect(rebuilds).not.toHaveBeenCalled()
-    expect(snapshots.table(last + 3)).toBe(end)
-    rebuilds.mockRestore()
-    const rebuilt = new VulkanSnapshots(replay).state(last).table
-    expect(end.length).toBeGreaterThan(0)
-    expect(rowsOf(end)).toEqual(rowsOf(rebuilt))
-    const query = { runId: 'r', frame: last, sort: 'name' as const, descending: false, offset: 0, limit: 100_000 }
-    expect(end.page(query, last)).toEqual(rebuilt.page(query, last))
+    const end = expectEndTable(new VulkanSnapshots(replay), () => new VulkanSnapshots(replay), vi.spyOn(replay, 'modelAt'), last, 'name')
     // a report's replay keeps no live creates: its last table is rebuilt
     const report = await VulkanReplay.run(store, { config, checkpointRecords: Number.POSITIVE_INFINITY, reportOnly: true })
     expect(report.finalState()).toBeUndefined()
