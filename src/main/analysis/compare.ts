@@ -124,17 +124,30 @@ interface TableMatch {
 }
 
 /**
- * The matches made so far, by table A, then table B. A snapshot table stays the same object while its state is
- * cached, so the pages of one diff match the rows once; a table let go is never asked for again, and takes its
- * matches with it.
+ * What was worked out for a pair of tables, made once. A snapshot table stays the same object while its state is
+ * cached, so the pages of one question work it out once; a table let go is never asked for again, and takes what
+ * was kept for it along.
  */
-const matches = new WeakMap<ResourceTable, WeakMap<ResourceTable, TableMatch>>()
+class PerTablePair<V> {
+  private readonly kept = new WeakMap<ResourceTable, WeakMap<ResourceTable, V>>()
+
+  get(first: ResourceTable, second: ResourceTable, make: () => V): V {
+    let bySecond = this.kept.get(first)
+    let value = bySecond?.get(second)
+    if (value === undefined) {
+      value = make()
+      if (!bySecond) this.kept.set(first, (bySecond = new WeakMap()))
+      bySecond.set(second, value)
+    }
+    return value
+  }
+}
+
+/** The matches made so far, by table A, then table B. */
+const matches = new PerTablePair<TableMatch>()
 
 /** A's live resources matched against B's: by name first (in creation order among equal names), then by desc. */
 function matchTables(a: ComparedRun, b: ComparedRun, tableA: ResourceTable, tableB: ResourceTable): TableMatch {
-  let byB = matches.get(tableA)
-  const known = byB?.get(tableB)
-  if (known) return known
   const namesA = tableA.text.name
   const namesB = tableB.text.name
   const matchA = new Int32Array(tableA.length).fill(-1)
@@ -226,7 +239,7 @@ function matchTables(a: ComparedRun, b: ComparedRun, tableA: ResourceTable, tabl
     matchHow.push(0)
     changed.push(0)
   }
-  const match: TableMatch = {
+  return {
     status: Uint8Array.from(status),
     a: Int32Array.from(rowA),
     b: Int32Array.from(rowB),
@@ -234,22 +247,19 @@ function matchTables(a: ComparedRun, b: ComparedRun, tableA: ResourceTable, tabl
     changes: Uint8Array.from(changed),
     counts,
   }
-  if (!byB) matches.set(tableA, (byB = new WeakMap()))
-  byB.set(tableB, match)
-  return match
 }
 
 /**
  * A page of the resources only in A, only in B, and in both with another placement, heap, size or requested size,
- * at the frames asked (the last of each by default). The rows are matched once per pair of tables (matchTables);
- * each page then builds only its own entries.
+ * at the frames asked (the last of each by default). The rows are matched once per pair of tables (matchTables,
+ * kept in `matches`); each page then builds only its own entries.
  */
 export function resourceDiff(a: ComparedRun, b: ComparedRun, query: ResourceDiffQuery): ResourceDiffAnswer {
   const frameA = query.frameA ?? a.store.frames.length - 1
   const frameB = query.frameB ?? b.store.frames.length - 1
   const tableA = a.snapshots.table(frameA)
   const tableB = b.snapshots.table(frameB)
-  const match = matchTables(a, b, tableA, tableB)
+  const match = matches.get(tableA, tableB, () => matchTables(a, b, tableA, tableB))
   let wanted = 0
   for (const s of query.status ?? STATUS_NAMES) wanted |= 1 << STATUS[s]
   const offset = Math.max(0, Math.floor(query.offset))
@@ -277,19 +287,13 @@ export function resourceDiff(a: ComparedRun, b: ComparedRun, query: ResourceDiff
 }
 
 /**
- * The leak groups found so far, by the table at the range's end, then the table at its start (each a frame's: a
- * snapshot's table stays one object while its state is cached). The pages of one range walk its records once.
+ * The leak groups found so far, by the table at the range's end, then the table at its start (each a frame's): the
+ * pages of one range walk its records once.
  */
-const leakGroupsFound = new WeakMap<ResourceTable, WeakMap<ResourceTable, LeakGroup[]>>()
+const leakGroupsFound = new PerTablePair<LeakGroup[]>()
 
 function groupsOf(run: ComparedRun, atA: ResourceTable, atB: ResourceTable, from: number, to: number): LeakGroup[] {
-  let byA = leakGroupsFound.get(atB)
-  let groups = byA?.get(atA)
-  if (!groups) {
-    groups = leakGroups(run.store, atA, atB, from, to)
-    if (!byA) leakGroupsFound.set(atB, (byA = new WeakMap()))
-    byA.set(atA, groups)
-  }
+  const groups = leakGroupsFound.get(atB, atA, () => leakGroups(run.store, atA, atB, from, to))
   // each answer's own objects: the kept ones stay as they were found
   return groups.map((g) => ({ ...g }))
 }

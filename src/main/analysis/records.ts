@@ -18,6 +18,14 @@ export class LifeEnds {
   /** A release's answer, one id, reused. */
   private readonly one = [0]
 
+  /**
+   * Whether read() must see records of this kind: a release, a heap, a free or a placed resource. The others end
+   * nothing and change nothing it keeps, so a reader may pass them by.
+   */
+  static reads(kind: number): boolean {
+    return kind === RECORD_KIND.release || kind === RECORD_KIND.heap || kind === RECORD_KIND.free || kind === RECORD_KIND.placed
+  }
+
   /** The ids record `record` ends (none for most records); the answer is read before the next call. */
   read(store: CaptureStore, record: number): readonly number[] {
     const k = store.records.kind[record]
@@ -92,9 +100,8 @@ export class Lifetimes {
       if (k === RECORD_KIND.buffer || k === RECORD_KIND.texture || k === RECORD_KIND.placed) {
         live.set(createdIdOf(store, i), row)
         creates[row++] = i
-        // a buffer or texture ends nothing; a placed resource may end its id's placement before
-        if (k !== RECORD_KIND.placed) continue
-      } else if (k !== RECORD_KIND.release && k !== RECORD_KIND.heap && k !== RECORD_KIND.free) continue
+      }
+      if (!LifeEnds.reads(k)) continue
       for (const id of ends.read(store, i)) {
         const at = live.get(id)
         if (at === undefined) continue

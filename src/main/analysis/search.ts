@@ -16,10 +16,10 @@ export const SEARCH_PAGE_LIMIT = 1000
 /** Entries of a resource's history an answer carries; the rest come a page at a time. */
 export const SEARCH_HISTORY_LIMIT = 100
 
-/** Every resource ever made, a row per create record, in record order. */
 /** The searches whose hits an index keeps (ResourceIndex.hitsOf). */
 const SEARCHES_KEPT = 4
 
+/** Every resource ever made, a row per create record, in record order. */
 export class ResourceIndex {
   readonly length: number
   readonly kind: Uint8Array
@@ -103,8 +103,8 @@ export class ResourceIndex {
         released[row] = k === RECORD_KIND.transient ? frame : -1
         if (k !== RECORD_KIND.transient) live.set(id, row)
         row++
-      } else if (k !== RECORD_KIND.release && k !== RECORD_KIND.heap && k !== RECORD_KIND.free) continue
-      // only a release, a heap's free, a placed resource (a create above) or a heap changes what is live
+      }
+      if (!LifeEnds.reads(k)) continue
       for (const id of ends.read(store, i)) {
         const at = live.get(id)
         if (at === undefined) continue

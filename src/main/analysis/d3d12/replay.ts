@@ -425,8 +425,13 @@ function slotRecordsOf(copy: RowCopy): Float64Array {
 /** The live creates a checkpoint's copy of the live rows' cells restores (id → create record), in row order. */
 function createdOf(copy: RowCopy): Map<number, number> {
   const [cells] = copy.restore().columns
+  return createdOfCells(cells, copy.count)
+}
+
+/** The live creates of the first `count` live rows' cells (id → create record), in row order. */
+function createdOfCells(cells: ArrayLike<number>, count: number): Map<number, number> {
   const created = new Map<number, number>()
-  for (let o = 0; o < copy.count; o += LIVE_FIELDS) if (cells[o + LIVE_RECORD] >= 0) created.set(cells[o + LIVE_ID], cells[o + LIVE_RECORD])
+  for (let o = 0; o < count; o += LIVE_FIELDS) if (cells[o + LIVE_RECORD] >= 0) created.set(cells[o + LIVE_ID], cells[o + LIVE_RECORD])
   return created
 }
 
@@ -534,10 +539,7 @@ export class LiveTags {
 
   /** The live creates by id, in row order, as createdOf gives them from a copy of these rows. */
   created(): Map<number, number> {
-    const c = this.cells
-    const created = new Map<number, number>()
-    for (let o = 0; o < this.used * LIVE_FIELDS; o += LIVE_FIELDS) if (c[o + LIVE_RECORD] >= 0) created.set(c[o + LIVE_ID], c[o + LIVE_RECORD])
-    return created
+    return createdOfCells(this.cells, this.used * LIVE_FIELDS)
   }
 
   /** The create record of each row (-1 on a free one), as slotRecordsOf gives it from a copy of these rows. */
@@ -1173,7 +1175,7 @@ export class Replay {
    * The model after the last frame and its live creates, as stateAt(last frame) would rebuild them, read from the
    * replay's own final model (only read: not a copy) once the replay has ended; undefined before, and for a replay
    * that kept no live rows (a report's). It holds no transient layout: snapshots read it for the last frame's table
-   * alone (Snapshots.table), which a replay with no checkpoint past the first would otherwise replay whole again.
+   * alone (Snapshots.endTableOf), which a replay with no checkpoint past the first would otherwise replay whole again.
    */
   finalState(): { model: D3D12Model; live: LiveCreates } | undefined {
     const rows = this.finalRows

@@ -986,17 +986,17 @@ export class VulkanReplay {
     return { frame, model: copy, bytes, ...live }
   }
 
-  /** The model at the end of the capture; while a followed capture grows, after the last frame replayed. */
   /**
    * The model after the last frame and its live creates, read from the replay's own final model (only read: not a
    * copy) once the replay has ended; undefined before, and for a replay that kept no live creates (a report's).
-   * Snapshots read the last frame's table from it (VulkanSnapshots.table).
+   * Snapshots read the last frame's table from it (VulkanSnapshots.endTableOf).
    */
   finalState(): { model: VulkanModel; created: IdTable } | undefined {
     if (this.final === undefined || this.finalCreated === undefined) return undefined
     return { model: this.final, created: this.finalCreated }
   }
 
+  /** The model at the end of the capture; while a followed capture grows, after the last frame replayed. */
   finalModel(): VulkanModel {
     return this.final ?? this.modelAt(this.store.frames.length - 1).model
   }
