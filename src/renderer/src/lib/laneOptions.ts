@@ -72,7 +72,7 @@ export type Shape =
   | { kind: 'line'; x: Float64Array; y: Float64Array; stroke: Stroke; step?: boolean }
   /** Frames [from, to] shaded over the lane's height. */
   | { kind: 'span'; from: number; to: number; fill: Fill }
-  /** Triangles at (x, y), `size` pixels wide, pointing down or up: all of them one path. */
+  /** Triangles with their base on (x, y), `size` pixels wide, pointing down or up: all of them one path. */
   | { kind: 'markers'; x: number[]; y: number[]; size: number[]; down: boolean; fill: string; stroke: string }
 
 const hatches = new Map<string, object | string>()
@@ -150,13 +150,20 @@ export function shapeElements(shapes: Shape[], box: { x: number; y: number; widt
         if (!(shape.size[i] <= (largest.get(key) ?? 0))) largest.set(key, shape.size[i])
       }
       const parts: string[] = []
+      const top = box.y
+      const bottom = box.y + box.height
       for (const [key, size] of largest) {
         const cx = Math.floor(key / 65536 + 0.5)
         const cy = key - cx * 65536
         const h = size / 2
-        // a down triangle's tip on the curve, an up triangle's base on it: both read as "here"
-        const tip = shape.down ? cy : cy - 2 * h
-        const foot = shape.down ? cy - 2 * h : cy
+        // Base on the curve: an up triangle stands on it, a down one hangs under it, so the two kinds of one
+        // frame lie apart. Kept inside the plot, which clips: a curve at the lane's top (a run held at its
+        // budget, evicting every frame) would otherwise take its markers out of sight.
+        let foot = cy
+        let tip = shape.down ? cy + 2 * h : cy - 2 * h
+        const shift = Math.min(tip, foot) < top ? top - Math.min(tip, foot) : Math.max(tip, foot) > bottom ? bottom - Math.max(tip, foot) : 0
+        foot += shift
+        tip += shift
         parts.push(`M${(cx - h).toFixed(1)} ${foot.toFixed(1)}L${(cx + h).toFixed(1)} ${foot.toFixed(1)}L${cx.toFixed(1)} ${tip.toFixed(1)}Z`)
       }
       if (parts.length) {
@@ -386,10 +393,26 @@ export interface ResidencyMarkers {
   perBucket: Map<number, { evictions: number; evictedBytes: number; made: number; madeBytes: number }>
 }
 
-/** Marker size in pixels: by the square root of bytes (area ∝ bytes), 5 to 18 px. */
+/** The largest marker, in pixels (markerSize). */
+export const MARKER_MAX = 18
+
+/** Marker size in pixels: by the square root of bytes (area ∝ bytes), 5 to MARKER_MAX px. */
 export function markerSize(bytes: number, maxBytes: number): number {
   if (!(maxBytes > 0)) return 6
-  return 5 + 13 * Math.sqrt(Math.max(0, bytes) / maxBytes)
+  return 5 + (MARKER_MAX - 5) * Math.sqrt(Math.max(0, bytes) / maxBytes)
+}
+
+/**
+ * A lane's top value: `max`, or higher where an up triangle standing at value `y[i]`, `size[i]` pixels tall, would
+ * reach past the top of a chart `height` pixels tall (a run held at its budget makes resources resident at the
+ * lane's peak). Where the plot is too short to give a marker its room, `max`: shapeElements keeps markers inside.
+ */
+export function withMarkerRoom(max: number, height: number, y: number[], size: number[]): number {
+  const plot = height - GRID.top - GRID.bottom
+  if (!(plot > 3 * MARKER_MAX)) return max
+  let top = max
+  for (let i = 0; i < y.length; i++) top = Math.max(top, (y[i] * plot) / (plot - size[i]))
+  return top
 }
 
 export function residencyLaneOption(lanes: LaneSet, r: ResidencyLane, markers: ResidencyMarkers, ctx: LaneContext): EChartsOption {
@@ -398,8 +421,8 @@ export function residencyLaneOption(lanes: LaneSet, r: ResidencyLane, markers: R
   shapes.push({ kind: 'area', x: lanes.x, top: r.resident, fill: mix(theme.resident, theme.background, 0.22) })
   shapes.push({ kind: 'line', x: lanes.x, y: r.resident, stroke: { color: theme.resident, width: 1.4 } })
   if (r.hasBudget) shapes.push({ kind: 'line', x: lanes.x, y: r.budget, step: true, stroke: { color: theme.budget, width: 1.3, dash: [5, 3] } })
-  const triangles = (events: [number, number, number][], down: boolean, fill: string): Shape => ({
-    kind: 'markers',
+  const triangles = (events: [number, number, number][], down: boolean, fill: string) => ({
+    kind: 'markers' as const,
     x: events.map((e) => e[0]),
     y: events.map((e) => e[1]),
     size: events.map((e) => markerSize(e[2], markers.maxBytes)),
@@ -407,11 +430,13 @@ export function residencyLaneOption(lanes: LaneSet, r: ResidencyLane, markers: R
     fill,
     stroke: theme.background,
   })
-  shapes.push(triangles(markers.make, false, theme.makeResident), triangles(markers.evict, true, theme.evict))
+  const make = triangles(markers.make, false, theme.makeResident)
+  shapes.push(make, triangles(markers.evict, true, theme.evict))
   return lane({
     ctx,
     unit: 'bytes',
-    max: r.max,
+    // the evictions hang under the curve; the make-resident markers stand on it, with room over the peak
+    max: withMarkerRoom(r.max, ctx.height, make.y, make.size),
     shapes,
     locate: locator(lanes.start, lanes.width),
     tip: (i) => {

@@ -9,8 +9,10 @@ import {
   markerSize,
   mix,
   residencyMarkers,
+  residencyLaneOption,
   shapeElements,
   stackedAreas,
+  withMarkerRoom,
 } from '../../../../src/renderer/src/lib/laneOptions'
 import { buildLanes } from '../../../../src/renderer/src/lib/lanes'
 import { FakeHost, summary } from '../fakeHost'
@@ -136,8 +138,57 @@ describe('lane options', () => {
       100,
     ) as { shape: { pathData: string } }[]
     expect(markers).toHaveLength(1)
-    // down triangles: the base 2h above the tip; pixel 1 keeps the 10 px one (h 5), pixel 50 its own 4 px one
+    // down triangles on the axis (the plot's bottom, pixel 50) would hang out of it: lifted in, their tips on it;
+    // pixel 1 keeps the 10 px one (h 5), pixel 50 its own 4 px one
     expect(markers[0].shape.pathData).toBe('M-4.0 40.0L6.0 40.0L1.0 50.0ZM48.0 46.0L52.0 46.0L50.0 50.0Z')
+  })
+
+  it('stands make-resident triangles on the curve and hangs evictions under it, inside the plot', () => {
+    const box = { x: 0, y: 10, width: 100, height: 50 }
+    const draw = (y: number, down: boolean) =>
+      (shapeElements([{ kind: 'markers', x: [50], y: [y], size: [10], down, fill: '#ff0000', stroke: '#000000' }], box, { from: 0, to: 100 }, 0, 100) as {
+        shape: { pathData: string }
+      }[])[0].shape.pathData
+    // y 50 of 0..100 → pixel 35: an up triangle's base there, its tip 10 px above; a down one's tip 10 px below
+    expect(draw(50, false)).toBe('M45.0 35.0L55.0 35.0L50.0 25.0Z')
+    expect(draw(50, true)).toBe('M45.0 35.0L55.0 35.0L50.0 45.0Z')
+    // y 100, the plot's top (pixel 10): the up triangle moved down into the plot, the down one already in it
+    expect(draw(100, false)).toBe('M45.0 20.0L55.0 20.0L50.0 10.0Z')
+    expect(draw(100, true)).toBe('M45.0 10.0L55.0 10.0L50.0 20.0Z')
+    // far above the axis (a curve past the lane's top) both are still drawn at its top
+    expect(draw(400, true)).toBe('M45.0 10.0L55.0 10.0L50.0 20.0Z')
+  })
+
+  it('leaves room over a residency curve at its peak for the make-resident markers', async () => {
+    // a 100 px lane: 86 px of plot; an 18 px marker at 68 needs 18 px over it, a 5 px one at 40 fits
+    expect(withMarkerRoom(68, 100, [68, 40], [18, 5])).toBe(86)
+    expect(withMarkerRoom(68, 100, [40], [5])).toBe(68)
+    // a marker under the peak needs room only over itself: at 64 of 68, 9 px tall → 64 × 86 / 77, about 71.5
+    expect(withMarkerRoom(68, 100, [64], [9])).toBeCloseTo((64 * 86) / 77, 9)
+    // too short a plot keeps its top
+    expect(withMarkerRoom(68, 60, [68], [18])).toBe(68)
+    const host = new FakeHost()
+    const run = summary('r')
+    const lanes = buildLanes(await host.series({ runId: 'r', series: run.series.map((s) => s.name), from: 0, to: 100, resolution: 100 }), 'heapBytes', run)
+    const events = await host.residencyEvents({ runId: 'r', from: 0, to: 100, limit: 10 })
+    const ctx = {
+      theme: (await import('../../../../src/renderer/src/lib/palette')).THEMES.dark,
+      view: { from: 0, to: 99 },
+      height: 120,
+      t: (k: string) => k,
+      frameNumber: (i: number) => i + 1,
+    }
+    const r = lanes.residency!
+    const top = (markers: ReturnType<typeof residencyMarkers>) => (residencyLaneOption(lanes, r, markers, ctx).yAxis as { max: number }).max
+    // the fake run's events lie under its budget, the lane's peak: they need no room
+    const under = residencyMarkers(lanes, events, { from: 0, to: 99 }, { evict: 1, make: 0 })
+    const none = residencyMarkers(lanes, null, { from: 0, to: 99 }, { evict: 1, make: 0 })
+    expect(top(none)).toBeGreaterThanOrEqual(r.max)
+    expect(top(under)).toBe(top(none))
+    // a resource made resident at the peak, the largest marker (18 px of a 106 px plot): room over the peak
+    const atPeak = { ...none, make: [[60, r.max, 12 * MiB]] as [number, number, number][], maxBytes: 12 * MiB }
+    expect(top(atPeak)).toBeGreaterThanOrEqual((r.max * 106) / 88)
+    expect(top(atPeak)).toBeGreaterThan(top(none))
   })
 
   it('draws a budget only near the data', () => {
