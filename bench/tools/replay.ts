@@ -6,7 +6,9 @@
  * REPORT=1 replays as `report --json` does (no checkpoint, residency events counted, the report's series only,
  * through the backend) and prints the nanoseconds per record of each eighth of the frames: a cost that grows with
  * what is alive shows as eighths that get dearer (the replay tells its progress every 256 frames, so the eighths of
- * a capture under some 4 000 frames are coarse).
+ * a capture under some 4 000 frames are coarse). HEAP=N prints the N sites that allocate the most in the first
+ * (cold) load and the first replay, per thousand records, collected objects included: what the young generation's
+ * collections sweep.
  * Usage: bash bench/tools/run.sh replay FILE [N=2]
  */
 import { BACKENDS, backendFor } from '../../src/main/analysis/backends'
@@ -15,21 +17,28 @@ import { Replay } from '../../src/main/analysis/d3d12/replay'
 import { replayCapture } from '../../src/main/analysis/run'
 import { loadCaptureFile } from '../../src/main/ingest/read'
 import { resolveConfig } from '../../src/shared/model'
-import { Profiler } from './profiler'
+import { HeapSampler, Profiler } from './profiler'
 
 const file = process.argv[2]
 const runs = Number(process.argv[3] ?? 2)
 const profiler = process.env.PROF ? new Profiler(process.env.PROF) : null
+// HEAP=N: the N sites that allocate the most in the first load and the first replay, collected objects included
+const sampler = process.env.HEAP ? new HeapSampler() : null
 const faults = () => process.resourceUsage().minorPageFault
 for (let i = 1; i <= runs; i++) {
   const f0 = faults()
   if (process.env.PROF_LOAD) await profiler?.start()
+  if (i === 1) await sampler?.start()
   const t0 = performance.now()
   const result = await loadCaptureFile(file)
   const store = result.store
   const t1 = performance.now()
   const f1 = faults()
   if (process.env.PROF_LOAD) await profiler?.stop(`load${i}`)
+  if (i === 1 && sampler) {
+    await sampler.stop(Number(process.env.HEAP), store.records.length / 1000, 'thousand records, the load')
+    await sampler.start()
+  }
   await profiler?.start()
   const t2 = performance.now()
   const eighths: string[] = []
@@ -64,6 +73,7 @@ for (let i = 1; i <= runs; i++) {
   const t3 = performance.now()
   const f3 = faults()
   await profiler?.stop(`replay${i}`)
+  if (i === 1) await sampler?.stop(Number(process.env.HEAP), store.records.length / 1000, 'thousand records, the replay')
   const each = eighths.length > 0 ? `; ns per record by eighth ${eighths.join(' ')}` : ''
   console.log(`load ${(t1 - t0).toFixed(0)} ms (${f1 - f0} page faults) replay ${(t3 - t2).toFixed(0)} ms (${f3 - f1} page faults)${each}`)
 }
