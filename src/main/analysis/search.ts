@@ -193,25 +193,36 @@ export function matcherOf(text: string): Matcher {
 export function matches(index: ResourceIndex, matcher: Matcher): Uint32Array {
   if (matcher.error) return new Uint32Array(0)
   const strings = index.store.strings
-  // each distinct name tested once
-  const tested = new Map<number, boolean>()
+  // each distinct name tested once: by string id, 0 not yet, HIT or MISS (a string interned since, past the
+  // states, is tested each time)
+  const HIT = 1
+  const MISS = 2
+  const tested = new Uint8Array(strings.size)
   const byName = matcher.name
-  const out: number[] = []
+  const names = index.name
+  const ids = index.id
+  const id = matcher.id
+  let out = new Uint32Array(64)
+  let n = 0
   for (let i = 0; i < index.length; i++) {
-    if (matcher.id !== undefined && index.id[i] === matcher.id) {
-      out.push(i)
-      continue
+    let hit = id !== undefined && ids[i] === id
+    if (!hit && byName) {
+      const nameId = names[i]
+      const state = nameId < tested.length ? tested[nameId] : 0
+      if (state === 0) {
+        hit = byName(strings.get(nameId) ?? '')
+        if (nameId < tested.length) tested[nameId] = hit ? HIT : MISS
+      } else hit = state === HIT
     }
-    if (!byName) continue
-    const nameId = index.name[i]
-    let hit = tested.get(nameId)
-    if (hit === undefined) {
-      hit = byName(strings.get(nameId) ?? '')
-      tested.set(nameId, hit)
+    if (!hit) continue
+    if (n === out.length) {
+      const grown = new Uint32Array(2 * n)
+      grown.set(out)
+      out = grown
     }
-    if (hit) out.push(i)
+    out[n++] = i
   }
-  return Uint32Array.from(out)
+  return out.slice(0, n)
 }
 
 /** The fields of `entry` that differ from `before`'s. */

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { replayCapture } from '../../../../src/main/analysis/run'
-import { matcherOf, ResourceIndex, walkHistory } from '../../../../src/main/analysis/search'
+import { matcherOf, matches, ResourceIndex, walkHistory } from '../../../../src/main/analysis/search'
 import { LocalEngine } from '../../../../src/main/engine/engine'
 import { LifeEnds, Lifetimes } from '../../../../src/main/analysis/records'
 import { loadCapture, loadCaptureFile } from '../../../../src/main/ingest/read'
@@ -238,6 +238,24 @@ describe('the index of every resource a run made, and the lifetimes a resource\'
     expect(index.length).toBeGreaterThan(100)
     expect(rowsOf(index)).toEqual(reference(store))
     expectLifetimes(store)
+  })
+
+  it.each(['deferred-60', 'streaming-150', 'demo', 'vulkan-hazards-120'])('of %s finds the rows a test of every name and id finds', async (name) => {
+    const { store } = await loadCaptureFile(join(__dirname, '__golden__', `${name}.hscap.gz`))
+    const index = new ResourceIndex(store)
+    const texts = ['a', 'Tex', 'T_*_N', '/^(Scene|GBuffer)/', '/x{40}/', '#12', '12', '0', 'no such name', '/[/']
+    for (const text of texts) {
+      const m = matcherOf(text)
+      const plain: number[] = []
+      if (!m.error) {
+        for (let i = 0; i < index.length; i++) {
+          if ((m.id !== undefined && index.id[i] === m.id) || (m.name !== undefined && m.name(store.strings.get(index.name[i]) ?? ''))) plain.push(i)
+        }
+      }
+      expect(Array.from(matches(index, m)), text).toEqual(plain)
+    }
+    // the texts above find something, in every capture
+    expect(matches(index, matcherOf('a')).length).toBeGreaterThan(10)
   })
 
   it('has the rows the reference gives for ids far apart, heaps freed with what is placed in them, and an id made again', () => {
