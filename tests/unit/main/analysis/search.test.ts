@@ -222,13 +222,13 @@ describe('the index of every resource a run made, and the lifetimes a resource\'
   }
   const rowsOf = (index: ResourceIndex) =>
     Array.from({ length: index.length }, (_, i) => [
-      index.kind[i],
+      index.descOf(i).kind,
       index.id[i],
       index.name[i],
-      index.tag[i],
-      index.created[i],
+      index.descOf(i).tag,
+      index.createdOf(i),
       index.released[i],
-      index.requested[i],
+      index.descOf(i).requested,
       index.record[i],
     ])
 
