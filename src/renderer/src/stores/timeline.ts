@@ -214,7 +214,20 @@ export const useTimelineStore = defineStore('timeline', () => {
       // the cursor starts on the frame the heaps held the most: where a person looks first
       let peak = 0
       for (let i = 1; i < total.length; i++) if (total[i] > total[peak]) peak = i
-      if (cursor.value === null) cursor.value = Math.min(r.frames - 1, over.start[peak] ?? 0)
+      let at = over.start[peak] ?? 0
+      if (over.width > 1 && total.length > 0) {
+        // the overview's bucket holds several frames: its frame of the most, from the bucket at one frame a bucket
+        const to = Math.min(r.frames, at + over.width)
+        const fine = await api.series({ runId, series: [TOTAL_SERIES.heapBytes], from: at, to, resolution: to - at })
+        if (run.value?.runId !== runId) return
+        const held = fine.series[TOTAL_SERIES.heapBytes]?.max
+        if (held && held.length > 0) {
+          let most = 0
+          for (let i = 1; i < held.length; i++) if (held[i] > held[most]) most = i
+          at = fine.start[most]
+        }
+      }
+      if (cursor.value === null) cursor.value = Math.min(r.frames - 1, at)
     } catch (err) {
       failed(err)
     }

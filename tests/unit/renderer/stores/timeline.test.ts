@@ -23,6 +23,17 @@ describe('timeline store', () => {
     expect(committed.values[10]).toBe(4 * MiB + 10 * 1024)
   })
 
+  it('starts the cursor on the peak frame itself where the overview holds several frames a bucket', async () => {
+    // 5 000 frames over the overview's 1 600 buckets: 4 frames a bucket, the peak (index 70) in the one from 68
+    host.outcomes.push({ ok: true, summary: summary('run-1', 5000) })
+    const { timeline } = await opened()
+    const overview = host.seriesQueries.find((q) => q.series.includes('total.heapBytes') && q.from === 0 && q.to === 5000)!
+    expect(overview.resolution).toBe(1600)
+    // the bucket asked again at a frame a bucket
+    expect(host.seriesQueries.some((q) => q.from === 68 && q.to === 72 && q.resolution === 4)).toBe(true)
+    expect(timeline.cursor).toBe(70)
+  })
+
   it('draws residency and transients only where the run offers them, whatever series it has', async () => {
     // the same series, from a run that offers only a what-if
     host.outcomes.push({ ok: true, summary: summary('run-1', 100, { backend: 'vulkan', capabilities: { whatIf: true } }) })
