@@ -224,6 +224,7 @@ function vulkanHeap(index: number, run: SeriesRunInfo): HeapLaneInfo | null {
     order: index,
     words: VULKAN_WORDS,
     memoryLimit: run.vulkan!.maxMemoryAllocationCount,
+    foldsEmpty: true,
   }
 }
 

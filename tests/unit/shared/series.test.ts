@@ -94,6 +94,9 @@ describe('series described by data', () => {
     expect(['DEFAULT', 'UPLOAD', 'READBACK'].map((h) => placeSeries(`heap.${h}.heapBytes`, {})!.heap!.weight)).toEqual([3.2, 1.5, 1])
     expect(placeSeries('memory.invisible.heapBytes', {})!.heap).toMatchObject({ key: 'memory.invisible', title: 'invisible', note: 'memoryKind.invisible' })
     expect(placeSeries('vkheap.0.allocatedBytes', device)!.heap!.weight).toBeUndefined()
+    // a lane of a heap that held nothing over the run folds, a Vulkan memory heap as a D3D12 heap
+    expect(['heap.READBACK.heapBytes', 'memory.invisible.heapBytes'].map((n) => placeSeries(n, {})!.heap!.foldsEmpty)).toEqual([true, true])
+    expect(placeSeries('vkheap.1.allocatedBytes', device)!.heap!.foldsEmpty).toBe(true)
     expect(describeSeries('check.access-inactive')!.kind.id).toBe('check')
     // the parts of a run's total a comparison stacks: heap bytes of placements (Committed too), memory types' allocations
     expect(totalPartOf('placement.Committed.heapBytes', {})).toEqual({ key: 'Committed', order: 0 })
