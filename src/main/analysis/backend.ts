@@ -21,6 +21,7 @@ import type {
   TransientExecution,
 } from '../../shared/ipc'
 import type { ConfigKeyInfo } from '../../shared/model'
+import type { Bytes } from '../../shared/units'
 import type { CaptureHeader } from '../../shared/capture'
 import type { LoadResult } from '../ingest/read'
 import type { CaptureStore } from '../ingest/store'
@@ -160,6 +161,11 @@ export interface BackendRun {
   extras?(): Partial<RunSummary>
   /** The model after each frame, for a resource's history in search answers. */
   readonly walk?: ModelWalk
+  /**
+   * The bytes the model estimates a texture's create record asks for, where its desc gives no size (search rows);
+   * null where it gives none either.
+   */
+  estimatedRequest?(record: number): Bytes | null
   /** Every resource the run created, placed again, as the history's Parquet export keeps them. */
   resourceRows?(): ResourceRows
 }

@@ -168,6 +168,7 @@ export class ResourceIndex {
       created: this.createdOf(i),
       released: this.released[i] < 0 ? null : this.released[i],
       requested,
+      estimated: false,
     }
   }
 }
@@ -311,9 +312,16 @@ export function walkHistory(
 /**
  * One page of a search. The history asked for: for a buffer or texture the model places (`walk` given), every change
  * over its life; else (a resource the application placed, a transient, a Vulkan run, where nothing moves) its state
- * at creation and at the last frame it lived, from `table(frame)`, the live resources at a frame index.
+ * at creation and at the last frame it lived, from `table(frame)`, the live resources at a frame index. A texture
+ * whose desc gives no size shows the bytes `estimate` gives for its create record, where it gives them.
  */
-export function search(index: ResourceIndex, query: SearchQuery, table: (frame: number) => ResourceTable, walk?: ModelWalk): SearchAnswer {
+export function search(
+  index: ResourceIndex,
+  query: SearchQuery,
+  table: (frame: number) => ResourceTable,
+  walk?: ModelWalk,
+  estimate?: (record: number) => Bytes | null,
+): SearchAnswer {
   const matcher = matcherOf(query.text)
   const answer: SearchAnswer = { mode: matcher.mode, total: 0, rows: [] }
   if (matcher.error) {
@@ -325,7 +333,17 @@ export function search(index: ResourceIndex, query: SearchQuery, table: (frame: 
   answer.total = hits.length
   const offset = Math.max(0, Math.floor(query.offset))
   const limit = Math.max(0, Math.min(SEARCH_PAGE_LIMIT, Math.floor(query.limit)))
-  for (let k = offset; k < Math.min(hits.length, offset + limit); k++) answer.rows.push(index.row(hits[k], k))
+  for (let k = offset; k < Math.min(hits.length, offset + limit); k++) {
+    const row = index.row(hits[k], k)
+    if (row.kind === 'texture' && row.requested === 0 && estimate) {
+      const bytes = estimate(index.record[hits[k]])
+      if (bytes !== null && bytes > 0) {
+        row.requested = bytes
+        row.estimated = true
+      }
+    }
+    answer.rows.push(row)
+  }
   const h = query.historyOf
   if (h !== undefined && h >= 0 && h < hits.length) {
     const i = hits[h]

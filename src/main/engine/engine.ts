@@ -725,7 +725,7 @@ export class LocalEngine implements Engine {
   async search(query: SearchQuery): Promise<SearchAnswer> {
     const run = this.run(query.runId)
     const replay: BackendRun = run.replay
-    return search(this.resourceIndex(run), query, (frame) => replay.snapshots.table(frame), replay.walk)
+    return search(this.resourceIndex(run), query, (frame) => replay.snapshots.table(frame), replay.walk, replay.estimatedRequest?.bind(replay))
   }
 
   /** Each run's placement layouts, made when first asked for (most runs never are). */

@@ -24,8 +24,13 @@ export interface SearchRow {
   /** Frame indices of its creation and of its release; release null when alive at the end. */
   created: number
   released: number | null
-  /** The bytes its desc asks for; 0 when the desc gives none (a texture whose size the model estimates). */
+  /**
+   * The bytes its desc asks for. Where the desc gives none (a texture), the model's estimate of them, as the
+   * inspector's table gives it (`estimated`), or 0 where the run has no model to estimate them.
+   */
   requested: Bytes
+  /** `requested` is the model's estimate: the desc gave no size. */
+  estimated: boolean
 }
 
 /**

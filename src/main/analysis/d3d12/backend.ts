@@ -3,7 +3,11 @@
  * takes every capture no backend before it in the list took, so it stays last.
  */
 import { CONFIG_KEY_NAMES, CONFIG_KEYS, parseConfigPairs, resolveConfig } from '../../../shared/model'
+import type { TextureDesc } from '../../../shared/capture'
+import type { Bytes } from '../../../shared/units'
+import { recordAt } from '../../ingest/records'
 import type { CaptureStore } from '../../ingest/store'
+import { decideTexture, newGeometry, newTextureDecision, readGeometry } from '../../model/d3d12/texture'
 import { ReplayRun, reportOnly, type Backend, type BackendReplayOptions, type BackendRun, type ReplayStart } from '../backend'
 import { ONLY_FIRST_CHECKPOINT } from '../checkpoints'
 import type { ResourceRows } from '../resourceRows'
@@ -60,6 +64,13 @@ export class D3D12BackendRun extends ReplayRun<Replay, Snapshots> implements Bac
   }
 
   readonly walk: ModelWalk = (from, to, visit) => this.replay.walk(from, to, visit)
+
+  estimatedRequest(record: number): Bytes | null {
+    const desc = recordAt(this.store, record) as TextureDesc
+    const decision = newTextureDecision()
+    decideTexture(readGeometry(desc, newGeometry()), this.replay.config, null, decision)
+    return decision.estimated ? decision.requested : null
+  }
 
   resourceRows(): ResourceRows {
     return d3d12ResourceRows(this.store, this.replay.config)

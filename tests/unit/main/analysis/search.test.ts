@@ -123,6 +123,32 @@ describe('capture-wide search', () => {
     await engine.dispose()
   })
 
+  it("gives a texture whose desc has no size the bytes the model estimates, as the inspector's table does", async () => {
+    // T_Est: 1024 × 1024 BC7 with its mips and no size; T_Given: the driver's size; a transient texture without one
+    const { engine, runId } = await runOf([
+      { e: 'frame', n: 1 },
+      { e: 'texture', id: 1, dim: '2d', format: 'BC7_UNORM', width: 1024, height: 1024, mips: 11, flags: ['ShaderResource'], name: 'T_Est' },
+      { e: 'texture', id: 2, dim: '2d', format: 'BC7_UNORM', width: 1024, height: 1024, mips: 11, flags: ['ShaderResource'], name: 'T_Given', size: 1_400_000 },
+      { e: 'texture', id: 3, dim: '2d', format: 'R8G8B8A8_UNORM', width: 300, height: 200, flags: ['RenderTargetable'], name: 'T_Odd' },
+      { e: 'buffer', id: 4, size: 4096, usage: ['Static'], name: 'T_Buffer' },
+      { e: 'frame', n: 2 },
+    ])
+    const found = await engine.search({ runId, text: 'T_', offset: 0, limit: 10 })
+    const table = await engine.resources({ runId, frame: 0, offset: 0, limit: 10, sort: 'id' })
+    const inTable = (id: number) => table.rows.find((r) => r.id === id)!
+    expect(found.rows.map((r) => [r.name, r.requested, r.estimated])).toEqual([
+      ['T_Est', inTable(1).requested, true],
+      ['T_Given', 1_400_000, false],
+      ['T_Odd', inTable(3).requested, true],
+      ['T_Buffer', 4096, false],
+    ])
+    // the table's rows say so too, and the estimates are real sizes: a 1024² BC7 chain is over its top mip's 1 MiB
+    expect([inTable(1).estimated, inTable(2).estimated, inTable(3).estimated]).toEqual([true, false, true])
+    expect(inTable(1).requested).toBeGreaterThan(MiB)
+    expect(inTable(3).requested).toBeGreaterThanOrEqual(300 * 200 * 4)
+    await engine.dispose()
+  })
+
   it('keeps the hits of the last four searches: a next page tests no name again', () => {
     const index = new ResourceIndex(scan([HEADER, '{"e":"frame","n":1}', '{"e":"buffer","id":1,"size":4096,"usage":["Static"],"name":"A"}'].join('\n') + '\n').store)
     const found: string[] = []
