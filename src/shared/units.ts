@@ -47,12 +47,16 @@ export function lcm(a: number, b: number): number {
 
 const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB']
 
-/** "1.50 MiB": binary units, three significant digits, bytes below 1 KiB shown exactly. */
+/**
+ * "1.50 MiB": binary units, three significant digits; a whole number of bytes below 1 KiB shown exactly, a fraction
+ * of one (a rate, bytes a frame) to three significant digits too.
+ */
 export function formatBytes(bytes: Bytes): string {
   if (!Number.isFinite(bytes)) return String(bytes)
   const sign = bytes < 0 ? '-' : ''
   let v = Math.abs(bytes)
-  if (v < 1024) return `${sign}${v} B`
+  // a rate (bytes a frame) is fractional: as many digits as a larger unit's
+  if (v < 1024) return `${sign}${Number.isInteger(v) ? v : v.toFixed(v >= 100 ? 0 : v >= 10 ? 1 : 2)} B`
   let u = 0
   while (v >= 1024 && u < UNITS.length - 1) {
     v /= 1024

@@ -27,6 +27,8 @@ describe('units', () => {
   it('formats sizes in binary units', () => {
     expect(formatBytes(0)).toBe('0 B')
     expect(formatBytes(1023)).toBe('1023 B')
+    // a rate under 1 KiB a frame: three significant digits, as above it
+    expect([1011.0924369747, 12.345, 0.5, -3.25].map(formatBytes)).toEqual(['1011 B', '12.3 B', '0.50 B', '-3.25 B'])
     expect(formatBytes(1536)).toBe('1.50 KiB')
     expect(formatBytes(16 * 2 ** 20)).toBe('16.0 MiB')
     expect(formatBytes(3 * 2 ** 30)).toBe('3.00 GiB')
