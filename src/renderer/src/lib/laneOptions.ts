@@ -35,6 +35,8 @@ export interface LaneSpec {
   testid?: string
   /** Data attributes on the lane's chart (what it draws, for tests and benchmarks). */
   attrs?: Record<string, string | number>
+  /** Said across the lane's plot, where the header has no room for it (a lane folded for holding nothing). */
+  empty?: string
   build: (height: number) => EChartsOption
 }
 
