@@ -7,7 +7,7 @@
 import type { LeakGroup } from '../../shared/ipc'
 import { recordRange, RECORD_KIND, type CaptureStore } from '../ingest/store'
 import { IdTable } from '../model/idTable'
-import { createdIdOf } from './records'
+import { createdIdOf, descRowOf, descTableOf } from './records'
 import type { ResourceTable } from './resourceTable'
 
 /** Groups listed per kind, at most: a capture of a million names needs no million-row group table. */
@@ -35,15 +35,9 @@ export const tally = (): Tally => ({ count: 0, bytes: 0, created: 0, freed: 0, f
 
 /** The name and tag string ids of what a create record makes (a buffer, texture, placed or transient resource). */
 export function labelsOf(store: CaptureStore, record: number): [number, number] {
-  const kind = store.records.kind[record]
-  const r = store.records.ref[record]
-  if (kind === RECORD_KIND.buffer) return [store.buffers.name.data[r], store.buffers.tag.data[r]]
-  if (kind === RECORD_KIND.texture) return [store.textures.name.data[r], store.textures.tag.data[r]]
-  const table = kind === RECORD_KIND.transient ? store.transients : store.placed
-  const desc = table.desc.data[r]
-  return table.kind.data[r] === 0
-    ? [store.buffers.name.data[desc], store.buffers.tag.data[desc]]
-    : [store.textures.name.data[desc], store.textures.tag.data[desc]]
+  const descs = descTableOf(store, record)
+  const row = descRowOf(store, record)
+  return [descs.name.data[row], descs.tag.data[row]]
 }
 
 /**

@@ -2,7 +2,7 @@
  * A capture store's records as every backend reads them: the frame a record belongs to, the id a create record
  * makes, and when each resource's life ends.
  */
-import { RECORD_KIND, type CaptureStore } from '../ingest/store'
+import { RECORD_KIND, type BufferTable, type CaptureStore, type TextureTable } from '../ingest/store'
 import { IdTable } from '../model/idTable'
 
 /**
@@ -126,6 +126,26 @@ export class Lifetimes {
     const at = create[lo] === createRecord ? release[lo] : -1
     return at >= 0 ? this.store.frames.n[frameOfRecord(this.store.frames.firstRecord, at)] : null
   }
+}
+
+/**
+ * The desc table of what a create record makes (a buffer, texture, placed or transient resource): the buffer or the
+ * texture table, whose row descRowOf gives.
+ */
+export function descTableOf(store: CaptureStore, record: number): BufferTable | TextureTable {
+  const kind = store.records.kind[record]
+  if (kind === RECORD_KIND.buffer) return store.buffers
+  if (kind === RECORD_KIND.texture) return store.textures
+  const table = kind === RECORD_KIND.transient ? store.transients : store.placed
+  return table.kind.data[store.records.ref[record]] === 0 ? store.buffers : store.textures
+}
+
+/** The row of descTableOf(store, record) that holds the desc of what a create record makes. */
+export function descRowOf(store: CaptureStore, record: number): number {
+  const kind = store.records.kind[record]
+  const r = store.records.ref[record]
+  if (kind === RECORD_KIND.buffer || kind === RECORD_KIND.texture) return r
+  return (kind === RECORD_KIND.transient ? store.transients : store.placed).desc.data[r]
 }
 
 /** The id a buffer, texture or placed record creates. */

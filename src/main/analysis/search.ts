@@ -8,7 +8,7 @@ import type { Bytes } from '../../shared/units'
 import { RECORD_KIND, type CaptureStore } from '../ingest/store'
 import type { D3D12Model } from '../model/d3d12/model'
 import { IdTable } from '../model/idTable'
-import { frameOfRecord, LifeEnds } from './records'
+import { createdIdOf, descRowOf, descTableOf, frameOfRecord, LifeEnds } from './records'
 import type { ResourceTable } from './resourceTable'
 
 const KINDS = ['buffer', 'texture', 'transient'] as const
@@ -63,8 +63,6 @@ export class ResourceIndex {
     const names = new Uint32Array(n)
     const released = new Int32Array(n)
     const record = new Uint32Array(n)
-    const buffers = store.buffers
-    const textures = store.textures
     // id → row of its live resource: a flat table for the ids a capture numbers densely (model/idTable.ts)
     const live = new IdTable()
     const ends = new LifeEnds()
@@ -75,21 +73,10 @@ export class ResourceIndex {
       const k = kind[i]
       const r = ref[i]
       if (k === RECORD_KIND.buffer || k === RECORD_KIND.texture || k === RECORD_KIND.placed || k === RECORD_KIND.transient) {
-        let buffer: boolean
-        let desc: number
-        let id: number
-        if (k === RECORD_KIND.buffer || k === RECORD_KIND.texture) {
-          buffer = k === RECORD_KIND.buffer
-          desc = r
-          id = buffer ? buffers.id.data[desc] : textures.id.data[desc]
-        } else {
-          const table = k === RECORD_KIND.transient ? store.transients : store.placed
-          buffer = table.kind.data[r] === 0
-          desc = table.desc.data[r]
-          id = table.id.data[r]
-        }
+        // a transient's id is its own: the desc row it shares is the first transient's of that desc
+        const id = k === RECORD_KIND.transient ? store.transients.id.data[r] : createdIdOf(store, i)
         ids[row] = id
-        names[row] = (buffer ? buffers : textures).name.data[desc]
+        names[row] = descTableOf(store, i).name.data[descRowOf(store, i)]
         record[row] = i
         // a transient lives within its graph execution, in its frame
         released[row] = k === RECORD_KIND.transient ? frame : -1
@@ -120,21 +107,11 @@ export class ResourceIndex {
   descOf(i: number): { kind: number; tag: number; requested: Bytes } {
     const store = this.store
     const at = this.record[i]
-    const k = store.records.kind[at]
-    const r = store.records.ref[at]
-    let buffer: boolean
-    let desc: number
-    if (k === RECORD_KIND.buffer || k === RECORD_KIND.texture) {
-      buffer = k === RECORD_KIND.buffer
-      desc = r
-    } else {
-      const table = k === RECORD_KIND.transient ? store.transients : store.placed
-      buffer = table.kind.data[r] === 0
-      desc = table.desc.data[r]
-    }
-    const descs = buffer ? store.buffers : store.textures
-    const size = descs.size.data[desc]
-    return { kind: k === RECORD_KIND.transient ? 2 : buffer ? 0 : 1, tag: descs.tag.data[desc], requested: Number.isNaN(size) ? 0 : size }
+    const descs = descTableOf(store, at)
+    const row = descRowOf(store, at)
+    const size = descs.size.data[row]
+    const kind = store.records.kind[at] === RECORD_KIND.transient ? 2 : descs === store.buffers ? 0 : 1
+    return { kind, tag: descs.tag.data[row], requested: Number.isNaN(size) ? 0 : size }
   }
 
   private byId: Map<number, number[]> | undefined
