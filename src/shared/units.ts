@@ -56,14 +56,18 @@ export function formatBytes(bytes: Bytes): string {
   const sign = bytes < 0 ? '-' : ''
   let v = Math.abs(bytes)
   // a rate (bytes a frame) is fractional: as many digits as a larger unit's
-  if (v < 1024) return `${sign}${Number.isInteger(v) ? v : v.toFixed(v >= 100 ? 0 : v >= 10 ? 1 : 2)} B`
+  if (v < 1024) return `${sign}${Number.isInteger(v) ? v : v.toFixed(significant(v))} B`
   let u = 0
   while (v >= 1024 && u < UNITS.length - 1) {
     v /= 1024
     u++
   }
-  const digits = v >= 100 ? 0 : v >= 10 ? 1 : 2
-  return `${sign}${v.toFixed(digits)} ${UNITS[u]}`
+  return `${sign}${v.toFixed(significant(v))} ${UNITS[u]}`
+}
+
+/** Digits after the point that give a value under 1024 three significant digits (two past 1000). */
+function significant(v: number): number {
+  return v >= 100 ? 0 : v >= 10 ? 1 : 2
 }
 
 /** "12,345,678": an integer with thousands separators, locale-independent so tests and CLI output are stable. */
