@@ -101,6 +101,13 @@ export function tallyEvents(events: ResidencyEventsAnswer | null, from: number, 
   return out
 }
 
+/** The index of the first largest value (0 for none). */
+function indexOfMost(values: ArrayLike<number>): number {
+  let most = 0
+  for (let i = 1; i < values.length; i++) if (values[i] > values[most]) most = i
+  return most
+}
+
 export const useTimelineStore = defineStore('timeline', () => {
   const runs = useRunsStore()
   const run = computed<RunSummary | null>(() => runs.current)
@@ -212,20 +219,14 @@ export const useTimelineStore = defineStore('timeline', () => {
       overview.value = markRaw({ x, total })
       events.value = markRaw(ev)
       // the cursor starts on the frame the heaps held the most: where a person looks first
-      let peak = 0
-      for (let i = 1; i < total.length; i++) if (total[i] > total[peak]) peak = i
-      let at = over.start[peak] ?? 0
+      let at = over.start[indexOfMost(total)] ?? 0
       if (over.width > 1 && total.length > 0) {
         // the overview's bucket holds several frames: its frame of the most, from the bucket at one frame a bucket
         const to = Math.min(r.frames, at + over.width)
         const fine = await api.series({ runId, series: [TOTAL_SERIES.heapBytes], from: at, to, resolution: to - at })
         if (run.value?.runId !== runId) return
         const held = fine.series[TOTAL_SERIES.heapBytes]?.max
-        if (held && held.length > 0) {
-          let most = 0
-          for (let i = 1; i < held.length; i++) if (held[i] > held[most]) most = i
-          at = fine.start[most]
-        }
+        if (held && held.length > 0) at = fine.start[indexOfMost(held)]
       }
       if (cursor.value === null) cursor.value = Math.min(r.frames - 1, at)
     } catch (err) {
