@@ -220,7 +220,7 @@ export const useTimelineStore = defineStore('timeline', () => {
       events.value = markRaw(ev)
       // the cursor starts on the frame the heaps held the most: where a person looks first
       let at = over.start[indexOfMost(total)] ?? 0
-      if (over.width > 1 && total.length > 0) {
+      if (cursor.value === null && over.width > 1 && total.length > 0) {
         // the overview's bucket holds several frames: its frame of the most, from the bucket at one frame a bucket
         const to = Math.min(r.frames, at + over.width)
         const fine = await api.series({ runId, series: [TOTAL_SERIES.heapBytes], from: at, to, resolution: to - at })
