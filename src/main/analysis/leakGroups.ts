@@ -31,7 +31,65 @@ export interface Tally {
   lastFrame: number
 }
 
-export const tally = (): Tally => ({ count: 0, bytes: 0, created: 0, freed: 0, firstCreated: Infinity, lastCreated: -Infinity, frames: 0, lastFrame: -1 })
+const tally = (): Tally => ({ count: 0, bytes: 0, created: 0, freed: 0, firstCreated: Infinity, lastCreated: -Infinity, frames: 0, lastFrame: -1 })
+
+/**
+ * A range's tallies by name pattern and by tag, as its records are read, and the groups they give (exported for the
+ * tests' reference walk, which reads the range its own way into the same tallies).
+ */
+export class RangeTallies {
+  /** The frame number the range starts after, and its length in frames (at least 1). */
+  readonly after: number
+  readonly span: number
+  readonly byName = new Map<string, Tally>()
+  readonly byTag = new Map<string, Tally>()
+
+  constructor(store: CaptureStore, from: number, to: number) {
+    this.after = store.frames.n[from]
+    this.span = Math.max(1, store.frames.n[to] - this.after)
+  }
+
+  /** The tally of a name pattern, made at its first use. */
+  name(pattern: string): Tally {
+    return tallyIn(this.byName, pattern)
+  }
+
+  /** The tally of a tag, made at its first use. */
+  tag(tag: string): Tally {
+    return tallyIn(this.byTag, tag)
+  }
+
+  /** A creation in frame number `frame` counted into `t`. */
+  static created(t: Tally, frame: number): void {
+    t.created++
+    t.firstCreated = Math.min(t.firstCreated, frame)
+    t.lastCreated = Math.max(t.lastCreated, frame)
+    if (t.lastFrame !== frame) {
+      t.frames++
+      t.lastFrame = frame
+    }
+  }
+
+  /** The candidates of `atB` (created after the range's start) counted into their tallies, and the groups of both kinds. */
+  groups(atB: ResourceTable): LeakGroup[] {
+    for (let i = 0; i < atB.length; i++) {
+      if (atB.created[i] <= this.after) continue
+      const name = this.name(namePattern(atB.text.name[i]))
+      const tag = this.tag(atB.text.tag[i])
+      name.count++
+      name.bytes += atB.occupied[i]
+      tag.count++
+      tag.bytes += atB.occupied[i]
+    }
+    return [...groupsOf('name', this.byName, this.span), ...groupsOf('tag', this.byTag, this.span)]
+  }
+}
+
+function tallyIn(map: Map<string, Tally>, key: string): Tally {
+  let t = map.get(key)
+  if (!t) map.set(key, (t = tally()))
+  return t
+}
 
 /** The name and tag string ids of what a create record makes (a buffer, texture, placed or transient resource). */
 export function labelsOf(store: CaptureStore, record: number): [number, number] {
@@ -45,15 +103,7 @@ export function labelsOf(store: CaptureStore, record: number): [number, number] 
  * `atA` (the live table at `from`) names what was alive before the range, so its releases count for its group.
  */
 export function leakGroups(store: CaptureStore, atA: ResourceTable, atB: ResourceTable, from: number, to: number): LeakGroup[] {
-  const after = store.frames.n[from]
-  const span = Math.max(1, store.frames.n[to] - after)
-  const byName = new Map<string, Tally>()
-  const byTag = new Map<string, Tally>()
-  const get = (map: Map<string, Tally>, key: string) => {
-    let t = map.get(key)
-    if (!t) map.set(key, (t = tally()))
-    return t
-  }
+  const tallies = new RangeTallies(store, from, to)
   const text = (id: number) => store.strings.get(id) ?? ''
   // a name's and a tag's tallies by their string id: each string decoded, folded and looked up once, however often
   // it is made
@@ -61,12 +111,12 @@ export function leakGroups(store: CaptureStore, atA: ResourceTable, atB: Resourc
   const tagTallies = new Map<number, Tally>()
   const nameTally = (id: number) => {
     let t = nameTallies.get(id)
-    if (t === undefined) nameTallies.set(id, (t = get(byName, namePattern(text(id)))))
+    if (t === undefined) nameTallies.set(id, (t = tallies.name(namePattern(text(id)))))
     return t
   }
   const tagTally = (id: number) => {
     let t = tagTallies.get(id)
-    if (t === undefined) tagTallies.set(id, (t = get(byTag, text(id))))
+    if (t === undefined) tagTallies.set(id, (t = tallies.tag(text(id))))
     return t
   }
   // What each live id belongs to, for the releases in the range: 2k for row k of `atA` (its name and tag as the
@@ -76,15 +126,6 @@ export function leakGroups(store: CaptureStore, atA: ResourceTable, atB: Resourc
   const { start, end } = recordRange(store, from + 1, to + 1)
   const { kind, ref } = store.records
   const { firstRecord, n: frameNumbers } = store.frames
-  const created = (t: Tally, frame: number) => {
-    t.created++
-    t.firstCreated = Math.min(t.firstCreated, frame)
-    t.lastCreated = Math.max(t.lastCreated, frame)
-    if (t.lastFrame !== frame) {
-      t.frames++
-      t.lastFrame = frame
-    }
-  }
   let f = from + 1
   for (let i = start; i < end; i++) {
     const k = kind[i]
@@ -94,8 +135,8 @@ export function leakGroups(store: CaptureStore, atA: ResourceTable, atB: Resourc
       const [nameId, tagId] = labelsOf(store, i)
       const name = nameTally(nameId)
       const tag = tagTally(tagId)
-      created(name, frame)
-      created(tag, frame)
+      RangeTallies.created(name, frame)
+      RangeTallies.created(tag, frame)
       // a transient lives within its graph: created and gone in its frame
       if (k === RECORD_KIND.transient) {
         name.freed++
@@ -105,8 +146,8 @@ export function leakGroups(store: CaptureStore, atA: ResourceTable, atB: Resourc
       const owner = keysOf.get(store.ops[ref[i]])
       if (owner === undefined) continue
       if ((owner & 1) === 0) {
-        get(byName, namePattern(atA.text.name[owner / 2])).freed++
-        get(byTag, atA.text.tag[owner / 2]).freed++
+        tallies.name(namePattern(atA.text.name[owner / 2])).freed++
+        tallies.tag(atA.text.tag[owner / 2]).freed++
       } else {
         const [nameId, tagId] = labelsOf(store, (owner - 1) / 2)
         nameTally(nameId).freed++
@@ -114,31 +155,7 @@ export function leakGroups(store: CaptureStore, atA: ResourceTable, atB: Resourc
       }
     }
   }
-  return candidateGroups(atB, after, span, byName, byTag, get)
-}
-
-/**
- * The candidates of `atB` (created after frame number `after`) counted into their name's and tag's tallies, and the
- * groups of both kinds (exported for the tests' reference walk).
- */
-export function candidateGroups(
-  atB: ResourceTable,
-  after: number,
-  span: number,
-  byName: Map<string, Tally>,
-  byTag: Map<string, Tally>,
-  get: (map: Map<string, Tally>, key: string) => Tally,
-): LeakGroup[] {
-  for (let i = 0; i < atB.length; i++) {
-    if (atB.created[i] <= after) continue
-    const name = get(byName, namePattern(atB.text.name[i]))
-    const tag = get(byTag, atB.text.tag[i])
-    name.count++
-    name.bytes += atB.occupied[i]
-    tag.count++
-    tag.bytes += atB.occupied[i]
-  }
-  return [...groupsOf('name', byName, span), ...groupsOf('tag', byTag, span)]
+  return tallies.groups(atB)
 }
 
 /** The groups of a kind's tallies, steady ones first, then by bytes: at most LEAK_GROUPS_PER_KIND. */

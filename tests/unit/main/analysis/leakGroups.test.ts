@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { candidateGroups, labelsOf, leakGroups, namePattern, tally, type Tally } from '../../../../src/main/analysis/leakGroups'
+import { labelsOf, leakGroups, namePattern, RangeTallies } from '../../../../src/main/analysis/leakGroups'
 import { createdIdOf, frameOfRecord } from '../../../../src/main/analysis/records'
 import type { ResourceTable } from '../../../../src/main/analysis/resourceTable'
 import { replayCapture } from '../../../../src/main/analysis/run'
@@ -86,15 +86,7 @@ describe('leak groups against a plain reference', () => {
   // the reference walks the range as the rule says it; the tallies and their groups are the module's own
   /** The groups as the rule says them: every record in the range read with its strings, a Map of live ids. */
   function reference(store: CaptureStore, atA: ResourceTable, atB: ResourceTable, from: number, to: number): LeakGroup[] {
-    const after = store.frames.n[from]
-    const span = Math.max(1, store.frames.n[to] - after)
-    const byName = new Map<string, Tally>()
-    const byTag = new Map<string, Tally>()
-    const get = (map: Map<string, Tally>, key: string) => {
-      let t = map.get(key)
-      if (!t) map.set(key, (t = tally()))
-      return t
-    }
+    const tallies = new RangeTallies(store, from, to)
     // what each live id belongs to, for the releases in the range
     const keysOf = new Map<number, [string, string]>()
     for (let i = 0; i < atA.length; i++) keysOf.set(atA.id[i], [namePattern(atA.text.name[i]), atA.text.tag[i]])
@@ -114,25 +106,16 @@ describe('leak groups against a plain reference', () => {
     }
     const { start, end } = recordRange(store, from + 1, to + 1)
     const { kind, ref } = store.records
-    const created = (t: Tally, frame: number) => {
-      t.created++
-      t.firstCreated = Math.min(t.firstCreated, frame)
-      t.lastCreated = Math.max(t.lastCreated, frame)
-      if (t.lastFrame !== frame) {
-        t.frames++
-        t.lastFrame = frame
-      }
-    }
     for (let i = start; i < end; i++) {
       const k = kind[i]
       if (k === RECORD_KIND.buffer || k === RECORD_KIND.texture || k === RECORD_KIND.placed || k === RECORD_KIND.transient) {
         const [nameId, tagId] = labelsOf(store, i)
         const keys: [string, string] = [patternOf(nameId), tagOf(tagId)]
         const frame = store.frames.n[frameOfRecord(store.frames.firstRecord, i)]
-        const name = get(byName, keys[0])
-        const tag = get(byTag, keys[1])
-        created(name, frame)
-        created(tag, frame)
+        const name = tallies.name(keys[0])
+        const tag = tallies.tag(keys[1])
+        RangeTallies.created(name, frame)
+        RangeTallies.created(tag, frame)
         // a transient lives within its graph: created and gone in its frame
         if (k === RECORD_KIND.transient) {
           name.freed++
@@ -141,11 +124,11 @@ describe('leak groups against a plain reference', () => {
       } else if (k === RECORD_KIND.release) {
         const keys = keysOf.get(store.ops[ref[i]])
         if (!keys) continue
-        get(byName, keys[0]).freed++
-        get(byTag, keys[1]).freed++
+        tallies.name(keys[0]).freed++
+        tallies.tag(keys[1]).freed++
       }
     }
-    return candidateGroups(atB, after, span, byName, byTag, get)
+    return tallies.groups(atB)
   }
 
   it.each([
