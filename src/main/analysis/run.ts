@@ -53,8 +53,8 @@ export async function replayCapture(result: LoadResult, pairs: readonly string[]
 export type ReplayedCapture = Awaited<ReturnType<typeof replayCapture>>
 
 export interface LoadAndReplayOptions extends ReplayCaptureOptions {
-  /** How the file is read (its name in messages, progress, an importer's options). */
-  load?: Partial<LoadOptions> & { chunkSize?: number }
+  /** How the file is read (its name in messages, progress, an importer's options; on this thread, `syncReads`). */
+  load?: Partial<LoadOptions> & { chunkSize?: number; syncReads?: boolean }
   /**
    * true: load on this thread, then replay, no worker; false: load in a worker thread, the replay following it;
    * absent: a worker for a capture of PIPELINE_MIN_BYTES or more on a machine of PIPELINE_MIN_CORES or more

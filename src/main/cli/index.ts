@@ -63,10 +63,19 @@ function clearProgress(): void {
   if (process.stderr.isTTY) process.stderr.write('\r\x1b[K')
 }
 
-/** How a capture is read: its progress bar and an imported trace's options. */
+/**
+ * How a capture is read: its progress bar and an imported trace's options. A command does nothing else while its
+ * capture loads on this thread, so the file's chunks are read here too (`syncReads`), not through libuv's pool
+ * (ingest/fileChunks.ts says why).
+ */
 function loadOptions(file: string, options: { headerOptional?: boolean; frames?: FrameFlags }) {
   const name = file === '-' ? 'stdin' : basename(file)
-  return { onProgress: progressBar(name), headerOptional: options.headerOptional, import: importOptionsOf(importOptionsFrom(options.frames)) }
+  return {
+    onProgress: progressBar(name),
+    headerOptional: options.headerOptional,
+    import: importOptionsOf(importOptionsFrom(options.frames)),
+    syncReads: true,
+  }
 }
 
 /** Read a capture (or an importable file, or stdin for "-"); unreadable input ends with exit 2. */

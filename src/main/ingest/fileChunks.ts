@@ -11,10 +11,12 @@
  * (about 2 ms, with the readline interface it loads): a report of a plain capture needs no other part of it.
  *
  * `sync`: each chunk read on the calling thread, for a thread that has nothing else to do meanwhile (a pipelined
- * load's worker). A read through libuv's pool waits for one of the pool's threads to get a core, and on a machine
- * whose cores the replay and the engine's own threads keep busy that wait outlasts the copy: the worker of a
- * one-shot stress-2000000 report spent 138 ms in its reads, and a report of deferred-2000000 took 1.18 s against
- * 1.08 s with the reads on the worker's own thread (bench/README.md, "Two cores pipeline large captures").
+ * load's worker, a command's load before its replay). A read through libuv's pool waits for one of the pool's
+ * threads to get a core, and on a machine whose cores the replay and the engine's own threads keep busy that wait
+ * outlasts the copy: the worker of a one-shot stress-2000000 report spent 138 ms in its reads, and a report of
+ * deferred-2000000 took 1.18 s against 1.08 s with the reads on the worker's own thread (bench/README.md, "Two
+ * cores pipeline large captures"). A one-thread report of `gen streaming` waited 16 ms in such reads while the
+ * engine compiled its load (bench/README.md, "A command's one-thread load reads on its own thread").
  */
 import { close, open, read, readSync } from 'node:fs'
 
