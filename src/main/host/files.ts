@@ -23,7 +23,7 @@ export class FileRegistry {
     } catch {
       size = undefined
     }
-    const entry: CaptureEntry = { fileId, name: basename(full), origin, bytes: size, description }
+    const entry: CaptureEntry = { fileId, name: basename(full), origin, bytes: size, description, folder: dirname(full) }
     this.byId.set(fileId, { path: full, entry })
     this.byPath.set(full, fileId)
     return entry

@@ -6,6 +6,7 @@
  */
 import type { MenuItemConstructorOptions } from 'electron'
 import type { CaptureEntry, MenuCommand, Settings } from '../../shared/ipc'
+import { distinguishingFolders } from '../../shared/fileLabels'
 
 export interface MenuState {
   platform: NodeJS.Platform
@@ -115,12 +116,11 @@ export function settingsPatchFor(command: MenuCommand): Partial<Pick<Settings, '
 }
 
 function recentItems(state: MenuState, actions: MenuActions, text: (typeof LABELS)[keyof typeof LABELS]) {
-  const counts = new Map<string, number>()
-  for (const entry of state.recent) counts.set(entry.name, (counts.get(entry.name) ?? 0) + 1)
+  // recent files of the same name are told apart by the end of their folder
+  const folders = distinguishingFolders(state.recent)
   const items: MenuItemConstructorOptions[] = state.recent.map((entry, index) => ({
     id: `file.openRecent.${index}`,
-    // two recent files of the same name are told apart by their folder
-    label: menuLabel(counts.get(entry.name)! > 1 && entry.description ? `${entry.name} — ${entry.description}` : entry.name),
+    label: menuLabel(folders[index] ? `${entry.name} — ${folders[index]}` : entry.name),
     toolTip: entry.description,
     click: () => actions.command('openRecent', entry.fileId),
   }))

@@ -10,6 +10,8 @@ export interface CaptureEntry {
   origin: 'demo' | 'recent' | 'argument' | 'dialog' | 'history'
   bytes?: Bytes
   description?: string
+  /** The folder the file is in: what tells apart files of one name (shared/fileLabels.ts). */
+  folder?: string
 }
 
 export interface LoadProgress {

@@ -15,6 +15,7 @@ export default {
     compareWith: 'Compare with…',
     compareWithHint: 'Open a second capture as run B and compare it with this one',
     offered: 'Demo and recent captures…',
+    offeredShort: 'Recent…',
     capture: 'Capture…',
     captureHint: 'Run a Vulkan program under the HeapScope capture layer and watch its memory as it runs',
   },

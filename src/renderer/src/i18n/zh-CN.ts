@@ -17,6 +17,7 @@ const zhCN: typeof en = {
     compareWith: '与…对比',
     compareWithHint: '打开第二个捕获作为运行 B，与当前捕获对比',
     offered: '示例与最近的捕获…',
+    offeredShort: '最近…',
     capture: '捕获…',
     captureHint: '在 HeapScope 捕获层下运行一个 Vulkan 程序，并在它运行时实时查看其显存',
   },

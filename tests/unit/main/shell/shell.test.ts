@@ -11,9 +11,9 @@ import { restoreWindow } from '../../../../src/main/shell/windowState'
 import type { CaptureEntry, MenuCommand } from '../../../../src/shared/ipc'
 
 const recent: CaptureEntry[] = [
-  { fileId: 'f-1', name: 'city.hscap.gz', origin: 'recent', description: '/captures/monday' },
-  { fileId: 'f-2', name: 'R&D.hscap', origin: 'recent', description: '/captures' },
-  { fileId: 'f-3', name: 'city.hscap.gz', origin: 'recent', description: '/captures/tuesday' },
+  { fileId: 'f-1', name: 'city.hscap.gz', origin: 'recent', description: '/captures/monday/city', folder: '/captures/monday/city' },
+  { fileId: 'f-2', name: 'R&D.hscap', origin: 'recent', description: '/captures', folder: '/captures' },
+  { fileId: 'f-3', name: 'city.hscap.gz', origin: 'recent', description: '/captures/tuesday/city', folder: '/captures/tuesday/city' },
 ]
 
 function menu(state: Partial<MenuState> = {}) {
@@ -81,13 +81,13 @@ describe('menus', () => {
     expect(menu({ platform: 'darwin' }).byId('file.quit')).toMatchObject({ role: 'quit', accelerator: 'Cmd+Q' })
   })
 
-  it('Open Recent lists the recent files by id, names told apart by folder, & escaped', () => {
+  it('Open Recent lists the recent files by id, names told apart by the end of their folder, & escaped', () => {
     const m = menu()
     const items = m.byId('file.openRecent').submenu as MenuItemConstructorOptions[]
     expect(items.map((i) => i.label ?? i.type)).toEqual([
-      'city.hscap.gz — /captures/monday',
+      'city.hscap.gz — monday/city',
       'R&&D.hscap',
-      'city.hscap.gz — /captures/tuesday',
+      'city.hscap.gz — tuesday/city',
       'separator',
       'Clear Recent',
     ])

@@ -70,6 +70,40 @@ describe('start view', () => {
     expect(host.calls).toContain('open demo')
     expect(useRunsStore().current?.runId).toBe('run-1')
   })
+
+  it('tells recent files of one name apart by the end of their folder, in its list and in the toolbar’s', async () => {
+    host.info = {
+      ...host.info,
+      openAtStart: undefined,
+      captures: [{ fileId: 'demo', name: 'demo.hscap.gz', origin: 'demo', description: 'the demo', folder: '/opt/heapscope/demo' }],
+    }
+    const recent = (fileId: string, name: string, folder: string) => ({ fileId, name, origin: 'recent' as const, description: folder, folder })
+    host.recentFiles = async () => [
+      recent('f-1', 'city.hscap', '/builds/monday'),
+      recent('f-2', 'town.hscap', '/builds/monday'),
+      recent('f-3', 'city.hscap', '/builds/tuesday'),
+      recent('f-4', 'demo.hscap.gz', '/home/me/demo'),
+    ]
+    await useRunsStore().init()
+    const start = mountView(StartView)
+    expect(start.findAll('[data-testid=recent-entry]').map((a) => a.text())).toEqual([
+      'city.hscap — monday',
+      'town.hscap',
+      'city.hscap — tuesday',
+      'demo.hscap.gz — me/demo',
+    ])
+    start.unmount()
+    const app = mountView(App)
+    await settle()
+    expect(app.findAll('[data-testid=capture-list] option').map((o) => o.text())).toEqual([
+      'Recent…',
+      'demo.hscap.gz — heapscope/demo (demo)',
+      'city.hscap — monday (recent)',
+      'town.hscap (recent)',
+      'city.hscap — tuesday (recent)',
+      'demo.hscap.gz — me/demo (recent)',
+    ])
+  })
 })
 
 describe('timeline view', () => {
