@@ -5,7 +5,7 @@
  * FROM=F keeps only frames ≥ F (the late, heavy ones of a leak); FRAMES=A,B,… measures those frame indices instead; `--open` adds what
  * the inspector asks next (the first table page, the frame's transients); `--each` prints every frame's best time, then
  * its time in each pass (a frame slow in one pass only was slowed by something else: a collection, the machine);
- * PROF=DIR writes the second pass's CPU profile, HEAP=N prints the N sites that allocated the most in it (per
+ * PROF=DIR writes the second pass's CPU profile (PASS=0: the first's), HEAP=N prints the N sites that allocated the most in it (per
  * snapshot, what was collected since included); each pass's minor page faults per snapshot are printed too;
  * EVERY=N asks for a checkpoint every N records instead of CHECKPOINT_RECORDS, BUDGET_MIB=M lets them hold M MiB
  * instead of their budget (the budget may thin them: the first line says how many were kept, the most records a
@@ -65,6 +65,8 @@ const frames = process.env.FRAMES
   : framesOf(1, 100).filter((f) => f >= Number(process.env.FROM ?? 0))
 const best = frames.map(() => Infinity)
 const profiler = process.env.PROF ? new Profiler(process.env.PROF) : null
+/** The pass PROF and HEAP measure: the second (1) unless PASS says otherwise (0, the first: the app's first asks). */
+const PROF_PASS = Number(process.env.PASS ?? 1)
 const heap = process.env.HEAP ? new HeapSampler() : null
 const faults = () => process.resourceUsage().minorPageFault
 const passFaults: number[] = []
@@ -81,8 +83,8 @@ for (let pass = 0; pass < 3; pass++) {
   const starts: number[] = []
   passTimes.push(times)
   passStarts.push(starts)
-  if (pass === 1) await profiler?.start(100)
-  if (pass === 1) await heap?.start()
+  if (pass === PROF_PASS) await profiler?.start(100)
+  if (pass === PROF_PASS) await heap?.start()
   const f0 = faults()
   frames.forEach((f, i) => {
     const t = performance.now()
@@ -92,8 +94,8 @@ for (let pass = 0; pass < 3; pass++) {
     best[i] = Math.min(best[i], times[i])
   })
   passFaults.push(faults() - f0)
-  if (pass === 1) await profiler?.stop('snapshots')
-  if (pass === 1) await heap?.stop(Number(process.env.HEAP), frames.length, 'snapshot')
+  if (pass === PROF_PASS) await profiler?.stop('snapshots')
+  if (pass === PROF_PASS) await heap?.stop(Number(process.env.HEAP), frames.length, 'snapshot')
 }
 console.log(`page faults per snapshot, by pass: ${passFaults.map((n) => (n / frames.length).toFixed(0)).join(', ')}`)
 const quantile = (times: readonly number[], q: number) => {
