@@ -3,10 +3,13 @@
  * replays it): each asked three times in a row, as a person pages or asks again, the first paying what the later
  * ones find kept. Milliseconds per ask.
  *
+ * PROF=DIR writes each query's first ask's CPU profile as DIR/q<n>.cpuprofile (n from 1, in the order printed).
+ *
  * Usage: bash bench/tools/run.sh queries FILE [OTHER]   (OTHER: a second capture, compared with the first)
  */
 import { LocalEngine } from '../../src/main/engine/engine'
 import { loadCaptureFile } from '../../src/main/ingest/read'
+import { Profiler } from './profiler'
 
 const [file, other] = process.argv.slice(2)
 if (!file) throw new Error('usage: queries FILE [OTHER]')
@@ -22,12 +25,18 @@ const runB = other ? await add(other) : run
 const runId = run.id
 const last = run.store.frames.length - 1
 
+const profiler = process.env.PROF ? new Profiler(process.env.PROF) : null
+let queries = 0
+
 async function asked(label: string, ask: (k: number) => Promise<unknown>): Promise<void> {
   const ms: number[] = []
+  queries++
   for (let k = 0; k < 3; k++) {
+    if (k === 0) await profiler?.start(100)
     const t = performance.now()
     await ask(k)
     ms.push(performance.now() - t)
+    if (k === 0) await profiler?.stop(`q${queries}`)
   }
   console.log(`  ${label.padEnd(46)} ${ms.map((m) => m.toFixed(1).padStart(8)).join(' ')} ms`)
 }
