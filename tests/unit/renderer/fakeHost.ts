@@ -4,6 +4,7 @@
  * what it was asked, so tests can check the renderer asks for what it shows and no more.
  */
 import type {
+  CaptureEntry,
   PlacementsAnswer,
   AppInfo,
   CompareSeriesQuery,
@@ -304,7 +305,7 @@ export class FakeHost extends FakeApiBase {
   override closeRun = async (runId: string) => {
     this.closed.push(runId)
   }
-  override recentFiles = async () => []
+  override recentFiles = async (): Promise<CaptureEntry[]> => []
   override series = async (query: SeriesQuery): Promise<SeriesAnswer> => {
     this.seriesQueries.push(query)
     await this.wait()
