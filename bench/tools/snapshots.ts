@@ -10,7 +10,8 @@
  * EVERY=N asks for a checkpoint every N records instead of CHECKPOINT_RECORDS, BUDGET_MIB=M lets them hold M MiB
  * instead of their budget (the budget may thin them: the first line says how many were kept, the most records a
  * snapshot replays and the checkpoints' bytes). A Vulkan capture goes through the Vulkan replay and its snapshots.
- * Usage: bash bench/tools/run.sh snapshots FILE [--open] [--app] [--each]
+ * `--no-blocks` asks for the pools' figures without their blocks, as the app does while its pool maps are hidden.
+ * Usage: bash bench/tools/run.sh snapshots FILE [--open] [--app] [--each] [--no-blocks]
  */
 import { Replay } from '../../src/main/analysis/d3d12/replay'
 import { Snapshots } from '../../src/main/analysis/d3d12/snapshot'
@@ -24,6 +25,8 @@ import { HeapSampler, Profiler } from './profiler'
 
 const file = process.argv[2]
 const open = process.argv.includes('--open')
+// --no-blocks: the pools' figures without their blocks, as the app asks while its pool maps are hidden
+const noBlocks = process.argv.includes('--no-blocks')
 const { store } = await loadCaptureFile(file)
 const spacing = {
   ...(process.env.EVERY ? { checkpointRecords: Number(process.env.EVERY) } : {}),
@@ -51,7 +54,7 @@ const framesOf = (seed: number, count: number): number[] => {
 const kept = process.argv.includes('--app') ? (replay instanceof VulkanReplay ? new VulkanSnapshots(replay) : new Snapshots(replay)) : null
 const one = (frame: number): void => {
   const snapshots = kept ?? (replay instanceof VulkanReplay ? new VulkanSnapshots(replay) : new Snapshots(replay))
-  snapshots.snapshot('bench', frame)
+  snapshots.snapshot('bench', frame, !noBlocks)
   if (open) {
     snapshots.resources({ runId: 'bench', frame, sort: 'occupied', descending: true, offset: 0, limit: 100 })
     if (snapshots instanceof Snapshots) snapshots.transients(frame)

@@ -112,7 +112,8 @@ export interface ReplayStart<Run extends BackendRun = BackendRun> {
 
 /** A run's live resources, snapshots and inspector at any frame index, over checkpoints and a cache. */
 export interface BackendSnapshots {
-  snapshot(runId: string, frame: number): Snapshot
+  /** `blocks` false: the pools' blocks may be left out (Snapshot.blocksLeftOut says whether they were). */
+  snapshot(runId: string, frame: number, blocks?: boolean): Snapshot
   resources(query: ResourceQuery): ResourcePage
   details(runId: string, frame: number, id: number): ResourceDetails | null
   /** The render-graph executions of a frame (empty where it ran none): only where the backend has transients. */

@@ -3,7 +3,7 @@
  * a table), most recently used first: a cursor moving back and forth over a few frames replays nothing again.
  * Every backend's snapshots keep theirs here (CachedSnapshots).
  */
-import type { ResourcePage, ResourceQuery, Snapshot } from '../../shared/ipc'
+import type { PoolMap, ResourcePage, ResourceQuery, Snapshot } from '../../shared/ipc'
 import { recordAt } from '../ingest/records'
 import type { CaptureStore } from '../ingest/store'
 import { Lifetimes } from './records'
@@ -74,6 +74,16 @@ export class SnapshotCache<State extends { frame: number }> {
   }
 }
 
+/** A pool map with its figures and no blocks: the block columns empty (SnapshotQuery.blocks false). */
+export function withoutBlocks(map: PoolMap): PoolMap {
+  return { ...map, offset: new Float64Array(0), size: new Float64Array(0), state: new Uint8Array(0), id: new Float64Array(0) }
+}
+
+/** A snapshot whose pools' blocks are left out, for a backend that worked them out anyway. */
+export function leaveOutBlocks(snapshot: Snapshot): Snapshot {
+  return snapshot.blocksLeftOut ? snapshot : { ...snapshot, pools: snapshot.pools.map(withoutBlocks), blocksLeftOut: true }
+}
+
 /** The frame index a snapshot query for `frame` answers for: clamped to the store's frames. */
 export function snapshotFrame(store: CaptureStore, frame: number): number {
   return Math.max(0, Math.min(store.frames.length - 1, Math.floor(frame)))
@@ -100,7 +110,7 @@ export abstract class CachedSnapshots<State extends { frame: number; table: Reso
    */
   protected dropped(_state: State): void {}
 
-  abstract snapshot(runId: string, frame: number): Snapshot
+  abstract snapshot(runId: string, frame: number, blocks?: boolean): Snapshot
 
   /** The state at the end of frame index `frame`, from the cache or the checkpoint before it. */
   state(frame: number): State {

@@ -52,7 +52,7 @@ import { PlacementLayouts } from '../analysis/placements'
 import { ResourceIndex, search } from '../analysis/search'
 import { TOTAL_SERIES } from '../../shared/series'
 import { ResidencyEvents } from '../analysis/residencyEvents'
-import { WARM_RECORDS, WARM_SNAPSHOTS, warmFrame } from '../analysis/snapshotCache'
+import { leaveOutBlocks, WARM_RECORDS, WARM_SNAPSHOTS, warmFrame } from '../analysis/snapshotCache'
 import { CancelledError, CaptureError } from '../ingest/errors'
 import { ImportError, importOptionsOf, isTimedFormat } from '../ingest/importers'
 import { loadCapture, loadCaptureFile, type LoadResult } from '../ingest/read'
@@ -645,7 +645,10 @@ export class LocalEngine implements Engine {
 
   async snapshot(query: SnapshotQuery): Promise<Snapshot> {
     this.lastQuery = performance.now()
-    return this.run(query.runId).replay.snapshots.snapshot(query.runId, query.frame)
+    // a backend that works the blocks out whatever it is asked leaves them out here, before they are sent
+    const blocks = query.blocks !== false
+    const snapshot = this.run(query.runId).replay.snapshots.snapshot(query.runId, query.frame, blocks)
+    return blocks ? snapshot : leaveOutBlocks(snapshot)
   }
 
   async resources(query: ResourceQuery): Promise<ResourcePage> {

@@ -67,7 +67,7 @@ export const schemas = {
     .strict(),
   runConfig: id,
   report: id,
-  snapshot: z.object({ runId: id, frame: frameIndex }).strict(),
+  snapshot: z.object({ runId: id, frame: frameIndex, blocks: z.boolean().optional() }).strict(),
   resources: z
     .object({
       runId: id,

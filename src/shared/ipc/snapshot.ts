@@ -106,6 +106,11 @@ export const BLOCK_STATE = { free: 0, used: 1, pending: 2 } as const
 export interface SnapshotQuery {
   runId: string
   frame: number
+  /**
+   * false: each pool's blocks left out (its block columns empty, its figures kept), as the inspector asks while its
+   * pool maps are not shown: a large run's blocks come to megabytes a frame. Absent: the blocks.
+   */
+  blocks?: boolean
 }
 
 export interface Snapshot {
@@ -117,6 +122,8 @@ export interface Snapshot {
   residency: { residentBytes: Bytes; budgetBytes: Bytes; objects: number; residentObjects: number }
   /** Graph executions in this frame. */
   graphs: number
+  /** The pools' blocks were left out (SnapshotQuery.blocks false): their block columns are empty. */
+  blocksLeftOut?: boolean
   /** Vulkan runs: each memory heap and type at this frame. */
   vulkan?: { heaps: VulkanHeapState[]; types: VulkanTypeState[] }
 }

@@ -5,6 +5,7 @@
  */
 import type {
   CaptureEntry,
+  SnapshotQuery,
   PlacementsAnswer,
   AppInfo,
   CompareSeriesQuery,
@@ -365,31 +366,39 @@ export class FakeHost extends FakeApiBase {
       facets: { placement: ['Committed', 'TextureReadOnlyPool'], heap: ['DEFAULT'], tag: ['Meshes', 'Textures'] },
     }
   }
-  override snapshot = async (query: { runId: string; frame: number }): Promise<Snapshot> => ({
-    runId: query.runId,
-    frame: query.frame,
-    frameNumber: query.frame + 1,
-    liveCount: this.rows,
-    pools: [
-      {
-        pool: 1,
-        name: 'DEFAULT/ReadOnly/0',
-        placement: 'TextureReadOnlyPool',
-        heap: 'DEFAULT',
-        bytes: 64 * MiB,
-        used: 8 * MiB,
-        pending: 4 * MiB,
-        free: 52 * MiB,
-        spare: false,
-        offset: Float64Array.of(0, 8 * MiB, 12 * MiB),
-        size: Float64Array.of(8 * MiB, 4 * MiB, 52 * MiB),
-        state: Uint8Array.of(1, 2, 0),
-        id: Float64Array.of(1001, 1002, NaN),
-      },
-    ],
-    residency: { residentBytes: 90 * MiB, budgetBytes: 128 * MiB, objects: 10, residentObjects: 9 },
-    graphs: 1,
-  })
+  /** The snapshot queries asked, in order. */
+  snapshotQueries: SnapshotQuery[] = []
+  override snapshot = async (query: SnapshotQuery): Promise<Snapshot> => {
+    this.snapshotQueries.push(query)
+    // as the engine answers: the pools' figures, and their blocks unless they are left out
+    const blocks = query.blocks !== false
+    return {
+      runId: query.runId,
+      frame: query.frame,
+      frameNumber: query.frame + 1,
+      liveCount: this.rows,
+      pools: [
+        {
+          pool: 1,
+          name: 'DEFAULT/ReadOnly/0',
+          placement: 'TextureReadOnlyPool',
+          heap: 'DEFAULT',
+          bytes: 64 * MiB,
+          used: 8 * MiB,
+          pending: 4 * MiB,
+          free: 52 * MiB,
+          spare: false,
+          offset: blocks ? Float64Array.of(0, 8 * MiB, 12 * MiB) : new Float64Array(0),
+          size: blocks ? Float64Array.of(8 * MiB, 4 * MiB, 52 * MiB) : new Float64Array(0),
+          state: blocks ? Uint8Array.of(1, 2, 0) : new Uint8Array(0),
+          id: blocks ? Float64Array.of(1001, 1002, NaN) : new Float64Array(0),
+        },
+      ],
+      residency: { residentBytes: 90 * MiB, budgetBytes: 128 * MiB, objects: 10, residentObjects: 9 },
+      graphs: 1,
+      ...(blocks ? {} : { blocksLeftOut: true }),
+    }
+  }
   override resource = async (query: { runId: string; frame: number; id: number }) => ({
     runId: query.runId,
     frame: query.frame,

@@ -24,7 +24,7 @@ import type { LiveCreates, Replay } from './replay'
 import type { Column } from '../../model/d3d12/rowCopy'
 import { createdIdOf, frameOfRecord } from '../records'
 import { distinct, ResourceTable } from '../resourceTable'
-import { CachedSnapshots } from '../snapshotCache'
+import { CachedSnapshots, withoutBlocks } from '../snapshotCache'
 
 export interface SnapshotState {
   frame: number
@@ -402,9 +402,10 @@ export class Snapshots extends CachedSnapshots<SnapshotState> {
     })
   }
 
-  snapshot(runId: string, frame: number): Snapshot {
+  snapshot(runId: string, frame: number, blocks = true): Snapshot {
     const s = this.state(frame)
-    const pools: PoolMap[] = s.model.poolBlocks().map((p) => ({
+    // Without blocks, the model lists its pools' figures alone; an application heap's are worked out from its blocks.
+    const pools: PoolMap[] = s.model.poolBlocks(blocks).map((p) => ({
       pool: p.pool,
       name: p.name,
       placement: p.row,
@@ -420,9 +421,10 @@ export class Snapshots extends CachedSnapshots<SnapshotState> {
       state: p.state,
       id: p.id,
     }))
-    for (const heap of s.heaps) pools.push(this.applicationPool(heap))
+    for (const heap of s.heaps) pools.push(blocks ? this.applicationPool(heap) : withoutBlocks(this.applicationPool(heap)))
     const totals = s.model.residencyManager().totals()
     return {
+      ...(blocks ? {} : { blocksLeftOut: true }),
       runId,
       frame: s.frame,
       frameNumber: this.replay.store.frames.n[s.frame],

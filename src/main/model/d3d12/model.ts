@@ -60,7 +60,7 @@ import { BUFFERS, RENDER_TARGETS, TEXTURES } from './transientHeap'
 import { STAMPED_IDS, UseCache } from './useCache'
 import { FastAllocatorPages } from './upload'
 import { Pend, pendMeta, PendingQueue, STRIDE } from './pending'
-import { allocationView, liveAllocations, livePlacements, liveRow, liveTable, poolBlocks, poolViews } from './views'
+import { allocationView, liveAllocations, livePlacements, liveRow, liveTable, poolBlocks, poolSummaries, poolViews } from './views'
 import type { AllocationView, LivePlacements, LiveRow, LiveTable, ModelTables, PoolBlocks, PoolView } from './views'
 import { retainedBytes } from '../retainedBytes'
 import type { Column, RecycledColumns, TableShadow } from './rowCopy'
@@ -962,9 +962,9 @@ export class D3D12Model {
   }
 
 
-  /** What pools() lists, each pool's blocks as columns (see PoolBlocks). */
-  poolBlocks(): PoolBlocks[] {
-    return poolBlocks(this.tables())
+  /** What pools() lists, each pool's blocks as columns (see PoolBlocks); `blocks` false: the columns empty. */
+  poolBlocks(blocks = true): PoolBlocks[] {
+    return blocks ? poolBlocks(this.tables()) : poolSummaries(this.tables())
   }
 
   /** The tables the views read. */

@@ -496,18 +496,55 @@ export function poolBlocks(t: ModelTables): PoolBlocks[] {
     out.push(poolBlocksOf(spec.name, spec.row, spec.heap, listed.pools[p], columns))
   }
   buddyBlocks(t, out)
+  fastPages(t, out, true)
+  return out
+}
+
+/** No blocks: the columns of a pool listed without them (poolSummaries). */
+const NO_BLOCKS: Pick<PoolBlocks, 'offset' | 'size' | 'state' | 'id'> = {
+  offset: new Float64Array(0),
+  size: new Float64Array(0),
+  state: new Uint8Array(0),
+  id: new Float64Array(0),
+}
+
+/**
+ * What poolBlocks() lists, in its order and with its figures, each pool's block columns empty: what a frame's
+ * snapshot gives where no one looks at its pool maps (a large run's blocks are megabytes a frame).
+ */
+export function poolSummaries(t: ModelTables): PoolBlocks[] {
+  const out: PoolBlocks[] = []
+  for (const fam of t.families) {
+    const pools = fam.pools()
+    if (fam.spare) pools.push(fam.spare)
+    for (const pool of pools) out.push(poolBlocksOf(fam.spec.name, fam.spec.row, fam.spec.heap, pool, NO_BLOCKS))
+  }
+  for (const fam of t.buddies) {
+    const pools = fam.pools.slice()
+    if (fam.spare) pools.push(fam.spare)
+    for (const pool of pools) out.push(poolBlocksOf(fam.spec.name, fam.spec.row, fam.spec.heap, pool, NO_BLOCKS))
+  }
+  fastPages(t, out, false)
+  return out
+}
+
+/** The FastAllocator's pages, each one used block and the rest free; `blocks` false: their columns empty. */
+function fastPages(t: ModelTables, out: PoolBlocks[], blocks: boolean): void {
   const pageSize = t.fast.pageSize
   for (const page of t.fast.pages()) {
     const used = page.busy ? page.used : 0
-    const columns = blockColumns((page.busy ? 1 : 0) + (pageSize - used > 0 ? 1 : 0))
-    let i = 0
-    if (page.busy) {
-      columns.size[i] = used
-      columns.state[i++] = BlockCode.Used
-    }
-    if (pageSize - used > 0) {
-      columns.offset[i] = used
-      columns.size[i] = pageSize - used
+    let columns = NO_BLOCKS
+    if (blocks) {
+      columns = blockColumns((page.busy ? 1 : 0) + (pageSize - used > 0 ? 1 : 0))
+      let i = 0
+      if (page.busy) {
+        columns.size[i] = used
+        columns.state[i++] = BlockCode.Used
+      }
+      if (pageSize - used > 0) {
+        columns.offset[i] = used
+        columns.size[i] = pageSize - used
+      }
     }
     out.push({
       pool: page.id,
@@ -523,7 +560,6 @@ export function poolBlocks(t: ModelTables): PoolBlocks[] {
       ...columns,
     })
   }
-  return out
 }
 
 function poolBlocksOf(

@@ -51,6 +51,8 @@ interface FrameRequest {
   frame: number
   sort: SortState
   filter: ResourceFilter
+  /** The pools' blocks too: only while the pool maps are shown (a large run's blocks are megabytes a frame). */
+  blocks: boolean
 }
 
 export interface LiveState {
@@ -108,7 +110,7 @@ export const useInspectorStore = defineStore('inspector', () => {
       const api = useApi()
       return Promise.all([
         api.resources({ runId: r.runId, frame: r.frame, sort: r.sort.key, descending: r.sort.descending, filter: r.filter, offset: 0, limit: PAGE_ROWS }),
-        api.snapshot({ runId: r.runId, frame: r.frame }),
+        api.snapshot({ runId: r.runId, frame: r.frame, blocks: r.blocks }),
       ])
     },
     ([page, snap], r) => {
@@ -125,6 +127,8 @@ export const useInspectorStore = defineStore('inspector', () => {
       seq.value++
       if (selectedId.value !== null) void loadDetails(selectedId.value)
       if (colorBy.value === 'tag') void loadTags()
+      // asked before the pool maps were shown: ask again, with the blocks
+      if (snap.blocksLeftOut && tab.value === 'pools') void showFrame(r.frame)
     },
     (err) => {
       loading.value = false
@@ -135,14 +139,18 @@ export const useInspectorStore = defineStore('inspector', () => {
   function request(frameIndex: number): FrameRequest | null {
     const run = runs.current
     if (!run) return null
-    return { runId: run.runId, frame: frameIndex, sort: sort.value, filter: filter.value }
+    return { runId: run.runId, frame: frameIndex, sort: sort.value, filter: filter.value, blocks: tab.value === 'pools' }
   }
+
+  /** The frame last asked for (its answer may be on its way). */
+  let asked: number | null = null
 
   /** Show frame `frameIndex`: the first page and the pool maps; later pages come as the table scrolls. */
   function showFrame(frameIndex: number | null): Promise<void> {
     if (frameIndex === null) return Promise.resolve()
     const r = request(frameIndex)
     if (!r) return Promise.resolve()
+    asked = frameIndex
     loading.value = true
     return frameQuery.request(r)
   }
@@ -343,6 +351,7 @@ export const useInspectorStore = defineStore('inspector', () => {
   function reset(): void {
     frameQuery.reset()
     current = null
+    asked = null
     pending.clear()
     pages.value = markRaw(new Map())
     total.value = 0
@@ -384,6 +393,10 @@ export const useInspectorStore = defineStore('inspector', () => {
       if (!live.value && active.value) void showFrame(c)
     },
   )
+  // the pool maps shown: the frame's blocks, which were left out while they were not
+  watch(tab, (t) => {
+    if (t === 'pools' && snapshot.value?.blocksLeftOut && !live.value && active.value) void showFrame(asked ?? frame.value)
+  })
 
   function setActive(on: boolean): void {
     active.value = on

@@ -23,6 +23,27 @@ describe('inspector store', () => {
     expect(inspector.snapshot?.pools).toHaveLength(1)
   })
 
+  it('asks for the pools’ blocks only while the pool maps are shown', async () => {
+    const { inspector } = await opened()
+    expect(host.snapshotQueries.at(-1)).toMatchObject({ frame: 70, blocks: false })
+    expect(inspector.snapshot?.blocksLeftOut).toBe(true)
+    // the pools' figures come without the blocks: the tab counts them
+    expect(inspector.snapshot?.pools[0]).toMatchObject({ used: 8 * MiB, pending: 4 * MiB })
+    expect(inspector.snapshot?.pools[0].offset).toHaveLength(0)
+    inspector.tab = 'pools'
+    await settle()
+    expect(host.snapshotQueries.at(-1)).toMatchObject({ frame: 70, blocks: true })
+    expect(inspector.snapshot?.blocksLeftOut).toBeUndefined()
+    expect(inspector.snapshot?.pools[0].offset).toHaveLength(3)
+    // while they are shown, another frame comes with its blocks; back on the table, without
+    const asked = host.snapshotQueries.length
+    await inspector.showFrame(71)
+    expect(host.snapshotQueries.slice(asked)).toEqual([expect.objectContaining({ frame: 71, blocks: true })])
+    inspector.tab = 'resources'
+    await inspector.showFrame(72)
+    expect(host.snapshotQueries.at(-1)).toMatchObject({ frame: 72, blocks: false })
+  })
+
   it('sorts text columns ascending first, numbers descending, and a second click flips', async () => {
     const { inspector } = await opened()
     await inspector.setSort('name')
@@ -93,6 +114,9 @@ describe('hazards', () => {
     expect(timeline.cursor).toBe(45)
     expect(inspector.frame).toBe(45)
     expect(inspector.tab).toBe('pools')
+    // the block maps it marks come with their blocks
+    expect(host.snapshotQueries.at(-1)).toMatchObject({ frame: 45, blocks: true })
+    expect(inspector.snapshot?.pools[0].offset).toHaveLength(3)
     expect(inspector.selectedId).toBe(1003)
     expect(inspector.details?.row.id).toBe(1003)
     expect([...inspector.focus!.ids]).toEqual([1003, 1004])
