@@ -73,6 +73,11 @@ const BAD: Partial<Record<HandlerName, [string, unknown][]>> = {
     ['resolution 0', { runId: 'run-1', series: ['s'], from: 0, to: 10, resolution: 0 }],
     ['resolution past the limit', { runId: 'run-1', series: ['s'], from: 0, to: 10, resolution: 1e9 }],
   ],
+  snapshot: [
+    ['a string blocks flag', { runId: 'run-1', frame: 3, blocks: 'no' }],
+    ['a path beside the frame', { runId: 'run-1', frame: 3, path: '/etc/passwd' }],
+    ['a negative frame', { runId: 'run-1', frame: -1 }],
+  ],
   resources: [
     ['a sort key that is no column', { runId: 'run-1', frame: 0, sort: 'constructor', offset: 0, limit: 10 }],
     ['a page past the limit', { runId: 'run-1', frame: 0, offset: 0, limit: 1e6 }],
