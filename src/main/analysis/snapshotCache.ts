@@ -3,7 +3,7 @@
  * a table), most recently used first: a cursor moving back and forth over a few frames replays nothing again.
  * Every backend's snapshots keep theirs here (CachedSnapshots).
  */
-import type { PoolMap, ResourcePage, ResourceQuery, Snapshot } from '../../shared/ipc'
+import { NO_BLOCKS, type PoolMap, type ResourcePage, type ResourceQuery, type Snapshot } from '../../shared/ipc'
 import { recordAt } from '../ingest/records'
 import type { CaptureStore } from '../ingest/store'
 import { Lifetimes } from './records'
@@ -76,7 +76,7 @@ export class SnapshotCache<State extends { frame: number }> {
 
 /** A pool map with its figures and no blocks: the block columns empty (SnapshotQuery.blocks false). */
 export function withoutBlocks(map: PoolMap): PoolMap {
-  return { ...map, offset: new Float64Array(0), size: new Float64Array(0), state: new Uint8Array(0), id: new Float64Array(0) }
+  return { ...map, ...NO_BLOCKS }
 }
 
 /** A snapshot whose pools' blocks are left out, for a backend that worked them out anyway. */

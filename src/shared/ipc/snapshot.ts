@@ -103,6 +103,14 @@ export interface PoolMap {
 
 export const BLOCK_STATE = { free: 0, used: 1, pending: 2 } as const
 
+/** A pool map's block columns where its blocks are left out (SnapshotQuery.blocks false): each one empty. */
+export const NO_BLOCKS: Readonly<Pick<PoolMap, 'offset' | 'size' | 'state' | 'id'>> = {
+  offset: new Float64Array(0),
+  size: new Float64Array(0),
+  state: new Uint8Array(0),
+  id: new Float64Array(0),
+}
+
 export interface SnapshotQuery {
   runId: string
   frame: number

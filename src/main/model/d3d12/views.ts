@@ -4,6 +4,7 @@
  */
 import { HEAP_TYPES, PLACEMENTS } from '../../../shared/model'
 import type { HeapType, Placement } from '../../../shared/model'
+import { NO_BLOCKS } from '../../../shared/ipc/snapshot'
 import type { Bytes, Frame } from '../../../shared/units'
 import { Kind, Loc, SlotFlag, SlotState } from './allocations'
 import type { Allocations, IdMap } from './allocations'
@@ -332,9 +333,7 @@ function placeBlocks(t: ModelTables): Listed {
   const listed: Listed = { families: [], pools: [], starts: [] }
   let n = touched & 0
   for (const fam of t.families) {
-    const pools = fam.pools()
-    if (fam.spare) pools.push(fam.spare)
-    for (const pool of pools) {
+    for (const pool of withSpare(fam.pools(), fam.spare)) {
       listed.families.push(fam)
       listed.pools.push(pool)
       listed.starts.push(n)
@@ -446,9 +445,7 @@ function buddyBlocks(t: ModelTables, out: PoolBlocks[]): void {
   const runs = new Map<number, number>()
   for (let r = order.length - 1; r >= 0; r--) runs.set(used.pool[order[r]], r)
   for (const fam of t.buddies) {
-    const pools = fam.pools.slice()
-    if (fam.spare) pools.push(fam.spare)
-    for (const pool of pools) {
+    for (const pool of withSpare(fam.pools.slice(), fam.spare)) {
       const free = pool.freeBlockColumns()
       const first = runs.get(pool.id) ?? order.length
       let end = first
@@ -500,13 +497,12 @@ export function poolBlocks(t: ModelTables): PoolBlocks[] {
   return out
 }
 
-/** No blocks: the columns of a pool listed without them (poolSummaries). */
-const NO_BLOCKS: Pick<PoolBlocks, 'offset' | 'size' | 'state' | 'id'> = {
-  offset: new Float64Array(0),
-  size: new Float64Array(0),
-  state: new Uint8Array(0),
-  id: new Float64Array(0),
+/** A family's pools as the views list them: `pools` (a copy the caller may extend), then its spare, if any. */
+function withSpare<P>(pools: P[], spare: P | null): P[] {
+  if (spare) pools.push(spare)
+  return pools
 }
+
 
 /**
  * What poolBlocks() lists, in its order and with its figures, each pool's block columns empty: what a frame's
@@ -515,14 +511,10 @@ const NO_BLOCKS: Pick<PoolBlocks, 'offset' | 'size' | 'state' | 'id'> = {
 export function poolSummaries(t: ModelTables): PoolBlocks[] {
   const out: PoolBlocks[] = []
   for (const fam of t.families) {
-    const pools = fam.pools()
-    if (fam.spare) pools.push(fam.spare)
-    for (const pool of pools) out.push(poolBlocksOf(fam.spec.name, fam.spec.row, fam.spec.heap, pool, NO_BLOCKS))
+    for (const pool of withSpare(fam.pools(), fam.spare)) out.push(poolBlocksOf(fam.spec.name, fam.spec.row, fam.spec.heap, pool, NO_BLOCKS))
   }
   for (const fam of t.buddies) {
-    const pools = fam.pools.slice()
-    if (fam.spare) pools.push(fam.spare)
-    for (const pool of pools) out.push(poolBlocksOf(fam.spec.name, fam.spec.row, fam.spec.heap, pool, NO_BLOCKS))
+    for (const pool of withSpare(fam.pools.slice(), fam.spare)) out.push(poolBlocksOf(fam.spec.name, fam.spec.row, fam.spec.heap, pool, NO_BLOCKS))
   }
   fastPages(t, out, false)
   return out
