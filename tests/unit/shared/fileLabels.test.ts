@@ -1,62 +1,45 @@
 import { describe, expect, it } from 'vitest'
-import { distinguishingFolders } from '../../../src/shared/fileLabels'
+import { distinguishingFolders, type NamedFile } from '../../../src/shared/fileLabels'
 
-describe('distinguishingFolders', () => {
-  it('gives nothing to a file whose name no other file has', () => {
-    expect(distinguishingFolders([
-      { name: 'a.hscap', folder: '/captures/monday' },
-      { name: 'b.hscap', folder: '/captures/monday' },
-      { name: 'c.hscap' },
-    ])).toEqual([undefined, undefined, undefined])
-  })
+/** Why, the files (a name and its folder, where known), and what tells each apart. */
+const CASES: [string, [string, string?][], (string | undefined)[]][] = [
+  [
+    'nothing for a file whose name no other file has',
+    [['a.hscap', '/captures/monday'], ['b.hscap', '/captures/monday'], ['c.hscap']],
+    [undefined, undefined, undefined],
+  ],
+  [
+    'the fewest last folders that differ',
+    [['city.hscap', '/builds/monday'], ['other.hscap', '/builds/monday'], ['city.hscap', '/builds/tuesday']],
+    ['monday', undefined, 'tuesday'],
+  ],
+  [
+    'the clones of a repository: folders that differ three levels up',
+    [['demo.hscap.gz', '/work/main/resources/demo'], ['demo.hscap.gz', '/tmp/ci52/resources/demo'], ['demo.hscap.gz', '/tmp/ci53/resources/demo']],
+    ['main/resources/demo', 'ci52/resources/demo', 'ci53/resources/demo'],
+  ],
+  [
+    'as many folders as the file that shares the most of them needs, each file on its own',
+    [['x', '/a/b/c'], ['x', '/a/d/c'], ['x', '/a/b/e']],
+    ['b/c', 'd/c', 'e'],
+  ],
+  [
+    'the whole path where every folder of it is needed',
+    [['x', '/demo'], ['x', '/x/demo'], ['x', '/y/x/demo']],
+    ['/demo', '/x/demo', '/y/x/demo'],
+  ],
+  [
+    'a Windows path split at its backslashes',
+    [['city.hscap', 'C:\\Captures\\Monday'], ['city.hscap', 'D:\\Captures\\Monday'], ['city.hscap', 'C:\\Captures\\Tuesday']],
+    ['C:\\Captures\\Monday', 'D:\\Captures\\Monday', 'Tuesday'],
+  ],
+  ['nothing for a file whose folder is unknown', [['x', '/a/one'], ['x'], ['x', '/a/two']], ['one', undefined, 'two']],
+  ['nothing for two entries of one file', [['x', '/a/one'], ['x', '/a/one']], [undefined, undefined]],
+]
 
-  it('tells files of one name apart by the fewest last folders that differ', () => {
-    expect(distinguishingFolders([
-      { name: 'city.hscap', folder: '/builds/monday' },
-      { name: 'other.hscap', folder: '/builds/monday' },
-      { name: 'city.hscap', folder: '/builds/tuesday' },
-    ])).toEqual(['monday', undefined, 'tuesday'])
-    // the clones of a repository: the folders differ three levels up
-    expect(distinguishingFolders([
-      { name: 'demo.hscap.gz', folder: '/work/main/resources/demo' },
-      { name: 'demo.hscap.gz', folder: '/tmp/ci52/resources/demo' },
-      { name: 'demo.hscap.gz', folder: '/tmp/ci53/resources/demo' },
-    ])).toEqual(['main/resources/demo', 'ci52/resources/demo', 'ci53/resources/demo'])
-  })
-
-  it('takes as many folders as the file that shares the most of them needs, each file on its own', () => {
-    expect(distinguishingFolders([
-      { name: 'x', folder: '/a/b/c' },
-      { name: 'x', folder: '/a/d/c' },
-      { name: 'x', folder: '/a/b/e' },
-    ])).toEqual(['b/c', 'd/c', 'e'])
-  })
-
-  it('gives the whole path where every folder of it is needed', () => {
-    expect(distinguishingFolders([
-      { name: 'x', folder: '/demo' },
-      { name: 'x', folder: '/x/demo' },
-      { name: 'x', folder: '/y/x/demo' },
-    ])).toEqual(['/demo', '/x/demo', '/y/x/demo'])
-  })
-
-  it('splits a Windows path at its backslashes', () => {
-    expect(distinguishingFolders([
-      { name: 'city.hscap', folder: 'C:\\Captures\\Monday' },
-      { name: 'city.hscap', folder: 'D:\\Captures\\Monday' },
-      { name: 'city.hscap', folder: 'C:\\Captures\\Tuesday' },
-    ])).toEqual(['C:\\Captures\\Monday', 'D:\\Captures\\Monday', 'Tuesday'])
-  })
-
-  it('leaves out a file whose folder is unknown, and two entries of one file', () => {
-    expect(distinguishingFolders([
-      { name: 'x', folder: '/a/one' },
-      { name: 'x' },
-      { name: 'x', folder: '/a/two' },
-    ])).toEqual(['one', undefined, 'two'])
-    expect(distinguishingFolders([
-      { name: 'x', folder: '/a/one' },
-      { name: 'x', folder: '/a/one' },
-    ])).toEqual([undefined, undefined])
+describe('distinguishingFolders gives', () => {
+  it.each(CASES)('%s', (_why, files, expected) => {
+    const named: NamedFile[] = files.map(([name, folder]) => (folder === undefined ? { name } : { name, folder }))
+    expect(distinguishingFolders(named)).toEqual(expected)
   })
 })
