@@ -135,31 +135,11 @@ export abstract class CachedSnapshots<State extends { frame: number; table: Reso
   }
 
   /**
-   * The last frame's table from the model the replay ended with, where the backend keeps what it needs (its
-   * finalState); undefined where it does not (a report's replay, one still following its capture).
-   */
-  protected endTableOf(_target: number): ResourceTable | undefined {
-    return undefined
-  }
-
-  /** The last frame's table from endTableOf, once built, and its frame index. */
-  private endTable: { frame: number; table: ResourceTable } | undefined
-
-  /**
-   * The live resources at the end of frame index `frame`. The last frame's, where no state of it is kept, comes
-   * from the model the replay ended with (endTableOf) and is kept: a replay with no checkpoint past the first
-   * (`heapscope diff`'s) would otherwise replay the whole capture again for it.
+   * The live resources at the end of frame index `frame`. A backend builds the last frame's state from the model its
+   * replay ended with, where the replay kept it: a replay with no checkpoint past the first (`heapscope diff`'s)
+   * would otherwise replay the whole capture again for it.
    */
   table(frame: number): ResourceTable {
-    const target = snapshotFrame(this.snapshotStore, frame)
-    if (target === this.snapshotStore.frames.length - 1 && !this.cache.states.some((s) => s.frame === target)) {
-      if (this.endTable?.frame === target) return this.endTable.table
-      const table = this.endTableOf(target)
-      if (table) {
-        this.endTable = { frame: target, table }
-        return table
-      }
-    }
     return this.state(frame).table
   }
 

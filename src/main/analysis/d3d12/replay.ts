@@ -64,6 +64,24 @@ export class GraphExecutions {
   get length(): number {
     return this.frame.length
   }
+
+  /** How many graphs frame index `frame` executed: the rows are in frame order. */
+  executionsIn(frame: number): number {
+    return this.firstAfter(frame) - this.firstAfter(frame - 1)
+  }
+
+  /** The first row of a frame index after `frame`. */
+  private firstAfter(frame: number): number {
+    const frames = this.frame.data
+    let lo = 0
+    let hi = this.frame.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (frames[mid] <= frame) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
 }
 
 /** The model after frame index `frame` (as modelAt answers it) with its live creates; it is only read. */
@@ -1174,8 +1192,8 @@ export class Replay {
   /**
    * The model after the last frame and its live creates, as stateAt(last frame) would rebuild them, read from the
    * replay's own final model (only read: not a copy) once the replay has ended; undefined before, and for a replay
-   * that kept no live rows (a report's). It holds no transient layout: snapshots read it for the last frame's table
-   * alone (Snapshots.endTableOf), which a replay with no checkpoint past the first would otherwise replay whole again.
+   * that kept no live rows (a report's). It holds no transient layout. Snapshots read the last frame from it
+   * (Snapshots.endState), which a replay with no checkpoint past the first would otherwise replay whole again.
    */
   finalState(): { model: D3D12Model; live: LiveCreates } | undefined {
     const rows = this.finalRows

@@ -37,7 +37,12 @@ export interface SnapshotState {
   readonly table: ResourceTable
   /** Columns of the table no one else holds, once it is built: they go back with the model's when it is let go. */
   owned: Column[]
-  transients: TransientExecution[]
+  /** The frame's transient layouts; the last frame's are rebuilt when first read (see Snapshots.endState). */
+  readonly transients: TransientExecution[]
+  /** How many render graphs the frame executed: its transient layouts, counted without building them. */
+  graphs: number
+  /** The model is the replay's own final model (Replay.finalState): read, never given back. */
+  final?: boolean
   /** Application heaps (manual heaps, imported dumps, driver allocations of a trace) and what is placed in them. */
   heaps: ApplicationHeap[]
 }
@@ -220,24 +225,17 @@ export class Snapshots extends CachedSnapshots<SnapshotState> {
     super(replay.store)
   }
 
-  /** The last frame's table from the model the replay ended with and its live rows (Replay.finalState). */
-  protected override endTableOf(target: number): ResourceTable | undefined {
-    const end = this.replay.finalState()
-    if (!end) return undefined
-    const store = this.replay.store
-    const heaps = hasHeapRecords(store) ? applicationHeapsAt(this.replay, frameEnd(store, target)) : []
-    return this.tableOf(end.model, end.live, store.frames.n[target], heaps, [])
-  }
-
   /** Its model's tables and its table's columns go back to the replay, for the next state to be written into. */
   protected override dropped(state: SnapshotState): void {
-    this.replay.recycled.give([...state.model.letGoTables(), ...state.owned])
+    this.replay.recycled.give(state.final ? state.owned : [...state.model.letGoTables(), ...state.owned])
     state.owned = []
   }
 
   /** The state at the end of frame index `target`: from the checkpoint before it, or a nearer cached state. */
   protected build(target: number): SnapshotState {
     const store = this.replay.store
+    const final = target === store.frames.length - 1 ? this.replay.finalState() : undefined
+    if (final) return this.endState(target, final.model, final.live)
     const transients: TransientExecution[] = []
     const { model, live } = this.replay.stateAt(target, (layout) => transients.push(layout), this.cache.states)
     const frameNumber = store.frames.n[target]
@@ -260,8 +258,51 @@ export class Snapshots extends CachedSnapshots<SnapshotState> {
         return (table ??= tableOf())
       },
       transients,
+      graphs: transients.length,
       heaps,
     }
+  }
+
+  /**
+   * The last frame's state read from the model the replay ended with (Replay.finalState) instead of rebuilt from the
+   * checkpoint before it: the frame a leak is first looked at, answered without a replay. The model is the replay's,
+   * only read and never given back. The replay keeps no transient layout, so the frame's are rebuilt from its
+   * checkpoint when first read (the aliasing view); a snapshot counts them from the replay's graph table.
+   */
+  private endState(target: number, model: D3D12Model, live: LiveCreates): SnapshotState {
+    const store = this.replay.store
+    const heaps = hasHeapRecords(store) ? applicationHeapsAt(this.replay, frameEnd(store, target)) : []
+    const owned: Column[] = []
+    const tableOf = () => this.tableOf(model, live, store.frames.n[target], heaps, owned)
+    const transientsAt = () => this.transientsAt(target)
+    let table: ResourceTable | undefined
+    let transients: TransientExecution[] | undefined
+    return {
+      frame: target,
+      model,
+      live,
+      owned,
+      final: true,
+      get created() {
+        return live.map
+      },
+      get table() {
+        return (table ??= tableOf())
+      },
+      get transients() {
+        return (transients ??= transientsAt())
+      },
+      graphs: this.replay.graphs.executionsIn(target),
+      heaps,
+    }
+  }
+
+  /** Frame index `target`'s transient layouts, from a replay of the frame on a copy whose tables then go back. */
+  private transientsAt(target: number): TransientExecution[] {
+    const transients: TransientExecution[] = []
+    const { model } = this.replay.stateAt(target, (layout) => transients.push(layout), this.cache.states)
+    this.replay.recycled.give(model.letGoTables())
+    return transients
   }
 
   /** The live resources as columns, straight from the model's table, with names and tags from the records. */
@@ -436,7 +477,7 @@ export class Snapshots extends CachedSnapshots<SnapshotState> {
         objects: totals.objects,
         residentObjects: totals.residentObjects,
       },
-      graphs: s.transients.length,
+      graphs: s.graphs,
     }
   }
 

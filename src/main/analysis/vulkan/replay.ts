@@ -989,7 +989,7 @@ export class VulkanReplay {
   /**
    * The model after the last frame and its live creates, read from the replay's own final model (only read: not a
    * copy) once the replay has ended; undefined before, and for a replay that kept no live creates (a report's).
-   * Snapshots read the last frame's table from it (VulkanSnapshots.endTableOf).
+   * Snapshots read the last frame from it (VulkanSnapshots.build).
    */
   finalState(): { model: VulkanModel; created: IdTable } | undefined {
     if (this.final === undefined || this.finalCreated === undefined) return undefined

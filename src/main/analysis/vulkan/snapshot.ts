@@ -109,22 +109,15 @@ export class VulkanSnapshots extends CachedSnapshots<VulkanSnapshotState> {
     super(replay.store)
   }
 
-  /** The last frame's table from the model the replay ended with and its live creates (VulkanReplay.finalState). */
-  protected override endTableOf(target: number): ResourceTable | undefined {
-    const end = this.replay.finalState()
-    if (!end) return undefined
-    const store = this.replay.store
-    const last = frameEnd(store, target)
-    return this.tableOf(end.model, end.created, this.poolNamesOf(end.model, last), store.frames.n[target], last)
-  }
-
   /**
-   * The state at the end of frame index `target`, from the checkpoint before it. Its table is made when first read
-   * (a page, a sort, a resource's details): a snapshot itself counts the live resources from the model.
+   * The state at the end of frame index `target`, from the checkpoint before it; the last frame's from the model the
+   * replay ended with (VulkanReplay.finalState), only read, where the replay kept it. Its table is made when first
+   * read (a page, a sort, a resource's details): a snapshot itself counts the live resources from the model.
    */
   protected build(target: number): VulkanSnapshotState {
     const store = this.replay.store
-    const { model, created } = this.replay.modelAt(target)
+    const final = target === store.frames.length - 1 ? this.replay.finalState() : undefined
+    const { model, created } = final ?? this.replay.modelAt(target)
     const end = frameEnd(store, target)
     const poolNames = this.poolNamesOf(model, end)
     let table: ResourceTable | undefined

@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { describe, expect, it, vi, type MockInstance } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { checkpointBudget, CHECKPOINT_BYTES, Replay } from '../../../../src/main/analysis/d3d12/replay'
 import { VulkanReplay, vulkanConfigOf } from '../../../../src/main/analysis/vulkan/replay'
 import { VulkanSnapshots } from '../../../../src/main/analysis/vulkan/snapshot'
@@ -180,49 +180,76 @@ describe("the last frame's table", () => {
     virtual: table.virtual && Array.from(table.virtual),
     text: table.text,
   })
-  /**
-   * `snapshots` reads the last frame's table without replaying anything (`rebuilds` never called), keeps it for the
-   * next ask (a frame past the end too), and gives the table and page of a state rebuilt by `fresh` snapshots.
-   */
-  function expectEndTable(snapshots: { table(frame: number): ResourceTable }, fresh: () => { state(frame: number): { table: ResourceTable } }, rebuilds: MockInstance, last: number, sort: 'occupied' | 'name') {
-    const end = snapshots.table(last)
-    expect(rebuilds).not.toHaveBeenCalled()
-    expect(snapshots.table(last + 10)).toBe(end)
-    rebuilds.mockRestore()
-    const rebuilt = fresh().state(last).table
-    expect(end.length).toBeGreaterThan(0)
-    expect(rowsOf(end)).toEqual(rowsOf(rebuilt))
-    const query = { runId: 'r', frame: last, sort, descending: sort === 'occupied', offset: 0, limit: 100_000 }
-    expect(end.page(query, last)).toEqual(rebuilt.page(query, last))
-    return end
-  }
-
-  it.each(['deferred-60', 'streaming-150', 'raytracing-60', 'demo'])('of %s comes from the model the replay ended with, as a state rebuilt from the first frame gives it', async (name) => {
+  it.each(['deferred-60', 'streaming-150', 'raytracing-60', 'demo'])('of %s is read from the model the replay ended with, as a state rebuilt from the first frame gives it', async (name) => {
     const { store } = await loadCaptureFile(join(__dirname, '__golden__', `${name}.hscap.gz`))
     const config = resolveConfig(store.header.config as Record<string, number> | undefined, {})
     // no checkpoint past the first, as the command line replays
     const replay = await Replay.run(store, { config, checkpointRecords: Number.POSITIVE_INFINITY, checkpointBytes: Number.POSITIVE_INFINITY })
     const last = store.frames.length - 1
     const snapshots = new Snapshots(replay)
-    const end = expectEndTable(snapshots, () => new Snapshots(replay), vi.spyOn(replay, 'stateAt'), last, 'occupied')
-    // a state of the last frame once kept answers for it
-    snapshots.state(last)
-    expect(snapshots.table(last)).not.toBe(end)
-    expect(rowsOf(snapshots.table(last))).toEqual(rowsOf(end))
+    const rebuilds = vi.spyOn(replay, 'stateAt')
+    // the state, its table, a page, a snapshot with its pools' blocks and a resource's details: nothing replayed
+    const state = snapshots.state(last)
+    expect(state.model).toBe(replay.finalState()!.model)
+    const end = snapshots.table(last)
+    expect(snapshots.table(last + 10)).toBe(end)
+    const query = { runId: 'r', frame: last, sort: 'occupied' as const, descending: true, offset: 0, limit: 100_000 }
+    const page = snapshots.resources(query)
+    const snapshot = snapshots.snapshot('r', last)
+    const ids = Array.from(end.id.subarray(0, 5))
+    const details = ids.map((id) => snapshots.details('r', last, id))
+    expect(rebuilds).not.toHaveBeenCalled()
+    // the frame's transient layouts are rebuilt when first read, once
+    const transients = snapshots.transients(last)
+    expect(snapshots.transients(last)).toBe(transients)
+    expect(rebuilds).toHaveBeenCalledTimes(1)
+    rebuilds.mockRestore()
+
+    // the same answers from a state rebuilt from the first frame
+    const finalState = vi.spyOn(replay, 'finalState').mockReturnValue(undefined)
+    const rebuilt = new Snapshots(replay)
+    expect(end.length).toBeGreaterThan(0)
+    expect(rowsOf(end)).toEqual(rowsOf(rebuilt.table(last)))
+    expect(page).toEqual(rebuilt.resources(query))
+    expect(snapshot).toEqual(rebuilt.snapshot('r', last))
+    expect(snapshot.graphs).toBe(transients.length)
+    expect(transients).toEqual(rebuilt.transients(last))
+    expect(details).toEqual(ids.map((id) => rebuilt.details('r', last, id)))
+    expect(replay.finalState()).toBeUndefined()
+    finalState.mockRestore()
     // the live creates by id too, as a rebuilt state has them
     expect(replay.finalState()!.live.map).toEqual(replay.modelAt(last).created)
+
+    // let go by the cache (it keeps four), the replay's model is not given back: later states are written into
+    // tables of their own, and the last frame answers as before
+    for (let f = 0; f < Math.min(last, 6); f++) snapshots.snapshot('r', f)
+    expect(snapshots.snapshot('r', last)).toEqual(snapshot)
+    expect(snapshots.resources(query)).toEqual(page)
   })
 
-  it.each(['vulkan-120', 'vulkan-hazards-120'])('of %s (Vulkan) comes from the model the replay ended with, as a rebuilt state gives it', async (name) => {
+  it.each(['vulkan-120', 'vulkan-hazards-120'])('of %s (Vulkan) is read from the model the replay ended with, as a rebuilt state gives it', async (name) => {
     const { store } = await loadCaptureFile(join(__dirname, '__golden__', `${name}.hscap.gz`))
     const config = vulkanConfigOf(store.header)
     const replay = await VulkanReplay.run(store, { config, checkpointRecords: Number.POSITIVE_INFINITY })
     const last = store.frames.length - 1
-    const end = expectEndTable(new VulkanSnapshots(replay), () => new VulkanSnapshots(replay), vi.spyOn(replay, 'modelAt'), last, 'name')
-    // a report's replay keeps no live creates: its last table is rebuilt
+    const snapshots = new VulkanSnapshots(replay)
+    const rebuilds = vi.spyOn(replay, 'modelAt')
+    const end = snapshots.table(last)
+    expect(snapshots.state(last).model).toBe(replay.finalState()!.model)
+    expect(snapshots.table(last + 10)).toBe(end)
+    const query = { runId: 'r', frame: last, sort: 'name' as const, descending: false, offset: 0, limit: 100_000 }
+    const page = snapshots.resources(query)
+    const snapshot = snapshots.snapshot('r', last)
+    expect(rebuilds).not.toHaveBeenCalled()
+    rebuilds.mockRestore()
+    // a report's replay keeps no live creates: its last frame is rebuilt, to the same answers
     const report = await VulkanReplay.run(store, { config, checkpointRecords: Number.POSITIVE_INFINITY, reportOnly: true })
     expect(report.finalState()).toBeUndefined()
-    expect(rowsOf(new VulkanSnapshots(report).table(last))).toEqual(rowsOf(end))
+    const rebuilt = new VulkanSnapshots(report)
+    expect(end.length).toBeGreaterThan(0)
+    expect(rowsOf(rebuilt.table(last))).toEqual(rowsOf(end))
+    expect(rebuilt.resources(query)).toEqual(page)
+    expect(rebuilt.snapshot('r', last)).toEqual(snapshot)
   })
 
   it('of a replay that kept no live rows (a report) is rebuilt, to the same table', async () => {
