@@ -71,11 +71,12 @@ export class RangeTallies {
   }
 
   /** The candidates of `atB` (created after the range's start) counted into their tallies, and the groups of both kinds. */
-  groups(atB: ResourceTable): LeakGroup[] {
+  groups(atB: ResourceTable, nameTally: (row: number) => Tally = (row) => this.name(namePattern(atB.text.name[row]))): LeakGroup[] {
+    const tags = atB.text.tag
     for (let i = 0; i < atB.length; i++) {
       if (atB.created[i] <= this.after) continue
-      const name = this.name(namePattern(atB.text.name[i]))
-      const tag = this.tag(atB.text.tag[i])
+      const name = nameTally(i)
+      const tag = this.tag(tags[i])
       name.count++
       name.bytes += atB.occupied[i]
       tag.count++
@@ -104,19 +105,18 @@ export function labelsOf(store: CaptureStore, record: number): [number, number] 
  */
 export function leakGroups(store: CaptureStore, atA: ResourceTable, atB: ResourceTable, from: number, to: number): LeakGroup[] {
   const tallies = new RangeTallies(store, from, to)
-  const text = (id: number) => store.strings.get(id) ?? ''
-  // a name's and a tag's tallies by their string id: each string decoded, folded and looked up once, however often
-  // it is made
-  const nameTallies = new Map<number, Tally>()
-  const tagTallies = new Map<number, Tally>()
-  const nameTally = (id: number) => {
-    let t = nameTallies.get(id)
-    if (t === undefined) nameTallies.set(id, (t = tallies.name(namePattern(text(id)))))
-    return t
-  }
-  const tagTally = (id: number) => {
-    let t = tagTallies.get(id)
-    if (t === undefined) tagTallies.set(id, (t = tallies.tag(text(id))))
+  // A name's and a tag's tallies by their string id, in arrays (the ids are dense; any outside the table reads as
+  // '', and shares the last place): each string decoded, folded and looked up once, however often it is made.
+  const strings = store.strings.size
+  const nameTallies = new Array<Tally | undefined>(strings + 1).fill(undefined)
+  const tagTallies = new Array<Tally | undefined>(strings + 1).fill(undefined)
+  const nameTexts = new Array<string | undefined>(strings + 1).fill(undefined)
+  const text = (id: number) => (id < strings ? (store.strings.get(id) ?? '') : '')
+  // A table row's name tally by its text, folded once per distinct name.
+  const byText = new Map<string, Tally>()
+  const nameOfText = (name: string): Tally => {
+    let t = byText.get(name)
+    if (t === undefined) byText.set(name, (t = tallies.name(namePattern(name))))
     return t
   }
   // What each live id belongs to, for the releases in the range: 2k for row k of `atA` (its name and tag as the
@@ -126,15 +126,23 @@ export function leakGroups(store: CaptureStore, atA: ResourceTable, atB: Resourc
   const { start, end } = recordRange(store, from + 1, to + 1)
   const { kind, ref } = store.records
   const { firstRecord, n: frameNumbers } = store.frames
+  const ops = store.ops
   let f = from + 1
   for (let i = start; i < end; i++) {
     const k = kind[i]
     if (k === RECORD_KIND.buffer || k === RECORD_KIND.texture || k === RECORD_KIND.placed || k === RECORD_KIND.transient) {
       while (f + 1 < firstRecord.length && firstRecord[f + 1] <= i) f++
       const frame = frameNumbers[f]
-      const [nameId, tagId] = labelsOf(store, i)
-      const name = nameTally(nameId)
-      const tag = tagTally(tagId)
+      const descs = descTableOf(store, i)
+      const row = descRowOf(store, i)
+      const nameId = slotOf(descs.name.data[row], strings)
+      const tagId = slotOf(descs.tag.data[row], strings)
+      let name = nameTallies[nameId]
+      if (name === undefined) {
+        nameTexts[nameId] = text(nameId)
+        name = nameTallies[nameId] = tallies.name(namePattern(nameTexts[nameId]))
+      }
+      const tag = (tagTallies[tagId] ??= tallies.tag(text(tagId)))
       RangeTallies.created(name, frame)
       RangeTallies.created(tag, frame)
       // a transient lives within its graph: created and gone in its frame
@@ -143,19 +151,37 @@ export function leakGroups(store: CaptureStore, atA: ResourceTable, atB: Resourc
         tag.freed++
       } else keysOf.set(createdIdOf(store, i), 2 * i + 1)
     } else if (k === RECORD_KIND.release) {
-      const owner = keysOf.get(store.ops[ref[i]])
+      const owner = keysOf.get(ops[ref[i]])
       if (owner === undefined) continue
       if ((owner & 1) === 0) {
-        tallies.name(namePattern(atA.text.name[owner / 2])).freed++
+        nameOfText(atA.text.name[owner / 2]).freed++
         tallies.tag(atA.text.tag[owner / 2]).freed++
       } else {
-        const [nameId, tagId] = labelsOf(store, (owner - 1) / 2)
-        nameTally(nameId).freed++
-        tagTally(tagId).freed++
+        const record = (owner - 1) / 2
+        const descs = descTableOf(store, record)
+        const row = descRowOf(store, record)
+        nameTallies[slotOf(descs.name.data[row], strings)]!.freed++
+        tagTallies[slotOf(descs.tag.data[row], strings)]!.freed++
       }
     }
   }
-  return tallies.groups(atB)
+  // A candidate was created in the range: its name's tally is its create record's, where the table shows that name
+  // (a backend may show another: a Vulkan object's `name` record).
+  const names = atB.text.name
+  const nameOfRow = (row: number): Tally => {
+    const record = atB.createRecord[row]
+    if (record >= 0) {
+      const id = slotOf(descTableOf(store, record).name.data[descRowOf(store, record)], strings)
+      if (nameTexts[id] === names[row]) return nameTallies[id]!
+    }
+    return nameOfText(names[row])
+  }
+  return tallies.groups(atB, nameOfRow)
+}
+
+/** A string id's place in arrays of `strings` + 1: its own, or the last for any outside the table (NaN included). */
+function slotOf(id: number, strings: number): number {
+  return id >= 0 && id < strings ? id : strings
 }
 
 /** The groups of a kind's tallies, steady ones first, then by bytes: at most LEAK_GROUPS_PER_KIND. */

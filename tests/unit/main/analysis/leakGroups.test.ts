@@ -149,4 +149,18 @@ describe('leak groups against a plain reference', () => {
     }
     expect(seen).toBeGreaterThan(0)
   })
+
+  it('group a candidate by the name its table shows where that is not its create record\'s (a Vulkan `name` record)', async () => {
+    const result = await loadCaptureFile(join(__dirname, '__golden__', 'deferred-60.hscap.gz'))
+    const { replay } = await replayCapture(result, [], {})
+    const [from, to] = [10, 59]
+    const atA: ResourceTable = replay.snapshots.table(from)
+    const atB: ResourceTable = replay.snapshots.table(to)
+    // every other row shown under a name of its own, as a name record gives it
+    const name = atB.text.name.map((n, i) => (i % 2 === 1 ? `Renamed_${i % 6}.Buffer` : n))
+    const renamed = Object.create(atB, { text: { value: { ...atB.text, name } } }) as ResourceTable
+    const groups = leakGroups(replay.store, atA, renamed, from, to)
+    expect(groups).toEqual(reference(replay.store, atA, renamed, from, to))
+    expect(groups.find((g) => g.key === 'Renamed_#.Buffer')?.count).toBeGreaterThan(0)
+  })
 })
