@@ -586,6 +586,8 @@ export class LocalEngine implements Engine {
     run.replay.grown()
     run.summary = replayedSummary(run, run.live === true)
     this.placementLayouts.delete(run)
+    // the resources made since are in the index the next search builds
+    this.resourceIndexes.delete(run)
   }
 
   async endFollow(loadId: string): Promise<void> {
@@ -713,7 +715,7 @@ export class LocalEngine implements Engine {
     return answer
   }
 
-  /** Each run's index of every resource it ever made, built on the first search. */
+  /** Each run's index of every resource it ever made, built on the first search (again once a followed run grew). */
   private readonly resourceIndexes = new WeakMap<Run, ResourceIndex>()
 
   private resourceIndex(run: Run): ResourceIndex {

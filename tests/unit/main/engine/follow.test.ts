@@ -173,6 +173,9 @@ describe('following a capture as it is written', () => {
     const earlyRows = await engine.resources({ runId: now.runId, frame, sort: 'id', offset: 0, limit: 500 })
     const earlySeries = await engine.series({ runId: now.runId, series: ['total.heapBytes', 'resources.live'], from: 0, to: arrived, resolution: arrived })
     const earlyChecks = await engine.hazards({ runId: now.runId, offset: 0, limit: 5000 })
+    // a search while the capture grows finds what has arrived; one after it ended, everything
+    const search = { runId: now.runId, text: 'a', offset: 0, limit: 5000 }
+    const earlySearch = await engine.search(search)
 
     await appendFile(path, bytes.subarray(half))
     await sleep(30)
@@ -187,6 +190,11 @@ describe('following a capture as it is written', () => {
     expect(earlySeries.series).toEqual(wholeSeries.series)
     // the checks found up to the frames that arrived are the whole capture's findings in those frames
     expect(earlyChecks.entries).toEqual(wholeChecks.entries.filter((e) => e.frame < arrived))
+    const lateSearch = await engine.search(search)
+    const wholeSearch = await engine.search({ ...search, runId: loaded.runId })
+    expect(earlySearch.total).toBeGreaterThan(0)
+    expect(earlySearch.total).toBeLessThan(wholeSearch.total)
+    expect({ ...lateSearch, runId: '' }).toEqual({ ...wholeSearch, runId: '' })
   })
 
   it('a torn last line waits for the rest of its bytes', async () => {
