@@ -110,8 +110,10 @@ export function leakGroups(store: CaptureStore, atA: ResourceTable, atB: Resourc
   const strings = store.strings.size
   const nameTallies = new Array<Tally | undefined>(strings + 1).fill(undefined)
   const tagTallies = new Array<Tally | undefined>(strings + 1).fill(undefined)
-  const nameTexts = new Array<string | undefined>(strings + 1).fill(undefined)
   const text = (id: number) => (id < strings ? (store.strings.get(id) ?? '') : '')
+  // The places of a create record's name and tag.
+  const nameSlot = (record: number) => slotOf(descTableOf(store, record).name.data[descRowOf(store, record)], strings)
+  const tagSlot = (record: number) => slotOf(descTableOf(store, record).tag.data[descRowOf(store, record)], strings)
   // A table row's name tally by its text, folded once per distinct name.
   const byText = new Map<string, Tally>()
   const nameOfText = (name: string): Tally => {
@@ -133,15 +135,9 @@ export function leakGroups(store: CaptureStore, atA: ResourceTable, atB: Resourc
     if (k === RECORD_KIND.buffer || k === RECORD_KIND.texture || k === RECORD_KIND.placed || k === RECORD_KIND.transient) {
       while (f + 1 < firstRecord.length && firstRecord[f + 1] <= i) f++
       const frame = frameNumbers[f]
-      const descs = descTableOf(store, i)
-      const row = descRowOf(store, i)
-      const nameId = slotOf(descs.name.data[row], strings)
-      const tagId = slotOf(descs.tag.data[row], strings)
-      let name = nameTallies[nameId]
-      if (name === undefined) {
-        nameTexts[nameId] = text(nameId)
-        name = nameTallies[nameId] = tallies.name(namePattern(nameTexts[nameId]))
-      }
+      const nameId = nameSlot(i)
+      const tagId = tagSlot(i)
+      const name = (nameTallies[nameId] ??= tallies.name(namePattern(text(nameId))))
       const tag = (tagTallies[tagId] ??= tallies.tag(text(tagId)))
       RangeTallies.created(name, frame)
       RangeTallies.created(tag, frame)
@@ -158,10 +154,8 @@ export function leakGroups(store: CaptureStore, atA: ResourceTable, atB: Resourc
         tallies.tag(atA.text.tag[owner / 2]).freed++
       } else {
         const record = (owner - 1) / 2
-        const descs = descTableOf(store, record)
-        const row = descRowOf(store, record)
-        nameTallies[slotOf(descs.name.data[row], strings)]!.freed++
-        tagTallies[slotOf(descs.tag.data[row], strings)]!.freed++
+        nameTallies[nameSlot(record)]!.freed++
+        tagTallies[tagSlot(record)]!.freed++
       }
     }
   }
@@ -171,8 +165,9 @@ export function leakGroups(store: CaptureStore, atA: ResourceTable, atB: Resourc
   const nameOfRow = (row: number): Tally => {
     const record = atB.createRecord[row]
     if (record >= 0) {
-      const id = slotOf(descTableOf(store, record).name.data[descRowOf(store, record)], strings)
-      if (nameTexts[id] === names[row]) return nameTallies[id]!
+      const id = nameSlot(record)
+      const t = nameTallies[id]
+      if (t !== undefined && text(id) === names[row]) return t
     }
     return nameOfText(names[row])
   }

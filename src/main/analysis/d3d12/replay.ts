@@ -1193,7 +1193,7 @@ export class Replay {
    * The model after the last frame and its live creates, as stateAt(last frame) would rebuild them, read from the
    * replay's own final model (only read: not a copy) once the replay has ended; undefined before, and for a replay
    * that kept no live rows (a report's). It holds no transient layout. Snapshots read the last frame from it
-   * (Snapshots.endState), which a replay with no checkpoint past the first would otherwise replay whole again.
+   * (Snapshots.build), which a replay with no checkpoint past the first would otherwise replay whole again.
    */
   finalState(): { model: D3D12Model; live: LiveCreates } | undefined {
     const rows = this.finalRows

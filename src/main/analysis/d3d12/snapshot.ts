@@ -37,12 +37,12 @@ export interface SnapshotState {
   readonly table: ResourceTable
   /** Columns of the table no one else holds, once it is built: they go back with the model's when it is let go. */
   owned: Column[]
-  /** The frame's transient layouts; the last frame's are rebuilt when first read (see Snapshots.endState). */
+  /** The frame's transient layouts; the last frame's are rebuilt when first read (see Snapshots.build). */
   readonly transients: TransientExecution[]
   /** How many render graphs the frame executed: its transient layouts, counted without building them. */
   graphs: number
   /** The model is the replay's own final model (Replay.finalState): read, never given back. */
-  final?: boolean
+  final: boolean
   /** Application heaps (manual heaps, imported dumps, driver allocations of a trace) and what is placed in them. */
   heaps: ApplicationHeap[]
 }
@@ -231,25 +231,46 @@ export class Snapshots extends CachedSnapshots<SnapshotState> {
     state.owned = []
   }
 
-  /** The state at the end of frame index `target`: from the checkpoint before it, or a nearer cached state. */
+  /**
+   * The state at the end of frame index `target`: from the checkpoint before it, or a nearer cached state. The last
+   * frame's is read from the model the replay ended with (Replay.finalState), the frame a leak is first looked at,
+   * answered without a replay: that model is the replay's, only read and never given back. The replay keeps no
+   * transient layout, so the last frame's are rebuilt from its checkpoint when first read (the aliasing view); a
+   * snapshot counts them from the replay's graph table.
+   */
   protected build(target: number): SnapshotState {
-    const store = this.replay.store
-    const final = target === store.frames.length - 1 ? this.replay.finalState() : undefined
-    if (final) return this.endState(target, final.model, final.live)
+    const final = target === this.replay.store.frames.length - 1 ? this.replay.finalState() : undefined
+    if (final) {
+      const graphs = this.replay.graphs.executionsIn(target)
+      return this.stateOf(target, final.model, final.live, () => this.transientsAt(target), graphs, true)
+    }
     const transients: TransientExecution[] = []
     const { model, live } = this.replay.stateAt(target, (layout) => transients.push(layout), this.cache.states)
-    const frameNumber = store.frames.n[target]
-    const end = frameEnd(store, target)
-    const heaps = hasHeapRecords(store) ? applicationHeapsAt(this.replay, end) : []
+    return this.stateOf(target, model, live, () => transients, transients.length, false)
+  }
+
+  /** A state of `model` after frame index `target`: its table and its transient layouts made when first read. */
+  private stateOf(
+    target: number,
+    model: D3D12Model,
+    live: LiveCreates,
+    transientsOf: () => TransientExecution[],
+    graphs: number,
+    final: boolean,
+  ): SnapshotState {
+    const store = this.replay.store
+    const heaps = hasHeapRecords(store) ? applicationHeapsAt(this.replay, frameEnd(store, target)) : []
     // The table when first read (a page, a sort, a resource's details): a snapshot itself needs only its length.
     let table: ResourceTable | undefined
+    let transients: TransientExecution[] | undefined
     const owned: Column[] = []
-    const tableOf = () => this.tableOf(model, live, frameNumber, heaps, owned)
+    const tableOf = () => this.tableOf(model, live, store.frames.n[target], heaps, owned)
     return {
       frame: target,
       model,
       live,
       owned,
+      final,
       // Made into a map when first read: a snapshot itself reads only the model.
       get created() {
         return live.map
@@ -257,42 +278,10 @@ export class Snapshots extends CachedSnapshots<SnapshotState> {
       get table() {
         return (table ??= tableOf())
       },
-      transients,
-      graphs: transients.length,
-      heaps,
-    }
-  }
-
-  /**
-   * The last frame's state read from the model the replay ended with (Replay.finalState) instead of rebuilt from the
-   * checkpoint before it: the frame a leak is first looked at, answered without a replay. The model is the replay's,
-   * only read and never given back. The replay keeps no transient layout, so the frame's are rebuilt from its
-   * checkpoint when first read (the aliasing view); a snapshot counts them from the replay's graph table.
-   */
-  private endState(target: number, model: D3D12Model, live: LiveCreates): SnapshotState {
-    const store = this.replay.store
-    const heaps = hasHeapRecords(store) ? applicationHeapsAt(this.replay, frameEnd(store, target)) : []
-    const owned: Column[] = []
-    const tableOf = () => this.tableOf(model, live, store.frames.n[target], heaps, owned)
-    const transientsAt = () => this.transientsAt(target)
-    let table: ResourceTable | undefined
-    let transients: TransientExecution[] | undefined
-    return {
-      frame: target,
-      model,
-      live,
-      owned,
-      final: true,
-      get created() {
-        return live.map
-      },
-      get table() {
-        return (table ??= tableOf())
-      },
       get transients() {
-        return (transients ??= transientsAt())
+        return (transients ??= transientsOf())
       },
-      graphs: this.replay.graphs.executionsIn(target),
+      graphs,
       heaps,
     }
   }
