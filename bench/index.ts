@@ -33,6 +33,7 @@
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { availableParallelism, cpus } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { benchCaptureFile, generateBenchCapture, generateGenCapture, jsonParseBaseline } from './capture'
@@ -46,6 +47,29 @@ import { loadCaptureFile, type LoadResult } from '../src/main/ingest/read'
 import { resolveConfig, type ModelConfig } from '../src/shared/model'
 import { formatCount } from '../src/shared/units'
 import { placementRun } from './model'
+
+/**
+ * The processor, the cores this process may use, and what a minor page fault costs (a fresh 64 MiB array written a
+ * byte a page, best of three). The baseline reads every chunk into fresh strings and takes two to four times the
+ * report's faults, so the ratios move with that cost from one machine to another: 11.3 µs a fault made a baseline of
+ * 250 000 stress records twice as slow as one on a machine where a fault took 1.8 µs (bench/README.md, "Where a page
+ * fault is cheap").
+ */
+function machine(): string {
+  const pages = (64 * 1024 * 1024) / 4096
+  let best = Infinity
+  for (let round = 0; round < 3; round++) {
+    const before = process.resourceUsage().minorPageFault
+    const start = performance.now()
+    const bytes = new Uint8Array(pages * 4096)
+    for (let i = 0; i < bytes.length; i += 4096) bytes[i] = 1
+    const took = performance.now() - start
+    const faults = process.resourceUsage().minorPageFault - before
+    if (faults > pages / 2) best = Math.min(best, (1000 * took) / faults)
+  }
+  const fault = Number.isFinite(best) ? `a minor page fault ${best.toFixed(1)} µs` : 'page faults not counted here'
+  return `machine: ${cpus()[0]?.model.trim() ?? 'an unnamed processor'}, ${availableParallelism()} cores, ${fault}`
+}
 
 const args = process.argv.slice(2)
 const option = (name: string, fallback: number): number => {
@@ -523,6 +547,7 @@ async function parent(): Promise<void> {
     if (r.status !== 0) throw new Error(`${mode} ${path} exited ${r.status}`)
   }
   console.log(`node ${process.version}, bundled with esbuild (under tsx module getters cost about 1.8x in hot loops)`)
+  console.log(machine())
   if (!oneShots) console.log(`${built} is missing (npm run build): the one-shot reports are left out`)
   else if (!cached) console.log('out/main/cli.cjs is missing (npm run build): the one-shot reports run the ES module build, without its code cache')
   const figures = new Map<string, RatioFigures>()

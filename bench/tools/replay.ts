@@ -6,7 +6,8 @@
  * REPORT=1 replays as `report --json` does (no checkpoint, residency events counted, the report's series only,
  * through the backend) and prints the nanoseconds per record of each eighth of the frames: a cost that grows with
  * what is alive shows as eighths that get dearer (the replay tells its progress every 256 frames, so the eighths of
- * a capture under some 4 000 frames are coarse). HEAP=N prints the N sites that allocate the most in the first
+ * a capture under some 4 000 frames are coarse). It prints the load's by eighth of its records too (the load tells
+ * its progress after each chunk it reads): a cold load's first eighths show the engine's warm-up. HEAP=N prints the N sites that allocate the most in the first
  * (cold) load and the first replay, per thousand records, collected objects included: what the young generation's
  * collections sweep.
  * Usage: bash bench/tools/run.sh replay FILE [N=2]
@@ -30,9 +31,15 @@ for (let i = 1; i <= runs; i++) {
   if (process.env.PROF_LOAD) await profiler?.start()
   if (i === 1) await sampler?.start()
   const t0 = performance.now()
-  const result = await loadCaptureFile(file)
+  // REPORT=1: the records loaded at each chunk's end, and when
+  const loadMarks: { at: number; records: number }[] = []
+  const result = await loadCaptureFile(
+    file,
+    process.env.REPORT ? { progressIntervalMs: 0, onProgress: (p) => loadMarks.push({ at: performance.now(), records: p.records }) } : {},
+  )
   const store = result.store
   const t1 = performance.now()
+  const loadEighths = byEighth(t0, loadMarks, store.records.length)
   const f1 = faults()
   if (process.env.PROF_LOAD) await profiler?.stop(`load${i}`)
   if (i === 1 && sampler) {
@@ -74,6 +81,25 @@ for (let i = 1; i <= runs; i++) {
   const f3 = faults()
   await profiler?.stop(`replay${i}`)
   if (i === 1) await sampler?.stop(Number(process.env.HEAP), store.records.length / 1000, 'thousand records, the replay')
-  const each = eighths.length > 0 ? `; ns per record by eighth ${eighths.join(' ')}` : ''
+  const each = eighths.length > 0 ? `; ns per record by eighth: load ${loadEighths.join(' ')}, replay ${eighths.join(' ')}` : ''
   console.log(`load ${(t1 - t0).toFixed(0)} ms (${f1 - f0} page faults) replay ${(t3 - t2).toFixed(0)} ms (${f3 - f1} page faults)${each}`)
+}
+
+/**
+ * Nanoseconds per record in each eighth of `total` records, from marks of the records done by a time (each eighth
+ * takes the marks up to the first that reaches it: as coarse as the marks are).
+ */
+function byEighth(start: number, marks: readonly { at: number; records: number }[], total: number): string[] {
+  const out: string[] = []
+  let at = start
+  let from = 0
+  let next = 1
+  for (const mark of marks) {
+    if (next > 8 || mark.records < Math.ceil((next * total) / 8)) continue
+    out.push(((1e6 * (mark.at - at)) / Math.max(1, mark.records - from)).toFixed(0))
+    at = mark.at
+    from = mark.records
+    while (next <= 8 && mark.records >= Math.ceil((next * total) / 8)) next++
+  }
+  return out
 }
