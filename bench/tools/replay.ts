@@ -7,9 +7,9 @@
  * through the backend) and prints the nanoseconds per record of each eighth of the frames: a cost that grows with
  * what is alive shows as eighths that get dearer (the replay tells its progress every 256 frames, so the eighths of
  * a capture under some 4 000 frames are coarse). It prints the load's by eighth of its records too (the load tells
- * its progress after each chunk it reads): a cold load's first eighths show the engine's warm-up. HEAP=N prints the N sites that allocate the most in the first
- * (cold) load and the first replay, per thousand records, collected objects included: what the young generation's
- * collections sweep.
+ * its progress after each chunk it reads): a cold load's first eighths show the engine's warm-up. HEAP=N prints
+ * the N sites that allocate the most in the first (cold) load and the first replay, per thousand records, collected
+ * objects included: what the young generation's collections sweep.
  * Usage: bash bench/tools/run.sh replay FILE [N=2]
  */
 import { BACKENDS, backendFor } from '../../src/main/analysis/backends'
@@ -32,10 +32,12 @@ for (let i = 1; i <= runs; i++) {
   if (i === 1) await sampler?.start()
   const t0 = performance.now()
   // REPORT=1: the records loaded at each chunk's end, and when
-  const loadMarks: { at: number; records: number }[] = []
+  const loadMarks: Mark[] = []
   const result = await loadCaptureFile(
     file,
-    process.env.REPORT ? { progressIntervalMs: 0, onProgress: (p) => loadMarks.push({ at: performance.now(), records: p.records }) } : {},
+    process.env.REPORT
+      ? { progressIntervalMs: 0, onProgress: (p) => loadMarks.push({ at: performance.now(), done: p.records, records: p.records }) }
+      : {},
   )
   const store = result.store
   const t1 = performance.now()
@@ -48,30 +50,24 @@ for (let i = 1; i <= runs; i++) {
   }
   await profiler?.start()
   const t2 = performance.now()
-  const eighths: string[] = []
+  let eighths: string[] = []
   if (process.env.REPORT) {
     // as `report` runs it (analysis/run.ts replayCapture), timing each eighth of the frames
     const frames = store.frames.length
-    let next = 1
-    let at = performance.now()
-    let from = 0
-    const mark = (done: number) => {
-      while (next <= 8 && done >= Math.ceil((next * frames) / 8)) {
-        const end = done >= frames ? store.records.length : store.frames.firstRecord[done]
-        const now = performance.now()
-        eighths.push(((1e6 * (now - at)) / Math.max(1, end - from)).toFixed(0))
-        at = now
-        from = end
-        next++
-      }
-    }
+    const marks: Mark[] = []
     const started = backendFor(store.header, store, BACKENDS).replay(store, {
       checkpoints: false,
       residencyEvents: false,
       series: 'report',
-      onProgress: (p) => mark(p.framesDone),
+      onProgress: (p) =>
+        marks.push({
+          at: performance.now(),
+          done: p.framesDone,
+          records: p.framesDone >= frames ? store.records.length : store.frames.firstRecord[p.framesDone],
+        }),
     })
     await started.done
+    eighths = byEighth(t2, marks, frames)
   } else if (store.header.api === 'vulkan') await replayCapture(result, [], { checkpoints: false })
   else {
     const config = resolveConfig(store.header.config as Record<string, number> | undefined, {})
@@ -85,21 +81,29 @@ for (let i = 1; i <= runs; i++) {
   console.log(`load ${(t1 - t0).toFixed(0)} ms (${f1 - f0} page faults) replay ${(t3 - t2).toFixed(0)} ms (${f3 - f1} page faults)${each}`)
 }
 
+/** By a time (`at`), `done` of the units an eighth counts (records, or frames) and the records up to them. */
+interface Mark {
+  at: number
+  done: number
+  records: number
+}
+
 /**
- * Nanoseconds per record in each eighth of `total` records, from marks of the records done by a time (each eighth
- * takes the marks up to the first that reaches it: as coarse as the marks are).
+ * Nanoseconds per record in each eighth of `total` units, from marks of the units done: as coarse as the marks are
+ * (eighths that one mark crosses together take its time once, the later ones none).
  */
-function byEighth(start: number, marks: readonly { at: number; records: number }[], total: number): string[] {
+function byEighth(start: number, marks: readonly Mark[], total: number): string[] {
   const out: string[] = []
   let at = start
   let from = 0
   let next = 1
   for (const mark of marks) {
-    if (next > 8 || mark.records < Math.ceil((next * total) / 8)) continue
-    out.push(((1e6 * (mark.at - at)) / Math.max(1, mark.records - from)).toFixed(0))
-    at = mark.at
-    from = mark.records
-    while (next <= 8 && mark.records >= Math.ceil((next * total) / 8)) next++
+    while (next <= 8 && mark.done >= Math.ceil((next * total) / 8)) {
+      out.push(((1e6 * (mark.at - at)) / Math.max(1, mark.records - from)).toFixed(0))
+      at = mark.at
+      from = mark.records
+      next++
+    }
   }
   return out
 }
