@@ -1,21 +1,22 @@
 /**
- * What compiling the model ahead of time would change: the D3D12 buddy pool (src/main/model/d3d12/buddy.ts) as V8
- * compiles it while it runs, against the same pool written in AssemblyScript (bench/tools/aot/buddy.ts) and run as
- * WebAssembly, on one stream of operations. A report of a small capture spends most of its time before V8 has
+ * What compiling the model ahead of time would change: two of the D3D12 model's allocators as V8 compiles them while
+ * they run, against the same allocators written in AssemblyScript (bench/tools/aot/) and run as WebAssembly, each
+ * kernel on one stream of operations: the buddy pool (src/main/model/d3d12/buddy.ts, bit scans) and the placed
+ * resources' pool (memoryPool.ts: a linked block table and a free list sorted for best fit). A report of a small capture spends most of its time before V8 has
  * optimised the replay's functions (bench/README.md, "Where a page fault is cheap"); a WebAssembly module is
  * compiled whole before its first call, by V8's baseline compiler (Liftoff, then its hot functions again by the
  * optimising one in the background) or, with `--no-liftoff` set before the module is compiled, by the optimising
  * one at once.
  *
- * The stream: 2 000 000 operations by a fixed linear congruential generator; each allocates a block of one of six
- * orders (64 KiB to 2 MiB) in the first pool of 64 MiB with room for it, in the order the pools were made (a new
- * pool where none has), or frees a random live block; about 30 000 blocks live once it settles. Both sides sum the
- * offsets they return, and the sums must agree.
+ * The streams: 2 000 000 operations by a fixed linear congruential generator; each allocates a block in the first
+ * pool of 64 MiB that takes it, in the order the pools were made (a new pool where none does), or frees a random
+ * live block. Buddy: one of six orders (64 KiB to 2 MiB), about 30 000 blocks live once it settles; placed: 64 KiB
+ * to 2 MiB in steps of 64 KiB, about 8 000 live. Both sides sum the offsets they return, and the sums must agree.
  *
  * Each engine runs in a fresh process, in alternating rounds: the stream three times (the first cold), each run in
  * eighths. Printed per engine: the mean milliseconds to compile the module, of the first run's first eighth and
  * the whole first run, and of the third run (warm).
- * Usage, from the repository root: bash bench/tools/run.sh aot [ROUNDS=5] [OPS=2000000]
+ * Usage, from the repository root: bash bench/tools/run.sh aot [ROUNDS=5] [OPS=2000000] [KERNEL=buddy,placed]
  */
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync } from 'node:fs'
@@ -23,11 +24,10 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { setFlagsFromString } from 'node:v8'
 import { BuddyPool } from '../../src/main/model/d3d12/buddy'
+import { BlockTable, FreeOrder, MemoryPool, NONE } from '../../src/main/model/d3d12/memoryPool'
 
-const MIN_BLOCK = 64 * 1024
-const MAX_ORDER = 10
-const ORDERS = 6
-const LIVE = 30_000
+const KIB = 1024
+const MIB = 1024 * KIB
 const SEED = 7
 const RUNS = 3
 const EIGHTHS = 8
@@ -40,56 +40,142 @@ interface Engine {
   run(ops: number): number
 }
 
-/** The stream over the model's own BuddyPool, as the replay's code runs it. */
-class ScriptDriver implements Engine {
-  private pools: BuddyPool[] = []
-  private liveOffset = new Float64Array(LIVE * 2 + 16)
-  private liveOrder = new Int32Array(LIVE * 2 + 16)
-  private livePool = new Int32Array(LIVE * 2 + 16)
-  private live = 0
+/** The stream's choices, as both sides make them: a fixed linear congruential generator. */
+class Stream {
   private seed = SEED
+  live = 0
+
+  constructor(private readonly target: number) {}
 
   reset(): void {
-    this.pools = []
-    this.live = 0
     this.seed = SEED
+    this.live = 0
   }
 
-  private next(n: number): number {
+  next(n: number): number {
     this.seed = (Math.imul(this.seed, 1103515245) + 12345) >>> 0
     return (this.seed >>> 8) % n
   }
 
-  run(ops: number): number {
-    let sum = 0
-    const pools = this.pools
-    for (let i = 0; i < ops; i++) {
-      if (this.live === 0 || this.next(64) < (this.live < LIVE ? 40 : 24)) {
-        const order = this.next(ORDERS)
-        let p = 0
-        while (p < pools.length && !pools[p].canAllocate(order)) p++
-        if (p === pools.length) pools.push(new BuddyPool(p, MIN_BLOCK, MAX_ORDER, 0))
-        const offset = pools[p].allocate(order)
-        this.liveOffset[this.live] = offset
-        this.liveOrder[this.live] = order
-        this.livePool[this.live] = p
-        this.live++
-        sum += offset + p * 7
-      } else {
-        const j = this.next(this.live)
-        pools[this.livePool[j]].deallocate(this.liveOffset[j], this.liveOrder[j])
-        const last = --this.live
-        this.liveOffset[j] = this.liveOffset[last]
-        this.liveOrder[j] = this.liveOrder[last]
-        this.livePool[j] = this.livePool[last]
-      }
-    }
-    return sum
+  /** Whether the next operation allocates (else it frees a live block). */
+  allocates(): boolean {
+    return this.live === 0 || this.next(64) < (this.live < this.target ? 40 : 24)
   }
 }
 
-interface BuddyExports {
-  reset(minBlock: number, maxOrder: number, orders: number, live: number, seed: number): void
+interface Kernel {
+  /** The AssemblyScript source, from the repository root. */
+  source: string
+  /** The module's reset arguments, before the live target and the seed. */
+  args: number[]
+  live: number
+  /** The stream over the model's own class, as the replay's code runs it. */
+  script(): Engine
+}
+
+const BUDDY_ORDERS = 6
+const BUDDY_LIVE = 30_000
+const PLACED_UNITS = 32
+const PLACED_LIVE = 8_000
+
+/** The buddy pool: a block of one of six orders in the first of the 64 MiB pools that has one. */
+function buddyScript(): Engine {
+  const stream = new Stream(BUDDY_LIVE)
+  const liveOffset = new Float64Array(BUDDY_LIVE * 2 + 16)
+  const liveOrder = new Int32Array(BUDDY_LIVE * 2 + 16)
+  const livePool = new Int32Array(BUDDY_LIVE * 2 + 16)
+  let pools: BuddyPool[] = []
+  return {
+    reset() {
+      stream.reset()
+      pools = []
+    },
+    run(ops) {
+      let sum = 0
+      for (let i = 0; i < ops; i++) {
+        if (stream.allocates()) {
+          const order = stream.next(BUDDY_ORDERS)
+          let p = 0
+          while (p < pools.length && !pools[p].canAllocate(order)) p++
+          if (p === pools.length) pools.push(new BuddyPool(p, 64 * KIB, 10, 0))
+          const offset = pools[p].allocate(order)
+          liveOffset[stream.live] = offset
+          liveOrder[stream.live] = order
+          livePool[stream.live] = p
+          stream.live++
+          sum += offset + p * 7
+        } else {
+          const j = stream.next(stream.live)
+          pools[livePool[j]].deallocate(liveOffset[j], liveOrder[j])
+          const last = --stream.live
+          liveOffset[j] = liveOffset[last]
+          liveOrder[j] = liveOrder[last]
+          livePool[j] = livePool[last]
+        }
+      }
+      return sum
+    },
+  }
+}
+
+/** The placed resources' pool, best fit: 64 KiB to 2 MiB in the first of the 64 MiB pools that takes it. */
+function placedScript(): Engine {
+  const stream = new Stream(PLACED_LIVE)
+  const liveBlock = new Int32Array(PLACED_LIVE * 2 + 16)
+  const livePool = new Int32Array(PLACED_LIVE * 2 + 16)
+  let blocks = new BlockTable()
+  let pools: MemoryPool[] = []
+  return {
+    reset() {
+      stream.reset()
+      blocks = new BlockTable()
+      pools = []
+    },
+    run(ops) {
+      let sum = 0
+      for (let i = 0; i < ops; i++) {
+        if (stream.allocates()) {
+          const size = (stream.next(PLACED_UNITS) + 1) * 64 * KIB
+          let p = 0
+          let b = NONE
+          while (p < pools.length) {
+            b = pools[p].tryAllocate(blocks, size, stream.live)
+            if (b !== NONE) break
+            p++
+          }
+          if (p === pools.length) {
+            pools.push(new MemoryPool(p, 64 * MIB, 64 * KIB, FreeOrder.BySize, 0, blocks))
+            b = pools[p].tryAllocate(blocks, size, stream.live)
+          }
+          liveBlock[stream.live] = b
+          livePool[stream.live] = p
+          stream.live++
+          sum += pools[p].allocatedOffset + p * 7
+        } else {
+          const j = stream.next(stream.live)
+          pools[livePool[j]].deallocate(blocks, liveBlock[j])
+          const last = --stream.live
+          liveBlock[j] = liveBlock[last]
+          livePool[j] = livePool[last]
+        }
+      }
+      return sum
+    },
+  }
+}
+
+const KERNELS: Record<string, Kernel> = {
+  buddy: { source: 'bench/tools/aot/buddy.ts', args: [64 * KIB, 10, BUDDY_ORDERS], live: BUDDY_LIVE, script: buddyScript },
+  placed: {
+    source: 'bench/tools/aot/memoryPool.ts',
+    args: [64 * KIB, 64 * MIB, PLACED_UNITS],
+    live: PLACED_LIVE,
+    script: placedScript,
+  },
+}
+
+interface KernelExports {
+  reset(a: number, b: number, c: number, live: number, seed: number): void
   run(ops: number): number
 }
 
@@ -100,17 +186,18 @@ interface WasmApi {
 }
 const wasmApi = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly
 
-function wasmDriver(file: string): Engine {
+function wasmDriver(kernel: Kernel, file: string): Engine {
   const module = new wasmApi.Module(readFileSync(file))
   const exports = new wasmApi.Instance(module, {
     env: {
       abort: () => {
-        throw new Error('buddy.wasm aborted')
+        throw new Error(`${file} aborted`)
       },
     },
-  }).exports as unknown as BuddyExports
+  }).exports as KernelExports
+  const [a, b, c] = kernel.args
   return {
-    reset: () => exports.reset(MIN_BLOCK, MAX_ORDER, ORDERS, LIVE, SEED),
+    reset: () => exports.reset(a, b, c, kernel.live, SEED),
     run: (ops) => exports.run(ops),
   }
 }
@@ -122,11 +209,11 @@ interface ChildResult {
   sums: number[]
 }
 
-/** One engine in this process: its module compiled, then the stream RUNS times. */
-function measure(engine: EngineName, ops: number, wasm: string): ChildResult {
+/** One kernel on one engine in this process: its module compiled, then the stream RUNS times. */
+function measure(kernel: Kernel, engine: EngineName, ops: number, wasm: string): ChildResult {
   if (engine === 'wasm-no-liftoff') setFlagsFromString('--no-liftoff')
   const started = performance.now()
-  const driver = engine === 'js' ? new ScriptDriver() : wasmDriver(wasm)
+  const driver = engine === 'js' ? kernel.script() : wasmDriver(kernel, wasm)
   const compileMs = performance.now() - started
   const eighths: number[][] = []
   const sums: number[] = []
@@ -161,41 +248,48 @@ const sumOf = (values: number[]) => values.reduce((a, b) => a + b, 0)
 
 async function main(): Promise<void> {
   const here = fileURLToPath(import.meta.url)
-  const wasm = join(dirname(here), 'aot', 'buddy.wasm')
+  const wasmOf = (name: string) => join(dirname(here), 'aot', `${name}.wasm`)
   if (process.argv[2] === '--child') {
-    const result = measure(process.argv[3] as EngineName, Number(process.argv[4]), wasm)
+    const name = process.argv[3]
+    const result = measure(KERNELS[name], process.argv[4] as EngineName, Number(process.argv[5]), wasmOf(name))
     process.stdout.write(JSON.stringify(result))
     return
   }
   const rounds = Number(process.argv[2] ?? 5)
   const ops = Number(process.argv[3] ?? 2_000_000)
-  mkdirSync(dirname(wasm), { recursive: true })
-  await compileModule('bench/tools/aot/buddy.ts', wasm)
-  const results = new Map<EngineName, ChildResult[]>(ENGINES.map((e) => [e, []]))
-  for (let r = 0; r < rounds; r++) {
+  const names = (process.argv[4] ?? Object.keys(KERNELS).join(',')).split(',')
+  for (const name of names) if (!KERNELS[name]) throw new Error(`no kernel ${name} (${Object.keys(KERNELS).join(', ')})`)
+  mkdirSync(dirname(wasmOf('x')), { recursive: true })
+  for (const name of names) await compileModule(KERNELS[name].source, wasmOf(name))
+  let agree = true
+  for (const name of names) {
+    const results = new Map<EngineName, ChildResult[]>(ENGINES.map((e) => [e, []]))
+    for (let r = 0; r < rounds; r++) {
+      for (const engine of ENGINES) {
+        const child = spawnSync(process.execPath, [here, '--child', name, engine, String(ops)], { encoding: 'utf8' })
+        if (child.status !== 0) throw new Error(`${name} ${engine}: ${child.stderr}`)
+        results.get(engine)!.push(JSON.parse(child.stdout) as ChildResult)
+      }
+    }
+    const sums = new Set([...results.values()].flatMap((rs) => rs.flatMap((x) => x.sums)))
+    if (sums.size !== 1) agree = false
+    console.log(`${name}: ${ops} operations, ${rounds} rounds of fresh processes; the engines' sums ${sums.size === 1 ? 'agree' : 'DIFFER'}`)
+    console.log('  engine            compile   first eighth   first run   third run   (mean ms)')
     for (const engine of ENGINES) {
-      const child = spawnSync(process.execPath, [here, '--child', engine, String(ops)], { encoding: 'utf8' })
-      if (child.status !== 0) throw new Error(`${engine}: ${child.stderr}`)
-      results.get(engine)!.push(JSON.parse(child.stdout) as ChildResult)
+      const rs = results.get(engine)!
+      const cols = [
+        mean(rs.map((x) => x.compileMs)),
+        mean(rs.map((x) => x.eighths[0][0])),
+        mean(rs.map((x) => sumOf(x.eighths[0]))),
+        mean(rs.map((x) => sumOf(x.eighths[RUNS - 1]))),
+      ]
+      console.log(
+        `  ${engine.padEnd(16)} ${cols[0].toFixed(1).padStart(8)} ${cols[1].toFixed(1).padStart(14)} ${cols[2].toFixed(1).padStart(11)}` +
+          ` ${cols[3].toFixed(1).padStart(11)}`,
+      )
     }
   }
-  const sums = new Set([...results.values()].flatMap((rs) => rs.flatMap((x) => x.sums)))
-  console.log(`${ops} operations, ${rounds} rounds of fresh processes; the engines' sums ${sums.size === 1 ? 'agree' : 'DIFFER'}`)
-  console.log('engine            compile   first eighth   first run   third run   (mean ms)')
-  for (const engine of ENGINES) {
-    const rs = results.get(engine)!
-    const cols = [
-      mean(rs.map((x) => x.compileMs)),
-      mean(rs.map((x) => x.eighths[0][0])),
-      mean(rs.map((x) => sumOf(x.eighths[0]))),
-      mean(rs.map((x) => sumOf(x.eighths[RUNS - 1]))),
-    ]
-    console.log(
-      `${engine.padEnd(16)} ${cols[0].toFixed(1).padStart(8)} ${cols[1].toFixed(1).padStart(14)} ${cols[2].toFixed(1).padStart(11)}` +
-        ` ${cols[3].toFixed(1).padStart(11)}`,
-    )
-  }
-  if (sums.size !== 1) process.exitCode = 1
+  if (!agree) process.exitCode = 1
 }
 
 await main()

@@ -1,0 +1,341 @@
+// AssemblyScript, compiled to WebAssembly by bench/tools/aot.ts: the placed-resource pool of
+// src/main/model/d3d12/memoryPool.ts (FRHIMemoryPool, seed §3.4: blocks in offset order, free blocks sorted by size
+// for best fit) and the same driver as aot.ts's JavaScript one, op for op. What the model's pool does for a replay
+// only: no copies for checkpoints, no watcher. Not part of the app (bench/tools/README.md).
+
+const NONE: i32 = -1
+const FREE: u8 = 0
+const ALLOCATED: u8 = 1
+
+/** Every pool's blocks, a column each, as the model keeps them. */
+class BlockTable {
+  offset: Float64Array = new Float64Array(256)
+  size: Float64Array = new Float64Array(256)
+  prev: Int32Array = new Int32Array(256)
+  next: Int32Array = new Int32Array(256)
+  state: Uint8Array = new Uint8Array(256)
+  owner: Int32Array = new Int32Array(256)
+  count: i32 = 0
+  freeSlots: Int32Array = new Int32Array(256)
+  freeSlotCount: i32 = 0
+
+  alloc(): i32 {
+    if (this.freeSlotCount > 0) return unchecked(this.freeSlots[--this.freeSlotCount])
+    if (this.count == this.offset.length) this.grow()
+    return this.count++
+  }
+
+  release(b: i32): void {
+    unchecked((this.owner[b] = NONE))
+    unchecked((this.state[b] = FREE))
+    if (this.freeSlotCount == this.freeSlots.length) {
+      const slots = new Int32Array(this.freeSlots.length * 2)
+      slots.set(this.freeSlots)
+      this.freeSlots = slots
+    }
+    unchecked((this.freeSlots[this.freeSlotCount++] = b))
+  }
+
+  private grow(): void {
+    const n = this.offset.length * 2
+    const offset = new Float64Array(n)
+    offset.set(this.offset)
+    this.offset = offset
+    const size = new Float64Array(n)
+    size.set(this.size)
+    this.size = size
+    const prev = new Int32Array(n)
+    prev.set(this.prev)
+    this.prev = prev
+    const next = new Int32Array(n)
+    next.set(this.next)
+    this.next = next
+    const state = new Uint8Array(n)
+    state.set(this.state)
+    this.state = state
+    const owner = new Int32Array(n)
+    owner.set(this.owner)
+    this.owner = owner
+  }
+}
+
+/** One pool, best fit: its free blocks sorted by (size, offset). */
+class MemoryPool {
+  head: i32 = NONE
+  tail: i32 = NONE
+  free: Int32Array = new Int32Array(8)
+  freeSize: Float64Array = new Float64Array(8)
+  freeOffset: Float64Array = new Float64Array(8)
+  freeCount: i32 = 0
+  used: f64 = 0
+  allocatedBlocks: i32 = 0
+  allocatedOffset: f64 = 0
+
+  constructor(
+    public size: f64,
+    blocks: BlockTable,
+  ) {
+    const b = blocks.alloc()
+    unchecked((blocks.offset[b] = 0))
+    unchecked((blocks.size[b] = size))
+    unchecked((blocks.prev[b] = NONE))
+    unchecked((blocks.next[b] = NONE))
+    unchecked((blocks.state[b] = FREE))
+    unchecked((blocks.owner[b] = NONE))
+    this.head = b
+    this.tail = b
+    unchecked((this.free[0] = b))
+    unchecked((this.freeSize[0] = size))
+    unchecked((this.freeOffset[0] = 0))
+    this.freeCount = 1
+  }
+
+  tryAllocate(blocks: BlockTable, size: f64, owner: i32): i32 {
+    if (this.size - this.used < size || this.freeCount == 0) return NONE
+    const count = this.freeCount
+    const sizes = this.freeSize
+    let i = 0
+    let hi = count
+    while (i < hi) {
+      const mid = (i + hi) >>> 1
+      if (unchecked(sizes[mid]) < size) i = mid + 1
+      else hi = mid
+    }
+    if (i == count) return NONE
+    const b = unchecked(this.free[i])
+    const offset = unchecked(this.freeOffset[i])
+    const rest = unchecked(sizes[i]) - size
+    if (rest > 0) {
+      const r = blocks.alloc()
+      unchecked((blocks.offset[r] = offset + size))
+      unchecked((blocks.size[r] = rest))
+      unchecked((blocks.state[r] = FREE))
+      unchecked((blocks.owner[r] = NONE))
+      const after = unchecked(blocks.next[b])
+      unchecked((blocks.prev[r] = b))
+      unchecked((blocks.next[r] = after))
+      if (after != NONE) unchecked((blocks.prev[after] = r))
+      else this.tail = r
+      unchecked((blocks.next[b] = r))
+      unchecked((blocks.size[b] = size))
+      this.rekey(i, r, rest, offset + size)
+    } else {
+      this.removeFreeAt(i)
+    }
+    unchecked((blocks.state[b] = ALLOCATED))
+    unchecked((blocks.owner[b] = owner))
+    this.allocatedOffset = offset
+    this.used += size
+    this.allocatedBlocks++
+    return b
+  }
+
+  deallocate(blocks: BlockTable, block: i32): void {
+    const size = unchecked(blocks.size[block])
+    this.used -= size
+    this.allocatedBlocks--
+    unchecked((blocks.state[block] = FREE))
+    unchecked((blocks.owner[block] = NONE))
+    const p = unchecked(blocks.prev[block])
+    const n = unchecked(blocks.next[block])
+    const joinsPrev = p != NONE && unchecked(blocks.state[p]) == FREE
+    const joinsNext = n != NONE && unchecked(blocks.state[n]) == FREE
+    let b = block
+    let offset = joinsPrev ? 0 : unchecked(blocks.offset[block])
+    let merged = size
+    let entry = -1
+    if (joinsPrev) {
+      entry = this.indexOf(blocks, p)
+      offset = unchecked(this.freeOffset[entry])
+      merged += unchecked(this.freeSize[entry])
+      unchecked((blocks.size[p] = merged))
+      this.unlink(blocks, block)
+      blocks.release(block)
+      b = p
+    }
+    if (joinsNext) {
+      const i = this.indexOf(blocks, n)
+      merged += unchecked(this.freeSize[i])
+      unchecked((blocks.size[b] = merged))
+      this.unlink(blocks, n)
+      blocks.release(n)
+      if (entry < 0) entry = i
+      else {
+        this.removeFreeAt(i)
+        if (i < entry) entry--
+      }
+    }
+    if (entry < 0) this.insertFree(b, merged, offset)
+    else this.rekey(entry, b, merged, offset)
+  }
+
+  private unlink(blocks: BlockTable, b: i32): void {
+    const p = unchecked(blocks.prev[b])
+    const n = unchecked(blocks.next[b])
+    if (p != NONE) unchecked((blocks.next[p] = n))
+    else this.head = n
+    if (n != NONE) unchecked((blocks.prev[n] = p))
+    else this.tail = p
+  }
+
+  private indexOf(blocks: BlockTable, b: i32): i32 {
+    const count = this.freeCount
+    let i = 0
+    if (count <= 32) {
+      while (i < count && unchecked(this.free[i]) != b) i++
+    } else {
+      i = this.lowerBound(0, count, unchecked(blocks.size[b]), unchecked(blocks.offset[b]))
+    }
+    if (i == count || unchecked(this.free[i]) != b) abort()
+    return i
+  }
+
+  private lowerBound(lo: i32, hi: i32, size: f64, offset: f64): i32 {
+    const sizes = this.freeSize
+    const offsets = this.freeOffset
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      const ms = unchecked(sizes[mid])
+      if (ms < size || (ms == size && unchecked(offsets[mid]) < offset)) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+
+  private insertFree(b: i32, size: f64, offset: f64): void {
+    const count = this.freeCount
+    if (count == this.free.length) this.growFree()
+    const i = this.lowerBound(0, count, size, offset)
+    const free = this.free
+    const sizes = this.freeSize
+    const offsets = this.freeOffset
+    for (let k = count; k > i; k--) {
+      unchecked((free[k] = free[k - 1]))
+      unchecked((sizes[k] = sizes[k - 1]))
+      unchecked((offsets[k] = offsets[k - 1]))
+    }
+    unchecked((free[i] = b))
+    unchecked((sizes[i] = size))
+    unchecked((offsets[i] = offset))
+    this.freeCount = count + 1
+  }
+
+  private rekey(i: i32, b: i32, size: f64, offset: f64): void {
+    const free = this.free
+    const sizes = this.freeSize
+    const offsets = this.freeOffset
+    let k = i
+    if (k > 0 && this.keyBelow(size, offset, k - 1)) {
+      const j = this.lowerBound(0, i, size, offset)
+      for (; k > j; k--) {
+        unchecked((free[k] = free[k - 1]))
+        unchecked((sizes[k] = sizes[k - 1]))
+        unchecked((offsets[k] = offsets[k - 1]))
+      }
+    } else if (k + 1 < this.freeCount && !this.keyBelow(size, offset, k + 1)) {
+      const j = this.lowerBound(i + 1, this.freeCount, size, offset) - 1
+      for (; k < j; k++) {
+        unchecked((free[k] = free[k + 1]))
+        unchecked((sizes[k] = sizes[k + 1]))
+        unchecked((offsets[k] = offsets[k + 1]))
+      }
+    }
+    unchecked((free[k] = b))
+    unchecked((sizes[k] = size))
+    unchecked((offsets[k] = offset))
+  }
+
+  private keyBelow(size: f64, offset: f64, k: i32): bool {
+    const ks = unchecked(this.freeSize[k])
+    return size < ks || (size == ks && offset < unchecked(this.freeOffset[k]))
+  }
+
+  private removeFreeAt(i: i32): void {
+    const count = this.freeCount - 1
+    const free = this.free
+    const sizes = this.freeSize
+    const offsets = this.freeOffset
+    for (let k = i; k < count; k++) {
+      unchecked((free[k] = free[k + 1]))
+      unchecked((sizes[k] = sizes[k + 1]))
+      unchecked((offsets[k] = offsets[k + 1]))
+    }
+    this.freeCount = count
+  }
+
+  private growFree(): void {
+    const n = this.free.length * 2
+    const free = new Int32Array(n)
+    free.set(this.free)
+    this.free = free
+    const sizes = new Float64Array(n)
+    sizes.set(this.freeSize)
+    this.freeSize = sizes
+    const offsets = new Float64Array(n)
+    offsets.set(this.freeOffset)
+    this.freeOffset = offsets
+  }
+}
+
+let blocks = new BlockTable()
+let pools = new Array<MemoryPool>()
+let liveBlock = new Int32Array(1)
+let livePool = new Int32Array(1)
+let live = 0
+let target = 0
+let seed: u32 = 0
+let unit: f64 = 0
+let poolSize: f64 = 0
+let units: u32 = 1
+
+/** A fresh run: no pools, no live blocks, the generator at `start`. */
+export function reset(unitBytes: f64, poolBytes: f64, requestUnits: i32, liveTarget: i32, start: u32): void {
+  blocks = new BlockTable()
+  pools = new Array<MemoryPool>()
+  liveBlock = new Int32Array(liveTarget * 2 + 16)
+  livePool = new Int32Array(liveTarget * 2 + 16)
+  live = 0
+  target = liveTarget
+  seed = start
+  unit = unitBytes
+  poolSize = poolBytes
+  units = <u32>requestUnits
+}
+
+function next(n: u32): u32 {
+  seed = seed * 1103515245 + 12345
+  return (seed >> 8) % n
+}
+
+/** `ops` operations: allocate in the first pool that takes the request (a new one when none does), or free a random live block. */
+export function run(ops: i32): f64 {
+  let sum: f64 = 0
+  for (let i = 0; i < ops; i++) {
+    if (live == 0 || next(64) < (live < target ? 40 : 24)) {
+      const size = <f64>(next(units) + 1) * unit
+      let p = 0
+      let b = NONE
+      const n = pools.length
+      while (p < n) {
+        b = unchecked(pools[p]).tryAllocate(blocks, size, live)
+        if (b != NONE) break
+        p++
+      }
+      if (p == n) {
+        pools.push(new MemoryPool(poolSize, blocks))
+        b = unchecked(pools[p]).tryAllocate(blocks, size, live)
+      }
+      unchecked((liveBlock[live] = b))
+      unchecked((livePool[live] = p))
+      live++
+      sum += unchecked(pools[p]).allocatedOffset + <f64>(p * 7)
+    } else {
+      const j = <i32>next(<u32>live)
+      unchecked(pools[unchecked(livePool[j])]).deallocate(blocks, unchecked(liveBlock[j]))
+      live--
+      unchecked((liveBlock[j] = liveBlock[live]))
+      unchecked((livePool[j] = livePool[live]))
+    }
+  }
+  return sum
+}
