@@ -17,14 +17,21 @@
  * eighths. Printed per engine: the mean milliseconds to compile the module, of the first run's first eighth and
  * the whole first run, and of the third run (warm).
  * Usage, from the repository root: bash bench/tools/run.sh aot [ROUNDS=5] [OPS=2000000] [KERNEL=buddy,placed]
+ *
+ * `aot scan FILE [ROUNDS=5]` measures the load the same way: the least a scanner does (bench/tools/aot/scan.ts: each
+ * line's JSON read through, strings hashed, numbers parsed, nothing kept) compiled ahead of time, against the app's
+ * load of the capture (loadCaptureFile, reading on its own thread as the command does) and the JSON.parse baseline,
+ * each read from the file three times in a fresh process: milliseconds of the first read and of the third.
  */
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, readFileSync } from 'node:fs'
+import { closeSync, mkdirSync, openSync, readFileSync, readSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { setFlagsFromString } from 'node:v8'
 import { BuddyPool } from '../../src/main/model/d3d12/buddy'
 import { BlockTable, FreeOrder, MemoryPool, NONE } from '../../src/main/model/d3d12/memoryPool'
+import { loadCaptureFile } from '../../src/main/ingest/read'
+import { jsonParseBaseline } from '../baseline'
 
 const KIB = 1024
 const MIB = 1024 * KIB
@@ -246,9 +253,101 @@ async function compileModule(source: string, out: string): Promise<void> {
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length
 const sumOf = (values: number[]) => values.reduce((a, b) => a + b, 0)
 
+/** The scanner kernel's exports. */
+interface ScanExports {
+  memory: { buffer: ArrayBuffer }
+  init(capacity: number): number
+  scan(length: number): number
+  recordCount(): number
+  faults(): number
+}
+
+const SCAN_CHUNK = 1 << 20
+const SCAN_ENGINES = ['wasm', 'load', 'json'] as const
+type ScanEngine = (typeof SCAN_ENGINES)[number]
+
+/** One read of `file` through the scanner kernel: 1 MiB chunks read straight behind the line left over. */
+function scanFile(exports: ScanExports, file: string): number {
+  const start = exports.init(2 * SCAN_CHUNK + 64)
+  const fd = openSync(file, 'r')
+  let kept = 0
+  try {
+    for (;;) {
+      const view = new Uint8Array(exports.memory.buffer, start, 2 * SCAN_CHUNK)
+      const read = readSync(fd, view, kept, SCAN_CHUNK, null)
+      if (read === 0) break
+      const length = kept + read
+      const used = exports.scan(length)
+      view.copyWithin(0, used, length)
+      kept = length - used
+    }
+  } finally {
+    closeSync(fd)
+  }
+  return exports.recordCount()
+}
+
+/** Three reads of the capture by one engine in this process: milliseconds each, and what each read counted. */
+async function measureScan(engine: ScanEngine, file: string, wasm: string): Promise<{ ms: number[]; counts: number[] }> {
+  const ms: number[] = []
+  const counts: number[] = []
+  let exports: ScanExports | null = null
+  for (let r = 0; r < RUNS; r++) {
+    const t = performance.now()
+    let count: number
+    if (engine === 'wasm') {
+      exports ??= new wasmApi.Instance(new wasmApi.Module(readFileSync(wasm)), {
+        env: {
+          abort: () => {
+            throw new Error(`${wasm} aborted`)
+          },
+        },
+      }).exports as ScanExports
+      count = scanFile(exports, file)
+    } else if (engine === 'load') {
+      const { store, error } = await loadCaptureFile(file, { syncReads: true })
+      if (error) throw error
+      count = store.records.length
+    } else count = (await jsonParseBaseline(file)) - 1
+    ms.push(performance.now() - t)
+    counts.push(count)
+  }
+  return { ms, counts }
+}
+
+async function scanMain(here: string, file: string, rounds: number): Promise<void> {
+  const wasm = join(dirname(here), 'aot', 'scan.wasm')
+  mkdirSync(dirname(wasm), { recursive: true })
+  await compileModule('bench/tools/aot/scan.ts', wasm)
+  const results = new Map<ScanEngine, { ms: number[]; counts: number[] }[]>(SCAN_ENGINES.map((e) => [e, []]))
+  for (let r = 0; r < rounds; r++) {
+    for (const engine of SCAN_ENGINES) {
+      const child = spawnSync(process.execPath, [here, '--scan-child', engine, file], { encoding: 'utf8' })
+      if (child.status !== 0) throw new Error(`${engine}: ${child.stderr}`)
+      results.get(engine)!.push(JSON.parse(child.stdout))
+    }
+  }
+  console.log(`${file}: ${rounds} rounds of fresh processes, three reads each (mean ms)`)
+  console.log('  engine   first read   third read   records')
+  for (const engine of SCAN_ENGINES) {
+    const rs = results.get(engine)!
+    const counts = new Set(rs.flatMap((x) => x.counts))
+    console.log(
+      `  ${engine.padEnd(8)} ${mean(rs.map((x) => x.ms[0])).toFixed(1).padStart(10)} ${mean(rs.map((x) => x.ms[RUNS - 1])).toFixed(1).padStart(12)}` +
+        `   ${[...counts].join(' or ')}`,
+    )
+  }
+}
+
 async function main(): Promise<void> {
   const here = fileURLToPath(import.meta.url)
   const wasmOf = (name: string) => join(dirname(here), 'aot', `${name}.wasm`)
+  if (process.argv[2] === '--scan-child') {
+    const result = await measureScan(process.argv[3] as ScanEngine, process.argv[4], wasmOf('scan'))
+    process.stdout.write(JSON.stringify(result))
+    return
+  }
+  if (process.argv[2] === 'scan') return scanMain(here, process.argv[3], Number(process.argv[4] ?? 5))
   if (process.argv[2] === '--child') {
     const name = process.argv[3]
     const result = measure(KERNELS[name], process.argv[4] as EngineName, Number(process.argv[5]), wasmOf(name))
