@@ -2,6 +2,8 @@
 // (seed §5.2) and the same driver as aot.ts's JavaScript one, op for op. Not part of the app: it measures what an
 // engine compiled ahead of time would cost against the one V8 compiles as it runs (bench/tools/README.md).
 
+import { Stream } from './stream'
+
 class BuddyPool {
   bits: StaticArray<u32>
   wordStart: StaticArray<i32>
@@ -102,9 +104,7 @@ let pools = new Array<BuddyPool>()
 let liveOffset = new StaticArray<f64>(1)
 let liveOrder = new StaticArray<i32>(1)
 let livePool = new StaticArray<i32>(1)
-let live = 0
-let target = 0
-let seed: u32 = 0
+const stream = new Stream()
 let minBlock: f64 = 0
 let maxOrder = 0
 let orders: u32 = 1
@@ -115,42 +115,35 @@ export function reset(block: f64, order: i32, requestOrders: i32, liveTarget: i3
   liveOffset = new StaticArray<f64>(liveTarget * 2 + 16)
   liveOrder = new StaticArray<i32>(liveTarget * 2 + 16)
   livePool = new StaticArray<i32>(liveTarget * 2 + 16)
-  live = 0
-  target = liveTarget
-  seed = start
+  stream.reset(start, liveTarget)
   minBlock = block
   maxOrder = order
   orders = <u32>requestOrders
-}
-
-function next(n: u32): u32 {
-  seed = seed * 1103515245 + 12345
-  return (seed >> 8) % n
 }
 
 /** `ops` operations: allocate in the first pool with room (a new one when none has), or free a random live block. */
 export function run(ops: i32): f64 {
   let sum: f64 = 0
   for (let i = 0; i < ops; i++) {
-    if (live == 0 || next(64) < (live < target ? 40 : 24)) {
-      const order = <i32>next(orders)
+    if (stream.allocates()) {
+      const order = <i32>stream.next(orders)
       let p = 0
       const n = pools.length
       while (p < n && !unchecked(pools[p]).canAllocate(order)) p++
       if (p == n) pools.push(new BuddyPool(minBlock, maxOrder))
       const offset = unchecked(pools[p]).allocate(order)
-      unchecked((liveOffset[live] = offset))
-      unchecked((liveOrder[live] = order))
-      unchecked((livePool[live] = p))
-      live++
+      unchecked((liveOffset[stream.live] = offset))
+      unchecked((liveOrder[stream.live] = order))
+      unchecked((livePool[stream.live] = p))
+      stream.live++
       sum += offset + <f64>(p * 7)
     } else {
-      const j = <i32>next(<u32>live)
+      const j = <i32>stream.next(<u32>stream.live)
       unchecked(pools[unchecked(livePool[j])]).deallocate(unchecked(liveOffset[j]), unchecked(liveOrder[j]))
-      live--
-      unchecked((liveOffset[j] = liveOffset[live]))
-      unchecked((liveOrder[j] = liveOrder[live]))
-      unchecked((livePool[j] = livePool[live]))
+      const last = --stream.live
+      unchecked((liveOffset[j] = liveOffset[last]))
+      unchecked((liveOrder[j] = liveOrder[last]))
+      unchecked((livePool[j] = livePool[last]))
     }
   }
   return sum

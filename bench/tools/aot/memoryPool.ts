@@ -3,6 +3,8 @@
 // for best fit) and the same driver as aot.ts's JavaScript one, op for op. What the model's pool does for a replay
 // only: no copies for checkpoints, no watcher. Not part of the app (bench/tools/README.md).
 
+import { Stream } from './stream'
+
 const NONE: i32 = -1
 const FREE: u8 = 0
 const ALLOCATED: u8 = 1
@@ -281,9 +283,7 @@ let blocks = new BlockTable()
 let pools = new Array<MemoryPool>()
 let liveBlock = new Int32Array(1)
 let livePool = new Int32Array(1)
-let live = 0
-let target = 0
-let seed: u32 = 0
+const stream = new Stream()
 let unit: f64 = 0
 let poolSize: f64 = 0
 let units: u32 = 1
@@ -294,47 +294,40 @@ export function reset(unitBytes: f64, poolBytes: f64, requestUnits: i32, liveTar
   pools = new Array<MemoryPool>()
   liveBlock = new Int32Array(liveTarget * 2 + 16)
   livePool = new Int32Array(liveTarget * 2 + 16)
-  live = 0
-  target = liveTarget
-  seed = start
+  stream.reset(start, liveTarget)
   unit = unitBytes
   poolSize = poolBytes
   units = <u32>requestUnits
-}
-
-function next(n: u32): u32 {
-  seed = seed * 1103515245 + 12345
-  return (seed >> 8) % n
 }
 
 /** `ops` operations: allocate in the first pool that takes the request (a new one when none does), or free a random live block. */
 export function run(ops: i32): f64 {
   let sum: f64 = 0
   for (let i = 0; i < ops; i++) {
-    if (live == 0 || next(64) < (live < target ? 40 : 24)) {
-      const size = <f64>(next(units) + 1) * unit
+    if (stream.allocates()) {
+      const size = <f64>(stream.next(units) + 1) * unit
       let p = 0
       let b = NONE
       const n = pools.length
       while (p < n) {
-        b = unchecked(pools[p]).tryAllocate(blocks, size, live)
+        b = unchecked(pools[p]).tryAllocate(blocks, size, stream.live)
         if (b != NONE) break
         p++
       }
       if (p == n) {
         pools.push(new MemoryPool(poolSize, blocks))
-        b = unchecked(pools[p]).tryAllocate(blocks, size, live)
+        b = unchecked(pools[p]).tryAllocate(blocks, size, stream.live)
       }
-      unchecked((liveBlock[live] = b))
-      unchecked((livePool[live] = p))
-      live++
+      unchecked((liveBlock[stream.live] = b))
+      unchecked((livePool[stream.live] = p))
+      stream.live++
       sum += unchecked(pools[p]).allocatedOffset + <f64>(p * 7)
     } else {
-      const j = <i32>next(<u32>live)
+      const j = <i32>stream.next(<u32>stream.live)
       unchecked(pools[unchecked(livePool[j])]).deallocate(blocks, unchecked(liveBlock[j]))
-      live--
-      unchecked((liveBlock[j] = liveBlock[live]))
-      unchecked((livePool[j] = livePool[live]))
+      const last = --stream.live
+      unchecked((liveBlock[j] = liveBlock[last]))
+      unchecked((livePool[j] = livePool[last]))
     }
   }
   return sum
