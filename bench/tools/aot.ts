@@ -22,6 +22,9 @@
  * line's JSON read through, strings hashed, numbers parsed, nothing kept) compiled ahead of time, against the app's
  * load of the capture (loadCaptureFile, reading on its own thread as the command does) and the JSON.parse baseline,
  * each read from the file three times in a fresh process: milliseconds of the first read and of the third.
+ *
+ * AOT_PREBUILT=1 runs the modules already built in bench/data/tools/aot/ (a machine without the compiler, such as a
+ * lent one reached through a copy of the working tree).
  */
 import { spawnSync } from 'node:child_process'
 import { closeSync, mkdirSync, openSync, readFileSync, readSync } from 'node:fs'
@@ -318,7 +321,7 @@ async function measureScan(engine: ScanEngine, file: string, wasm: string): Prom
 async function scanMain(here: string, file: string, rounds: number): Promise<void> {
   const wasm = join(dirname(here), 'aot', 'scan.wasm')
   mkdirSync(dirname(wasm), { recursive: true })
-  await compileModule('bench/tools/aot/scan.ts', wasm)
+  if (!process.env.AOT_PREBUILT) await compileModule('bench/tools/aot/scan.ts', wasm)
   const results = new Map<ScanEngine, { ms: number[]; counts: number[] }[]>(SCAN_ENGINES.map((e) => [e, []]))
   for (let r = 0; r < rounds; r++) {
     for (const engine of SCAN_ENGINES) {
@@ -359,7 +362,7 @@ async function main(): Promise<void> {
   const names = (process.argv[4] ?? Object.keys(KERNELS).join(',')).split(',')
   for (const name of names) if (!KERNELS[name]) throw new Error(`no kernel ${name} (${Object.keys(KERNELS).join(', ')})`)
   mkdirSync(dirname(wasmOf('x')), { recursive: true })
-  for (const name of names) await compileModule(KERNELS[name].source, wasmOf(name))
+  if (!process.env.AOT_PREBUILT) for (const name of names) await compileModule(KERNELS[name].source, wasmOf(name))
   let agree = true
   for (const name of names) {
     const results = new Map<EngineName, ChildResult[]>(ENGINES.map((e) => [e, []]))
