@@ -2,9 +2,9 @@
  * What compiling the model ahead of time would change: two of the D3D12 model's allocators as V8 compiles them while
  * they run, against the same allocators written in AssemblyScript (bench/tools/aot/) and run as WebAssembly, each
  * kernel on one stream of operations: the buddy pool (src/main/model/d3d12/buddy.ts, bit scans) and the placed
- * resources' pool (memoryPool.ts: a linked block table and a free list sorted for best fit). A report of a small capture spends most of its time before V8 has
- * optimised the replay's functions (bench/README.md, "Where a page fault is cheap"); a WebAssembly module is
- * compiled whole before its first call, by V8's baseline compiler (Liftoff, then its hot functions again by the
+ * resources' pool (memoryPool.ts: a linked block table and a free list sorted for best fit). A report of a small
+ * capture spends most of its time before V8 has optimised the replay's functions (bench/README.md, "Code compiled
+ * before it runs"); a WebAssembly module is compiled whole before its first call, by V8's baseline compiler (Liftoff, then its hot functions again by the
  * optimising one in the background) or, with `--no-liftoff` set before the module is compiled, by the optimising
  * one at once.
  *
@@ -196,15 +196,17 @@ interface WasmApi {
 }
 const wasmApi = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly
 
-function wasmDriver(kernel: Kernel, file: string): Engine {
+/** The module built at `file`, compiled and instantiated: its exports. */
+function instantiate(file: string): unknown {
   const module = new wasmApi.Module(readFileSync(file))
-  const exports = new wasmApi.Instance(module, {
-    env: {
-      abort: () => {
-        throw new Error(`${file} aborted`)
-      },
-    },
-  }).exports as KernelExports
+  const abort = () => {
+    throw new Error(`${file} aborted`)
+  }
+  return new wasmApi.Instance(module, { env: { abort } }).exports
+}
+
+function wasmDriver(kernel: Kernel, file: string): Engine {
+  const exports = instantiate(file) as KernelExports
   const [a, b, c] = kernel.args
   return {
     reset: () => exports.reset(a, b, c, kernel.live, SEED),
@@ -244,6 +246,7 @@ function measure(kernel: Kernel, engine: EngineName, ops: number, wasm: string):
 }
 
 async function compileModule(source: string, out: string): Promise<void> {
+  mkdirSync(dirname(out), { recursive: true })
   const { default: asc } = await import('assemblyscript/asc')
   let messages = ''
   const { error } = await asc.main(
@@ -251,6 +254,13 @@ async function compileModule(source: string, out: string): Promise<void> {
     { stderr: { write: (text: string | Uint8Array) => ((messages += text.toString()), true) } },
   )
   if (error) throw new Error(`asc failed: ${error.message}\n${messages}`)
+}
+
+/** This script run again in a fresh process with `args`: what it printed, as JSON. */
+function child<T>(script: string, args: string[]): T {
+  const run = spawnSync(process.execPath, [script, ...args], { encoding: 'utf8' })
+  if (run.status !== 0) throw new Error(`${args.join(' ')}: ${run.stderr}`)
+  return JSON.parse(run.stdout) as T
 }
 
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length
@@ -299,14 +309,9 @@ async function measureScan(engine: ScanEngine, file: string, wasm: string): Prom
     const t = performance.now()
     let count: number
     if (engine === 'wasm') {
-      exports ??= new wasmApi.Instance(new wasmApi.Module(readFileSync(wasm)), {
-        env: {
-          abort: () => {
-            throw new Error(`${wasm} aborted`)
-          },
-        },
-      }).exports as ScanExports
+      exports ??= instantiate(wasm) as ScanExports
       count = scanFile(exports, file)
+      if (exports.faults() > 0) throw new Error(`${file}: the kernel read ${exports.faults()} lines as no JSON object`)
     } else if (engine === 'load') {
       const { store, error } = await loadCaptureFile(file, { syncReads: true })
       if (error) throw error
@@ -318,16 +323,12 @@ async function measureScan(engine: ScanEngine, file: string, wasm: string): Prom
   return { ms, counts }
 }
 
-async function scanMain(here: string, file: string, rounds: number): Promise<void> {
-  const wasm = join(dirname(here), 'aot', 'scan.wasm')
-  mkdirSync(dirname(wasm), { recursive: true })
+async function scanMain(here: string, wasm: string, file: string, rounds: number): Promise<void> {
   if (!process.env.AOT_PREBUILT) await compileModule('bench/tools/aot/scan.ts', wasm)
   const results = new Map<ScanEngine, { ms: number[]; counts: number[] }[]>(SCAN_ENGINES.map((e) => [e, []]))
   for (let r = 0; r < rounds; r++) {
     for (const engine of SCAN_ENGINES) {
-      const child = spawnSync(process.execPath, [here, '--scan-child', engine, file], { encoding: 'utf8' })
-      if (child.status !== 0) throw new Error(`${engine}: ${child.stderr}`)
-      results.get(engine)!.push(JSON.parse(child.stdout))
+      results.get(engine)!.push(child(here, ['--scan-child', engine, file]))
     }
   }
   console.log(`${file}: ${rounds} rounds of fresh processes, three reads each (mean ms)`)
@@ -344,13 +345,15 @@ async function scanMain(here: string, file: string, rounds: number): Promise<voi
 
 async function main(): Promise<void> {
   const here = fileURLToPath(import.meta.url)
-  const wasmOf = (name: string) => join(dirname(here), 'aot', `${name}.wasm`)
+  // the modules beside this script's bundle, in bench/data/tools/aot/
+  const modules = join(dirname(here), 'aot')
+  const wasmOf = (name: string) => join(modules, `${name}.wasm`)
   if (process.argv[2] === '--scan-child') {
     const result = await measureScan(process.argv[3] as ScanEngine, process.argv[4], wasmOf('scan'))
     process.stdout.write(JSON.stringify(result))
     return
   }
-  if (process.argv[2] === 'scan') return scanMain(here, process.argv[3], Number(process.argv[4] ?? 5))
+  if (process.argv[2] === 'scan') return scanMain(here, wasmOf('scan'), process.argv[3], Number(process.argv[4] ?? 5))
   if (process.argv[2] === '--child') {
     const name = process.argv[3]
     const result = measure(KERNELS[name], process.argv[4] as EngineName, Number(process.argv[5]), wasmOf(name))
@@ -361,16 +364,13 @@ async function main(): Promise<void> {
   const ops = Number(process.argv[3] ?? 2_000_000)
   const names = (process.argv[4] ?? Object.keys(KERNELS).join(',')).split(',')
   for (const name of names) if (!KERNELS[name]) throw new Error(`no kernel ${name} (${Object.keys(KERNELS).join(', ')})`)
-  mkdirSync(dirname(wasmOf('x')), { recursive: true })
   if (!process.env.AOT_PREBUILT) for (const name of names) await compileModule(KERNELS[name].source, wasmOf(name))
   let agree = true
   for (const name of names) {
     const results = new Map<EngineName, ChildResult[]>(ENGINES.map((e) => [e, []]))
     for (let r = 0; r < rounds; r++) {
       for (const engine of ENGINES) {
-        const child = spawnSync(process.execPath, [here, '--child', name, engine, String(ops)], { encoding: 'utf8' })
-        if (child.status !== 0) throw new Error(`${name} ${engine}: ${child.stderr}`)
-        results.get(engine)!.push(JSON.parse(child.stdout) as ChildResult)
+        results.get(engine)!.push(child<ChildResult>(here, ['--child', name, engine, String(ops)]))
       }
     }
     const sums = new Set([...results.values()].flatMap((rs) => rs.flatMap((x) => x.sums)))

@@ -9,6 +9,14 @@ const NONE: i32 = -1
 const FREE: u8 = 0
 const ALLOCATED: u8 = 1
 
+/** A copy of `column` with room for `n` entries. */
+function grown<T extends ArrayBufferView>(column: T, n: i32): T {
+  const copy = instantiate<T>(n)
+  // @ts-ignore: asc compiles a copy for each kind of column, every one of which has set()
+  copy.set(column)
+  return copy
+}
+
 /** Every pool's blocks, a column each, as the model keeps them. */
 class BlockTable {
   offset: Float64Array = new Float64Array(256)
@@ -30,34 +38,18 @@ class BlockTable {
   release(b: i32): void {
     unchecked((this.owner[b] = NONE))
     unchecked((this.state[b] = FREE))
-    if (this.freeSlotCount == this.freeSlots.length) {
-      const slots = new Int32Array(this.freeSlots.length * 2)
-      slots.set(this.freeSlots)
-      this.freeSlots = slots
-    }
+    if (this.freeSlotCount == this.freeSlots.length) this.freeSlots = grown(this.freeSlots, this.freeSlots.length * 2)
     unchecked((this.freeSlots[this.freeSlotCount++] = b))
   }
 
   private grow(): void {
     const n = this.offset.length * 2
-    const offset = new Float64Array(n)
-    offset.set(this.offset)
-    this.offset = offset
-    const size = new Float64Array(n)
-    size.set(this.size)
-    this.size = size
-    const prev = new Int32Array(n)
-    prev.set(this.prev)
-    this.prev = prev
-    const next = new Int32Array(n)
-    next.set(this.next)
-    this.next = next
-    const state = new Uint8Array(n)
-    state.set(this.state)
-    this.state = state
-    const owner = new Int32Array(n)
-    owner.set(this.owner)
-    this.owner = owner
+    this.offset = grown(this.offset, n)
+    this.size = grown(this.size, n)
+    this.prev = grown(this.prev, n)
+    this.next = grown(this.next, n)
+    this.state = grown(this.state, n)
+    this.owner = grown(this.owner, n)
   }
 }
 
@@ -267,15 +259,9 @@ class MemoryPool {
 
   private growFree(): void {
     const n = this.free.length * 2
-    const free = new Int32Array(n)
-    free.set(this.free)
-    this.free = free
-    const sizes = new Float64Array(n)
-    sizes.set(this.freeSize)
-    this.freeSize = sizes
-    const offsets = new Float64Array(n)
-    offsets.set(this.freeOffset)
-    this.freeOffset = offsets
+    this.free = grown(this.free, n)
+    this.freeSize = grown(this.freeSize, n)
+    this.freeOffset = grown(this.freeOffset, n)
   }
 }
 
