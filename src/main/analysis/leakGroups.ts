@@ -111,9 +111,15 @@ export function leakGroups(store: CaptureStore, atA: ResourceTable, atB: Resourc
   const nameTallies = new Array<Tally | undefined>(strings + 1).fill(undefined)
   const tagTallies = new Array<Tally | undefined>(strings + 1).fill(undefined)
   const text = (id: number) => (id < strings ? (store.strings.get(id) ?? '') : '')
-  // The places of a create record's name and tag.
-  const nameSlot = (record: number) => slotOf(descTableOf(store, record).name.data[descRowOf(store, record)], strings)
-  const tagSlot = (record: number) => slotOf(descTableOf(store, record).tag.data[descRowOf(store, record)], strings)
+  // The places of a create record's name and tag, set by `slots` (its desc table and row found once for both).
+  let nameId = 0
+  let tagId = 0
+  const slots = (record: number): void => {
+    const descs = descTableOf(store, record)
+    const row = descRowOf(store, record)
+    nameId = slotOf(descs.name.data[row], strings)
+    tagId = slotOf(descs.tag.data[row], strings)
+  }
   // A table row's name tally by its text, folded once per distinct name.
   const byText = new Map<string, Tally>()
   const nameOfText = (name: string): Tally => {
@@ -135,8 +141,7 @@ export function leakGroups(store: CaptureStore, atA: ResourceTable, atB: Resourc
     if (k === RECORD_KIND.buffer || k === RECORD_KIND.texture || k === RECORD_KIND.placed || k === RECORD_KIND.transient) {
       while (f + 1 < firstRecord.length && firstRecord[f + 1] <= i) f++
       const frame = frameNumbers[f]
-      const nameId = nameSlot(i)
-      const tagId = tagSlot(i)
+      slots(i)
       const name = (nameTallies[nameId] ??= tallies.name(namePattern(text(nameId))))
       const tag = (tagTallies[tagId] ??= tallies.tag(text(tagId)))
       RangeTallies.created(name, frame)
@@ -153,9 +158,9 @@ export function leakGroups(store: CaptureStore, atA: ResourceTable, atB: Resourc
         nameOfText(atA.text.name[owner / 2]).freed++
         tallies.tag(atA.text.tag[owner / 2]).freed++
       } else {
-        const record = (owner - 1) / 2
-        nameTallies[nameSlot(record)]!.freed++
-        tagTallies[tagSlot(record)]!.freed++
+        slots((owner - 1) / 2)
+        nameTallies[nameId]!.freed++
+        tagTallies[tagId]!.freed++
       }
     }
   }
@@ -165,9 +170,9 @@ export function leakGroups(store: CaptureStore, atA: ResourceTable, atB: Resourc
   const nameOfRow = (row: number): Tally => {
     const record = atB.createRecord[row]
     if (record >= 0) {
-      const id = nameSlot(record)
-      const t = nameTallies[id]
-      if (t !== undefined && text(id) === names[row]) return t
+      slots(record)
+      const t = nameTallies[nameId]
+      if (t !== undefined && text(nameId) === names[row]) return t
     }
     return nameOfText(names[row])
   }
