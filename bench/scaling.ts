@@ -4,13 +4,15 @@
  * heaps, tags) grows with the frames. A replay whose cost grows with what is alive costs more per record on the
  * longer capture; one that does not costs the same or less (its warm-up spreads over more records). Each capture is
  * loaded and replayed as the app replays it (every series, `bench/tools/replay.ts`: one checkpoint), four times in
- * one process; the best of the last three counts.
+ * one process; the best of the last three counts. Beside them, `report --json` of the longer capture against the
+ * JSON.parse baseline in one process, as `npm run bench` measures it (bench/index.ts `--ratio`, the best of three
+ * runs; done when at most 1 on every leaking, over-budget workload, bench/README.md).
  *
  * Run with `npm run bench:scaling` (`-- --frames F` for the shorter capture, 1 500 by default; `--only a,b` for some
  * families). The captures are written to bench/data/scaling/ once and reused.
  */
 import { execFileSync } from 'node:child_process'
-import { createWriteStream, existsSync, mkdirSync, renameSync } from 'node:fs'
+import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs'
 import { once } from 'node:events'
 
 const args = process.argv.slice(2)
@@ -58,6 +60,22 @@ interface Family {
   frame(w: Writer, f: number): void
 }
 
+const BUFFER_USAGES = [
+  ['Static', 'VertexBuffer'],
+  ['Static', 'IndexBuffer'],
+  ['Static', 'ShaderResource', 'StructuredBuffer'],
+  ['Static', 'ShaderResource', 'ByteAddressBuffer'],
+  ['UnorderedAccess', 'StructuredBuffer'],
+  ['UnorderedAccess', 'ByteAddressBuffer'],
+  ['UnorderedAccess', 'ShaderResource', 'FastVRAM'],
+  ['DrawIndirect', 'UnorderedAccess'],
+  ['Static', 'VertexBuffer', 'UnorderedAccess'],
+  ['SourceCopy'],
+  ['Static', 'Shared'],
+  ['Static', 'KeepCPUAccessible'],
+]
+const TEXTURE_FORMATS = ['BC7_UNORM', 'BC1_UNORM', 'R8G8B8A8_UNORM', 'R16G16B16A16_FLOAT', 'R32_FLOAT', 'BC5_UNORM', 'R8_UNORM', 'R32G32B32A32_FLOAT']
+const TAGS = ['Meshes', 'Nanite', 'Lumen', 'Other']
 const TRANSIENT_FORMATS = ['R16G16B16A16_FLOAT', 'R8G8B8A8_UNORM', 'R32_FLOAT', 'R11G11B10_FLOAT', 'D32_FLOAT_S8X24_UINT']
 
 const FAMILIES: Family[] = [
@@ -290,6 +308,63 @@ const FAMILIES: Family[] = [
     },
   },
   {
+    name: 'usages',
+    what: 'buffers of twelve usages, three state modes and six strides, 1 KiB to 20 MiB, over a budget of 1 to 3 GiB: many pool families, committed buffers, defrag moves',
+    frame: (w, f) => {
+      if (f % 50 === 0) w.emit({ e: 'budget', bytes: (1 + w.int(3)) * GiB })
+      for (let i = 0; i < 12; i++) {
+        const usage = BUFFER_USAGES[w.int(BUFFER_USAGES.length)]
+        const state = ['default', 'single', 'multi'][w.int(3)]
+        const stride = [0, 0, 4, 12, 16, 48][w.int(6)]
+        w.emit({ e: 'buffer', id: w.create(), size: 1024 * (1 + w.int(20_000)), usage, stride, state, name: `B${w.int(997)}`, tag: TAGS[w.int(TAGS.length)] })
+      }
+      for (let i = 0; i < 11; i++) w.emit({ e: 'release', id: w.take() })
+      w.use(8)
+    },
+  },
+  {
+    name: 'no-use',
+    what: 'render targets (some multisampled) and buffers over a 1 GiB budget, with no use record: every live resource counts as used every frame',
+    header: { budget: GiB },
+    frame: (w) => {
+      for (let i = 0; i < 4; i++) {
+        const width = [640, 1280, 1920, 2560][w.int(4)]
+        const height = [360, 720, 1080, 1440][w.int(4)]
+        const format = TEXTURE_FORMATS[w.int(TEXTURE_FORMATS.length)]
+        w.emit({ e: 'texture', id: w.create(), dim: '2d', format, width, height, samples: w.int(3) === 0 ? 4 : 1, flags: ['RenderTargetable', 'ShaderResource'], name: `RT${w.int(100)}` })
+      }
+      for (let i = 0; i < 4; i++) w.emit({ e: 'buffer', id: w.create(), size: 4096 * (1 + w.int(2000)), usage: ['Static', 'ShaderResource'], name: `B${w.int(500)}` })
+      for (let i = 0; i < 7; i++) w.emit({ e: 'release', id: w.take() })
+    },
+  },
+  {
+    name: 'readback',
+    what: 'readback buffers of 1 to 128 KiB beside default ones: the readback pool and committed READBACK buffers',
+    header: { budget: GiB },
+    frame: (w) => {
+      for (let i = 0; i < 8; i++) w.emit({ e: 'buffer', id: w.create(), size: 1024 * (1 + w.int(128)), usage: ['Static'], heap: 'readback', name: `RB${w.int(50)}` })
+      for (let i = 0; i < 2; i++) w.emit({ e: 'buffer', id: w.create(), size: 4096 * (1 + w.int(4000)), usage: ['Static', 'UnorderedAccess'], name: `B${w.int(500)}` })
+      for (let i = 0; i < 9; i++) w.emit({ e: 'release', id: w.take() })
+      w.use(8)
+    },
+  },
+  {
+    name: 'textures',
+    what: 'textures of many formats, shapes and mip counts, their sizes estimated (no driver size): 2D, cube and 3D, both read-only pools',
+    frame: (w) => {
+      for (let i = 0; i < 10; i++) {
+        const small = w.int(3) !== 0
+        const side = small ? 16 << w.int(5) : 512 << w.int(4)
+        const dim = small ? '2d' : ['2d', 'cube', '3d'][w.int(3)]
+        const depth = dim === 'cube' ? 6 : dim === '3d' ? 1 + w.int(8) : 1
+        const format = TEXTURE_FORMATS[w.int(TEXTURE_FORMATS.length)]
+        w.emit({ e: 'texture', id: w.create(), dim, format, width: side, height: side, depth, mips: 1 + w.int(small ? 5 : 12), flags: ['ShaderResource', 'Streamable'], name: `T${w.int(3000)}`, tag: 'Textures' })
+      }
+      for (let i = 0; i < 9; i++) w.emit({ e: 'release', id: w.take() })
+      w.use(8)
+    },
+  },
+  {
     name: 'one-frame',
     what: 'every record in one frame: creates, releases that wait for its end, and use records',
     frameRecords: false,
@@ -372,11 +447,24 @@ const only = option('--only')?.split(',')
 const families = only ? FAMILIES.filter((f) => only.includes(f.name)) : FAMILIES
 mkdirSync(DIR, { recursive: true })
 mkdirSync('bench/data/tools', { recursive: true })
-execFileSync('npx', ['esbuild', 'bench/tools/replay.ts', '--bundle', '--platform=node', '--format=esm', '--packages=external', '--outfile=bench/data/tools/replay.mjs', '--log-level=warning'], { stdio: 'inherit' })
+const esbuild = (entry: string, outfile: string): void => {
+  execFileSync('npx', ['esbuild', entry, '--bundle', '--platform=node', '--format=esm', '--packages=external', `--outfile=${outfile}`, '--log-level=warning'], { stdio: 'inherit' })
+}
+esbuild('bench/tools/replay.ts', 'bench/data/tools/replay.mjs')
+// `npm run bench`'s own measure of report against the JSON.parse baseline (bench/index.ts --ratio), with the worker a
+// pipelined load looks for beside it
+esbuild('bench/index.ts', 'bench/data/bench.mjs')
+esbuild('src/main/ingest/pipeWorker.ts', 'bench/data/ingestWorker.js')
+const RATIO_RUNS = 3
+/** `report --json` in one process over the JSON.parse baseline of `file`: the best run's wall ratio (bench/index.ts). */
+const ratioOf = (file: string): number => {
+  execFileSync('node', ['--expose-gc', 'bench/data/bench.mjs', '--ratio', file, '--runs', String(RATIO_RUNS)], { encoding: 'utf8' })
+  return (JSON.parse(readFileSync('bench/data/ratio.json', 'utf8')) as { ratio: { wall: number } }).ratio.wall
+}
 
 console.log(`load and replay per record, best of three warm runs each in one process (bench/tools/replay.ts), ${FRAMES} against ${FRAMES * LONGER} steps (frames):`)
 const head = `${'records'.padStart(9)} ${'alive'.padStart(7)} ${'load'.padStart(6)} ${'replay'.padStart(6)}`
-console.log(`  ${'family'.padEnd(12)} ${head}   ${head}   growth: load  replay (µs a record)`)
+console.log(`  ${'family'.padEnd(12)} ${head}   ${head}   growth: load  replay (µs a record)   report / baseline`)
 const percent = (a: number, b: number): string => {
   const growth = Math.round((b / a - 1) * 100)
   return `${growth > 0 ? '+' : ''}${growth} %`
@@ -401,6 +489,7 @@ for (const family of families) {
     replay.push((best(/replay (\d+) ms/) * 1000) / records)
     row.push(`${String(records).padStart(9)} ${String(alive).padStart(7)} ${load.at(-1)!.toFixed(2).padStart(6)} ${replay.at(-1)!.toFixed(2).padStart(6)}`)
   }
-  console.log(`  ${family.name.padEnd(12)} ${row.join('   ')}   ${percent(load[0], load[1]).padStart(12)} ${percent(replay[0], replay[1]).padStart(7)}   ${family.what}`)
+  const ratio = ratioOf(`${DIR}/${family.name}-${FRAMES * LONGER}.hscap`).toFixed(2)
+  console.log(`  ${family.name.padEnd(12)} ${row.join('   ')}   ${percent(load[0], load[1]).padStart(12)} ${percent(replay[0], replay[1]).padStart(7)}   ${ratio.padStart(17)}   ${family.what}`)
 }
 console.log(`done ${new Date().toISOString()}`)
