@@ -184,6 +184,8 @@ export const FreeOrder = { BySize: 0, ByOffset: 1 } as const
 
 /** Free lists up to this long are scanned for a block's index rather than searched by its key. */
 const SCAN_FREE = 32
+/** A shift of the free list longer than this many entries is the arrays' own copyWithin (a memmove) rather than a loop. */
+const SHIFT_NATIVE = 32
 
 /** Told whenever a pool's blocks change (its family's index of free room, see families.ts). */
 export interface PoolWatcher {
@@ -485,11 +487,7 @@ export class MemoryPool {
     const free = this.free
     const sizes = this.freeSize
     const offsets = this.freeOffset
-    for (let k = count; k > i; k--) {
-      free[k] = free[k - 1]
-      sizes[k] = sizes[k - 1]
-      offsets[k] = offsets[k - 1]
-    }
+    this.shiftUp(i, count)
     free[i] = b
     sizes[i] = size
     offsets[i] = offset
@@ -507,19 +505,11 @@ export class MemoryPool {
     const offsets = this.freeOffset
     let k = i
     if (k > 0 && this.keyBelow(size, offset, k - 1)) {
-      const j = this.lowerBound(0, i, size, offset)
-      for (; k > j; k--) {
-        free[k] = free[k - 1]
-        sizes[k] = sizes[k - 1]
-        offsets[k] = offsets[k - 1]
-      }
+      k = this.lowerBound(0, i, size, offset)
+      this.shiftUp(k, i)
     } else if (k + 1 < this.freeCount && !this.keyBelow(size, offset, k + 1)) {
-      const j = this.lowerBound(i + 1, this.freeCount, size, offset) - 1
-      for (; k < j; k++) {
-        free[k] = free[k + 1]
-        sizes[k] = sizes[k + 1]
-        offsets[k] = offsets[k + 1]
-      }
+      k = this.lowerBound(i + 1, this.freeCount, size, offset) - 1
+      this.shiftDown(i, k)
     }
     free[k] = b
     sizes[k] = size
@@ -538,15 +528,44 @@ export class MemoryPool {
   private removeFreeAt(i: number): void {
     if (this.shared) this.own()
     const count = this.freeCount - 1
+    this.shiftDown(i, count)
+    this.freeCount = count
+  }
+
+  /** Entries [from, to) of the free list one place up, to [from + 1, to]. */
+  private shiftUp(from: number, to: number): void {
     const free = this.free
     const sizes = this.freeSize
     const offsets = this.freeOffset
-    for (let k = i; k < count; k++) {
+    if (to - from > SHIFT_NATIVE) {
+      free.copyWithin(from + 1, from, to)
+      sizes.copyWithin(from + 1, from, to)
+      offsets.copyWithin(from + 1, from, to)
+      return
+    }
+    for (let k = to; k > from; k--) {
+      free[k] = free[k - 1]
+      sizes[k] = sizes[k - 1]
+      offsets[k] = offsets[k - 1]
+    }
+  }
+
+  /** Entries (from, to] of the free list one place down, to [from, to). */
+  private shiftDown(from: number, to: number): void {
+    const free = this.free
+    const sizes = this.freeSize
+    const offsets = this.freeOffset
+    if (to - from > SHIFT_NATIVE) {
+      free.copyWithin(from, from + 1, to + 1)
+      sizes.copyWithin(from, from + 1, to + 1)
+      offsets.copyWithin(from, from + 1, to + 1)
+      return
+    }
+    for (let k = from; k < to; k++) {
       free[k] = free[k + 1]
       sizes[k] = sizes[k + 1]
       offsets[k] = offsets[k + 1]
     }
-    this.freeCount = count
   }
 
   /** The free list's arrays made this pool's own, before it changes them (see shared). */

@@ -131,6 +131,42 @@ describe('memory pool block list', () => {
     )
   })
 
+  it('keeps a free list hundreds long as a plain sort through allocations and frees (shifts past a loop)', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(FreeOrder.BySize, FreeOrder.ByOffset),
+        fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 600, maxLength: 600 }),
+        fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 1, max: 12 }), fc.nat()), { minLength: 300, maxLength: 300 }),
+        (order, units, ops) => {
+          const blocks = new BlockTable()
+          const pool = new MemoryPool(0, 65536, 1, order, 0, blocks)
+          const held = units.map((u) => pool.tryAllocate(blocks, u * 16, 1))
+          // Every other block freed: some 300 free blocks apart, so that a free or a take moves many entries.
+          const live: number[] = []
+          held.forEach((b, i) => (i % 2 === 0 ? pool.deallocate(blocks, b) : live.push(b)))
+          expect(pool.freeCount).toBeGreaterThan(200)
+          for (const [take, unit, pick] of ops) {
+            const free = plainFreeList(pool, blocks, order)
+            expect(Array.from(pool.free.subarray(0, pool.freeCount))).toEqual(free)
+            expect(Array.from(pool.freeSize.subarray(0, pool.freeCount))).toEqual(free.map((b) => blocks.size[b]))
+            expect(Array.from(pool.freeOffset.subarray(0, pool.freeCount))).toEqual(free.map((b) => blocks.offset[b]))
+            if (take) {
+              const size = unit * 16
+              const fits = free.filter((b) => blocks.size[b] >= size)
+              const want = fits.length === 0 ? -1 : blocks.offset[fits[0]]
+              const b = pool.tryAllocate(blocks, size, 1)
+              expect(b === NONE ? -1 : blocks.offset[b]).toBe(want)
+              if (b !== NONE) live.push(b)
+            } else if (live.length > 0) {
+              pool.deallocate(blocks, live.splice(pick % live.length, 1)[0])
+            }
+          }
+        },
+      ),
+      { numRuns: runs(20) },
+    )
+  })
+
   it('frees blocks in any order from a free list too long to scan, as a plain sort of its free blocks', () => {
     fc.assert(
       fc.property(
