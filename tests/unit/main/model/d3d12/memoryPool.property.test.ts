@@ -17,6 +17,28 @@ function plainFreeList(pool: MemoryPool, blocks: BlockTable, order: number): num
   )
 }
 
+/** Checks the pool's free list, its sizes and offsets against plainFreeList; returns that list. */
+function expectPlainFreeList(pool: MemoryPool, blocks: BlockTable, order: number): number[] {
+  const free = plainFreeList(pool, blocks, order)
+  expect(Array.from(pool.free.subarray(0, pool.freeCount))).toEqual(free)
+  expect(Array.from(pool.freeSize.subarray(0, pool.freeCount))).toEqual(free.map((b) => blocks.size[b]))
+  expect(Array.from(pool.freeOffset.subarray(0, pool.freeCount))).toEqual(free.map((b) => blocks.offset[b]))
+  return free
+}
+
+/**
+ * A pool of `size` bytes that took a block of 16 × each of `units`, then freed every other one: a free list as long
+ * as half of them, apart. Returns the blocks still held.
+ */
+function gappedPool(order: number, size: number, units: number[]): { blocks: BlockTable; pool: MemoryPool; held: number[] } {
+  const blocks = new BlockTable()
+  const pool = new MemoryPool(0, size, 1, order, 0, blocks)
+  const held: number[] = []
+  const taken = units.map((u) => pool.tryAllocate(blocks, u * 16, 1))
+  taken.forEach((b, i) => (i % 2 === 0 ? pool.deallocate(blocks, b) : held.push(b)))
+  return { blocks, pool, held }
+}
+
 describe('memory pool block list', () => {
   it('keeps head and tail at the ends of the list through splits, merges and copies', () => {
     fc.assert(
@@ -72,11 +94,7 @@ describe('memory pool block list', () => {
           const pool = new MemoryPool(0, 4096, 1, order, 0, blocks)
           const live: number[] = []
           const check = () => {
-            const free = plainFreeList(pool, blocks, order)
-            expect(Array.from(pool.free.subarray(0, pool.freeCount))).toEqual(free)
-            expect(Array.from(pool.freeSize.subarray(0, pool.freeCount))).toEqual(free.map((b) => blocks.size[b]))
-            const offsets = free.map((b) => blocks.offset[b])
-            expect(Array.from(pool.freeOffset.subarray(0, pool.freeCount))).toEqual(offsets)
+            const free = expectPlainFreeList(pool, blocks, order)
             expect(pool.largestFree()).toBe(Math.max(0, ...free.map((b) => blocks.size[b])))
             return free
           }
@@ -138,18 +156,11 @@ describe('memory pool block list', () => {
         fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 600, maxLength: 600 }),
         fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 1, max: 12 }), fc.nat()), { minLength: 300, maxLength: 300 }),
         (order, units, ops) => {
-          const blocks = new BlockTable()
-          const pool = new MemoryPool(0, 65536, 1, order, 0, blocks)
-          const held = units.map((u) => pool.tryAllocate(blocks, u * 16, 1))
-          // Every other block freed: some 300 free blocks apart, so that a free or a take moves many entries.
-          const live: number[] = []
-          held.forEach((b, i) => (i % 2 === 0 ? pool.deallocate(blocks, b) : live.push(b)))
+          // Some 300 free blocks apart, so that a free or a take moves many entries.
+          const { blocks, pool, held: live } = gappedPool(order, 65536, units)
           expect(pool.freeCount).toBeGreaterThan(200)
           for (const [take, unit, pick] of ops) {
-            const free = plainFreeList(pool, blocks, order)
-            expect(Array.from(pool.free.subarray(0, pool.freeCount))).toEqual(free)
-            expect(Array.from(pool.freeSize.subarray(0, pool.freeCount))).toEqual(free.map((b) => blocks.size[b]))
-            expect(Array.from(pool.freeOffset.subarray(0, pool.freeCount))).toEqual(free.map((b) => blocks.offset[b]))
+            const free = expectPlainFreeList(pool, blocks, order)
             if (take) {
               const size = unit * 16
               const fits = free.filter((b) => blocks.size[b] >= size)
@@ -174,19 +185,13 @@ describe('memory pool block list', () => {
         fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 160, maxLength: 160 }),
         fc.array(fc.nat(), { minLength: 200, maxLength: 200 }),
         (order, units, picks) => {
-          const blocks = new BlockTable()
-          const pool = new MemoryPool(0, 16384, 1, order, 0, blocks)
-          const live = units.map((u) => pool.tryAllocate(blocks, u * 16, 1))
-          // Every other block freed: 80 free blocks apart, then the rest in the drawn order.
-          const rest: number[] = []
-          live.forEach((b, i) => (i % 2 === 0 ? pool.deallocate(blocks, b) : rest.push(b)))
+          // 80 free blocks apart, then the rest freed in the drawn order.
+          const { blocks, pool, held: rest } = gappedPool(order, 16384, units)
           expect(pool.freeCount).toBeGreaterThan(64)
           for (const pick of picks) {
             if (rest.length === 0) break
             pool.deallocate(blocks, rest.splice(pick % rest.length, 1)[0])
-            const free = plainFreeList(pool, blocks, order)
-            expect(Array.from(pool.free.subarray(0, pool.freeCount))).toEqual(free)
-            expect(Array.from(pool.freeSize.subarray(0, pool.freeCount))).toEqual(free.map((b) => blocks.size[b]))
+            expectPlainFreeList(pool, blocks, order)
           }
           expect(pool.freeCount).toBe(1)
           expect(pool.largestFree()).toBe(16384)
